@@ -1,0 +1,112 @@
+# warpscope: one Makefile for everything.  Sources are found by directory, so
+# adding a module, a policy, a workload or a test file needs no edit here.
+#
+#   make            build build/rel/warpscope (checks dependencies)
+#   make test       install/check deps, build with ASan+UBSan, run every test
+#   make demo       install/check deps, run the main job on the default workload
+#   make bench      run the benchmarks, results in bench/RESULTS.md
+#   make install PREFIX=/usr/local
+#   make clean
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+PKGS    := libzstd jansson
+BUILD   := build
+
+LIB_DIRS := util formats analyzer analyzer/policies collectors/emu \
+            collectors/workloads collectors/accelsim collectors/nvbit/host reports
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
+CLI_SRC  := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/*.c)
+BENCH_SRC := $(wildcard bench/*.c)
+
+WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes
+BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) -I. -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lzstd -ljansson) -lcsv -llzma -lm -lpthread
+TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+
+REL_CFLAGS  = $(BASE_CFLAGS) -O2 -g
+ASAN_FLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_CFLAGS = $(BASE_CFLAGS) -O1 -g $(ASAN_FLAGS)
+
+objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
+
+REL_LIB  := $(BUILD)/rel/libwarpscope.a
+ASAN_LIB := $(BUILD)/asan/libwarpscope.a
+REL_BIN  := $(BUILD)/rel/warpscope
+ASAN_BIN := $(BUILD)/asan/warpscope
+ASAN_TESTS := $(BUILD)/asan/unit-tests
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
+
+.PHONY: all deps deps-install test demo bench install clean check-asan
+.DEFAULT_GOAL := all
+
+all: deps
+	@$(MAKE) --no-print-directory $(REL_BIN)
+
+deps:
+	@scripts/deps.sh
+
+deps-install:
+	@scripts/deps.sh --install
+
+# ---- objects and archives -------------------------------------------------
+$(BUILD)/rel/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -c $< -o $@
+
+$(REL_LIB): $(call objs,rel,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(ASAN_LIB): $(call objs,asan,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(REL_BIN): $(call objs,rel,$(CLI_SRC)) $(REL_LIB)
+	$(CC) $(REL_CFLAGS) -o $@ $^ $(LIBS)
+
+$(ASAN_BIN): $(call objs,asan,$(CLI_SRC)) $(ASAN_LIB)
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(LIBS)
+
+# The CLI tests run the sanitized binary, so bad-input tests also catch
+# memory errors in the command-line paths.
+$(BUILD)/asan/tests/%.o: ASAN_CFLAGS += -DWARPSCOPE_BIN='"$(abspath $(ASAN_BIN))"' \
+	-DWARPSCOPE_SHARED='"$(abspath ../shared)"'
+$(ASAN_TESTS): $(call objs,asan,$(TEST_SRC)) $(ASAN_LIB)
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(TEST_LIBS) $(LIBS)
+
+$(BUILD)/rel/bench/%: $(BUILD)/rel/bench/%.o $(REL_LIB)
+	$(CC) $(REL_CFLAGS) -o $@ $^ $(LIBS)
+
+# ---- the README's commands ------------------------------------------------
+test: deps-install
+	@$(MAKE) --no-print-directory check-asan
+
+check-asan: $(ASAN_BIN) $(ASAN_TESTS) $(REL_BIN)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$(ASAN_TESTS) --jobs=$$(nproc) --short-filename
+
+demo: deps-install
+	@$(MAKE) --no-print-directory $(REL_BIN)
+	@scripts/demo.sh $(REL_BIN)
+
+bench: deps-install
+	@$(MAKE) --no-print-directory $(REL_BIN) $(BENCH_BINS)
+	@scripts/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpscope/configs
+	install -m 755 $(REL_BIN) $(DESTDIR)$(PREFIX)/bin/warpscope
+	@if ls configs/*.json >/dev/null 2>&1; then \
+		install -m 644 configs/*.json $(DESTDIR)$(PREFIX)/share/warpscope/configs/; fi
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,65 @@
+/* cli/cli.c: helpers shared by the subcommands (see cli.h). */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_error(const char *subject, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("warpscope: ", stderr);
+    if (subject)
+        fprintf(stderr, "%s: ", subject);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 1;
+}
+
+int cli_fail(const char *subject, const ws_error *err)
+{
+    return cli_error(subject, "%s", err->msg[0] ? err->msg : "unknown error");
+}
+
+int cli_wants_help(const cli_command *cmd, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(cmd->usage, stdout);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cli_parse_u64(const char *option, const char *text, unsigned long long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    if (!text || !*text || *text == '-')
+        goto bad;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (errno || end == text)
+        goto bad;
+    unsigned long long scale = 1;
+    if (*end == 'K' || *end == 'k')
+        scale = 1ULL << 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        scale = 1ULL << 20, end++;
+    else if (*end == 'G' || *end == 'g')
+        scale = 1ULL << 30, end++;
+    if (*end != '\0' || (scale > 1 && value > ~0ULL / scale))
+        goto bad;
+    *out = value * scale;
+    return 0;
+bad:
+    cli_error(NULL, "%s: expected a non-negative whole number, got '%s'", option,
+              text ? text : "");
+    return -1;
+}

@@ -1,0 +1,34 @@
+/* cli/cli.h: what every subcommand shares.
+ *
+ * A subcommand is one file defining a `cli_command`; adding one means adding
+ * that file and one line to the table in warpscope.c. */
+#ifndef WS_CLI_H
+#define WS_CLI_H
+
+#include "util/error.h"
+
+#define WARPSCOPE_VERSION "0.1.0"
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary; /* one line for `warpscope --help` */
+    const char *usage;   /* full text for `warpscope NAME --help` */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+} cli_command;
+
+/* Prints `warpscope: <subject>: <message>` (or `warpscope: <message>` when
+ * subject is NULL) on stderr and returns the exit status 1. */
+int cli_error(const char *subject, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Same, taking the message from a ws_error. */
+int cli_fail(const char *subject, const ws_error *err);
+
+/* True when argv[i] is -h or --help; prints the command's usage then. */
+int cli_wants_help(const cli_command *cmd, int argc, char **argv);
+
+/* Parses a non-negative integer option value with an optional K/M/G suffix;
+ * -1 with a one-line complaint naming the option when it is not one. */
+int cli_parse_u64(const char *option, const char *text, unsigned long long *out);
+
+#endif

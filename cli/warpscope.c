@@ -1,0 +1,50 @@
+/* cli/warpscope.c: the `warpscope` command: finds the subcommand and runs it.
+ * Parsing of each subcommand's options lives in its own cmd_*.c file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* One line per subcommand, in the order `--help` lists them. */
+static const cli_command *const commands[] = {
+    NULL, /* keeps the initializer valid while the table grows */
+};
+
+static void print_help(FILE *out)
+{
+    fputs("usage: warpscope <command> [options]\n"
+          "       warpscope <command> --help\n"
+          "       warpscope --version\n\n"
+          "A trace-driven cache analyzer and profiler for GPU kernels.\n\n"
+          "commands:\n",
+          out);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (commands[i])
+            fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
+        print_help(stdout);
+        return 0;
+    }
+    if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
+        printf("warpscope %s\n", WARPSCOPE_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const cli_command *cmd = commands[i];
+        if (cmd && strcmp(cmd->name, name) == 0) {
+            if (cli_wants_help(cmd, argc - 1, argv + 1))
+                return 0;
+            return cmd->run(argc - 1, argv + 1);
+        }
+    }
+    return cli_error(NULL, "'%s' is not a command; see 'warpscope --help'", name) + 1;
+}

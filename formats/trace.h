@@ -1,0 +1,105 @@
+/* formats/trace.h: the trace model of SPEC.md §1 as plain data.
+ *
+ * A trace is kernels in launch order; each kernel has a PC table; records are
+ * warp-level memory instructions referring to PCs by index.  Everything here
+ * is plain data with explicit ownership: wst_trace_free() frees what a reader
+ * or a collector built with the helpers below. */
+#ifndef WS_TRACE_H
+#define WS_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WST_WARP_SIZE 32
+
+typedef enum wst_kind { WST_LOAD = 0, WST_STORE = 1, WST_ATOMIC = 2 } wst_kind;
+typedef enum wst_space { WST_GLOBAL = 0, WST_LOCAL = 1 } wst_space;
+
+/* Cache operators of PTX ld/st (SPEC §1).  DEFAULT = none recorded, which
+ * the cache model treats as `ca` for loads. */
+typedef enum wst_cache_op {
+    WST_OP_DEFAULT = 0,
+    WST_OP_CA,
+    WST_OP_CG,
+    WST_OP_CS,
+    WST_OP_LU,
+    WST_OP_CV,
+    WST_OP_COUNT
+} wst_cache_op;
+
+typedef struct wst_dim3 {
+    uint32_t x, y, z;
+} wst_dim3;
+
+/* One static memory instruction.  Every field but `offset` is optional:
+ * NULL strings, line 0. */
+typedef struct wst_pc {
+    uint64_t offset; /* byte offset of the instruction in the kernel */
+    char *sass;      /* opcode text, e.g. "LDG.E.64" */
+    char *file;      /* source file */
+    uint32_t line;   /* source line, 0 = unknown */
+} wst_pc;
+
+typedef struct wst_kernel {
+    char *name;
+    wst_dim3 grid, block;
+    uint32_t shared_mem_bytes;     /* dynamic + static, per CTA */
+    uint32_t registers_per_thread; /* 0 = unknown */
+    wst_pc *pcs;
+    uint32_t pc_count;
+    /* Filled by the reader from the index; ignored by the writer. */
+    uint64_t record_count;
+    uint64_t records_by_kind[3];
+    uint32_t cta_count; /* CTAs that have at least one record */
+} wst_kernel;
+
+/* Where a trace came from.  All strings optional. */
+typedef struct wst_origin {
+    char *collector;         /* "emu", "accelsim", "nvbit" */
+    char *collector_version;
+    char *gpu;               /* GPU the trace was recorded on */
+    char *workload;          /* workload name / command line */
+} wst_origin;
+
+typedef struct wst_trace {
+    wst_origin origin;
+    wst_kernel *kernels;
+    uint32_t kernel_count;
+} wst_trace;
+
+/* One warp-level memory instruction (SPEC §1).  addr[] is indexed by lane:
+ * only lanes set in `mask` are meaningful.  A record with mask 0 is legal
+ * (e.g. a predicated-off instruction a collector chose to keep). */
+typedef struct wst_record {
+    uint32_t cta;        /* linear id: x + y*gx + z*gx*gy */
+    uint32_t warp;       /* warp index inside the CTA */
+    uint32_t pc;         /* index into the kernel's PC table */
+    uint8_t kind;        /* wst_kind */
+    uint8_t space;       /* wst_space */
+    uint8_t cache_op;    /* wst_cache_op */
+    uint8_t size;        /* bytes per lane: 1, 2, 4, 8 or 16 */
+    uint32_t mask;       /* active lanes */
+    uint8_t has_sm;      /* sm valid */
+    uint8_t has_time;    /* timestamp valid */
+    uint16_t sm;
+    uint64_t timestamp;
+    uint64_t addr[WST_WARP_SIZE];
+} wst_record;
+
+const char *wst_kind_name(wst_kind kind);       /* "load", "store", "atomic" */
+const char *wst_space_name(wst_space space);    /* "global", "local" */
+const char *wst_cache_op_name(wst_cache_op op); /* "", "ca", "cg", ... */
+int wst_cache_op_parse(const char *text);       /* -1 if unknown */
+
+/* True when size is one of 1, 2, 4, 8, 16. */
+int wst_access_size_valid(unsigned size);
+
+/* Frees every string and array the trace owns (not the struct itself). */
+void wst_trace_clear(wst_trace *trace);
+void wst_kernel_clear(wst_kernel *kernel);
+
+/* Deep copies; -1 on out of memory. */
+int wst_kernel_copy(wst_kernel *dst, const wst_kernel *src);
+int wst_origin_copy(wst_origin *dst, const wst_origin *src);
+
+#endif

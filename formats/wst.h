@@ -1,0 +1,110 @@
+/* formats/wst.h: reading and writing .wst trace files.
+ *
+ * Layout in one sentence: a small fixed header, then zstd-compressed chunks
+ * of one CTA's records each, then a JSON metadata document (kernels, PC
+ * tables, origin), an index of every chunk, and a fixed trailer that locates
+ * both.  docs/trace-format.md gives the bytes.
+ *
+ * The metadata sits at the end (as in Parquet) because a streaming collector
+ * learns kernels and PCs while it records; writing it last keeps the writer
+ * single-pass with memory bounded by its chunk buffers.
+ *
+ * Writer: accepts records of many CTAs interleaved in any order, keeps one
+ * buffer per open CTA, and flushes a CTA's buffer as a chunk when it fills or
+ * when the total buffered exceeds the memory budget.
+ *
+ * Reader: loads metadata and index only; records are decoded one chunk at a
+ * time, so memory is bounded by the chunk, never by the trace. */
+#ifndef WS_WST_H
+#define WS_WST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/trace.h"
+#include "util/error.h"
+
+#define WST_MAGIC "WSTRACE\0"
+#define WST_VERSION 1
+
+/* ---- writing ---------------------------------------------------------- */
+
+typedef struct wst_writer wst_writer;
+
+typedef struct wst_writer_options {
+    int compression_level;     /* zstd level; 0 = default (3) */
+    uint32_t chunk_records;    /* records per chunk before a flush; 0 = default */
+    size_t memory_budget;      /* bytes of buffered records; 0 = default */
+} wst_writer_options;
+
+/* Output goes to a temporary file that wst_writer_close() renames to path;
+ * wst_writer_abort() removes it.  opts may be NULL. */
+wst_writer *wst_writer_open(const char *path, const wst_origin *origin,
+                            const wst_writer_options *opts, ws_error *err);
+
+/* Declares the next kernel (launch order); returns its index or -1.  The PC
+ * table may be empty here and grown with wst_writer_add_pc(). */
+int wst_writer_add_kernel(wst_writer *w, const wst_kernel *kernel, ws_error *err);
+
+/* Appends a PC to kernel's table; returns its index or -1. */
+int64_t wst_writer_add_pc(wst_writer *w, uint32_t kernel, const wst_pc *pc,
+                          ws_error *err);
+
+/* Records may arrive for any declared kernel and CTA, in any order; within
+ * one (kernel, CTA, warp) their order is kept. */
+int wst_writer_add_record(wst_writer *w, uint32_t kernel, const wst_record *rec,
+                          ws_error *err);
+
+/* Optional hint that a CTA is complete: flushes its buffer now. */
+int wst_writer_end_cta(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *err);
+
+/* Flushes, writes metadata, index and trailer, renames into place, frees w. */
+int wst_writer_close(wst_writer *w, ws_error *err);
+
+/* Discards everything written, frees w.  NULL is a no-op. */
+void wst_writer_abort(wst_writer *w);
+
+/* ---- reading ---------------------------------------------------------- */
+
+typedef struct wst_reader wst_reader;
+
+/* One chunk as listed in the index. */
+typedef struct wst_chunk_info {
+    uint32_t kernel;
+    uint32_t cta;
+    uint32_t records;
+    uint64_t offset;           /* file offset of the chunk */
+    uint32_t compressed_bytes;
+    uint32_t raw_bytes;
+} wst_chunk_info;
+
+wst_reader *wst_reader_open(const char *path, ws_error *err);
+void wst_reader_close(wst_reader *r);
+
+const wst_trace *wst_reader_trace(const wst_reader *r);
+uint64_t wst_reader_file_bytes(const wst_reader *r);
+size_t wst_reader_chunk_count(const wst_reader *r);
+const wst_chunk_info *wst_reader_chunk(const wst_reader *r, size_t index);
+
+/* Sorted list of the CTA ids of a kernel that have records. */
+const uint32_t *wst_reader_ctas(const wst_reader *r, uint32_t kernel, uint32_t *count);
+
+/* A cursor streams records of one CTA, one kernel, or the whole trace, chunk
+ * by chunk.  Within a CTA records come in the order they were written. */
+typedef struct wst_cursor wst_cursor;
+
+wst_cursor *wst_cursor_cta(wst_reader *r, uint32_t kernel, uint32_t cta, ws_error *err);
+wst_cursor *wst_cursor_kernel(wst_reader *r, uint32_t kernel, ws_error *err);
+wst_cursor *wst_cursor_all(wst_reader *r, ws_error *err);
+
+/* Fast path: the next decoded chunk's records, valid until the next call.
+ * Returns the count (> 0), 0 at the end, -1 on error. Sets *kernel. */
+int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records,
+                              uint32_t *kernel, ws_error *err);
+
+/* Convenience: one record at a time.  1 = record, 0 = end, -1 = error. */
+int wst_cursor_next(wst_cursor *c, wst_record *out, uint32_t *kernel, ws_error *err);
+
+void wst_cursor_free(wst_cursor *c);
+
+#endif

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# scripts/bench.sh: runs every benchmark program in build/rel/bench and
+# rewrites bench/RESULTS.md from their outputs (each prints a Markdown section).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench/RESULTS.md.tmp
+{
+    echo "# Benchmark results"
+    echo
+    echo "Written by \`make bench\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m)."
+    echo
+    for b in build/rel/bench/*; do
+        [ -x "$b" ] || continue
+        "$b"
+        echo
+    done
+} > "$out"
+mv "$out" bench/RESULTS.md
+cat bench/RESULTS.md

@@ -1,0 +1,139 @@
+/* tests/helpers.c: running the CLI and handling scratch files in tests. */
+#include "tests/helpers.h"
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef WARPSCOPE_BIN
+#define WARPSCOPE_BIN "build/asan/warpscope"
+#endif
+#ifndef WARPSCOPE_SHARED
+#define WARPSCOPE_SHARED "../shared"
+#endif
+
+const char *test_shared_dir(void) { return WARPSCOPE_SHARED; }
+
+static char *slurp_fd(int fd)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    ssize_t n;
+    while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+        len += (size_t)n;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+cli_result cli_run(const char *arg, ...)
+{
+    const char *argv[64];
+    int argc = 0;
+    argv[argc++] = WARPSCOPE_BIN;
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a && argc < 63; a = va_arg(ap, const char *))
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+
+    /* Output goes to temporary files, not pipes, so a chatty child can never
+     * block on a full pipe while we wait for it. */
+    char out_name[] = "/tmp/ws-test-out-XXXXXX", err_name[] = "/tmp/ws-test-err-XXXXXX";
+    int out_fd = mkstemp(out_name), err_fd = mkstemp(err_name);
+    unlink(out_name);
+    unlink(err_name);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        int null_fd = open("/dev/null", O_RDONLY);
+        dup2(null_fd, 0);
+        alarm(60);
+        setenv("ASAN_OPTIONS", "detect_leaks=1", 1);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    cli_result r;
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    lseek(out_fd, 0, SEEK_SET);
+    lseek(err_fd, 0, SEEK_SET);
+    r.out = slurp_fd(out_fd);
+    r.err = slurp_fd(err_fd);
+    close(out_fd);
+    close(err_fd);
+    return r;
+}
+
+void cli_result_free(cli_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+char *test_tmpdir(void)
+{
+    char *dir = strdup("/tmp/ws-test-XXXXXX");
+    return mkdtemp(dir) ? dir : NULL;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+void test_tmpdir_cleanup(char *dir)
+{
+    if (dir)
+        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(dir);
+}
+
+char *test_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+char *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)size + 1);
+    size_t got = fread(buf, 1, (size_t)size, f);
+    fclose(f);
+    buf[got] = '\0';
+    if (len)
+        *len = got;
+    return buf;
+}
+
+int test_write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t put = fwrite(data, 1, len, f);
+    return fclose(f) == 0 && put == len ? 0 : -1;
+}

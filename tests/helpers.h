@@ -1,0 +1,31 @@
+/* tests/helpers.h: shared by the Criterion suites. */
+#ifndef WS_TEST_HELPERS_H
+#define WS_TEST_HELPERS_H
+
+#include <stddef.h>
+
+/* Output of one run of the warpscope binary (the sanitized build). */
+typedef struct cli_result {
+    int status;   /* exit code; 128+signal if it died of a signal */
+    char *out;    /* stdout, NUL-terminated */
+    char *err;    /* stderr, NUL-terminated */
+} cli_result;
+
+/* Runs `warpscope ARGS...` (NULL-terminated) with a 60 s limit. */
+cli_result cli_run(const char *arg, ...);
+void cli_result_free(cli_result *r);
+
+/* A fresh empty directory for one test; removed by test_tmpdir_cleanup(). */
+char *test_tmpdir(void);
+void test_tmpdir_cleanup(char *dir);
+/* dir + "/" + name, malloc'd. */
+char *test_path(const char *dir, const char *name);
+
+/* Whole file into memory (NUL-terminated); NULL if unreadable. */
+char *test_read_file(const char *path, size_t *len);
+int test_write_file(const char *path, const void *data, size_t len);
+
+/* Path of a real Accel-Sim trace under ../shared/traces/accelsim. */
+const char *test_shared_dir(void);
+
+#endif

@@ -1,0 +1,93 @@
+/* tests/test_util.c: errors, atomic output files, the CLI's front door. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <string.h>
+
+#include "tests/helpers.h"
+#include "util/error.h"
+#include "util/outfile.h"
+
+Test(error, formats_and_prefixes)
+{
+    ws_error err = {{0}};
+    cr_assert_eq(ws_fail(&err, "bad %s at %d", "hex", 12), -1);
+    cr_assert_str_eq(err.msg, "bad hex at 12");
+    ws_fail_prefix(&err, "line %d: ", 3);
+    cr_assert_str_eq(err.msg, "line 3: bad hex at 12");
+    cr_assert_eq(ws_fail(NULL, "ignored"), -1);
+}
+
+static int count_entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+Test(outfile, commit_renames_into_place)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "report.json");
+    ws_error err;
+    ws_outfile *out = ws_outfile_open(path, &err);
+    cr_assert_not_null(out);
+    fputs("{}", ws_outfile_stream(out));
+    cr_assert_null(test_read_file(path, NULL), "target must not exist before commit");
+    cr_assert_eq(ws_outfile_commit(out, &err), 0);
+    char *text = test_read_file(path, NULL);
+    cr_assert_str_eq(text, "{}");
+    cr_assert_eq(count_entries(dir), 1, "no temporary file left behind");
+    free(text);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(outfile, abort_leaves_nothing)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "half.json");
+    ws_error err;
+    ws_outfile *out = ws_outfile_open(path, &err);
+    fputs("{\"partial\":", ws_outfile_stream(out));
+    ws_outfile_abort(out);
+    cr_assert_eq(count_entries(dir), 0);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(outfile, refuses_directory_and_missing_parent)
+{
+    char *dir = test_tmpdir();
+    ws_error err;
+    cr_assert_null(ws_outfile_open(dir, &err));
+    cr_assert_str_eq(err.msg, "is a directory");
+    char *bad = test_path(dir, "no/such/dir/x.json");
+    cr_assert_null(ws_outfile_open(bad, &err));
+    cr_assert(strstr(err.msg, "cannot create output") != NULL);
+    free(bad);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli, version_and_help)
+{
+    cli_result r = cli_run("--version", NULL);
+    cr_assert_eq(r.status, 0);
+    cr_assert(strncmp(r.out, "warpscope ", 10) == 0);
+    cli_result_free(&r);
+    r = cli_run("--help", NULL);
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "usage: warpscope") != NULL);
+    cli_result_free(&r);
+}
+
+Test(cli, unknown_command_is_one_line_error)
+{
+    cli_result r = cli_run("frobnicate", NULL);
+    cr_assert_neq(r.status, 0);
+    cr_assert_str_eq(r.err, "warpscope: 'frobnicate' is not a command; see 'warpscope --help'\n");
+    cli_result_free(&r);
+}
