@@ -1,0 +1,169 @@
+/* tests/test_sharing.c: SPEC §5 sharing metrics on constructed touches. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "analyzer/sharing.h"
+#include "util/u64map.h"
+
+static sharing *make(uint32_t sms, uint32_t block)
+{
+    ws_error err;
+    sharing *s = sharing_new(sms, block, &err);
+    cr_assert_not_null(s, "%s", err.msg);
+    return s;
+}
+
+static void touch(sharing *s, uint64_t addr, uint32_t sm, uint32_t cta)
+{
+    ws_error err;
+    cr_assert_eq(sharing_touch(s, addr, sm, cta, &err), 0, "%s", err.msg);
+}
+
+Test(sharing, sharer_histogram_and_means)
+{
+    sharing *s = make(4, 128);
+    /* Block 0: SMs 0 and 1.  Block 1: SM 2 only (two addresses in the line).
+     * Block 2: SMs 0, 1 and 3. */
+    touch(s, 0, 0, 0);
+    touch(s, 64, 1, 1);
+    touch(s, 128, 2, 2);
+    touch(s, 200, 2, 2);
+    touch(s, 256, 0, 0);
+    touch(s, 300, 1, 1);
+    touch(s, 383, 3, 3);
+    sharing_end_kernel(s);
+    const sharing_results *r = sharing_get(s);
+    cr_assert_eq(r->blocks, 3);
+    cr_assert_eq(r->shared_blocks, 2);
+    cr_assert_eq(r->sharers_hist[1], 1);
+    cr_assert_eq(r->sharers_hist[2], 1);
+    cr_assert_eq(r->sharers_hist[3], 1);
+    cr_assert_float_eq(sharing_shared_fraction(r), 2.0 / 3, 1e-12);
+    cr_assert_float_eq(sharing_mean_sms_per_block(r), 6.0 / 3, 1e-12);
+    cr_assert_float_eq(sharing_mean_sms_per_shared_block(r), 5.0 / 2, 1e-12);
+    /* SM×SM: SMs 0 and 1 share blocks 0 and 2; 0 and 3 share block 2. */
+    cr_assert_eq(r->sm_matrix[0 * 4 + 1], 2);
+    cr_assert_eq(r->sm_matrix[1 * 4 + 0], 2);
+    cr_assert_eq(r->sm_matrix[0 * 4 + 3], 1);
+    cr_assert_eq(r->sm_matrix[2 * 4 + 2], 1);
+    cr_assert_eq(r->sm_matrix[0 * 4 + 0], 2);
+    cr_assert_eq(r->sm_matrix[2 * 4 + 0], 0);
+    sharing_free(s);
+}
+
+Test(sharing, kernels_are_folded_separately)
+{
+    sharing *s = make(2, 128);
+    touch(s, 0, 0, 0);
+    sharing_end_kernel(s);
+    touch(s, 0, 1, 0); /* same block, next kernel, another SM: not shared */
+    sharing_end_kernel(s);
+    const sharing_results *r = sharing_get(s);
+    cr_assert_eq(r->blocks, 2);
+    cr_assert_eq(r->shared_blocks, 0);
+    sharing_free(s);
+}
+
+Test(sharing, granularity_changes_blocks)
+{
+    sharing *s = make(2, 32);
+    touch(s, 0, 0, 0);
+    touch(s, 32, 1, 1); /* same 128 B line, different sector */
+    sharing_end_kernel(s);
+    cr_assert_eq(sharing_get(s)->blocks, 2);
+    cr_assert_eq(sharing_get(s)->shared_blocks, 0);
+    sharing_free(s);
+}
+
+Test(sharing, cta_distance_hand_worked)
+{
+    sharing *s = make(1, 128);
+    /* Block A: CTAs 3, 4, 10 -> pairs at 1, 7, 6.  Block B: CTAs 0, 40 -> 40.
+     * Block C: one CTA only, no pairs. */
+    touch(s, 0, 0, 10);
+    touch(s, 4, 0, 3);
+    touch(s, 8, 0, 4);
+    touch(s, 8, 0, 4);
+    touch(s, 128, 0, 0);
+    touch(s, 130, 0, 40);
+    touch(s, 256, 0, 7);
+    sharing_end_kernel(s);
+    const sharing_results *r = sharing_get(s);
+    cr_assert_eq(r->multi_cta_blocks, 2);
+    cr_assert_eq(r->cta_pairs, 4);
+    cr_assert_eq(r->cta_distance_exact[1], 1);
+    cr_assert_eq(r->cta_distance_exact[6], 1);
+    cr_assert_eq(r->cta_distance_exact[7], 1);
+    cr_assert_eq(r->cta_distance_log2[5], 1, "40 is in [32, 64)");
+    cr_assert_float_eq(sharing_neighbour_pair_share(r), 1.0 / 4, 1e-12);
+    cr_assert_float_eq(sharing_multi_cta_fraction(r), 2.0 / 3, 1e-12);
+    sharing_free(s);
+}
+
+/* Property: the fast pair-distance fold equals counting every pair. */
+Test(sharing, cta_distances_match_brute_force)
+{
+    srand(7);
+    sharing *s = make(8, 128);
+    enum { BLOCKS = 40, MAX_CTAS = 3000 };
+    static uint8_t member[BLOCKS][MAX_CTAS];
+    for (int t = 0; t < 20000; t++) {
+        int block = rand() % BLOCKS;
+        /* Mix dense neighbourhoods with far-apart CTAs. */
+        int cta = (rand() % 4) ? block * 50 + rand() % 40 : rand() % MAX_CTAS;
+        member[block][cta] = 1;
+        touch(s, (uint64_t)block * 128, (uint32_t)(cta % 8), (uint32_t)cta);
+    }
+    sharing_end_kernel(s);
+    uint64_t exact[SHARING_EXACT_DISTANCES] = {0}, log2h[SHARING_LOG2_BUCKETS] = {0}, pairs = 0;
+    for (int b = 0; b < BLOCKS; b++)
+        for (int x = 0; x < MAX_CTAS; x++)
+            for (int y = x + 1; member[b][x] && y < MAX_CTAS; y++) {
+                if (!member[b][y])
+                    continue;
+                int d = y - x;
+                pairs++;
+                if (d < SHARING_EXACT_DISTANCES)
+                    exact[d]++;
+                else
+                    log2h[31 - __builtin_clz((unsigned)d)]++;
+            }
+    const sharing_results *r = sharing_get(s);
+    cr_assert_eq(r->cta_pairs, pairs);
+    for (int d = 0; d < SHARING_EXACT_DISTANCES; d++)
+        cr_assert_eq(r->cta_distance_exact[d], exact[d], "distance %d", d);
+    for (int k = 0; k < SHARING_LOG2_BUCKETS; k++)
+        cr_assert_eq(r->cta_distance_log2[k], log2h[k], "bucket %d", k);
+    sharing_free(s);
+}
+
+Test(sharing, rejects_bad_arguments)
+{
+    ws_error err;
+    cr_assert_null(sharing_new(0, 128, &err));
+    cr_assert_null(sharing_new(4, 100, &err));
+    cr_assert(strstr(err.msg, "power of two") != NULL);
+    sharing *s = make(2, 128);
+    cr_assert_eq(sharing_touch(s, 0, 2, 0, &err), -1);
+    cr_assert(strstr(err.msg, "SM 2") != NULL);
+    sharing_free(s);
+}
+
+Test(u64map, insert_find_grow)
+{
+    u64map m;
+    cr_assert_eq(u64map_init(&m, 4), 0);
+    for (uint64_t k = 0; k < 10000; k++) {
+        int inserted;
+        uint32_t *v = u64map_upsert(&m, k * 128, (uint32_t)k, &inserted);
+        cr_assert(inserted);
+        cr_assert_eq(*v, k);
+    }
+    cr_assert_eq(m.count, 10000);
+    for (uint64_t k = 0; k < 10000; k++)
+        cr_assert_eq(*u64map_find(&m, k * 128), k);
+    cr_assert_null(u64map_find(&m, 77));
+    u64map_clear(&m);
+    cr_assert_null(u64map_find(&m, 128));
+    u64map_destroy(&m);
+}

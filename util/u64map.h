@@ -1,0 +1,42 @@
+/* util/u64map.h: an open-addressing hash map from u64 keys to u32 values.
+ *
+ * The analyzer keys almost everything by line or block address and keeps the
+ * per-key data in a dense array of its own; this map only finds the index.
+ * Linear probing over a power-of-two table at most half full; no deletion
+ * (the users clear whole maps at kernel boundaries). */
+#ifndef WS_U64MAP_H
+#define WS_U64MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct u64map {
+    uint64_t *keys;
+    uint32_t *values;
+    uint8_t *used;
+    size_t capacity; /* power of two */
+    size_t count;
+} u64map;
+
+int u64map_init(u64map *m, size_t expected);
+void u64map_destroy(u64map *m);
+void u64map_clear(u64map *m);
+
+/* Pointer to the value of key, or NULL. */
+uint32_t *u64map_find(const u64map *m, uint64_t key);
+
+/* Pointer to the value of key, inserting it with `initial` if absent;
+ * *inserted says which.  NULL on out of memory. */
+uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted);
+
+static inline uint64_t u64map_hash(uint64_t key)
+{
+    /* splitmix64 finalizer: line addresses differ in few low bits. */
+    key ^= key >> 30;
+    key *= 0xbf58476d1ce4e5b9ULL;
+    key ^= key >> 27;
+    key *= 0x94d049bb133111ebULL;
+    return key ^ (key >> 31);
+}
+
+#endif
