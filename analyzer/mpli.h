@@ -1,0 +1,34 @@
+/* analyzer/mpli.h: misses per load instruction and load outcomes (SPEC §8,
+ * S4 §3).
+ *
+ * One call per dynamic warp-level load, after all its requests have been
+ * serviced: Req requests, of which `misses` missed L1 (bypassed requests
+ * count as misses).  Coherent loads have Req <= 2 (SPEC §2). */
+#ifndef WS_MPLI_H
+#define WS_MPLI_H
+
+#include <stdint.h>
+
+enum { MPLI_BUCKETS = 5 };          /* 0, 1, 2, 3-31, >=32 */
+enum { MPLI_MAX_REQUESTS = 64 };    /* 32 lanes, each may straddle two lines */
+
+typedef struct mpli_counts {
+    uint64_t loads;
+    uint64_t coherent_loads, divergent_loads;
+    uint64_t coherent[MPLI_BUCKETS];
+    uint64_t divergent[MPLI_BUCKETS];
+    uint64_t fully_cached, partially_cached, fully_missed;
+    uint64_t requests, misses;
+    uint64_t req_hist[MPLI_MAX_REQUESTS + 1]; /* loads by Req */
+} mpli_counts;
+
+int mpli_bucket(uint32_t misses);
+const char *mpli_bucket_name(int bucket); /* "0", "1", "2", "3-31", "32" */
+int mpli_is_coherent(uint32_t requests);
+
+/* Loads with Req = 0 (mask 0) are not memory loads and are ignored. */
+void mpli_add_load(mpli_counts *c, uint32_t requests, uint32_t misses);
+void mpli_merge(mpli_counts *into, const mpli_counts *from);
+double mpli_mean(const mpli_counts *c); /* misses per load */
+
+#endif
