@@ -1,0 +1,149 @@
+/* reports/json_out.c: see json_out.h. */
+#include "reports/json_out.h"
+
+#include <string.h>
+
+#include "util/outfile.h"
+
+int report_json_write(const char *path, const json_t *doc, ws_error *err)
+{
+    ws_outfile *out = ws_outfile_open(path, err);
+    if (!out)
+        return -1;
+    FILE *stream = ws_outfile_stream(out);
+    if (json_dumpf(doc, stream, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+        fputc('\n', stream) == EOF) {
+        ws_outfile_abort(out);
+        return ws_fail(err, "cannot write JSON");
+    }
+    return ws_outfile_commit(out, err);
+}
+
+json_t *report_json_ratio(double num, double den)
+{
+    return den > 0 ? json_real(num / den) : json_null();
+}
+
+json_t *report_json_u64(uint64_t v)
+{
+    /* json_int_t is long long: counts beyond 2^63 do not occur in practice. */
+    return json_integer((json_int_t)v);
+}
+
+json_t *report_json_u64_array(const uint64_t *values, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, report_json_u64(values[i]));
+    return a;
+}
+
+json_t *report_json_string_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+json_t *report_json_sharing(const sharing_results *r, uint32_t block_bytes)
+{
+    json_t *matrix = json_array();
+    for (uint32_t x = 0; x < r->sm_count; x++)
+        json_array_append_new(matrix,
+                              report_json_u64_array(r->sm_matrix + (size_t)x * r->sm_count,
+                                                    r->sm_count));
+    json_t *o = json_object();
+    json_object_set_new(o, "block_bytes", json_integer(block_bytes));
+    json_object_set_new(o, "blocks", report_json_u64(r->blocks));
+    json_object_set_new(o, "shared_blocks", report_json_u64(r->shared_blocks));
+    json_object_set_new(o, "shared_fraction",
+                        report_json_ratio((double)r->shared_blocks, (double)r->blocks));
+    json_object_set_new(o, "sharers_hist", report_json_u64_array(r->sharers_hist, r->sm_count + 1));
+    json_object_set_new(o, "mean_sms_per_block",
+                        r->blocks ? json_real(sharing_mean_sms_per_block(r)) : json_null());
+    json_object_set_new(o, "mean_sms_per_shared_block",
+                        r->shared_blocks ? json_real(sharing_mean_sms_per_shared_block(r))
+                                         : json_null());
+    json_object_set_new(o, "sm_matrix", matrix);
+    json_object_set_new(o, "multi_cta_blocks", report_json_u64(r->multi_cta_blocks));
+    json_object_set_new(o, "multi_cta_fraction",
+                        report_json_ratio((double)r->multi_cta_blocks, (double)r->blocks));
+    json_object_set_new(o, "cta_pairs", report_json_u64(r->cta_pairs));
+    json_object_set_new(o, "cta_distance_exact",
+                        report_json_u64_array(r->cta_distance_exact, SHARING_EXACT_DISTANCES));
+    json_object_set_new(o, "cta_distance_log2",
+                        report_json_u64_array(r->cta_distance_log2, SHARING_LOG2_BUCKETS));
+    json_object_set_new(o, "neighbour_pair_share",
+                        r->cta_pairs ? json_real(sharing_neighbour_pair_share(r)) : json_null());
+    return o;
+}
+
+json_t *report_json_mpli(const mpli_counts *c)
+{
+    json_t *names = json_array();
+    for (int b = 0; b < MPLI_BUCKETS; b++)
+        json_array_append_new(names, json_string(mpli_bucket_name(b)));
+    json_t *o = json_object();
+    json_object_set_new(o, "buckets", names);
+    json_object_set_new(o, "coherent", report_json_u64_array(c->coherent, MPLI_BUCKETS));
+    json_object_set_new(o, "divergent", report_json_u64_array(c->divergent, MPLI_BUCKETS));
+    json_object_set_new(o, "loads", report_json_u64(c->loads));
+    json_object_set_new(o, "fully_cached", report_json_u64(c->fully_cached));
+    json_object_set_new(o, "partially_cached", report_json_u64(c->partially_cached));
+    json_object_set_new(o, "fully_missed", report_json_u64(c->fully_missed));
+    json_object_set_new(o, "mean", report_json_ratio((double)c->misses, (double)c->loads));
+    return o;
+}
+
+json_t *report_json_miss_classes(const miss_counts *c)
+{
+    json_t *o = json_object();
+    for (int k = 0; k < MISS_CLASSES; k++) {
+        /* "intra-warp" -> "intra_warp": JSON keys stay identifier-like. */
+        char key[32];
+        snprintf(key, sizeof key, "%s", miss_class_name((miss_class)k));
+        for (char *p = key; *p; p++)
+            if (*p == '-')
+                *p = '_';
+        json_object_set_new(o, key, report_json_u64(c->by_class[k]));
+    }
+    json_object_set_new(o, "capacity", report_json_u64(c->capacity));
+    json_object_set_new(o, "conflict", report_json_u64(c->conflict));
+    return o;
+}
+
+json_t *report_json_locality_totals(const locality_pc *pcs, uint32_t pc_count)
+{
+    uint64_t generations[LOCALITY_CLASSES] = {0}, intra_hits = 0, inter_hits = 0;
+    for (uint32_t i = 0; i < pc_count; i++) {
+        for (int c = 0; c < LOCALITY_CLASSES; c++)
+            generations[c] += pcs[i].generations[c];
+        intra_hits += pcs[i].intra_warp_hits;
+        inter_hits += pcs[i].inter_warp_hits;
+    }
+    json_t *gens = json_object();
+    for (int c = 0; c < LOCALITY_CLASSES; c++)
+        json_object_set_new(gens, locality_class_name((locality_class)c),
+                            report_json_u64(generations[c]));
+    double agreement = locality_monitored_agreement(pcs, pc_count);
+    json_t *o = json_object();
+    json_object_set_new(o, "generations", gens);
+    json_object_set_new(o, "intra_warp_hits", report_json_u64(intra_hits));
+    json_object_set_new(o, "inter_warp_hits", report_json_u64(inter_hits));
+    json_object_set_new(o, "monitored_agreement",
+                        agreement < 0 ? json_null() : json_real(agreement));
+    return o;
+}
+
+json_t *report_json_locality_pc(const locality_pc *pc)
+{
+    uint64_t total = 0;
+    for (int c = 0; c < LOCALITY_CLASSES; c++)
+        total += pc->generations[c];
+    json_t *o = json_object();
+    for (int c = 0; c < LOCALITY_CLASSES; c++)
+        json_object_set_new(o, locality_class_name((locality_class)c),
+                            report_json_ratio((double)pc->generations[c], (double)total));
+    json_object_set_new(o, "class",
+                        total ? json_string(locality_class_name(locality_dominant(pc->generations)))
+                              : json_null());
+    return o;
+}

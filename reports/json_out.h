@@ -1,0 +1,35 @@
+/* reports/json_out.h: small pieces every JSON report is made of, and the
+ * converters from analyzer results to the objects of docs/report-schema.md.
+ * Reports only format: every figure comes computed from the analyzer. */
+#ifndef WS_JSON_OUT_H
+#define WS_JSON_OUT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyzer/locality.h"
+#include "analyzer/missclass.h"
+#include "analyzer/mpli.h"
+#include "analyzer/sharing.h"
+#include "util/error.h"
+
+/* Writes doc to path ("-" = stdout) atomically (util/outfile.h). */
+int report_json_write(const char *path, const json_t *doc, ws_error *err);
+
+/* num / den, or JSON null when den is 0 (schema convention). */
+json_t *report_json_ratio(double num, double den);
+json_t *report_json_u64(uint64_t v);
+json_t *report_json_u64_array(const uint64_t *values, size_t n);
+/* A string, or null when s is NULL. */
+json_t *report_json_string_or_null(const char *s);
+
+json_t *report_json_sharing(const sharing_results *r, uint32_t block_bytes);
+json_t *report_json_mpli(const mpli_counts *c);
+json_t *report_json_miss_classes(const miss_counts *c);
+/* Summed over the PCs given (a kernel's or the whole trace's). */
+json_t *report_json_locality_totals(const locality_pc *pcs, uint32_t pc_count);
+/* One PC's fractions and dominant class. */
+json_t *report_json_locality_pc(const locality_pc *pc);
+
+#endif
