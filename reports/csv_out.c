@@ -1,0 +1,135 @@
+/* reports/csv_out.c: see csv_out.h. */
+#include "reports/csv_out.h"
+
+#include <csv.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "util/outfile.h"
+
+struct csv_table {
+    ws_outfile *out; /* NULL when writing to a caller's stream */
+    FILE *stream;
+    size_t columns;
+    size_t field; /* fields written in the current row */
+    int failed;
+};
+
+/* Fields that need it are quoted by libcsv; plain ones (numbers, names)
+ * stay bare so the files read well in a terminal too. */
+static int needs_quotes(const char *s)
+{
+    return strpbrk(s, ",\"\r\n") != NULL || s[0] == ' ' || s[strlen(s) - 1] == ' ';
+}
+
+static void put_field(csv_table *t, const char *s)
+{
+    if (t->field++ > 0 && fputc(',', t->stream) == EOF)
+        t->failed = 1;
+    if (!s || !*s)
+        return;
+    size_t len = strlen(s);
+    int rc = needs_quotes(s) ? csv_fwrite(t->stream, s, len)
+                             : (fwrite(s, 1, len, t->stream) == len ? 0 : -1);
+    if (rc != 0)
+        t->failed = 1;
+}
+
+static void write_header(csv_table *t, const char *const *header)
+{
+    for (size_t i = 0; i < t->columns; i++)
+        put_field(t, header[i]);
+    csv_row_end(t);
+}
+
+csv_table *csv_table_on_stream(FILE *stream, const char *const *header, size_t columns)
+{
+    csv_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->stream = stream;
+    t->columns = columns;
+    write_header(t, header);
+    return t;
+}
+
+csv_table *csv_table_open(const char *path, const char *const *header, size_t columns,
+                          ws_error *err)
+{
+    ws_outfile *out = ws_outfile_open(path, err);
+    if (!out)
+        return NULL;
+    csv_table *t = csv_table_on_stream(ws_outfile_stream(out), header, columns);
+    if (!t) {
+        ws_outfile_abort(out);
+        ws_fail(err, "out of memory");
+        return NULL;
+    }
+    t->out = out;
+    return t;
+}
+
+void csv_row_str(csv_table *t, const char *s) { put_field(t, s); }
+
+void csv_row_u64(csv_table *t, uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    put_field(t, buf);
+}
+
+void csv_row_i64(csv_table *t, int64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRId64, v);
+    put_field(t, buf);
+}
+
+void csv_row_hex(csv_table *t, uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+    put_field(t, buf);
+}
+
+void csv_row_double(csv_table *t, double v)
+{
+    char buf[32] = "";
+    if (!isnan(v))
+        snprintf(buf, sizeof buf, "%.6g", v);
+    put_field(t, buf);
+}
+
+void csv_row_end(csv_table *t)
+{
+    if (fputc('\n', t->stream) == EOF)
+        t->failed = 1;
+    t->field = 0;
+}
+
+int csv_table_commit(csv_table *t, ws_error *err)
+{
+    int rc = 0;
+    if (t->out) {
+        if (t->failed) {
+            ws_outfile_abort(t->out);
+            rc = ws_fail(err, "cannot write CSV");
+        } else {
+            rc = ws_outfile_commit(t->out, err);
+        }
+    } else if (t->failed || fflush(t->stream) != 0) {
+        rc = ws_fail(err, "cannot write CSV");
+    }
+    free(t);
+    return rc;
+}
+
+void csv_table_abort(csv_table *t)
+{
+    if (!t)
+        return;
+    ws_outfile_abort(t->out);
+    free(t);
+}

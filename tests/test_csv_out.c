@@ -1,0 +1,35 @@
+/* tests/test_csv_out.c: CSV tables quote what needs quoting. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "reports/csv_out.h"
+#include "tests/helpers.h"
+
+Test(csv_out, quoting_and_numbers)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.csv");
+    ws_error err;
+    csv_table *t = csv_table_open(path, (const char *const[]){"name", "n", "u", "addr"}, 4, &err);
+    cr_assert_not_null(t);
+    csv_row_str(t, "mult_gpu<float>(a, b)");
+    csv_row_u64(t, 42);
+    csv_row_double(t, 0.5);
+    csv_row_hex(t, 0x7f00);
+    csv_row_end(t);
+    csv_row_str(t, "say \"hi\"");
+    csv_row_u64(t, 0);
+    csv_row_double(t, NAN);
+    csv_row_str(t, NULL);
+    csv_row_end(t);
+    cr_assert_null(test_read_file(path, NULL), "nothing visible before commit");
+    cr_assert_eq(csv_table_commit(t, &err), 0);
+    char *text = test_read_file(path, NULL);
+    cr_assert_str_eq(text, "name,n,u,addr\n"
+                           "\"mult_gpu<float>(a, b)\",42,0.5,0x7f00\n"
+                           "\"say \"\"hi\"\"\",0,,\n");
+    free(text);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
