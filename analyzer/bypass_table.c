@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "util/grow.h"
 #include "util/u64map.h"
 
 struct bypass_table {
@@ -11,7 +12,7 @@ struct bypass_table {
     u64map index; /* line -> position */
     uint64_t *lines;
     bypass_line *entries;
-    uint64_t count, capacity;
+    size_t count, lines_capacity, entries_capacity;
 };
 
 bypass_table *bypass_table_new(uint32_t line_bytes, bypass_u_kind kind, ws_error *err)
@@ -51,19 +52,10 @@ static bypass_line *entry_for(bypass_table *t, uint64_t line, ws_error *err)
     }
     if (!inserted)
         return &t->entries[*slot];
-    if (t->count == t->capacity) {
-        uint64_t cap = t->capacity ? t->capacity * 2 : 1024;
-        uint64_t *lines = realloc(t->lines, cap * sizeof *lines);
-        if (lines)
-            t->lines = lines;
-        bypass_line *entries = realloc(t->entries, cap * sizeof *entries);
-        if (entries)
-            t->entries = entries;
-        if (!lines || !entries) {
-            ws_fail(err, "out of memory");
-            return NULL;
-        }
-        t->capacity = cap;
+    if (ws_grow((void **)&t->lines, &t->lines_capacity, t->count + 1, sizeof *t->lines) ||
+        ws_grow((void **)&t->entries, &t->entries_capacity, t->count + 1, sizeof *t->entries)) {
+        ws_fail(err, "out of memory");
+        return NULL;
     }
     t->lines[t->count] = line;
     t->entries[t->count] = (bypass_line){0};
@@ -86,19 +78,13 @@ int bypass_table_request(bypass_table *t, uint64_t line, uint32_t raw_bytes,
 int bypass_table_fill(bypass_table *t, uint64_t line, ws_error *err)
 {
     bypass_line *l = entry_for(t, line, err);
-    if (!l)
-        return -1;
-    l->fills++;
-    return 0;
+    return l ? (l->fills++, 0) : -1;
 }
 
 int bypass_table_hit(bypass_table *t, uint64_t line, ws_error *err)
 {
     bypass_line *l = entry_for(t, line, err);
-    if (!l)
-        return -1;
-    l->hits++;
-    return 0;
+    return l ? (l->hits++, 0) : -1;
 }
 
 int bypass_eq1(double utilization, double reuse_times)

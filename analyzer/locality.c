@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "util/u64map.h"
 
 /* One per (SM, line) ever filled in this kernel; reused on refill. */
@@ -116,14 +117,8 @@ int locality_fill(locality *loc, uint32_t sm, uint64_t line, uint32_t warp, uint
     if (!slot)
         return ws_fail(err, "out of memory");
     if (inserted) {
-        if (s->count == s->capacity) {
-            size_t cap = s->capacity ? s->capacity * 2 : 256;
-            generation *grown = realloc(s->gens, cap * sizeof *grown);
-            if (!grown)
-                return ws_fail(err, "out of memory");
-            s->gens = grown;
-            s->capacity = cap;
-        }
+        if (ws_grow((void **)&s->gens, &s->capacity, s->count + 1, sizeof *s->gens) != 0)
+            return ws_fail(err, "out of memory");
         s->count++;
     } else {
         close_generation(loc, &s->gens[*slot]); /* a fill without an eviction event */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "util/u64map.h"
 
 #define SM_WORDS (SHARING_MAX_SMS / 64)
@@ -122,18 +123,15 @@ int sharing_touch(sharing *s, uint64_t addr, uint32_t sm, uint32_t cta, ws_error
     if (!slot)
         return ws_fail(err, "out of memory");
     if (inserted) {
-        if (s->block_count == s->block_capacity) {
-            size_t cap = s->block_capacity ? s->block_capacity * 2 : 1024;
-            block_state *grown = realloc(s->blocks, cap * sizeof *grown);
-            if (!grown)
-                return ws_fail(err, "out of memory");
-            /* Blocks holding their CTA inline point into the old array. */
+        block_state *old = s->blocks;
+        if (ws_grow((void **)&s->blocks, &s->block_capacity, s->block_count + 1,
+                    sizeof *s->blocks) != 0)
+            return ws_fail(err, "out of memory");
+        /* Blocks holding their CTA inline pointed into the old array. */
+        if (s->blocks != old)
             for (size_t i = 0; i < s->block_count; i++)
-                if (s->blocks[i].ctas == &s->blocks[i].first_cta)
-                    grown[i].ctas = &grown[i].first_cta;
-            s->blocks = grown;
-            s->block_capacity = cap;
-        }
+                if (s->blocks[i].cta_capacity == 1)
+                    s->blocks[i].ctas = &s->blocks[i].first_cta;
         block_state *b = &s->blocks[s->block_count++];
         memset(b, 0, sizeof *b);
         b->first_cta = cta;

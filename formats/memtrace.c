@@ -1,6 +1,8 @@
 /* formats/memtrace.c: see memtrace.h. */
 #include "formats/memtrace.h"
 
+#include "util/grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,14 +70,8 @@ static int mem_add_record(void *ctx, uint32_t kernel, const wst_record *rec, ws_
     if (kernel >= m->trace.kernel_count)
         return ws_fail(err, "record for undeclared kernel %u", kernel);
     wst_memkernel_records *per = &m->per_kernel[kernel];
-    if (per->count == per->capacity) {
-        size_t cap = per->capacity ? per->capacity * 2 : 256;
-        wst_record *grown = realloc(per->records, cap * sizeof *grown);
-        if (!grown)
-            return ws_fail(err, "out of memory");
-        per->records = grown;
-        per->capacity = cap;
-    }
+    if (ws_grow((void **)&per->records, &per->capacity, per->count + 1, sizeof *per->records))
+        return ws_fail(err, "out of memory");
     per->records[per->count++] = *rec;
     wst_kernel *k = &m->trace.kernels[kernel];
     k->record_count++;
