@@ -97,10 +97,16 @@ size_t reuse_state_bytes(const reuse_state *state)
 
 /* ---- key table ----------------------------------------------------------- */
 
-/* Fibonacci hashing: spreads consecutive line ids evenly over the table. */
+/* Runs of 8 consecutive keys (neighbouring lines, which GPU streams touch
+ * together) get 8 neighbouring slots, so a streaming or tiled pass touches a
+ * new table cache line every few keys instead of every key; the runs
+ * themselves are spread by Fibonacci hashing.  Tables have ≥ 16 slots. */
+#define REUSE_RUN_BITS 3
 static inline uint32_t reuse_hash(const reuse_state *state, uint64_t key)
 {
-    return (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> state->slot_shift);
+    uint64_t run = (key >> REUSE_RUN_BITS) * UINT64_C(0x9E3779B97F4A7C15);
+    return (uint32_t)(run >> (state->slot_shift + REUSE_RUN_BITS)) << REUSE_RUN_BITS |
+           (uint32_t)(key & ((1u << REUSE_RUN_BITS) - 1));
 }
 
 static int reuse_slots_resize(reuse_state *state, uint32_t count_log2)
@@ -243,10 +249,11 @@ static inline uint64_t reuse_scale(const reuse_state *state, uint64_t value)
     return scaled >= (double)REUSE_FAILED ? REUSE_FAILED - 1 : (uint64_t)scaled;
 }
 
-/* Load ≤ 1/2 keeps linear-probing runs short. */
+/* Load ≤ 3/4: linear probing stays short, and the table (most of the state)
+ * stays small enough for per-SM scopes. */
 static inline int reuse_table_full(const reuse_state *state)
 {
-    return !state->slots || (state->keys + 1) * 2 > (uint64_t)state->slot_mask + 1;
+    return !state->slots || (state->keys + 1) * 4 > ((uint64_t)state->slot_mask + 1) * 3;
 }
 
 /* Makes sure one more position and one more key fit; -1 on failure. */
@@ -262,7 +269,8 @@ static int reuse_make_room(reuse_state *state)
     return 0;
 }
 
-uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out)
+static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
+                                        uint64_t *reuse_time_out)
 {
     uint64_t now = state->accesses++;
     if (state->sample_threshold != SHARDS_MODULUS && !reuse_sampled(state, key))
@@ -305,4 +313,31 @@ uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out
     if (reuse_time_out)
         *reuse_time_out = reuse_time;
     return distance;
+}
+
+/* The hot loop counts bits: use the popcount instruction where the CPU has
+ * it, chosen at load time. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define REUSE_HOT __attribute__((target_clones("popcnt", "default")))
+#else
+#define REUSE_HOT
+#endif
+
+REUSE_HOT uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out)
+{
+    return reuse_access_one(state, key, reuse_time_out);
+}
+
+/* Keys this far ahead have their table slot prefetched: a table lookup is
+ * usually a cache miss on large key sets, and this hides most of it. */
+#define REUSE_PREFETCH_AHEAD 8
+
+REUSE_HOT void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
+                                  uint64_t *distances, uint64_t *reuse_times)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (i + REUSE_PREFETCH_AHEAD < count && state->slots)
+            __builtin_prefetch(&state->slots[reuse_hash(state, keys[i + REUSE_PREFETCH_AHEAD])]);
+        distances[i] = reuse_access_one(state, keys[i], reuse_times ? &reuse_times[i] : NULL);
+    }
 }

@@ -3,8 +3,11 @@
  * A reuse_state sees one stream of keys (line or sector ids) and returns, per
  * access, the number of distinct keys touched since the previous access to
  * the same key (REUSE_COLD on a first touch) and the number of accesses in
- * between (reuse time).  Scopes (global, per SM, per warp) are separate
- * states; the caller picks the state (see analyzer/reuse_scopes.h).
+ * between (reuse time).  Scopes (SPEC §3) are separate states chosen by the
+ * caller: global = one state; per SM = an array indexed by SM id; per warp =
+ * one state per live warp, created on its first access and freed when its
+ * CTA retires (a retired warp never issues again, so nothing is lost).  An
+ * empty state is one ~100-byte struct, so thousands of them are cheap.
  *
  * Memory is O(distinct keys), never O(stream length): the state keeps, per
  * key, the position of its last access on a timeline of live positions, and
@@ -47,6 +50,12 @@ void reuse_state_free(reuse_state *state);
  * sampled) or REUSE_FAILED.  *reuse_time_out (if not NULL) receives the
  * accesses in between, REUSE_COLD on a first touch, untouched otherwise. */
 uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out);
+
+/* reuse_access() over keys[0..count), in order, prefetching ahead: the fast
+ * path for an instruction's requests or any buffered stream.  reuse_times may
+ * be NULL. */
+void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
+                        uint64_t *distances, uint64_t *reuse_times);
 
 /* Distinct keys tracked (sampled keys only when sampling). */
 uint64_t reuse_state_keys(const reuse_state *state);

@@ -269,6 +269,24 @@ Test(reuse, renumbering_keeps_results_exact)
     reuse_state_free(large);
 }
 
+Test(reuse, batch_equals_one_by_one)
+{
+    reuse_state *single = new_state(1, 0), *batched = new_state(1, 0);
+    uint64_t rng = 5, keys[1000], distances[1000], times[1000];
+    for (int round = 0; round < 20; round++) {
+        for (int i = 0; i < 1000; i++)
+            keys[i] = stream_key(STREAM_MIXED, (uint64_t)(round * 1000 + i), 2000, &rng);
+        reuse_access_batch(batched, keys, 1000, distances, times);
+        for (int i = 0; i < 1000; i++) {
+            uint64_t t;
+            cr_assert_eq(reuse_access(single, keys[i], &t), distances[i]);
+            cr_assert_eq(t, times[i]);
+        }
+    }
+    reuse_state_free(single);
+    reuse_state_free(batched);
+}
+
 /* A long stream over few keys must not grow the state. */
 Test(reuse, memory_bounded_by_distinct_keys)
 {
