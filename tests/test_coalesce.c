@@ -33,6 +33,17 @@ static int run(const wst_record *rec, unsigned line, int half_warp, ws_request *
     return coalesce_record(&config, rec, 2, out, summary, &err);
 }
 
+/* Coalesces and checks Req and both utilizations (SPEC §2). */
+static void expect_coalesced(const wst_record *rec, unsigned line, int half_warp, int requests,
+                             double line_u, double sector_u, ws_request *out)
+{
+    coalesce_summary sum;
+    cr_assert_eq(run(rec, line, half_warp, out, &sum), requests);
+    cr_assert_eq(sum.requests, (unsigned)requests);
+    cr_assert_float_eq(coalesce_line_utilization(&sum), line_u, 1e-12);
+    cr_assert_float_eq(coalesce_sector_utilization(&sum), sector_u, 1e-12);
+}
+
 /* Bits [lo, hi) of a 256-bit mask equal `expected_ones`, i.e. exact ranges. */
 static int mask_bit(const ws_request *req, unsigned byte)
 {
@@ -52,19 +63,16 @@ Test(coalesce, s1_figure1)
 {
     wst_record rec = make_record(32, 96, 4, 4);
     ws_request out[COALESCE_MAX_REQUESTS];
-    coalesce_summary sum;
-    cr_assert_eq(run(&rec, 128, 0, out, &sum), 2);
+    /* Used bytes are sector-aligned here, so sector U is 100%. */
+    expect_coalesced(&rec, 128, 0, 2, 0.5, 1.0, out);
     cr_assert_eq(out[0].line_addr, 0);
     cr_assert_eq(out[1].line_addr, 128);
     cr_assert_eq(out[0].bytes_used, 32);
     cr_assert_eq(out[1].bytes_used, 96);
     cr_assert_float_eq(out[0].bytes_used / 128.0, 0.25, 1e-12);
     cr_assert_float_eq(out[1].bytes_used / 128.0, 0.75, 1e-12);
-    cr_assert_float_eq(coalesce_line_utilization(&sum), 0.5, 1e-12);
-    /* Used bytes are sector-aligned here, so sector U is 100%. */
     cr_assert_eq(out[0].sector_mask, 0x8);
     cr_assert_eq(out[1].sector_mask, 0x7);
-    cr_assert_float_eq(coalesce_sector_utilization(&sum), 1.0, 1e-12);
     assert_mask_range(&out[0], 96, 128, 128);
     assert_mask_range(&out[1], 0, 96, 128);
     /* Metadata is copied, indices and Req are set. */
@@ -76,40 +84,29 @@ Test(coalesce, s1_figure1)
     cr_assert_eq(out[1].pc, 5);
     cr_assert_eq(out[1].sm, 9);
     cr_assert_eq(out[1].cache_op, WST_OP_CA);
-    cr_assert(coalesce_is_coherent(sum.requests));
+    cr_assert(coalesce_is_coherent(out[0].req_count));
 }
 
-Test(coalesce, broadcast_is_one_request_never_above_100_percent)
+/* Broadcast (one request, distinct bytes only, so never above 100%) and a
+ * fully coalesced access. */
+Test(coalesce, one_line_broadcast_and_fully_coalesced)
 {
-    wst_record rec = make_record(32, 1000, 0, 8);
     ws_request out[COALESCE_MAX_REQUESTS];
-    coalesce_summary sum;
-    cr_assert_eq(run(&rec, 128, 0, out, &sum), 1);
+    wst_record broadcast = make_record(32, 1000, 0, 8);
+    expect_coalesced(&broadcast, 128, 0, 1, 8.0 / 128, 8.0 / 32, out);
     cr_assert_eq(out[0].line_addr, 896);
     cr_assert_eq(out[0].bytes_used, 8);
-    cr_assert_float_eq(coalesce_line_utilization(&sum), 8.0 / 128, 1e-12);
-    cr_assert_float_eq(coalesce_sector_utilization(&sum), 8.0 / 32, 1e-12);
-}
-
-Test(coalesce, fully_coalesced)
-{
-    wst_record rec = make_record(32, 4096, 4, 4);
-    ws_request out[COALESCE_MAX_REQUESTS];
-    coalesce_summary sum;
-    cr_assert_eq(run(&rec, 128, 0, out, &sum), 1);
+    wst_record full = make_record(32, 4096, 4, 4);
+    expect_coalesced(&full, 128, 0, 1, 1.0, 1.0, out);
     cr_assert_eq(out[0].bytes_used, 128);
     cr_assert_eq(out[0].sector_mask, 0xf);
-    cr_assert_float_eq(coalesce_line_utilization(&sum), 1.0, 1e-12);
 }
 
 Test(coalesce, stride_two_halves_utilization)
 {
     wst_record rec = make_record(32, 0, 8, 4);
     ws_request out[COALESCE_MAX_REQUESTS];
-    coalesce_summary sum;
-    cr_assert_eq(run(&rec, 128, 0, out, &sum), 2);
-    cr_assert_float_eq(coalesce_line_utilization(&sum), 0.5, 1e-12);
-    cr_assert_float_eq(coalesce_sector_utilization(&sum), 0.5, 1e-12);
+    expect_coalesced(&rec, 128, 0, 2, 0.5, 0.5, out);
     for (unsigned b = 0; b < 128; b++)
         cr_assert_eq(mask_bit(&out[0], b), (b % 8) < 4);
 }
@@ -153,11 +150,7 @@ Test(coalesce, empty_mask_makes_no_request)
 {
     wst_record rec = make_record(0, 0, 4, 4);
     ws_request out[COALESCE_MAX_REQUESTS];
-    coalesce_summary sum;
-    cr_assert_eq(run(&rec, 128, 0, out, &sum), 0);
-    cr_assert_eq(sum.requests, 0);
-    cr_assert_float_eq(coalesce_line_utilization(&sum), 0.0, 1e-12);
-    cr_assert_float_eq(coalesce_sector_utilization(&sum), 0.0, 1e-12);
+    expect_coalesced(&rec, 128, 0, 0, 0.0, 0.0, out);
 }
 
 Test(coalesce, requests_ascend_whatever_the_lane_order)
@@ -193,15 +186,13 @@ Test(coalesce, half_warp_groups)
     wst_record rec = make_record(32, 0, 4, 4); /* bytes 0..127: one line */
     ws_request out[COALESCE_MAX_REQUESTS];
     coalesce_summary sum;
-    cr_assert_eq(run(&rec, 128, 1, out, &sum), 2);
+    expect_coalesced(&rec, 128, 1, 2, 0.5, 1.0, out);
     cr_assert_eq(out[0].line_addr, 0);
     cr_assert_eq(out[1].line_addr, 0);
     cr_assert_eq(out[0].group, 0);
     cr_assert_eq(out[1].group, 1);
     assert_mask_range(&out[0], 0, 64, 128);
     assert_mask_range(&out[1], 64, 128, 128);
-    cr_assert_float_eq(coalesce_line_utilization(&sum), 0.5, 1e-12);
-    cr_assert_float_eq(coalesce_sector_utilization(&sum), 1.0, 1e-12);
 
     /* Group 1 at lower addresses still comes after group 0. */
     for (unsigned lane = 0; lane < 32; lane++)
@@ -218,13 +209,9 @@ Test(coalesce, sector_masks_follow_used_bytes)
 {
     wst_record rec = make_record(4, 0, 64, 4); /* bytes 0,64,128,192 of a 256 B line */
     ws_request out[COALESCE_MAX_REQUESTS];
-    coalesce_summary sum;
-    cr_assert_eq(run(&rec, 256, 0, out, &sum), 1);
+    expect_coalesced(&rec, 256, 0, 1, 16.0 / 256, 16.0 / 128, out);
     cr_assert_eq(out[0].sector_mask, 0x55);
-    cr_assert_eq(sum.sectors, 4);
-    cr_assert_float_eq(coalesce_sector_utilization(&sum), 16.0 / 128, 1e-12);
-    cr_assert_float_eq(coalesce_line_utilization(&sum), 16.0 / 256, 1e-12);
-    cr_assert_eq(run(&rec, 64, 0, out, &sum), 4);
+    cr_assert_eq(run(&rec, 64, 0, out, NULL), 4);
     for (unsigned i = 0; i < 4; i++)
         cr_assert_eq(out[i].sector_mask, 0x1, "64 B lines have 2 sectors");
 }
