@@ -1,0 +1,188 @@
+/* analyzer/coalesce.c: warp instruction -> cache requests (SPEC §2).
+ *
+ * Per lane group: collect the first and last line of every active lane's
+ * element into a sorted, duplicate-free array (insertion into a short sorted
+ * array: lanes usually ascend, so the append fast path is taken), then mark
+ * each lane's bytes in the request of its line(s). */
+#include "analyzer/coalesce.h"
+
+#include <string.h>
+
+coalesce_config coalesce_config_default(void)
+{
+    return (coalesce_config){.line_bytes = COALESCE_LINE_DEFAULT, .half_warp = 0};
+}
+
+int coalesce_config_check(const coalesce_config *config, ws_error *err)
+{
+    unsigned line = config->line_bytes;
+    if (line < REQUEST_LINE_MIN || line > REQUEST_LINE_MAX || (line & (line - 1)))
+        return ws_fail(err, "line size %u: must be a power of two from %d to %d bytes",
+                       line, REQUEST_LINE_MIN, REQUEST_LINE_MAX);
+    return 0;
+}
+
+/* Inserts `line` into the sorted unique array lines[0..*count). */
+static void coalesce_insert_line(uint64_t *lines, unsigned *count, uint64_t line)
+{
+    unsigned n = *count;
+    if (n == 0 || line > lines[n - 1]) {
+        lines[(*count)++] = line;
+        return;
+    }
+    unsigned at = n;
+    while (at > 0 && lines[at - 1] > line)
+        at--;
+    if (at > 0 && lines[at - 1] == line)
+        return;
+    memmove(&lines[at + 1], &lines[at], (n - at) * sizeof *lines);
+    lines[at] = line;
+    (*count)++;
+}
+
+/* Index of `line` in the sorted array; it is known to be there. */
+static unsigned coalesce_find_line(const uint64_t *lines, unsigned count, uint64_t line)
+{
+    unsigned lo = 0, hi = count - 1;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (lines[mid] < line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Sets bits [offset, offset + length) of a line's byte mask; length ≤ 16 and
+ * the range lies inside the line. */
+static void coalesce_mark_bytes(uint64_t *mask, unsigned offset, unsigned length)
+{
+    unsigned word = offset / 64, bit = offset % 64;
+    uint64_t ones = (UINT64_C(1) << length) - 1;
+    mask[word] |= ones << bit;
+    if (bit + length > 64)
+        mask[word + 1] |= ones >> (64 - bit);
+}
+
+/* Last byte of a lane's element, cut at 2^64 - 1 instead of wrapping. */
+static uint64_t coalesce_last_byte(uint64_t addr, unsigned size)
+{
+    uint64_t last = addr + size - 1;
+    return last < addr ? UINT64_MAX : last;
+}
+
+static void coalesce_finish_request(ws_request *req, unsigned line_bytes)
+{
+    unsigned bytes = 0, sectors = 0;
+    for (unsigned w = 0; w < REQUEST_MASK_WORDS; w++) {
+        uint64_t m = req->byte_mask[w];
+        bytes += (unsigned)__builtin_popcountll(m);
+        if ((uint32_t)m)
+            sectors |= 1u << (2 * w);
+        if (m >> 32)
+            sectors |= 1u << (2 * w + 1);
+    }
+    req->bytes_used = (uint16_t)bytes;
+    req->sector_mask = (uint8_t)(sectors & ((1u << (line_bytes / REQUEST_SECTOR_BYTES)) - 1));
+}
+
+/* Coalesces lanes [lane_lo, lane_hi) into out[]; returns the request count. */
+static unsigned coalesce_group(const coalesce_config *config, const wst_record *record,
+                               unsigned lane_lo, unsigned lane_hi, ws_request *out)
+{
+    unsigned shift = (unsigned)__builtin_ctz(config->line_bytes);
+    unsigned size = record->size;
+    uint64_t lines[COALESCE_MAX_REQUESTS];
+    unsigned count = 0;
+
+    for (unsigned lane = lane_lo; lane < lane_hi; lane++) {
+        if (!(record->mask >> lane & 1))
+            continue;
+        uint64_t addr = record->addr[lane];
+        uint64_t first = addr >> shift, last = coalesce_last_byte(addr, size) >> shift;
+        coalesce_insert_line(lines, &count, first);
+        if (last != first)
+            coalesce_insert_line(lines, &count, last);
+    }
+    for (unsigned i = 0; i < count; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].line_addr = lines[i] << shift;
+    }
+
+    unsigned line_mask = config->line_bytes - 1, hint = 0;
+    for (unsigned lane = lane_lo; lane < lane_hi; lane++) {
+        if (!(record->mask >> lane & 1))
+            continue;
+        uint64_t addr = record->addr[lane], last = coalesce_last_byte(addr, size);
+        uint64_t first_line = addr >> shift;
+        if (lines[hint] != first_line)
+            hint = coalesce_find_line(lines, count, first_line);
+        unsigned offset = (unsigned)(addr & line_mask);
+        if (last >> shift == first_line) {
+            coalesce_mark_bytes(out[hint].byte_mask, offset, (unsigned)(last - addr) + 1);
+        } else {
+            /* Crosses into the next line, which is lines[hint + 1] (SPEC §2:
+             * the element counts in both). */
+            unsigned head = config->line_bytes - offset;
+            coalesce_mark_bytes(out[hint].byte_mask, offset, head);
+            coalesce_mark_bytes(out[hint + 1].byte_mask, 0, (unsigned)(last - addr) + 1 - head);
+        }
+    }
+    for (unsigned i = 0; i < count; i++)
+        coalesce_finish_request(&out[i], config->line_bytes);
+    return count;
+}
+
+int coalesce_record(const coalesce_config *config, const wst_record *record,
+                    uint32_t kernel, ws_request out[COALESCE_MAX_REQUESTS],
+                    coalesce_summary *summary, ws_error *err)
+{
+    if (!wst_access_size_valid(record->size))
+        return ws_fail(err, "access size %u: must be 1, 2, 4, 8 or 16 bytes", record->size);
+    unsigned count;
+    unsigned group0 = 0;
+    if (config->half_warp) {
+        unsigned half = WST_WARP_SIZE / 2;
+        group0 = coalesce_group(config, record, 0, half, out);
+        count = group0 + coalesce_group(config, record, half, WST_WARP_SIZE, out + group0);
+    } else {
+        count = coalesce_group(config, record, 0, WST_WARP_SIZE, out);
+    }
+
+    coalesce_summary totals = {.requests = count, .line_bytes = config->line_bytes};
+    for (unsigned i = 0; i < count; i++) {
+        ws_request *req = &out[i];
+        req->index = (uint8_t)i;
+        req->req_count = (uint8_t)count;
+        req->group = config->half_warp && i >= group0;
+        req->kind = record->kind;
+        req->space = record->space;
+        req->cache_op = record->cache_op;
+        req->has_sm = record->has_sm;
+        req->sm = record->sm;
+        req->kernel = kernel;
+        req->cta = record->cta;
+        req->warp = record->warp;
+        req->pc = record->pc;
+        totals.bytes_used += req->bytes_used;
+        totals.sectors += (unsigned)__builtin_popcount(req->sector_mask);
+    }
+    if (summary)
+        *summary = totals;
+    return (int)count;
+}
+
+double coalesce_line_utilization(const coalesce_summary *summary)
+{
+    if (summary->requests == 0)
+        return 0.0;
+    return (double)summary->bytes_used / ((double)summary->requests * summary->line_bytes);
+}
+
+double coalesce_sector_utilization(const coalesce_summary *summary)
+{
+    if (summary->sectors == 0)
+        return 0.0;
+    return (double)summary->bytes_used / ((double)summary->sectors * REQUEST_SECTOR_BYTES);
+}

@@ -1,0 +1,343 @@
+/* analyzer/reuse.c: exact LRU stack distance in O(log n) per access (SPEC §3).
+ *
+ * Every key's last access holds one position on a timeline; a position is
+ * "live" while it is some key's latest access.  The distance of an access is
+ * the number of live positions after the key's previous one: exactly the
+ * distinct keys touched since.  The timeline is a bit vector (1 = live) cut
+ * into 512-bit blocks whose live counts sit in a Fenwick tree, so counting
+ * the live positions after p costs one Fenwick prefix over blocks plus at most
+ * eight popcounts.  Keys map to their position through an open-addressing
+ * table (linear probing: a hit usually costs one cache line).
+ *
+ * When the timeline is full, live positions are renumbered 0..live-1 in
+ * order (and the timeline doubles if more than half was live), so its size
+ * stays within 2-4 × distinct keys whatever the stream length. */
+#include "analyzer/reuse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_BITS 512
+#define BLOCK_WORDS (BLOCK_BITS / 64)
+#define SLOT_FREE UINT32_MAX
+#define SHARDS_MODULUS (UINT64_C(1) << 24)
+
+typedef struct reuse_slot {
+    uint64_t key;
+    uint64_t last_access; /* access number of the key's previous access */
+    uint32_t pos;         /* timeline position; SLOT_FREE = empty slot */
+    uint32_t unused;
+} reuse_slot;
+
+struct reuse_state {
+    /* key -> slot */
+    reuse_slot *slots;
+    uint32_t slot_mask;   /* slot count - 1 (power of two), 0 before first use */
+    uint32_t slot_shift;  /* 64 - log2(slot count) */
+    uint64_t keys;
+    /* timeline */
+    uint64_t *live_bits;  /* capacity bits */
+    uint32_t *owner;      /* slot index of the key living at each position */
+    uint32_t *block_tree; /* Fenwick tree (1-based) over block live counts */
+    uint32_t capacity;    /* positions, multiple of BLOCK_BITS */
+    uint32_t blocks;
+    uint32_t top;         /* next free position */
+    uint32_t initial_positions;
+    uint64_t accesses;
+    uint64_t renumberings;
+    /* SHARDS */
+    double sample_rate;
+    uint64_t sample_threshold; /* sample keys with hash mod 2^24 < threshold */
+};
+
+reuse_state *reuse_state_new(const reuse_options *options, ws_error *err)
+{
+    reuse_options defaults = {0};
+    if (!options)
+        options = &defaults;
+    double rate = options->sample_rate == 0 ? 1.0 : options->sample_rate;
+    if (!(rate > 0 && rate <= 1))
+        return ws_fail(err, "sample rate %g: must be in (0, 1]", rate), NULL;
+    uint64_t threshold = (uint64_t)(rate * (double)SHARDS_MODULUS + 0.5);
+    if (threshold == 0)
+        return ws_fail(err, "sample rate %g: below the smallest rate 2^-24", rate), NULL;
+    reuse_state *state = calloc(1, sizeof *state);
+    if (!state)
+        return ws_fail(err, "out of memory"), NULL;
+    state->sample_rate = rate;
+    state->sample_threshold = threshold;
+    uint64_t initial = options->initial_positions ? options->initial_positions : BLOCK_BITS;
+    state->initial_positions = (uint32_t)((initial + BLOCK_BITS - 1) / BLOCK_BITS * BLOCK_BITS);
+    return state;
+}
+
+void reuse_state_free(reuse_state *state)
+{
+    if (!state)
+        return;
+    free(state->slots);
+    free(state->live_bits);
+    free(state->owner);
+    free(state->block_tree);
+    free(state);
+}
+
+uint64_t reuse_state_keys(const reuse_state *state) { return state->keys; }
+uint64_t reuse_state_accesses(const reuse_state *state) { return state->accesses; }
+uint64_t reuse_state_renumberings(const reuse_state *state) { return state->renumberings; }
+double reuse_state_sample_rate(const reuse_state *state) { return state->sample_rate; }
+
+size_t reuse_state_bytes(const reuse_state *state)
+{
+    size_t slots = state->slots ? (size_t)state->slot_mask + 1 : 0;
+    return sizeof *state + slots * sizeof(reuse_slot) +
+           (size_t)state->capacity / 8 + (size_t)state->capacity * sizeof(uint32_t) +
+           ((size_t)state->blocks + 1) * sizeof(uint32_t);
+}
+
+/* ---- key table ----------------------------------------------------------- */
+
+/* Runs of 8 consecutive keys (neighbouring lines, which GPU streams touch
+ * together) get 8 neighbouring slots, so a streaming or tiled pass touches a
+ * new table cache line every few keys instead of every key; the runs
+ * themselves are spread by Fibonacci hashing.  Tables have ≥ 16 slots. */
+#define REUSE_RUN_BITS 3
+static inline uint32_t reuse_hash(const reuse_state *state, uint64_t key)
+{
+    uint64_t run = (key >> REUSE_RUN_BITS) * UINT64_C(0x9E3779B97F4A7C15);
+    return (uint32_t)(run >> (state->slot_shift + REUSE_RUN_BITS)) << REUSE_RUN_BITS |
+           (uint32_t)(key & ((1u << REUSE_RUN_BITS) - 1));
+}
+
+static int reuse_slots_resize(reuse_state *state, uint32_t count_log2)
+{
+    uint32_t count = UINT32_C(1) << count_log2;
+    reuse_slot *slots = malloc((size_t)count * sizeof *slots);
+    if (!slots)
+        return -1;
+    for (uint32_t i = 0; i < count; i++)
+        slots[i].pos = SLOT_FREE;
+    reuse_slot *old = state->slots;
+    uint32_t old_count = old ? state->slot_mask + 1 : 0;
+    state->slots = slots;
+    state->slot_mask = count - 1;
+    state->slot_shift = 64 - count_log2;
+    for (uint32_t i = 0; i < old_count; i++) {
+        if (old[i].pos == SLOT_FREE)
+            continue;
+        uint32_t at = reuse_hash(state, old[i].key);
+        while (slots[at].pos != SLOT_FREE)
+            at = (at + 1) & state->slot_mask;
+        slots[at] = old[i];
+        state->owner[old[i].pos] = at;
+    }
+    free(old);
+    return 0;
+}
+
+/* ---- timeline ------------------------------------------------------------ */
+
+/* Live positions in blocks [0, block). */
+static inline uint32_t reuse_tree_prefix(const uint32_t *tree, uint32_t block)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = block; i > 0; i &= i - 1)
+        sum += tree[i];
+    return sum;
+}
+
+static inline void reuse_tree_add(uint32_t *tree, uint32_t blocks, uint32_t block, int32_t delta)
+{
+    for (uint32_t i = block + 1; i <= blocks; i += i & -i)
+        tree[i] += (uint32_t)delta;
+}
+
+/* Live positions strictly after p. */
+static inline uint64_t reuse_live_after(const reuse_state *state, uint32_t p)
+{
+    uint32_t block = p / BLOCK_BITS, word = p / 64;
+    const uint64_t *bits = state->live_bits;
+    /* Live positions in p's block up to and including p. */
+    uint32_t upto = (uint32_t)__builtin_popcountll(bits[word] << (63 - p % 64));
+    for (uint32_t w = block * BLOCK_WORDS; w < word; w++)
+        upto += (uint32_t)__builtin_popcountll(bits[w]);
+    return state->keys - reuse_tree_prefix(state->block_tree, block) - upto;
+}
+
+/* Rebuilds the Fenwick tree from the bit vector in O(blocks). */
+static void reuse_tree_build(reuse_state *state)
+{
+    uint32_t *tree = state->block_tree;
+    tree[0] = 0;
+    for (uint32_t b = 0; b < state->blocks; b++) {
+        uint32_t count = 0;
+        for (uint32_t w = 0; w < BLOCK_WORDS; w++)
+            count += (uint32_t)__builtin_popcountll(state->live_bits[b * BLOCK_WORDS + w]);
+        tree[b + 1] = count;
+    }
+    for (uint32_t i = 1; i <= state->blocks; i++) {
+        uint32_t parent = i + (i & -i);
+        if (parent <= state->blocks)
+            tree[parent] += tree[i];
+    }
+}
+
+/* Moves live positions to 0..keys-1, keeping their order, then grows the
+ * timeline if that left less than half of it free.  Amortised O(1): a
+ * renumbering follows at least capacity / 2 appends. */
+static int reuse_timeline_renumber(reuse_state *state)
+{
+    uint32_t next = 0;
+    for (uint32_t w = 0; w < state->capacity / 64; w++) {
+        uint64_t bits = state->live_bits[w];
+        state->live_bits[w] = 0;
+        while (bits) {
+            uint32_t old_pos = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            uint32_t slot = state->owner[old_pos];
+            state->owner[next] = slot;
+            state->slots[slot].pos = next++;
+        }
+    }
+    state->renumberings++;
+    uint64_t capacity = state->capacity;
+    if (capacity == 0)
+        capacity = state->initial_positions;
+    while ((uint64_t)next * 2 > capacity)
+        capacity *= 2;
+    /* If growing fails, the old timeline still works as long as it has room. */
+    if (capacity != state->capacity && capacity <= UINT32_MAX - BLOCK_BITS) {
+        uint32_t blocks = (uint32_t)(capacity / BLOCK_BITS);
+        uint64_t *bits = realloc(state->live_bits, capacity / 8);
+        if (bits)
+            state->live_bits = bits;
+        uint32_t *owner = bits ? realloc(state->owner, capacity * sizeof *owner) : NULL;
+        if (owner)
+            state->owner = owner;
+        uint32_t *tree = owner ? realloc(state->block_tree, ((size_t)blocks + 1) * sizeof *tree) : NULL;
+        if (tree) {
+            state->block_tree = tree;
+            memset(state->live_bits + state->capacity / 64, 0, (capacity - state->capacity) / 8);
+            state->capacity = (uint32_t)capacity;
+            state->blocks = blocks;
+        }
+    }
+    for (uint32_t p = 0; p < next; p++)
+        state->live_bits[p / 64] |= UINT64_C(1) << (p % 64);
+    state->top = next;
+    reuse_tree_build(state);
+    return state->top < state->capacity ? 0 : -1;
+}
+
+/* ---- access -------------------------------------------------------------- */
+
+static inline int reuse_sampled(const reuse_state *state, uint64_t key)
+{
+    /* A hash independent of the table's (splitmix64 finaliser). */
+    uint64_t h = key + UINT64_C(0x9E3779B97F4A7C15);
+    h = (h ^ (h >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    h = (h ^ (h >> 27)) * UINT64_C(0x94D049BB133111EB);
+    h ^= h >> 31;
+    return (h & (SHARDS_MODULUS - 1)) < state->sample_threshold;
+}
+
+static inline uint64_t reuse_scale(const reuse_state *state, uint64_t value)
+{
+    if (state->sample_rate == 1.0)
+        return value;
+    double scaled = (double)value / state->sample_rate + 0.5;
+    return scaled >= (double)REUSE_FAILED ? REUSE_FAILED - 1 : (uint64_t)scaled;
+}
+
+/* Load ≤ 3/4: linear probing stays short, and the table (most of the state)
+ * stays small enough for per-SM scopes. */
+static inline int reuse_table_full(const reuse_state *state)
+{
+    return !state->slots || (state->keys + 1) * 4 > ((uint64_t)state->slot_mask + 1) * 3;
+}
+
+/* Makes sure one more position and one more key fit; -1 on failure. */
+static int reuse_make_room(reuse_state *state)
+{
+    if (state->top == state->capacity && reuse_timeline_renumber(state) < 0)
+        return -1;
+    if (reuse_table_full(state)) {
+        uint32_t log2 = state->slots ? 65 - state->slot_shift : 4;
+        if (log2 > 31 || reuse_slots_resize(state, log2) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
+                                        uint64_t *reuse_time_out)
+{
+    uint64_t now = state->accesses++;
+    if (state->sample_threshold != SHARDS_MODULUS && !reuse_sampled(state, key))
+        return REUSE_SKIPPED;
+    if ((state->top == state->capacity || reuse_table_full(state)) &&
+        reuse_make_room(state) < 0) {
+        state->accesses--;
+        return REUSE_FAILED;
+    }
+
+    uint32_t at = reuse_hash(state, key);
+    reuse_slot *slot;
+    for (;;) {
+        slot = &state->slots[at];
+        if (slot->pos == SLOT_FREE || slot->key == key)
+            break;
+        at = (at + 1) & state->slot_mask;
+    }
+
+    uint64_t distance, reuse_time;
+    if (slot->pos == SLOT_FREE) {
+        slot->key = key;
+        state->keys++;
+        distance = reuse_time = REUSE_COLD;
+    } else {
+        uint32_t p = slot->pos;
+        /* keys counts this key too, whose own position is not "after p". */
+        distance = reuse_scale(state, reuse_live_after(state, p));
+        /* `accesses` counts skipped accesses too: no scaling needed. */
+        reuse_time = now - slot->last_access - 1;
+        state->live_bits[p / 64] &= ~(UINT64_C(1) << (p % 64));
+        reuse_tree_add(state->block_tree, state->blocks, p / BLOCK_BITS, -1);
+    }
+    uint32_t pos = state->top++;
+    state->live_bits[pos / 64] |= UINT64_C(1) << (pos % 64);
+    reuse_tree_add(state->block_tree, state->blocks, pos / BLOCK_BITS, 1);
+    state->owner[pos] = at;
+    slot->pos = pos;
+    slot->last_access = now;
+    if (reuse_time_out)
+        *reuse_time_out = reuse_time;
+    return distance;
+}
+
+/* The hot loop counts bits: use the popcount instruction where the CPU has
+ * it, chosen at load time. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define REUSE_HOT __attribute__((target_clones("popcnt", "default")))
+#else
+#define REUSE_HOT
+#endif
+
+REUSE_HOT uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out)
+{
+    return reuse_access_one(state, key, reuse_time_out);
+}
+
+/* Keys this far ahead have their table slot prefetched: a table lookup is
+ * usually a cache miss on large key sets, and this hides most of it. */
+#define REUSE_PREFETCH_AHEAD 8
+
+REUSE_HOT void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
+                                  uint64_t *distances, uint64_t *reuse_times)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (i + REUSE_PREFETCH_AHEAD < count && state->slots)
+            __builtin_prefetch(&state->slots[reuse_hash(state, keys[i + REUSE_PREFETCH_AHEAD])]);
+        distances[i] = reuse_access_one(state, keys[i], reuse_times ? &reuse_times[i] : NULL);
+    }
+}

@@ -1,0 +1,281 @@
+/* tests/test_coalesce.c: the coalescer of SPEC §2 on hand-worked records. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "analyzer/coalesce.h"
+
+/* A load record with lanes [0, lanes) active at base + lane * stride. */
+static wst_record make_record(unsigned lanes, uint64_t base, uint64_t stride, unsigned size)
+{
+    wst_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.cta = 7;
+    rec.warp = 3;
+    rec.pc = 5;
+    rec.kind = WST_LOAD;
+    rec.space = WST_GLOBAL;
+    rec.cache_op = WST_OP_CA;
+    rec.size = (uint8_t)size;
+    rec.has_sm = 1;
+    rec.sm = 9;
+    rec.mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+    for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++)
+        rec.addr[lane] = base + lane * stride;
+    return rec;
+}
+
+static int run(const wst_record *rec, unsigned line, int half_warp, ws_request *out,
+               coalesce_summary *summary)
+{
+    coalesce_config config = {.line_bytes = line, .half_warp = half_warp};
+    ws_error err;
+    cr_assert_eq(coalesce_config_check(&config, &err), 0);
+    return coalesce_record(&config, rec, 2, out, summary, &err);
+}
+
+/* Coalesces and checks Req and both utilizations (SPEC §2). */
+static void expect_coalesced(const wst_record *rec, unsigned line, int half_warp, int requests,
+                             double line_u, double sector_u, ws_request *out)
+{
+    coalesce_summary sum;
+    cr_assert_eq(run(rec, line, half_warp, out, &sum), requests);
+    cr_assert_eq(sum.requests, (unsigned)requests);
+    cr_assert_float_eq(coalesce_line_utilization(&sum), line_u, 1e-12);
+    cr_assert_float_eq(coalesce_sector_utilization(&sum), sector_u, 1e-12);
+}
+
+/* Bits [lo, hi) of a 256-bit mask equal `expected_ones`, i.e. exact ranges. */
+static int mask_bit(const ws_request *req, unsigned byte)
+{
+    return (int)(req->byte_mask[byte / 64] >> (byte % 64) & 1);
+}
+
+static void assert_mask_range(const ws_request *req, unsigned lo, unsigned hi, unsigned line)
+{
+    for (unsigned b = 0; b < line; b++)
+        cr_assert_eq(mask_bit(req, b), b >= lo && b < hi, "byte %u of line %#llx", b,
+                     (unsigned long long)req->line_addr);
+}
+
+/* S1 Fig. 1: 32 lanes × 4 B over bytes 96..223 -> two lines, U 25% and 75%,
+ * instruction U = 128 / 256 = 50%. */
+Test(coalesce, s1_figure1)
+{
+    wst_record rec = make_record(32, 96, 4, 4);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    /* Used bytes are sector-aligned here, so sector U is 100%. */
+    expect_coalesced(&rec, 128, 0, 2, 0.5, 1.0, out);
+    cr_assert_eq(out[0].line_addr, 0);
+    cr_assert_eq(out[1].line_addr, 128);
+    cr_assert_eq(out[0].bytes_used, 32);
+    cr_assert_eq(out[1].bytes_used, 96);
+    cr_assert_float_eq(out[0].bytes_used / 128.0, 0.25, 1e-12);
+    cr_assert_float_eq(out[1].bytes_used / 128.0, 0.75, 1e-12);
+    cr_assert_eq(out[0].sector_mask, 0x8);
+    cr_assert_eq(out[1].sector_mask, 0x7);
+    assert_mask_range(&out[0], 96, 128, 128);
+    assert_mask_range(&out[1], 0, 96, 128);
+    /* Metadata is copied, indices and Req are set. */
+    cr_assert_eq(out[1].index, 1);
+    cr_assert_eq(out[0].req_count, 2);
+    cr_assert_eq(out[1].kernel, 2);
+    cr_assert_eq(out[1].cta, 7);
+    cr_assert_eq(out[1].warp, 3);
+    cr_assert_eq(out[1].pc, 5);
+    cr_assert_eq(out[1].sm, 9);
+    cr_assert_eq(out[1].cache_op, WST_OP_CA);
+    cr_assert(coalesce_is_coherent(out[0].req_count));
+}
+
+/* Broadcast (one request, distinct bytes only, so never above 100%) and a
+ * fully coalesced access. */
+Test(coalesce, one_line_broadcast_and_fully_coalesced)
+{
+    ws_request out[COALESCE_MAX_REQUESTS];
+    wst_record broadcast = make_record(32, 1000, 0, 8);
+    expect_coalesced(&broadcast, 128, 0, 1, 8.0 / 128, 8.0 / 32, out);
+    cr_assert_eq(out[0].line_addr, 896);
+    cr_assert_eq(out[0].bytes_used, 8);
+    wst_record full = make_record(32, 4096, 4, 4);
+    expect_coalesced(&full, 128, 0, 1, 1.0, 1.0, out);
+    cr_assert_eq(out[0].bytes_used, 128);
+    cr_assert_eq(out[0].sector_mask, 0xf);
+}
+
+Test(coalesce, stride_two_halves_utilization)
+{
+    wst_record rec = make_record(32, 0, 8, 4);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    expect_coalesced(&rec, 128, 0, 2, 0.5, 0.5, out);
+    for (unsigned b = 0; b < 128; b++)
+        cr_assert_eq(mask_bit(&out[0], b), (b % 8) < 4);
+}
+
+Test(coalesce, sixteen_byte_elements_make_four_lines)
+{
+    wst_record rec = make_record(32, 0, 16, 16);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    coalesce_summary sum;
+    cr_assert_eq(run(&rec, 128, 0, out, &sum), 4);
+    for (unsigned i = 0; i < 4; i++) {
+        cr_assert_eq(out[i].line_addr, 128 * i);
+        cr_assert_eq(out[i].bytes_used, 128);
+    }
+    cr_assert_not(coalesce_is_coherent(sum.requests), "Req 4 is divergent");
+}
+
+Test(coalesce, element_spanning_a_line_counts_in_both)
+{
+    wst_record rec = make_record(1, 120, 0, 16);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    coalesce_summary sum;
+    cr_assert_eq(run(&rec, 128, 0, out, &sum), 2);
+    assert_mask_range(&out[0], 120, 128, 128);
+    assert_mask_range(&out[1], 0, 8, 128);
+    cr_assert_eq(out[0].sector_mask, 0x8);
+    cr_assert_eq(out[1].sector_mask, 0x1);
+    cr_assert_eq(sum.bytes_used, 16);
+}
+
+Test(coalesce, spanning_the_64_bit_word_of_a_256_byte_line)
+{
+    wst_record rec = make_record(1, 56, 0, 16);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    cr_assert_eq(run(&rec, 256, 0, out, NULL), 1);
+    assert_mask_range(&out[0], 56, 72, 256);
+    cr_assert_eq(out[0].sector_mask, 0x6);
+}
+
+Test(coalesce, empty_mask_makes_no_request)
+{
+    wst_record rec = make_record(0, 0, 4, 4);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    expect_coalesced(&rec, 128, 0, 0, 0.0, 0.0, out);
+}
+
+Test(coalesce, requests_ascend_whatever_the_lane_order)
+{
+    wst_record rec = make_record(32, 0, 0, 4);
+    for (unsigned lane = 0; lane < 32; lane++)
+        rec.addr[lane] = (uint64_t)((lane * 13) % 32) * 4096 + 4 * (lane % 3);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    cr_assert_eq(run(&rec, 128, 0, out, NULL), 32);
+    for (unsigned i = 0; i < 32; i++) {
+        cr_assert_eq(out[i].line_addr, 4096 * i);
+        cr_assert_eq(out[i].index, i);
+        cr_assert_eq(out[i].req_count, 32);
+    }
+}
+
+Test(coalesce, worst_case_is_sixty_four_requests)
+{
+    /* Every lane's 16 B element crosses a 32 B line boundary. */
+    wst_record rec = make_record(32, 24, 64, 16);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    coalesce_summary sum;
+    cr_assert_eq(run(&rec, 32, 0, out, &sum), COALESCE_MAX_REQUESTS);
+    for (unsigned i = 1; i < COALESCE_MAX_REQUESTS; i++)
+        cr_assert_gt(out[i].line_addr, out[i - 1].line_addr);
+    cr_assert_eq(sum.bytes_used, 32 * 16);
+}
+
+/* Half-warp: lanes 0-15 and 16-31 coalesce separately; a line both groups
+ * touch is requested twice, group 0 first. */
+Test(coalesce, half_warp_groups)
+{
+    wst_record rec = make_record(32, 0, 4, 4); /* bytes 0..127: one line */
+    ws_request out[COALESCE_MAX_REQUESTS];
+    coalesce_summary sum;
+    expect_coalesced(&rec, 128, 1, 2, 0.5, 1.0, out);
+    cr_assert_eq(out[0].line_addr, 0);
+    cr_assert_eq(out[1].line_addr, 0);
+    cr_assert_eq(out[0].group, 0);
+    cr_assert_eq(out[1].group, 1);
+    assert_mask_range(&out[0], 0, 64, 128);
+    assert_mask_range(&out[1], 64, 128, 128);
+
+    /* Group 1 at lower addresses still comes after group 0. */
+    for (unsigned lane = 0; lane < 32; lane++)
+        rec.addr[lane] = lane < 16 ? 8192 + lane * 4 : (lane - 16) * 4;
+    cr_assert_eq(run(&rec, 128, 1, out, &sum), 2);
+    cr_assert_eq(out[0].line_addr, 8192);
+    cr_assert_eq(out[1].line_addr, 0);
+    cr_assert_eq(out[1].index, 1);
+    cr_assert_eq(run(&rec, 128, 0, out, &sum), 2);
+    cr_assert_eq(out[0].line_addr, 0, "whole-warp mode sorts across both halves");
+}
+
+Test(coalesce, sector_masks_follow_used_bytes)
+{
+    wst_record rec = make_record(4, 0, 64, 4); /* bytes 0,64,128,192 of a 256 B line */
+    ws_request out[COALESCE_MAX_REQUESTS];
+    expect_coalesced(&rec, 256, 0, 1, 16.0 / 256, 16.0 / 128, out);
+    cr_assert_eq(out[0].sector_mask, 0x55);
+    cr_assert_eq(run(&rec, 64, 0, out, NULL), 4);
+    for (unsigned i = 0; i < 4; i++)
+        cr_assert_eq(out[i].sector_mask, 0x1, "64 B lines have 2 sectors");
+}
+
+Test(coalesce, element_at_top_of_address_space_is_cut)
+{
+    wst_record rec = make_record(1, UINT64_MAX - 3, 0, 8);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    coalesce_summary sum;
+    cr_assert_eq(run(&rec, 128, 0, out, &sum), 1);
+    cr_assert_eq(out[0].bytes_used, 4);
+}
+
+Test(coalesce, bad_config_and_size_rejected)
+{
+    ws_error err;
+    unsigned bad[] = {0, 16, 96, 512};
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+        coalesce_config config = {.line_bytes = bad[i]};
+        cr_assert_eq(coalesce_config_check(&config, &err), -1);
+        cr_assert(strstr(err.msg, "line size"), "%s", err.msg);
+    }
+    coalesce_config config = coalesce_config_default();
+    cr_assert_eq(config.line_bytes, 128);
+    wst_record rec = make_record(32, 0, 4, 3);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    cr_assert_eq(coalesce_record(&config, &rec, 0, out, NULL, &err), -1);
+    cr_assert(strstr(err.msg, "access size 3"), "%s", err.msg);
+}
+
+/* Property: on random records, every requested byte is in exactly the
+ * request of its line, and the union of masks equals the lanes' bytes. */
+Test(coalesce, random_records_cover_exactly_the_lanes_bytes)
+{
+    uint64_t seed = 12345;
+    for (int iter = 0; iter < 2000; iter++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        unsigned sizes[] = {1, 2, 4, 8, 16};
+        wst_record rec = make_record(32, 0, 0, sizes[(seed >> 33) % 5]);
+        rec.mask = (uint32_t)(seed >> 7);
+        for (unsigned lane = 0; lane < 32; lane++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            rec.addr[lane] = (seed >> 20) % 2048;
+        }
+        unsigned line = 32u << (iter % 4);
+        ws_request out[COALESCE_MAX_REQUESTS];
+        int n = run(&rec, line, iter % 2, out, NULL);
+        cr_assert_geq(n, 0);
+        /* Expected bytes per (group, address). */
+        for (unsigned group = 0; group < 2; group++) {
+            static uint8_t want[2048 + 32];
+            memset(want, 0, sizeof want);
+            for (unsigned lane = 0; lane < 32; lane++)
+                if ((rec.mask >> lane & 1) && (!(iter % 2) || lane / 16 == group))
+                    memset(want + rec.addr[lane], 1, rec.size);
+            for (unsigned a = 0; a < sizeof want; a++) {
+                int found = 0;
+                for (int i = 0; i < n; i++)
+                    if (out[i].group == (iter % 2 ? group : 0) && a / line == out[i].line_addr / line)
+                        found += mask_bit(&out[i], a % line);
+                cr_assert_eq(found, want[a], "iter %d byte %u", iter, a);
+            }
+            if (!(iter % 2))
+                break;
+        }
+    }
+}
