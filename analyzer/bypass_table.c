@@ -69,9 +69,8 @@ int bypass_table_request(bypass_table *t, uint64_t line, uint32_t raw_bytes,
     if (!l)
         return -1;
     l->requests++;
-    l->used_bytes += t->kind == BYPASS_U_SECTOR
-                         ? 32u * (uint32_t)__builtin_popcount(sector_mask)
-                         : raw_bytes;
+    l->raw_bytes += raw_bytes;
+    l->sector_bytes += 32u * (uint32_t)__builtin_popcount(sector_mask);
     return 0;
 }
 
@@ -94,12 +93,19 @@ int bypass_eq1(double utilization, double reuse_times)
     return utilization * (1.0 + reuse_times) < 1.0 - 1e-9;
 }
 
-double bypass_line_utilization(const bypass_table *t, const bypass_line *l)
+double bypass_line_utilization_of(const bypass_table *t, const bypass_line *l,
+                                  bypass_u_kind kind)
 {
     if (!l->requests)
         return 1.0;
-    double u = (double)l->used_bytes / ((double)l->requests * t->line_bytes);
+    uint64_t used = kind == BYPASS_U_SECTOR ? l->sector_bytes : l->raw_bytes;
+    double u = (double)used / ((double)l->requests * t->line_bytes);
     return u > 1.0 ? 1.0 : u;
+}
+
+double bypass_line_utilization(const bypass_table *t, const bypass_line *l)
+{
+    return bypass_line_utilization_of(t, l, t->kind);
 }
 
 double bypass_line_reuse_times(const bypass_line *l)

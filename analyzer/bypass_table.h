@@ -22,7 +22,8 @@ typedef enum bypass_u_kind {
 
 typedef struct bypass_line {
     uint64_t requests;
-    uint64_t used_bytes;   /* summed over requests, in the chosen U kind */
+    uint64_t raw_bytes;    /* distinct bytes asked for, summed over requests */
+    uint64_t sector_bytes; /* bytes of the 32 B sectors touched, summed */
     uint64_t fills;
     uint64_t hits;
 } bypass_line;
@@ -47,7 +48,10 @@ int bypass_eq1(double utilization, double reuse_times);
 /* The verdict for a line; 0 for lines never seen. */
 int bypass_table_verdict(const bypass_table *t, uint64_t line);
 const bypass_line *bypass_table_get(const bypass_table *t, uint64_t line);
+/* U(A) in the table's kind; bypass_line_utilization_of() in either. */
 double bypass_line_utilization(const bypass_table *t, const bypass_line *l);
+double bypass_line_utilization_of(const bypass_table *t, const bypass_line *l,
+                                  bypass_u_kind kind);
 double bypass_line_reuse_times(const bypass_line *l);
 
 /* Iteration over lines in first-touch order. */
