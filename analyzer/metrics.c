@@ -1,0 +1,370 @@
+/* analyzer/metrics.c: see metrics.h (SPEC §2, §3). */
+#include "analyzer/metrics.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/grow.h"
+
+/* Who holds a per-warp slot: a new owner restarts the slot's stream. */
+typedef struct slot_owner {
+    uint32_t cta;
+    uint32_t warp;
+    uint32_t kernel_serial; /* kernel the owner belongs to; 0 = empty */
+} slot_owner;
+
+struct metrics {
+    metrics_options options;
+    reuse_options reuse_opts;
+    uint32_t line_shift;
+    reuse_state *global[GRANULARITIES];
+    reuse_state **per_sm[GRANULARITIES];   /* [sm_count], lazily created */
+    reuse_state **per_warp[GRANULARITIES]; /* [sm_count × slots], lazily created */
+    slot_owner *owners;                    /* [sm_count × slots] */
+    uint32_t kernel_serial;
+    bypass_table *lines;                   /* per-line U of the current kernel */
+    metrics_kernel *kernels;
+    size_t kernel_count, kernel_capacity;
+    metrics_totals summary;
+};
+
+const char *reuse_scope_name(reuse_scope scope)
+{
+    static const char *const names[SCOPES] = {"global", "per_sm", "per_warp"};
+    return (unsigned)scope < SCOPES ? names[scope] : "?";
+}
+
+const char *reuse_granularity_name(reuse_granularity gran)
+{
+    static const char *const names[GRANULARITIES] = {"line", "sector"};
+    return (unsigned)gran < GRANULARITIES ? names[gran] : "?";
+}
+
+static int pair_init(reuse_pair *p, uint64_t exact, ws_error *err)
+{
+    if (reuse_hist_init(&p->distance, exact, err) != 0)
+        return -1;
+    return reuse_hist_init(&p->time, exact, err);
+}
+
+static void pair_clear(reuse_pair *p)
+{
+    reuse_hist_clear(&p->distance);
+    reuse_hist_clear(&p->time);
+}
+
+static int totals_init(metrics_totals *t, uint64_t exact, ws_error *err)
+{
+    memset(t, 0, sizeof *t);
+    for (int g = 0; g < GRANULARITIES; g++)
+        for (int s = 0; s < SCOPES; s++)
+            if (pair_init(&t->reuse[g][s], exact, err) != 0)
+                return -1;
+    return 0;
+}
+
+static void totals_clear(metrics_totals *t)
+{
+    for (int g = 0; g < GRANULARITIES; g++)
+        for (int s = 0; s < SCOPES; s++)
+            pair_clear(&t->reuse[g][s]);
+}
+
+static void kernel_clear(metrics_kernel *k)
+{
+    totals_clear(&k->totals);
+    for (uint32_t i = 0; i < k->pc_count; i++)
+        for (int s = 0; s < SCOPES; s++)
+            pair_clear(&k->pcs[i].reuse[s]);
+    free(k->pcs);
+}
+
+static void free_states(reuse_state **states, size_t count)
+{
+    for (size_t i = 0; states && i < count; i++) {
+        reuse_state_free(states[i]);
+        states[i] = NULL;
+    }
+}
+
+static size_t slot_count(const metrics *m)
+{
+    return (size_t)m->options.sm_count * m->options.warp_slots_per_sm;
+}
+
+void metrics_free(metrics *m)
+{
+    if (!m)
+        return;
+    for (int g = 0; g < GRANULARITIES; g++) {
+        reuse_state_free(m->global[g]);
+        free_states(m->per_sm[g], m->options.sm_count);
+        free_states(m->per_warp[g], slot_count(m));
+        free(m->per_sm[g]);
+        free(m->per_warp[g]);
+    }
+    free(m->owners);
+    bypass_table_free(m->lines);
+    for (size_t k = 0; k < m->kernel_count; k++)
+        kernel_clear(&m->kernels[k]);
+    free(m->kernels);
+    totals_clear(&m->summary);
+    free(m);
+}
+
+metrics *metrics_new(const metrics_options *options, ws_error *err)
+{
+    if (coalesce_config_check(&options->coalesce, err) != 0)
+        return NULL;
+    if (options->sm_count == 0 || options->warp_slots_per_sm == 0) {
+        ws_fail(err, "metrics: need at least one SM and one warp slot");
+        return NULL;
+    }
+    metrics *m = calloc(1, sizeof *m);
+    if (!m) {
+        ws_fail(err, "out of memory");
+        return NULL;
+    }
+    m->options = *options;
+    m->reuse_opts.sample_rate = options->sample_rate;
+    m->line_shift = (uint32_t)__builtin_ctz(options->coalesce.line_bytes);
+    if (totals_init(&m->summary, options->exact_distances, err) != 0)
+        goto fail;
+    for (int g = 0; g < GRANULARITIES; g++) {
+        m->global[g] = reuse_state_new(&m->reuse_opts, err);
+        m->per_sm[g] = calloc(options->sm_count, sizeof(reuse_state *));
+        m->per_warp[g] = calloc(slot_count(m), sizeof(reuse_state *));
+        if (!m->global[g] || !m->per_sm[g] || !m->per_warp[g])
+            goto oom;
+    }
+    m->owners = calloc(slot_count(m), sizeof *m->owners);
+    if (!m->owners)
+        goto oom;
+    return m;
+oom:
+    ws_fail(err, "out of memory");
+fail:
+    metrics_free(m);
+    return NULL;
+}
+
+int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err)
+{
+    if (ws_grow((void **)&m->kernels, &m->kernel_capacity, m->kernel_count + 1,
+                sizeof *m->kernels) != 0)
+        return ws_fail(err, "out of memory");
+    metrics_kernel *k = &m->kernels[m->kernel_count];
+    memset(k, 0, sizeof *k);
+    m->kernel_count++;
+    if (totals_init(&k->totals, m->options.exact_distances, err) != 0)
+        return -1;
+    k->pcs = calloc(pc_count ? pc_count : 1, sizeof *k->pcs);
+    if (!k->pcs)
+        return ws_fail(err, "out of memory");
+    k->pc_count = pc_count;
+    for (uint32_t i = 0; i < pc_count; i++)
+        for (int s = 0; s < SCOPES; s++)
+            if (pair_init(&k->pcs[i].reuse[s], 0, err) != 0)
+                return -1;
+    /* L1 views restart with the kernel; the L2 view carries on (see .h). */
+    for (int g = 0; g < GRANULARITIES; g++) {
+        free_states(m->per_sm[g], m->options.sm_count);
+        free_states(m->per_warp[g], slot_count(m));
+    }
+    m->kernel_serial++;
+    bypass_table_free(m->lines);
+    m->lines = bypass_table_new(m->options.coalesce.line_bytes, BYPASS_U_SECTOR, err);
+    return m->lines ? 0 : -1;
+}
+
+static int counts_instruction(const metrics *m, const metrics_issue *issue)
+{
+    const wst_record *r = issue->record;
+    if (r->space != WST_GLOBAL)
+        return 0;
+    return r->kind == WST_LOAD || m->options.include_stores;
+}
+
+static reuse_state *lazy_state(metrics *m, reuse_state **slot, ws_error *err)
+{
+    if (!*slot)
+        *slot = reuse_state_new(&m->reuse_opts, err);
+    return *slot;
+}
+
+/* The per-warp stream of the issuing warp, restarted if a new warp holds
+ * the slot. */
+static int warp_states(metrics *m, const metrics_issue *issue, reuse_state *out[GRANULARITIES],
+                       ws_error *err)
+{
+    if (issue->warp_slot >= m->options.warp_slots_per_sm)
+        return ws_fail(err, "metrics: warp slot %u outside 0..%u", issue->warp_slot,
+                       m->options.warp_slots_per_sm - 1);
+    size_t slot = (size_t)issue->sm * m->options.warp_slots_per_sm + issue->warp_slot;
+    slot_owner *owner = &m->owners[slot];
+    const wst_record *r = issue->record;
+    if (owner->kernel_serial != m->kernel_serial || owner->cta != r->cta ||
+        owner->warp != r->warp) {
+        *owner = (slot_owner){.cta = r->cta, .warp = r->warp, .kernel_serial = m->kernel_serial};
+        for (int g = 0; g < GRANULARITIES; g++) {
+            reuse_state_free(m->per_warp[g][slot]);
+            m->per_warp[g][slot] = NULL;
+        }
+    }
+    for (int g = 0; g < GRANULARITIES; g++)
+        if (!(out[g] = lazy_state(m, &m->per_warp[g][slot], err)))
+            return -1;
+    return 0;
+}
+
+static void add_pair(reuse_pair *p, uint64_t distance, uint64_t time)
+{
+    reuse_hist_add(&p->distance, distance);
+    reuse_hist_add(&p->time, time);
+}
+
+static unsigned u_bin(double u)
+{
+    unsigned bin = (unsigned)(u * METRICS_U_BINS);
+    return bin >= METRICS_U_BINS ? METRICS_U_BINS - 1 : bin;
+}
+
+static void counts_add(metrics_counts *c, const coalesce_summary *s)
+{
+    c->executions++;
+    c->requests += s->requests;
+    c->bytes_used += s->bytes_used;
+    c->sectors += s->sectors;
+    if (coalesce_is_coherent(s->requests))
+        c->coherent++;
+    else
+        c->divergent++;
+    c->u_hist[u_bin(coalesce_line_utilization(s))]++;
+}
+
+int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request *requests,
+                        const coalesce_summary *summary, ws_error *err)
+{
+    if (m->kernel_count == 0)
+        return ws_fail(err, "metrics: instruction before any kernel");
+    metrics_kernel *k = &m->kernels[m->kernel_count - 1];
+    const wst_record *r = issue->record;
+    if (r->kind == WST_LOAD)
+        k->totals.loads++;
+    else if (r->kind == WST_STORE)
+        k->totals.stores++;
+    else
+        k->totals.atomics++;
+    if (!counts_instruction(m, issue) || summary->requests == 0)
+        return 0;
+    if (r->pc >= k->pc_count)
+        return ws_fail(err, "metrics: PC index %u outside the kernel's %u PCs", r->pc, k->pc_count);
+    if (issue->sm >= m->options.sm_count)
+        return ws_fail(err, "metrics: SM %u outside 0..%u", issue->sm, m->options.sm_count - 1);
+
+    metrics_pc *pc = &k->pcs[r->pc];
+    counts_add(&k->totals.counts, summary);
+    counts_add(&pc->counts, summary);
+    k->totals.req_hist[summary->requests]++;
+
+    reuse_state *warp[GRANULARITIES];
+    if (warp_states(m, issue, warp, err) != 0)
+        return -1;
+    reuse_state *scopes[GRANULARITIES][SCOPES];
+    for (int g = 0; g < GRANULARITIES; g++) {
+        scopes[g][SCOPE_GLOBAL] = m->global[g];
+        scopes[g][SCOPE_PER_SM] = lazy_state(m, &m->per_sm[g][issue->sm], err);
+        scopes[g][SCOPE_PER_WARP] = warp[g];
+        if (!scopes[g][SCOPE_PER_SM])
+            return -1;
+    }
+
+    /* Keys of the instruction, in request (ascending line) order. */
+    uint64_t keys[GRANULARITIES][COALESCE_MAX_REQUESTS * 4];
+    size_t key_count[GRANULARITIES] = {0, 0};
+    for (unsigned i = 0; i < summary->requests; i++) {
+        const ws_request *q = &requests[i];
+        keys[GRAN_LINE][key_count[GRAN_LINE]++] = q->line_addr >> m->line_shift;
+        uint64_t first_sector = q->line_addr / REQUEST_SECTOR_BYTES;
+        for (unsigned bits = q->sector_mask; bits; bits &= bits - 1)
+            keys[GRAN_SECTOR][key_count[GRAN_SECTOR]++] = first_sector + (unsigned)__builtin_ctz(bits);
+        if (bypass_table_request(m->lines, q->line_addr >> m->line_shift, q->bytes_used,
+                                 q->sector_mask, err) != 0)
+            return -1;
+    }
+    for (int g = 0; g < GRANULARITIES; g++) {
+        for (int s = 0; s < SCOPES; s++) {
+            uint64_t distances[COALESCE_MAX_REQUESTS * 4], times[COALESCE_MAX_REQUESTS * 4];
+            reuse_access_batch(scopes[g][s], keys[g], key_count[g], distances, times);
+            for (size_t i = 0; i < key_count[g]; i++) {
+                if (distances[i] == REUSE_FAILED)
+                    return ws_fail(err, "out of memory");
+                add_pair(&k->totals.reuse[g][s], distances[i], times[i]);
+                if (g == GRAN_LINE)
+                    add_pair(&pc->reuse[s], distances[i], times[i]);
+            }
+        }
+    }
+    return 0;
+}
+
+static void counts_merge(metrics_counts *dst, const metrics_counts *src)
+{
+    dst->executions += src->executions;
+    dst->requests += src->requests;
+    dst->bytes_used += src->bytes_used;
+    dst->sectors += src->sectors;
+    dst->coherent += src->coherent;
+    dst->divergent += src->divergent;
+    for (int b = 0; b < METRICS_U_BINS; b++)
+        dst->u_hist[b] += src->u_hist[b];
+}
+
+int metrics_kernel_end(metrics *m, ws_error *err)
+{
+    if (m->kernel_count == 0)
+        return ws_fail(err, "metrics: kernel end without a kernel");
+    metrics_totals *t = &m->kernels[m->kernel_count - 1].totals;
+    for (uint64_t i = 0; i < bypass_table_count(m->lines); i++) {
+        const bypass_line *line;
+        bypass_table_line_at(m->lines, i, &line);
+        t->line_u_hist[GRAN_LINE][u_bin(bypass_line_utilization_of(m->lines, line,
+                                                                   BYPASS_U_RAW_BYTES))]++;
+        /* Sector-granularity U of a line: used bytes ÷ bytes of the sectors
+         * fetched for it. */
+        double sector_u = line->sector_bytes ? (double)line->raw_bytes / line->sector_bytes : 1.0;
+        t->line_u_hist[GRAN_SECTOR][u_bin(sector_u)]++;
+    }
+    metrics_totals *sum = &m->summary;
+    counts_merge(&sum->counts, &t->counts);
+    sum->loads += t->loads;
+    sum->stores += t->stores;
+    sum->atomics += t->atomics;
+    for (int r = 0; r <= COALESCE_MAX_REQUESTS; r++)
+        sum->req_hist[r] += t->req_hist[r];
+    for (int g = 0; g < GRANULARITIES; g++) {
+        for (int b = 0; b < METRICS_U_BINS; b++)
+            sum->line_u_hist[g][b] += t->line_u_hist[g][b];
+        for (int s = 0; s < SCOPES; s++)
+            if (reuse_hist_merge(&sum->reuse[g][s].distance, &t->reuse[g][s].distance, err) ||
+                reuse_hist_merge(&sum->reuse[g][s].time, &t->reuse[g][s].time, err))
+                return -1;
+    }
+    return 0;
+}
+
+uint32_t metrics_kernel_count(const metrics *m) { return (uint32_t)m->kernel_count; }
+
+const metrics_kernel *metrics_kernel_at(const metrics *m, uint32_t kernel)
+{
+    return kernel < m->kernel_count ? &m->kernels[kernel] : NULL;
+}
+
+const metrics_totals *metrics_summary(const metrics *m) { return &m->summary; }
+
+double metrics_utilization(const metrics_counts *c, uint32_t line_bytes, reuse_granularity gran)
+{
+    double transferred = gran == GRAN_LINE ? (double)c->requests * line_bytes
+                                           : (double)c->sectors * REQUEST_SECTOR_BYTES;
+    return transferred > 0 ? (double)c->bytes_used / transferred : 0.0;
+}

@@ -1,0 +1,104 @@
+/* analyzer/metrics.h: the cache-independent metrics of one streaming pass
+ * (SPEC §2 coalescing and U, SPEC §3 reuse distance).
+ *
+ * Fed one issued warp instruction at a time with its coalesced requests.
+ * By default only global loads count (SPEC §3 decision); include_stores adds
+ * stores and atomics.  Results are kept per kernel and per PC, and the
+ * summary is the sum of the kernels.
+ *
+ * Reuse scopes (SPEC §3) and their lifetimes:
+ *   global    one stream for the whole trace (the L2 view; L2 stays warm
+ *             across kernels, SPEC §7)
+ *   per SM    one stream per SM, restarted at each kernel (L1s are flushed
+ *             between kernels)
+ *   per warp  one stream per warp, kept in the warp's slot on its SM and
+ *             restarted when another warp takes the slot, so live state is
+ *             bounded by resident warps, not by the warps of the kernel. */
+#ifndef WS_METRICS_H
+#define WS_METRICS_H
+
+#include <stdint.h>
+
+#include "analyzer/bypass_table.h"
+#include "analyzer/coalesce.h"
+#include "analyzer/reuse.h"
+#include "formats/trace.h"
+
+typedef enum reuse_scope { SCOPE_GLOBAL = 0, SCOPE_PER_SM, SCOPE_PER_WARP, SCOPES } reuse_scope;
+typedef enum reuse_granularity { GRAN_LINE = 0, GRAN_SECTOR, GRANULARITIES } reuse_granularity;
+
+#define METRICS_U_BINS 10 /* utilization histograms: [0,10%), ..., [90%,100%] */
+
+const char *reuse_scope_name(reuse_scope scope);             /* "global", "per_sm", "per_warp" */
+const char *reuse_granularity_name(reuse_granularity gran);  /* "line", "sector" */
+
+/* Reuse distance and reuse time of one (granularity, scope). */
+typedef struct reuse_pair {
+    reuse_hist distance;
+    reuse_hist time;
+} reuse_pair;
+
+/* Counts shared by the summary, a kernel and a PC. */
+typedef struct metrics_counts {
+    uint64_t executions;        /* warp instructions that count (loads by default) */
+    uint64_t requests;          /* their line requests */
+    uint64_t bytes_used;        /* distinct bytes asked for */
+    uint64_t sectors;           /* 32 B sectors touched */
+    uint64_t coherent, divergent;
+    uint64_t u_hist[METRICS_U_BINS]; /* instructions by line-granularity U */
+} metrics_counts;
+
+typedef struct metrics_pc {
+    metrics_counts counts;
+    reuse_pair reuse[SCOPES]; /* line granularity, log2 buckets only */
+} metrics_pc;
+
+typedef struct metrics_totals {
+    metrics_counts counts;
+    uint64_t loads, stores, atomics; /* every record, counted or not */
+    uint64_t req_hist[COALESCE_MAX_REQUESTS + 1];
+    reuse_pair reuse[GRANULARITIES][SCOPES];
+    /* Distinct lines by their U over the kernel (per-line U, SPEC §2). */
+    uint64_t line_u_hist[GRANULARITIES][METRICS_U_BINS];
+} metrics_totals;
+
+typedef struct metrics_kernel {
+    metrics_totals totals;
+    metrics_pc *pcs;
+    uint32_t pc_count;
+} metrics_kernel;
+
+typedef struct metrics_options {
+    coalesce_config coalesce;
+    uint32_t sm_count;
+    uint32_t warp_slots_per_sm; /* max resident warps per SM */
+    uint64_t exact_distances;   /* E = 2 × L1 lines (SPEC §3) */
+    int include_stores;
+    double sample_rate;         /* SHARDS; 0 or 1 = exact */
+} metrics_options;
+
+/* Where an instruction ran: the scheduler's placement. */
+typedef struct metrics_issue {
+    const wst_record *record;
+    uint32_t sm;
+    uint32_t warp_slot; /* slot of the warp on its SM */
+} metrics_issue;
+
+typedef struct metrics metrics;
+
+metrics *metrics_new(const metrics_options *options, ws_error *err);
+void metrics_free(metrics *m);
+
+int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err);
+int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request *requests,
+                        const coalesce_summary *summary, ws_error *err);
+int metrics_kernel_end(metrics *m, ws_error *err);
+
+uint32_t metrics_kernel_count(const metrics *m);
+const metrics_kernel *metrics_kernel_at(const metrics *m, uint32_t kernel);
+const metrics_totals *metrics_summary(const metrics *m);
+
+/* U = bytes used ÷ bytes transferred, at line or sector granularity. */
+double metrics_utilization(const metrics_counts *c, uint32_t line_bytes, reuse_granularity gran);
+
+#endif

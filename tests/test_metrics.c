@@ -1,0 +1,183 @@
+/* tests/test_metrics.c: SPEC §2-3 metrics over hand-made instruction streams. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "analyzer/metrics.h"
+
+static metrics *make(uint32_t sms, uint32_t slots, int include_stores)
+{
+    metrics_options o = {.coalesce = coalesce_config_default(),
+                         .sm_count = sms,
+                         .warp_slots_per_sm = slots,
+                         .exact_distances = 16,
+                         .include_stores = include_stores};
+    ws_error err;
+    metrics *m = metrics_new(&o, &err);
+    cr_assert_not_null(m, "%s", err.msg);
+    return m;
+}
+
+/* One warp instruction: lanes 0..n-1 at base + lane*stride, 4 B each. */
+static void issue(metrics *m, uint32_t sm, uint32_t slot, uint32_t cta, uint32_t warp,
+                  uint32_t pc, wst_kind kind, uint64_t base, uint64_t stride, int lanes)
+{
+    wst_record r;
+    memset(&r, 0, sizeof r);
+    r.cta = cta;
+    r.warp = warp;
+    r.pc = pc;
+    r.kind = (uint8_t)kind;
+    r.space = WST_GLOBAL;
+    r.size = 4;
+    r.mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+    for (int l = 0; l < lanes; l++)
+        r.addr[l] = base + (uint64_t)l * stride;
+    ws_request reqs[COALESCE_MAX_REQUESTS];
+    coalesce_summary sum;
+    coalesce_config cc = coalesce_config_default();
+    ws_error err;
+    cr_assert_geq(coalesce_record(&cc, &r, 0, reqs, &sum, &err), 0);
+    metrics_issue is = {.record = &r, .sm = sm, .warp_slot = slot};
+    cr_assert_eq(metrics_instruction(m, &is, reqs, &sum, &err), 0, "%s", err.msg);
+}
+
+static void begin(metrics *m, uint32_t pcs)
+{
+    ws_error err;
+    cr_assert_eq(metrics_kernel_begin(m, pcs, &err), 0, "%s", err.msg);
+}
+
+static void end(metrics *m)
+{
+    ws_error err;
+    cr_assert_eq(metrics_kernel_end(m, &err), 0, "%s", err.msg);
+}
+
+Test(metrics, s1_fig1_utilization)
+{
+    metrics *m = make(1, 4, 0);
+    begin(m, 1);
+    issue(m, 0, 0, 0, 0, 0, WST_LOAD, 96, 4, 32); /* bytes 96..223 */
+    end(m);
+    const metrics_totals *t = metrics_summary(m);
+    cr_assert_eq(t->counts.requests, 2);
+    cr_assert_float_eq(metrics_utilization(&t->counts, 128, GRAN_LINE), 0.5, 1e-12);
+    cr_assert_float_eq(metrics_utilization(&t->counts, 128, GRAN_SECTOR), 1.0, 1e-12);
+    cr_assert_eq(t->req_hist[2], 1);
+    cr_assert_eq(t->counts.coherent, 1);
+    cr_assert_eq(t->counts.u_hist[5], 1, "instruction U 50%% is in the 50-60%% bin");
+    /* Lines: line 0 used 32 of 128 B (25%), line 1 96 of 128 B (75%). */
+    cr_assert_eq(t->line_u_hist[GRAN_LINE][2], 1);
+    cr_assert_eq(t->line_u_hist[GRAN_LINE][7], 1);
+    cr_assert_eq(t->line_u_hist[GRAN_SECTOR][9], 2, "sector-aligned bytes: 100%%");
+    metrics_free(m);
+}
+
+Test(metrics, reuse_scopes_hand_worked)
+{
+    metrics *m = make(2, 4, 0);
+    begin(m, 2);
+    /* One lane each, so one line per instruction.  Lines A=0, B=128, C=256.
+     * SM0 slot0 (cta0 w0): A, B      SM0 slot1 (cta0 w1): A
+     * SM1 slot0 (cta1 w0): B, A
+     * Global stream A B A B A: distances cold cold 1 1 1.
+     * Per SM: SM0 A B A -> cold cold 1; SM1 B A -> cold cold.
+     * Per warp: all cold. */
+    issue(m, 0, 0, 0, 0, 0, WST_LOAD, 0, 0, 1);
+    issue(m, 0, 0, 0, 0, 1, WST_LOAD, 128, 0, 1);
+    issue(m, 0, 1, 0, 1, 0, WST_LOAD, 0, 0, 1);
+    issue(m, 1, 0, 1, 0, 1, WST_LOAD, 128, 0, 1);
+    issue(m, 1, 0, 1, 0, 0, WST_LOAD, 0, 0, 1);
+    end(m);
+    const metrics_kernel *k = metrics_kernel_at(m, 0);
+    const reuse_hist *g = &k->totals.reuse[GRAN_LINE][SCOPE_GLOBAL].distance;
+    cr_assert_eq(g->cold, 2);
+    cr_assert_eq(g->exact[1], 3);
+    const reuse_hist *sm = &k->totals.reuse[GRAN_LINE][SCOPE_PER_SM].distance;
+    cr_assert_eq(sm->cold, 4);
+    cr_assert_eq(sm->exact[1], 1);
+    cr_assert_eq(k->totals.reuse[GRAN_LINE][SCOPE_PER_WARP].distance.cold, 5);
+    /* Reuse time on SM0's A A: one access (B) in between. */
+    cr_assert_eq(k->totals.reuse[GRAN_LINE][SCOPE_PER_SM].time.exact[1], 1);
+    /* Per PC: PC 0 issued A three times: global cold, 1, 1. */
+    cr_assert_eq(k->pcs[0].reuse[SCOPE_GLOBAL].distance.cold, 1);
+    cr_assert_eq(k->pcs[0].reuse[SCOPE_GLOBAL].distance.log2[1], 2);
+    cr_assert_eq(k->pcs[0].counts.executions, 3);
+    /* Sector granularity: one sector per access, same pattern. */
+    cr_assert_eq(k->totals.reuse[GRAN_SECTOR][SCOPE_GLOBAL].distance.exact[1], 3);
+    metrics_free(m);
+}
+
+Test(metrics, warp_slot_reuse_restarts_the_stream)
+{
+    metrics *m = make(1, 1, 0);
+    begin(m, 1);
+    issue(m, 0, 0, 0, 0, 0, WST_LOAD, 0, 0, 1);
+    issue(m, 0, 0, 0, 0, 0, WST_LOAD, 0, 0, 1); /* same warp: distance 0 */
+    issue(m, 0, 0, 1, 0, 0, WST_LOAD, 0, 0, 1); /* CTA 1's warp took the slot: cold */
+    end(m);
+    const reuse_hist *w = &metrics_kernel_at(m, 0)->totals.reuse[GRAN_LINE][SCOPE_PER_WARP].distance;
+    cr_assert_eq(w->cold, 2);
+    cr_assert_eq(w->exact[0], 1);
+    metrics_free(m);
+}
+
+Test(metrics, kernels_restart_l1_views_but_not_global)
+{
+    metrics *m = make(1, 2, 0);
+    begin(m, 1);
+    issue(m, 0, 0, 0, 0, 0, WST_LOAD, 0, 0, 1);
+    end(m);
+    begin(m, 1);
+    issue(m, 0, 0, 0, 0, 0, WST_LOAD, 0, 0, 1);
+    end(m);
+    const metrics_kernel *k1 = metrics_kernel_at(m, 1);
+    cr_assert_eq(k1->totals.reuse[GRAN_LINE][SCOPE_GLOBAL].distance.exact[0], 1);
+    cr_assert_eq(k1->totals.reuse[GRAN_LINE][SCOPE_PER_SM].distance.cold, 1);
+    const metrics_totals *s = metrics_summary(m);
+    cr_assert_eq(s->counts.executions, 2);
+    cr_assert_eq(s->reuse[GRAN_LINE][SCOPE_GLOBAL].distance.total, 2);
+    cr_assert_eq(s->reuse[GRAN_LINE][SCOPE_PER_SM].distance.cold, 2);
+    cr_assert_eq(metrics_kernel_count(m), 2);
+    metrics_free(m);
+}
+
+Test(metrics, stores_count_only_when_asked)
+{
+    metrics *loads_only = make(1, 1, 0), *with_stores = make(1, 1, 1);
+    metrics *both[2] = {loads_only, with_stores};
+    for (int i = 0; i < 2; i++) {
+        begin(both[i], 2);
+        issue(both[i], 0, 0, 0, 0, 0, WST_LOAD, 0, 4, 32);
+        issue(both[i], 0, 0, 0, 0, 1, WST_STORE, 0, 4, 32);
+        end(both[i]);
+    }
+    cr_assert_eq(metrics_summary(loads_only)->counts.executions, 1);
+    cr_assert_eq(metrics_summary(loads_only)->stores, 1, "stores are still counted by kind");
+    cr_assert_eq(metrics_summary(with_stores)->counts.executions, 2);
+    cr_assert_eq(metrics_summary(with_stores)->reuse[GRAN_LINE][SCOPE_GLOBAL].distance.exact[0], 1);
+    metrics_free(loads_only);
+    metrics_free(with_stores);
+}
+
+Test(metrics, rejects_out_of_range_placement)
+{
+    metrics *m = make(1, 1, 0);
+    begin(m, 1);
+    wst_record r;
+    memset(&r, 0, sizeof r);
+    r.size = 4;
+    r.mask = 1;
+    ws_request reqs[COALESCE_MAX_REQUESTS];
+    coalesce_summary sum;
+    coalesce_config cc = coalesce_config_default();
+    ws_error err;
+    coalesce_record(&cc, &r, 0, reqs, &sum, &err);
+    metrics_issue bad_slot = {.record = &r, .sm = 0, .warp_slot = 3};
+    cr_assert_eq(metrics_instruction(m, &bad_slot, reqs, &sum, &err), -1);
+    cr_assert(strstr(err.msg, "warp slot 3") != NULL);
+    r.pc = 9;
+    metrics_issue bad_pc = {.record = &r, .sm = 0, .warp_slot = 0};
+    cr_assert_eq(metrics_instruction(m, &bad_pc, reqs, &sum, &err), -1);
+    metrics_free(m);
+}
