@@ -76,3 +76,32 @@ Test(json_out, write_is_atomic_and_parses_back)
     free(path);
     test_tmpdir_cleanup(dir);
 }
+
+#include "reports/json_metrics.h"
+
+Test(json_metrics, mrc_points_include_configured_capacity)
+{
+    reuse_hist h;
+    ws_error err;
+    reuse_hist_init(&h, 16, &err);
+    /* 4 cold, distances 0, 2, 5: misses at C=3 are 4 cold + distance 5. */
+    reuse_hist_add(&h, REUSE_COLD);
+    reuse_hist_add(&h, REUSE_COLD);
+    reuse_hist_add(&h, REUSE_COLD);
+    reuse_hist_add(&h, REUSE_COLD);
+    reuse_hist_add(&h, 0);
+    reuse_hist_add(&h, 2);
+    reuse_hist_add(&h, 5);
+    json_t *mrc = report_json_mrc(&h, 128, 3);
+    /* Capacities 1, 2, 3 (configured), 4, 8. */
+    cr_assert_eq(json_array_size(mrc), 5);
+    json_t *c3 = json_array_get(mrc, 2);
+    cr_assert_eq(json_integer_value(json_object_get(c3, "lines")), 3);
+    cr_assert_eq(json_integer_value(json_object_get(c3, "bytes")), 384);
+    cr_assert_float_eq(json_real_value(json_object_get(c3, "miss_ratio")), 5.0 / 7, 1e-12);
+    cr_assert(json_is_true(json_object_get(c3, "exact")));
+    json_t *c8 = json_array_get(mrc, 4);
+    cr_assert_float_eq(json_real_value(json_object_get(c8, "miss_ratio")), 4.0 / 7, 1e-12);
+    json_decref(mrc);
+    reuse_hist_clear(&h);
+}
