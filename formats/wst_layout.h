@@ -1,0 +1,66 @@
+/* formats/wst_layout.h: the fixed-size parts of a .wst file, byte by byte
+ * (docs/trace-format.md is the normative text).  All integers little-endian.
+ *
+ *   header   16 B   "WSTRACE\0", u32 version, u32 flags (0)
+ *   chunks          zstd frames, one per chunk (wst_codec.h)
+ *   metadata        JSON text (wst_meta.c)
+ *   index           WST_INDEX_ENTRY_BYTES per chunk
+ *   trailer  64 B   see below, ends with "WSTEND\0\0"
+ */
+#ifndef WS_WST_LAYOUT_H
+#define WS_WST_LAYOUT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define WST_HEADER_BYTES 16
+#define WST_INDEX_ENTRY_BYTES 40
+#define WST_TRAILER_BYTES 64
+#define WST_TRAILER_MAGIC "WSTEND\0\0"
+
+/* Limits a reader enforces before allocating anything. */
+#define WST_MAX_CHUNK_RAW_BYTES (64u << 20)
+#define WST_MAX_CHUNK_RECORDS (1u << 20)
+#define WST_MAX_METADATA_BYTES (256u << 20)
+#define WST_MAX_KERNELS (1u << 20)
+#define WST_MAX_PCS_PER_KERNEL (1u << 24)
+
+/* Index entry (40 B):
+ *   0 u32 kernel   4 u32 cta   8 u32 records   12 u32 raw_bytes
+ *  16 u64 offset  24 u32 compressed_bytes  28 u32 reserved (0)
+ *  32 u64 hash64 of the compressed bytes (seed = offset) */
+/* Trailer (64 B):
+ *   0 u64 metadata_offset   8 u64 metadata_bytes
+ *  16 u64 index_offset     24 u64 index_entries
+ *  32 u64 hash64(metadata)  40 u64 hash64(index)
+ *  48 u64 hash64(trailer bytes 0..47)   56 "WSTEND\0\0" */
+
+static inline void wst_put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void wst_put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint32_t wst_get_u32(const uint8_t *p)
+{
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+static inline uint64_t wst_get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+#endif

@@ -1,0 +1,192 @@
+/* formats/wst_meta.c: see wst_meta.h; the schema is in docs/trace-format.md. */
+#include "formats/wst_meta.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/wst.h"
+#include "formats/wst_layout.h"
+
+static json_t *string_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+static json_t *dim3(wst_dim3 d) { return json_pack("[I,I,I]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z); }
+
+char *wst_meta_encode(const wst_trace *trace, size_t *len)
+{
+    json_t *kernels = json_array();
+    for (uint32_t k = 0; k < trace->kernel_count; k++) {
+        const wst_kernel *kernel = &trace->kernels[k];
+        json_t *pcs = json_array();
+        for (uint32_t i = 0; i < kernel->pc_count; i++) {
+            const wst_pc *pc = &kernel->pcs[i];
+            json_array_append_new(pcs, json_pack("{s:I,s:o,s:o,s:I}", "offset",
+                                                 (json_int_t)pc->offset, "sass",
+                                                 string_or_null(pc->sass), "file",
+                                                 string_or_null(pc->file), "line",
+                                                 (json_int_t)pc->line));
+        }
+        json_array_append_new(
+            kernels,
+            json_pack("{s:o,s:o,s:o,s:I,s:I,s:I,s:[I,I,I],s:I,s:o}", "name",
+                      string_or_null(kernel->name), "grid", dim3(kernel->grid), "block",
+                      dim3(kernel->block), "shared_mem_bytes", (json_int_t)kernel->shared_mem_bytes,
+                      "registers_per_thread", (json_int_t)kernel->registers_per_thread, "records",
+                      (json_int_t)kernel->record_count, "records_by_kind",
+                      (json_int_t)kernel->records_by_kind[0], (json_int_t)kernel->records_by_kind[1],
+                      (json_int_t)kernel->records_by_kind[2], "ctas", (json_int_t)kernel->cta_count,
+                      "pcs", pcs));
+    }
+    const wst_origin *o = &trace->origin;
+    json_t *doc = json_pack("{s:s,s:i,s:{s:o,s:o,s:o,s:o},s:o}", "format", "warpscope-trace",
+                            "version", WST_VERSION, "origin", "collector",
+                            string_or_null(o->collector), "collector_version",
+                            string_or_null(o->collector_version), "gpu", string_or_null(o->gpu),
+                            "workload", string_or_null(o->workload), "kernels", kernels);
+    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    json_decref(doc);
+    if (text)
+        *len = strlen(text);
+    return text;
+}
+
+/* ---- decoding with validation: every field is checked before use ---- */
+
+static int get_u32(json_t *obj, const char *key, uint32_t *out, const char *where, ws_error *err)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
+        return ws_fail(err, "metadata: %s: '%s' is not a 32-bit count", where, key);
+    *out = (uint32_t)json_integer_value(v);
+    return 0;
+}
+
+static int get_u64(json_t *obj, const char *key, uint64_t *out, const char *where, ws_error *err)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return ws_fail(err, "metadata: %s: '%s' is not a count", where, key);
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+/* Optional string: absent or null gives NULL. */
+static int get_string(json_t *obj, const char *key, char **out, const char *where, ws_error *err)
+{
+    json_t *v = json_object_get(obj, key);
+    *out = NULL;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_string(v))
+        return ws_fail(err, "metadata: %s: '%s' is not a string", where, key);
+    *out = strdup(json_string_value(v));
+    return *out ? 0 : ws_fail(err, "out of memory");
+}
+
+static int get_dim3(json_t *obj, const char *key, wst_dim3 *out, const char *where, ws_error *err)
+{
+    json_t *v = json_object_get(obj, key);
+    uint32_t d[3];
+    if (!json_is_array(v) || json_array_size(v) != 3)
+        return ws_fail(err, "metadata: %s: '%s' is not [x, y, z]", where, key);
+    for (int i = 0; i < 3; i++) {
+        json_t *e = json_array_get(v, (size_t)i);
+        if (!json_is_integer(e) || json_integer_value(e) < 1 || json_integer_value(e) > UINT32_MAX)
+            return ws_fail(err, "metadata: %s: '%s' has a dimension outside 1..2^32-1", where, key);
+        d[i] = (uint32_t)json_integer_value(e);
+    }
+    *out = (wst_dim3){d[0], d[1], d[2]};
+    return 0;
+}
+
+static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *err)
+{
+    char where[32];
+    snprintf(where, sizeof where, "kernel %u", index);
+    if (!json_is_object(jk))
+        return ws_fail(err, "metadata: %s is not an object", where);
+    json_t *by_kind = json_object_get(jk, "records_by_kind");
+    if (get_string(jk, "name", &k->name, where, err) || get_dim3(jk, "grid", &k->grid, where, err) ||
+        get_dim3(jk, "block", &k->block, where, err) ||
+        get_u32(jk, "shared_mem_bytes", &k->shared_mem_bytes, where, err) ||
+        get_u32(jk, "registers_per_thread", &k->registers_per_thread, where, err) ||
+        get_u64(jk, "records", &k->record_count, where, err) ||
+        get_u32(jk, "ctas", &k->cta_count, where, err))
+        return -1;
+    if (!json_is_array(by_kind) || json_array_size(by_kind) != 3)
+        return ws_fail(err, "metadata: %s: 'records_by_kind' is not [loads, stores, atomics]", where);
+    for (int i = 0; i < 3; i++) {
+        json_t *e = json_array_get(by_kind, (size_t)i);
+        if (!json_is_integer(e) || json_integer_value(e) < 0)
+            return ws_fail(err, "metadata: %s: bad record count by kind", where);
+        k->records_by_kind[i] = (uint64_t)json_integer_value(e);
+    }
+    uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
+    if (threads > 65536)
+        return ws_fail(err, "metadata: %s: block of %llu threads", where, (unsigned long long)threads);
+    json_t *pcs = json_object_get(jk, "pcs");
+    if (!json_is_array(pcs) || json_array_size(pcs) > WST_MAX_PCS_PER_KERNEL)
+        return ws_fail(err, "metadata: %s: 'pcs' is not a PC table", where);
+    size_t n = json_array_size(pcs);
+    k->pcs = calloc(n ? n : 1, sizeof *k->pcs);
+    if (!k->pcs)
+        return ws_fail(err, "out of memory");
+    for (size_t i = 0; i < n; i++, k->pc_count++) {
+        json_t *jp = json_array_get(pcs, i);
+        snprintf(where, sizeof where, "kernel %u PC %zu", index, i);
+        if (!json_is_object(jp))
+            return ws_fail(err, "metadata: %s is not an object", where);
+        wst_pc *pc = &k->pcs[i];
+        if (get_u64(jp, "offset", &pc->offset, where, err) ||
+            get_string(jp, "sass", &pc->sass, where, err) ||
+            get_string(jp, "file", &pc->file, where, err) ||
+            get_u32(jp, "line", &pc->line, where, err))
+            return -1;
+    }
+    return 0;
+}
+
+int wst_meta_decode(const char *text, size_t len, wst_trace *trace, ws_error *err)
+{
+    memset(trace, 0, sizeof *trace);
+    json_error_t jerr;
+    json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!doc)
+        return ws_fail(err, "metadata is not valid JSON (%s)", jerr.text);
+    int rc = -1;
+    json_t *format = json_object_get(doc, "format");
+    json_t *kernels = json_object_get(doc, "kernels");
+    json_t *origin = json_object_get(doc, "origin");
+    if (!json_is_string(format) || strcmp(json_string_value(format), "warpscope-trace") != 0) {
+        ws_fail(err, "metadata: not a warpscope trace document");
+        goto out;
+    }
+    if (!json_is_object(origin) || !json_is_array(kernels) ||
+        json_array_size(kernels) > WST_MAX_KERNELS) {
+        ws_fail(err, "metadata: missing origin or kernel list");
+        goto out;
+    }
+    wst_origin *o = &trace->origin;
+    if (get_string(origin, "collector", &o->collector, "origin", err) ||
+        get_string(origin, "collector_version", &o->collector_version, "origin", err) ||
+        get_string(origin, "gpu", &o->gpu, "origin", err) ||
+        get_string(origin, "workload", &o->workload, "origin", err))
+        goto out;
+    size_t n = json_array_size(kernels);
+    trace->kernels = calloc(n ? n : 1, sizeof *trace->kernels);
+    if (!trace->kernels) {
+        ws_fail(err, "out of memory");
+        goto out;
+    }
+    for (size_t k = 0; k < n; k++) {
+        trace->kernel_count++;
+        if (decode_kernel(json_array_get(kernels, k), &trace->kernels[k], (uint32_t)k, err) != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    json_decref(doc);
+    if (rc != 0)
+        wst_trace_clear(trace);
+    return rc;
+}

@@ -1,0 +1,399 @@
+/* formats/wst_write.c: the .wst writer (see wst.h for the contract and
+ * wst_layout.h / docs/trace-format.md for the bytes).
+ *
+ * Memory: one packed-row buffer per CTA that has unflushed records, capped
+ * by chunk_records per CTA and by memory_budget overall (the largest buffers
+ * are flushed first when the budget is exceeded), plus 40 bytes of index per
+ * chunk written and the kernels' PC tables. */
+#include "formats/wst.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/sink.h"
+#include "formats/wst_codec.h"
+#include "formats/wst_layout.h"
+#include "formats/wst_meta.h"
+#include "util/grow.h"
+#include "util/hash64.h"
+#include "util/outfile.h"
+#include "util/u64map.h"
+
+#define DEFAULT_CHUNK_RECORDS 4096
+#define DEFAULT_MEMORY_BUDGET (64u << 20)
+
+typedef struct cta_buffer {
+    uint32_t kernel, cta;
+    uint32_t records;
+    wst_bytes rows;
+} cta_buffer;
+
+typedef struct index_entry {
+    uint32_t kernel, cta, records, raw_bytes;
+    uint64_t offset;
+    uint32_t compressed_bytes;
+    uint64_t hash;
+} index_entry;
+
+struct wst_writer {
+    ws_outfile *out;
+    FILE *stream;
+    uint64_t offset; /* bytes written so far */
+    wst_writer_options options;
+    wst_trace trace;
+    size_t kernel_capacity;
+    size_t *pc_capacity; /* per kernel */
+    u64map buffer_of;    /* (kernel << 32 | cta) -> buffers[] position */
+    cta_buffer *buffers;
+    size_t buffer_count, buffer_capacity;
+    size_t buffered_bytes; /* capacity held by all CTA buffers */
+    index_entry *index;
+    size_t index_count, index_capacity;
+    wst_compressor *compressor;
+    wst_bytes raw, packed;
+    int failed;
+};
+
+static int write_bytes(wst_writer *w, const void *data, size_t len, ws_error *err)
+{
+    if (len && fwrite(data, 1, len, w->stream) != len) {
+        w->failed = 1;
+        return ws_fail(err, "write failed");
+    }
+    w->offset += len;
+    return 0;
+}
+
+wst_writer *wst_writer_open(const char *path, const wst_origin *origin,
+                            const wst_writer_options *opts, ws_error *err)
+{
+    wst_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        ws_fail(err, "out of memory");
+        return NULL;
+    }
+    if (opts)
+        w->options = *opts;
+    if (!w->options.chunk_records)
+        w->options.chunk_records = DEFAULT_CHUNK_RECORDS;
+    if (w->options.chunk_records > WST_MAX_CHUNK_RECORDS)
+        w->options.chunk_records = WST_MAX_CHUNK_RECORDS;
+    if (!w->options.memory_budget)
+        w->options.memory_budget = DEFAULT_MEMORY_BUDGET;
+    if (u64map_init(&w->buffer_of, 64) != 0 || wst_origin_copy(&w->trace.origin, origin) != 0 ||
+        !(w->compressor = wst_compressor_new(w->options.compression_level))) {
+        ws_fail(err, "out of memory");
+        wst_writer_abort(w);
+        return NULL;
+    }
+    w->out = ws_outfile_open(path, err);
+    if (!w->out) {
+        wst_writer_abort(w);
+        return NULL;
+    }
+    w->stream = ws_outfile_stream(w->out);
+    uint8_t header[WST_HEADER_BYTES] = {0};
+    memcpy(header, WST_MAGIC, 8);
+    wst_put_u32(header + 8, WST_VERSION);
+    if (write_bytes(w, header, sizeof header, err) != 0) {
+        wst_writer_abort(w);
+        return NULL;
+    }
+    return w;
+}
+
+int wst_writer_add_kernel(wst_writer *w, const wst_kernel *kernel, ws_error *err)
+{
+    uint32_t n = w->trace.kernel_count;
+    if (n >= WST_MAX_KERNELS)
+        return ws_fail(err, "more than %u kernels", WST_MAX_KERNELS);
+    uint64_t threads = (uint64_t)kernel->block.x * kernel->block.y * kernel->block.z;
+    if (!kernel->grid.x || !kernel->grid.y || !kernel->grid.z || !threads || threads > 65536)
+        return ws_fail(err, "kernel %u: invalid grid or block dimensions", n);
+    size_t pc_cap_size = w->kernel_capacity;
+    if (ws_grow((void **)&w->trace.kernels, &w->kernel_capacity, n + 1, sizeof(wst_kernel)) ||
+        ws_grow((void **)&w->pc_capacity, &pc_cap_size, w->kernel_capacity, sizeof(size_t)))
+        return ws_fail(err, "out of memory");
+    wst_kernel *k = &w->trace.kernels[n];
+    if (wst_kernel_copy(k, kernel) != 0)
+        return ws_fail(err, "out of memory");
+    k->record_count = 0;
+    memset(k->records_by_kind, 0, sizeof k->records_by_kind);
+    k->cta_count = 0;
+    w->pc_capacity[n] = k->pc_count;
+    w->trace.kernel_count = n + 1;
+    return (int)n;
+}
+
+int64_t wst_writer_add_pc(wst_writer *w, uint32_t kernel, const wst_pc *pc, ws_error *err)
+{
+    if (kernel >= w->trace.kernel_count)
+        return ws_fail(err, "PC for undeclared kernel %u", kernel);
+    wst_kernel *k = &w->trace.kernels[kernel];
+    if (k->pc_count >= WST_MAX_PCS_PER_KERNEL)
+        return ws_fail(err, "kernel %u: more than %u PCs", kernel, WST_MAX_PCS_PER_KERNEL);
+    if (ws_grow((void **)&k->pcs, &w->pc_capacity[kernel], k->pc_count + 1, sizeof *k->pcs))
+        return ws_fail(err, "out of memory");
+    wst_pc *copy = &k->pcs[k->pc_count];
+    *copy = *pc;
+    copy->sass = pc->sass ? strdup(pc->sass) : NULL;
+    copy->file = pc->file ? strdup(pc->file) : NULL;
+    if ((pc->sass && !copy->sass) || (pc->file && !copy->file))
+        return ws_fail(err, "out of memory");
+    return k->pc_count++;
+}
+
+/* Encodes, compresses and writes one CTA buffer as a chunk. */
+static int flush_buffer(wst_writer *w, cta_buffer *b, ws_error *err)
+{
+    if (!b->records)
+        return 0;
+    if (wst_chunk_encode(&b->rows, b->records, &w->raw, err) != 0 ||
+        wst_compress(w->compressor, &w->raw, &w->packed, err) != 0)
+        return -1;
+    if (w->raw.len > WST_MAX_CHUNK_RAW_BYTES)
+        return ws_fail(err, "chunk of %zu bytes exceeds the format's limit", w->raw.len);
+    if (ws_grow((void **)&w->index, &w->index_capacity, w->index_count + 1, sizeof *w->index))
+        return ws_fail(err, "out of memory");
+    w->index[w->index_count++] = (index_entry){
+        .kernel = b->kernel,
+        .cta = b->cta,
+        .records = b->records,
+        .raw_bytes = (uint32_t)w->raw.len,
+        .offset = w->offset,
+        .compressed_bytes = (uint32_t)w->packed.len,
+        .hash = hash64(w->packed.data, w->packed.len, w->offset),
+    };
+    if (write_bytes(w, w->packed.data, w->packed.len, err) != 0)
+        return -1;
+    b->records = 0;
+    b->rows.len = 0;
+    return 0;
+}
+
+/* Flushes and gives the buffer's memory back. */
+static int retire_buffer(wst_writer *w, cta_buffer *b, ws_error *err)
+{
+    if (flush_buffer(w, b, err) != 0)
+        return -1;
+    w->buffered_bytes -= b->rows.cap;
+    wst_bytes_free(&b->rows);
+    return 0;
+}
+
+/* Over budget: flush the largest buffers until half the budget is free. */
+static int enforce_budget(wst_writer *w, ws_error *err)
+{
+    while (w->buffered_bytes > w->options.memory_budget / 2) {
+        cta_buffer *largest = NULL;
+        for (size_t i = 0; i < w->buffer_count; i++)
+            if (!largest || w->buffers[i].rows.cap > largest->rows.cap)
+                largest = &w->buffers[i];
+        if (!largest || !largest->rows.cap)
+            break;
+        if (retire_buffer(w, largest, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int validate_record(const wst_writer *w, uint32_t kernel, const wst_record *rec,
+                           ws_error *err)
+{
+    if (kernel >= w->trace.kernel_count)
+        return ws_fail(err, "record for undeclared kernel %u", kernel);
+    const wst_kernel *k = &w->trace.kernels[kernel];
+    uint64_t ctas = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
+    uint64_t warps = ((uint64_t)k->block.x * k->block.y * k->block.z + WST_WARP_SIZE - 1) /
+                     WST_WARP_SIZE;
+    if (rec->cta >= ctas)
+        return ws_fail(err, "kernel %u: CTA %u outside the grid of %llu", kernel, rec->cta,
+                       (unsigned long long)ctas);
+    if (rec->warp >= warps)
+        return ws_fail(err, "kernel %u: warp %u outside the CTA's %llu warps", kernel, rec->warp,
+                       (unsigned long long)warps);
+    if (rec->pc >= k->pc_count)
+        return ws_fail(err, "kernel %u: PC index %u not declared", kernel, rec->pc);
+    if (rec->kind > WST_ATOMIC || rec->space > WST_LOCAL || rec->cache_op >= WST_OP_COUNT ||
+        !wst_access_size_valid(rec->size))
+        return ws_fail(err, "kernel %u: record with invalid kind, space, cache op or size", kernel);
+    return 0;
+}
+
+static cta_buffer *buffer_for(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *err)
+{
+    int inserted;
+    uint32_t *slot = u64map_upsert(&w->buffer_of, (uint64_t)kernel << 32 | cta,
+                                   (uint32_t)w->buffer_count, &inserted);
+    if (!slot) {
+        ws_fail(err, "out of memory");
+        return NULL;
+    }
+    if (inserted) {
+        if (ws_grow((void **)&w->buffers, &w->buffer_capacity, w->buffer_count + 1,
+                    sizeof *w->buffers)) {
+            ws_fail(err, "out of memory");
+            return NULL;
+        }
+        w->buffers[w->buffer_count++] = (cta_buffer){.kernel = kernel, .cta = cta};
+        w->trace.kernels[kernel].cta_count++;
+    }
+    return &w->buffers[*slot];
+}
+
+int wst_writer_add_record(wst_writer *w, uint32_t kernel, const wst_record *rec, ws_error *err)
+{
+    if (w->failed)
+        return ws_fail(err, "writer already failed");
+    if (validate_record(w, kernel, rec, err) != 0)
+        return -1;
+    cta_buffer *b = buffer_for(w, kernel, rec->cta, err);
+    if (!b)
+        return -1;
+    size_t before = b->rows.cap;
+    if (wst_pack(&b->rows, rec) != 0)
+        return ws_fail(err, "out of memory");
+    w->buffered_bytes += b->rows.cap - before;
+    b->records++;
+    wst_kernel *k = &w->trace.kernels[kernel];
+    k->record_count++;
+    k->records_by_kind[rec->kind]++;
+    if (b->records >= w->options.chunk_records && flush_buffer(w, b, err) != 0)
+        return -1;
+    return w->buffered_bytes > w->options.memory_budget ? enforce_budget(w, err) : 0;
+}
+
+int wst_writer_end_cta(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *err)
+{
+    uint32_t *slot = u64map_find(&w->buffer_of, (uint64_t)kernel << 32 | cta);
+    if (!slot)
+        return 0;
+    return retire_buffer(w, &w->buffers[*slot], err); /* a finished CTA keeps no memory */
+}
+
+static int write_index_and_trailer(wst_writer *w, ws_error *err)
+{
+    size_t meta_len = 0;
+    char *meta = wst_meta_encode(&w->trace, &meta_len);
+    if (!meta)
+        return ws_fail(err, "out of memory");
+    uint64_t meta_offset = w->offset;
+    int rc = write_bytes(w, meta, meta_len, err);
+    uint64_t meta_hash = hash64(meta, meta_len, 0);
+    free(meta);
+    if (rc != 0)
+        return -1;
+    uint64_t index_offset = w->offset;
+    size_t index_len = w->index_count * WST_INDEX_ENTRY_BYTES;
+    uint8_t *index = calloc(index_len ? index_len : 1, 1);
+    if (!index)
+        return ws_fail(err, "out of memory");
+    for (size_t i = 0; i < w->index_count; i++) {
+        uint8_t *e = index + i * WST_INDEX_ENTRY_BYTES;
+        const index_entry *x = &w->index[i];
+        wst_put_u32(e, x->kernel);
+        wst_put_u32(e + 4, x->cta);
+        wst_put_u32(e + 8, x->records);
+        wst_put_u32(e + 12, x->raw_bytes);
+        wst_put_u64(e + 16, x->offset);
+        wst_put_u32(e + 24, x->compressed_bytes);
+        wst_put_u64(e + 32, x->hash);
+    }
+    rc = write_bytes(w, index, index_len, err);
+    uint64_t index_hash = hash64(index, index_len, 0);
+    free(index);
+    if (rc != 0)
+        return -1;
+    uint8_t trailer[WST_TRAILER_BYTES] = {0};
+    wst_put_u64(trailer, meta_offset);
+    wst_put_u64(trailer + 8, meta_len);
+    wst_put_u64(trailer + 16, index_offset);
+    wst_put_u64(trailer + 24, w->index_count);
+    wst_put_u64(trailer + 32, meta_hash);
+    wst_put_u64(trailer + 40, index_hash);
+    wst_put_u64(trailer + 48, hash64(trailer, 48, 0));
+    memcpy(trailer + 56, WST_TRAILER_MAGIC, 8);
+    return write_bytes(w, trailer, sizeof trailer, err);
+}
+
+/* Flushes the remaining buffers in (kernel, CTA) order, so a trace written
+ * from one collector run is laid out the same way every time. */
+static int compare_buffers(const void *a, const void *b)
+{
+    const cta_buffer *x = a, *y = b;
+    if (x->kernel != y->kernel)
+        return x->kernel < y->kernel ? -1 : 1;
+    return (x->cta > y->cta) - (x->cta < y->cta);
+}
+
+static void writer_free(wst_writer *w)
+{
+    for (size_t i = 0; i < w->buffer_count; i++)
+        wst_bytes_free(&w->buffers[i].rows);
+    free(w->buffers);
+    free(w->index);
+    free(w->pc_capacity);
+    u64map_destroy(&w->buffer_of);
+    wst_trace_clear(&w->trace);
+    wst_compressor_free(w->compressor);
+    wst_bytes_free(&w->raw);
+    wst_bytes_free(&w->packed);
+    free(w);
+}
+
+int wst_writer_close(wst_writer *w, ws_error *err)
+{
+    int rc = w->failed ? ws_fail(err, "writer already failed") : 0;
+    if (rc == 0) {
+        if (w->buffer_count)
+            qsort(w->buffers, w->buffer_count, sizeof *w->buffers, compare_buffers);
+        for (size_t i = 0; i < w->buffer_count && rc == 0; i++)
+            rc = flush_buffer(w, &w->buffers[i], err);
+    }
+    if (rc == 0)
+        rc = write_index_and_trailer(w, err);
+    if (rc == 0) {
+        rc = ws_outfile_commit(w->out, err);
+        w->out = NULL;
+    }
+    if (w->out)
+        ws_outfile_abort(w->out);
+    writer_free(w);
+    return rc;
+}
+
+void wst_writer_abort(wst_writer *w)
+{
+    if (!w)
+        return;
+    ws_outfile_abort(w->out);
+    writer_free(w);
+}
+
+/* ---- the writer as a sink (formats/sink.h) ---- */
+
+static int sink_add_kernel(void *ctx, const wst_kernel *k, ws_error *err)
+{
+    return wst_writer_add_kernel(ctx, k, err);
+}
+static int64_t sink_add_pc(void *ctx, uint32_t kernel, const wst_pc *pc, ws_error *err)
+{
+    return wst_writer_add_pc(ctx, kernel, pc, err);
+}
+static int sink_add_record(void *ctx, uint32_t kernel, const wst_record *rec, ws_error *err)
+{
+    return wst_writer_add_record(ctx, kernel, rec, err);
+}
+static int sink_end_cta(void *ctx, uint32_t kernel, uint32_t cta, ws_error *err)
+{
+    return wst_writer_end_cta(ctx, kernel, cta, err);
+}
+
+wst_sink wst_writer_sink(wst_writer *w)
+{
+    return (wst_sink){.ctx = w,
+                      .add_kernel = sink_add_kernel,
+                      .add_pc = sink_add_pc,
+                      .add_record = sink_add_record,
+                      .end_cta = sink_end_cta};
+}

@@ -1,0 +1,164 @@
+/* tests/test_wst.c: .wst write-then-read is the identity (DESIGN.md
+ * property), per CTA and per kernel, with forced small chunks and flushes. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "formats/wst.h"
+#include "tests/helpers.h"
+#include "tests/trace_gen.h"
+
+/* Expected records of (kernel, cta) in arrival order. */
+static size_t expected_cta(const wst_memtrace *m, uint32_t kernel, uint32_t cta,
+                           const wst_record **out, size_t cap)
+{
+    size_t n = 0;
+    const wst_memkernel_records *per = &m->per_kernel[kernel];
+    for (size_t i = 0; i < per->count; i++)
+        if (per->records[i].cta == cta && n < cap)
+            out[n++] = &per->records[i];
+    return n;
+}
+
+static void check_roundtrip(uint64_t seed, const wst_writer_options *opts)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.wst");
+    wst_memtrace *m = test_random_trace(seed, 4, 3000);
+    cr_assert_eq(test_write_memtrace(m, path, opts), 0);
+    ws_error err;
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    const wst_trace *t = wst_reader_trace(r);
+    cr_assert_eq(t->kernel_count, m->trace.kernel_count);
+    cr_assert_str_eq(t->origin.workload, m->trace.origin.workload);
+    cr_assert_null(t->origin.gpu);
+    static const wst_record *expected[4000];
+    for (uint32_t k = 0; k < t->kernel_count; k++) {
+        const wst_kernel *got = &t->kernels[k], *want = &m->trace.kernels[k];
+        cr_assert_str_eq(got->name, want->name);
+        cr_assert_eq(got->grid.x, want->grid.x);
+        cr_assert_eq(got->block.x, want->block.x);
+        cr_assert_eq(got->shared_mem_bytes, want->shared_mem_bytes);
+        cr_assert_eq(got->registers_per_thread, want->registers_per_thread);
+        cr_assert_eq(got->record_count, want->record_count);
+        cr_assert_eq(got->pc_count, want->pc_count);
+        for (uint32_t p = 0; p < got->pc_count; p++) {
+            cr_assert_eq(got->pcs[p].offset, want->pcs[p].offset);
+            cr_assert_eq(got->pcs[p].line, want->pcs[p].line);
+            cr_assert_eq(got->pcs[p].sass == NULL, want->pcs[p].sass == NULL);
+            if (got->pcs[p].sass)
+                cr_assert_str_eq(got->pcs[p].sass, want->pcs[p].sass);
+        }
+        uint32_t cta_count;
+        const uint32_t *ctas = wst_reader_ctas(r, k, &cta_count);
+        uint64_t seen = 0;
+        for (uint32_t c = 0; c < cta_count; c++) {
+            size_t n = expected_cta(m, k, ctas[c], expected, 4000);
+            wst_cursor *cur = wst_cursor_cta(r, k, ctas[c], &err);
+            wst_record rec;
+            uint32_t kernel;
+            size_t i = 0;
+            int rc;
+            while ((rc = wst_cursor_next(cur, &rec, &kernel, &err)) == 1) {
+                cr_assert_lt(i, n);
+                cr_assert_eq(kernel, k);
+                cr_assert(test_records_equal(&rec, expected[i]), "kernel %u CTA %u record %zu",
+                          k, ctas[c], i);
+                i++;
+            }
+            cr_assert_eq(rc, 0, "%s", err.msg);
+            cr_assert_eq(i, n);
+            seen += i;
+            wst_cursor_free(cur);
+        }
+        cr_assert_eq(seen, want->record_count);
+    }
+    /* The whole-trace cursor sees every record once. */
+    wst_cursor *all = wst_cursor_all(r, &err);
+    const wst_record *batch;
+    uint32_t kernel;
+    int64_t n;
+    uint64_t total = 0;
+    while ((n = wst_cursor_next_batch(all, &batch, &kernel, &err)) > 0)
+        total += (uint64_t)n;
+    cr_assert_eq(n, 0);
+    uint64_t expected_total = 0;
+    for (uint32_t k = 0; k < m->trace.kernel_count; k++)
+        expected_total += m->per_kernel[k].count;
+    cr_assert_eq(total, expected_total);
+    wst_cursor_free(all);
+    wst_reader_close(r);
+    wst_memtrace_free(m);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(wst, roundtrip_default_options) { check_roundtrip(1, NULL); }
+
+Test(wst, roundtrip_many_small_chunks)
+{
+    wst_writer_options o = {.chunk_records = 7};
+    check_roundtrip(2, &o);
+}
+
+Test(wst, roundtrip_under_memory_pressure)
+{
+    /* A tiny budget forces the largest buffers out early, many times. */
+    wst_writer_options o = {.chunk_records = 1000, .memory_budget = 4096, .compression_level = 1};
+    check_roundtrip(3, &o);
+}
+
+Test(wst, empty_trace_and_missing_cta)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "empty.wst");
+    ws_error err;
+    wst_writer *w = wst_writer_open(path, NULL, NULL, &err);
+    wst_kernel k = {.name = "k", .grid = {2, 1, 1}, .block = {32, 1, 1}};
+    cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0);
+    cr_assert_eq(wst_writer_close(w, &err), 0);
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cr_assert_eq(wst_reader_trace(r)->kernel_count, 1);
+    cr_assert_eq(wst_reader_chunk_count(r), 0);
+    wst_cursor *c = wst_cursor_cta(r, 0, 1, &err);
+    wst_record rec;
+    cr_assert_eq(wst_cursor_next(c, &rec, NULL, &err), 0);
+    wst_cursor_free(c);
+    cr_assert_null(wst_cursor_kernel(r, 5, &err));
+    wst_reader_close(r);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(wst, writer_rejects_invalid_records)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "bad.wst");
+    ws_error err;
+    wst_writer *w = wst_writer_open(path, NULL, NULL, &err);
+    wst_kernel k = {.name = "k", .grid = {2, 1, 1}, .block = {64, 1, 1}};
+    wst_writer_add_kernel(w, &k, &err);
+    wst_pc pc = {.offset = 0};
+    wst_writer_add_pc(w, 0, &pc, &err);
+    wst_record r;
+    memset(&r, 0, sizeof r);
+    r.size = 4;
+    r.cta = 2;
+    cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), -1);
+    cr_assert(strstr(err.msg, "CTA 2 outside") != NULL, "%s", err.msg);
+    r.cta = 0;
+    r.warp = 2;
+    cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), -1);
+    r.warp = 0;
+    r.pc = 1;
+    cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), -1);
+    r.pc = 0;
+    r.size = 3;
+    cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), -1);
+    cr_assert_eq(wst_writer_add_record(w, 1, &r, &err), -1);
+    wst_writer_abort(w);
+    cr_assert_null(test_read_file(path, NULL), "abort leaves no file");
+    free(path);
+    test_tmpdir_cleanup(dir);
+}

@@ -1,0 +1,125 @@
+/* tests/trace_gen.c: see trace_gen.h. */
+#include "tests/trace_gen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+uint64_t test_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static uint32_t random_mask(uint64_t *s)
+{
+    switch (test_rand(s) % 4) {
+    case 0: return 0;
+    case 1: return 0xffffffffu;
+    case 2: return (uint32_t)test_rand(s);
+    default: return 1u << (test_rand(s) % 32);
+    }
+}
+
+wst_memtrace *test_random_trace(uint64_t seed, uint32_t kernels, uint32_t records_per_kernel)
+{
+    uint64_t s = seed;
+    wst_origin origin = {.collector = "test", .collector_version = "1", .gpu = NULL,
+                         .workload = "random \"quoted\", trace"};
+    wst_memtrace *m = wst_memtrace_new(&origin);
+    wst_sink sink = wst_memtrace_sink(m);
+    ws_error err;
+    for (uint32_t k = 0; k < kernels; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "kernel_%u<float>", k);
+        wst_kernel kernel = {.name = name,
+                             .grid = {4 + (uint32_t)(test_rand(&s) % 5), 2, 1},
+                             .block = {64 + 32 * (uint32_t)(test_rand(&s) % 3), 1, 1},
+                             .shared_mem_bytes = (uint32_t)(test_rand(&s) % 4096),
+                             .registers_per_thread = (uint32_t)(test_rand(&s) % 64)};
+        int index = wst_sink_add_kernel(&sink, &kernel, &err);
+        uint32_t pcs = 1 + (uint32_t)(test_rand(&s) % 6);
+        for (uint32_t p = 0; p < pcs; p++) {
+            wst_pc pc = {.offset = 16 * p + 0x80,
+                         .sass = p % 2 ? "LDG.E.32" : NULL,
+                         .file = p % 3 == 0 ? "kernel.cu" : NULL,
+                         .line = p % 3 == 0 ? 10 + p : 0};
+            wst_sink_add_pc(&sink, (uint32_t)index, &pc, &err);
+        }
+        uint32_t records = k == 1 ? 0 : records_per_kernel; /* kernel 1 is empty */
+        uint32_t ctas = kernel.grid.x * kernel.grid.y;
+        uint32_t warps = kernel.block.x / 32;
+        for (uint32_t i = 0; i < records; i++) {
+            wst_record r;
+            memset(&r, 0, sizeof r);
+            r.cta = (uint32_t)(test_rand(&s) % ctas);
+            r.warp = (uint32_t)(test_rand(&s) % warps);
+            r.pc = (uint32_t)(test_rand(&s) % pcs);
+            r.kind = (uint8_t)(test_rand(&s) % 3);
+            r.space = (uint8_t)(test_rand(&s) % 2);
+            r.cache_op = (uint8_t)(test_rand(&s) % WST_OP_COUNT);
+            r.size = (uint8_t)(1u << (test_rand(&s) % 5));
+            r.mask = random_mask(&s);
+            if (test_rand(&s) % 2) {
+                r.has_sm = 1;
+                r.sm = (uint16_t)(test_rand(&s) % 200);
+            }
+            if (test_rand(&s) % 2) {
+                r.has_time = 1;
+                r.timestamp = test_rand(&s) % 3 ? 1000 + i * 7 : test_rand(&s);
+            }
+            uint64_t base = 0x7f0000000000ULL + (test_rand(&s) % (1u << 24)) * 4;
+            int pattern = (int)(test_rand(&s) % 4);
+            for (int l = 0; l < 32; l++) {
+                if (!(r.mask & (1u << l)))
+                    continue;
+                switch (pattern) {
+                case 0: r.addr[l] = base + 4u * l; break;                  /* coalesced */
+                case 1: r.addr[l] = base + 512u * l; break;                /* strided */
+                case 2: r.addr[l] = base - 8u * l; break;                  /* descending */
+                default: r.addr[l] = test_rand(&s);                         /* anything */
+                }
+            }
+            wst_sink_add_record(&sink, (uint32_t)index, &r, &err);
+        }
+    }
+    return m;
+}
+
+int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts)
+{
+    ws_error err;
+    wst_writer *w = wst_writer_open(path, &m->trace.origin, opts, &err);
+    if (!w)
+        return -1;
+    for (uint32_t k = 0; k < m->trace.kernel_count; k++) {
+        wst_kernel declared = m->trace.kernels[k];
+        if (wst_writer_add_kernel(w, &declared, &err) < 0)
+            goto fail;
+        const wst_memkernel_records *per = &m->per_kernel[k];
+        for (size_t i = 0; i < per->count; i++)
+            if (wst_writer_add_record(w, k, &per->records[i], &err) != 0)
+                goto fail;
+    }
+    return wst_writer_close(w, &err);
+fail:
+    wst_writer_abort(w);
+    return -1;
+}
+
+int test_records_equal(const wst_record *a, const wst_record *b)
+{
+    if (a->cta != b->cta || a->warp != b->warp || a->pc != b->pc || a->kind != b->kind ||
+        a->space != b->space || a->cache_op != b->cache_op || a->size != b->size ||
+        a->mask != b->mask || a->has_sm != b->has_sm || a->has_time != b->has_time)
+        return 0;
+    if (a->has_sm && a->sm != b->sm)
+        return 0;
+    if (a->has_time && a->timestamp != b->timestamp)
+        return 0;
+    for (int l = 0; l < 32; l++)
+        if ((a->mask & (1u << l)) && a->addr[l] != b->addr[l])
+            return 0;
+    return 1;
+}

@@ -1,0 +1,26 @@
+/* tests/trace_gen.h: random traces for property tests, and writing a
+ * memtrace to a .wst file with records interleaved across CTAs. */
+#ifndef WS_TEST_TRACE_GEN_H
+#define WS_TEST_TRACE_GEN_H
+
+#include <stdint.h>
+
+#include "formats/memtrace.h"
+#include "formats/wst.h"
+
+/* A deterministic PRNG for tests (splitmix64). */
+uint64_t test_rand(uint64_t *state);
+
+/* kernels kernels (one of them empty), several CTAs each, every record kind,
+ * space, cache op, size, masks 0 / full / sparse, with and without SM ids
+ * and timestamps, regular and irregular addresses.  Records of different
+ * CTAs are interleaved in the memtrace's arrival order. */
+wst_memtrace *test_random_trace(uint64_t seed, uint32_t kernels, uint32_t records_per_kernel);
+
+/* Writes m to path through the writer, in m's arrival order. */
+int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts);
+
+/* Compares two records field by field (active lanes only). */
+int test_records_equal(const wst_record *a, const wst_record *b);
+
+#endif
