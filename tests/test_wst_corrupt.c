@@ -1,0 +1,217 @@
+/* tests/test_wst_corrupt.c: bad .wst files give one clear error, never a
+ * crash, a hang, an unbounded allocation or silently different data. */
+#include <criterion/criterion.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "formats/wst.h"
+#include "formats/wst_layout.h"
+#include "tests/helpers.h"
+#include "tests/trace_gen.h"
+#include "util/hash64.h"
+
+typedef struct sample {
+    char *dir, *path;
+    uint8_t *bytes;
+    size_t len;
+} sample;
+
+static sample make_sample(uint32_t records, uint32_t chunk_records)
+{
+    sample s;
+    s.dir = test_tmpdir();
+    s.path = test_path(s.dir, "t.wst");
+    wst_memtrace *m = test_random_trace(11, 3, records);
+    wst_writer_options o = {.chunk_records = chunk_records};
+    cr_assert_eq(test_write_memtrace(m, s.path, &o), 0);
+    wst_memtrace_free(m);
+    s.bytes = (uint8_t *)test_read_file(s.path, &s.len);
+    return s;
+}
+
+static void free_sample(sample *s)
+{
+    free(s->bytes);
+    free(s->path);
+    test_tmpdir_cleanup(s->dir);
+}
+
+/* Opens path and decodes every record: 0 if all is well, -1 with err. */
+static int read_everything(const char *path, ws_error *err)
+{
+    wst_reader *r = wst_reader_open(path, err);
+    if (!r)
+        return -1;
+    wst_cursor *c = wst_cursor_all(r, err);
+    const wst_record *batch;
+    uint32_t kernel;
+    int64_t n;
+    while ((n = wst_cursor_next_batch(c, &batch, &kernel, err)) > 0)
+        ;
+    wst_cursor_free(c);
+    wst_reader_close(r);
+    return n == 0 ? 0 : -1;
+}
+
+static void write_variant(const sample *s, const char *name, const uint8_t *bytes, size_t len,
+                          char **path)
+{
+    *path = test_path(s->dir, name);
+    cr_assert_eq(test_write_file(*path, bytes, len), 0);
+}
+
+Test(wst_corrupt, truncation_at_every_byte)
+{
+    sample s = make_sample(40, 16);
+    ws_error err;
+    cr_assert_eq(read_everything(s.path, &err), 0, "%s", err.msg);
+    for (size_t cut = 0; cut < s.len; cut++) {
+        char *path;
+        write_variant(&s, "cut.wst", s.bytes, cut, &path);
+        memset(&err, 0, sizeof err);
+        cr_assert_eq(read_everything(path, &err), -1, "truncated at %zu of %zu was accepted", cut,
+                     s.len);
+        cr_assert_neq(err.msg[0], '\0');
+        cr_assert_null(strchr(err.msg, '\n'), "one line");
+        free(path);
+    }
+    free_sample(&s);
+}
+
+Test(wst_corrupt, bit_flip_at_every_byte)
+{
+    sample s = make_sample(40, 16);
+    uint8_t *copy = malloc(s.len);
+    for (size_t at = 0; at < s.len; at++) {
+        memcpy(copy, s.bytes, s.len);
+        copy[at] ^= (uint8_t)(1u << (at % 8));
+        char *path;
+        write_variant(&s, "flip.wst", copy, s.len, &path);
+        ws_error err;
+        cr_assert_eq(read_everything(path, &err), -1, "flip at byte %zu of %zu went unnoticed", at,
+                     s.len);
+        free(path);
+    }
+    free(copy);
+    free_sample(&s);
+}
+
+Test(wst_corrupt, truncation_at_chunk_boundaries_of_a_larger_file)
+{
+    sample s = make_sample(3000, 100);
+    ws_error err;
+    wst_reader *r = wst_reader_open(s.path, &err);
+    cr_assert_not_null(r);
+    size_t chunks = wst_reader_chunk_count(r);
+    cr_assert_gt(chunks, 20);
+    uint64_t *cuts = malloc(2 * chunks * sizeof *cuts);
+    for (size_t i = 0; i < chunks; i++) {
+        const wst_chunk_info *c = wst_reader_chunk(r, i);
+        cuts[2 * i] = c->offset;                             /* at the boundary */
+        cuts[2 * i + 1] = c->offset + c->compressed_bytes / 2; /* mid-chunk */
+    }
+    wst_reader_close(r);
+    for (size_t i = 0; i < 2 * chunks; i++) {
+        char *path;
+        write_variant(&s, "cut.wst", s.bytes, cuts[i], &path);
+        cr_assert_eq(read_everything(path, &err), -1);
+        cr_assert(strstr(err.msg, "trunc") != NULL || strstr(err.msg, "trailer") != NULL,
+                  "%s", err.msg);
+        free(path);
+    }
+    free(cuts);
+    free_sample(&s);
+}
+
+/* Rewrites the trailer's own checksum so that only the size checks stand
+ * between a forged count and an allocation. */
+static void reseal_trailer(uint8_t *bytes, size_t len)
+{
+    uint8_t *t = bytes + len - WST_TRAILER_BYTES;
+    wst_put_u64(t + 48, hash64(t, 48, 0));
+}
+
+Test(wst_corrupt, absurd_counts_with_valid_checksums)
+{
+    sample s = make_sample(40, 16);
+    uint8_t *copy = malloc(s.len);
+    uint8_t *t = copy + s.len - WST_TRAILER_BYTES;
+    ws_error err;
+    char *path;
+
+    /* A trillion index entries. */
+    memcpy(copy, s.bytes, s.len);
+    wst_put_u64(t + 24, 1000000000000ULL);
+    reseal_trailer(copy, s.len);
+    write_variant(&s, "a.wst", copy, s.len, &path);
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert(strstr(err.msg, "do not fit") != NULL, "%s", err.msg);
+    free(path);
+
+    /* Metadata claimed to be 2^63 bytes long. */
+    memcpy(copy, s.bytes, s.len);
+    wst_put_u64(t + 8, 1ULL << 63);
+    reseal_trailer(copy, s.len);
+    write_variant(&s, "b.wst", copy, s.len, &path);
+    cr_assert_null(wst_reader_open(path, &err));
+    free(path);
+
+    /* An index entry claiming 2^31 records in a chunk, index checksum fixed. */
+    memcpy(copy, s.bytes, s.len);
+    uint64_t index_offset = wst_get_u64(t + 16), entries = wst_get_u64(t + 24);
+    wst_put_u32(copy + index_offset + 8, 1u << 31);
+    wst_put_u64(t + 40, hash64(copy + index_offset, entries * WST_INDEX_ENTRY_BYTES, 0));
+    reseal_trailer(copy, s.len);
+    write_variant(&s, "c.wst", copy, s.len, &path);
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert(strstr(err.msg, "impossible sizes") != NULL, "%s", err.msg);
+    free(path);
+
+    /* A chunk pointing past the chunk area. */
+    memcpy(copy, s.bytes, s.len);
+    wst_put_u64(copy + index_offset + 16, s.len * 2);
+    wst_put_u64(t + 40, hash64(copy + index_offset, entries * WST_INDEX_ENTRY_BYTES, 0));
+    reseal_trailer(copy, s.len);
+    write_variant(&s, "d.wst", copy, s.len, &path);
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert(strstr(err.msg, "outside the chunk area") != NULL, "%s", err.msg);
+    free(path);
+    free(copy);
+    free_sample(&s);
+}
+
+Test(wst_corrupt, magic_version_empty_directory)
+{
+    sample s = make_sample(10, 16);
+    uint8_t *copy = malloc(s.len);
+    ws_error err;
+    char *path;
+
+    memcpy(copy, s.bytes, s.len);
+    memcpy(copy, "NOTATRCE", 8);
+    write_variant(&s, "magic.wst", copy, s.len, &path);
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert_str_eq(err.msg, "not a warpscope trace (bad magic)");
+    free(path);
+
+    memcpy(copy, s.bytes, s.len);
+    wst_put_u32(copy + 8, 99);
+    write_variant(&s, "future.wst", copy, s.len, &path);
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert_str_eq(err.msg, "written by a newer warpscope (format version 99; this reads 1)");
+    free(path);
+
+    write_variant(&s, "empty.wst", copy, 0, &path);
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert_str_eq(err.msg, "empty file");
+    free(path);
+
+    cr_assert_null(wst_reader_open(s.dir, &err));
+    cr_assert_str_eq(err.msg, "is a directory");
+    char *missing = test_path(s.dir, "missing.wst");
+    cr_assert_null(wst_reader_open(missing, &err));
+    cr_assert(strstr(err.msg, "cannot open") != NULL);
+    free(missing);
+    free(copy);
+    free_sample(&s);
+}
