@@ -5,9 +5,12 @@
 
 #include "cli/cli.h"
 
+extern const cli_command cmd_info, cmd_dump;
+
 /* One line per subcommand, in the order `--help` lists them. */
 static const cli_command *const commands[] = {
-    NULL, /* keeps the initializer valid while the table grows */
+    &cmd_info,
+    &cmd_dump,
 };
 
 static void print_help(FILE *out)
