@@ -25,7 +25,7 @@ BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) -I. -MMD -MP $(shell pkg-config -
 LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lzstd -ljansson) -lcsv -llzma -lm -lpthread
 TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
-REL_CFLAGS  = $(BASE_CFLAGS) -O2 -g
+REL_CFLAGS  = $(BASE_CFLAGS) -O3 -g
 ASAN_FLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_CFLAGS = $(BASE_CFLAGS) -O1 -g $(ASAN_FLAGS)
 

@@ -195,26 +195,48 @@ int wst_chunk_encode(const wst_bytes *rows, uint32_t count, wst_bytes *raw, ws_e
 typedef struct column {
     const uint8_t *p, *end;
 } column;
+_Static_assert(sizeof(((wst_decoder *)0)->columns) == sizeof(column) * COLUMNS,
+               "wst_decoder's column storage must hold every column");
 
 /* Every read is bounds-checked: a corrupt chunk ends in an error, never in
- * a read past the buffer. */
-static int get_varint(column *c, uint64_t *out)
+ * a read past the buffer.  With 10 bytes left a varint cannot run past the
+ * end, so that common case skips the per-byte check. */
+static inline __attribute__((always_inline)) int get_varint(column *c, uint64_t *out)
 {
+    const uint8_t *p = c->p;
+    if (p < c->end && !(*p & 0x80)) { /* most values fit one byte */
+        *out = *p;
+        c->p = p + 1;
+        return 0;
+    }
     uint64_t v = 0;
+    if (c->end - p >= 10) {
+        for (unsigned shift = 0; shift < 70; shift += 7) {
+            uint8_t byte = *p++;
+            v |= (uint64_t)(byte & 0x7f) << (shift & 63);
+            if (!(byte & 0x80)) {
+                *out = v;
+                c->p = p;
+                return 0;
+            }
+        }
+        return -1; /* more than 10 bytes: not a varint we wrote */
+    }
     for (unsigned shift = 0; shift < 64; shift += 7) {
-        if (c->p == c->end)
+        if (p == c->end)
             return -1;
-        uint8_t byte = *c->p++;
+        uint8_t byte = *p++;
         v |= (uint64_t)(byte & 0x7f) << shift;
         if (!(byte & 0x80)) {
             *out = v;
+            c->p = p;
             return 0;
         }
     }
     return -1;
 }
 
-static int get_bytes(column *c, size_t n, const uint8_t **out)
+static inline int get_bytes(column *c, size_t n, const uint8_t **out)
 {
     if ((size_t)(c->end - c->p) < n)
         return -1;
@@ -223,13 +245,13 @@ static int get_bytes(column *c, size_t n, const uint8_t **out)
     return 0;
 }
 
-int wst_chunk_decode(const uint8_t *raw, size_t raw_len, uint32_t count, uint32_t cta,
-                     uint32_t pc_count, uint32_t warps_per_cta, wst_record *out,
-                     ws_error *err)
+int wst_decoder_start(wst_decoder *d, const uint8_t *raw, size_t raw_len, uint32_t count,
+                      uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta, ws_error *err)
 {
+    memset(d, 0, sizeof *d);
     if (raw_len < CHUNK_HEAD_BYTES || wst_get_u32(raw) != count)
         return ws_fail(err, "record count does not match the index");
-    column col[COLUMNS];
+    column *col = (column *)d->columns;
     size_t offset = CHUNK_HEAD_BYTES;
     for (int c = 0; c < COLUMNS; c++) {
         size_t len = wst_get_u32(raw + 4 + 4 * c);
@@ -241,27 +263,39 @@ int wst_chunk_decode(const uint8_t *raw, size_t raw_len, uint32_t count, uint32_
     }
     if (offset != raw_len)
         return ws_fail(err, "columns do not fill the chunk");
-    uint64_t previous_base = 0, previous_time = 0;
-    for (uint32_t i = 0; i < count; i++) {
+    d->remaining = count;
+    d->cta = cta;
+    d->pc_count = pc_count;
+    d->warps_per_cta = warps_per_cta;
+    return 0;
+}
+
+int64_t wst_decoder_next(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err)
+{
+    column *col = (column *)d->columns;
+    uint32_t n = d->remaining < max ? d->remaining : max;
+    uint64_t previous_base = d->previous_base, previous_time = d->previous_time;
+    for (uint32_t i = 0; i < n; i++, d->decoded++) {
         wst_record *r = &out[i];
+        uint32_t at = d->decoded;
         uint64_t warp, pc;
         const uint8_t *attr, *flags, *mask;
         if (get_varint(&col[COL_WARP], &warp) || get_varint(&col[COL_PC], &pc) ||
             get_bytes(&col[COL_ATTR], 1, &attr) || get_bytes(&col[COL_FLAGS], 1, &flags) ||
             get_bytes(&col[COL_MASK], 4, &mask))
-            return ws_fail(err, "record %u: columns end early", i);
-        if (warp >= warps_per_cta)
-            return ws_fail(err, "record %u: warp %llu outside the CTA's %u warps", i,
-                           (unsigned long long)warp, warps_per_cta);
-        if (pc >= pc_count)
-            return ws_fail(err, "record %u: PC index %llu outside the kernel's %u PCs", i,
-                           (unsigned long long)pc, pc_count);
+            return ws_fail(err, "record %u: columns end early", at);
+        if (warp >= d->warps_per_cta)
+            return ws_fail(err, "record %u: warp %llu outside the CTA's %u warps", at,
+                           (unsigned long long)warp, d->warps_per_cta);
+        if (pc >= d->pc_count)
+            return ws_fail(err, "record %u: PC index %llu outside the kernel's %u PCs", at,
+                           (unsigned long long)pc, d->pc_count);
         unsigned kind = attr[0] & 3, space = (attr[0] >> 2) & 1, size_code = (attr[0] >> 3) & 7,
                  mode = attr[0] >> 6, op = flags[0] & 7;
         if (kind > WST_ATOMIC || size_code > 4 || mode > MODE_DELTAS || op >= WST_OP_COUNT ||
             (flags[0] & 0xe0))
-            return ws_fail(err, "record %u: invalid kind, size or flags", i);
-        r->cta = cta;
+            return ws_fail(err, "record %u: invalid kind, size or flags", at);
+        r->cta = d->cta;
         r->warp = (uint32_t)warp;
         r->pc = (uint32_t)pc;
         r->kind = (uint8_t)kind;
@@ -276,48 +310,68 @@ int wst_chunk_decode(const uint8_t *raw, size_t raw_len, uint32_t count, uint32_
         if (r->has_sm) {
             const uint8_t *sm;
             if (get_bytes(&col[COL_SM], 2, &sm))
-                return ws_fail(err, "record %u: SM column ends early", i);
+                return ws_fail(err, "record %u: SM column ends early", at);
             r->sm = (uint16_t)(sm[0] | (sm[1] << 8));
         }
         if (r->has_time) {
             uint64_t delta;
             if (get_varint(&col[COL_TIME], &delta))
-                return ws_fail(err, "record %u: timestamp column ends early", i);
+                return ws_fail(err, "record %u: timestamp column ends early", at);
             r->timestamp = previous_time += unzigzag(delta);
         }
         if ((mode == MODE_NONE) != (r->mask == 0))
-            return ws_fail(err, "record %u: address mode does not match the mask", i);
+            return ws_fail(err, "record %u: address mode does not match the mask", at);
         if (mode == MODE_NONE)
             continue;
         uint64_t base_delta, step = 0;
         if (get_varint(&col[COL_BASE], &base_delta))
-            return ws_fail(err, "record %u: address column ends early", i);
+            return ws_fail(err, "record %u: address column ends early", at);
         uint64_t base = previous_base += unzigzag(base_delta);
         unsigned first = (unsigned)__builtin_ctz(r->mask);
         int several = (r->mask & (r->mask - 1)) != 0;
         if (mode == MODE_STRIDE) {
             if (several && get_varint(&col[COL_LANES], &step))
-                return ws_fail(err, "record %u: stride missing", i);
+                return ws_fail(err, "record %u: stride missing", at);
             uint64_t stride = unzigzag(step);
-            for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
-                unsigned lane = (unsigned)__builtin_ctz(bits);
-                r->addr[lane] = base + stride * (lane - first);
+            if (r->mask == 0xffffffffu) {
+                /* The common fully active warp: a loop the compiler vectorizes. */
+                for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++)
+                    r->addr[lane] = base + stride * lane;
+            } else {
+                for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
+                    unsigned lane = (unsigned)__builtin_ctz(bits);
+                    r->addr[lane] = base + stride * (lane - first);
+                }
             }
         } else {
             uint64_t a = base;
             r->addr[first] = a;
             for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
                 if (get_varint(&col[COL_LANES], &step))
-                    return ws_fail(err, "record %u: lane deltas end early", i);
+                    return ws_fail(err, "record %u: lane deltas end early", at);
                 a += unzigzag(step);
                 r->addr[__builtin_ctz(bits)] = a;
             }
         }
     }
-    for (int c = 0; c < COLUMNS; c++)
-        if (col[c].p != col[c].end)
-            return ws_fail(err, "column %d has bytes past its last record", c);
-    return 0;
+    d->previous_base = previous_base;
+    d->previous_time = previous_time;
+    d->remaining -= n;
+    if (d->remaining == 0)
+        for (int c = 0; c < COLUMNS; c++)
+            if (col[c].p != col[c].end)
+                return ws_fail(err, "column %d has bytes past its last record", c);
+    return n;
+}
+
+int wst_chunk_decode(const uint8_t *raw, size_t raw_len, uint32_t count, uint32_t cta,
+                     uint32_t pc_count, uint32_t warps_per_cta, wst_record *out,
+                     ws_error *err)
+{
+    wst_decoder d;
+    if (wst_decoder_start(&d, raw, raw_len, count, cta, pc_count, warps_per_cta, err) != 0)
+        return -1;
+    return wst_decoder_next(&d, out, count, err) < 0 ? -1 : 0;
 }
 
 /* ---- zstd ---- */

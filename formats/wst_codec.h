@@ -30,8 +30,23 @@ int wst_pack(wst_bytes *rows, const wst_record *rec);
 /* Encodes `count` packed rows (CTA `cta`) into the raw chunk layout. */
 int wst_chunk_encode(const wst_bytes *rows, uint32_t count, wst_bytes *raw, ws_error *err);
 
-/* Decodes a raw chunk of `count` records of CTA `cta` into out[count].
- * pc_count and warps_per_cta bound the PC and warp columns. */
+/* Incremental decoding of one raw chunk, a few records at a time, so the
+ * records being produced stay in the CPU cache while the caller uses them.
+ * The raw buffer must outlive the decoder.  pc_count and warps_per_cta bound
+ * the PC and warp columns. */
+typedef struct wst_decoder {
+    const void *columns[2 * 9]; /* begin/end of each column (private) */
+    uint32_t remaining, decoded;
+    uint32_t cta, pc_count, warps_per_cta;
+    uint64_t previous_base, previous_time;
+} wst_decoder;
+
+int wst_decoder_start(wst_decoder *d, const uint8_t *raw, size_t raw_len, uint32_t count,
+                      uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta, ws_error *err);
+/* Up to max records into out; returns how many (0 at the end), -1 on error. */
+int64_t wst_decoder_next(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err);
+
+/* The whole chunk at once into out[count]. */
 int wst_chunk_decode(const uint8_t *raw, size_t raw_len, uint32_t count, uint32_t cta,
                      uint32_t pc_count, uint32_t warps_per_cta, wst_record *out,
                      ws_error *err);

@@ -328,13 +328,19 @@ const uint32_t *wst_reader_ctas(const wst_reader *r, uint32_t kernel, uint32_t *
 
 /* ---- cursors ---- */
 
+/* Records handed out per batch: small enough that a batch stays in the
+ * CPU cache between decoding and use (296 B a record). */
+#define CURSOR_BATCH 256
+
 struct wst_cursor {
     wst_reader *reader;
     size_t next, end; /* range of r->order */
     wst_decompressor *dctx;
     wst_bytes compressed, raw;
-    wst_record *records;
-    size_t record_capacity;
+    wst_decoder decoder;
+    size_t chunk_index; /* the chunk being decoded */
+    int decoding;
+    wst_record records[CURSOR_BATCH];
     size_t single_index; /* for wst_cursor_next */
     int64_t single_count;
     uint32_t single_kernel;
@@ -388,25 +394,17 @@ wst_cursor *wst_cursor_all(wst_reader *r, ws_error *err)
     return cursor_over(r, 0, r->chunk_count, err);
 }
 
-int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records, uint32_t *kernel,
-                              ws_error *err)
+/* Reads, checks and decompresses the next chunk, and starts decoding it. */
+static int load_chunk(wst_cursor *c, ws_error *err)
 {
-    if (c->next >= c->end)
-        return 0;
     wst_reader *r = c->reader;
     size_t index = r->order[c->next++];
     const wst_chunk_info *info = &r->chunks[index];
+    c->chunk_index = index;
     c->compressed.len = c->raw.len = 0;
     if (wst_bytes_reserve(&c->compressed, info->compressed_bytes) != 0 ||
         wst_bytes_reserve(&c->raw, info->raw_bytes) != 0)
         return ws_fail(err, "out of memory");
-    if (info->records > c->record_capacity) {
-        wst_record *grown = realloc(c->records, info->records * sizeof *grown);
-        if (!grown)
-            return ws_fail(err, "out of memory");
-        c->records = grown;
-        c->record_capacity = info->records;
-    }
     int rc = read_at(r, c->compressed.data, info->compressed_bytes, info->offset, err);
     if (rc == 0 && hash64(c->compressed.data, info->compressed_bytes, info->offset) !=
                        r->chunk_hash[index])
@@ -415,15 +413,33 @@ int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records, uint32_
         rc = wst_decompress(c->dctx, c->compressed.data, info->compressed_bytes, c->raw.data,
                             info->raw_bytes, err);
     if (rc == 0)
-        rc = wst_chunk_decode(c->raw.data, info->raw_bytes, info->records, info->cta,
-                              r->trace.kernels[info->kernel].pc_count,
-                              r->warps_per_cta[info->kernel], c->records, err);
-    if (rc != 0)
-        return ws_fail_prefix(err, "chunk %zu (kernel %u, CTA %u): ", index, info->kernel,
-                              info->cta);
+        rc = wst_decoder_start(&c->decoder, c->raw.data, info->raw_bytes, info->records,
+                               info->cta, r->trace.kernels[info->kernel].pc_count,
+                               r->warps_per_cta[info->kernel], err);
+    c->decoding = rc == 0;
+    return rc;
+}
+
+int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records, uint32_t *kernel,
+                              ws_error *err)
+{
+    wst_reader *r = c->reader;
+    while (!c->decoding || c->decoder.remaining == 0) {
+        if (c->next >= c->end)
+            return 0;
+        if (load_chunk(c, err) != 0)
+            goto fail;
+    }
+    int64_t n = wst_decoder_next(&c->decoder, c->records, CURSOR_BATCH, err);
+    if (n < 0)
+        goto fail;
     *records = c->records;
-    *kernel = info->kernel;
-    return info->records;
+    *kernel = r->chunks[c->chunk_index].kernel;
+    return n;
+fail:
+    c->decoding = 0;
+    return ws_fail_prefix(err, "chunk %zu (kernel %u, CTA %u): ", c->chunk_index,
+                          r->chunks[c->chunk_index].kernel, r->chunks[c->chunk_index].cta);
 }
 
 int wst_cursor_next(wst_cursor *c, wst_record *out, uint32_t *kernel, ws_error *err)
@@ -449,6 +465,5 @@ void wst_cursor_free(wst_cursor *c)
     wst_decompressor_free(c->dctx);
     wst_bytes_free(&c->compressed);
     wst_bytes_free(&c->raw);
-    free(c->records);
     free(c);
 }
