@@ -51,11 +51,11 @@ deps-install:
 	@scripts/deps.sh --install
 
 # ---- objects and archives -------------------------------------------------
-$(BUILD)/rel/%.o: %.c
+$(BUILD)/rel/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(REL_CFLAGS) -c $< -o $@
 
-$(BUILD)/asan/%.o: %.c
+$(BUILD)/asan/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ASAN_CFLAGS) -c $< -o $@
 
