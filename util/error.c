@@ -24,13 +24,14 @@ int ws_fail_prefix(ws_error *err, const char *fmt, ...)
 {
     if (!err)
         return -1;
-    char prefix[sizeof err->msg];
     char old[sizeof err->msg];
+    memcpy(old, err->msg, sizeof old);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
-    memcpy(old, err->msg, sizeof old);
-    snprintf(err->msg, sizeof err->msg, "%s%s", prefix, old);
+    if (n >= 0 && (size_t)n < sizeof err->msg)
+        memcpy(err->msg + n, old, strnlen(old, sizeof old - 1 - (size_t)n) + 1);
+    err->msg[sizeof err->msg - 1] = '\0';
     return -1;
 }
