@@ -1,0 +1,68 @@
+/* collectors/workloads/registry.c: the table of workloads (adding one is a
+ * file and a line here) and helpers shared by the ports. */
+#include "collectors/workloads/workloads.h"
+
+#include <math.h>
+#include <string.h>
+
+extern const workload workload_gaussian, workload_gemm, workload_bfs, workload_spmv;
+
+static const workload *const table[] = {
+    &workload_gaussian,
+    &workload_bfs,
+    &workload_gemm,
+    &workload_spmv,
+};
+
+const workload *workload_at(unsigned index)
+{
+    return index < sizeof table / sizeof table[0] ? table[index] : NULL;
+}
+
+const workload *workload_find(const char *name)
+{
+    for (unsigned i = 0; workload_at(i); i++)
+        if (strcmp(table[i]->name, name) == 0)
+            return table[i];
+    return NULL;
+}
+
+static const char *const size_names[SIZE_COUNT] = {"small", "medium", "large"};
+
+const char *workload_size_name(workload_size size)
+{
+    return (unsigned)size < SIZE_COUNT ? size_names[size] : "?";
+}
+
+int workload_size_parse(const char *text)
+{
+    for (int s = 0; s < SIZE_COUNT; s++)
+        if (strcmp(text, size_names[s]) == 0)
+            return s;
+    return -1;
+}
+
+uint64_t workload_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+float workload_rand_float(uint64_t *state)
+{
+    return (float)(workload_rand(state) >> 40) / (float)(1 << 24);
+}
+
+int workload_check_floats(const char *what, const float *got, const float *want, uint64_t n,
+                          float tolerance, ws_error *err)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        float scale = fabsf(want[i]) > 1 ? fabsf(want[i]) : 1;
+        if (!(fabsf(got[i] - want[i]) <= tolerance * scale))
+            return ws_fail(err, "%s[%llu]: got %g, expected %g", what, (unsigned long long)i,
+                           (double)got[i], (double)want[i]);
+    }
+    return 0;
+}

@@ -1,0 +1,44 @@
+/* collectors/workloads/workloads.h: the embedded benchmark kernels.
+ *
+ * Each workload is one file, a port of a kernel from the suites the source
+ * papers evaluate (PolyBench/GPU, Rodinia, SHOC), keeping the original CUDA
+ * indexing.  Inputs are generated from the seed, every launch of a
+ * multi-kernel application is recorded in order, and `verify` compares the
+ * output with a plain CPU reference (the tests use it). */
+#ifndef WS_WORKLOADS_H
+#define WS_WORKLOADS_H
+
+#include <stdint.h>
+
+#include "collectors/emu/emu.h"
+
+typedef enum workload_size { SIZE_SMALL = 0, SIZE_MEDIUM, SIZE_LARGE, SIZE_COUNT } workload_size;
+
+typedef struct workload {
+    const char *name;
+    const char *suite;       /* "polybench", "rodinia", "shoc" */
+    const char *kernels;     /* kernel names, comma separated */
+    const char *description; /* one line */
+    const char *sizes[SIZE_COUNT]; /* what each size means, e.g. "N=64" */
+    /* Runs the application on e; with verify, checks the output against the
+     * CPU reference and fails with a message on a mismatch. */
+    int (*run)(emu *e, workload_size size, uint64_t seed, int verify, ws_error *err);
+} workload;
+
+const workload *workload_find(const char *name);
+const workload *workload_at(unsigned index); /* NULL past the end */
+const char *workload_size_name(workload_size size);
+int workload_size_parse(const char *text); /* -1 if unknown */
+
+/* Helpers shared by the ports. */
+uint64_t workload_rand(uint64_t *state);       /* splitmix64 */
+float workload_rand_float(uint64_t *state);    /* uniform in [0, 1) */
+/* |got - want| <= tolerance × max(1, |want|) for n floats; the first
+ * mismatch is reported as "<what>[i]: got x, expected y". */
+int workload_check_floats(const char *what, const float *got, const float *want, uint64_t n,
+                          float tolerance, ws_error *err);
+
+/* Default workload for the demo and `profile`. */
+#define WORKLOAD_DEFAULT "gaussian"
+
+#endif

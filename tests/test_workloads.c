@@ -1,0 +1,177 @@
+/* tests/test_workloads.c: every workload computes the right answer at small
+ * size, is deterministic, and its traces match closed forms derived from the
+ * original kernels' indexing. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "collectors/workloads/workloads.h"
+#include "formats/memtrace.h"
+#include "tests/helpers.h"
+
+static wst_memtrace *record(const char *name, uint64_t seed, int verify)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink sink = wst_memtrace_sink(m);
+    ws_error err;
+    emu *e = emu_new(&sink, 1ull << 32, &err);
+    cr_assert_not_null(e);
+    const workload *w = workload_find(name);
+    cr_assert_not_null(w, "%s", name);
+    cr_assert_eq(w->run(e, SIZE_SMALL, seed, verify, &err), 0, "%s: %s", name, err.msg);
+    emu_free(e);
+    return m;
+}
+
+Test(workloads, every_workload_matches_its_cpu_reference)
+{
+    for (unsigned i = 0; workload_at(i); i++)
+        wst_memtrace_free(record(workload_at(i)->name, 7, 1));
+}
+
+Test(workloads, same_seed_same_trace_other_seed_other_trace)
+{
+    const char *names[] = {"bfs", "spmv"}; /* the data-dependent ones */
+    for (int n = 0; n < 2; n++) {
+        wst_memtrace *a = record(names[n], 3, 0), *b = record(names[n], 3, 0), *c = record(names[n], 4, 0);
+        cr_assert_eq(a->trace.kernel_count, b->trace.kernel_count);
+        int differs = a->trace.kernel_count != c->trace.kernel_count;
+        for (uint32_t k = 0; k < a->trace.kernel_count; k++) {
+            cr_assert_eq(a->per_kernel[k].count, b->per_kernel[k].count);
+            cr_assert_eq(memcmp(a->per_kernel[k].records, b->per_kernel[k].records,
+                                a->per_kernel[k].count * sizeof(wst_record)),
+                         0, "%s kernel %u", names[n], k);
+            if (!differs && k < c->trace.kernel_count &&
+                (a->per_kernel[k].count != c->per_kernel[k].count ||
+                 memcmp(a->per_kernel[k].records, c->per_kernel[k].records,
+                        a->per_kernel[k].count * sizeof(wst_record))))
+                differs = 1;
+        }
+        cr_assert(differs, "%s: another seed gives another trace", names[n]);
+        wst_memtrace_free(a);
+        wst_memtrace_free(b);
+        wst_memtrace_free(c);
+    }
+}
+
+/* gemm, N = 64, block 32×8: CTA (bx, by) warp w covers i = 8·by + w, j =
+ * 32·bx + lane.  Per thread: load C, store C, then for each k: load A[i][k],
+ * load B[k][j], load C, store C. */
+Test(workloads, gemm_closed_form)
+{
+    wst_memtrace *m = record("gemm", 1, 0);
+    cr_assert_eq(m->trace.kernel_count, 1);
+    const wst_kernel *k = &m->trace.kernels[0];
+    cr_assert_eq(k->grid.x, 2);
+    cr_assert_eq(k->grid.y, 8);
+    const uint64_t n = 64;
+    cr_assert_eq(m->per_kernel[0].count, 16 * 8 * (2 + 4 * n), "records: warps × (2 + 4N)");
+    cr_assert_eq(k->pc_count, 6);
+    /* Allocations are consecutive and 256-aligned: A, B, C of 16 KiB each. */
+    const wst_record *first = &m->per_kernel[0].records[0];
+    uint64_t c_base = first->addr[0]; /* CTA 0 warp 0 lane 0: C[0][0] */
+    uint64_t a_base = c_base - 2 * n * n * 4, b_base = c_base - n * n * 4;
+    /* Find CTA 3 (bx 1, by 1), warp 2, iteration k = 5, the A load. */
+    const wst_record *r = NULL;
+    uint32_t seen = 0;
+    for (size_t i = 0; i < m->per_kernel[0].count; i++) {
+        const wst_record *x = &m->per_kernel[0].records[i];
+        if (x->cta == 3 && x->warp == 2 && x->kind == WST_LOAD && x->pc == 2 && seen++ == 5) {
+            r = x;
+            break;
+        }
+    }
+    cr_assert_not_null(r);
+    uint64_t i_row = 8 * 1 + 2;
+    for (int lane = 0; lane < 32; lane++) {
+        cr_assert_eq(r->addr[lane], a_base + 4 * (i_row * n + 5), "A[i][k] is a broadcast");
+        cr_assert_eq(r[1].addr[lane], b_base + 4 * (5 * n + 32 + lane), "B[k][j] coalesced");
+    }
+    wst_memtrace_free(m);
+}
+
+/* gaussian, Size = 64: 63 iterations of Fan1 then Fan2.  Fan1 at t has
+ * Size-1-t active threads in one 512-thread CTA; its first load of thread x
+ * reads a[Size·(x+t+1) + t]. */
+Test(workloads, gaussian_fan1_masks_and_addresses)
+{
+    wst_memtrace *m = record("gaussian", 1, 0);
+    cr_assert_eq(m->trace.kernel_count, 2 * 63);
+    cr_assert_str_eq(m->trace.kernels[0].name, "_Z4Fan1PfS_ii");
+    cr_assert_str_eq(m->trace.kernels[1].name, "_Z4Fan2PfS_S_iii");
+    /* Fan1 at t = 30: 33 active threads, warps 0 (full) and 1 (lane 0 only). */
+    const wst_memkernel_records *fan1 = &m->per_kernel[60];
+    cr_assert_eq(fan1->count, 6, "two warps × (two loads, one store)");
+    cr_assert_eq(fan1->records[0].mask, 0xffffffffu);
+    cr_assert_eq(fan1->records[3].mask, 0x1u);
+    uint64_t a_base = fan1->records[1].addr[0] - 4 * (64 * 30 + 30); /* a[Size*t + t] */
+    for (int x = 0; x < 32; x++)
+        cr_assert_eq(fan1->records[0].addr[x], a_base + 4 * (64 * (x + 31) + 30));
+    /* Fan2 at t = 62: one row left (x = 0), y in 0..1: CTA (0,0) only, with
+     * lanes (x=0, y=0) and (x=0, y=1) = lanes 0 and 4 of the 4×4 block. */
+    const wst_memkernel_records *fan2 = &m->per_kernel[125];
+    cr_assert_eq(fan2->records[0].mask, 0x11u);
+    cr_assert_eq(fan2->records[0].cta, 0);
+    /* The yidx == 0 branch: lane 0 only. */
+    cr_assert_eq(fan2->records[fan2->count - 1].mask, 0x1u);
+    cr_assert_eq(fan2->records[fan2->count - 1].kind, WST_STORE);
+    wst_memtrace_free(m);
+}
+
+/* spmv scalar: lane l of warp w in CTA c handles row 128c + 32w + l; its
+ * first two loads are rowDelimiters[row] and [row + 1]. */
+Test(workloads, spmv_row_pointers)
+{
+    wst_memtrace *m = record("spmv", 1, 0);
+    cr_assert_eq(m->trace.kernel_count, 2);
+    const wst_record *r = m->per_kernel[0].records;
+    cr_assert_eq(r[0].mask, 0xffffffffu);
+    for (int lane = 0; lane < 32; lane++) {
+        cr_assert_eq(r[0].addr[lane], r[0].addr[0] + 4u * lane);
+        cr_assert_eq(r[1].addr[lane], r[0].addr[lane] + 4);
+    }
+    /* The vector kernel: one warp per row, so rowDelimiters is a broadcast. */
+    const wst_record *v = m->per_kernel[1].records;
+    cr_assert_eq(v[0].addr[31], v[0].addr[0]);
+    cr_assert_eq(v[0].addr[0], r[0].addr[0], "row 0 of both kernels");
+    wst_memtrace_free(m);
+}
+
+/* bfs: the first level has one frontier node (0), so Kernel's mask load is
+ * full for every warp but only lane 0 of CTA 0 goes on. */
+Test(workloads, bfs_first_level_frontier)
+{
+    wst_memtrace *m = record("bfs", 1, 0);
+    cr_assert_geq(m->trace.kernel_count, 4, "at least two levels");
+    cr_assert_eq(m->trace.kernel_count % 2, 0, "Kernel and Kernel2 per level");
+    const wst_memkernel_records *k0 = &m->per_kernel[0];
+    cr_assert_eq(k0->records[0].mask, 0xffffffffu, "every thread reads its mask");
+    cr_assert_eq(k0->records[1].mask, 0x1u, "only node 0 is in the frontier");
+    cr_assert_eq(k0->records[1].kind, WST_STORE);
+    wst_memtrace_free(m);
+}
+
+Test(workloads, record_cli_and_errors)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "g.wst");
+    cli_result r = cli_run("record", "--workload", "gemm", "--size", "small", "-o", path, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run("info", path, NULL);
+    cr_assert(strstr(r.out, "records    33024\n") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "workload   gemm --size small --seed 1\n") != NULL);
+    cli_result_free(&r);
+    r = cli_run("record", "--workload", "nope", "-o", path, NULL);
+    cr_assert_eq(r.status, 1);
+    cr_assert(strstr(r.err, "warpscope: unknown workload 'nope' (workloads: gaussian,") != NULL,
+              "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run("record", "--workload", "gemm", "--size", "huge", "-o", path, NULL);
+    cr_assert_str_eq(r.err, "warpscope: unknown size 'huge' (sizes: small, medium, large)\n");
+    cli_result_free(&r);
+    r = cli_run("workloads", NULL);
+    cr_assert(strstr(r.out, "spmv") != NULL);
+    cli_result_free(&r);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
