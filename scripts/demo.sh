@@ -9,7 +9,7 @@ echo "== recording the default workload (gaussian, small) in the emulator"
 "$bin" record --workload gaussian --size small --verify -o "$out/gaussian.wst"
 echo
 echo "== what the trace holds (first kernels)"
-"$bin" info "$out/gaussian.wst" | head -20
+"$bin" info "$out/gaussian.wst" | sed -n 1,20p
 echo
 echo "== the first records of Fan2 at t = 0"
 "$bin" dump "$out/gaussian.wst" --kernel 1 --cta 0
