@@ -1,0 +1,229 @@
+/* collectors/accelsim/accelsim_export.c: a .wst trace -> Accel-Sim text.
+ *
+ * Writes what the post-processed tracer output looks like (tracer format
+ * version 4), memory instructions only: per kernel a header, then per CTA
+ * "#BEGIN_TB / thread block / (warp / insts / lines)* / #END_TB".  The
+ * "insts = N" count comes before a warp's lines, so one CTA's records are
+ * held in memory (never more), then written warp by warp. */
+#include "collectors/accelsim/accelsim.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "collectors/accelsim/accelsim_lines.h"
+#include "collectors/accelsim/accelsim_opcode.h"
+#include "formats/wst.h"
+#include "util/outfile.h"
+
+/* Generic-address windows written into every header: the top 32 MiB of
+ * the address space, where no real allocation lives, so a generic LD/ST
+ * (and Accel-Sim reading it) resolves to global unless it truly was not. */
+static const accelsim_windows export_windows = {
+    .shared_base = 0xfffffffffe000000ull,
+    .local_base = 0xffffffffff000000ull,
+};
+
+typedef struct cta_buffer {
+    wst_record *records;
+    size_t count, cap;
+    uint32_t *order;     /* record indexes grouped by warp */
+    uint32_t *per_warp;  /* [warps + 1] start of each warp in order[] */
+    uint32_t warps;
+} cta_buffer;
+
+static void cta_buffer_free(cta_buffer *b)
+{
+    free(b->records);
+    free(b->order);
+    free(b->per_warp);
+}
+
+/* True when importing `opcode` on this record's line gives back the
+ * record's kind, space and cache operator. */
+static int opcode_says(const char *opcode, const wst_record *rec)
+{
+    if (!opcode || !*opcode || strlen(opcode) >= ACCELSIM_OPCODE_MAX ||
+        opcode[strcspn(opcode, " \t\r\n")])
+        return 0;
+    accelsim_opcode op;
+    accelsim_opcode_classify(opcode, &op);
+    int space;
+    switch (op.space) {
+    case ACCELSIM_GLOBAL: space = WST_GLOBAL; break;
+    case ACCELSIM_LOCAL: space = WST_LOCAL; break;
+    case ACCELSIM_GENERIC:
+        space = rec->mask ? accelsim_resolve_generic(&export_windows,
+                                                     rec->addr[__builtin_ctz(rec->mask)])
+                          : WST_GLOBAL;
+        break;
+    default: return 0;
+    }
+    return op.kind == rec->kind && space == rec->space && op.cache_op == rec->cache_op;
+}
+
+static int read_cta(wst_reader *r, uint32_t kernel, uint32_t cta, cta_buffer *b, ws_error *err)
+{
+    wst_cursor *c = wst_cursor_cta(r, kernel, cta, err);
+    if (!c)
+        return -1;
+    b->count = 0;
+    const wst_record *batch;
+    uint32_t batch_kernel;
+    int64_t n;
+    while ((n = wst_cursor_next_batch(c, &batch, &batch_kernel, err)) > 0) {
+        if (b->count + (size_t)n > b->cap) {
+            size_t cap = b->cap ? b->cap : 1024;
+            while (cap < b->count + (size_t)n)
+                cap *= 2;
+            wst_record *grown = realloc(b->records, cap * sizeof *grown);
+            uint32_t *order = realloc(b->order, cap * sizeof *order);
+            if (grown)
+                b->records = grown;
+            if (order)
+                b->order = order;
+            if (!grown || !order) {
+                wst_cursor_free(c);
+                return ws_fail(err, "out of memory");
+            }
+            b->cap = cap;
+        }
+        memcpy(b->records + b->count, batch, (size_t)n * sizeof *batch);
+        b->count += (size_t)n;
+    }
+    wst_cursor_free(c);
+    if (n < 0)
+        return -1;
+    /* Counting sort by warp keeps each warp's records in order. */
+    memset(b->per_warp, 0, (b->warps + 1) * sizeof *b->per_warp);
+    for (size_t i = 0; i < b->count; i++) {
+        if (b->records[i].warp >= b->warps)
+            return ws_fail(err, "CTA %u has a record of warp %u in a block of %u warps", cta,
+                           b->records[i].warp, b->warps);
+        b->per_warp[b->records[i].warp + 1]++;
+    }
+    for (uint32_t w = 0; w < b->warps; w++)
+        b->per_warp[w + 1] += b->per_warp[w];
+    uint32_t *next = calloc(b->warps, sizeof *next);
+    if (!next)
+        return ws_fail(err, "out of memory");
+    for (size_t i = 0; i < b->count; i++) {
+        uint32_t w = b->records[i].warp;
+        b->order[b->per_warp[w] + next[w]++] = (uint32_t)i;
+    }
+    free(next);
+    return 0;
+}
+
+static void write_header(FILE *out, const wst_kernel *k, uint32_t index, int lineinfo)
+{
+    if (k->name && *k->name && !k->name[strcspn(k->name, "\r\n")])
+        fprintf(out, "-kernel name = %s\n", k->name);
+    else
+        fprintf(out, "-kernel name = kernel_%u\n", index + 1);
+    fprintf(out,
+            "-kernel id = %u\n-grid dim = (%u,%u,%u)\n-block dim = (%u,%u,%u)\n"
+            "-shmem = %u\n-nregs = %u\n-binary version = 70\n-cuda stream id = 0\n"
+            "-shmem base_addr = 0x%016" PRIx64 "\n-local mem base_addr = 0x%016" PRIx64 "\n"
+            "-accelsim tracer version = 4\n-enable lineinfo = %d\n\n"
+            "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
+            "[reg_srcs] mem_width [adrrescompress?] [mem_addresses]\n\n",
+            index + 1, k->grid.x, k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z,
+            k->shared_mem_bytes, k->registers_per_thread, export_windows.shared_base,
+            export_windows.local_base, lineinfo);
+}
+
+static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buffer *b,
+                     const accelsim_line_format *format, ws_error *err)
+{
+    uint32_t gx = k->grid.x ? k->grid.x : 1, gy = k->grid.y ? k->grid.y : 1;
+    fprintf(out, "\n#BEGIN_TB\n\nthread block = %u,%u,%u\n", cta % gx, cta / gx % gy,
+            cta / gx / gy);
+    char synthesized[ACCELSIM_OPCODE_MAX];
+    for (uint32_t w = 0; w < b->warps; w++) {
+        fprintf(out, "\nwarp = %u\ninsts = %u\n", w, b->per_warp[w + 1] - b->per_warp[w]);
+        for (uint32_t i = b->per_warp[w]; i < b->per_warp[w + 1]; i++) {
+            const wst_record *rec = &b->records[b->order[i]];
+            if (rec->pc >= k->pc_count)
+                return ws_fail(err, "record refers to PC %u of %u", rec->pc, k->pc_count);
+            const wst_pc *pc = &k->pcs[rec->pc];
+            const char *opcode = pc->sass;
+            if (!opcode_says(opcode, rec)) {
+                accelsim_opcode_synthesize(rec, synthesized, sizeof synthesized);
+                opcode = synthesized;
+            }
+            accelsim_inst_write(out, format, pc->line, pc->offset, opcode, rec);
+        }
+    }
+    fputs("\n#END_TB\n", out);
+    return 0;
+}
+
+static int export_kernel(wst_reader *r, uint32_t index, const char *path, ws_error *err)
+{
+    const wst_kernel *k = &wst_reader_trace(r)->kernels[index];
+    accelsim_line_format format = {0};
+    for (uint32_t i = 0; i < k->pc_count; i++)
+        format.lineinfo |= k->pcs[i].line != 0;
+    uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
+    if (threads == 0 || threads > 1u << 20)
+        return ws_fail(err, "kernel %u: block (%u,%u,%u) cannot be written", index,
+                       k->block.x, k->block.y, k->block.z);
+    cta_buffer b = {.warps = (uint32_t)((threads + WST_WARP_SIZE - 1) / WST_WARP_SIZE)};
+    b.per_warp = calloc(b.warps + 1, sizeof *b.per_warp);
+    ws_outfile *out = ws_outfile_open(path, err);
+    int rc = (!b.per_warp || !out) ? -1 : 0;
+    if (!b.per_warp && out)
+        ws_fail(err, "out of memory");
+    if (rc == 0) {
+        write_header(ws_outfile_stream(out), k, index, format.lineinfo);
+        uint32_t cta_count = 0;
+        const uint32_t *ctas = wst_reader_ctas(r, index, &cta_count);
+        for (uint32_t i = 0; rc == 0 && i < cta_count; i++) {
+            rc = read_cta(r, index, ctas[i], &b, err);
+            if (rc == 0)
+                rc = write_cta(ws_outfile_stream(out), k, ctas[i], &b, &format, err);
+        }
+    }
+    cta_buffer_free(&b);
+    if (rc != 0) {
+        ws_outfile_abort(out);
+        return -1;
+    }
+    return ws_outfile_commit(out, err);
+}
+
+int accelsim_export(const char *wst_path, const char *out_dir, ws_error *err)
+{
+    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST)
+        return ws_fail(err, "%s: cannot create directory: %s", out_dir, strerror(errno));
+    wst_reader *r = wst_reader_open(wst_path, err);
+    if (!r)
+        return ws_fail_prefix(err, "%s: ", wst_path);
+    char *path = NULL;
+    ws_outfile *list = NULL;
+    int rc = asprintf(&path, "%s/kernelslist.g", out_dir) < 0 ? ws_fail(err, "out of memory") : 0;
+    if (rc == 0 && !(list = ws_outfile_open(path, err)))
+        rc = -1;
+    const wst_trace *trace = wst_reader_trace(r);
+    for (uint32_t k = 0; rc == 0 && k < trace->kernel_count; k++) {
+        free(path);
+        path = NULL;
+        if (asprintf(&path, "%s/kernel-%u.traceg", out_dir, k + 1) < 0) {
+            rc = ws_fail(err, "out of memory");
+            break;
+        }
+        fprintf(ws_outfile_stream(list), "kernel-%u.traceg\n", k + 1);
+        if ((rc = export_kernel(r, k, path, err)) != 0)
+            ws_fail_prefix(err, "%s: ", path);
+    }
+    if (rc == 0)
+        rc = ws_outfile_commit(list, err);
+    else
+        ws_outfile_abort(list);
+    free(path);
+    wst_reader_close(r);
+    return rc;
+}
