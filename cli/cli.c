@@ -63,3 +63,28 @@ bad:
               text ? text : "");
     return -1;
 }
+
+int cli_convert_args(const char *command, int argc, char **argv, const char **input,
+                     const char **output)
+{
+    const char *format = NULL;
+    *input = *output = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            *output = argv[++i];
+        else if (argv[i][0] == '-')
+            return cli_error(NULL, "%s: unknown option '%s'", command, argv[i]);
+        else if (!format)
+            format = argv[i];
+        else if (!*input)
+            *input = argv[i];
+        else
+            return cli_error(NULL, "%s: unexpected argument '%s'", command, argv[i]);
+    }
+    if (!format || !*input || !*output)
+        return cli_error(NULL, "%s needs a format, an input and -o; see 'warpscope %s --help'",
+                         command, command);
+    if (strcmp(format, "accelsim") != 0)
+        return cli_error(NULL, "%s: unknown trace format '%s' (known: accelsim)", command, format);
+    return 0;
+}

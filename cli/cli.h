@@ -31,4 +31,9 @@ int cli_wants_help(const cli_command *cmd, int argc, char **argv);
  * -1 with a one-line complaint naming the option when it is not one. */
 int cli_parse_u64(const char *option, const char *text, unsigned long long *out);
 
+/* Parses `FORMAT INPUT -o OUTPUT` for the converters (import, export);
+ * only the accelsim format exists.  0 or an exit status after complaining. */
+int cli_convert_args(const char *command, int argc, char **argv, const char **input,
+                     const char **output);
+
 #endif

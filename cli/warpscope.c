@@ -5,12 +5,14 @@
 
 #include "cli/cli.h"
 
-extern const cli_command cmd_workloads, cmd_record, cmd_info, cmd_dump;
+extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump;
 
 /* One line per subcommand, in the order `--help` lists them. */
 static const cli_command *const commands[] = {
     &cmd_workloads,
     &cmd_record,
+    &cmd_import,
+    &cmd_export,
     &cmd_info,
     &cmd_dump,
 };

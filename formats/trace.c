@@ -31,6 +31,17 @@ int wst_cache_op_parse(const char *text)
     return -1;
 }
 
+const char *wst_sass_size_suffix(unsigned size)
+{
+    switch (size) {
+    case 1: return ".U8";
+    case 2: return ".U16";
+    case 8: return ".64";
+    case 16: return ".128";
+    default: return "";
+    }
+}
+
 int wst_access_size_valid(unsigned size)
 {
     return size == 1 || size == 2 || size == 4 || size == 8 || size == 16;

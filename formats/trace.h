@@ -91,6 +91,10 @@ const char *wst_space_name(wst_space space);    /* "global", "local" */
 const char *wst_cache_op_name(wst_cache_op op); /* "", "ca", "cg", ... */
 int wst_cache_op_parse(const char *text);       /* -1 if unknown */
 
+/* SASS width suffix of a per-lane access size: ".U8", ".U16", "" (32-bit),
+ * ".64", ".128" (LDG.E.64 and so on). */
+const char *wst_sass_size_suffix(unsigned size);
+
 /* True when size is one of 1, 2, 4, 8, 16. */
 int wst_access_size_valid(unsigned size);
 

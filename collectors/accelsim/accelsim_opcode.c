@@ -97,17 +97,6 @@ int accelsim_resolve_generic(const accelsim_windows *windows, uint64_t addr)
     return WST_GLOBAL;
 }
 
-static const char *width_suffix(unsigned size)
-{
-    switch (size) {
-    case 1: return ".U8";
-    case 2: return ".U16";
-    case 8: return ".64";
-    case 16: return ".128";
-    default: return "";
-    }
-}
-
 void accelsim_opcode_synthesize(const wst_record *rec, char *buf, size_t cap)
 {
     const char *base;
@@ -118,5 +107,5 @@ void accelsim_opcode_synthesize(const wst_record *rec, char *buf, size_t cap)
     else
         base = rec->kind == WST_LOAD ? "LDG.E" : "STG.E";
     const char *op = rec->cache_op < WST_OP_COUNT ? op_suffix[rec->cache_op] : "";
-    snprintf(buf, cap, "%s%s%s", base, op, width_suffix(rec->size));
+    snprintf(buf, cap, "%s%s%s", base, op, wst_sass_size_suffix(rec->size));
 }

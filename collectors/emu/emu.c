@@ -171,17 +171,6 @@ void *emu_access(emu_thread *t, emu_site *site, const void *ptr)
     return (void *)ptr;
 }
 
-static const char *size_suffix(unsigned size)
-{
-    switch (size) {
-    case 1: return ".U8";
-    case 2: return ".U16";
-    case 8: return ".64";
-    case 16: return ".128";
-    default: return "";
-    }
-}
-
 /* A SASS-like opcode for the PC table: LDG.E, STG.E.64, LDG.E.CG.128, ... */
 static void site_sass(const emu_site *s, char *buf, size_t cap)
 {
@@ -189,7 +178,7 @@ static void site_sass(const emu_site *s, char *buf, size_t cap)
                      : s->kind == WST_LOAD  ? "LDG.E"
                      : s->kind == WST_STORE ? "STG.E"
                                             : "ATOMG.E.ADD";
-    snprintf(buf, cap, "%s%s%s", op, s->cache_op == WST_OP_CG ? ".CG" : "", size_suffix(s->size));
+    snprintf(buf, cap, "%s%s%s", op, s->cache_op == WST_OP_CG ? ".CG" : "", wst_sass_size_suffix(s->size));
 }
 
 static int site_pc(emu *e, emu_site *s, uint32_t *pc, ws_error *err)
