@@ -1,0 +1,317 @@
+/* analyzer/config.c: see config.h. */
+#include "analyzer/config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t cache_config_sets(const cache_config *c)
+{
+    uint64_t per_set = (uint64_t)c->ways * c->line_bytes * (c->slices ? c->slices : 1);
+    return per_set ? c->size_bytes / per_set : 0;
+}
+
+uint64_t cache_config_lines(const cache_config *c)
+{
+    return c->line_bytes ? c->size_bytes / c->line_bytes : 0;
+}
+
+/* ---- JSON ---- */
+
+typedef struct field {
+    const char *key;
+    uint32_t *u32;
+    uint64_t *u64;
+} field;
+
+static int check_keys(const json_t *obj, const char *const *allowed, const char *what,
+                      ws_error *err)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)obj, key, value) {
+        int known = 0;
+        for (int i = 0; allowed[i]; i++)
+            known |= strcmp(key, allowed[i]) == 0;
+        if (!known)
+            return ws_fail(err, "%s: unknown field '%s'", what, key);
+    }
+    return 0;
+}
+
+static int read_number(const json_t *obj, const char *key, uint64_t max, uint64_t *out,
+                       const char *what, ws_error *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v)
+        return ws_fail(err, "%s: missing field '%s'", what, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max)
+        return ws_fail(err, "%s: '%s' must be a whole number from 0 to %llu", what, key,
+                       (unsigned long long)max);
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+static int read_u32(const json_t *obj, const char *key, uint32_t *out, const char *what,
+                    ws_error *err)
+{
+    uint64_t v = 0;
+    if (read_number(obj, key, UINT32_MAX, &v, what, err) != 0)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int read_string(const json_t *obj, const char *key, char *out, size_t cap, int required,
+                       const char *what, ws_error *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v && !required)
+        return 0;
+    if (!json_is_string(v) || strlen(json_string_value(v)) >= cap)
+        return ws_fail(err, "%s: '%s' must be a string of at most %zu characters", what, key,
+                       cap - 1);
+    snprintf(out, cap, "%s", json_string_value(v));
+    return 0;
+}
+
+static int read_cache(const json_t *obj, cache_config *c, int is_l2, const char *what,
+                      ws_error *err)
+{
+    static const char *const l1_keys[] = {"size", "ways", "line", "sector", "index", "policy", NULL};
+    static const char *const l2_keys[] = {"size", "ways", "line", "sector", "index", "policy",
+                                          "slices", NULL};
+    if (!json_is_object(obj))
+        return ws_fail(err, "%s: must be an object", what);
+    if (check_keys(obj, is_l2 ? l2_keys : l1_keys, what, err) != 0)
+        return -1;
+    char index[16] = "linear";
+    memset(c, 0, sizeof *c);
+    c->slices = 1;
+    if (read_number(obj, "size", UINT64_C(1) << 40, &c->size_bytes, what, err) ||
+        read_u32(obj, "ways", &c->ways, what, err) || read_u32(obj, "line", &c->line_bytes, what, err) ||
+        read_u32(obj, "sector", &c->sector_bytes, what, err) ||
+        (is_l2 && read_u32(obj, "slices", &c->slices, what, err)) ||
+        read_string(obj, "index", index, sizeof index, 0, what, err) ||
+        read_string(obj, "policy", c->policy, sizeof c->policy, 1, what, err))
+        return -1;
+    if (strcmp(index, "linear") == 0)
+        c->index = INDEX_LINEAR;
+    else if (strcmp(index, "fermi-hash") == 0)
+        c->index = INDEX_FERMI_HASH;
+    else
+        return ws_fail(err, "%s: index '%s' is not linear or fermi-hash", what, index);
+    return 0;
+}
+
+int config_from_json(gpu_config *c, const json_t *doc, const char *what, ws_error *err)
+{
+    static const char *const keys[] = {"name", "note", "approx", "sms", "max_ctas_per_sm",
+                                       "max_warps_per_sm", "max_threads_per_sm",
+                                       "registers_per_sm", "shared_mem_per_sm",
+                                       "schedulers_per_sm", "l1", "l2", "latency", "mshr",
+                                       "gto_k", NULL};
+    static const char *const latency_keys[] = {"l2", "dram", NULL};
+    static const char *const mshr_keys[] = {"entries", "merges", NULL};
+    memset(c, 0, sizeof *c);
+    if (!json_is_object(doc))
+        return ws_fail(err, "%s: a GPU config must be a JSON object", what);
+    if (check_keys(doc, keys, what, err) != 0)
+        return -1;
+    const json_t *latency = json_object_get(doc, "latency"), *mshr = json_object_get(doc, "mshr");
+    if (!json_is_object(latency) || !json_is_object(mshr))
+        return ws_fail(err, "%s: 'latency' and 'mshr' must be objects", what);
+    const json_t *approx = json_object_get(doc, "approx");
+    c->approx = json_is_true(approx);
+    char l1_what[64], l2_what[64];
+    snprintf(l1_what, sizeof l1_what, "%s: l1", what);
+    snprintf(l2_what, sizeof l2_what, "%s: l2", what);
+    if (read_string(doc, "name", c->name, sizeof c->name, 1, what, err) ||
+        read_string(doc, "note", c->note, sizeof c->note, 0, what, err) ||
+        read_u32(doc, "sms", &c->sms, what, err) ||
+        read_u32(doc, "max_ctas_per_sm", &c->max_ctas_per_sm, what, err) ||
+        read_u32(doc, "max_warps_per_sm", &c->max_warps_per_sm, what, err) ||
+        read_u32(doc, "max_threads_per_sm", &c->max_threads_per_sm, what, err) ||
+        read_u32(doc, "registers_per_sm", &c->registers_per_sm, what, err) ||
+        read_u32(doc, "shared_mem_per_sm", &c->shared_mem_per_sm, what, err) ||
+        read_u32(doc, "schedulers_per_sm", &c->schedulers_per_sm, what, err) ||
+        read_u32(doc, "gto_k", &c->gto_k, what, err) ||
+        check_keys(latency, latency_keys, what, err) || check_keys(mshr, mshr_keys, what, err) ||
+        read_u32(latency, "l2", &c->l2_latency, "latency", err) ||
+        read_u32(latency, "dram", &c->dram_latency, "latency", err) ||
+        read_u32(mshr, "entries", &c->mshr_entries, "mshr", err) ||
+        read_u32(mshr, "merges", &c->mshr_merges, "mshr", err) ||
+        read_cache(json_object_get(doc, "l1"), &c->l1, 0, l1_what, err) ||
+        read_cache(json_object_get(doc, "l2"), &c->l2, 1, l2_what, err))
+        return -1;
+    return config_validate(c, err);
+}
+
+static json_t *cache_to_json(const cache_config *c, int is_l2)
+{
+    json_t *o = json_pack("{s:I,s:i,s:i,s:i}", "size", (json_int_t)c->size_bytes, "ways", c->ways,
+                          "line", c->line_bytes, "sector", c->sector_bytes);
+    if (is_l2)
+        json_object_set_new(o, "slices", json_integer(c->slices));
+    json_object_set_new(o, "index", json_string(c->index == INDEX_FERMI_HASH ? "fermi-hash" : "linear"));
+    json_object_set_new(o, "policy", json_string(c->policy));
+    return o;
+}
+
+json_t *config_to_json(const gpu_config *c)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(c->name));
+    json_object_set_new(o, "note", json_string(c->note));
+    json_object_set_new(o, "approx", json_boolean(c->approx));
+    json_object_set_new(o, "sms", json_integer(c->sms));
+    json_object_set_new(o, "max_ctas_per_sm", json_integer(c->max_ctas_per_sm));
+    json_object_set_new(o, "max_warps_per_sm", json_integer(c->max_warps_per_sm));
+    json_object_set_new(o, "max_threads_per_sm", json_integer(c->max_threads_per_sm));
+    json_object_set_new(o, "registers_per_sm", json_integer(c->registers_per_sm));
+    json_object_set_new(o, "shared_mem_per_sm", json_integer(c->shared_mem_per_sm));
+    json_object_set_new(o, "schedulers_per_sm", json_integer(c->schedulers_per_sm));
+    json_object_set_new(o, "l1", cache_to_json(&c->l1, 0));
+    json_object_set_new(o, "l2", cache_to_json(&c->l2, 1));
+    json_object_set_new(o, "latency", json_pack("{s:i,s:i}", "l2", c->l2_latency, "dram", c->dram_latency));
+    json_object_set_new(o, "mshr", json_pack("{s:i,s:i}", "entries", c->mshr_entries, "merges", c->mshr_merges));
+    json_object_set_new(o, "gto_k", json_integer(c->gto_k));
+    return o;
+}
+
+/* ---- validation ---- */
+
+static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+static int validate_cache(const cache_config *c, const char *level, ws_error *err)
+{
+    if (c->ways == 0)
+        return ws_fail(err, "%s.ways: must be at least 1", level);
+    if (!is_pow2(c->line_bytes) || c->line_bytes < 32 || c->line_bytes > 128)
+        return ws_fail(err, "%s.line: %u is not a power of two from 32 to 128 bytes", level,
+                       c->line_bytes);
+    if (c->sector_bytes && c->sector_bytes != 32)
+        return ws_fail(err, "%s.sector: must be 0 (unsectored) or 32", level);
+    if (c->sector_bytes > c->line_bytes)
+        return ws_fail(err, "%s.line: %u is smaller than the sector (%u)", level, c->line_bytes,
+                       c->sector_bytes);
+    if (c->slices == 0 || c->slices > 4096)
+        return ws_fail(err, "%s.slices: must be 1 to 4096", level);
+    uint64_t per_set = (uint64_t)c->ways * c->line_bytes * c->slices;
+    if (c->size_bytes == 0 || c->size_bytes % per_set)
+        return ws_fail(err, "%s.size: %llu bytes is not a whole number of sets (%u ways x %u B "
+                       "x %u slices)", level, (unsigned long long)c->size_bytes, c->ways,
+                       c->line_bytes, c->slices);
+    uint64_t sets = c->size_bytes / per_set;
+    if (sets > (1u << 24) || (uint64_t)c->ways * sets > (1u << 26))
+        return ws_fail(err, "%s.size: %llu sets of %u ways is more than warpscope models", level,
+                       (unsigned long long)sets, c->ways);
+    if (c->index == INDEX_FERMI_HASH && sets != 32 && sets != 64)
+        return ws_fail(err, "%s.index: the Fermi hash needs 32 or 64 sets, not %llu", level,
+                       (unsigned long long)sets);
+    if (!c->policy[0])
+        return ws_fail(err, "%s.policy: missing", level);
+    return 0;
+}
+
+int config_validate(const gpu_config *c, ws_error *err)
+{
+    if (c->sms == 0 || c->sms > 256)
+        return ws_fail(err, "sms: %u is outside 1..256", c->sms);
+    if (c->max_ctas_per_sm == 0 || c->max_ctas_per_sm > 64)
+        return ws_fail(err, "max_ctas_per_sm: %u is outside 1..64", c->max_ctas_per_sm);
+    if (c->max_warps_per_sm == 0 || c->max_warps_per_sm > 128)
+        return ws_fail(err, "max_warps_per_sm: %u is outside 1..128", c->max_warps_per_sm);
+    if (c->max_threads_per_sm < 32 || c->max_threads_per_sm > 4096)
+        return ws_fail(err, "max_threads_per_sm: %u is outside 32..4096", c->max_threads_per_sm);
+    if (c->schedulers_per_sm == 0 || c->schedulers_per_sm > 8)
+        return ws_fail(err, "schedulers_per_sm: %u is outside 1..8", c->schedulers_per_sm);
+    if (c->gto_k == 0)
+        return ws_fail(err, "gto_k: must be at least 1");
+    return validate_cache(&c->l1, "l1", err) || validate_cache(&c->l2, "l2", err) ? -1 : 0;
+}
+
+/* ---- loading and overrides ---- */
+
+int config_load(gpu_config *out, const char *name, ws_error *err)
+{
+    const char *text = config_preset_json(name);
+    json_error_t jerr;
+    json_t *doc;
+    if (text) {
+        doc = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+    } else if (strchr(name, '/') || strstr(name, ".json")) {
+        doc = json_load_file(name, JSON_REJECT_DUPLICATES, &jerr);
+        if (!doc)
+            return ws_fail(err, "%s: %s (line %d)", name, jerr.text, jerr.line);
+    } else {
+        char names[256] = "";
+        for (int i = 0; config_preset_names[i]; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     config_preset_names[i]);
+        return ws_fail(err, "unknown GPU '%s' (presets: %s; or a .json file)", name, names);
+    }
+    int rc = config_from_json(out, doc, name, err);
+    json_decref(doc);
+    return rc;
+}
+
+/* "32K:8:128[:32]" */
+static int parse_geometry(const char *text, cache_config *c, const char *option, ws_error *err)
+{
+    unsigned long long v[4] = {0, 0, 0, c->sector_bytes};
+    int n = 0;
+    const char *p = text;
+    while (n < 4) {
+        char *end;
+        v[n] = strtoull(p, &end, 10);
+        if (end == p)
+            break;
+        if (*end == 'K' || *end == 'k')
+            v[n] <<= 10, end++;
+        else if (*end == 'M' || *end == 'm')
+            v[n] <<= 20, end++;
+        n++;
+        if (*end != ':') {
+            p = end;
+            break;
+        }
+        p = end + 1;
+    }
+    if (n < 3 || *p != '\0')
+        return ws_fail(err, "%s: expected SIZE:WAYS:LINE[:SECTOR] like 32K:8:128, got '%s'", option,
+                       text);
+    c->size_bytes = v[0];
+    c->ways = (uint32_t)v[1];
+    c->line_bytes = (uint32_t)v[2];
+    c->sector_bytes = (uint32_t)v[3];
+    return 0;
+}
+
+int config_override(gpu_config *c, const char *option, const char *value, ws_error *err)
+{
+    if (strcmp(option, "--sms") == 0) {
+        char *end;
+        unsigned long v = strtoul(value, &end, 10);
+        if (!*value || *end)
+            return ws_fail(err, "--sms: expected a number, got '%s'", value);
+        c->sms = (uint32_t)v;
+    } else if (strcmp(option, "--l1") == 0 || strcmp(option, "--l2") == 0) {
+        cache_config *cache = option[3] == '1' ? &c->l1 : &c->l2;
+        if (parse_geometry(value, cache, option, err) != 0)
+            return -1;
+        if (cache->index == INDEX_FERMI_HASH && cache_config_sets(cache) != 32 &&
+            cache_config_sets(cache) != 64)
+            cache->index = INDEX_LINEAR; /* a new geometry the hash cannot index */
+    } else if (strcmp(option, "--l1-policy") == 0 || strcmp(option, "--l2-policy") == 0) {
+        cache_config *cache = option[3] == '1' ? &c->l1 : &c->l2;
+        if (strlen(value) >= sizeof cache->policy)
+            return ws_fail(err, "%s: policy name too long", option);
+        snprintf(cache->policy, sizeof cache->policy, "%s", value);
+    } else {
+        return 1;
+    }
+    snprintf(c->note + strlen(c->note), sizeof c->note - strlen(c->note), "%s%s %s",
+             c->note[0] ? "; " : "", option, value);
+    return config_validate(c, err) == 0 ? 0 : -1;
+}

@@ -1,0 +1,60 @@
+/* analyzer/config.h: the GPU configuration (SPEC §6, §7, §10).
+ *
+ * Presets are JSON documents (configs/NAME.json, also built into the binary
+ * so --gpu NAME works from anywhere); --gpu FILE.json loads any file of the
+ * same form; command-line overrides change single fields.  Every config is
+ * validated, with messages that name the field. */
+#ifndef WS_CONFIG_H
+#define WS_CONFIG_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "util/error.h"
+
+typedef enum set_index { INDEX_LINEAR = 0, INDEX_FERMI_HASH } set_index;
+
+typedef struct cache_config {
+    uint64_t size_bytes;  /* total (all slices) */
+    uint32_t ways;
+    uint32_t line_bytes;
+    uint32_t sector_bytes; /* 0 = not sectored, else 32 */
+    uint32_t slices;       /* L2 only; 1 for L1 */
+    set_index index;
+    char policy[24];
+} cache_config;
+
+typedef struct gpu_config {
+    char name[32];
+    char note[160];
+    int approx;
+    uint32_t sms;
+    uint32_t max_ctas_per_sm, max_warps_per_sm, max_threads_per_sm;
+    uint32_t registers_per_sm, shared_mem_per_sm;
+    uint32_t schedulers_per_sm;
+    cache_config l1, l2;
+    uint32_t l2_latency, dram_latency;
+    uint32_t mshr_entries, mshr_merges;
+    uint32_t gto_k;
+} gpu_config;
+
+/* Sets of one slice: size ÷ (slices × ways × line). */
+uint64_t cache_config_sets(const cache_config *c);
+uint64_t cache_config_lines(const cache_config *c); /* all slices */
+
+/* Preset by name, or a JSON file when name ends in ".json" / contains '/'. */
+int config_load(gpu_config *out, const char *name_or_path, ws_error *err);
+int config_from_json(gpu_config *out, const json_t *doc, const char *what, ws_error *err);
+json_t *config_to_json(const gpu_config *c);
+int config_validate(const gpu_config *c, ws_error *err);
+
+/* Names of the built-in presets, NULL-terminated, and their JSON text. */
+extern const char *const config_preset_names[];
+const char *config_preset_json(const char *name);
+
+/* Applies one override: option is "--sms", "--l1", "--l2", "--l1-policy" or
+ * "--l2-policy"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M suffixes.
+ * Returns 1 if the option is not a config override, 0 done, -1 error. */
+int config_override(gpu_config *c, const char *option, const char *value, ws_error *err);
+
+#endif
