@@ -1,0 +1,736 @@
+/* analyzer/sched.c: see sched.h (SPEC §6). */
+#include "analyzer/sched.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/grow.h"
+
+typedef struct cta_state {
+    int active;
+    uint32_t cta;
+    wst_record *records;
+    size_t count, capacity;
+    uint32_t *order; /* record indices grouped by warp, trace order within a warp */
+    size_t order_capacity;
+    uint32_t warps_left;
+} cta_state;
+
+typedef struct warp_state {
+    int active;        /* has records left */
+    uint32_t cta_slot;
+    uint32_t next, end; /* range of the CTA's order[] */
+    uint64_t id;       /* dispatch order = age */
+    uint64_t ready_at; /* GTO: the scheduler's issue count when ready again */
+} warp_state;
+
+typedef struct sm_state {
+    cta_state *ctas;   /* [cta_slots] */
+    warp_state *warps; /* [cta_slots × warps_per_cta] */
+    uint32_t free_ctas;
+    uint32_t live_warps;
+    uint32_t next_scheduler;
+    uint32_t lrr_last[8];
+    int32_t gto_current[8];
+    uint64_t scheduler_issues[8];
+    uint64_t steps;
+    uint32_t group_next, group_end; /* qN: this SM's group in the CTA list */
+} sm_state;
+
+typedef enum { STATE_NEED_KERNEL, STATE_RUNNING, STATE_DONE } sched_state;
+
+struct sched {
+    gpu_config config;
+    sched_options options;
+    sched_source source;
+    sched_miss_fn miss;
+    void *miss_ctx;
+    sched_state state;
+    uint32_t kernel;
+    /* The current kernel. */
+    const uint32_t *ctas;
+    uint32_t cta_count;
+    uint32_t next_cta;    /* next undispatched position in ctas[] */
+    uint32_t group_size;  /* qN / qx */
+    uint32_t next_group;
+    int adaptive_rr;      /* qx_adpt has switched to rr */
+    uint32_t cta_slots, warps_per_cta, warp_slots;
+    sm_state *sms;
+    uint32_t sm_cursor;
+    uint32_t resident, peak_resident;
+    uint64_t next_warp_id;
+    /* Recorded schedule: CTAs by first timestamp, with their SM. */
+    uint32_t *admission;
+    uint16_t *recorded_sm;
+    uint64_t *first_time;
+    uint32_t admitted;
+    /* Events produced by dispatch and retire, handed out first. */
+    sched_event *queue;
+    size_t queue_head, queue_count, queue_capacity;
+    int retire_pending;
+    uint32_t retire_sm, retire_slot;
+};
+
+/* ---- options ---- */
+
+int sched_options_parse(const char *text, sched_options *out, ws_error *err)
+{
+    *out = (sched_options){.cta = CTA_RR, .warp = WARP_GTO};
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text);
+    int saw_warp = 0;
+    for (char *save = NULL, *part = strtok_r(buf, ",", &save); part;
+         part = strtok_r(NULL, ",", &save)) {
+        if (strcmp(part, "rr") == 0)
+            out->cta = CTA_RR;
+        else if (strcmp(part, "qx") == 0)
+            out->cta = CTA_QX;
+        else if (strcmp(part, "qx_adpt") == 0)
+            out->cta = CTA_QX_ADPT;
+        else if (strcmp(part, "bcs") == 0)
+            out->cta = CTA_BCS;
+        else if (part[0] == 'q' && part[1] >= '1' && part[1] <= '9' && strlen(part) < 6) {
+            char *end;
+            out->group = (uint32_t)strtoul(part + 1, &end, 10);
+            if (*end)
+                return ws_fail(err, "--schedule: '%s' is not qN", part);
+            out->cta = CTA_QN;
+        } else if (strcmp(part, "lrr") == 0) {
+            out->warp = WARP_LRR, saw_warp = 1;
+        } else if (strcmp(part, "gto") == 0) {
+            out->warp = WARP_GTO, saw_warp = 1;
+        } else if (strcmp(part, "recorded") == 0) {
+            out->cta = CTA_RECORDED;
+            if (!saw_warp)
+                out->warp = WARP_RECORDED;
+        } else {
+            return ws_fail(err, "--schedule: unknown policy '%s' (CTA: rr, qN, qx, qx_adpt, bcs, "
+                           "recorded; warp: lrr, gto, recorded)", part);
+        }
+    }
+    if ((out->cta == CTA_RECORDED) != (out->warp == WARP_RECORDED))
+        return ws_fail(err, "--schedule: 'recorded' replays the trace's own order for both CTAs "
+                       "and warps; use it alone");
+    return 0;
+}
+
+void sched_options_format(const sched_options *o, char *buf, size_t cap)
+{
+    static const char *const cta[] = {"rr", "recorded", "q", "qx", "qx_adpt", "bcs"};
+    static const char *const warp[] = {"lrr", "gto", "recorded"};
+    if (o->cta == CTA_RECORDED)
+        snprintf(buf, cap, "recorded");
+    else if (o->cta == CTA_QN)
+        snprintf(buf, cap, "q%u,%s", o->group, warp[o->warp]);
+    else
+        snprintf(buf, cap, "%s,%s", cta[o->cta], warp[o->warp]);
+}
+
+/* ---- sources ---- */
+
+static const uint32_t *wst_ctas(void *ctx, uint32_t kernel, uint32_t *count)
+{
+    return wst_reader_ctas(ctx, kernel, count);
+}
+
+static int wst_load_cta(void *ctx, uint32_t kernel, uint32_t cta, wst_record **records,
+                        size_t *count, size_t *capacity, ws_error *err)
+{
+    *count = 0;
+    wst_cursor *c = wst_cursor_cta(ctx, kernel, cta, err);
+    if (!c)
+        return -1;
+    const wst_record *batch;
+    uint32_t k;
+    int64_t n;
+    while ((n = wst_cursor_next_batch(c, &batch, &k, err)) > 0) {
+        if (ws_grow((void **)records, capacity, *count + (size_t)n, sizeof **records) != 0) {
+            n = ws_fail(err, "out of memory");
+            break;
+        }
+        memcpy(*records + *count, batch, (size_t)n * sizeof *batch);
+        *count += (size_t)n;
+    }
+    wst_cursor_free(c);
+    return n < 0 ? -1 : 0;
+}
+
+sched_source sched_source_wst(wst_reader *r)
+{
+    return (sched_source){.ctx = r, .trace = wst_reader_trace(r), .ctas = wst_ctas,
+                          .load_cta = wst_load_cta};
+}
+
+/* The memtrace keeps records per kernel in arrival order; CTA lists are
+ * built once. */
+typedef struct mem_ctx {
+    const wst_memtrace *m;
+    uint32_t **ctas;
+    uint32_t *counts;
+} mem_ctx;
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static const uint32_t *mem_ctas(void *ctx, uint32_t kernel, uint32_t *count)
+{
+    mem_ctx *mc = ctx;
+    *count = mc->counts[kernel];
+    return mc->ctas[kernel];
+}
+
+static int mem_load_cta(void *ctx, uint32_t kernel, uint32_t cta, wst_record **records,
+                        size_t *count, size_t *capacity, ws_error *err)
+{
+    mem_ctx *mc = ctx;
+    const wst_memkernel_records *per = &mc->m->per_kernel[kernel];
+    *count = 0;
+    for (size_t i = 0; i < per->count; i++) {
+        if (per->records[i].cta != cta)
+            continue;
+        if (ws_grow((void **)records, capacity, *count + 1, sizeof **records) != 0)
+            return ws_fail(err, "out of memory");
+        (*records)[(*count)++] = per->records[i];
+    }
+    return 0;
+}
+
+sched_source sched_source_memtrace(const wst_memtrace *m)
+{
+    mem_ctx *mc = calloc(1, sizeof *mc);
+    uint32_t kernels = m->trace.kernel_count;
+    mc->m = m;
+    mc->ctas = calloc(kernels + 1, sizeof *mc->ctas);
+    mc->counts = calloc(kernels + 1, sizeof *mc->counts);
+    for (uint32_t k = 0; k < kernels; k++) {
+        const wst_memkernel_records *per = &m->per_kernel[k];
+        uint32_t *list = malloc((per->count + 1) * sizeof *list);
+        uint32_t n = 0;
+        for (size_t i = 0; i < per->count; i++)
+            list[n++] = per->records[i].cta;
+        qsort(list, n, sizeof *list, compare_u32);
+        uint32_t distinct = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (i == 0 || list[i] != list[i - 1])
+                list[distinct++] = list[i];
+        mc->ctas[k] = list;
+        mc->counts[k] = distinct;
+    }
+    return (sched_source){.ctx = mc, .trace = &m->trace, .ctas = mem_ctas, .load_cta = mem_load_cta};
+}
+
+void sched_source_free(sched_source *s)
+{
+    if (s->ctas != mem_ctas)
+        return;
+    mem_ctx *mc = s->ctx;
+    for (uint32_t k = 0; k < mc->m->trace.kernel_count; k++)
+        free(mc->ctas[k]);
+    free(mc->ctas);
+    free(mc->counts);
+    free(mc);
+}
+
+/* ---- residency ---- */
+
+uint32_t sched_residency(const gpu_config *c, const wst_kernel *k)
+{
+    uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
+    uint64_t warps = (threads + 31) / 32;
+    uint64_t limit = c->max_ctas_per_sm;
+    if (warps && c->max_warps_per_sm / warps < limit)
+        limit = c->max_warps_per_sm / warps;
+    if (threads && c->max_threads_per_sm / threads < limit)
+        limit = c->max_threads_per_sm / threads;
+    if (k->registers_per_thread && threads) {
+        uint64_t regs = threads * k->registers_per_thread;
+        if (c->registers_per_sm / regs < limit)
+            limit = c->registers_per_sm / regs;
+    }
+    if (k->shared_mem_bytes && c->shared_mem_per_sm / k->shared_mem_bytes < limit)
+        limit = c->shared_mem_per_sm / k->shared_mem_bytes;
+    return (uint32_t)limit;
+}
+
+uint32_t sched_peak_resident_ctas(const sched *s) { return s->peak_resident; }
+
+/* ---- events ---- */
+
+static int push(sched *s, sched_event e, ws_error *err)
+{
+    if (s->queue_head == s->queue_count)
+        s->queue_head = s->queue_count = 0;
+    if (ws_grow((void **)&s->queue, &s->queue_capacity, s->queue_count + 1, sizeof *s->queue))
+        return ws_fail(err, "out of memory");
+    s->queue[s->queue_count++] = e;
+    return 0;
+}
+
+/* ---- dispatch ---- */
+
+static void free_sms(sched *s)
+{
+    for (uint32_t i = 0; s->sms && i < s->config.sms; i++) {
+        for (uint32_t c = 0; c < s->cta_slots; c++) {
+            free(s->sms[i].ctas[c].records);
+            free(s->sms[i].ctas[c].order);
+        }
+        free(s->sms[i].ctas);
+        free(s->sms[i].warps);
+    }
+    free(s->sms);
+    s->sms = NULL;
+}
+
+/* Loads a CTA into a free slot of sm and makes its warps issuable. */
+static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
+{
+    sm_state *sm = &s->sms[sm_index];
+    uint32_t slot = 0;
+    while (slot < s->cta_slots && sm->ctas[slot].active)
+        slot++;
+    if (slot == s->cta_slots)
+        return ws_fail(err, "scheduler: SM %u has no free CTA slot", sm_index);
+    cta_state *c = &sm->ctas[slot];
+    if (s->source.load_cta(s->source.ctx, s->kernel, cta, &c->records, &c->count, &c->capacity,
+                           err) != 0)
+        return -1;
+    if (ws_grow((void **)&c->order, &c->order_capacity, c->count + 1, sizeof *c->order))
+        return ws_fail(err, "out of memory");
+    /* Counting sort by warp keeps each warp's records in trace order. */
+    uint32_t starts[1025] = {0};
+    for (size_t i = 0; i < c->count; i++) {
+        if (c->records[i].warp >= s->warps_per_cta)
+            return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", s->kernel, cta,
+                           c->records[i].warp);
+        starts[c->records[i].warp + 1]++;
+    }
+    for (uint32_t w = 0; w < s->warps_per_cta; w++)
+        starts[w + 1] += starts[w];
+    uint32_t fill[1024];
+    memcpy(fill, starts, s->warps_per_cta * sizeof *fill);
+    for (size_t i = 0; i < c->count; i++)
+        c->order[fill[c->records[i].warp]++] = (uint32_t)i;
+    c->active = 1;
+    c->cta = cta;
+    c->warps_left = 0;
+    for (uint32_t w = 0; w < s->warps_per_cta; w++) {
+        warp_state *ws = &sm->warps[slot * s->warps_per_cta + w];
+        *ws = (warp_state){.cta_slot = slot, .next = starts[w], .end = starts[w + 1],
+                           .id = s->next_warp_id++};
+        ws->active = ws->next < ws->end;
+        c->warps_left += ws->active;
+    }
+    sm->live_warps += c->warps_left;
+    sm->free_ctas--;
+    if (++s->resident > s->peak_resident)
+        s->peak_resident = s->resident;
+    return push(s, (sched_event){.kind = SCHED_CTA_DISPATCH, .kernel = s->kernel, .cta = cta,
+                                 .sm = sm_index}, err);
+}
+
+/* The next CTA the dispatch policy gives SM sm, or -1 (SPEC §6). */
+static int64_t next_cta_for(sched *s, uint32_t sm_index)
+{
+    sm_state *sm = &s->sms[sm_index];
+    switch (s->options.cta) {
+    case CTA_QN:
+    case CTA_QX:
+    case CTA_QX_ADPT: {
+        if (sm->group_next < sm->group_end)
+            return sm->group_next++;
+        uint32_t groups = (s->cta_count + s->group_size - 1) / s->group_size;
+        if (s->options.cta == CTA_QX_ADPT && !s->adaptive_rr &&
+            groups - s->next_group < s->config.sms) {
+            s->adaptive_rr = 1; /* too few groups left to keep every SM busy */
+            s->next_cta = s->next_group * s->group_size;
+        }
+        if (s->adaptive_rr)
+            return s->next_cta < s->cta_count ? (int64_t)s->next_cta++ : -1;
+        if (s->next_group >= groups)
+            return -1;
+        sm->group_next = s->next_group * s->group_size;
+        sm->group_end = sm->group_next + s->group_size;
+        if (sm->group_end > s->cta_count)
+            sm->group_end = s->cta_count;
+        s->next_group++;
+        return sm->group_next++;
+    }
+    default:
+        return s->next_cta < s->cta_count ? (int64_t)s->next_cta++ : -1;
+    }
+}
+
+/* Gives SMs new CTAs while they have room (one SM, or all when sm < 0),
+ * cycling over the SMs one CTA (BCS: one pair) at a time. */
+static int fill(sched *s, int64_t only_sm, ws_error *err)
+{
+    int progress = 1;
+    while (progress) {
+        progress = 0;
+        for (uint32_t i = 0; i < s->config.sms; i++) {
+            if (only_sm >= 0 && i != (uint32_t)only_sm)
+                continue;
+            sm_state *sm = &s->sms[i];
+            uint32_t want = 1;
+            if (s->options.cta == CTA_BCS) {
+                /* Pairs of consecutive CTAs, so neighbours share an L1. */
+                uint32_t left = s->cta_count - s->next_cta;
+                want = left >= 2 ? 2 : left;
+                if (want == 0 || sm->free_ctas < want)
+                    continue;
+            } else if (sm->free_ctas == 0) {
+                continue;
+            }
+            for (uint32_t n = 0; n < want; n++) {
+                int64_t pos = next_cta_for(s, i);
+                if (pos < 0)
+                    break;
+                if (dispatch(s, i, s->ctas[pos], err) != 0)
+                    return -1;
+                progress = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the recorded schedule ---- */
+
+static int compare_first_time(const void *a, const void *b, void *ctx)
+{
+    const uint64_t *t = ctx;
+    uint64_t x = t[*(const uint32_t *)a], y = t[*(const uint32_t *)b];
+    if (x != y)
+        return x < y ? -1 : 1;
+    return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+/* Reads each CTA's first record for its SM and start time. */
+static int prepare_recorded(sched *s, ws_error *err)
+{
+    free(s->admission);
+    free(s->recorded_sm);
+    free(s->first_time);
+    s->admission = malloc((s->cta_count + 1) * sizeof *s->admission);
+    s->recorded_sm = malloc((s->cta_count + 1) * sizeof *s->recorded_sm);
+    s->first_time = malloc((s->cta_count + 1) * sizeof *s->first_time);
+    if (!s->admission || !s->recorded_sm || !s->first_time)
+        return ws_fail(err, "out of memory");
+    cta_state scratch = {0};
+    int rc = 0;
+    for (uint32_t i = 0; i < s->cta_count && rc == 0; i++) {
+        rc = s->source.load_cta(s->source.ctx, s->kernel, s->ctas[i], &scratch.records,
+                                &scratch.count, &scratch.capacity, err);
+        if (rc == 0 && (!scratch.count || !scratch.records[0].has_sm || !scratch.records[0].has_time))
+            rc = ws_fail(err, "the recorded schedule needs SM ids and timestamps, which this "
+                         "trace lacks (emulated and imported traces have none); use rr,gto");
+        if (rc == 0 && scratch.records[0].sm >= s->config.sms)
+            rc = ws_fail(err, "the trace ran on SM %u but the GPU config has %u SMs",
+                         scratch.records[0].sm, s->config.sms);
+        if (rc == 0) {
+            s->admission[i] = i;
+            s->recorded_sm[i] = scratch.records[0].sm;
+            s->first_time[i] = scratch.records[0].timestamp;
+        }
+    }
+    free(scratch.records);
+    if (rc == 0)
+        qsort_r(s->admission, s->cta_count, sizeof *s->admission, compare_first_time,
+                s->first_time);
+    s->admitted = 0;
+    return rc;
+}
+
+static const wst_record *warp_head(const sm_state *sm, const warp_state *w)
+{
+    const cta_state *c = &sm->ctas[w->cta_slot];
+    return &c->records[c->order[w->next]];
+}
+
+/* Admits CTAs whose start time has come: before the earliest pending record
+ * of the resident ones (or when none is resident). */
+static int admit_recorded(sched *s, uint64_t earliest, int any_resident, ws_error *err)
+{
+    while (s->admitted < s->cta_count) {
+        uint32_t i = s->admission[s->admitted];
+        if (any_resident && s->first_time[i] > earliest)
+            break;
+        uint32_t sm = s->recorded_sm[i];
+        if (s->sms[sm].free_ctas == 0)
+            return ws_fail(err, "the recorded schedule had more CTAs on SM %u than the GPU "
+                           "config allows (%u); use a config with more CTAs per SM",
+                           sm, s->cta_slots);
+        if (dispatch(s, sm, s->ctas[i], err) != 0)
+            return -1;
+        s->admitted++;
+        any_resident = 1;
+    }
+    return 0;
+}
+
+/* ---- issue ---- */
+
+static int warp_ready(const warp_state *w) { return w->active; }
+
+/* Loose round robin: the scheduler's warps in slot order, one instruction
+ * each per turn, starting after the last one issued. */
+static int32_t pick_lrr(sched *s, sm_state *sm, uint32_t scheduler)
+{
+    uint32_t step = s->config.schedulers_per_sm;
+    if (scheduler >= s->warp_slots)
+        return -1;
+    uint32_t count = (s->warp_slots - scheduler + step - 1) / step;
+    for (uint32_t k = 1; k <= count; k++) {
+        uint32_t position = (sm->lrr_last[scheduler] + k) % count;
+        uint32_t slot = scheduler + position * step;
+        if (warp_ready(&sm->warps[slot])) {
+            sm->lrr_last[scheduler] = position;
+            return (int32_t)slot;
+        }
+    }
+    return -1;
+}
+
+static int32_t pick_gto(sched *s, sm_state *sm, uint32_t scheduler)
+{
+    int32_t current = sm->gto_current[scheduler];
+    uint64_t now = sm->scheduler_issues[scheduler];
+    if (current >= 0 && warp_ready(&sm->warps[current]) && sm->warps[current].ready_at <= now)
+        return current;
+    /* The oldest ready warp; if every warp is waiting after a miss, the one
+     * that becomes ready first (time passes in a functional model). */
+    int32_t oldest = -1, soonest = -1;
+    for (uint32_t slot = scheduler; slot < s->warp_slots; slot += s->config.schedulers_per_sm) {
+        const warp_state *w = &sm->warps[slot];
+        if (!warp_ready(w))
+            continue;
+        if (w->ready_at <= now && (oldest < 0 || w->id < sm->warps[oldest].id))
+            oldest = (int32_t)slot;
+        if (soonest < 0 || w->ready_at < sm->warps[soonest].ready_at ||
+            (w->ready_at == sm->warps[soonest].ready_at && w->id < sm->warps[soonest].id))
+            soonest = (int32_t)slot;
+    }
+    sm->gto_current[scheduler] = oldest >= 0 ? oldest : soonest;
+    return sm->gto_current[scheduler];
+}
+
+/* Issues the chosen warp's next record as an event. */
+static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
+{
+    sm_state *sm = &s->sms[sm_index];
+    warp_state *w = &sm->warps[slot];
+    cta_state *c = &sm->ctas[w->cta_slot];
+    *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
+                       .warp_slot = slot, .scheduler = slot % s->config.schedulers_per_sm,
+                       .warp_id = w->id, .step = sm->steps++,
+                       .record = &c->records[c->order[w->next]]};
+    if (++w->next == w->end) {
+        w->active = 0;
+        sm->live_warps--;
+        if (--c->warps_left == 0) {
+            s->retire_pending = 1; /* at the next call: the record must stay valid */
+            s->retire_sm = sm_index;
+            s->retire_slot = w->cta_slot;
+        }
+    }
+}
+
+static int issue_recorded(sched *s, sched_event *e, ws_error *err)
+{
+    for (;;) {
+        int32_t best_sm = -1, best_slot = -1;
+        uint64_t best_time = 0;
+        for (uint32_t i = 0; i < s->config.sms; i++) {
+            sm_state *sm = &s->sms[i];
+            if (!sm->live_warps)
+                continue;
+            for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
+                const warp_state *w = &sm->warps[slot];
+                if (!warp_ready(w))
+                    continue;
+                uint64_t t = warp_head(sm, w)->timestamp;
+                if (best_sm < 0 || t < best_time) {
+                    best_sm = (int32_t)i, best_slot = (int32_t)slot, best_time = t;
+                }
+            }
+        }
+        uint32_t before = s->resident;
+        if (admit_recorded(s, best_time, best_sm >= 0, err) != 0)
+            return -1;
+        if (s->resident != before)
+            return 2; /* dispatch events first; issue on the next call */
+        if (best_sm < 0)
+            return 0;
+        issue(s, (uint32_t)best_sm, (uint32_t)best_slot, e);
+        return 1;
+    }
+}
+
+/* One issue from the next SM (round robin) that has work. */
+static int issue_next(sched *s, sched_event *e)
+{
+    for (uint32_t k = 0; k < s->config.sms; k++) {
+        uint32_t i = (s->sm_cursor + k) % s->config.sms;
+        sm_state *sm = &s->sms[i];
+        if (!sm->live_warps)
+            continue;
+        uint32_t schedulers = s->config.schedulers_per_sm;
+        for (uint32_t t = 0; t < schedulers; t++) {
+            uint32_t scheduler = (sm->next_scheduler + t) % schedulers;
+            int32_t slot = s->options.warp == WARP_GTO ? pick_gto(s, sm, scheduler)
+                                                       : pick_lrr(s, sm, scheduler);
+            if (slot < 0)
+                continue;
+            sm->next_scheduler = (scheduler + 1) % schedulers;
+            issue(s, i, (uint32_t)slot, e);
+            if (s->options.warp == WARP_GTO) {
+                sm->scheduler_issues[scheduler]++;
+                if (s->miss && s->miss(s->miss_ctx, e)) {
+                    sm->warps[slot].ready_at = sm->scheduler_issues[scheduler] + s->config.gto_k;
+                    sm->gto_current[scheduler] = -1;
+                }
+            }
+            s->sm_cursor = (i + 1) % s->config.sms;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- kernels ---- */
+
+static int begin_kernel(sched *s, ws_error *err)
+{
+    const wst_kernel *k = &s->source.trace->kernels[s->kernel];
+    free_sms(s);
+    s->ctas = s->source.ctas(s->source.ctx, s->kernel, &s->cta_count);
+    uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
+    s->warps_per_cta = (uint32_t)((threads + 31) / 32);
+    if (s->warps_per_cta > 1024)
+        return ws_fail(err, "kernel %u: %u warps per CTA", s->kernel, s->warps_per_cta);
+    s->cta_slots = sched_residency(&s->config, k);
+    if (s->cta_slots == 0)
+        return ws_fail(err, "kernel %u (%s): a CTA of %llu threads does not fit on an SM of the "
+                       "%s config", s->kernel, k->name ? k->name : "?",
+                       (unsigned long long)threads, s->config.name);
+    s->warp_slots = s->cta_slots * s->warps_per_cta;
+    s->sms = calloc(s->config.sms, sizeof *s->sms);
+    if (!s->sms)
+        return ws_fail(err, "out of memory");
+    for (uint32_t i = 0; i < s->config.sms; i++) {
+        sm_state *sm = &s->sms[i];
+        sm->ctas = calloc(s->cta_slots, sizeof *sm->ctas);
+        sm->warps = calloc(s->warp_slots, sizeof *sm->warps);
+        if (!sm->ctas || !sm->warps)
+            return ws_fail(err, "out of memory");
+        sm->free_ctas = s->cta_slots;
+        for (int t = 0; t < 8; t++) {
+            sm->gto_current[t] = -1;
+            sm->lrr_last[t] = UINT32_MAX; /* so the first turn starts at position 0 */
+        }
+    }
+    s->next_cta = s->next_group = 0;
+    s->adaptive_rr = 0;
+    s->sm_cursor = 0;
+    /* qx: a group per row of CTAs; on a 1-D grid, min(gridDim.x, ⌈CTAs ÷ SMs⌉) (SPEC §6). */
+    s->group_size = s->options.group ? s->options.group : 1;
+    if (s->options.cta == CTA_QX || s->options.cta == CTA_QX_ADPT) {
+        s->group_size = k->grid.x;
+        if (k->grid.y == 1 && k->grid.z == 1) {
+            uint32_t per_sm = (s->cta_count + s->config.sms - 1) / s->config.sms;
+            if (per_sm < s->group_size)
+                s->group_size = per_sm ? per_sm : 1;
+        }
+    }
+    if (push(s, (sched_event){.kind = SCHED_KERNEL_BEGIN, .kernel = s->kernel}, err) != 0)
+        return -1;
+    if (s->options.cta == CTA_RECORDED)
+        return prepare_recorded(s, err);
+    return fill(s, -1, err);
+}
+
+static int retire(sched *s, ws_error *err)
+{
+    s->retire_pending = 0;
+    sm_state *sm = &s->sms[s->retire_sm];
+    cta_state *c = &sm->ctas[s->retire_slot];
+    c->active = 0;
+    sm->free_ctas++;
+    s->resident--;
+    if (push(s, (sched_event){.kind = SCHED_CTA_RETIRE, .kernel = s->kernel, .cta = c->cta,
+                              .sm = s->retire_sm}, err) != 0)
+        return -1;
+    /* The freed SM takes the next CTA the policy gives it. */
+    return s->options.cta == CTA_RECORDED ? 0 : fill(s, s->retire_sm, err);
+}
+
+int sched_next(sched *s, sched_event *e, ws_error *err)
+{
+    for (;;) {
+        if (s->retire_pending && retire(s, err) != 0)
+            return -1;
+        if (s->queue_head < s->queue_count) {
+            *e = s->queue[s->queue_head++];
+            return 1;
+        }
+        if (s->state == STATE_DONE)
+            return 0;
+        if (s->state == STATE_NEED_KERNEL) {
+            if (s->kernel >= s->source.trace->kernel_count) {
+                s->state = STATE_DONE;
+                continue;
+            }
+            if (begin_kernel(s, err) != 0)
+                return -1;
+            s->state = STATE_RUNNING;
+            continue;
+        }
+        int rc = s->options.cta == CTA_RECORDED ? issue_recorded(s, e, err) : issue_next(s, e);
+        if (rc < 0)
+            return -1;
+        if (rc == 1)
+            return 1;
+        if (rc == 2)
+            continue;
+        /* Nothing left to issue: the kernel is over. */
+        if (push(s, (sched_event){.kind = SCHED_KERNEL_END, .kernel = s->kernel}, err) != 0)
+            return -1;
+        s->kernel++;
+        s->state = STATE_NEED_KERNEL;
+    }
+}
+
+sched *sched_new(const gpu_config *config, const sched_options *options, const sched_source *source,
+                 sched_miss_fn miss, void *miss_ctx, ws_error *err)
+{
+    if (config->schedulers_per_sm > 8)
+        return ws_fail(err, "at most 8 warp schedulers per SM"), NULL;
+    sched *s = calloc(1, sizeof *s);
+    if (!s) {
+        ws_fail(err, "out of memory");
+        return NULL;
+    }
+    s->config = *config;
+    s->options = *options;
+    s->source = *source;
+    s->miss = miss;
+    s->miss_ctx = miss_ctx;
+    return s;
+}
+
+void sched_free(sched *s)
+{
+    if (!s)
+        return;
+    free_sms(s);
+    free(s->queue);
+    free(s->admission);
+    free(s->recorded_sm);
+    free(s->first_time);
+    free(s);
+}

@@ -1,0 +1,89 @@
+/* analyzer/sched.h: the scheduler model that rebuilds issue order (SPEC §6).
+ *
+ * A trace stores per-warp streams grouped by CTA; the scheduler places CTAs
+ * on SMs (dispatch policy), interleaves the warps of each SM (warp policy),
+ * and interleaves SMs one issue per SM per step, round robin.  It streams:
+ * only the resident CTAs' records are in memory.  Kernels run one after
+ * another.  The stream is a sequence of events, so consumers see kernel and
+ * CTA boundaries exactly where they happen. */
+#ifndef WS_SCHED_H
+#define WS_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyzer/config.h"
+#include "formats/memtrace.h"
+#include "formats/wst.h"
+
+typedef enum cta_policy { CTA_RR, CTA_RECORDED, CTA_QN, CTA_QX, CTA_QX_ADPT, CTA_BCS } cta_policy;
+typedef enum warp_policy { WARP_LRR, WARP_GTO, WARP_RECORDED } warp_policy;
+
+typedef struct sched_options {
+    cta_policy cta;
+    uint32_t group; /* N of qN */
+    warp_policy warp;
+} sched_options;
+
+/* "rr,gto" (default), "q4,lrr", "qx_adpt", "bcs,lrr", "recorded" (both). */
+int sched_options_parse(const char *text, sched_options *out, ws_error *err);
+/* Writes e.g. "rr,gto" into buf. */
+void sched_options_format(const sched_options *o, char *buf, size_t cap);
+
+/* Where the CTAs come from: a .wst reader or an in-memory trace. */
+typedef struct sched_source {
+    void *ctx;
+    const wst_trace *trace;
+    /* Sorted ids of the CTAs of kernel k that have records. */
+    const uint32_t *(*ctas)(void *ctx, uint32_t kernel, uint32_t *count);
+    /* Appends every record of (kernel, cta), in trace order, to *records
+     * (grown as needed; *count is reset first). */
+    int (*load_cta)(void *ctx, uint32_t kernel, uint32_t cta, wst_record **records, size_t *count,
+                    size_t *capacity, ws_error *err);
+} sched_source;
+
+/* The source keeps pointers to r / m: they must outlive it. */
+sched_source sched_source_wst(wst_reader *r);
+sched_source sched_source_memtrace(const wst_memtrace *m);
+void sched_source_free(sched_source *s);
+
+typedef enum sched_event_kind {
+    SCHED_KERNEL_BEGIN,
+    SCHED_CTA_DISPATCH,
+    SCHED_ISSUE,
+    SCHED_CTA_RETIRE,
+    SCHED_KERNEL_END
+} sched_event_kind;
+
+typedef struct sched_event {
+    sched_event_kind kind;
+    uint32_t kernel;
+    uint32_t cta;         /* DISPATCH, ISSUE, RETIRE */
+    uint32_t sm;          /* DISPATCH, ISSUE, RETIRE */
+    uint32_t warp_slot;   /* ISSUE: the warp's slot on its SM */
+    uint32_t scheduler;   /* ISSUE: warp slot mod schedulers */
+    uint64_t warp_id;     /* ISSUE: unique per warp over the whole run */
+    uint64_t step;        /* ISSUE: issues so far on this SM (a per-SM clock) */
+    const wst_record *record; /* ISSUE; valid until the next call */
+} sched_event;
+
+/* Asked after each GTO issue: did it miss in the reference L1?  (SPEC §6:
+ * a tag-only LRU L1 owned by the caller, so every policy later replays the
+ * same order.) */
+typedef int (*sched_miss_fn)(void *ctx, const sched_event *issue);
+
+typedef struct sched sched;
+
+sched *sched_new(const gpu_config *config, const sched_options *options,
+                 const sched_source *source, sched_miss_fn miss, void *miss_ctx, ws_error *err);
+void sched_free(sched *s);
+
+/* 1 = *event filled, 0 = the trace is done, -1 = error. */
+int sched_next(sched *s, sched_event *event, ws_error *err);
+
+/* Max CTAs of kernel k resident on one SM under the config's limits. */
+uint32_t sched_residency(const gpu_config *config, const wst_kernel *kernel);
+/* Largest number of CTAs ever resident at once (for memory tests). */
+uint32_t sched_peak_resident_ctas(const sched *s);
+
+#endif

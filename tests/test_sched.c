@@ -1,0 +1,333 @@
+/* tests/test_sched.c: the scheduler model of SPEC §6 on small hand-checked
+ * grids, and its invariants on random traces. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "analyzer/sched.h"
+#include "tests/trace_gen.h"
+
+/* addr[0] encodes (cta, warp, i) so tests can read the order back. */
+#define ENCODE(cta, warp, i) (((uint64_t)(cta) << 32) | ((uint64_t)(warp) << 16) | (i))
+
+static wst_memtrace *grid_trace(uint32_t gx, uint32_t gy, uint32_t warps, uint32_t per_warp,
+                                int with_time)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    wst_kernel k = {.name = "k", .grid = {gx, gy, 1}, .block = {32 * warps, 1, 1}};
+    wst_sink_add_kernel(&s, &k, &err);
+    wst_pc pc = {.offset = 0};
+    wst_sink_add_pc(&s, 0, &pc, &err);
+    for (uint32_t cta = 0; cta < gx * gy; cta++)
+        for (uint32_t i = 0; i < per_warp; i++)
+            for (uint32_t w = 0; w < warps; w++) {
+                wst_record r;
+                memset(&r, 0, sizeof r);
+                r.cta = cta;
+                r.warp = w;
+                r.size = 4;
+                r.mask = 1;
+                r.addr[0] = ENCODE(cta, w, i);
+                if (with_time) {
+                    r.has_sm = r.has_time = 1;
+                    r.sm = (uint16_t)(cta % 2);
+                    r.timestamp = 1000 - cta * 10 + i * 100 + w; /* later CTAs start earlier */
+                }
+                wst_sink_add_record(&s, 0, &r, &err);
+            }
+    return m;
+}
+
+static gpu_config small_gpu(uint32_t sms, uint32_t ctas_per_sm)
+{
+    gpu_config c;
+    ws_error err;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    c.sms = sms;
+    c.max_ctas_per_sm = ctas_per_sm;
+    return c;
+}
+
+typedef struct run_log {
+    uint32_t dispatch_cta[64], dispatch_sm[64], dispatches;
+    uint64_t issued[4096];
+    uint32_t issued_sm[4096];
+    uint32_t issues, retires, kernels_begun, kernels_ended;
+} run_log;
+
+static run_log run(const wst_memtrace *m, const gpu_config *c, const char *schedule,
+                   sched_miss_fn miss, void *ctx)
+{
+    sched_options o;
+    ws_error err;
+    cr_assert_eq(sched_options_parse(schedule, &o, &err), 0, "%s", err.msg);
+    sched_source src = sched_source_memtrace(m);
+    sched *s = sched_new(c, &o, &src, miss, ctx, &err);
+    run_log log;
+    memset(&log, 0, sizeof log);
+    sched_event e;
+    int rc;
+    while ((rc = sched_next(s, &e, &err)) == 1) {
+        switch (e.kind) {
+        case SCHED_KERNEL_BEGIN: log.kernels_begun++; break;
+        case SCHED_KERNEL_END: log.kernels_ended++; break;
+        case SCHED_CTA_RETIRE: log.retires++; break;
+        case SCHED_CTA_DISPATCH:
+            log.dispatch_cta[log.dispatches] = e.cta;
+            log.dispatch_sm[log.dispatches++] = e.sm;
+            break;
+        case SCHED_ISSUE:
+            cr_assert_eq(e.record->cta, e.cta);
+            log.issued_sm[log.issues] = e.sm;
+            log.issued[log.issues++] = e.record->addr[0];
+            break;
+        }
+    }
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    cr_assert_leq(sched_peak_resident_ctas(s), c->sms * c->max_ctas_per_sm,
+                  "only resident CTAs are held");
+    sched_free(s);
+    sched_source_free(&src);
+    return log;
+}
+
+Test(sched, rr_placement)
+{
+    /* 8 CTAs, 2 SMs with 2 slots: CTA i -> SM i mod 2 until full (0,1,2,3);
+     * then a finished CTA's SM takes the next CTA in linear order. */
+    wst_memtrace *m = grid_trace(8, 1, 1, 1, 0);
+    gpu_config c = small_gpu(2, 2);
+    run_log log = run(m, &c, "rr,lrr", NULL, NULL);
+    cr_assert_eq(log.dispatches, 8);
+    uint32_t want_sm[4] = {0, 1, 0, 1};
+    for (uint32_t i = 0; i < 4; i++) {
+        cr_assert_eq(log.dispatch_cta[i], i);
+        cr_assert_eq(log.dispatch_sm[i], want_sm[i]);
+    }
+    /* One issue per SM per step: CTA 0 (SM0) then CTA 1 (SM1) retire first. */
+    cr_assert_eq(log.issued[0], ENCODE(0, 0, 0));
+    cr_assert_eq(log.issued[1], ENCODE(1, 0, 0));
+    cr_assert_eq(log.dispatch_cta[4], 4);
+    cr_assert_eq(log.dispatch_sm[4], 0, "SM 0 freed first and takes CTA 4");
+    cr_assert_eq(log.dispatch_sm[5], 1);
+    cr_assert_eq(log.retires, 8);
+    cr_assert_eq(log.kernels_begun, 1);
+    cr_assert_eq(log.kernels_ended, 1);
+    wst_memtrace_free(m);
+}
+
+Test(sched, qx_groups_rows_of_ctas)
+{
+    /* Grid 4x2: qx groups each row (4 consecutive CTAs) on one SM. */
+    wst_memtrace *m = grid_trace(4, 2, 1, 1, 0);
+    gpu_config c = small_gpu(2, 2);
+    run_log log = run(m, &c, "qx,lrr", NULL, NULL);
+    for (uint32_t i = 0; i < log.dispatches; i++)
+        cr_assert_eq(log.dispatch_sm[i], log.dispatch_cta[i] / 4, "CTA %u", log.dispatch_cta[i]);
+    cr_assert_eq(log.dispatch_cta[0], 0);
+    cr_assert_eq(log.dispatch_cta[1], 4);
+    wst_memtrace_free(m);
+}
+
+Test(sched, qx_on_a_1d_grid_and_qn)
+{
+    /* 1-D grid of 12 on 2 SMs: N = min(12, ceil(12/2)) = 6. */
+    wst_memtrace *m = grid_trace(12, 1, 1, 1, 0);
+    gpu_config c = small_gpu(2, 2);
+    run_log log = run(m, &c, "qx,lrr", NULL, NULL);
+    for (uint32_t i = 0; i < log.dispatches; i++)
+        cr_assert_eq(log.dispatch_sm[i], log.dispatch_cta[i] / 6);
+    /* q3: groups of 3: {0,1,2} SM0, {3,4,5} SM1, {6,7,8} to whichever SM
+     * finishes its group first, ... every group stays on one SM. */
+    log = run(m, &c, "q3,lrr", NULL, NULL);
+    uint32_t group_sm[4] = {9, 9, 9, 9};
+    for (uint32_t i = 0; i < log.dispatches; i++) {
+        uint32_t g = log.dispatch_cta[i] / 3;
+        if (group_sm[g] == 9)
+            group_sm[g] = log.dispatch_sm[i];
+        cr_assert_eq(log.dispatch_sm[i], group_sm[g], "group %u split", g);
+    }
+    wst_memtrace_free(m);
+}
+
+Test(sched, qx_adpt_switches_to_rr)
+{
+    /* 2-D grid 2x5 on 4 SMs: 5 groups of 2.  Groups 0-3 go to SMs 0-3; then
+     * 1 group < 4 SMs remain, so its CTAs spread like rr. */
+    wst_memtrace *m = grid_trace(2, 5, 1, 1, 0);
+    gpu_config c = small_gpu(4, 1);
+    run_log log = run(m, &c, "qx_adpt,lrr", NULL, NULL);
+    cr_assert_eq(log.dispatches, 10);
+    uint32_t sm_of[10];
+    for (uint32_t i = 0; i < 10; i++)
+        sm_of[log.dispatch_cta[i]] = log.dispatch_sm[i];
+    cr_assert_eq(sm_of[0], 0);
+    cr_assert_eq(sm_of[2], 1);
+    cr_assert_neq(sm_of[8], sm_of[9], "the last group is spread");
+    wst_memtrace_free(m);
+}
+
+Test(sched, bcs_dispatches_pairs)
+{
+    wst_memtrace *m = grid_trace(8, 1, 1, 1, 0);
+    gpu_config c = small_gpu(2, 2);
+    run_log log = run(m, &c, "bcs,lrr", NULL, NULL);
+    for (uint32_t i = 0; i < log.dispatches; i += 2) {
+        cr_assert_eq(log.dispatch_cta[i + 1], log.dispatch_cta[i] + 1);
+        cr_assert_eq(log.dispatch_sm[i + 1], log.dispatch_sm[i], "pairs share an SM");
+    }
+    wst_memtrace_free(m);
+}
+
+Test(sched, lrr_interleaves_warps)
+{
+    /* One CTA of 4 warps, 2 records each, 1 SM with 2 schedulers: warps 0,2
+     * on scheduler 0 and 1,3 on scheduler 1; the SM alternates schedulers. */
+    wst_memtrace *m = grid_trace(1, 1, 4, 2, 0);
+    gpu_config c = small_gpu(1, 1);
+    run_log log = run(m, &c, "rr,lrr", NULL, NULL);
+    uint64_t want[8] = {ENCODE(0, 0, 0), ENCODE(0, 1, 0), ENCODE(0, 2, 0), ENCODE(0, 3, 0),
+                        ENCODE(0, 0, 1), ENCODE(0, 1, 1), ENCODE(0, 2, 1), ENCODE(0, 3, 1)};
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(log.issued[i], want[i], "issue %d", i);
+    wst_memtrace_free(m);
+}
+
+static int miss_on_warp0_first(void *ctx, const sched_event *e)
+{
+    (void)ctx;
+    return (e->record->addr[0] & 0xffff) == 0 && ((e->record->addr[0] >> 16) & 0xffff) == 0;
+}
+
+Test(sched, gto_greedy_then_oldest)
+{
+    /* One scheduler: GTO keeps issuing the oldest warp until it misses. */
+    wst_memtrace *m = grid_trace(1, 1, 3, 3, 0);
+    gpu_config c = small_gpu(1, 1);
+    c.schedulers_per_sm = 1;
+    run_log greedy = run(m, &c, "rr,gto", NULL, NULL);
+    for (int i = 0; i < 9; i++)
+        cr_assert_eq(greedy.issued[i], ENCODE(0, i / 3, i % 3), "no misses: warp by warp");
+    /* Warp 0's first access misses: warp 1 (next oldest) runs until warp 0
+     * is ready again K = 8 issues later... warp 1 and 2 finish first. */
+    run_log missed = run(m, &c, "rr,gto", miss_on_warp0_first, NULL);
+    cr_assert_eq(missed.issued[0], ENCODE(0, 0, 0));
+    cr_assert_eq(missed.issued[1], ENCODE(0, 1, 0));
+    cr_assert_eq(missed.issued[3], ENCODE(0, 1, 2));
+    cr_assert_eq(missed.issued[4], ENCODE(0, 2, 0));
+    cr_assert_eq(missed.issued[7], ENCODE(0, 0, 1), "warp 0 again once every other warp is done");
+    wst_memtrace_free(m);
+}
+
+Test(sched, recorded_follows_timestamps_and_sm_ids)
+{
+    wst_memtrace *m = grid_trace(4, 1, 2, 2, 1);
+    gpu_config c = small_gpu(2, 4);
+    run_log log = run(m, &c, "recorded", NULL, NULL);
+    cr_assert_eq(log.issues, 16);
+    uint64_t previous = 0;
+    for (uint32_t i = 0; i < log.issues; i++) {
+        uint32_t cta = (uint32_t)(log.issued[i] >> 32), w = (log.issued[i] >> 16) & 0xffff,
+                 n = log.issued[i] & 0xffff;
+        uint64_t t = 1000 - cta * 10 + n * 100 + w;
+        cr_assert_geq(t, previous, "issue %u is out of timestamp order", i);
+        previous = t;
+        cr_assert_eq(log.issued_sm[i], cta % 2, "the trace's SM ids are kept");
+    }
+    /* Without timestamps the recorded schedule is refused with a reason. */
+    wst_memtrace *plain = grid_trace(2, 1, 1, 1, 0);
+    sched_options o;
+    ws_error err;
+    sched_options_parse("recorded", &o, &err);
+    sched_source src = sched_source_memtrace(plain);
+    sched *s = sched_new(&c, &o, &src, NULL, NULL, &err);
+    sched_event e;
+    while (sched_next(s, &e, &err) == 1)
+        ;
+    cr_assert(strstr(err.msg, "needs SM ids and timestamps") != NULL, "%s", err.msg);
+    sched_free(s);
+    sched_source_free(&src);
+    wst_memtrace_free(plain);
+    wst_memtrace_free(m);
+}
+
+Test(sched, residency_limits)
+{
+    gpu_config c = small_gpu(1, 8);
+    wst_kernel k = {.grid = {1, 1, 1}, .block = {256, 1, 1}};
+    cr_assert_eq(sched_residency(&c, &k), 6, "1536 threads / 256");
+    k.registers_per_thread = 32;
+    cr_assert_eq(sched_residency(&c, &k), 4, "32768 registers / (256 x 32)");
+    k.shared_mem_bytes = 20000;
+    cr_assert_eq(sched_residency(&c, &k), 2, "48 KB / 20000 B");
+    k.block.x = 1024;
+    k.shared_mem_bytes = 0;
+    k.registers_per_thread = 64;
+    cr_assert_eq(sched_residency(&c, &k), 0, "does not fit");
+}
+
+Test(sched, options_parse)
+{
+    sched_options o;
+    ws_error err;
+    char buf[32];
+    cr_assert_eq(sched_options_parse("q4,lrr", &o, &err), 0);
+    cr_assert_eq(o.cta, CTA_QN);
+    cr_assert_eq(o.group, 4);
+    sched_options_format(&o, buf, sizeof buf);
+    cr_assert_str_eq(buf, "q4,lrr");
+    cr_assert_eq(sched_options_parse("gto", &o, &err), 0);
+    cr_assert_eq(o.cta, CTA_RR);
+    cr_assert_eq(sched_options_parse("rr,fifo", &o, &err), -1);
+    cr_assert(strstr(err.msg, "unknown policy 'fifo'") != NULL);
+    cr_assert_eq(sched_options_parse("recorded,lrr", &o, &err), -1);
+}
+
+/* Property: every record issued exactly once, per-warp order kept. */
+Test(sched, every_record_once_in_warp_order)
+{
+    const char *schedules[] = {"rr,lrr", "rr,gto", "q2,lrr", "qx,gto", "qx_adpt,lrr", "bcs,gto"};
+    wst_memtrace *m = test_random_trace(21, 3, 300);
+    gpu_config c = small_gpu(3, 2);
+    for (int p = 0; p < 6; p++) {
+        sched_options o;
+        ws_error err;
+        sched_options_parse(schedules[p], &o, &err);
+        sched_source src = sched_source_memtrace(m);
+        sched *s = sched_new(&c, &o, &src, miss_on_warp0_first, NULL, &err);
+        sched_event e;
+        uint64_t issued[3] = {0};
+        static uint32_t warp_progress[3][4096];
+        memset(warp_progress, 0, sizeof warp_progress);
+        int rc;
+        uint32_t kernel_now = 0;
+        while ((rc = sched_next(s, &e, &err)) == 1) {
+            if (e.kind == SCHED_KERNEL_BEGIN)
+                kernel_now = e.kernel;
+            if (e.kind != SCHED_ISSUE)
+                continue;
+            cr_assert_eq(e.kernel, kernel_now, "kernels do not overlap");
+            /* It must be the next record of its warp, in trace order. */
+            const wst_memkernel_records *per = &m->per_kernel[e.kernel];
+            uint32_t key = e.record->cta * 64 + e.record->warp;
+            cr_assert_lt(key, 4096);
+            uint32_t nth = warp_progress[e.kernel][key]++, seen = 0;
+            const wst_record *expected = NULL;
+            for (size_t i = 0; i < per->count && !expected; i++) {
+                const wst_record *r = &per->records[i];
+                if (r->cta == e.record->cta && r->warp == e.record->warp && seen++ == nth)
+                    expected = r;
+            }
+            cr_assert_not_null(expected, "%s: a record issued twice", schedules[p]);
+            cr_assert(test_records_equal(expected, e.record), "%s: warp order broken", schedules[p]);
+            issued[e.kernel]++;
+        }
+        cr_assert_eq(rc, 0, "%s: %s", schedules[p], err.msg);
+        for (uint32_t k = 0; k < 3; k++)
+            cr_assert_eq(issued[k], m->per_kernel[k].count, "%s kernel %u", schedules[p], k);
+        sched_free(s);
+        sched_source_free(&src);
+    }
+    wst_memtrace_free(m);
+}
