@@ -232,10 +232,15 @@ double sharing_multi_cta_fraction(const sharing_results *r)
     return ratio((double)r->multi_cta_blocks, (double)r->blocks);
 }
 
-double sharing_neighbour_pair_share(const sharing_results *r)
+uint64_t sharing_neighbour_pairs(const sharing_results *r)
 {
     uint64_t near = 0;
     for (int d = 1; d < SHARING_NEIGHBOUR_DISTANCE; d++)
         near += r->cta_distance_exact[d];
-    return ratio((double)near, (double)r->cta_pairs);
+    return near;
+}
+
+double sharing_neighbour_pair_share(const sharing_results *r)
+{
+    return ratio((double)sharing_neighbour_pairs(r), (double)r->cta_pairs);
 }

@@ -53,5 +53,6 @@ double sharing_mean_sms_per_block(const sharing_results *r);
 double sharing_mean_sms_per_shared_block(const sharing_results *r);
 double sharing_multi_cta_fraction(const sharing_results *r);
 double sharing_neighbour_pair_share(const sharing_results *r);
+uint64_t sharing_neighbour_pairs(const sharing_results *r); /* pairs at distance < 5 */
 
 #endif

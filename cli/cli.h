@@ -7,7 +7,7 @@
 
 #include "util/error.h"
 
-#define WARPSCOPE_VERSION "0.1.0"
+#include "util/version.h"
 
 typedef struct cli_command {
     const char *name;

@@ -5,7 +5,8 @@
 
 #include "cli/cli.h"
 
-extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump;
+extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
+    cmd_analyze;
 
 /* One line per subcommand, in the order `--help` lists them. */
 static const cli_command *const commands[] = {
@@ -15,6 +16,7 @@ static const cli_command *const commands[] = {
     &cmd_export,
     &cmd_info,
     &cmd_dump,
+    &cmd_analyze,
 };
 
 static void print_help(FILE *out)

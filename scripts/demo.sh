@@ -1,17 +1,15 @@
 #!/usr/bin/env bash
-# scripts/demo.sh BIN: the main job on the embedded default workload.
-# Records Rodinia gaussian in the CUDA-grid emulator and describes the trace.
+# scripts/demo.sh BIN: the main job on the embedded default workload:
+# record Rodinia gaussian in the CUDA-grid emulator, then analyze it.
 set -euo pipefail
 bin=${1:-build/rel/warpscope}
 out=demo-out
 mkdir -p "$out"
-echo "== recording the default workload (gaussian, small) in the emulator"
+echo "== recording the default workload (gaussian, small) in the CUDA-grid emulator"
 "$bin" record --workload gaussian --size small --verify -o "$out/gaussian.wst"
+"$bin" info "$out/gaussian.wst" | sed -n 1,9p
 echo
-echo "== what the trace holds (first kernels)"
-"$bin" info "$out/gaussian.wst" | sed -n 1,20p
+echo "== analyzing it on the Fermi preset (scheduler rr,gto)"
+"$bin" analyze "$out/gaussian.wst" --gpu fermi -o "$out/report.json" --csv "$out/tables"
 echo
-echo "== the first records of Fan2 at t = 0"
-"$bin" dump "$out/gaussian.wst" --kernel 1 --cta 0
-echo
-echo "The trace is in $out/gaussian.wst; see README.md for the other commands."
+echo "Report: $out/report.json (docs/report-schema.md); tables: $out/tables/*.csv"

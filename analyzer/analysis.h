@@ -1,0 +1,53 @@
+/* analyzer/analysis.h: the single streaming pass of `warpscope analyze`.
+ *
+ * scheduler -> coalescer -> consumers (DESIGN.md): the cache-independent
+ * metrics (SPEC §2-3), sharing (SPEC §5), and an LRU L1 per SM whose line
+ * generations give the locality classes (SPEC §4).  That L1 is also the
+ * scheduler's reference L1 for GTO (SPEC §6), so the issue order and the
+ * classes come from one model.  Results are plain data for the reports. */
+#ifndef WS_ANALYSIS_H
+#define WS_ANALYSIS_H
+
+#include "analyzer/config.h"
+#include "analyzer/locality.h"
+#include "analyzer/metrics.h"
+#include "analyzer/sched.h"
+#include "analyzer/sharing.h"
+#include "formats/wst.h"
+#include "util/progress.h"
+
+typedef struct analysis_options {
+    sched_options schedule;
+    int include_stores;
+    int half_warp;
+    double sample_rate;      /* SHARDS; 0 or 1 = exact */
+    uint32_t sharing_block;  /* bytes; default the L1 line */
+} analysis_options;
+
+void analysis_options_default(analysis_options *o);
+
+/* Per-kernel results beyond the metrics module's. */
+typedef struct analysis_kernel {
+    locality_pc *locality; /* [pc_count] */
+    uint32_t pc_count;
+    uint64_t sharing_blocks, sharing_shared, sharing_multi_cta, sharing_pairs, sharing_neighbour_pairs;
+    uint64_t l1_hits, l1_misses; /* the LRU L1's, over counted loads */
+} analysis_kernel;
+
+typedef struct analysis {
+    gpu_config config;
+    analysis_options options;
+    metrics *metrics;
+    sharing *sharing;
+    analysis_kernel *kernels;
+    uint32_t kernel_count;
+    uint64_t issued;
+    uint32_t peak_resident_ctas;
+} analysis;
+
+/* Runs the pass over every kernel of r.  progress may be NULL. */
+analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_options *options,
+                       progress *bar, ws_error *err);
+void analysis_free(analysis *a);
+
+#endif

@@ -1,0 +1,138 @@
+/* reports/report_json.c: see report_json.h.  Only formats: every figure
+ * comes from the analyzer. */
+#include "reports/report_json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/version.h"
+#include "reports/json_metrics.h"
+#include "reports/json_out.h"
+
+#define NOT_CLAIMED                                                                              \
+    "Counts and rates of a functional model. IPC, speedups, energy, latency, queue occupancy " \
+    "and DRAM efficiency need cycle-level timing and are not claimed (SPEC §11)."
+
+static json_t *l1_lru(uint64_t hits, uint64_t misses)
+{
+    return json_pack("{s:o,s:o,s:o}", "hits", report_json_u64(hits), "misses",
+                     report_json_u64(misses), "hit_rate",
+                     report_json_ratio((double)hits, (double)(hits + misses)));
+}
+
+static json_t *kernel_sharing(const analysis_kernel *k, uint32_t block)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "block_bytes", json_integer(block));
+    json_object_set_new(o, "blocks", report_json_u64(k->sharing_blocks));
+    json_object_set_new(o, "shared_blocks", report_json_u64(k->sharing_shared));
+    json_object_set_new(o, "shared_fraction",
+                        report_json_ratio((double)k->sharing_shared, (double)k->sharing_blocks));
+    json_object_set_new(o, "multi_cta_blocks", report_json_u64(k->sharing_multi_cta));
+    json_object_set_new(o, "multi_cta_fraction",
+                        report_json_ratio((double)k->sharing_multi_cta, (double)k->sharing_blocks));
+    json_object_set_new(o, "cta_pairs", report_json_u64(k->sharing_pairs));
+    json_object_set_new(o, "neighbour_pair_share",
+                        report_json_ratio((double)k->sharing_neighbour_pairs, (double)k->sharing_pairs));
+    return o;
+}
+
+static json_t *pc_json(const wst_pc *pc, uint32_t index, const metrics_pc *m, const locality_pc *l,
+                       uint32_t line_bytes)
+{
+    json_t *o = report_json_metrics_pc(m, line_bytes);
+    json_object_set_new(o, "index", json_integer(index));
+    json_object_set_new(o, "offset", report_json_u64(pc->offset));
+    json_object_set_new(o, "sass", report_json_string_or_null(pc->sass));
+    json_object_set_new(o, "file", report_json_string_or_null(pc->file));
+    json_object_set_new(o, "line", pc->line ? json_integer(pc->line) : json_null());
+    json_object_set_new(o, "locality", report_json_locality_pc(l));
+    return o;
+}
+
+json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char *trace_path)
+{
+    const wst_trace *t = wst_reader_trace(r);
+    const gpu_config *c = &a->config;
+    uint32_t line = c->l1.line_bytes;
+    uint64_t l1_lines = cache_config_lines(&c->l1), l2_lines = cache_config_lines(&c->l2);
+    uint32_t block = a->options.sharing_block ? a->options.sharing_block : line;
+    uint64_t records = 0;
+    for (uint32_t k = 0; k < t->kernel_count; k++)
+        records += t->kernels[k].record_count;
+
+    json_t *trace = json_object();
+    json_object_set_new(trace, "path", json_string(trace_path));
+    json_object_set_new(trace, "collector", report_json_string_or_null(t->origin.collector));
+    json_object_set_new(trace, "collector_version", report_json_string_or_null(t->origin.collector_version));
+    json_object_set_new(trace, "gpu", report_json_string_or_null(t->origin.gpu));
+    json_object_set_new(trace, "workload", report_json_string_or_null(t->origin.workload));
+    json_object_set_new(trace, "kernels", json_integer(t->kernel_count));
+    json_object_set_new(trace, "records", report_json_u64(records));
+    json_object_set_new(trace, "file_bytes", report_json_u64(wst_reader_file_bytes(r)));
+
+    char schedule[32];
+    sched_options_format(&a->options.schedule, schedule, sizeof schedule);
+    json_t *options = json_object();
+    json_object_set_new(options, "schedule", json_string(schedule));
+    json_object_set_new(options, "line_bytes", json_integer(line));
+    json_object_set_new(options, "sector_bytes", json_integer(32));
+    json_object_set_new(options, "half_warp", json_boolean(a->options.half_warp));
+    json_object_set_new(options, "include_stores", json_boolean(a->options.include_stores));
+    json_object_set_new(options, "sample_rate",
+                        json_real(a->options.sample_rate > 0 ? a->options.sample_rate : 1.0));
+    json_object_set_new(options, "exact_distances", report_json_u64(2 * l1_lines));
+    json_object_set_new(options, "locality_window", json_string("l1"));
+
+    /* Every kernel's PCs, for the whole-trace locality figures. */
+    uint32_t all_pcs = 0;
+    for (uint32_t k = 0; k < a->kernel_count; k++)
+        all_pcs += a->kernels[k].pc_count;
+    locality_pc *pcs = calloc(all_pcs + 1, sizeof *pcs);
+    uint64_t hits = 0, misses = 0;
+    json_t *kernels = json_array();
+    for (uint32_t k = 0, at = 0; k < a->kernel_count; k++) {
+        const analysis_kernel *ak = &a->kernels[k];
+        const metrics_kernel *mk = metrics_kernel_at(a->metrics, k);
+        const wst_kernel *wk = &t->kernels[k];
+        memcpy(pcs + at, ak->locality, ak->pc_count * sizeof *pcs);
+        at += ak->pc_count;
+        hits += ak->l1_hits;
+        misses += ak->l1_misses;
+        json_t *m = report_json_metrics_totals(&mk->totals, line, l1_lines, l2_lines);
+        json_object_set_new(m, "locality", report_json_locality_totals(ak->locality, ak->pc_count));
+        json_object_set_new(m, "sharing", kernel_sharing(ak, block));
+        json_object_set_new(m, "l1_lru", l1_lru(ak->l1_hits, ak->l1_misses));
+        json_t *pc_list = json_array();
+        for (uint32_t i = 0; i < wk->pc_count && i < mk->pc_count; i++)
+            json_array_append_new(pc_list, pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], line));
+        json_t *kj = json_object();
+        json_object_set_new(kj, "index", json_integer(k));
+        json_object_set_new(kj, "name", report_json_string_or_null(wk->name));
+        json_object_set_new(kj, "grid", json_pack("[i,i,i]", wk->grid.x, wk->grid.y, wk->grid.z));
+        json_object_set_new(kj, "block", json_pack("[i,i,i]", wk->block.x, wk->block.y, wk->block.z));
+        json_object_set_new(kj, "shared_mem_bytes", json_integer(wk->shared_mem_bytes));
+        json_object_set_new(kj, "registers_per_thread", json_integer(wk->registers_per_thread));
+        json_object_set_new(kj, "ctas", json_integer(wk->cta_count));
+        json_object_set_new(kj, "metrics", m);
+        json_object_set_new(kj, "pcs", pc_list);
+        json_array_append_new(kernels, kj);
+    }
+    json_t *summary = report_json_metrics_totals(metrics_summary(a->metrics), line, l1_lines, l2_lines);
+    json_object_set_new(summary, "locality", report_json_locality_totals(pcs, all_pcs));
+    json_object_set_new(summary, "sharing", report_json_sharing(sharing_get(a->sharing), block));
+    json_object_set_new(summary, "l1_lru", l1_lru(hits, misses));
+    free(pcs);
+
+    json_t *doc = json_object();
+    json_object_set_new(doc, "schema", json_string("warpscope-report"));
+    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
+    json_object_set_new(doc, "trace", trace);
+    json_object_set_new(doc, "gpu", config_to_json(c));
+    json_object_set_new(doc, "options", options);
+    json_object_set_new(doc, "not_claimed", json_string(NOT_CLAIMED));
+    json_object_set_new(doc, "summary", summary);
+    json_object_set_new(doc, "kernels", kernels);
+    return doc;
+}

@@ -1,0 +1,91 @@
+/* reports/text.c: see text.h.  Kernels launched many times (gaussian's Fan1
+ * and Fan2, bfs per level) are grouped by name. */
+#include "reports/text.h"
+
+#include <string.h>
+
+typedef struct name_group {
+    const char *name;
+    uint32_t launches;
+    metrics_counts counts;
+    uint64_t l1_hits, l1_misses, generations[LOCALITY_CLASSES];
+} name_group;
+
+static double pct(double num, double den) { return den > 0 ? 100.0 * num / den : 0.0; }
+
+static void add_group(name_group *g, const metrics_kernel *mk, const analysis_kernel *ak)
+{
+    g->launches++;
+    const metrics_counts *c = &mk->totals.counts;
+    g->counts.executions += c->executions;
+    g->counts.requests += c->requests;
+    g->counts.bytes_used += c->bytes_used;
+    g->counts.sectors += c->sectors;
+    g->counts.coherent += c->coherent;
+    g->counts.divergent += c->divergent;
+    g->l1_hits += ak->l1_hits;
+    g->l1_misses += ak->l1_misses;
+    for (uint32_t p = 0; p < ak->pc_count; p++)
+        for (int k = 0; k < LOCALITY_CLASSES; k++)
+            g->generations[k] += ak->locality[p].generations[k];
+}
+
+void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
+{
+    const wst_trace *t = wst_reader_trace(r);
+    uint32_t line = a->config.l1.line_bytes;
+    enum { MAX_GROUPS = 64 };
+    name_group groups[MAX_GROUPS];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < a->kernel_count; k++) {
+        const char *name = t->kernels[k].name ? t->kernels[k].name : "?";
+        uint32_t g = 0;
+        while (g < n && strcmp(groups[g].name, name) != 0)
+            g++;
+        if (g == n) {
+            if (n == MAX_GROUPS)
+                continue;
+            memset(&groups[n], 0, sizeof groups[n]);
+            groups[n++].name = name;
+        }
+        add_group(&groups[g], metrics_kernel_at(a->metrics, k), &a->kernels[k]);
+    }
+    fprintf(out, "%-32s %8s %10s %7s %7s %9s %9s %10s\n", "kernel", "launches", "loads", "U line",
+            "U sect", "coherent", "L1 hits", "streaming");
+    for (uint32_t g = 0; g < n; g++) {
+        const name_group *x = &groups[g];
+        uint64_t gens = 0;
+        for (int k = 0; k < LOCALITY_CLASSES; k++)
+            gens += x->generations[k];
+        fprintf(out, "%-32.32s %8u %10llu %6.1f%% %6.1f%% %8.1f%% %8.1f%% %9.1f%%\n", x->name,
+                x->launches, (unsigned long long)x->counts.executions,
+                100 * metrics_utilization(&x->counts, line, GRAN_LINE),
+                100 * metrics_utilization(&x->counts, line, GRAN_SECTOR),
+                pct((double)x->counts.coherent, (double)x->counts.executions),
+                pct((double)x->l1_hits, (double)(x->l1_hits + x->l1_misses)),
+                pct((double)x->generations[LOCALITY_STREAMING], (double)gens));
+    }
+    const metrics_totals *s = metrics_summary(a->metrics);
+    const reuse_hist *per_sm = &s->reuse[GRAN_LINE][SCOPE_PER_SM].distance;
+    const reuse_hist *global = &s->reuse[GRAN_LINE][SCOPE_GLOBAL].distance;
+    uint64_t l1_lines = cache_config_lines(&a->config.l1), l2_lines = cache_config_lines(&a->config.l2);
+    const sharing_results *sh = sharing_get(a->sharing);
+    fprintf(out, "\nwhole trace (%s, %u SMs, L1 %llu KB, L2 %llu KB)\n", a->config.name,
+            a->config.sms, (unsigned long long)a->config.l1.size_bytes / 1024,
+            (unsigned long long)a->config.l2.size_bytes / 1024);
+    fprintf(out, "  global loads          %llu, %llu line requests, U %.1f%% (line) %.1f%% (sector)\n",
+            (unsigned long long)s->counts.executions, (unsigned long long)s->counts.requests,
+            100 * metrics_utilization(&s->counts, line, GRAN_LINE),
+            100 * metrics_utilization(&s->counts, line, GRAN_SECTOR));
+    fprintf(out, "  fully-assoc. LRU      L1-sized miss ratio %.1f%%, L2-sized %.1f%% (from reuse distance)\n",
+            pct(reuse_hist_misses_at(per_sm, l1_lines), (double)per_sm->total),
+            pct(reuse_hist_misses_at(global, l2_lines), (double)global->total));
+    fprintf(out, "  cold (first touch)    %.1f%% of line requests\n",
+            pct((double)global->cold, (double)global->total));
+    fprintf(out, "  shared across SMs     %.1f%% of %llu blocks; %.2f SMs per shared block\n",
+            100 * sharing_shared_fraction(sh), (unsigned long long)sh->blocks,
+            sharing_mean_sms_per_shared_block(sh));
+    fprintf(out, "  CTA pairs sharing     %.1f%% at distance < %d (%llu pairs)\n",
+            100 * sharing_neighbour_pair_share(sh), SHARING_NEIGHBOUR_DISTANCE,
+            (unsigned long long)sh->cta_pairs);
+}

@@ -1,0 +1,133 @@
+/* tests/test_cli_analyze.c: `analyze` end to end on an emulated workload and
+ * a real Accel-Sim trace, with known answers, and its errors. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/helpers.h"
+
+static json_t *analyze_to_json(const char *dir, const char *trace, const char *gpu)
+{
+    char *out = test_path(dir, "report.json"), *csv = test_path(dir, "tables");
+    cli_result r = cli_run("analyze", trace, "--gpu", gpu, "-o", out, "--csv", csv, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "whole trace") != NULL, "the summary is printed");
+    cli_result_free(&r);
+    json_error_t jerr;
+    json_t *doc = json_load_file(out, 0, &jerr);
+    cr_assert_not_null(doc, "%s", jerr.text);
+    free(out);
+    free(csv);
+    return doc;
+}
+
+static double number(json_t *doc, const char *path)
+{
+    json_t *v = json_object_get(doc, path);
+    return json_is_integer(v) ? (double)json_integer_value(v) : json_real_value(v);
+}
+
+/* PolyBench gemm, N = 64: per warp one C load, then per k loads of A (a
+ * broadcast: 4 of 128 bytes used), B and C (coalesced, 128 of 128).  So
+ * U = (128 + 64·260) / (128·(1 + 3·64)) = 16768 / 24704. */
+Test(cli_analyze, gemm_known_utilization)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "gemm.wst");
+    cli_result r = cli_run("record", "--workload", "gemm", "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *doc = analyze_to_json(dir, trace, "fermi");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "schema")), "warpscope-report");
+    json_t *summary = json_object_get(doc, "summary");
+    json_t *u = json_object_get(summary, "utilization");
+    cr_assert_float_eq(number(u, "line"), 16768.0 / 24704.0, 1e-9);
+    json_t *ins = json_object_get(summary, "instructions");
+    cr_assert_eq(number(ins, "counted"), 128 * (1 + 3 * 64), "warps × loads per warp");
+    cr_assert_eq(number(summary, "coherent_loads"), 128 * 193);
+    /* Every access is counted once in each reuse scope. */
+    json_t *line = json_object_get(json_object_get(summary, "reuse"), "line");
+    for (const char *scope = "global"; scope; scope = strcmp(scope, "global") == 0 ? "per_sm"
+                                                     : strcmp(scope, "per_sm") == 0 ? "per_warp"
+                                                                                     : NULL)
+        cr_assert_eq(number(json_object_get(line, scope), "accesses"), 24704, "%s", scope);
+    json_t *k0 = json_array_get(json_object_get(doc, "kernels"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(k0, "name")), "gemm_kernel");
+    json_t *pcs = json_object_get(k0, "pcs");
+    cr_assert_eq(json_array_size(pcs), 6);
+    /* The A load is PC 2: a broadcast, U = 4/128. */
+    json_t *a_load = json_array_get(pcs, 2);
+    cr_assert_float_eq(number(json_object_get(a_load, "utilization"), "line"), 4.0 / 128, 1e-12);
+    cr_assert_str_eq(json_string_value(json_object_get(a_load, "sass")), "LDG.E");
+    json_t *mrc = json_object_get(json_object_get(summary, "mrc"), "l1");
+    cr_assert_gt(json_array_size(mrc), 4);
+    json_t *gpu = json_object_get(doc, "gpu");
+    cr_assert_eq(number(gpu, "sms"), 15);
+    json_decref(doc);
+    char *pcs_csv = test_path(dir, "tables/pcs.csv");
+    char *text = test_read_file(pcs_csv, NULL);
+    cr_assert_not_null(text);
+    cr_assert(strncmp(text, "kernel,kernel_name,pc,offset,sass", 33) == 0);
+    free(text);
+    free(pcs_csv);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_analyze, real_accelsim_trace_end_to_end)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "mm.wst");
+    char src[512];
+    snprintf(src, sizeof src, "%s/traces/accelsim/matrixmul/kernelslist.g", test_shared_dir());
+    cli_result r = cli_run("import", "accelsim", src, "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *doc = analyze_to_json(dir, trace, "volta");
+    json_t *summary = json_object_get(doc, "summary");
+    /* 64 global loads, every lane of each a distinct coalesced 4 B element. */
+    cr_assert_eq(number(json_object_get(summary, "instructions"), "counted"), 64);
+    cr_assert_float_eq(number(json_object_get(summary, "utilization"), "line"), 1.0, 1e-12);
+    json_decref(doc);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_analyze, bad_options_are_one_line_errors)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "g.wst");
+    cli_result r = cli_run("record", "--workload", "gaussian", "-o", trace, NULL);
+    cli_result_free(&r);
+    struct {
+        const char *a, *b, *expect;
+    } cases[] = {
+        {"--gpu", "pascal", "warpscope: unknown GPU 'pascal' (presets: fermi,"},
+        {"--schedule", "rr,fifo", "warpscope: --schedule: unknown policy 'fifo'"},
+        {"--sample", "2", "warpscope: --sample: expected a rate in (0, 1], got '2'"},
+        {"--l1", "16K:0:128", "warpscope: l1.ways: must be at least 1"},
+        {"--frob", "1", "warpscope: analyze: unknown option '--frob'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        r = cli_run("analyze", trace, cases[i].a, cases[i].b, NULL);
+        cr_assert_eq(r.status, 1, "%s %s", cases[i].a, cases[i].b);
+        cr_assert(strncmp(r.err, cases[i].expect, strlen(cases[i].expect)) == 0, "%s", r.err);
+        cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line: %s", r.err);
+        cli_result_free(&r);
+    }
+    r = cli_run("analyze", trace, "--schedule", "recorded", NULL);
+    cr_assert_eq(r.status, 1);
+    cr_assert(strstr(r.err, "needs SM ids and timestamps") != NULL, "%s", r.err);
+    cli_result_free(&r);
+    char *missing = test_path(dir, "nope.wst");
+    r = cli_run("analyze", missing, NULL);
+    cr_assert(strstr(r.err, "nope.wst: cannot open") != NULL, "%s", r.err);
+    cli_result_free(&r);
+    /* A failed run leaves no report behind. */
+    char *out = test_path(dir, "never.json");
+    r = cli_run("analyze", missing, "-o", out, NULL);
+    cr_assert_null(test_read_file(out, NULL));
+    cli_result_free(&r);
+    free(out);
+    free(missing);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
