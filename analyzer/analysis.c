@@ -191,6 +191,8 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
         if (e.kind == SCHED_ISSUE) {
             if (!gto) /* GTO already ran it through the consumers to learn the miss */
                 handle_issue(&p, &e);
+            if (options->observe)
+                options->observe(options->observe_ctx, &e);
             progress_update(bar, ++a->issued);
         }
         if (p.failed)

@@ -22,6 +22,10 @@ typedef struct analysis_options {
     int half_warp;
     double sample_rate;      /* SHARDS; 0 or 1 = exact */
     uint32_t sharing_block;  /* bytes; default the L1 line */
+    /* Optional: called for every issued instruction, in the order the pass
+     * consumes them (`dump --order scheduled` prints them). */
+    void (*observe)(void *ctx, const sched_event *issue);
+    void *observe_ctx;
 } analysis_options;
 
 void analysis_options_default(analysis_options *o);

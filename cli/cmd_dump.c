@@ -4,12 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/analysis.h"
 #include "cli/cli.h"
 #include "formats/wst.h"
 #include "reports/csv_out.h"
 
 static const char usage[] =
-    "usage: warpscope dump FILE.wst [--kernel N] [--cta N] [--csv]\n\n"
+    "usage: warpscope dump FILE.wst [--kernel N] [--cta N] [--csv]\n"
+    "       warpscope dump FILE.wst --order scheduled [--gpu NAME] [--schedule S] [--csv]\n\n"
     "Prints every record, one per line, in the order the trace stores them\n"
     "(kernel by kernel, CTA by CTA, each CTA's records in recorded order):\n"
     "kernel, CTA, warp, PC index and offset, SASS, kind, space, cache operator,\n"
@@ -17,7 +19,11 @@ static const char usage[] =
     "lane:address for every active lane.\n\n"
     "  --kernel N   only kernel N (launch order, from 0)\n"
     "  --cta N      only CTA N (linear id)\n"
-    "  --csv        CSV with a header row; addresses in one field\n\n"
+    "  --csv        CSV with a header row; addresses in one field\n"
+    "  --order scheduled\n"
+    "               the exact order `analyze` consumes the records in, with the\n"
+    "               SM, warp slot and per-SM step of each (same --gpu, overrides\n"
+    "               and --schedule as analyze), so its numbers can be checked\n\n"
     "examples:\n"
     "  warpscope dump gaussian.wst --kernel 0 --cta 3\n"
     "  warpscope dump gaussian.wst --csv > records.csv\n";
@@ -87,6 +93,10 @@ typedef struct dump_options {
     const char *path;
     long long kernel, cta; /* -1 = all */
     int csv;
+    int scheduled;
+    const char *gpu, *schedule;
+    const char *overrides[16][2];
+    int override_count;
 } dump_options;
 
 static int parse(int argc, char **argv, dump_options *o)
@@ -97,6 +107,24 @@ static int parse(int argc, char **argv, dump_options *o)
         unsigned long long v;
         if (strcmp(a, "--csv") == 0) {
             o->csv = 1;
+        } else if (strcmp(a, "--order") == 0 || strcmp(a, "--gpu") == 0 ||
+                   strcmp(a, "--schedule") == 0 || strcmp(a, "--sms") == 0 ||
+                   strcmp(a, "--l1") == 0 || strcmp(a, "--l2") == 0) {
+            if (i + 1 >= argc)
+                return cli_error(NULL, "%s needs a value", a);
+            const char *value = argv[++i];
+            if (strcmp(a, "--order") == 0) {
+                if (strcmp(value, "scheduled") && strcmp(value, "stored"))
+                    return cli_error(NULL, "--order: 'stored' or 'scheduled', not '%s'", value);
+                o->scheduled = strcmp(value, "scheduled") == 0;
+            } else if (strcmp(a, "--gpu") == 0) {
+                o->gpu = value;
+            } else if (strcmp(a, "--schedule") == 0) {
+                o->schedule = value;
+            } else if (o->override_count < 16) {
+                o->overrides[o->override_count][0] = a;
+                o->overrides[o->override_count++][1] = value;
+            }
         } else if (strcmp(a, "--kernel") == 0 || strcmp(a, "--cta") == 0) {
             if (i + 1 >= argc)
                 return cli_error(NULL, "%s needs a number", a);
@@ -114,6 +142,62 @@ static int parse(int argc, char **argv, dump_options *o)
     return o->path ? 0 : cli_error(NULL, "dump needs a trace file; see 'warpscope dump --help'");
 }
 
+typedef struct scheduled_dump {
+    const wst_trace *trace;
+    const dump_options *options;
+    csv_table *table;
+} scheduled_dump;
+
+static void print_scheduled(void *ctx, const sched_event *e)
+{
+    scheduled_dump *d = ctx;
+    const dump_options *o = d->options;
+    if ((o->kernel >= 0 && e->kernel != (uint64_t)o->kernel) ||
+        (o->cta >= 0 && e->cta != (uint64_t)o->cta))
+        return;
+    const wst_pc *pc = &d->trace->kernels[e->kernel].pcs[e->record->pc];
+    if (d->table) {
+        csv_row_u64(d->table, e->sm);
+        csv_row_u64(d->table, e->warp_slot);
+        csv_row_u64(d->table, e->step);
+        print_csv(d->table, e->kernel, e->record, pc);
+    } else {
+        printf("sm %u slot %u step %llu  ", e->sm, e->warp_slot, (unsigned long long)e->step);
+        print_text(e->kernel, e->record, pc);
+    }
+}
+
+/* Runs the analysis pass itself, so the order is the analyzer's by
+ * construction. */
+static int dump_scheduled(const dump_options *o, wst_reader *r)
+{
+    gpu_config config;
+    analysis_options options;
+    ws_error err;
+    analysis_options_default(&options);
+    if (config_load(&config, o->gpu ? o->gpu : "fermi", &err) != 0)
+        return cli_fail(NULL, &err);
+    for (int i = 0; i < o->override_count; i++)
+        if (config_override(&config, o->overrides[i][0], o->overrides[i][1], &err) < 0)
+            return cli_fail(NULL, &err);
+    if (o->schedule && sched_options_parse(o->schedule, &options.schedule, &err) != 0)
+        return cli_fail(NULL, &err);
+    static const char *const header[] = {"placed_sm", "warp_slot", "step"};
+    const char *columns[3 + CSV_COLUMNS];
+    memcpy(columns, header, sizeof header);
+    memcpy(columns + 3, csv_header, sizeof csv_header);
+    scheduled_dump d = {.trace = wst_reader_trace(r), .options = o,
+                        .table = o->csv ? csv_table_on_stream(stdout, columns, 3 + CSV_COLUMNS) : NULL};
+    options.observe = print_scheduled;
+    options.observe_ctx = &d;
+    analysis *a = analysis_run(r, &config, &options, NULL, &err);
+    int rc = a ? 0 : cli_fail(o->path, &err);
+    analysis_free(a);
+    if (d.table && csv_table_commit(d.table, &err) != 0 && rc == 0)
+        rc = cli_fail("stdout", &err);
+    return rc;
+}
+
 static int run(int argc, char **argv)
 {
     dump_options o;
@@ -128,6 +212,11 @@ static int run(int argc, char **argv)
         uint32_t kernels = t->kernel_count;
         wst_reader_close(r);
         return cli_error(o.path, "no kernel %lld (the trace has %u)", o.kernel, kernels);
+    }
+    if (o.scheduled) {
+        int rc = dump_scheduled(&o, r);
+        wst_reader_close(r);
+        return rc;
     }
     csv_table *table = o.csv ? csv_table_on_stream(stdout, csv_header, CSV_COLUMNS) : NULL;
     int rc = 0;

@@ -131,3 +131,27 @@ Test(cli_analyze, bad_options_are_one_line_errors)
     free(trace);
     test_tmpdir_cleanup(dir);
 }
+
+/* dump --order scheduled: every record once, in rr placement (CTA i on
+ * SM i mod SMs at the start), and the order analyze consumes. */
+Test(cli_analyze, dump_in_scheduled_order)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "gemm.wst");
+    cli_result r = cli_run("record", "--workload", "gemm", "-o", trace, NULL);
+    cli_result_free(&r);
+    r = cli_run("dump", trace, "--order", "scheduled", "--gpu", "fermi", "--schedule", "rr,lrr", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int lines = 0;
+    for (char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    cr_assert_eq(lines, 33024, "every record once");
+    cr_assert(strncmp(r.out, "sm 0 slot 0 step 0  k0 cta 0 warp 0 ", 36) == 0, "%.60s", r.out);
+    char *second = strchr(r.out, '\n') + 1;
+    cr_assert(strncmp(second, "sm 1 slot 0 step 0  k0 cta 1 warp 0 ", 36) == 0, "%.60s", second);
+    cli_result_free(&r);
+    r = cli_run("dump", trace, "--order", "random", NULL);
+    cr_assert_str_eq(r.err, "warpscope: --order: 'stored' or 'scheduled', not 'random'\n");
+    cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
