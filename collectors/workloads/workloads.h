@@ -38,6 +38,12 @@ float workload_rand_float(uint64_t *state);    /* uniform in [0, 1) */
 int workload_check_floats(const char *what, const float *got, const float *want, uint64_t n,
                           float tolerance, ws_error *err);
 
+/* Runs workload `name` in the emulator and writes its trace to out_path
+ * (streaming, through the .wst writer).  Unknown names are reported with the
+ * list of workloads. */
+int record_workload(const char *name, workload_size size, uint64_t seed, int verify,
+                    const char *out_path, ws_error *err);
+
 /* Default workload for the demo and `profile`. */
 #define WORKLOAD_DEFAULT "gaussian"
 

@@ -1,0 +1,160 @@
+/* bench/bench_pipeline.c: the emulated collector and the analysis pass.
+ * Prints a Markdown section:
+ *   - emulator throughput (warp records/s) and trace bytes per record for the
+ *     large sizes of gemm, bfs and spmv;
+ *   - `analyze` throughput (warp records/s) on the medium sizes;
+ *   - analyze peak memory for two trace lengths over the same data (a kernel
+ *     that sweeps one array R times), which must not grow with R.
+ * Each analysis runs in a child process so its peak RSS is its own.
+ *
+ *   build/rel/bench/bench_pipeline [--size small|medium|large] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyzer/analysis.h"
+#include "collectors/workloads/workloads.h"
+#include "formats/wst.h"
+
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t trace_records(const char *path, uint64_t *bytes)
+{
+    ws_error err;
+    wst_reader *r = wst_reader_open(path, &err);
+    if (!r) {
+        fprintf(stderr, "bench_pipeline: %s: %s\n", path, err.msg);
+        exit(1);
+    }
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < wst_reader_trace(r)->kernel_count; k++)
+        n += wst_reader_trace(r)->kernels[k].record_count;
+    *bytes = wst_reader_file_bytes(r);
+    wst_reader_close(r);
+    return n;
+}
+
+/* Analyzes path in a child; returns seconds and the child's peak RSS. */
+static double analyze_child(const char *path, long *peak_kb)
+{
+    double start = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        ws_error err;
+        gpu_config config;
+        analysis_options options;
+        analysis_options_default(&options);
+        config_load(&config, "fermi", &err);
+        wst_reader *r = wst_reader_open(path, &err);
+        analysis *a = r ? analysis_run(r, &config, &options, NULL, &err) : NULL;
+        if (!a)
+            fprintf(stderr, "bench_pipeline: %s\n", err.msg);
+        _exit(a ? 0 : 1);
+    }
+    int status;
+    struct rusage usage;
+    wait4(pid, &status, 0, &usage);
+    *peak_kb = usage.ru_maxrss;
+    return now() - start;
+}
+
+/* One sweep of an array by 120 CTAs, launched R times: the trace grows with
+ * R while the lines, CTAs and per-kernel state stay the same. */
+typedef struct sweep_args {
+    float *data;
+    unsigned n;
+} sweep_args;
+
+static void sweep(emu_thread *t)
+{
+    const sweep_args *a = t->args;
+    unsigned i = (t->blockIdx.x % 120) * t->blockDim.x + t->threadIdx.x;
+    float sum = 0;
+    for (unsigned j = i; j < a->n; j += 120 * t->blockDim.x)
+        sum += EMU_LD(t, float, &a->data[j]);
+    (void)sum;
+}
+
+static void write_sweep(const char *path, unsigned rounds)
+{
+    ws_error err;
+    wst_writer *w = wst_writer_open(path, NULL, NULL, &err);
+    wst_sink sink = wst_writer_sink(w);
+    emu *e = emu_new(&sink, 1ull << 30, &err);
+    sweep_args a = {emu_malloc(e, (4u << 20) * 4), 4u << 20};
+    emu_launch l = {.name = "sweep", .grid = {120, 1, 1}, .block = {256, 1, 1}, .kernel = sweep,
+                    .args = &a};
+    for (unsigned r = 0; r < rounds; r++)
+        if (emu_launch_kernel(e, &l, &err) != 0) {
+            fprintf(stderr, "bench_pipeline: %s\n", err.msg);
+            exit(1);
+        }
+    if (wst_writer_close(w, &err) != 0) {
+        fprintf(stderr, "bench_pipeline: %s\n", err.msg);
+        exit(1);
+    }
+    emu_free(e);
+}
+
+int main(int argc, char **argv)
+{
+    workload_size record_size = SIZE_LARGE;
+    if (argc == 3 && strcmp(argv[1], "--size") == 0)
+        record_size = (workload_size)workload_size_parse(argv[2]);
+    const char *names[] = {"gemm", "bfs", "spmv"};
+    char path[256];
+    printf("## Emulated collector and analysis pass (`bench/bench_pipeline.c`)\n\n");
+    printf("One core.  Recording writes the .wst trace; analysis is `analyze` on the fermi "
+           "preset with the default schedule (rr,gto): scheduler, coalescer, U, reuse distance "
+           "and time in 3 scopes x 2 granularities, locality, sharing.\n\n");
+    printf("| workload | size | warp records | record (M records/s) | bytes/record |\n|---|---|---|---|---|\n");
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "/tmp/bench-pipeline-%s-%d.wst", names[i], (int)getpid());
+        ws_error err;
+        double start = now();
+        if (record_workload(names[i], record_size, 1, 0, path, &err) != 0) {
+            fprintf(stderr, "bench_pipeline: %s\n", err.msg);
+            return 1;
+        }
+        double seconds = now() - start;
+        uint64_t bytes, records = trace_records(path, &bytes);
+        printf("| %s | %s | %llu | %.2f | %.2f |\n", names[i], workload_size_name(record_size),
+               (unsigned long long)records, records / seconds / 1e6, (double)bytes / records);
+        unlink(path);
+    }
+    printf("\n| workload (medium) | warp records | analyze (M records/s) | peak RSS (MiB) |\n|---|---|---|---|\n");
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "/tmp/bench-pipeline-%s-%d.wst", names[i], (int)getpid());
+        ws_error err;
+        record_workload(names[i], SIZE_MEDIUM, 1, 0, path, &err);
+        uint64_t bytes, records = trace_records(path, &bytes);
+        long peak;
+        double seconds = analyze_child(path, &peak);
+        printf("| %s | %llu | %.2f | %.0f |\n", names[i], (unsigned long long)records,
+               records / seconds / 1e6, peak / 1024.0);
+        unlink(path);
+    }
+    printf("\nMemory against trace length: one kernel reading the same 16 MiB array R times "
+           "launched R times (same lines and CTAs, R times the records).\n\n| R | warp records | analyze peak RSS (MiB) |\n|---|---|---|\n");
+    for (unsigned rounds = 1; rounds <= 4; rounds *= 4) {
+        snprintf(path, sizeof path, "/tmp/bench-pipeline-sweep-%d.wst", (int)getpid());
+        write_sweep(path, rounds);
+        uint64_t bytes, records = trace_records(path, &bytes);
+        long peak;
+        analyze_child(path, &peak);
+        printf("| %u | %llu | %.0f |\n", rounds, (unsigned long long)records, peak / 1024.0);
+        unlink(path);
+    }
+    return 0;
+}
