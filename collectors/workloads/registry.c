@@ -5,11 +5,16 @@
 #include <math.h>
 #include <string.h>
 
-extern const workload workload_gaussian, workload_gemm, workload_bfs, workload_spmv;
+extern const workload workload_gaussian, workload_gemm, workload_bfs, workload_spmv,
+    workload_kmeans, workload_streamcluster, workload_pathfinder, workload_backprop;
 
 static const workload *const table[] = {
     &workload_gaussian,
     &workload_bfs,
+    &workload_kmeans,
+    &workload_streamcluster,
+    &workload_pathfinder,
+    &workload_backprop,
     &workload_gemm,
     &workload_spmv,
 };
