@@ -97,3 +97,22 @@ Test(rodinia, backprop)
     cr_assert_eq(w->addr[16] - w->addr[0], 4u * 17, "rows of hid + 1 = 17 floats");
     wst_memtrace_free(m);
 }
+
+/* 64×64 grid, 16×16 blocks computing 12×12 each with a border of 2:
+ * ceil(64/12) = 6 blocks a side.  CTA (0,0) starts at row and column -2, so
+ * warp 0 (ty 0-1) loads nothing and warp 1 (ty 2-3 = rows 0-1) loads the
+ * lanes with tx >= 2. */
+Test(rodinia, hotspot)
+{
+    wst_memtrace *m = small_trace("hotspot");
+    cr_assert_eq(m->trace.kernel_count, 2, "4 steps, pyramids of 2");
+    cr_assert_eq(m->trace.kernels[0].grid.x, 6);
+    const wst_record *r = first_of(m, 0, 0, 1);
+    cr_assert_eq(r->mask, 0xfffcfffcu);
+    cr_assert_eq(r->addr[18] - r->addr[2], 64u * 4, "ty 3 is the next grid row");
+    for (size_t i = 0; i < m->per_kernel[0].count; i++)
+        cr_assert(m->per_kernel[0].records[i].cta != 0 || m->per_kernel[0].records[i].warp != 0 ||
+                      m->per_kernel[0].records[i].kind == WST_STORE,
+                  "warp 0 of CTA 0 loads nothing");
+    wst_memtrace_free(m);
+}

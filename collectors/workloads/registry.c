@@ -6,7 +6,8 @@
 #include <string.h>
 
 extern const workload workload_gaussian, workload_gemm, workload_bfs, workload_spmv,
-    workload_kmeans, workload_streamcluster, workload_pathfinder, workload_backprop;
+    workload_kmeans, workload_streamcluster, workload_pathfinder, workload_backprop,
+    workload_hotspot;
 
 static const workload *const table[] = {
     &workload_gaussian,
@@ -15,6 +16,7 @@ static const workload *const table[] = {
     &workload_streamcluster,
     &workload_pathfinder,
     &workload_backprop,
+    &workload_hotspot,
     &workload_gemm,
     &workload_spmv,
 };
