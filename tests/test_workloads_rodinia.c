@@ -116,3 +116,52 @@ Test(rodinia, hotspot)
                   "warp 0 of CTA 0 loads nothing");
     wst_memtrace_free(m);
 }
+
+/* 64×64 image, 4×4 tiles, 2 iterations of two kernels.  srad_cuda_1's
+ * first load is J[base + tx - cols]: for block row 0 the row above the
+ * image, the same 16 columns for ty 0 and 1 (lanes 0-15 and 16-31). */
+Test(rodinia, srad)
+{
+    wst_memtrace *m = small_trace("srad");
+    cr_assert_eq(m->trace.kernel_count, 4);
+    cr_assert_eq(m->trace.kernels[0].grid.x, 4);
+    const wst_record *north = first_of(m, 0, 1, 0), *south = nth_of(m, 0, 1, 0, 1);
+    for (int l = 0; l < 16; l++)
+        cr_assert_eq(north->addr[l + 16], north->addr[l]);
+    cr_assert_eq(north->addr[1] - north->addr[0], 4);
+    cr_assert_eq(south->addr[0] - north->addr[0], 4u * 64 * 17, "16 rows below the row above");
+    const wst_record *reload = nth_of(m, 0, 1, 0, 2);
+    cr_assert_eq(reload->addr[0] - north->addr[0], 4u * 64, "by == 0 reloads image row 0");
+    wst_memtrace_free(m);
+}
+
+/* 128×128 (129 columns): 8 + 7 diagonal launches of 16-thread CTAs.  A
+ * tile loads its north-west corner with lane 0, then 16 reference rows
+ * 129 floats apart. */
+Test(rodinia, nw)
+{
+    wst_memtrace *m = small_trace("nw");
+    cr_assert_eq(m->trace.kernel_count, 15);
+    cr_assert_eq(m->trace.kernels[7].grid.x, 8, "the longest diagonal");
+    const wst_record *corner = first_of(m, 0, 0, 0);
+    cr_assert_eq(corner->mask, 0x1u);
+    const wst_record *ref0 = nth_of(m, 0, 0, 0, 1), *ref1 = nth_of(m, 0, 0, 0, 2);
+    cr_assert_eq(ref0->mask, 0xffffu, "16 threads");
+    cr_assert_eq(ref1->addr[0] - ref0->addr[0], 4u * 129);
+    wst_memtrace_free(m);
+}
+
+/* 64×64: steps at offsets 0, 16, 32 (diagonal, perimeter, internal) and a
+ * last diagonal.  lud_perimeter's two half-warps diverge: lanes 0-15 load
+ * the diagonal tile's rows first. */
+Test(rodinia, lud)
+{
+    wst_memtrace *m = small_trace("lud");
+    cr_assert_eq(m->trace.kernel_count, 10);
+    cr_assert_eq(m->trace.kernels[1].grid.x, 3);
+    cr_assert_eq(m->trace.kernels[2].grid.y, 3);
+    const wst_record *r = first_of(m, 1, 0, 0);
+    cr_assert_eq(r->mask, 0x0000ffffu);
+    cr_assert_eq(r->addr[15] - r->addr[0], 60);
+    wst_memtrace_free(m);
+}

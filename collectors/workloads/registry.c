@@ -7,7 +7,7 @@
 
 extern const workload workload_gaussian, workload_gemm, workload_bfs, workload_spmv,
     workload_kmeans, workload_streamcluster, workload_pathfinder, workload_backprop,
-    workload_hotspot;
+    workload_hotspot, workload_srad, workload_nw, workload_lud;
 
 static const workload *const table[] = {
     &workload_gaussian,
@@ -17,6 +17,9 @@ static const workload *const table[] = {
     &workload_pathfinder,
     &workload_backprop,
     &workload_hotspot,
+    &workload_srad,
+    &workload_nw,
+    &workload_lud,
     &workload_gemm,
     &workload_spmv,
 };
