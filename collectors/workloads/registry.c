@@ -3,11 +3,14 @@
 #include "collectors/workloads/workloads.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern const workload workload_gaussian, workload_gemm, workload_bfs, workload_spmv,
     workload_kmeans, workload_streamcluster, workload_pathfinder, workload_backprop,
-    workload_hotspot, workload_srad, workload_nw, workload_lud;
+    workload_hotspot, workload_srad, workload_nw, workload_lud, workload_atax, workload_bicg,
+    workload_mvt, workload_gesummv, workload_syrk, workload_syr2k, workload_2dconv, workload_3dconv,
+    workload_covariance, workload_fdtd2d, workload_gramschmidt;
 
 static const workload *const table[] = {
     &workload_gaussian,
@@ -21,6 +24,17 @@ static const workload *const table[] = {
     &workload_nw,
     &workload_lud,
     &workload_gemm,
+    &workload_atax,
+    &workload_bicg,
+    &workload_mvt,
+    &workload_gesummv,
+    &workload_syrk,
+    &workload_syr2k,
+    &workload_2dconv,
+    &workload_3dconv,
+    &workload_covariance,
+    &workload_fdtd2d,
+    &workload_gramschmidt,
     &workload_spmv,
 };
 
@@ -75,4 +89,35 @@ int workload_check_floats(const char *what, const float *got, const float *want,
                            (double)got[i], (double)want[i]);
     }
     return 0;
+}
+
+int workload_launch_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kernel,
+                       const void *args, ws_error *err)
+{
+    emu_launch l = {.name = name, .grid = {(n + 255) / 256, 1, 1}, .block = {256, 1, 1},
+                    .kernel = kernel, .args = args};
+    return emu_launch_kernel(e, &l, err);
+}
+
+int workload_launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_kernel_fn kernel,
+                       const void *args, ws_error *err)
+{
+    emu_launch l = {.name = name, .grid = {(nx + 31) / 32, (ny + 7) / 8, 1}, .block = {32, 8, 1},
+                    .kernel = kernel, .args = args};
+    return emu_launch_kernel(e, &l, err);
+}
+
+float *workload_random_floats(emu *e, size_t n, uint64_t *state, float **copy)
+{
+    float *device = emu_malloc(e, n * sizeof *device);
+    if (!device)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        device[i] = workload_rand_float(state);
+    if (copy) {
+        *copy = malloc(n * sizeof **copy);
+        if (*copy)
+            memcpy(*copy, device, n * sizeof **copy);
+    }
+    return device;
 }

@@ -38,6 +38,16 @@ float workload_rand_float(uint64_t *state);    /* uniform in [0, 1) */
 int workload_check_floats(const char *what, const float *got, const float *want, uint64_t n,
                           float tolerance, ws_error *err);
 
+/* PolyBench/GPU launch shapes: 1-D blocks of 256 threads over n, and 2-D
+ * blocks of 32×8 over nx × ny (x = columns). */
+int workload_launch_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kernel,
+                       const void *args, ws_error *err);
+int workload_launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_kernel_fn kernel,
+                       const void *args, ws_error *err);
+/* n floats of device memory filled from the seed state, or NULL when full;
+ * *copy (if not NULL) gets a host copy for the CPU reference. */
+float *workload_random_floats(emu *e, size_t n, uint64_t *state, float **copy);
+
 /* Runs workload `name` in the emulator and writes its trace to out_path
  * (streaming, through the .wst writer).  Unknown names are reported with the
  * list of workloads. */
