@@ -333,7 +333,7 @@ static int emit_warp(emu *e, uint32_t warp, thread_slot *lanes, uint32_t lane_co
             return 0;
         lane_cursor leader = *best;
         wst_record r;
-        memset(&r, 0, offsetof(wst_record, addr));
+        memset(&r, 0, sizeof r); /* inactive lanes too: identical runs, identical bytes */
         emu_site *site = leader.items[leader.next].site;
         for (uint32_t l = 0; l < lane_count; l++) {
             lane_cursor *c = &cursors[l];

@@ -78,7 +78,7 @@ static int *reference_costs(const bfs_node *nodes, const int *edges, int n)
 
 static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *err)
 {
-    static const int sizes[SIZE_COUNT] = {4096, 65536, 2097152};
+    static const int sizes[SIZE_COUNT] = {4096, 65536, 8388608};
     int n = sizes[size];
     uint64_t s = seed;
     bfs_args g = {.no_of_nodes = n};
@@ -140,6 +140,6 @@ const workload workload_bfs = {
     .suite = "rodinia",
     .kernels = "Kernel, Kernel2 (per level)",
     .description = "breadth-first search; data-dependent, divergent frontier accesses",
-    .sizes = {"4 K nodes", "64 K nodes", "2 M nodes"},
+    .sizes = {"4 K nodes", "64 K nodes", "8 M nodes (56 M records)"},
     .run = run,
 };

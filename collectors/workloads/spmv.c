@@ -63,7 +63,7 @@ static void spmv_vector(emu_thread *t)
 
 static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *err)
 {
-    static const int sizes[SIZE_COUNT] = {2048, 65536, 1048576};
+    static const int sizes[SIZE_COUNT] = {2048, 65536, 4194304};
     int dim = sizes[size];
     uint64_t s = seed;
     spmv_args g = {.dim = dim};
@@ -129,6 +129,6 @@ const workload workload_spmv = {
     .suite = "shoc",
     .kernels = "spmv_csr_scalar_kernel, spmv_csr_vector_kernel",
     .description = "CSR sparse matrix-vector product; scalar (divergent) and vector kernels",
-    .sizes = {"2 K rows", "64 K rows", "1 M rows"},
+    .sizes = {"2 K rows", "64 K rows", "4 M rows (56 M records)"},
     .run = run,
 };
