@@ -17,7 +17,8 @@ typedef struct pass {
     analysis *a;
     coalesce_config coalesce;
     locality *locality;
-    tagcache **l1; /* per SM */
+    tagcache **l1;     /* per SM */
+    tagcache **window; /* per SM, with locality_window: the generations' cache */
     uint32_t line_shift;
     analysis_kernel *kernel;
     ws_error err;
@@ -68,24 +69,23 @@ static int handle_issue(void *ctx, const sched_event *e)
             continue;
         }
         tagcache_result hit = tagcache_access(l1, line, 1, warp);
+        missed |= !hit.hit;
+        if (is_counted)
+            *(hit.hit ? &p->kernel->l1_hits : &p->kernel->l1_misses) += 1;
+        if (p->window) /* the cache-independent window decides generations */
+            hit = tagcache_access(p->window[e->sm], line, 1, warp);
         if (hit.hit) {
-            if (is_counted) {
+            if (is_counted)
                 locality_hit(p->locality, e->sm, line, warp);
-                p->kernel->l1_hits++;
-            }
             continue;
         }
-        missed = 1;
         if (hit.evicted)
             locality_evict(p->locality, e->sm, hit.victim_line);
-        if (is_counted) {
-            p->kernel->l1_misses++;
-            /* S2's single monitored warp: the one in slot 0 of each SM. */
-            if (locality_fill(p->locality, e->sm, line, warp, r->pc, e->warp_slot == 0,
-                              &p->err) != 0) {
-                p->failed = 1;
-                return 0;
-            }
+        /* S2's single monitored warp: the one in slot 0 of each SM. */
+        if (is_counted && locality_fill(p->locality, e->sm, line, warp, r->pc, e->warp_slot == 0,
+                                        &p->err) != 0) {
+            p->failed = 1;
+            return 0;
         }
     }
     return missed;
@@ -96,8 +96,11 @@ static int kernel_begin(pass *p, const wst_trace *t, uint32_t k)
     analysis *a = p->a;
     p->kernel = &a->kernels[k];
     uint32_t pcs = t->kernels[k].pc_count;
-    for (uint32_t s = 0; s < a->config.sms; s++)
+    for (uint32_t s = 0; s < a->config.sms; s++) {
         tagcache_flush(p->l1[s]); /* L1s are flushed between kernels (SPEC §7) */
+        if (p->window)
+            tagcache_flush(p->window[s]);
+    }
     return metrics_kernel_begin(a->metrics, pcs, &p->err) || locality_begin_kernel(p->locality, pcs, &p->err)
                ? -1
                : 0;
@@ -177,6 +180,19 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
         ws_fail(err, "out of memory");
         goto out;
     }
+    if (options->locality_window) {
+        cache_config fully = {.size_bytes = (uint64_t)options->locality_window * config->l1.line_bytes,
+                              .ways = options->locality_window, .line_bytes = config->l1.line_bytes,
+                              .slices = 1};
+        p.window = calloc(config->sms, sizeof *p.window);
+        for (uint32_t i = 0; p.window && i < config->sms; i++)
+            if (!(p.window[i] = tagcache_new(&fully, err)))
+                goto out;
+        if (!p.window) {
+            ws_fail(err, "out of memory");
+            goto out;
+        }
+    }
     s = sched_new(config, &options->schedule, &source, handle_issue, &p, err);
     if (!s)
         goto out;
@@ -211,6 +227,9 @@ out:
     for (uint32_t i = 0; p.l1 && i < config->sms; i++)
         tagcache_free(p.l1[i]);
     free(p.l1);
+    for (uint32_t i = 0; p.window && i < config->sms; i++)
+        tagcache_free(p.window[i]);
+    free(p.window);
     locality_free(p.locality);
     if (rc != 0) {
         analysis_free(a);

@@ -22,6 +22,10 @@ typedef struct analysis_options {
     int half_warp;
     double sample_rate;      /* SHARDS; 0 or 1 = exact */
     uint32_t sharing_block;  /* bytes; default the L1 line */
+    /* SPEC §4 option: 0 = locality generations of the configured L1; N =
+     * of a fully-associative LRU of N lines per SM, so a reuse counts only
+     * if its per-SM stack distance is below N (cache-independent classes). */
+    uint32_t locality_window;
     /* Optional: called for every issued instruction, in the order the pass
      * consumes them (`dump --order scheduled` prints them). */
     void (*observe)(void *ctx, const sched_event *issue);

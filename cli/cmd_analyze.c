@@ -28,6 +28,8 @@ static const char usage[] =
     "  --include-stores      count stores and atomics too (default: global loads)\n"
     "  --half-warp           coalesce each half-warp separately\n"
     "  --sample R            SHARDS sampling of reuse distance at rate R (0 < R <= 1)\n"
+    "  --locality-window N   locality classes from a fully-associative LRU of N lines\n"
+    "                        per SM instead of the L1 (cache-independent, SPEC §4)\n"
     "  --quiet               no progress bar\n\n"
     "example:\n"
     "  warpscope analyze gaussian.wst --gpu fermi -o report.json --csv tables\n";
@@ -78,6 +80,13 @@ static int parse(int argc, char **argv, analyze_args *a, gpu_config *config,
             } else if (strcmp(opt, "--schedule") == 0) {
                 if (sched_options_parse(value, &options->schedule, &err) != 0)
                     return cli_fail(NULL, &err);
+            } else if (strcmp(opt, "--locality-window") == 0) {
+                unsigned long long lines;
+                if (cli_parse_u64(opt, value, &lines) != 0)
+                    return 1;
+                if (lines == 0 || lines > 65536)
+                    return cli_error(NULL, "--locality-window: 1 to 65536 lines, not %llu", lines);
+                options->locality_window = (uint32_t)lines;
             } else if (strcmp(opt, "--sample") == 0) {
                 char *end;
                 options->sample_rate = strtod(value, &end);

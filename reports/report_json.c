@@ -82,7 +82,9 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(options, "sample_rate",
                         json_real(a->options.sample_rate > 0 ? a->options.sample_rate : 1.0));
     json_object_set_new(options, "exact_distances", report_json_u64(2 * l1_lines));
-    json_object_set_new(options, "locality_window", json_string("l1"));
+    json_object_set_new(options, "locality_window",
+                        a->options.locality_window ? json_integer(a->options.locality_window)
+                                                   : json_string("l1"));
 
     /* Every kernel's PCs, for the whole-trace locality figures. */
     uint32_t all_pcs = 0;

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/helpers.h"
@@ -151,6 +152,51 @@ Test(cli_analyze, dump_in_scheduled_order)
     cli_result_free(&r);
     r = cli_run("dump", trace, "--order", "random", NULL);
     cr_assert_str_eq(r.err, "warpscope: --order: 'stored' or 'scheduled', not 'random'\n");
+    cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+static double streaming_share(const char *dir, const char *trace, const char *window)
+{
+    char *out = test_path(dir, "w.json");
+    cli_result r = window ? cli_run("analyze", trace, "-o", out, "--quiet", "--locality-window", window, NULL)
+                          : cli_run("analyze", trace, "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *doc = json_load_file(out, 0, NULL);
+    json_t *opt = json_object_get(json_object_get(doc, "options"), "locality_window");
+    if (window)
+        cr_assert_eq(json_integer_value(opt), atoi(window));
+    else
+        cr_assert_str_eq(json_string_value(opt), "l1");
+    json_t *g = json_object_get(json_object_get(json_object_get(doc, "summary"), "locality"), "generations");
+    double streaming = number(g, "streaming"), all = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(g, key, v) all += (double)json_integer_value(v);
+    json_decref(doc);
+    free(out);
+    cr_assert_gt(all, 0);
+    return streaming / all;
+}
+
+/* SPEC §4's cache-independent option: generations of a fully-associative
+ * LRU of N lines per SM.  A smaller window can only end generations sooner,
+ * so its streaming share is never lower. */
+Test(cli_analyze, locality_window_is_monotone)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "gemm.wst");
+    cli_result r = cli_run("record", "--workload", "gemm", "-o", trace, NULL);
+    cli_result_free(&r);
+    double w1 = streaming_share(dir, trace, "1"), w16 = streaming_share(dir, trace, "16"),
+           w1024 = streaming_share(dir, trace, "1024");
+    cr_assert_geq(w1, w16);
+    cr_assert_geq(w16, w1024);
+    cr_assert_lt(w1024, 1.0);
+    streaming_share(dir, trace, NULL);
+    r = cli_run("analyze", trace, "--locality-window", "0", NULL);
+    cr_assert_str_eq(r.err, "warpscope: --locality-window: 1 to 65536 lines, not 0\n");
     cli_result_free(&r);
     free(trace);
     test_tmpdir_cleanup(dir);
