@@ -76,6 +76,14 @@ Test(workloads, gemm_closed_form)
     const uint64_t n = 64;
     cr_assert_eq(m->per_kernel[0].count, 16 * 8 * (2 + 4 * n), "records: warps × (2 + 4N)");
     cr_assert_eq(k->pc_count, 6);
+    /* Per PC: C load and C store once per warp, then A, B, C load, C store
+     * once per warp and k. */
+    uint64_t per_pc[6] = {0};
+    for (size_t i = 0; i < m->per_kernel[0].count; i++)
+        per_pc[m->per_kernel[0].records[i].pc]++;
+    uint64_t want_pc[6] = {128, 128, 128 * n, 128 * n, 128 * n, 128 * n};
+    for (int p = 0; p < 6; p++)
+        cr_assert_eq(per_pc[p], want_pc[p], "PC %d", p);
     /* Allocations are consecutive and 256-aligned: A, B, C of 16 KiB each. */
     const wst_record *first = &m->per_kernel[0].records[0];
     uint64_t c_base = first->addr[0]; /* CTA 0 warp 0 lane 0: C[0][0] */
