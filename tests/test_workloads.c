@@ -6,20 +6,12 @@
 
 #include "collectors/workloads/workloads.h"
 #include "formats/memtrace.h"
+#include "tests/workload_record.h"
 #include "tests/helpers.h"
 
 static wst_memtrace *record(const char *name, uint64_t seed, int verify)
 {
-    wst_memtrace *m = wst_memtrace_new(NULL);
-    wst_sink sink = wst_memtrace_sink(m);
-    ws_error err;
-    emu *e = emu_new(&sink, 1ull << 32, &err);
-    cr_assert_not_null(e);
-    const workload *w = workload_find(name);
-    cr_assert_not_null(w, "%s", name);
-    cr_assert_eq(w->run(e, SIZE_SMALL, seed, verify, &err), 0, "%s: %s", name, err.msg);
-    emu_free(e);
-    return m;
+    return test_record_workload(name, SIZE_SMALL, seed, verify);
 }
 
 Test(workloads, every_workload_matches_its_cpu_reference)

@@ -5,16 +5,11 @@
 
 #include "collectors/workloads/workloads.h"
 #include "formats/memtrace.h"
+#include "tests/workload_record.h"
 
 static wst_memtrace *small(const char *name)
 {
-    wst_memtrace *m = wst_memtrace_new(NULL);
-    wst_sink sink = wst_memtrace_sink(m);
-    ws_error err;
-    emu *e = emu_new(&sink, 1ull << 32, &err);
-    cr_assert_eq(workload_find(name)->run(e, SIZE_SMALL, 1, 0, &err), 0, "%s", err.msg);
-    emu_free(e);
-    return m;
+    return test_record_workload(name, SIZE_SMALL, 1, 0);
 }
 
 static uint64_t total(const wst_memtrace *m)
