@@ -38,7 +38,7 @@ ASAN_BIN := $(BUILD)/asan/warpscope
 ASAN_TESTS := $(BUILD)/asan/unit-tests
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps deps-install test demo bench install clean check-asan
+.PHONY: all deps deps-install test demo bench install clean check-asan nvbit
 .DEFAULT_GOAL := all
 
 all: deps
@@ -88,6 +88,7 @@ test: deps-install
 	@$(MAKE) --no-print-directory check-asan
 
 check-asan: $(ASAN_BIN) $(ASAN_TESTS) $(REL_BIN)
+	@scripts/nvbit-check.sh
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(ASAN_TESTS) --jobs=$$(nproc) --short-filename
@@ -99,6 +100,31 @@ demo: deps-install
 bench: deps-install
 	@$(MAKE) --no-print-directory $(REL_BIN) $(BENCH_BINS)
 	@scripts/bench.sh
+
+# ---- the NVBit collector (needs NVBit: make nvbit NVBIT_PATH=/path/to/nvbit_release) ----
+NVCC ?= nvcc
+NVBIT_TOOL := $(BUILD)/rel/warpscope-nvbit.so
+$(BUILD)/pic/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) -fPIC -c $< -o $@
+
+nvbit: deps
+	@if [ -z "$(NVBIT_PATH)" ]; then \
+		echo "make nvbit: set NVBIT_PATH to an NVBit release (the directory holding core/)"; exit 1; fi
+	@$(MAKE) --no-print-directory $(NVBIT_TOOL)
+
+$(NVBIT_TOOL): collectors/nvbit/tool/tool.cu collectors/nvbit/tool/inject_funcs.cu \
+               $(call objs,pic,$(LIB_SRC))
+	$(NVCC) -std=c++17 -O3 -Xcompiler -fPIC -dc -arch=sm_75 -I. -I$(NVBIT_PATH)/core \
+		-I$(NVBIT_PATH)/core/utils collectors/nvbit/tool/tool.cu -o $(BUILD)/rel/ws_tool.o
+	$(NVCC) -std=c++17 -O3 -Xcompiler -fPIC -dc -arch=sm_75 -maxrregcount=24 -Xptxas -astoolspatch \
+		--keep-device-functions -I. -I$(NVBIT_PATH)/core collectors/nvbit/tool/inject_funcs.cu \
+		-o $(BUILD)/rel/ws_inject.o
+	$(NVCC) -arch=sm_75 -O3 -Xcompiler -fPIC -dlink $(BUILD)/rel/ws_tool.o $(BUILD)/rel/ws_inject.o \
+		-o $(BUILD)/rel/ws_link.o
+	$(CXX) -shared -o $@ $(BUILD)/rel/ws_tool.o $(BUILD)/rel/ws_inject.o $(BUILD)/rel/ws_link.o \
+		$(call objs,pic,$(LIB_SRC)) -L$(NVBIT_PATH)/core -lnvbit -L/usr/local/cuda/lib64 -lcuda -lcudart_static \
+		$(LIBS) -ldl -lrt
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpscope/configs

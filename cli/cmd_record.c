@@ -3,18 +3,77 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "cli/cli.h"
 #include "collectors/workloads/workloads.h"
 
 static const char usage[] =
     "usage: warpscope record --workload NAME [--size small|medium|large] [--seed N]\n"
-    "                        [--verify] -o FILE.wst\n\n"
+    "                        [--verify] -o FILE.wst\n"
+    "       warpscope record -o FILE.wst -- ./app [args]   (a real GPU, NVBit)\n\n"
     "Runs an embedded benchmark in the CUDA-grid emulator and writes its\n"
     "per-warp memory trace.  Inputs come from --seed (default 1), so the same\n"
     "command writes the same trace.  --verify also checks the kernels' output\n"
     "against a CPU reference.  `warpscope workloads` lists the workloads.\n\n"
-    "example:\n"
-    "  warpscope record --workload gaussian --size small -o gaussian.wst\n";
+    "With `--`, runs the application under warpscope's NVBit tool (built with\n"
+    "`make nvbit NVBIT_PATH=...`, found next to this binary or through\n"
+    "WARPSCOPE_NVBIT_TOOL); WARPSCOPE_KERNELS, WARPSCOPE_LAUNCHES and\n"
+    "WARPSCOPE_MAX_RECORDS select what is recorded (docs/nvbit.md).\n\n"
+    "examples:\n"
+    "  warpscope record --workload gaussian --size small -o gaussian.wst\n"
+    "  WARPSCOPE_KERNELS='^mult' warpscope record -o app.wst -- ./app 1024\n";
+
+/* The NVBit tool: WARPSCOPE_NVBIT_TOOL, or warpscope-nvbit.so beside the
+ * warpscope binary. */
+static int find_tool(char *path, size_t cap)
+{
+    const char *env = getenv("WARPSCOPE_NVBIT_TOOL");
+    if (env && *env) {
+        snprintf(path, cap, "%s", env);
+    } else {
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0)
+            return -1;
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash)
+            *slash = '\0';
+        snprintf(path, cap, "%s/warpscope-nvbit.so", self);
+    }
+    return access(path, R_OK) == 0 ? 0 : -1;
+}
+
+/* Runs argv[0..] with the tool preloaded, writing out. */
+static int record_app(const char *out, char **app)
+{
+    char tool[4096];
+    if (find_tool(tool, sizeof tool) != 0)
+        return cli_error(NULL, "the NVBit tool is not built (%s); build it with 'make nvbit "
+                         "NVBIT_PATH=/path/to/nvbit' on a machine with a GPU (docs/nvbit.md)", tool);
+    char absolute[4096];
+    if (out[0] != '/' && getcwd(absolute, sizeof absolute))
+        snprintf(absolute + strlen(absolute), sizeof absolute - strlen(absolute), "/%s", out);
+    else
+        snprintf(absolute, sizeof absolute, "%s", out);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("WARPSCOPE_OUT", absolute, 1);
+        setenv("LD_PRELOAD", tool, 1);
+        execvp(app[0], app);
+        fprintf(stderr, "warpscope: %s: cannot run it\n", app[0]);
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0)
+        return cli_error(app[0], "cannot run it");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return cli_error(app[0], "exited with status %d; the trace may be incomplete",
+                         WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+    return 0;
+}
 
 static int run(int argc, char **argv)
 {
@@ -25,6 +84,13 @@ static int run(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--") == 0) {
+            if (i + 1 >= argc)
+                return cli_error(NULL, "record: nothing to run after --");
+            if (!out)
+                return cli_error(NULL, "record needs -o FILE.wst before --");
+            return record_app(out, argv + i + 1);
+        }
         if (strcmp(a, "--verify") == 0) {
             verify = 1;
             continue;

@@ -179,3 +179,20 @@ Test(nvbit_host, streams_to_the_sink)
     }
     ws_nvbit_host_free(h);
 }
+
+#include "tests/helpers.h"
+
+/* Without the NVBit tool built, `record -- app` says how to build it. */
+Test(nvbit_record, tool_missing_is_a_one_line_error)
+{
+    setenv("WARPSCOPE_NVBIT_TOOL", "/nonexistent/warpscope-nvbit.so", 1);
+    cli_result r = cli_run("record", "-o", "/tmp/never.wst", "--", "/bin/true", NULL);
+    cr_assert_eq(r.status, 1);
+    cr_assert(strncmp(r.err, "warpscope: the NVBit tool is not built (/nonexistent/warpscope-nvbit.so); "
+                             "build it with 'make nvbit NVBIT_PATH=", 95) == 0, "%s", r.err);
+    cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
+    cli_result_free(&r);
+    r = cli_run("record", "--", "/bin/true", NULL);
+    cr_assert_str_eq(r.err, "warpscope: record needs -o FILE.wst before --\n");
+    cli_result_free(&r);
+}

@@ -1,0 +1,165 @@
+/* collectors/nvbit/tool/tool.cu: the NVBit tool (warpscope-nvbit.so).
+ * Instruments global, local and generic loads, stores and atomics of the
+ * kernels WARPSCOPE_KERNELS / WARPSCOPE_LAUNCHES select; a host thread
+ * receives the packets and hands them to the host library, which writes
+ * WARPSCOPE_OUT through the .wst writer while the application runs. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unordered_set>
+
+#include "nvbit.h"
+#include "nvbit_tool.h"
+#include "utils/channel.hpp"
+
+extern "C" {
+#include "collectors/nvbit/host/nvbit_host.h"
+#include "formats/wst.h"
+}
+
+#define CHANNEL_BYTES (1 << 20)
+
+static __managed__ ChannelDev channel_dev;
+static ChannelHost channel_host;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static wst_writer *writer;
+static ws_nvbit_host *host;
+static uint64_t launches;
+static volatile bool receiving;
+static std::unordered_set<CUfunction> instrumented;
+
+static const char *env(const char *name) { return getenv(name); }
+
+static void fail(const ws_error *err)
+{
+    fprintf(stderr, "warpscope: %s\n", err->msg);
+    exit(1);
+}
+
+/* The marker the flush kernel sends after a launch's last packet. */
+__global__ void ws_flush_channel(ChannelDev *ch)
+{
+    ws_packet p;
+    memset(&p, 0, sizeof p);
+    p.instr = -1;
+    ch->push(&p, sizeof p);
+    ch->flush();
+}
+
+static void *receive(void *)
+{
+    char *buf = (char *)malloc(CHANNEL_BYTES);
+    ws_error err;
+    while (receiving) {
+        int bytes = channel_host.recv(buf, CHANNEL_BYTES);
+        for (int at = 0; at + (int)sizeof(ws_packet) <= bytes; at += sizeof(ws_packet)) {
+            ws_packet *p = (ws_packet *)(buf + at);
+            if (p->instr < 0)
+                continue;
+            pthread_mutex_lock(&lock);
+            int rc = ws_nvbit_packet(host, p, &err);
+            pthread_mutex_unlock(&lock);
+            if (rc != 0)
+                fail(&err);
+        }
+    }
+    free(buf);
+    return NULL;
+}
+
+void nvbit_at_init()
+{
+    ws_nvbit_config config;
+    ws_error err;
+    if (ws_nvbit_config_parse(&config, env, &err) != 0)
+        fail(&err);
+    wst_origin origin = {(char *)"nvbit", (char *)"1", NULL, NULL};
+    writer = wst_writer_open(config.out, &origin, NULL, &err);
+    if (!writer)
+        fail(&err);
+    wst_sink sink = wst_writer_sink(writer);
+    host = ws_nvbit_host_new(&config, &sink, &err);
+    if (!host)
+        fail(&err);
+}
+
+static void instrument(CUcontext ctx, CUfunction f)
+{
+    std::vector<CUfunction> related = nvbit_get_related_functions(ctx, f);
+    related.push_back(f);
+    ws_error err;
+    for (auto fn : related) {
+        if (!instrumented.insert(fn).second)
+            continue;
+        for (auto instr : nvbit_get_instrs(ctx, fn)) {
+            InstrType::MemorySpace space = instr->getMemorySpace();
+            if (space != InstrType::MemorySpace::GLOBAL && space != InstrType::MemorySpace::LOCAL &&
+                space != InstrType::MemorySpace::GENERIC)
+                continue;
+            char *file = NULL, *dir = NULL;
+            uint32_t line = 0;
+            nvbit_get_line_info(ctx, fn, instr->getOffset(), &file, &dir, &line);
+            uint32_t id = instr->getIdx();
+            if (ws_nvbit_instr(host, id, instr->getOffset(), instr->getSass(), file, line,
+                               (uint32_t)instr->getSize(), &err) != 0)
+                fail(&err);
+            for (int i = 0, mref = 0; i < instr->getNumOperands(); i++) {
+                if (instr->getOperand(i)->type != InstrType::OperandType::MREF)
+                    continue;
+                nvbit_insert_call(instr, "ws_record_access", IPOINT_BEFORE);
+                nvbit_add_call_arg_guard_pred_val(instr);
+                nvbit_add_call_arg_const_val32(instr, id);
+                nvbit_add_call_arg_mref_addr64(instr, mref++);
+                nvbit_add_call_arg_const_val64(instr, (uint64_t)&channel_dev);
+            }
+        }
+    }
+}
+
+void nvbit_at_cuda_event(CUcontext ctx, int is_exit, nvbit_api_cuda_t cbid, const char *name,
+                         void *params, CUresult *status)
+{
+    if (cbid != API_CUDA_cuLaunchKernel && cbid != API_CUDA_cuLaunchKernel_ptsz)
+        return;
+    cuLaunchKernel_params *p = (cuLaunchKernel_params *)params;
+    ws_error err;
+    if (!is_exit) {
+        if (!receiving) {
+            receiving = true;
+            channel_host.init(0, CHANNEL_BYTES, &channel_dev, receive, NULL);
+        }
+        int regs = 0;
+        cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, p->f);
+        pthread_mutex_lock(&lock);
+        int record = ws_nvbit_kernel_begin(host, launches++, nvbit_get_func_name(ctx, p->f),
+                                           wst_dim3{p->gridDimX, p->gridDimY, p->gridDimZ},
+                                           wst_dim3{p->blockDimX, p->blockDimY, p->blockDimZ},
+                                           p->sharedMemBytes, (uint32_t)regs, &err);
+        if (record < 0)
+            fail(&err);
+        if (record)
+            instrument(ctx, p->f);
+        pthread_mutex_unlock(&lock);
+        nvbit_enable_instrumented(ctx, p->f, record == 1);
+    } else {
+        cudaDeviceSynchronize();
+        ws_flush_channel<<<1, 1>>>(&channel_dev);
+        cudaDeviceSynchronize();
+        pthread_mutex_lock(&lock);
+        if (ws_nvbit_kernel_end(host, &err) != 0)
+            fail(&err);
+        pthread_mutex_unlock(&lock);
+    }
+}
+
+void nvbit_at_term()
+{
+    receiving = false;
+    channel_host.destroy(false);
+    ws_error err;
+    ws_nvbit_host_free(host);
+    if (wst_writer_close(writer, &err) != 0)
+        fail(&err);
+}
