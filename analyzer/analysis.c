@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyzer/coalesce.h"
+#include "analyzer/ref_l1.h"
 #include "analyzer/tagcache.h"
 
 void analysis_options_default(analysis_options *o)
@@ -57,18 +58,17 @@ static int handle_issue(void *ctx, const sched_event *e)
             p->failed = 1;
             return 0;
         }
-        /* L1 rules of SPEC §7: global stores and atomics write-evict, cg
-         * loads bypass, local space is cached (write-back). */
-        if (r->space == WST_GLOBAL && r->kind != WST_LOAD) {
-            if (tagcache_invalidate(l1, line))
+        tagcache_result hit;
+        ref_l1_outcome outcome = ref_l1_request(l1, r, line, warp, &hit);
+        if (outcome == REF_L1_WRITE_EVICT) {
+            if (hit.evicted)
                 locality_evict(p->locality, e->sm, line);
             continue;
         }
-        if (r->space == WST_GLOBAL && r->cache_op == WST_OP_CG) {
+        if (outcome == REF_L1_BYPASS) {
             missed = 1;
             continue;
         }
-        tagcache_result hit = tagcache_access(l1, line, 1, warp);
         missed |= !hit.hit;
         if (is_counted)
             *(hit.hit ? &p->kernel->l1_hits : &p->kernel->l1_misses) += 1;

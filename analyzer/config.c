@@ -1,6 +1,8 @@
 /* analyzer/config.c: see config.h. */
 #include "analyzer/config.h"
 
+#include "analyzer/policy.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +213,11 @@ static int validate_cache(const cache_config *c, const char *level, ws_error *er
                        (unsigned long long)sets);
     if (!c->policy[0])
         return ws_fail(err, "%s.policy: missing", level);
+    if (!policy_find(c->policy))
+        return ws_fail(err, "%s.policy: unknown policy '%s' (see `warpscope policies`)", level,
+                       c->policy);
+    if (c->ways > 64)
+        return ws_fail(err, "%s.ways: %u is more than the 64 warpscope models", level, c->ways);
     return 0;
 }
 
@@ -228,7 +235,12 @@ int config_validate(const gpu_config *c, ws_error *err)
         return ws_fail(err, "schedulers_per_sm: %u is outside 1..8", c->schedulers_per_sm);
     if (c->gto_k == 0)
         return ws_fail(err, "gto_k: must be at least 1");
-    return validate_cache(&c->l1, "l1", err) || validate_cache(&c->l2, "l2", err) ? -1 : 0;
+    if (validate_cache(&c->l1, "l1", err) || validate_cache(&c->l2, "l2", err))
+        return -1;
+    if (c->l1.line_bytes != c->l2.line_bytes)
+        return ws_fail(err, "l2.line: %u differs from l1.line (%u); warpscope needs one line size",
+                       c->l2.line_bytes, c->l1.line_bytes);
+    return 0;
 }
 
 /* ---- loading and overrides ---- */
@@ -298,6 +310,11 @@ int config_override(gpu_config *c, const char *option, const char *value, ws_err
         c->sms = (uint32_t)v;
     } else if (strcmp(option, "--l1") == 0 || strcmp(option, "--l2") == 0) {
         cache_config *cache = option[3] == '1' ? &c->l1 : &c->l2;
+        /* --l1 POLICY is short for --l1-policy POLICY. */
+        if (!strchr(value, ':') && policy_find(value)) {
+            snprintf(cache->policy, sizeof cache->policy, "%s", value);
+            return 0;
+        }
         if (parse_geometry(value, cache, option, err) != 0)
             return -1;
         if (cache->index == INDEX_FERMI_HASH && cache_config_sets(cache) != 32 &&

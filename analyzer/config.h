@@ -53,7 +53,8 @@ extern const char *const config_preset_names[];
 const char *config_preset_json(const char *name);
 
 /* Applies one override: option is "--sms", "--l1", "--l2", "--l1-policy" or
- * "--l2-policy"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M suffixes.
+ * "--l2-policy"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M suffixes, or a
+ * policy name (--l1 srrip = --l1-policy srrip).
  * Returns 1 if the option is not a config override, 0 done, -1 error. */
 int config_override(gpu_config *c, const char *option, const char *value, ws_error *err);
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/set_index.h"
+
 #define INVALID UINT64_MAX
 
 struct tagcache {
@@ -55,21 +57,9 @@ void tagcache_flush(tagcache *c)
         c->lines[i] = INVALID;
 }
 
-/* GPGPU-Sim's FERMI_HASH_SET_FUNCTION for 32 or 64 sets: line bits xor'ed
- * with address bits 13-15, 17 and 19; 64 sets add bit 12. */
 uint32_t tagcache_set(const tagcache *c, uint64_t line)
 {
-    if (c->index == INDEX_FERMI_HASH && (c->sets == 32 || c->sets == 64)) {
-        uint64_t addr = line << c->line_shift;
-        uint32_t lower = (uint32_t)(line & 0x1f);
-        uint32_t upper = (uint32_t)(((addr & 0xe000) >> 13) | ((addr & 0x20000) >> 14) |
-                                    ((addr & 0x80000) >> 15));
-        uint32_t set = lower ^ upper;
-        if (c->sets == 64)
-            set |= (uint32_t)((addr & 0x1000) >> 7);
-        return set;
-    }
-    return (uint32_t)(line % c->sets);
+    return set_index_of(c->index, line, c->line_shift, c->sets);
 }
 
 static int64_t find(const tagcache *c, uint64_t line, size_t base)

@@ -1,0 +1,248 @@
+/* analyzer/cache.c: see cache.h. */
+#include "analyzer/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/set_index.h"
+
+/* Structure of arrays: a lookup scans only the tags of one set. */
+struct cache {
+    uint32_t sets, ways, line_shift, sectors, divisor;
+    set_index index;
+    uint8_t full_mask;
+    int track_pending;
+    uint64_t *lines;   /* [sets × ways] */
+    int64_t *meta;     /* the policy's words */
+    uint32_t *warps, *pcs; /* who filled each line */
+    uint8_t *valid, *dirty; /* sector masks */
+    uint64_t *ready;   /* pending until (reserved-line mode) */
+    const policy_ops *policy;
+    void *state;
+};
+
+cache *cache_new(const cache_options *o, ws_error *err)
+{
+    if (!o->sets || !o->ways || o->ways > 64 || (uint64_t)o->sets * o->ways > (1u << 28) ||
+        !o->line_bytes || (o->line_bytes & (o->line_bytes - 1)) || !o->policy)
+        return ws_fail(err, "cache: invalid geometry (%u sets × %u ways of %u B)", o->sets,
+                       o->ways, o->line_bytes),
+               NULL;
+    uint32_t sectors = o->sector_bytes ? o->line_bytes / o->sector_bytes : 1;
+    if (sectors > 8 || sectors == 0)
+        return ws_fail(err, "cache: %u B lines need 1 to 8 sectors", o->line_bytes), NULL;
+    cache *c = calloc(1, sizeof *c);
+    size_t n = (size_t)o->sets * o->ways;
+    if (!c || !(c->lines = malloc(n * sizeof *c->lines)) || !(c->meta = calloc(n, sizeof *c->meta)) ||
+        !(c->warps = calloc(n, 4)) || !(c->pcs = calloc(n, 4)) || !(c->valid = calloc(n, 1)) ||
+        !(c->dirty = calloc(n, 1)) || !(c->ready = calloc(n, 8))) {
+        cache_free(c);
+        return ws_fail(err, "out of memory"), NULL;
+    }
+    c->sets = o->sets;
+    c->ways = o->ways;
+    c->line_shift = (uint32_t)__builtin_ctz(o->line_bytes);
+    c->sectors = sectors;
+    c->full_mask = (uint8_t)((1u << sectors) - 1);
+    c->divisor = o->index_divisor ? o->index_divisor : 1;
+    c->index = o->index;
+    c->track_pending = o->track_pending;
+    c->policy = o->policy;
+    policy_geometry g = o->policy_geometry;
+    g.sets = o->sets;
+    g.ways = o->ways;
+    if (!(c->state = o->policy->create(&g, err))) {
+        cache_free(c);
+        return NULL;
+    }
+    cache_flush(c);
+    return c;
+}
+
+void cache_free(cache *c)
+{
+    if (!c)
+        return;
+    if (c->state)
+        c->policy->destroy(c->state);
+    free(c->lines);
+    free(c->meta);
+    free(c->warps);
+    free(c->pcs);
+    free(c->valid);
+    free(c->dirty);
+    free(c->ready);
+    free(c);
+}
+
+void cache_flush(cache *c)
+{
+    size_t n = (size_t)c->sets * c->ways;
+    for (size_t i = 0; i < n; i++)
+        c->lines[i] = CACHE_INVALID;
+    memset(c->valid, 0, n);
+    memset(c->dirty, 0, n);
+    memset(c->ready, 0, n * sizeof *c->ready);
+}
+
+uint32_t cache_set_of(const cache *c, uint64_t line)
+{
+    return set_index_of(c->index, line / c->divisor, c->line_shift, c->sets);
+}
+
+uint32_t cache_sectors_per_line(const cache *c) { return c->sectors; }
+uint8_t cache_full_mask(const cache *c) { return c->full_mask; }
+
+static inline cache_set view(const cache *c, uint32_t set)
+{
+    size_t base = (size_t)set * c->ways;
+    return (cache_set){.index = set, .ways = c->ways, .lines = c->lines + base, .meta = c->meta + base};
+}
+
+static inline int64_t find(const cache *c, uint64_t line, size_t base)
+{
+    const uint64_t *tags = c->lines + base;
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (tags[w] == line)
+            return (int64_t)w;
+    return -1;
+}
+
+/* The sectors an access needs: the requested ones, or the whole line. */
+static inline uint8_t wanted(const cache *c, const cache_req *r)
+{
+    uint8_t m = c->sectors == 1 ? 1 : (uint8_t)(r->sector_mask & c->full_mask);
+    return m ? m : c->full_mask;
+}
+
+/* Picks the way to fill on a miss: an invalid way first, else the policy's
+ * victim among the lines that are not pending.  Returns the way, or
+ * POLICY_BYPASS with out->bypassed / out->no_victim set. */
+static uint32_t choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now,
+                           cache_result *out)
+{
+    if (c->policy->bypass && c->policy->bypass(c->state, s, r)) {
+        out->bypassed = 1;
+        return POLICY_BYPASS;
+    }
+    uint64_t candidates = 0;
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (s->lines[w] == CACHE_INVALID)
+            return w;
+        if (!c->track_pending || c->ready[(size_t)s->index * c->ways + w] <= now)
+            candidates |= 1ull << w;
+    }
+    if (!candidates) {
+        out->no_victim = 1;
+        return POLICY_BYPASS;
+    }
+    uint32_t way = c->policy->victim(c->state, s, candidates, r);
+    if (way == POLICY_BYPASS)
+        out->bypassed = 1;
+    return way;
+}
+
+static void access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now,
+                        cache_result *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t set = cache_set_of(c, r->line);
+    size_t base = (size_t)set * c->ways;
+    cache_set s = view(c, set);
+    uint8_t need = wanted(c, r);
+    int64_t at = find(c, r->line, base);
+    if (at >= 0) {
+        size_t i = base + (size_t)at;
+        out->present = 1;
+        out->slot = (uint32_t)i;
+        out->owner_warp = c->warps[i];
+        out->owner_pc = c->pcs[i];
+        out->pending = c->track_pending && c->ready[i] > now;
+        uint8_t missing = (uint8_t)(need & ~c->valid[i]);
+        out->hit = missing == 0;
+        out->fetch_sectors = write ? 0 : missing;
+        c->valid[i] |= need;
+        if (write)
+            c->dirty[i] |= need;
+        c->policy->hit(c->state, &s, (uint32_t)at, r);
+        return;
+    }
+    if (c->policy->miss)
+        c->policy->miss(c->state, &s, r);
+    if (!allocate)
+        return;
+    uint32_t way = choose_way(c, &s, r, now, out);
+    if (way == POLICY_BYPASS)
+        return;
+    size_t i = base + way;
+    if (c->lines[i] != CACHE_INVALID) {
+        out->evicted = 1;
+        out->victim_line = c->lines[i];
+        out->victim_dirty = c->dirty[i];
+        out->victim_warp = c->warps[i];
+        out->victim_pc = c->pcs[i];
+    }
+    c->lines[i] = r->line;
+    c->valid[i] = need;
+    c->dirty[i] = write ? need : 0;
+    c->warps[i] = r->warp;
+    c->pcs[i] = r->pc;
+    c->ready[i] = 0;
+    c->policy->fill(c->state, &s, way, r);
+    out->allocated = 1;
+    out->slot = (uint32_t)i;
+    out->fetch_sectors = write ? 0 : need;
+}
+
+void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out)
+{
+    access_line(c, r, allocate, 0, now, out);
+    if (!out->present && !out->allocated)
+        out->fetch_sectors = wanted(c, r);
+}
+
+void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)
+{
+    access_line(c, r, 1, 1, now, out);
+}
+
+uint32_t cache_invalidate(cache *c, uint64_t line)
+{
+    size_t base = (size_t)cache_set_of(c, line) * c->ways;
+    int64_t at = find(c, line, base);
+    if (at < 0)
+        return 0;
+    size_t i = base + (size_t)at;
+    uint32_t dirty = c->dirty[i];
+    c->lines[i] = CACHE_INVALID;
+    c->valid[i] = c->dirty[i] = 0;
+    return 0x100u | dirty;
+}
+
+int cache_contains(const cache *c, uint64_t line)
+{
+    return find(c, line, (size_t)cache_set_of(c, line) * c->ways) >= 0;
+}
+
+void cache_set_ready(cache *c, uint32_t slot, uint64_t ready) { c->ready[slot] = ready; }
+
+uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t line, uint8_t dirty),
+                           void *ctx)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
+        if (c->lines[i] != CACHE_INVALID && c->dirty[i]) {
+            n++;
+            if (visit)
+                visit(ctx, c->lines[i], c->dirty[i]);
+        }
+    return n;
+}
+
+uint64_t cache_valid_lines(const cache *c)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
+        n += c->lines[i] != CACHE_INVALID;
+    return n;
+}

@@ -1,0 +1,81 @@
+/* analyzer/cache.h: one functional set-associative cache (SPEC §7).
+ *
+ * Tags only, no data: sets × ways of lines, optional 32 B sectors with
+ * per-sector valid and dirty bits, linear or Fermi-hash set index, and an
+ * optional pending time per line for the reserved-line mode.  Replacement is
+ * delegated to a policy (analyzer/policy.h).  The hierarchy
+ * (analyzer/hierarchy.c) applies the L1/L2 write rules on top.
+ *
+ * Lines are identified by their line number (byte address ÷ line size).  An
+ * L2 slice sees only every slices-th line, so its set index is taken from
+ * line ÷ index_divisor. */
+#ifndef WS_CACHE_H
+#define WS_CACHE_H
+
+#include <stdint.h>
+
+#include "analyzer/config.h"
+#include "analyzer/policy.h"
+#include "util/error.h"
+
+#define CACHE_INVALID UINT64_MAX
+
+typedef struct cache_options {
+    uint32_t sets, ways, line_bytes;
+    uint32_t sector_bytes;  /* 0 = whole lines, else 32 */
+    uint32_t index_divisor; /* set index from line ÷ this (L2 slices); 0 = 1 */
+    set_index index;
+    const policy_ops *policy;
+    policy_geometry policy_geometry; /* sets/ways are filled in by cache_new */
+    int track_pending;      /* reserved-line mode: pending lines are not victims */
+} cache_options;
+
+typedef struct cache_result {
+    uint8_t hit;             /* present with every requested sector valid */
+    uint8_t present;         /* the tag matched (a sector miss is present, not hit) */
+    uint8_t allocated;       /* a way was filled by this access */
+    uint8_t bypassed;        /* the policy refused to allocate */
+    uint8_t no_victim;       /* every way pending: nothing could be replaced */
+    uint8_t pending;         /* the line hit is still pending (an MSHR merge) */
+    uint8_t fetch_sectors;   /* sectors the access must fetch from below */
+    uint8_t evicted;         /* a valid line was replaced */
+    uint8_t victim_dirty;    /* its dirty sectors */
+    uint64_t victim_line;
+    uint32_t victim_warp, victim_pc; /* who filled the victim */
+    uint32_t owner_warp, owner_pc;   /* who filled the line hit */
+    uint32_t slot;           /* set × ways + way of the line touched, if any */
+} cache_result;
+
+typedef struct cache cache;
+
+cache *cache_new(const cache_options *o, ws_error *err);
+void cache_free(cache *c);
+/* Drops every line (dirty ones too: callers write them back first). */
+void cache_flush(cache *c);
+
+uint32_t cache_set_of(const cache *c, uint64_t line);
+uint32_t cache_sectors_per_line(const cache *c);
+/* All sectors of a line, as a mask. */
+uint8_t cache_full_mask(const cache *c);
+
+/* A read: looks the line up and, on a miss with `allocate`, fills it (the
+ * requested sectors if sectored, else the whole line).  now is the
+ * requester's clock for pending lines. */
+void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out);
+/* A write-back, write-allocate write of r->sector_mask: marks the sectors
+ * valid and dirty without fetching them. */
+void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out);
+/* Removes the line; returns its dirty-sector mask + 0x100 if it was present,
+ * 0 if absent. */
+uint32_t cache_invalidate(cache *c, uint64_t line);
+int cache_contains(const cache *c, uint64_t line);
+
+/* Reserved-line mode: the line in `slot` is pending until `ready`. */
+void cache_set_ready(cache *c, uint32_t slot, uint64_t ready);
+
+/* Visits every dirty line (for the final write-back); returns the count. */
+uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t line, uint8_t dirty),
+                           void *ctx);
+uint64_t cache_valid_lines(const cache *c);
+
+#endif

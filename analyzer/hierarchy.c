@@ -1,0 +1,568 @@
+/* analyzer/hierarchy.c: see hierarchy.h. */
+#include "analyzer/hierarchy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/cache.h"
+#include "analyzer/falru.h"
+#include "formats/trace.h"
+#include "util/u64map.h"
+
+/* One MSHR entry of the reserved-line mode (SPEC §7). */
+typedef struct mshr_entry {
+    uint64_t line, ready;
+    uint32_t merges;
+} mshr_entry;
+
+struct hierarchy {
+    hierarchy_options o;
+    uint32_t sms, slices, line_bytes, line_shift, l1_sectored, l2_sectored;
+    cache **l1, **l2;
+    falru **fully; /* per SM: the 3C reference */
+    missclass *classes;
+    locality *generations;
+    u64map holders;   /* line -> number of L1s holding it (μRC, replication) */
+    uint64_t copies, distinct;
+    double replication_sum;
+    uint64_t replication_samples;
+    mshr_entry *mshr; /* [sms × mshr_entries] */
+    replay_results res;
+    replay_kernel *kernel;
+    int in_kernel;
+};
+
+static const uint8_t SECTOR_BYTES = 32;
+
+double level_hit_rate(const level_counts *c)
+{
+    return c->accesses ? (double)c->hits / (double)c->accesses : -1.0;
+}
+
+/* ---- set-up ---- */
+
+static cache *make_cache(const cache_config *g, uint32_t sets, uint32_t divisor,
+                         const void *param, const hierarchy_options *o, uint64_t seed_offset,
+                         ws_error *err)
+{
+    const policy_ops *policy = policy_find(g->policy);
+    if (!policy)
+        return ws_fail(err, "unknown cache policy '%s'", g->policy), NULL;
+    if (policy->needs_param && !param)
+        return ws_fail(err, "policy '%s' needs a table (use `warpscope bypass`)", g->policy), NULL;
+    cache_options co = {.sets = sets, .ways = g->ways, .line_bytes = g->line_bytes,
+                        .sector_bytes = g->sector_bytes, .index_divisor = divisor,
+                        .index = g->index, .policy = policy,
+                        .policy_geometry = {.seed = o->seed + seed_offset, .param = param},
+                        .track_pending = o->reserved_lines};
+    return cache_new(&co, err);
+}
+
+void hierarchy_free(hierarchy *h)
+{
+    if (!h)
+        return;
+    for (uint32_t s = 0; h->l1 && s < h->sms; s++)
+        cache_free(h->l1[s]);
+    for (uint32_t s = 0; h->fully && s < h->sms; s++)
+        falru_free(h->fully[s]);
+    for (uint32_t s = 0; h->l2 && s < h->slices; s++)
+        cache_free(h->l2[s]);
+    free(h->l1);
+    free(h->l2);
+    free(h->fully);
+    free(h->mshr);
+    missclass_free(h->classes);
+    locality_free(h->generations);
+    u64map_destroy(&h->holders);
+    for (uint32_t k = 0; h->res.kernels && k < h->res.kernel_count; k++) {
+        free(h->res.kernels[k].pcs);
+        free(h->res.kernels[k].locality);
+    }
+    free(h->res.kernels);
+    free(h->res.sm_hits);
+    free(h->res.sm_misses);
+    free(h->res.remote_holders);
+    free(h);
+}
+
+hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_error *err)
+{
+    if (config_validate(&o->config, err) != 0)
+        return NULL;
+    hierarchy *h = calloc(1, sizeof *h);
+    if (!h)
+        return ws_fail(err, "out of memory"), NULL;
+    h->o = *o;
+    const gpu_config *c = &o->config;
+    h->sms = c->sms;
+    h->slices = c->l2.slices;
+    h->line_bytes = c->l1.line_bytes;
+    h->line_shift = (uint32_t)__builtin_ctz(h->line_bytes);
+    h->l1_sectored = c->l1.sector_bytes != 0;
+    h->l2_sectored = c->l2.sector_bytes != 0;
+    h->res.sms = h->sms;
+    h->res.kernel_count = kernel_count;
+    snprintf(h->res.l1_policy, sizeof h->res.l1_policy, "%s", c->l1.policy);
+    snprintf(h->res.l2_policy, sizeof h->res.l2_policy, "%s", c->l2.policy);
+    uint32_t l1_sets = (uint32_t)cache_config_sets(&c->l1);
+    uint32_t l2_sets = (uint32_t)cache_config_sets(&c->l2);
+    uint32_t l1_lines = (uint32_t)cache_config_lines(&c->l1);
+    if (!(h->l1 = calloc(h->sms, sizeof *h->l1)) || !(h->l2 = calloc(h->slices, sizeof *h->l2)) ||
+        !(h->fully = calloc(h->sms, sizeof *h->fully)) ||
+        !(h->res.kernels = calloc(kernel_count + 1, sizeof *h->res.kernels)) ||
+        !(h->res.sm_hits = calloc(h->sms, 8)) || !(h->res.sm_misses = calloc(h->sms, 8)) ||
+        !(h->res.remote_holders = calloc((size_t)h->sms * h->sms, 8)) ||
+        (o->reserved_lines &&
+         !(h->mshr = calloc((size_t)h->sms * (c->mshr_entries ? c->mshr_entries : 1),
+                            sizeof *h->mshr))) ||
+        u64map_init(&h->holders, 1024) != 0) {
+        ws_fail(err, "out of memory");
+        goto fail;
+    }
+    for (uint32_t s = 0; s < h->sms; s++)
+        if (!(h->l1[s] = make_cache(&c->l1, l1_sets, 1, o->l1_param, o, s, err)) ||
+            !(h->fully[s] = falru_new(l1_lines, err)))
+            goto fail;
+    for (uint32_t s = 0; s < h->slices; s++)
+        if (!(h->l2[s] = make_cache(&c->l2, l2_sets, h->slices, o->l2_param, o, 1000 + s, err)))
+            goto fail;
+    if (!(h->classes = missclass_new(h->sms, err)) || !(h->generations = locality_new(h->sms, err)))
+        goto fail;
+    return h;
+fail:
+    hierarchy_free(h);
+    return NULL;
+}
+
+/* ---- next-use positions for OPT ---- */
+
+static uint64_t l1_key(uint32_t sm, uint64_t line)
+{
+    return line ^ ((uint64_t)(sm + 1) << 52); /* private L1s: (SM, line) */
+}
+
+/* Every lookup of a cache calls this exactly once, in replay order, so the
+ * recording pass and the OPT pass see the same sequence. */
+static int next_use(nextuse *record, nextuse *next, uint64_t key, uint64_t *out, ws_error *err)
+{
+    *out = NEXTUSE_NEVER;
+    if (record && nextuse_record(record, key, err) != 0)
+        return -1;
+    return next ? nextuse_read(next, out, err) : 0;
+}
+
+/* ---- L1 holders (μRC, remote holders, replication) ---- */
+
+static int holder_add(hierarchy *h, uint64_t line, ws_error *err)
+{
+    int inserted;
+    uint32_t *n = u64map_upsert(&h->holders, line, 0, &inserted);
+    if (!n)
+        return ws_fail(err, "out of memory");
+    h->distinct += *n == 0;
+    h->copies++;
+    (*n)++;
+    return 0;
+}
+
+static void holder_remove(hierarchy *h, uint64_t line)
+{
+    uint32_t *n = u64map_find(&h->holders, line);
+    if (!n || *n == 0)
+        return;
+    (*n)--;
+    h->copies--;
+    h->distinct -= *n == 0;
+}
+
+/* ---- the levels ---- */
+
+static uint64_t sector_bytes(uint8_t mask) { return (uint64_t)__builtin_popcount(mask) * SECTOR_BYTES; }
+
+static uint8_t full_mask(const hierarchy *h)
+{
+    return (uint8_t)((1u << (h->line_bytes / SECTOR_BYTES)) - 1);
+}
+
+static void make_req(const replay_issue *is, uint64_t line, uint8_t sectors, cache_req *q)
+{
+    *q = (cache_req){.line = line, .next_use = NEXTUSE_NEVER, .pc = is->pc, .warp = is->warp,
+                     .warp_slot = is->warp_slot, .scheduler = is->scheduler, .sm = is->sm,
+                     .kernel = is->kernel, .kind = is->kind, .space = is->space,
+                     .cache_op = is->cache_op, .sector_mask = sectors};
+}
+
+/* A read (write = 0) or write of `sectors` of a line at L2.  *hit is set for
+ * reads (the latency model needs it). */
+static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                     int write, int *hit, ws_error *err)
+{
+    replay_counts *k = &h->kernel->counts;
+    cache_req q;
+    make_req(is, line, sectors, &q);
+    if (next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
+        return -1;
+    cache_result r;
+    cache *slice = h->l2[line % h->slices];
+    if (write)
+        cache_write(slice, &q, is->step, &r);
+    else
+        cache_read(slice, &q, 1, is->step, &r);
+    k->l2.accesses++;
+    k->l2.writes += write != 0;
+    if (r.hit) {
+        k->l2.hits++;
+    } else {
+        k->l2.misses++;
+        k->l2.sector_misses += r.present;
+        k->l2.bypasses += !r.present && !r.allocated;
+    }
+    if (hit)
+        *hit = r.hit;
+    uint64_t line_bytes = h->line_bytes;
+    if (!write && !r.hit)
+        k->traffic.dram_read_bytes += h->l2_sectored ? sector_bytes(r.fetch_sectors) : line_bytes;
+    if (write && !r.present && !r.allocated) /* a write the policy would not allocate */
+        k->traffic.dram_write_bytes += h->l2_sectored ? sector_bytes(sectors) : line_bytes;
+    if (r.evicted && r.victim_dirty)
+        k->traffic.dram_write_bytes += h->l2_sectored ? sector_bytes(r.victim_dirty) : line_bytes;
+    return 0;
+}
+
+/* A line left SM sm's L1 (eviction or invalidation). */
+static void l1_departed(hierarchy *h, uint32_t sm, uint64_t line)
+{
+    locality_evict(h->generations, sm, line);
+    holder_remove(h, line);
+}
+
+static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *r, ws_error *err)
+{
+    if (!r->evicted)
+        return 0;
+    l1_departed(h, is->sm, r->victim_line);
+    if (missclass_evicted(h->classes, is->sm, r->victim_line, is->warp, err) != 0)
+        return -1;
+    if (!r->victim_dirty) /* global lines are never dirty: only local write-backs */
+        return 0;
+    replay_counts *k = &h->kernel->counts;
+    k->traffic.l1_to_l2_requests++;
+    k->traffic.l1_to_l2_write_bytes += h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes;
+    return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : full_mask(h), 1,
+                     NULL, err);
+}
+
+/* ---- the reserved-line mode (SPEC §7) ---- */
+
+static mshr_entry *mshr_of(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now, int *free_slot)
+{
+    uint32_t n = h->o.config.mshr_entries ? h->o.config.mshr_entries : 1;
+    mshr_entry *e = h->mshr + (size_t)sm * n;
+    *free_slot = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (e[i].ready <= now) {
+            if (*free_slot < 0)
+                *free_slot = (int)i;
+            continue;
+        }
+        if (e[i].line == line)
+            return &e[i];
+    }
+    return NULL;
+}
+
+/* Returns 1 when the miss can allocate (a free MSHR), 0 when it cannot. */
+static int mshr_can_allocate(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
+{
+    int free_slot;
+    mshr_of(h, sm, line, now, &free_slot);
+    return free_slot >= 0;
+}
+
+static void mshr_allocate(hierarchy *h, uint32_t sm, uint64_t line, uint64_t ready, uint64_t now)
+{
+    int free_slot;
+    mshr_of(h, sm, line, now, &free_slot);
+    if (free_slot < 0)
+        return;
+    uint32_t n = h->o.config.mshr_entries ? h->o.config.mshr_entries : 1;
+    h->mshr[(size_t)sm * n + (uint32_t)free_slot] = (mshr_entry){.line = line, .ready = ready};
+}
+
+/* A hit on a pending line merges into its MSHR; 0 if the merge cap is hit. */
+static int mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
+{
+    int free_slot;
+    mshr_entry *e = mshr_of(h, sm, line, now, &free_slot);
+    if (!e)
+        return 1;
+    if (e->merges >= h->o.config.mshr_merges)
+        return 0;
+    e->merges++;
+    return 1;
+}
+
+/* ---- one request ---- */
+
+/* A load (global or local) through L1: returns 1 if it missed, -1 on error. */
+static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, replay_pc *pc,
+                   ws_error *err)
+{
+    replay_counts *k = &h->kernel->counts;
+    uint64_t line = rq->line_addr >> h->line_shift;
+    int global = is->space == WST_GLOBAL;
+    k->l1.accesses++;
+    pc->accesses++;
+    uint8_t sectors = rq->sector_mask ? rq->sector_mask : full_mask(h);
+    int bypass_op = global && (is->cache_op == WST_OP_CG || is->cache_op == WST_OP_CV);
+    cache_result r = {0};
+    int fully_hit = 0;
+    if (!bypass_op) {
+        cache_req q;
+        make_req(is, line, sectors, &q);
+        q.line_addr = rq->line_addr;
+        q.coherent = rq->req_count <= 2;
+        if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
+            return -1;
+        int allocate = 1;
+        if (h->o.reserved_lines && !cache_contains(h->l1[is->sm], line) &&
+            !mshr_can_allocate(h, is->sm, line, is->step)) {
+            allocate = 0;
+            k->l1.reservation_fails++;
+        }
+        cache_read(h->l1[is->sm], &q, allocate, is->step, &r);
+        if ((fully_hit = falru_access(h->fully[is->sm], line, err)) < 0)
+            return -1;
+        if (r.hit && r.pending && !mshr_merge(h, is->sm, line, is->step)) {
+            r.hit = 0; /* no merge slot left: serviced from L2 without allocating */
+            k->l1.reservation_fails++;
+        } else if (r.hit && r.pending) {
+            k->l1.pending_hits++;
+        }
+    }
+    if (r.hit) {
+        k->l1.hits++;
+        pc->hits++;
+        h->res.sm_hits[is->sm]++;
+        int same = r.owner_warp == is->warp;
+        *(same ? &k->intra_warp_hits : &k->inter_warp_hits) += 1;
+        *(same ? &pc->intra_warp_hits : &pc->inter_warp_hits) += 1;
+        locality_hit(h->generations, is->sm, line, is->warp);
+        return 0;
+    }
+    /* A miss: classify it, then fetch from L2. */
+    k->l1.misses++;
+    pc->misses++;
+    h->res.sm_misses[is->sm]++;
+    int allocated = r.allocated;
+    int bypassed = !allocated && !r.present;
+    k->l1.sector_misses += r.present;
+    k->l1.bypasses += bypassed;
+    pc->bypasses += bypassed;
+    if (!bypass_op) {
+        missclass_miss(h->classes, is->sm, line, is->warp, fully_hit, &k->miss_classes);
+        if (global) {
+            uint32_t *held = u64map_find(&h->holders, line);
+            uint32_t others = held ? *held - (r.present ? 1 : 0) : 0;
+            k->l1_load_misses++;
+            if (others) {
+                k->remote_held_misses++;
+                uint64_t *row = h->res.remote_holders + (size_t)is->sm * h->sms;
+                for (uint32_t s = 0; s < h->sms; s++)
+                    if (s != is->sm && cache_contains(h->l1[s], line))
+                        row[s]++;
+            }
+        }
+    }
+    /* A whole line for an unsectored fill; otherwise the 32 B sectors that
+     * are missing (sector miss, sectored fill) or asked for (bypass). */
+    uint8_t fetch = r.present || allocated ? r.fetch_sectors : sectors;
+    if (!fetch)
+        fetch = sectors;
+    uint64_t bytes = sector_bytes(fetch);
+    if (allocated && !h->l1_sectored) {
+        fetch = full_mask(h);
+        bytes = h->line_bytes;
+    }
+    k->traffic.l1_to_l2_requests++;
+    k->traffic.l1_to_l2_read_bytes += bytes;
+    pc->traffic_bytes += bytes;
+    int l2_hit = 0;
+    if (l2_access(h, is, line, fetch, 0, &l2_hit, err) != 0 || l1_evicted(h, is, &r, err) != 0)
+        return -1;
+    if (allocated) {
+        if (holder_add(h, line, err) != 0 ||
+            locality_fill(h->generations, is->sm, line, is->warp, is->pc, is->warp_slot == 0,
+                          err) != 0)
+            return -1;
+        if (h->o.reserved_lines) {
+            uint64_t ready = is->step + (l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency);
+            cache_set_ready(h->l1[is->sm], r.slot, ready);
+            mshr_allocate(h, is->sm, line, ready, is->step);
+        }
+    }
+    return 1;
+}
+
+/* A global store or atomic: write-evict in L1, write through to L2. */
+static int global_write(hierarchy *h, const replay_issue *is, const ws_request *rq, ws_error *err)
+{
+    replay_counts *k = &h->kernel->counts;
+    uint64_t line = rq->line_addr >> h->line_shift;
+    if (cache_invalidate(h->l1[is->sm], line)) {
+        k->l1.write_evicts++;
+        l1_departed(h, is->sm, line);
+        if (missclass_invalidated(h->classes, is->sm, line, err) != 0)
+            return -1;
+    }
+    falru_invalidate(h->fully[is->sm], line);
+    uint8_t sectors = rq->sector_mask ? rq->sector_mask : full_mask(h);
+    k->traffic.l1_to_l2_requests++;
+    k->traffic.l1_to_l2_write_bytes += sector_bytes(sectors);
+    return l2_access(h, is, line, sectors, 1, NULL, err);
+}
+
+/* A local store: write-back, write-allocate in L1. */
+static int local_write(hierarchy *h, const replay_issue *is, const ws_request *rq, ws_error *err)
+{
+    uint64_t line = rq->line_addr >> h->line_shift;
+    cache_req q;
+    make_req(is, line, rq->sector_mask ? rq->sector_mask : full_mask(h), &q);
+    if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
+        return -1;
+    cache_result r;
+    cache_write(h->l1[is->sm], &q, is->step, &r);
+    h->kernel->counts.l1.writes++;
+    if (falru_access(h->fully[is->sm], line, err) < 0 || l1_evicted(h, is, &r, err) != 0)
+        return -1;
+    if (r.allocated && (holder_add(h, line, err) != 0 ||
+                        locality_fill(h->generations, is->sm, line, is->warp, is->pc,
+                                      is->warp_slot == 0, err) != 0))
+        return -1;
+    if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
+        h->kernel->counts.traffic.l1_to_l2_requests++;
+        h->kernel->counts.traffic.l1_to_l2_write_bytes += sector_bytes(q.sector_mask);
+        return l2_access(h, is, line, q.sector_mask, 1, NULL, err);
+    }
+    return 0;
+}
+
+int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request *requests, int n,
+                          ws_error *err)
+{
+    if (!h->in_kernel || is->sm >= h->sms)
+        return ws_fail(err, "replay: instruction outside a kernel or on SM %u of %u", is->sm, h->sms);
+    if (is->pc >= h->kernel->pc_count)
+        return ws_fail(err, "replay: PC index %u outside the kernel's %u PCs", is->pc,
+                       h->kernel->pc_count);
+    replay_pc *pc = &h->kernel->pcs[is->pc];
+    int load = is->kind == WST_LOAD;
+    uint32_t misses = 0;
+    for (int i = 0; i < n; i++) {
+        int rc;
+        if (load)
+            rc = l1_load(h, is, &requests[i], pc, err);
+        else if (is->space == WST_GLOBAL)
+            rc = global_write(h, is, &requests[i], err);
+        else
+            rc = local_write(h, is, &requests[i], err);
+        if (rc < 0)
+            return -1;
+        misses += (uint32_t)(rc == 1);
+    }
+    if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (SPEC §8) */
+        mpli_add_load(&h->kernel->counts.mpli, (uint32_t)n, misses);
+        mpli_add_load(&pc->mpli, (uint32_t)n, misses);
+    }
+    if (h->distinct) {
+        h->replication_sum += (double)h->copies / (double)h->distinct;
+        h->replication_samples++;
+    }
+    return 0;
+}
+
+/* ---- kernels ---- */
+
+int hierarchy_kernel_begin(hierarchy *h, uint32_t kernel, uint32_t pc_count, ws_error *err)
+{
+    if (kernel >= h->res.kernel_count || h->in_kernel)
+        return ws_fail(err, "replay: kernel %u out of order", kernel);
+    h->kernel = &h->res.kernels[kernel];
+    if (!(h->kernel->pcs = calloc(pc_count ? pc_count : 1, sizeof *h->kernel->pcs)))
+        return ws_fail(err, "out of memory");
+    h->kernel->pc_count = pc_count;
+    if (locality_begin_kernel(h->generations, pc_count, err) != 0)
+        return -1;
+    missclass_begin_kernel(h->classes);
+    h->in_kernel = 1;
+    return 0;
+}
+
+static void write_back_l2(void *ctx, uint64_t line, uint8_t dirty)
+{
+    (void)line;
+    hierarchy *h = ctx;
+    h->res.total.traffic.dram_write_bytes +=
+        h->l2_sectored ? sector_bytes(dirty) : h->line_bytes;
+}
+
+static void flush_l2(hierarchy *h)
+{
+    for (uint32_t s = 0; s < h->slices; s++) {
+        cache_dirty_lines(h->l2[s], write_back_l2, h);
+        cache_flush(h->l2[s]);
+    }
+}
+
+int hierarchy_kernel_end(hierarchy *h, ws_error *err)
+{
+    if (!h->in_kernel)
+        return ws_fail(err, "replay: kernel end without a kernel");
+    replay_kernel *k = h->kernel;
+    k->replication_end = h->distinct ? (double)h->copies / (double)h->distinct : 0.0;
+    locality_end_kernel(h->generations);
+    uint32_t n;
+    const locality_pc *loc = locality_pcs(h->generations, &n);
+    if (!(k->locality = malloc((n ? n : 1) * sizeof *loc)))
+        return ws_fail(err, "out of memory");
+    memcpy(k->locality, loc, n * sizeof *loc);
+    /* L1s are flushed between kernels (SPEC §7); local data dies with the
+     * kernel, so dirty local lines are dropped, not written back. */
+    for (uint32_t s = 0; s < h->sms; s++) {
+        cache_flush(h->l1[s]);
+        falru_flush(h->fully[s]);
+    }
+    u64map_clear(&h->holders);
+    h->copies = h->distinct = 0;
+    if (h->mshr)
+        memset(h->mshr, 0, (size_t)h->sms * (h->o.config.mshr_entries ? h->o.config.mshr_entries : 1) *
+                               sizeof *h->mshr);
+    if (h->o.l2_cold)
+        flush_l2(h);
+    h->in_kernel = 0;
+    return 0;
+}
+
+static void add_counts(replay_counts *into, const replay_counts *from)
+{
+    uint64_t *dst = (uint64_t *)into;
+    const uint64_t *src = (const uint64_t *)from;
+    for (size_t i = 0; i < sizeof *into / sizeof(uint64_t); i++)
+        dst[i] += src[i];
+}
+
+int hierarchy_finish(hierarchy *h, ws_error *err)
+{
+    if (h->in_kernel && hierarchy_kernel_end(h, err) != 0)
+        return -1;
+    flush_l2(h); /* the last dirty lines reach DRAM too */
+    for (uint32_t k = 0; k < h->res.kernel_count; k++)
+        add_counts(&h->res.total, &h->res.kernels[k].counts);
+    h->res.replication_time_avg =
+        h->replication_samples ? h->replication_sum / (double)h->replication_samples : 0.0;
+    return 0;
+}
+
+const replay_results *hierarchy_results(const hierarchy *h) { return &h->res; }

@@ -1,0 +1,14 @@
+/* analyzer/policies/registry.c: every replacement policy, by name.  A new
+ * policy is one file in this folder plus one line here. */
+#include <stddef.h>
+
+#include "analyzer/policy.h"
+
+extern const policy_ops policy_lru, policy_fifo, policy_random, policy_lip, policy_bip,
+    policy_dip, policy_srrip, policy_brrip, policy_drrip, policy_opt;
+
+const policy_ops *const policy_all[] = {
+    &policy_lru,   &policy_fifo,  &policy_random, &policy_lip, &policy_bip,
+    &policy_dip,   &policy_srrip, &policy_brrip,  &policy_drrip, &policy_opt,
+    NULL,
+};

@@ -1,0 +1,437 @@
+/* analyzer/replay.c: see replay.h. */
+#include "analyzer/replay.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer/coalesce.h"
+#include "analyzer/ref_l1.h"
+
+void replay_options_default(replay_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->schedule = (sched_options){.cta = CTA_RR, .warp = WARP_GTO};
+}
+
+/* ---- batches: the decoded stream, handed to the hierarchies ---- */
+
+enum { BATCH_REQUESTS = 1 << 14, BATCH_ITEMS = 1 << 13 };
+
+typedef enum item_kind { ITEM_KERNEL_BEGIN, ITEM_ISSUE, ITEM_KERNEL_END } item_kind;
+
+typedef struct item {
+    item_kind kind;
+    uint32_t first, count; /* ISSUE: its requests; KERNEL_BEGIN: count = PCs */
+    replay_issue issue;
+} item;
+
+typedef struct batch {
+    item items[BATCH_ITEMS];
+    ws_request requests[BATCH_REQUESTS];
+    uint32_t item_count, request_count;
+    int last;
+} batch;
+
+static int feed_batch(const batch *b, hierarchy *h, ws_error *err)
+{
+    for (uint32_t i = 0; i < b->item_count; i++) {
+        const item *it = &b->items[i];
+        int rc = 0;
+        if (it->kind == ITEM_KERNEL_BEGIN)
+            rc = hierarchy_kernel_begin(h, it->issue.kernel, it->count, err);
+        else if (it->kind == ITEM_KERNEL_END)
+            rc = hierarchy_kernel_end(h, err);
+        else
+            rc = hierarchy_instruction(h, &it->issue, b->requests + it->first, (int)it->count, err);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- workers ---- */
+
+typedef struct pool pool;
+
+typedef struct worker {
+    pool *pool;
+    pthread_t thread;
+    uint32_t index;
+    ws_error err;
+    int failed;
+} worker;
+
+/* Round r: the workers replay batches[(r - 1) % 2] while the decoder fills
+ * the other one.  `published` counts handed-over batches, `done` the workers
+ * finished with the latest. */
+struct pool {
+    batch *batches[2];
+    hierarchy **hierarchies;
+    uint32_t count, threads;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    uint64_t published;
+    uint32_t done;
+    worker *workers;
+};
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    pool *p = w->pool;
+    for (uint64_t seen = 0;;) {
+        pthread_mutex_lock(&p->lock);
+        while (p->published == seen)
+            pthread_cond_wait(&p->changed, &p->lock);
+        seen = p->published;
+        pthread_mutex_unlock(&p->lock);
+        const batch *b = p->batches[(seen - 1) % 2];
+        for (uint32_t h = w->index; h < p->count && !w->failed; h += p->threads)
+            w->failed = feed_batch(b, p->hierarchies[h], &w->err) != 0;
+        pthread_mutex_lock(&p->lock);
+        p->done++;
+        pthread_cond_broadcast(&p->changed);
+        pthread_mutex_unlock(&p->lock);
+        if (b->last)
+            return NULL;
+    }
+}
+
+static void pool_wait_done(pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    while (p->done < p->threads)
+        pthread_cond_wait(&p->changed, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* Hands the filled batch to the workers once they finished the previous one. */
+static void pool_publish(pool *p)
+{
+    pool_wait_done(p);
+    pthread_mutex_lock(&p->lock);
+    p->done = 0;
+    p->published++;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* ---- the decoding side ---- */
+
+typedef struct stream {
+    const sched_source *source;
+    const gpu_config *config;
+    const replay_options *options;
+    coalesce_config coalesce;
+    tagcache **ref; /* the reference L1s, for GTO */
+    uint32_t line_shift;
+    batch *fill;
+    pool *pool;     /* NULL: replay inline */
+    hierarchy **inline_hierarchies;
+    uint32_t inline_count;
+    uint64_t issued, round;
+    progress *bar;
+    ws_error err;
+    int failed;
+} stream;
+
+static int hand_over(stream *s, int last);
+
+static item *next_item(stream *s, uint32_t requests)
+{
+    if ((s->fill->item_count == BATCH_ITEMS ||
+         s->fill->request_count + requests > BATCH_REQUESTS) &&
+        hand_over(s, 0) != 0)
+        return NULL;
+    return &s->fill->items[s->fill->item_count++];
+}
+
+static int push_kernel(stream *s, item_kind kind, uint32_t kernel)
+{
+    item *it = next_item(s, 0);
+    if (!it)
+        return -1;
+    *it = (item){.kind = kind, .issue = {.kernel = kernel}};
+    if (kind == ITEM_KERNEL_BEGIN)
+        it->count = s->source->trace->kernels[kernel].pc_count;
+    return 0;
+}
+
+/* Coalesces one issue into the batch; returns whether it missed in the
+ * reference L1 (GTO's signal). */
+static int push_issue(void *ctx, const sched_event *e)
+{
+    stream *s = ctx;
+    if (s->failed)
+        return 0;
+    item *it = next_item(s, COALESCE_MAX_REQUESTS);
+    if (!it) {
+        s->failed = 1;
+        return 0;
+    }
+    const wst_record *r = e->record;
+    ws_request *out = s->fill->requests + s->fill->request_count;
+    int n = coalesce_record(&s->coalesce, r, e->kernel, out, NULL, &s->err);
+    if (n < 0) {
+        s->failed = 1;
+        return 0;
+    }
+    *it = (item){.kind = ITEM_ISSUE, .first = s->fill->request_count, .count = (uint32_t)n,
+                 .issue = {.kernel = e->kernel, .sm = e->sm, .cta = e->cta,
+                           .warp = (uint32_t)e->warp_id, .warp_slot = e->warp_slot,
+                           .scheduler = e->scheduler, .pc = r->pc, .step = e->step,
+                           .kind = r->kind, .space = r->space, .cache_op = r->cache_op}};
+    s->fill->request_count += (uint32_t)n;
+    if (s->options->observe &&
+        s->options->observe(s->options->observe_ctx, &it->issue, out, n, &s->err) != 0) {
+        s->failed = 1;
+        return 0;
+    }
+    int missed = 0;
+    tagcache *l1 = s->ref[e->sm];
+    for (int i = 0; i < n; i++) {
+        tagcache_result res;
+        ref_l1_outcome o = ref_l1_request(l1, r, out[i].line_addr >> s->line_shift,
+                                          (uint32_t)e->warp_id, &res);
+        missed |= o == REF_L1_BYPASS || (o == REF_L1_ACCESS && !res.hit);
+    }
+    return missed;
+}
+
+static int hand_over(stream *s, int last)
+{
+    s->fill->last = last;
+    if (!s->pool) {
+        for (uint32_t h = 0; h < s->inline_count; h++)
+            if (feed_batch(s->fill, s->inline_hierarchies[h], &s->err) != 0)
+                return -1;
+    } else {
+        pool_publish(s->pool);
+        for (uint32_t w = 0; w < s->pool->threads; w++)
+            if (s->pool->workers[w].failed)
+                return ws_fail(&s->err, "%s", s->pool->workers[w].err.msg);
+        s->fill = s->pool->batches[s->pool->published % 2];
+    }
+    s->fill->item_count = s->fill->request_count = 0;
+    return 0;
+}
+
+/* One pass over the schedule, every hierarchy fed.  Always ends with a
+ * last batch so the workers stop. */
+static int run_stream(stream *s)
+{
+    const gpu_config *c = s->config;
+    ws_error *err = &s->err;
+    sched *sc = sched_new(c, &s->options->schedule, s->source,
+                          s->options->schedule.warp == WARP_GTO ? push_issue : NULL, s, err);
+    int got = sc ? 1 : -1;
+    sched_event e;
+    while (sc && !s->failed && (got = sched_next(sc, &e, err)) == 1) {
+        if (e.kind == SCHED_KERNEL_BEGIN) {
+            for (uint32_t i = 0; i < c->sms; i++)
+                tagcache_flush(s->ref[i]);
+            s->failed = push_kernel(s, ITEM_KERNEL_BEGIN, e.kernel) != 0;
+        } else if (e.kind == SCHED_KERNEL_END) {
+            s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0;
+        } else if (e.kind == SCHED_ISSUE) {
+            if (s->options->schedule.warp != WARP_GTO)
+                push_issue(s, &e);
+            progress_update(s->bar, ++s->issued);
+        }
+    }
+    sched_free(sc);
+    int rc = hand_over(s, 1);
+    return got < 0 || s->failed || rc != 0 ? -1 : 0;
+}
+
+static uint32_t thread_count(const replay_options *o, uint32_t hierarchies)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t t = o->threads ? o->threads : (uint32_t)(cores > 0 ? cores : 1);
+    return t > hierarchies ? hierarchies : t;
+}
+
+/* Feeds `count` hierarchies one pass of the stream. */
+static int feed(const sched_source *source, const gpu_config *config, const replay_options *o,
+                hierarchy **hs, uint32_t count, progress *bar, ws_error *err)
+{
+    stream s = {.source = source, .config = config, .options = o,
+                .coalesce = {.line_bytes = config->l1.line_bytes, .half_warp = o->half_warp},
+                .line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes), .bar = bar,
+                .inline_hierarchies = hs, .inline_count = count};
+    pool p = {.hierarchies = hs, .count = count, .lock = PTHREAD_MUTEX_INITIALIZER,
+              .changed = PTHREAD_COND_INITIALIZER};
+    uint32_t wanted = thread_count(o, count);
+    int rc = -1;
+    if (!(s.ref = calloc(config->sms, sizeof *s.ref)) || !(p.batches[0] = malloc(sizeof(batch))) ||
+        !(p.batches[1] = malloc(sizeof(batch))) ||
+        (wanted > 1 && !(p.workers = calloc(wanted, sizeof *p.workers)))) {
+        ws_fail(err, "out of memory");
+        goto out;
+    }
+    for (uint32_t i = 0; i < config->sms; i++)
+        if (!(s.ref[i] = tagcache_new(&config->l1, err)))
+            goto out;
+    s.fill = p.batches[0];
+    s.fill->item_count = s.fill->request_count = 0;
+    /* Workers only when there is more than one hierarchy and core; a thread
+     * that cannot start just means fewer workers. */
+    for (uint32_t w = 0; wanted > 1 && w < wanted; w++) {
+        p.workers[p.threads] = (worker){.pool = &p, .index = p.threads};
+        if (pthread_create(&p.workers[p.threads].thread, NULL, worker_main,
+                           &p.workers[p.threads]) != 0)
+            break;
+        p.threads++;
+    }
+    p.done = p.threads;
+    if (p.threads > 0)
+        s.pool = &p;
+    rc = run_stream(&s);
+    if (s.pool) {
+        pool_wait_done(&p);
+        for (uint32_t w = 0; w < p.threads; w++) {
+            pthread_join(p.workers[w].thread, NULL);
+            if (p.workers[w].failed && rc == 0) {
+                ws_fail(&s.err, "%s", p.workers[w].err.msg);
+                rc = -1;
+            }
+        }
+    }
+    if (rc != 0)
+        ws_fail(err, "%s", s.err.msg);
+out:
+    free(p.workers);
+    for (uint32_t i = 0; s.ref && i < config->sms; i++)
+        tagcache_free(s.ref[i]);
+    free(s.ref);
+    free(p.batches[0]);
+    free(p.batches[1]);
+    return rc;
+}
+
+/* ---- OPT's recording passes ---- */
+
+static int needs_next(const cache_config *c)
+{
+    const policy_ops *p = policy_find(c->policy);
+    return p && p->needs_next_use;
+}
+
+/* A hierarchy that only records the key stream of one level: any non-OPT
+ * policy gives the same L1 stream; the L2 stream needs the real L1 policy. */
+static hierarchy *recorder(const hierarchy_options *o, uint32_t kernels, int keep_l1,
+                           nextuse *l1_next, nextuse *record_l1, nextuse *record_l2, ws_error *err)
+{
+    hierarchy_options r = *o;
+    r.l1_next = l1_next;
+    r.l2_next = NULL;
+    r.record_l1 = record_l1;
+    r.record_l2 = record_l2;
+    if (!keep_l1)
+        snprintf(r.config.l1.policy, sizeof r.config.l1.policy, "lru");
+    snprintf(r.config.l2.policy, sizeof r.config.l2.policy, "lru");
+    return hierarchy_new(&r, kernels, err);
+}
+
+int replay_run(const sched_source *source, const gpu_config *config, const replay_options *o,
+               const hierarchy_options *options, uint32_t count, hierarchy **out, progress *bar,
+               ws_error *err)
+{
+    uint32_t kernels = source->trace->kernel_count;
+    hierarchy_options *final = calloc(count ? count : 1, sizeof *final);
+    nextuse **owned = calloc(3 * (size_t)(count ? count : 1), sizeof *owned);
+    hierarchy **rec = calloc(2 * (size_t)(count ? count : 1), sizeof *rec);
+    nextuse **l1_for_l2 = calloc(count ? count : 1, sizeof *l1_for_l2);
+    uint32_t n_owned = 0, n_rec = 0;
+    int rc = -1;
+    memset(out, 0, count * sizeof *out);
+    if (!final || !owned || !rec || !l1_for_l2) {
+        ws_fail(err, "out of memory");
+        goto out;
+    }
+    /* Pass 1: L1 keys for every OPT L1 (twice when its L2 is OPT too: the
+     * L2 recorder replays the same L1 and consumes one copy). */
+    for (uint32_t i = 0; i < count; i++) {
+        final[i] = options[i];
+        l1_for_l2[i] = NULL;
+        if (!needs_next(&options[i].config.l1))
+            continue;
+        for (int copy = 0; copy < 1 + needs_next(&options[i].config.l2); copy++) {
+            nextuse *n = nextuse_new(err);
+            if (!n)
+                goto out;
+            owned[n_owned++] = n;
+            *(copy ? &l1_for_l2[i] : &final[i].l1_next) = n;
+            if (!(rec[n_rec++] = recorder(&options[i], kernels, 0, NULL, n, NULL, err)))
+                goto out;
+        }
+    }
+    if (n_rec) {
+        if (feed(source, config, o, rec, n_rec, NULL, err) != 0)
+            goto out;
+        for (uint32_t i = 0; i < n_rec; i++)
+            hierarchy_free(rec[i]);
+        n_rec = 0;
+        for (uint32_t i = 0; i < n_owned; i++)
+            if (nextuse_finish(owned[i], err) != 0)
+                goto out;
+    }
+    /* Pass 2: L2 keys for every OPT L2, behind the real L1 policy. */
+    hierarchy **rec2 = calloc(count ? count : 1, sizeof *rec2);
+    uint32_t n_rec2 = 0;
+    nextuse **l2_owned = calloc(count ? count : 1, sizeof *l2_owned);
+    int pass2_rc = rec2 && l2_owned ? 0 : ws_fail(err, "out of memory");
+    for (uint32_t i = 0; pass2_rc == 0 && i < count; i++) {
+        if (!needs_next(&options[i].config.l2))
+            continue;
+        nextuse *n = nextuse_new(err);
+        if (!n) {
+            pass2_rc = -1;
+            break;
+        }
+        l2_owned[n_rec2] = n;
+        final[i].l2_next = n;
+        if (!(rec2[n_rec2++] = recorder(&options[i], kernels, 1, l1_for_l2[i], NULL, n, err)))
+            pass2_rc = -1;
+    }
+    if (pass2_rc == 0 && n_rec2 && feed(source, config, o, rec2, n_rec2, NULL, err) != 0)
+        pass2_rc = -1;
+    for (uint32_t i = 0; i < n_rec2; i++) {
+        hierarchy_free(rec2[i]);
+        if (pass2_rc == 0 && nextuse_finish(l2_owned[i], err) != 0)
+            pass2_rc = -1;
+        owned[n_owned++] = l2_owned[i];
+    }
+    free(rec2);
+    free(l2_owned);
+    if (pass2_rc != 0)
+        goto out;
+    /* The real pass. */
+    for (uint32_t i = 0; i < count; i++)
+        if (!(out[i] = hierarchy_new(&final[i], kernels, err)))
+            goto out;
+    if (feed(source, config, o, out, count, bar, err) != 0)
+        goto out;
+    for (uint32_t i = 0; i < count; i++)
+        if (hierarchy_finish(out[i], err) != 0)
+            goto out;
+    rc = 0;
+out:
+    for (uint32_t i = 0; rec && i < n_rec; i++)
+        hierarchy_free(rec[i]);
+    for (uint32_t i = 0; owned && i < n_owned; i++)
+        nextuse_free(owned[i]);
+    if (rc != 0)
+        for (uint32_t i = 0; i < count; i++) {
+            hierarchy_free(out[i]);
+            out[i] = NULL;
+        }
+    free(final);
+    free(owned);
+    free(rec);
+    free(l1_for_l2);
+    return rc;
+}

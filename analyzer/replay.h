@@ -1,0 +1,41 @@
+/* analyzer/replay.h: feeds one scheduled request stream to K hierarchies
+ * (`warpscope replay` and `compare`, SPEC §6-§8).
+ *
+ * The trace is decoded, scheduled and coalesced once; every hierarchy sees
+ * exactly the same issue order (SPEC §6 decision: GTO's miss signal comes
+ * from the scheduler's own reference LRU L1, never from the policy under
+ * study).  With more than one hierarchy and more than one core, the
+ * hierarchies run on worker threads, fed in batches while the next batch is
+ * being decoded.
+ *
+ * OPT needs next-use positions, which a forward stream cannot give: a
+ * hierarchy with `opt` at L1 costs one extra recording pass, with `opt` at
+ * L2 one more (its L2 stream depends on the L1 policy). */
+#ifndef WS_REPLAY_H
+#define WS_REPLAY_H
+
+#include "analyzer/hierarchy.h"
+#include "analyzer/sched.h"
+#include "util/progress.h"
+
+typedef struct replay_options {
+    sched_options schedule;
+    int half_warp;
+    uint32_t threads; /* 0 = one per core, capped at the hierarchy count */
+    /* Optional: called for every issued instruction with its requests, on
+     * the decoding thread, before the hierarchies see it. */
+    int (*observe)(void *ctx, const replay_issue *issue, const ws_request *requests, int n,
+                   ws_error *err);
+    void *observe_ctx;
+} replay_options;
+
+void replay_options_default(replay_options *o);
+
+/* Runs every hierarchy over the source (built with hierarchy_new from
+ * options[i]; results in hierarchy_results).  On success *out holds count
+ * hierarchies the caller frees with hierarchy_free. */
+int replay_run(const sched_source *source, const gpu_config *scheduling_config,
+               const replay_options *options, const hierarchy_options *hierarchies,
+               uint32_t count, hierarchy **out, progress *bar, ws_error *err);
+
+#endif

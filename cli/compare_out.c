@@ -1,0 +1,142 @@
+/* cli/compare_out.c: see compare_out.h. */
+#include "cli/compare_out.h"
+
+#include <string.h>
+
+#include "cli/cli.h"
+#include "reports/csv_out.h"
+#include "reports/json_out.h"
+#include "reports/replay_json.h"
+#include "reports/replay_text.h"
+#include "util/version.h"
+
+static int set_policy(cache_config *c, const char *name, size_t len, ws_error *err)
+{
+    if (len == 0 || len >= sizeof c->policy)
+        return ws_fail(err, "expected POLICY or L1POLICY/L2POLICY entries");
+    memcpy(c->policy, name, len);
+    c->policy[len] = '\0';
+    if (!policy_find(c->policy))
+        return ws_fail(err, "unknown policy '%s' (see `warpscope policies`)", c->policy);
+    return 0;
+}
+
+int compare_set_parse(compare_set *set, const char *list, const hierarchy_options *base,
+                      ws_error *err)
+{
+    memset(set, 0, sizeof *set);
+    const char *p = list;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (set->count == COMPARE_MAX)
+            return ws_fail(err, "at most %d policies", COMPARE_MAX);
+        if (len == 0 || len >= sizeof set->names[0])
+            return ws_fail(err, "empty or overlong entry in '%s'", list);
+        hierarchy_options *o = &set->options[set->count];
+        *o = *base;
+        memcpy(set->names[set->count], p, len);
+        set->names[set->count][len] = '\0';
+        const char *slash = memchr(p, '/', len);
+        if (slash) {
+            if (set_policy(&o->config.l1, p, (size_t)(slash - p), err) != 0 ||
+                set_policy(&o->config.l2, slash + 1, len - (size_t)(slash - p) - 1, err) != 0)
+                return -1;
+        } else if (set_policy(&o->config.l1, p, len, err) != 0) {
+            return -1;
+        }
+        set->count++;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return set->count ? 0 : ws_fail(err, "no policies given");
+}
+
+json_t *compare_json(const compare_set *set, hierarchy *const *hs)
+{
+    json_t *list = json_array();
+    for (uint32_t i = 0; i < set->count; i++) {
+        const replay_results *r = hierarchy_results(hs[i]);
+        json_t *o = replay_counts_json(&r->total, r);
+        json_object_set_new(o, "name", json_string(set->names[i]));
+        json_array_append_new(list, o);
+    }
+    return json_pack("{s:o}", "policies", list);
+}
+
+int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err)
+{
+    static const char *const header[] = {
+        "policy", "l1_policy", "l2_policy", "l1_accesses", "l1_hits", "l1_hit_rate", "l2_accesses",
+        "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
+        "l1_to_l2_vs_first", "dram_vs_first"};
+    csv_table *t = csv_table_open(path, header, sizeof header / sizeof header[0], err);
+    if (!t)
+        return -1;
+    const replay_counts *base = &hierarchy_results(hs[0])->total;
+    double base_l2 = (double)(base->traffic.l1_to_l2_read_bytes + base->traffic.l1_to_l2_write_bytes);
+    double base_dram = (double)(base->traffic.dram_read_bytes + base->traffic.dram_write_bytes);
+    for (uint32_t i = 0; i < set->count; i++) {
+        const replay_results *r = hierarchy_results(hs[i]);
+        const replay_counts *c = &r->total;
+        uint64_t l2 = c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes;
+        uint64_t dram = c->traffic.dram_read_bytes + c->traffic.dram_write_bytes;
+        csv_row_str(t, set->names[i]);
+        csv_row_str(t, r->l1_policy);
+        csv_row_str(t, r->l2_policy);
+        csv_row_u64(t, c->l1.accesses);
+        csv_row_u64(t, c->l1.hits);
+        csv_row_double(t, level_hit_rate(&c->l1));
+        csv_row_u64(t, c->l2.accesses);
+        csv_row_u64(t, c->l2.hits);
+        csv_row_double(t, level_hit_rate(&c->l2));
+        csv_row_double(t, mpli_mean(&c->mpli));
+        csv_row_u64(t, l2);
+        csv_row_u64(t, c->traffic.dram_read_bytes);
+        csv_row_u64(t, c->traffic.dram_write_bytes);
+        csv_row_double(t, base_l2 > 0 ? (double)l2 / base_l2 : 0.0);
+        csv_row_double(t, base_dram > 0 ? (double)dram / base_dram : 0.0);
+        csv_row_end(t);
+    }
+    return csv_table_commit(t, err);
+}
+
+int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,
+                  const wst_reader *r)
+{
+    ws_error err;
+    if (a->json) {
+        char schedule[32];
+        sched_options_format(&a->replay.schedule, schedule, sizeof schedule);
+        json_t *doc = compare_json(set, hs);
+        json_object_set_new(doc, "schema", json_string("warpscope-compare"));
+        json_object_set_new(doc, "version", json_integer(1));
+        json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
+        json_object_set_new(doc, "trace", json_pack("{s:s}", "path", a->trace));
+        json_object_set_new(doc, "gpu", config_to_json(&a->config));
+        json_object_set_new(doc, "schedule", json_string(schedule));
+        int rc = report_json_write(a->json, doc, &err);
+        json_decref(doc);
+        if (rc != 0)
+            return cli_fail(a->json, &err);
+    }
+    (void)r;
+    if (a->csv) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/compare.csv", a->csv);
+        if (compare_write_csv(set, hs, path, &err) != 0)
+            return cli_fail(path, &err);
+    }
+    return 0;
+}
+
+void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs)
+{
+    const char *names[COMPARE_MAX];
+    const replay_results *results[COMPARE_MAX];
+    for (uint32_t i = 0; i < set->count; i++) {
+        names[i] = set->names[i];
+        results[i] = hierarchy_results(hs[i]);
+    }
+    compare_text_table(out, names, results, set->count);
+}

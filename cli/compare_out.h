@@ -1,0 +1,31 @@
+/* cli/compare_out.h: a policy comparison: the set of hierarchies (parsed
+ * from "lru,srrip,opt/opt") and its outputs; shared by compare and profile. */
+#ifndef WS_COMPARE_OUT_H
+#define WS_COMPARE_OUT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "analyzer/hierarchy.h"
+#include "cli/replay_args.h"
+#include "formats/wst.h"
+
+enum { COMPARE_MAX = 32 };
+
+typedef struct compare_set {
+    uint32_t count;
+    char names[COMPARE_MAX][52];
+    hierarchy_options options[COMPARE_MAX];
+} compare_set;
+
+int compare_set_parse(compare_set *set, const char *list, const hierarchy_options *base,
+                      ws_error *err);
+/* {"policies": [{"name", REPLAY...}, ...]} */
+json_t *compare_json(const compare_set *set, hierarchy *const *hs);
+/* -o and --csv of a.  0 or an exit status. */
+int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,
+                  const wst_reader *r);
+int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err);
+void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs);
+
+#endif

@@ -1,0 +1,87 @@
+/* cli/replay_args.c: see replay_args.h. */
+#include "cli/replay_args.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static int valued(const char *opt, const char *const *extra)
+{
+    for (int i = 0; extra && extra[i]; i++)
+        if (strcmp(opt, extra[i]) == 0)
+            return i;
+    return -1;
+}
+
+int replay_args_parse(const char *command, int argc, char **argv, const char *const *extra,
+                      replay_args *a)
+{
+    ws_error err;
+    const char *gpu = "fermi";
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--gpu") == 0)
+            gpu = argv[i + 1];
+    if (config_load(&a->config, gpu, &err) != 0)
+        return cli_fail(NULL, &err);
+    replay_options_default(&a->replay);
+    a->hierarchy.seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(opt, "--half-warp") == 0) {
+            a->replay.half_warp = 1;
+        } else if (strcmp(opt, "--quiet") == 0) {
+            a->quiet = 1;
+        } else if (strcmp(opt, "--l2-cold") == 0) {
+            a->hierarchy.l2_cold = 1;
+        } else if (strcmp(opt, "--reserved-lines") == 0) {
+            a->hierarchy.reserved_lines = 1;
+        } else if (opt[0] != '-') {
+            if (a->trace)
+                return cli_error(NULL, "%s takes one trace file", command);
+            a->trace = opt;
+        } else {
+            if (!value)
+                return cli_error(NULL, "%s: %s needs a value", command, opt);
+            i++;
+            int rc = config_override(&a->config, opt, value, &err);
+            if (rc < 0)
+                return cli_fail(NULL, &err);
+            if (rc == 0 || strcmp(opt, "--gpu") == 0)
+                continue;
+            unsigned long long n;
+            if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output") == 0) {
+                a->json = value;
+            } else if (strcmp(opt, "--csv") == 0) {
+                a->csv = value;
+            } else if (strcmp(opt, "--html") == 0 && valued(opt, extra) >= 0) {
+                a->html = value;
+            } else if (strcmp(opt, "--policies") == 0 && valued(opt, extra) >= 0) {
+                a->policies = value;
+            } else if (strcmp(opt, "--schedule") == 0) {
+                if (sched_options_parse(value, &a->replay.schedule, &err) != 0)
+                    return cli_fail(NULL, &err);
+            } else if (strcmp(opt, "--seed") == 0) {
+                if (cli_parse_u64(opt, value, &n) != 0)
+                    return 1;
+                a->hierarchy.seed = n;
+            } else if (strcmp(opt, "--threads") == 0) {
+                if (cli_parse_u64(opt, value, &n) != 0)
+                    return 1;
+                if (n == 0 || n > 256)
+                    return cli_error(NULL, "--threads: 1 to 256, not %llu", n);
+                a->replay.threads = (uint32_t)n;
+            } else {
+                return cli_error(NULL, "%s: unknown option '%s'; see 'warpscope %s --help'",
+                                 command, opt, command);
+            }
+        }
+    }
+    if (!a->trace)
+        return cli_error(NULL, "%s needs a trace file; see 'warpscope %s --help'", command, command);
+    if (config_validate(&a->config, &err) != 0)
+        return cli_fail(NULL, &err);
+    a->hierarchy.config = a->config;
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* cli/replay_args.h: the options every replaying command shares (replay,
+ * compare, bypass, profile): the GPU config and its overrides, the
+ * schedule, and the replay switches. */
+#ifndef WS_REPLAY_ARGS_H
+#define WS_REPLAY_ARGS_H
+
+#include "analyzer/hierarchy.h"
+#include "analyzer/replay.h"
+
+typedef struct replay_args {
+    const char *trace, *json, *csv, *policies, *html;
+    int quiet;
+    gpu_config config;
+    replay_options replay;
+    hierarchy_options hierarchy; /* config filled in by replay_args_finish */
+} replay_args;
+
+/* Parses argv (argv[0] is the command).  `extra` lists the command's own
+ * valued options beyond the shared ones (e.g. "--policies"), NULL-ended;
+ * their values land in the matching field.  0, or an exit status after a
+ * one-line complaint. */
+int replay_args_parse(const char *command, int argc, char **argv, const char *const *extra,
+                      replay_args *a);
+
+/* The shared part of the usage text. */
+#define REPLAY_ARGS_USAGE                                                                  \
+    "  --gpu NAME            fermi (default), kepler-s2, dacache, poise, volta,\n"          \
+    "                        ampere, hopper, or a JSON file (docs/gpu-configs.md)\n"        \
+    "  --l1 POLICY, --l2 POLICY\n"                                                          \
+    "                        replacement policy per level (`warpscope policies`)\n"         \
+    "  --sms N, --l1 SIZE:WAYS:LINE[:SECTOR], --l2 ...   override the geometry\n"           \
+    "  --schedule S          CTA dispatch rr|qN|qx|qx_adpt|bcs and warp order\n"            \
+    "                        lrr|gto, e.g. rr,gto (default); or recorded\n"                 \
+    "  --half-warp           coalesce each half-warp separately\n"                          \
+    "  --seed N              seed of the randomized policies (default 1)\n"                 \
+    "  --l2-cold             flush L2 between kernels (default: kept warm)\n"               \
+    "  --reserved-lines      pending lines, latencies and MSHR limits (SPEC §7)\n"          \
+    "  --threads N           worker threads (default: one per core)\n"                      \
+    "  --quiet               no progress bar\n"
+
+#endif

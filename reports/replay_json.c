@@ -1,0 +1,130 @@
+/* reports/replay_json.c: see replay_json.h. */
+#include "reports/replay_json.h"
+
+#include "reports/json_out.h"
+#include "util/version.h"
+
+static json_t *level_json(const level_counts *l)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "accesses", report_json_u64(l->accesses));
+    json_object_set_new(o, "hits", report_json_u64(l->hits));
+    json_object_set_new(o, "misses", report_json_u64(l->misses));
+    json_object_set_new(o, "hit_rate", report_json_ratio((double)l->hits, (double)l->accesses));
+    json_object_set_new(o, "bypasses", report_json_u64(l->bypasses));
+    json_object_set_new(o, "sector_misses", report_json_u64(l->sector_misses));
+    json_object_set_new(o, "pending_hits", report_json_u64(l->pending_hits));
+    json_object_set_new(o, "reservation_fails", report_json_u64(l->reservation_fails));
+    json_object_set_new(o, "write_evicts", report_json_u64(l->write_evicts));
+    json_object_set_new(o, "writes", report_json_u64(l->writes));
+    return o;
+}
+
+static json_t *traffic_json(const traffic_counts *t)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "l1_to_l2_requests", report_json_u64(t->l1_to_l2_requests));
+    json_object_set_new(o, "l1_to_l2_bytes",
+                        report_json_u64(t->l1_to_l2_read_bytes + t->l1_to_l2_write_bytes));
+    json_object_set_new(o, "l1_to_l2_read_bytes", report_json_u64(t->l1_to_l2_read_bytes));
+    json_object_set_new(o, "l1_to_l2_write_bytes", report_json_u64(t->l1_to_l2_write_bytes));
+    json_object_set_new(o, "l2_to_dram_read_bytes", report_json_u64(t->dram_read_bytes));
+    json_object_set_new(o, "dram_write_bytes", report_json_u64(t->dram_write_bytes));
+    return o;
+}
+
+json_t *replay_counts_json(const replay_counts *c, const replay_results *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "l1_policy", json_string(r->l1_policy));
+    json_object_set_new(o, "l2_policy", json_string(r->l2_policy));
+    json_object_set_new(o, "l1", level_json(&c->l1));
+    json_object_set_new(o, "l2", level_json(&c->l2));
+    json_object_set_new(o, "traffic", traffic_json(&c->traffic));
+    json_object_set_new(o, "mpli", report_json_mpli(&c->mpli));
+    json_object_set_new(o, "miss_classes", report_json_miss_classes(&c->miss_classes));
+    json_object_set_new(o, "intra_warp_hits", report_json_u64(c->intra_warp_hits));
+    json_object_set_new(o, "inter_warp_hits", report_json_u64(c->inter_warp_hits));
+    json_object_set_new(o, "urc", report_json_ratio((double)c->remote_held_misses,
+                                                    (double)c->l1_load_misses));
+    return o;
+}
+
+json_t *replay_summary_json(const replay_results *r)
+{
+    json_t *o = replay_counts_json(&r->total, r);
+    json_t *per_sm = json_array(), *holders = json_array();
+    for (uint32_t s = 0; s < r->sms; s++) {
+        json_array_append_new(per_sm, json_pack("{s:o,s:o}", "hits", report_json_u64(r->sm_hits[s]),
+                                                "misses", report_json_u64(r->sm_misses[s])));
+        /* Cell (x, y): the share of SM x's L1 misses whose line SM y held (SPEC §5). */
+        json_t *row = json_array();
+        for (uint32_t y = 0; y < r->sms; y++)
+            json_array_append_new(row, report_json_ratio((double)r->remote_holders[(size_t)s * r->sms + y],
+                                                         (double)r->sm_misses[s]));
+        json_array_append_new(holders, row);
+    }
+    json_object_set_new(o, "l1_per_sm", per_sm);
+    json_object_set_new(o, "remote_holders", holders);
+    double end_sum = 0;
+    for (uint32_t k = 0; k < r->kernel_count; k++)
+        end_sum += r->kernels[k].replication_end;
+    json_object_set_new(o, "replication",
+                        json_pack("{s:o,s:f}", "kernel_end",
+                                  r->kernel_count ? json_real(end_sum / r->kernel_count) : json_null(),
+                                  "time_average", r->replication_time_avg));
+    return o;
+}
+
+json_t *replay_pc_json(const replay_pc *pc, const locality_pc *generations)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "l1_accesses", report_json_u64(pc->accesses));
+    json_object_set_new(o, "l1_hits", report_json_u64(pc->hits));
+    json_object_set_new(o, "l1_misses", report_json_u64(pc->misses));
+    json_object_set_new(o, "hit_rate", report_json_ratio((double)pc->hits, (double)pc->accesses));
+    json_object_set_new(o, "bypasses", report_json_u64(pc->bypasses));
+    json_object_set_new(o, "intra_warp_hits", report_json_u64(pc->intra_warp_hits));
+    json_object_set_new(o, "inter_warp_hits", report_json_u64(pc->inter_warp_hits));
+    json_object_set_new(o, "l1_to_l2_read_bytes", report_json_u64(pc->traffic_bytes));
+    json_object_set_new(o, "mpli", report_json_mpli(&pc->mpli));
+    if (generations)
+        json_object_set_new(o, "locality", report_json_locality_pc(generations));
+    return o;
+}
+
+json_t *replay_document_json(const replay_results *r, const gpu_config *config,
+                             const char *schedule, const wst_trace *t, const char *trace_path)
+{
+    json_t *kernels = json_array();
+    for (uint32_t k = 0; k < r->kernel_count; k++) {
+        const replay_kernel *rk = &r->kernels[k];
+        json_t *pcs = json_array();
+        for (uint32_t i = 0; i < rk->pc_count; i++) {
+            json_t *pc = replay_pc_json(&rk->pcs[i], rk->locality ? &rk->locality[i] : NULL);
+            json_object_set_new(pc, "index", json_integer(i));
+            if (i < t->kernels[k].pc_count) {
+                const wst_pc *wp = &t->kernels[k].pcs[i];
+                json_object_set_new(pc, "offset", report_json_u64(wp->offset));
+                json_object_set_new(pc, "sass", report_json_string_or_null(wp->sass));
+            }
+            json_array_append_new(pcs, pc);
+        }
+        json_t *kj = replay_counts_json(&rk->counts, r);
+        json_object_set_new(kj, "index", json_integer(k));
+        json_object_set_new(kj, "name", report_json_string_or_null(t->kernels[k].name));
+        json_object_set_new(kj, "replication_end", json_real(rk->replication_end));
+        json_object_set_new(kj, "pcs", pcs);
+        json_array_append_new(kernels, kj);
+    }
+    json_t *doc = json_object();
+    json_object_set_new(doc, "schema", json_string("warpscope-replay"));
+    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
+    json_object_set_new(doc, "trace", json_pack("{s:s}", "path", trace_path));
+    json_object_set_new(doc, "gpu", config_to_json(config));
+    json_object_set_new(doc, "schedule", json_string(schedule));
+    json_object_set_new(doc, "summary", replay_summary_json(r));
+    json_object_set_new(doc, "kernels", kernels);
+    return doc;
+}

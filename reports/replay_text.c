@@ -1,0 +1,76 @@
+/* reports/replay_text.c: see replay_text.h. */
+#include "reports/replay_text.h"
+
+#include <inttypes.h>
+
+static double pct(uint64_t num, uint64_t den) { return den ? 100.0 * (double)num / (double)den : 0.0; }
+
+void replay_format_bytes(char *buf, size_t cap, uint64_t bytes)
+{
+    static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 4) {
+        v /= 1024.0;
+        u++;
+    }
+    snprintf(buf, cap, u ? "%.2f %s" : "%.0f %s", v, units[u]);
+}
+
+void replay_text_summary(FILE *out, const replay_results *r)
+{
+    const replay_counts *c = &r->total;
+    char l2b[32], dram_r[32], dram_w[32];
+    replay_format_bytes(l2b, sizeof l2b, c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes);
+    replay_format_bytes(dram_r, sizeof dram_r, c->traffic.dram_read_bytes);
+    replay_format_bytes(dram_w, sizeof dram_w, c->traffic.dram_write_bytes);
+    fprintf(out, "replay: L1 %s, L2 %s\n", r->l1_policy, r->l2_policy);
+    fprintf(out, "  %-22s %14s %14s %10s\n", "", "accesses", "misses", "hit rate");
+    fprintf(out, "  %-22s %14" PRIu64 " %14" PRIu64 " %9.1f%%\n", "L1 (loads)", c->l1.accesses,
+            c->l1.misses, pct(c->l1.hits, c->l1.accesses));
+    fprintf(out, "  %-22s %14" PRIu64 " %14" PRIu64 " %9.1f%%\n", "L2", c->l2.accesses,
+            c->l2.misses, pct(c->l2.hits, c->l2.accesses));
+    fprintf(out, "  %-22s %14s\n", "L1 -> L2 bytes", l2b);
+    fprintf(out, "  %-22s %14s read, %s written\n", "DRAM", dram_r, dram_w);
+    const mpli_counts *m = &c->mpli;
+    fprintf(out, "  %-22s %14.2f  (fully cached %.1f%%, partial %.1f%%, fully missed %.1f%%)\n",
+            "MPLI", mpli_mean(m), pct(m->fully_cached, m->loads), pct(m->partially_cached, m->loads),
+            pct(m->fully_missed, m->loads));
+    const miss_counts *mc = &c->miss_classes;
+    uint64_t classified = 0;
+    for (int k = 0; k < MISS_CLASSES; k++)
+        classified += mc->by_class[k];
+    fprintf(out, "  %-22s cold %.1f%%, intra-warp %.1f%%, inter-warp %.1f%%, write-evict %.1f%%\n",
+            "L1 miss classes", pct(mc->by_class[MISS_COLD], classified),
+            pct(mc->by_class[MISS_INTRA_WARP], classified),
+            pct(mc->by_class[MISS_INTER_WARP], classified),
+            pct(mc->by_class[MISS_WRITE_EVICT], classified));
+    fprintf(out, "  %-22s capacity %.1f%%, conflict %.1f%% of non-cold misses\n", "3C",
+            pct(mc->capacity, mc->capacity + mc->conflict), pct(mc->conflict, mc->capacity + mc->conflict));
+    fprintf(out, "  %-22s %.1f%% of L1 hits\n", "inter-warp hits",
+            pct(c->inter_warp_hits, c->intra_warp_hits + c->inter_warp_hits));
+    fprintf(out, "  %-22s %.1f%% of global load misses held by another SM's L1\n", "uRC",
+            pct(c->remote_held_misses, c->l1_load_misses));
+}
+
+static double relative(uint64_t v, uint64_t base) { return base ? (double)v / (double)base : 0.0; }
+
+void compare_text_table(FILE *out, const char *const *names, const replay_results *const *r,
+                        uint32_t count)
+{
+    fprintf(out, "  %-18s %9s %9s %7s %14s %7s %14s %7s\n", "policy", "L1 hit", "L2 hit", "MPLI",
+            "L1->L2", "x", "DRAM", "x");
+    for (uint32_t i = 0; i < count; i++) {
+        const replay_counts *c = &r[i]->total, *base = &r[0]->total;
+        uint64_t l2 = c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes;
+        uint64_t l2_base = base->traffic.l1_to_l2_read_bytes + base->traffic.l1_to_l2_write_bytes;
+        uint64_t dram = c->traffic.dram_read_bytes + c->traffic.dram_write_bytes;
+        uint64_t dram_base = base->traffic.dram_read_bytes + base->traffic.dram_write_bytes;
+        char l2s[32], drams[32];
+        replay_format_bytes(l2s, sizeof l2s, l2);
+        replay_format_bytes(drams, sizeof drams, dram);
+        fprintf(out, "  %-18s %8.1f%% %8.1f%% %7.2f %14s %7.3f %14s %7.3f\n", names[i],
+                pct(c->l1.hits, c->l1.accesses), pct(c->l2.hits, c->l2.accesses), mpli_mean(&c->mpli),
+                l2s, relative(l2, l2_base), drams, relative(dram, dram_base));
+    }
+}

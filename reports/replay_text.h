@@ -1,0 +1,19 @@
+/* reports/replay_text.h: terminal tables for `replay` and `compare`. */
+#ifndef WS_REPLAY_TEXT_H
+#define WS_REPLAY_TEXT_H
+
+#include <stdio.h>
+
+#include "analyzer/hierarchy.h"
+
+/* Hit rates, traffic, MPLI and miss classes of one replay. */
+void replay_text_summary(FILE *out, const replay_results *r);
+
+/* One row per hierarchy; traffic columns also relative to the first row. */
+void compare_text_table(FILE *out, const char *const *names, const replay_results *const *r,
+                        uint32_t count);
+
+/* Human units: 1.23 MB, 45.6 KB. */
+void replay_format_bytes(char *buf, size_t cap, uint64_t bytes);
+
+#endif
