@@ -91,11 +91,13 @@ static void *worker_main(void *arg)
         const batch *b = p->batches[(seen - 1) % 2];
         for (uint32_t h = w->index; h < p->count && !w->failed; h += p->threads)
             w->failed = feed_batch(b, p->hierarchies[h], &w->err) != 0;
+        /* Read before reporting done: from then on the decoder refills b. */
+        int last = b->last;
         pthread_mutex_lock(&p->lock);
         p->done++;
         pthread_cond_broadcast(&p->changed);
         pthread_mutex_unlock(&p->lock);
-        if (b->last)
+        if (last)
             return NULL;
     }
 }

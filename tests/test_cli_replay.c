@@ -1,0 +1,155 @@
+/* tests/test_cli_replay.c: `replay`, `compare` and `policies` end to end on
+ * emulated workloads and a real Accel-Sim trace, and their errors. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/helpers.h"
+
+static char *record(const char *dir, const char *workload)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.wst", workload);
+    char *trace = test_path(dir, name);
+    cli_result r = cli_run("record", "--workload", workload, "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    return trace;
+}
+
+static json_t *load_json(const char *path)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    cr_assert_not_null(doc, "%s: %s", path, jerr.text);
+    return doc;
+}
+
+static uint64_t u64(json_t *o, const char *a, const char *b)
+{
+    json_t *v = json_object_get(json_object_get(o, a), b);
+    cr_assert(json_is_integer(v), "%s.%s", a, b);
+    return (uint64_t)json_integer_value(v);
+}
+
+/* compare: every policy sees the same loads, and opt hits the most. */
+static void compare_orders(const char *workload)
+{
+    char *dir = test_tmpdir(), *trace = record(dir, workload);
+    char *out = test_path(dir, "compare.json");
+    cli_result r = cli_run("compare", trace, "--gpu", "fermi", "--policies",
+                           "lru,fifo,random,lip,bip,dip,srrip,brrip,drrip,opt", "-o", out, "--csv",
+                           dir, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "drrip") && strstr(r.out, "opt"), "the table lists the policies");
+    cli_result_free(&r);
+    json_t *doc = load_json(out);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "schema")), "warpscope-compare");
+    json_t *list = json_object_get(doc, "policies");
+    cr_assert_eq(json_array_size(list), 10);
+    json_t *opt = json_array_get(list, 9);
+    cr_assert_str_eq(json_string_value(json_object_get(opt, "name")), "opt");
+    for (size_t i = 0; i < 10; i++) {
+        json_t *p = json_array_get(list, i);
+        cr_expect_eq(u64(p, "l1", "accesses"), u64(opt, "l1", "accesses"));
+        cr_expect_leq(u64(p, "l1", "hits"), u64(opt, "l1", "hits"), "%s: %s beats opt", workload,
+                      json_string_value(json_object_get(p, "name")));
+    }
+    char *csv = test_path(dir, "compare.csv");
+    size_t len;
+    char *text = test_read_file(csv, &len);
+    cr_assert_not_null(text);
+    cr_expect(strncmp(text, "policy,l1_policy", 16) == 0);
+    free(text);
+    free(csv);
+    json_decref(doc);
+    free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_replay, compare_orders_opt_first_on_gaussian, .timeout = 120) { compare_orders("gaussian"); }
+Test(cli_replay, compare_orders_opt_first_on_kmeans, .timeout = 120) { compare_orders("kmeans"); }
+
+Test(cli_replay, replay_writes_a_consistent_report, .timeout = 120)
+{
+    char *dir = test_tmpdir(), *trace = record(dir, "hotspot"), *out = test_path(dir, "r.json");
+    cli_result r = cli_run("replay", trace, "--gpu", "fermi", "--l1", "srrip", "-o", out, "--quiet",
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "L1 srrip") != NULL, "%s", r.out);
+    cli_result_free(&r);
+    json_t *doc = load_json(out);
+    json_t *s = json_object_get(doc, "summary");
+    cr_expect_str_eq(json_string_value(json_object_get(s, "l1_policy")), "srrip");
+    cr_expect_eq(u64(s, "l1", "hits") + u64(s, "l1", "misses"), u64(s, "l1", "accesses"));
+    /* Per-kernel and per-PC accesses add up to the total. */
+    uint64_t kernel_sum = 0, pc_sum = 0;
+    json_t *k;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "kernels"), i, k) {
+        kernel_sum += u64(k, "l1", "accesses");
+        json_t *pc;
+        size_t j;
+        json_array_foreach(json_object_get(k, "pcs"), j, pc)
+            pc_sum += (uint64_t)json_integer_value(json_object_get(pc, "l1_accesses"));
+    }
+    cr_expect_eq(kernel_sum, u64(s, "l1", "accesses"));
+    cr_expect_eq(pc_sum, u64(s, "l1", "accesses"));
+    json_t *mpli = json_object_get(s, "mpli");
+    cr_expect_eq(json_array_size(json_object_get(mpli, "coherent")), 5);
+    cr_expect_eq(json_array_size(json_object_get(s, "remote_holders")), 15, "fermi has 15 SMs");
+    json_decref(doc);
+    free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_replay, replay_on_a_real_accelsim_trace, .timeout = 120)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "real.wst");
+    char src[4096];
+    snprintf(src, sizeof src, "%s/traces/accelsim/matrixmul/kernelslist.g", test_shared_dir());
+    cli_result r = cli_run("import", "accelsim", src, "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run("compare", trace, "--gpu", "volta", "--policies", "lru,srrip,opt", "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "srrip") != NULL);
+    cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_replay, bad_options_are_one_line_errors)
+{
+    const char *cases[][6] = {
+        {"replay", "x.wst", "--l1", "nope", NULL},
+        {"replay", "x.wst", "--threads", "0", NULL},
+        {"compare", "x.wst", "--policies", "lru,bogus", NULL},
+        {"compare", "x.wst", "--policies", "", NULL},
+        {"replay", "/nonexistent.wst", NULL},
+        {"replay", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cli_result r = cli_run(cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4], NULL);
+        cr_expect_neq(r.status, 0, "case %zu", i);
+        cr_expect(strncmp(r.err, "warpscope: ", 11) == 0, "case %zu: %s", i, r.err);
+        char *nl = strchr(r.err, '\n');
+        cr_expect(nl && nl[1] == '\0', "case %zu: one line: %s", i, r.err);
+        cli_result_free(&r);
+    }
+}
+
+Test(cli_replay, policies_lists_every_policy)
+{
+    cli_result r = cli_run("policies", NULL);
+    cr_assert_eq(r.status, 0);
+    const char *names[] = {"lru", "fifo", "random", "lip", "bip", "dip", "srrip", "brrip", "drrip", "opt"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        cr_expect(strstr(r.out, names[i]) != NULL, "%s", names[i]);
+    cli_result_free(&r);
+}

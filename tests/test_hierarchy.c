@@ -1,0 +1,189 @@
+/* tests/test_hierarchy.c: the L1/L2/DRAM rules, MPLI, miss classes and μRC
+ * on constructed loads (SPEC §5, §7, §8). */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "analyzer/hierarchy.h"
+#include "formats/trace.h"
+
+static hierarchy *make(const char *l1, const char *l2, uint32_t sms, int l2_sector)
+{
+    hierarchy_options o = {.seed = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    o.config.sms = sms;
+    if (l1)
+        cr_assert_eq(config_override(&o.config, "--l1", l1, &err), 0, "%s", err.msg);
+    if (l2)
+        cr_assert_eq(config_override(&o.config, "--l2", l2, &err), 0, "%s", err.msg);
+    o.config.l2.sector_bytes = l2_sector ? 32 : 0;
+    hierarchy *h = hierarchy_new(&o, 1, &err);
+    cr_assert_not_null(h, "%s", err.msg);
+    cr_assert_eq(hierarchy_kernel_begin(h, 0, 4, &err), 0);
+    return h;
+}
+
+/* One warp instruction touching the given line numbers (sector 0 of each
+ * unless `sectors` says otherwise). */
+static void issue(hierarchy *h, uint32_t sm, uint32_t warp, wst_kind kind, wst_cache_op op,
+                  const uint64_t *lines, int n, uint8_t sectors)
+{
+    ws_request rq[64];
+    for (int i = 0; i < n; i++)
+        rq[i] = (ws_request){.line_addr = lines[i] * 128, .sector_mask = sectors,
+                             .req_count = (uint8_t)n, .index = (uint8_t)i};
+    replay_issue is = {.sm = sm, .warp = warp, .warp_slot = warp, .kind = (uint8_t)kind,
+                       .space = WST_GLOBAL, .cache_op = (uint8_t)op};
+    ws_error err;
+    cr_assert_eq(hierarchy_instruction(h, &is, rq, n, &err), 0, "%s", err.msg);
+}
+
+static void load(hierarchy *h, uint32_t sm, uint32_t warp, const uint64_t *lines, int n)
+{
+    issue(h, sm, warp, WST_LOAD, WST_OP_DEFAULT, lines, n, 0x1);
+}
+
+static const replay_results *finish(hierarchy *h)
+{
+    ws_error err;
+    cr_assert_eq(hierarchy_finish(h, &err), 0, "%s", err.msg);
+    return hierarchy_results(h);
+}
+
+Test(hierarchy, divergent_load_that_half_hits)
+{
+    hierarchy *h = make(NULL, NULL, 1, 0);
+    uint64_t lines[32];
+    for (int i = 0; i < 32; i++)
+        lines[i] = (uint64_t)i;
+    load(h, 0, 0, lines, 16);       /* 16 requests, all miss */
+    load(h, 0, 0, lines, 32);       /* 32 requests: 16 hit, 16 miss */
+    load(h, 0, 0, lines, 1);        /* coherent, hits */
+    const mpli_counts *m = &finish(h)->total.mpli;
+    cr_expect_eq(m->loads, 3);
+    cr_expect_eq(m->divergent[mpli_bucket(16)], 2, "both divergent loads have 16 misses (3-31)");
+    cr_expect_eq(m->coherent[0], 1);
+    cr_expect_eq(m->fully_missed, 1);
+    cr_expect_eq(m->partially_cached, 1);
+    cr_expect_eq(m->fully_cached, 1);
+    cr_expect_eq(m->misses, 32);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, stores_write_evict_and_write_back_at_l2)
+{
+    hierarchy *h = make(NULL, NULL, 1, 0);
+    uint64_t a = 7;
+    load(h, 0, 0, &a, 1);
+    issue(h, 0, 0, WST_STORE, WST_OP_DEFAULT, &a, 1, 0x1);
+    load(h, 0, 0, &a, 1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.write_evicts, 1);
+    cr_expect_eq(r->total.l1.misses, 2);
+    cr_expect_eq(r->total.miss_classes.by_class[MISS_COLD], 1);
+    cr_expect_eq(r->total.miss_classes.by_class[MISS_WRITE_EVICT], 1);
+    cr_expect_eq(r->total.traffic.l1_to_l2_write_bytes, 32, "one 32 B sector written through");
+    cr_expect_eq(r->total.traffic.dram_read_bytes, 128, "one L2 read miss of a whole line");
+    cr_expect_eq(r->total.traffic.dram_write_bytes, 128, "the dirty L2 line is written back");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, cg_loads_bypass_l1_in_sectors)
+{
+    hierarchy *h = make(NULL, NULL, 1, 0);
+    uint64_t a = 9;
+    issue(h, 0, 0, WST_LOAD, WST_OP_CG, &a, 1, 0x3);
+    load(h, 0, 0, &a, 1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.bypasses, 1);
+    cr_expect_eq(r->total.l1.misses, 2, "the cg load did not allocate");
+    cr_expect_eq(r->total.traffic.l1_to_l2_read_bytes, 64 + 128, "two sectors, then a line");
+    cr_expect_eq(r->total.mpli.fully_missed, 2, "a bypassed request counts as a miss");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, sector_granularity_dram_bytes)
+{
+    hierarchy *h = make("16K:4:128:32", NULL, 1, 1);
+    uint64_t a = 3;
+    load(h, 0, 0, &a, 1);                                  /* sector 0 */
+    issue(h, 0, 0, WST_LOAD, WST_OP_DEFAULT, &a, 1, 0x6);  /* sectors 1, 2: a sector miss */
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.sector_misses, 1);
+    cr_expect_eq(r->total.traffic.l1_to_l2_read_bytes, 32 + 64);
+    cr_expect_eq(r->total.traffic.dram_read_bytes, 32 + 64, "sectored L2 fetches sectors");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, intra_and_inter_warp_conflicts)
+{
+    hierarchy *h = make("256:2:128", NULL, 1, 0); /* one set of 2 ways */
+    uint64_t a = 1, b = 2, c = 3;
+    load(h, 0, 0, &a, 1);
+    load(h, 0, 0, &b, 1);
+    load(h, 0, 0, &c, 1); /* warp 0 evicts a */
+    load(h, 0, 0, &a, 1); /* intra-warp conflict (evicts b, by warp 0) */
+    load(h, 0, 1, &b, 1); /* warp 1 misses on b, evicted by warp 0: inter-warp */
+    const replay_results *r = finish(h);
+    const miss_counts *m = &r->total.miss_classes;
+    cr_expect_eq(m->by_class[MISS_COLD], 3);
+    cr_expect_eq(m->by_class[MISS_INTRA_WARP], 1);
+    cr_expect_eq(m->by_class[MISS_INTER_WARP], 1);
+    cr_expect_eq(m->capacity, 2, "a 2-line fully-associative LRU misses them too");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, conflict_misses_of_the_3c_split)
+{
+    /* 2 sets × 1 way: lines 0 and 2 share a set, so 0,2,0 conflicts though
+     * a 2-line fully-associative cache would hit. */
+    hierarchy *h = make("256:1:128", NULL, 1, 0);
+    uint64_t x = 0, y = 2;
+    load(h, 0, 0, &x, 1);
+    load(h, 0, 0, &y, 1);
+    load(h, 0, 0, &x, 1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.miss_classes.conflict, 1);
+    cr_expect_eq(r->total.miss_classes.capacity, 0);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, urc_and_remote_holders)
+{
+    hierarchy *h = make(NULL, NULL, 2, 0);
+    uint64_t a = 5;
+    load(h, 0, 0, &a, 1); /* cold, nobody holds it */
+    load(h, 1, 1, &a, 1); /* SM 1 misses; SM 0 holds it */
+    load(h, 1, 1, &a, 1); /* hit */
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1_load_misses, 2);
+    cr_expect_eq(r->total.remote_held_misses, 1);
+    cr_expect_eq(r->remote_holders[1 * 2 + 0], 1, "SM 1's miss found in SM 0");
+    cr_expect_eq(r->remote_holders[0 * 2 + 1], 0);
+    cr_expect_float_eq(r->kernels[0].replication_end, 2.0, 1e-9, "two copies of one line");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, per_hit_intra_and_inter_warp_shares)
+{
+    hierarchy *h = make(NULL, NULL, 1, 0);
+    uint64_t a = 4;
+    load(h, 0, 0, &a, 1);
+    load(h, 0, 0, &a, 1); /* same warp */
+    load(h, 0, 3, &a, 1); /* another warp */
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.intra_warp_hits, 1);
+    cr_expect_eq(r->total.inter_warp_hits, 1);
+    cr_expect_eq(r->kernels[0].pcs[0].hits, 2);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, unknown_policy_and_missing_table_are_errors)
+{
+    hierarchy_options o = {0};
+    ws_error err;
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    snprintf(o.config.l1.policy, sizeof o.config.l1.policy, "nope");
+    cr_expect_null(hierarchy_new(&o, 1, &err));
+    cr_expect(strstr(err.msg, "nope") != NULL, "%s", err.msg);
+}

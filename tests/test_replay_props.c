@@ -1,0 +1,189 @@
+/* tests/test_replay_props.c: properties of the replay on random traces
+ * (SPEC §3, §7): LRU against reuse distance, OPT as the upper bound, seeded
+ * randomness, and the threaded comparison equal to one-at-a-time replays. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "analyzer/cache.h"
+#include "analyzer/replay.h"
+#include "analyzer/reuse.h"
+#include "tests/trace_gen.h"
+
+static cache *new_cache(const char *policy, uint32_t sets, uint32_t ways, uint64_t seed)
+{
+    ws_error err;
+    cache_options o = {.sets = sets, .ways = ways, .line_bytes = 128, .policy = policy_find(policy),
+                       .policy_geometry = {.seed = seed}};
+    cache *c = cache_new(&o, &err);
+    cr_assert_not_null(c, "%s", err.msg);
+    return c;
+}
+
+Test(replay_props, fully_associative_lru_hits_equal_reuse_distance_below_capacity)
+{
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        uint64_t rng = seed;
+        uint32_t ways = 1 + (uint32_t)(test_rand(&rng) % 64), footprint = 8 + (uint32_t)(test_rand(&rng) % 200);
+        cache *c = new_cache("lru", 1, ways, 1);
+        ws_error err;
+        reuse_state *rd = reuse_state_new(NULL, &err);
+        uint64_t hits = 0, below = 0;
+        for (int i = 0; i < 20000; i++) {
+            /* Skewed: half the accesses to a small hot set. */
+            uint64_t line = test_rand(&rng) % 2 ? test_rand(&rng) % (footprint / 4 + 1)
+                                                : test_rand(&rng) % footprint;
+            cache_result r;
+            cache_read(c, &(cache_req){.line = line}, 1, 0, &r);
+            hits += r.hit;
+            uint64_t d = reuse_access(rd, line, NULL);
+            below += d != REUSE_COLD && d < ways;
+        }
+        cr_expect_eq(hits, below, "seed %llu, %u ways: LRU %llu hits, reuse distance %llu",
+                     (unsigned long long)seed, ways, (unsigned long long)hits, (unsigned long long)below);
+        reuse_state_free(rd);
+        cache_free(c);
+    }
+}
+
+Test(replay_props, set_associative_lru_equals_per_set_reuse_distance)
+{
+    enum { SETS = 8, WAYS = 4 };
+    cache *c = new_cache("lru", SETS, WAYS, 1);
+    ws_error err;
+    reuse_state *rd[SETS];
+    for (int s = 0; s < SETS; s++)
+        rd[s] = reuse_state_new(NULL, &err);
+    uint64_t rng = 42, hits = 0, below = 0;
+    for (int i = 0; i < 20000; i++) {
+        uint64_t line = test_rand(&rng) % 300;
+        cache_result r;
+        cache_read(c, &(cache_req){.line = line}, 1, 0, &r);
+        hits += r.hit;
+        uint64_t d = reuse_access(rd[line % SETS], line, NULL);
+        below += d != REUSE_COLD && d < WAYS;
+    }
+    cr_expect_eq(hits, below);
+    for (int s = 0; s < SETS; s++)
+        reuse_state_free(rd[s]);
+    cache_free(c);
+}
+
+/* A load-only random trace: several CTAs and warps, skewed lines. */
+static wst_memtrace *load_trace(uint64_t seed, uint32_t ctas, uint32_t per_warp)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    wst_kernel k = {.name = "k", .grid = {ctas, 1, 1}, .block = {128, 1, 1}};
+    cr_assert_eq(wst_sink_add_kernel(&s, &k, &err), 0);
+    for (uint32_t p = 0; p < 4; p++)
+        wst_sink_add_pc(&s, 0, &(wst_pc){.offset = p * 16}, &err);
+    uint64_t rng = seed;
+    for (uint32_t cta = 0; cta < ctas; cta++)
+        for (uint32_t i = 0; i < per_warp; i++)
+            for (uint32_t w = 0; w < 4; w++) {
+                wst_record r;
+                memset(&r, 0, sizeof r);
+                r.cta = cta;
+                r.warp = w;
+                r.pc = (uint32_t)(test_rand(&rng) % 4);
+                r.size = 4;
+                int lanes = test_rand(&rng) % 3 ? 1 : 32;
+                for (int l = 0; l < lanes; l++) {
+                    r.mask |= 1u << l;
+                    uint64_t line = test_rand(&rng) % 3 ? test_rand(&rng) % 64 : test_rand(&rng) % 4096;
+                    r.addr[l] = 0x10000000 + line * 128 + (uint64_t)(l % 32) * 4;
+                }
+                cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0);
+            }
+    return m;
+}
+
+static gpu_config small_gpu(void)
+{
+    gpu_config c;
+    ws_error err;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    c.sms = 2;
+    cr_assert_eq(config_override(&c, "--l1", "4K:4:128", &err), 0);
+    cr_assert_eq(config_override(&c, "--l2", "48K:8:128", &err), 0);
+    return c;
+}
+
+static const char *const POLICIES[] = {"lru", "fifo", "random", "lip", "bip", "dip",
+                                       "srrip", "brrip", "drrip", "opt"};
+enum { NPOL = 10 };
+
+/* Every policy at L1 (L2 = l2), or with l2_varies every policy at L2
+ * behind an LRU L1. */
+static void replay_all(const wst_memtrace *m, const gpu_config *c, uint32_t threads,
+                       const char *l2, int l2_varies, hierarchy **out)
+{
+    hierarchy_options o[NPOL];
+    for (int i = 0; i < NPOL; i++) {
+        o[i] = (hierarchy_options){.config = *c, .seed = 5};
+        snprintf(o[i].config.l1.policy, sizeof o[i].config.l1.policy, "%s",
+                 l2_varies ? "lru" : POLICIES[i]);
+        snprintf(o[i].config.l2.policy, sizeof o[i].config.l2.policy, "%s",
+                 l2_varies ? POLICIES[i] : l2);
+    }
+    replay_options ro;
+    replay_options_default(&ro);
+    ro.threads = threads;
+    sched_source src = sched_source_memtrace(m);
+    ws_error err;
+    cr_assert_eq(replay_run(&src, c, &ro, o, NPOL, out, NULL, &err), 0, "%s", err.msg);
+    sched_source_free(&src);
+}
+
+Test(replay_props, opt_has_at_least_the_hits_of_every_policy, .timeout = 120)
+{
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        wst_memtrace *m = load_trace(seed, 12, 60);
+        gpu_config c = small_gpu();
+        hierarchy *h[NPOL];
+        replay_all(m, &c, 2, "lru", 0, h);
+        const replay_results *opt = hierarchy_results(h[NPOL - 1]);
+        cr_assert_str_eq(opt->l1_policy, "opt");
+        cr_expect_gt(opt->total.l1.hits, 0);
+        for (int i = 0; i < NPOL; i++) {
+            const replay_results *r = hierarchy_results(h[i]);
+            cr_expect_eq(r->total.l1.accesses, opt->total.l1.accesses, "same stream");
+            cr_expect_leq(r->total.l1.hits, opt->total.l1.hits, "seed %llu: L1 %s %llu > opt %llu",
+                          (unsigned long long)seed, r->l1_policy,
+                          (unsigned long long)r->total.l1.hits,
+                          (unsigned long long)opt->total.l1.hits);
+        }
+        for (int i = 0; i < NPOL; i++)
+            hierarchy_free(h[i]);
+        /* At L2, behind the same LRU L1 (so every L2 sees the same stream). */
+        replay_all(m, &c, 2, NULL, 1, h);
+        const replay_results *opt2 = hierarchy_results(h[NPOL - 1]);
+        cr_assert_str_eq(opt2->l2_policy, "opt");
+        for (int i = 0; i < NPOL; i++) {
+            const replay_results *r = hierarchy_results(h[i]);
+            cr_expect_eq(r->total.l2.accesses, opt2->total.l2.accesses, "same L2 stream");
+            cr_expect_leq(r->total.l2.hits, opt2->total.l2.hits, "L2 %s beats opt", r->l2_policy);
+        }
+        for (int i = 0; i < NPOL; i++)
+            hierarchy_free(h[i]);
+        wst_memtrace_free(m);
+    }
+}
+
+Test(replay_props, threads_change_nothing_and_random_repeats, .timeout = 120)
+{
+    wst_memtrace *m = load_trace(9, 10, 50);
+    gpu_config c = small_gpu();
+    hierarchy *a[NPOL], *b[NPOL];
+    replay_all(m, &c, 1, "lru", 0, a);
+    replay_all(m, &c, 3, "lru", 0, b);
+    for (int i = 0; i < NPOL; i++) {
+        const replay_results *x = hierarchy_results(a[i]), *y = hierarchy_results(b[i]);
+        cr_expect(memcmp(&x->total, &y->total, sizeof x->total) == 0, "%s differs with threads",
+                  x->l1_policy);
+        hierarchy_free(a[i]);
+        hierarchy_free(b[i]);
+    }
+    wst_memtrace_free(m);
+}
