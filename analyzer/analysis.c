@@ -12,6 +12,8 @@ void analysis_options_default(analysis_options *o)
 {
     memset(o, 0, sizeof *o);
     o->schedule = (sched_options){.cta = CTA_RR, .warp = WARP_GTO};
+    o->replay = 1;
+    o->replay_seed = 1;
 }
 
 typedef struct pass {
@@ -46,6 +48,16 @@ static int handle_issue(void *ctx, const sched_event *e)
     if (n < 0 || metrics_instruction(p->a->metrics, &issue, requests, &summary, &p->err) != 0) {
         p->failed = 1;
         return 0;
+    }
+    if (p->a->replay) {
+        replay_issue is = {.kernel = e->kernel, .sm = e->sm, .cta = e->cta,
+                           .warp = (uint32_t)e->warp_id, .warp_slot = e->warp_slot,
+                           .scheduler = e->scheduler, .pc = r->pc, .step = e->step,
+                           .kind = r->kind, .space = r->space, .cache_op = r->cache_op};
+        if (hierarchy_instruction(p->a->replay, &is, requests, n, &p->err) != 0) {
+            p->failed = 1;
+            return 0;
+        }
     }
     int is_counted = counted(p, r);
     uint32_t warp = (uint32_t)e->warp_id;
@@ -101,6 +113,8 @@ static int kernel_begin(pass *p, const wst_trace *t, uint32_t k)
         if (p->window)
             tagcache_flush(p->window[s]);
     }
+    if (a->replay && hierarchy_kernel_begin(a->replay, k, pcs, &p->err) != 0)
+        return -1;
     return metrics_kernel_begin(a->metrics, pcs, &p->err) || locality_begin_kernel(p->locality, pcs, &p->err)
                ? -1
                : 0;
@@ -109,6 +123,8 @@ static int kernel_begin(pass *p, const wst_trace *t, uint32_t k)
 static int kernel_end(pass *p)
 {
     analysis *a = p->a;
+    if (a->replay && hierarchy_kernel_end(a->replay, &p->err) != 0)
+        return -1;
     locality_end_kernel(p->locality);
     uint32_t n;
     const locality_pc *pcs = locality_pcs(p->locality, &n);
@@ -137,6 +153,7 @@ void analysis_free(analysis *a)
         return;
     metrics_free(a->metrics);
     sharing_free(a->sharing);
+    hierarchy_free(a->replay);
     for (uint32_t k = 0; a->kernels && k < a->kernel_count; k++)
         free(a->kernels[k].locality);
     free(a->kernels);
@@ -193,6 +210,14 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
             goto out;
         }
     }
+    if (options->replay) {
+        const policy_ops *l1 = policy_find(config->l1.policy), *l2 = policy_find(config->l2.policy);
+        if (l1 && l2 && !l1->needs_next_use && !l2->needs_next_use) {
+            hierarchy_options ho = {.config = *config, .seed = options->replay_seed};
+            if (!(a->replay = hierarchy_new(&ho, t->kernel_count, err)))
+                goto out;
+        }
+    }
     s = sched_new(config, &options->schedule, &source, handle_issue, &p, err);
     if (!s)
         goto out;
@@ -221,6 +246,8 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
         goto out;
     }
     a->peak_resident_ctas = sched_peak_resident_ctas(s);
+    if (a->replay && hierarchy_finish(a->replay, err) != 0)
+        goto out;
     rc = 0;
 out:
     sched_free(s);

@@ -9,6 +9,7 @@
 #define WS_ANALYSIS_H
 
 #include "analyzer/config.h"
+#include "analyzer/hierarchy.h"
 #include "analyzer/locality.h"
 #include "analyzer/metrics.h"
 #include "analyzer/sched.h"
@@ -30,6 +31,10 @@ typedef struct analysis_options {
      * consumes them (`dump --order scheduled` prints them). */
     void (*observe)(void *ctx, const sched_event *issue);
     void *observe_ctx;
+    /* Replays the config's L1/L2 policies in the same pass (SPEC §7); off
+     * when the policy needs a backward pass (OPT: use `replay`). */
+    int replay;
+    uint64_t replay_seed;
 } analysis_options;
 
 void analysis_options_default(analysis_options *o);
@@ -51,6 +56,7 @@ typedef struct analysis {
     uint32_t kernel_count;
     uint64_t issued;
     uint32_t peak_resident_ctas;
+    hierarchy *replay; /* NULL unless options.replay */
 } analysis;
 
 /* Runs the pass over every kernel of r.  progress may be NULL. */

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "reports/csv_tables.h"
 #include "reports/json_out.h"
+#include "reports/replay_text.h"
 #include "reports/report_json.h"
 #include "reports/text.h"
 
@@ -132,8 +133,11 @@ static int run(int argc, char **argv)
     }
     if (status == 0 && args.csv && report_csv_tables(a, r, args.csv, &err) != 0)
         status = cli_fail(NULL, &err);
-    if (status == 0)
+    if (status == 0) {
         report_text_summary(stdout, a, r);
+        if (a->replay)
+            replay_text_summary(stdout, hierarchy_results(a->replay));
+    }
     analysis_free(a);
     wst_reader_close(r);
     return status;

@@ -2,6 +2,8 @@
  * comes from the analyzer. */
 #include "reports/report_json.h"
 
+#include "reports/replay_json.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,9 +107,16 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
         json_object_set_new(m, "locality", report_json_locality_totals(ak->locality, ak->pc_count));
         json_object_set_new(m, "sharing", kernel_sharing(ak, block));
         json_object_set_new(m, "l1_lru", l1_lru(ak->l1_hits, ak->l1_misses));
+        const replay_kernel *rk = a->replay ? &hierarchy_results(a->replay)->kernels[k] : NULL;
+        if (rk)
+            json_object_set_new(m, "replay", replay_counts_json(&rk->counts, hierarchy_results(a->replay)));
         json_t *pc_list = json_array();
-        for (uint32_t i = 0; i < wk->pc_count && i < mk->pc_count; i++)
-            json_array_append_new(pc_list, pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], line));
+        for (uint32_t i = 0; i < wk->pc_count && i < mk->pc_count; i++) {
+            json_t *pj = pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], line);
+            if (rk && i < rk->pc_count)
+                json_object_set_new(pj, "replay", replay_pc_json(&rk->pcs[i], &rk->locality[i]));
+            json_array_append_new(pc_list, pj);
+        }
         json_t *kj = json_object();
         json_object_set_new(kj, "index", json_integer(k));
         json_object_set_new(kj, "name", report_json_string_or_null(wk->name));
@@ -124,6 +133,8 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(summary, "locality", report_json_locality_totals(pcs, all_pcs));
     json_object_set_new(summary, "sharing", report_json_sharing(sharing_get(a->sharing), block));
     json_object_set_new(summary, "l1_lru", l1_lru(hits, misses));
+    json_object_set_new(summary, "replay",
+                        a->replay ? replay_summary_json(hierarchy_results(a->replay)) : json_null());
     free(pcs);
 
     json_t *doc = json_object();

@@ -153,3 +153,27 @@ Test(cli_replay, policies_lists_every_policy)
         cr_expect(strstr(r.out, names[i]) != NULL, "%s", names[i]);
     cli_result_free(&r);
 }
+
+/* analyze replays the config's policy in its pass; with LRU its L1 must
+ * agree hit for hit with the scheduler's reference LRU L1 (same rules). */
+Test(cli_replay, analyze_replay_agrees_with_the_reference_lru, .timeout = 120)
+{
+    char *dir = test_tmpdir(), *trace = record(dir, "gaussian"), *out = test_path(dir, "a.json");
+    cli_result r = cli_run("analyze", trace, "--gpu", "fermi", "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "replay: L1 lru, L2 lru") != NULL, "%s", r.out);
+    cli_result_free(&r);
+    json_t *doc = load_json(out);
+    json_t *s = json_object_get(doc, "summary");
+    json_t *replay = json_object_get(s, "replay");
+    cr_assert(json_is_object(replay));
+    cr_expect_eq(u64(replay, "l1", "hits"), u64(s, "l1_lru", "hits"));
+    cr_expect_eq(u64(replay, "l1", "misses"), u64(s, "l1_lru", "misses"));
+    json_t *k0 = json_array_get(json_object_get(doc, "kernels"), 0);
+    cr_expect(json_is_object(json_object_get(json_object_get(k0, "metrics"), "replay")));
+    cr_expect(json_is_object(json_object_get(json_array_get(json_object_get(k0, "pcs"), 0), "replay")));
+    json_decref(doc);
+    free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
