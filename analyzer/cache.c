@@ -87,7 +87,7 @@ void cache_flush(cache *c)
 
 uint32_t cache_set_of(const cache *c, uint64_t line)
 {
-    return set_index_of(c->index, line / c->divisor, c->line_shift, c->sets);
+    return set_index_of(c->index, c->divisor == 1 ? line : line / c->divisor, c->line_shift, c->sets);
 }
 
 uint32_t cache_sectors_per_line(const cache *c) { return c->sectors; }
@@ -145,7 +145,7 @@ static uint32_t choose_way(cache *c, const cache_set *s, const cache_req *r, uin
 static void access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now,
                         cache_result *out)
 {
-    memset(out, 0, sizeof *out);
+    *out = (cache_result){0};
     uint32_t set = cache_set_of(c, r->line);
     size_t base = (size_t)set * c->ways;
     cache_set s = view(c, set);

@@ -25,6 +25,8 @@ static inline uint32_t set_index_of(set_index kind, uint64_t line, uint32_t line
             set |= (uint32_t)((addr & 0x1000) >> 7);
         return set;
     }
+    if ((sets & (sets - 1)) == 0) /* a mask, not a 64-bit division: the hot path */
+        return (uint32_t)(line & (sets - 1));
     return (uint32_t)(line % sets);
 }
 
