@@ -17,6 +17,8 @@ struct cache {
     uint32_t *warps, *pcs; /* who filled each line */
     uint8_t *valid, *dirty; /* sector masks */
     uint64_t *ready;   /* pending until (reserved-line mode) */
+    uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
+    uint64_t all_ways; /* mask of every way */
     const policy_ops *policy;
     void *state;
 };
@@ -35,7 +37,8 @@ cache *cache_new(const cache_options *o, ws_error *err)
     size_t n = (size_t)o->sets * o->ways;
     if (!c || !(c->lines = malloc(n * sizeof *c->lines)) || !(c->meta = calloc(n, sizeof *c->meta)) ||
         !(c->warps = calloc(n, 4)) || !(c->pcs = calloc(n, 4)) || !(c->valid = calloc(n, 1)) ||
-        !(c->dirty = calloc(n, 1)) || !(c->ready = calloc(n, 8))) {
+        !(c->dirty = calloc(n, 1)) || !(c->ready = calloc(n, 8)) ||
+        !(c->filled = calloc(o->sets, 1))) {
         cache_free(c);
         return ws_fail(err, "out of memory"), NULL;
     }
@@ -45,6 +48,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->sectors = sectors;
     c->full_mask = (uint8_t)((1u << sectors) - 1);
     c->divisor = o->index_divisor ? o->index_divisor : 1;
+    c->all_ways = o->ways == 64 ? ~0ull : (1ull << o->ways) - 1;
     c->index = o->index;
     c->track_pending = o->track_pending;
     c->policy = o->policy;
@@ -72,6 +76,7 @@ void cache_free(cache *c)
     free(c->valid);
     free(c->dirty);
     free(c->ready);
+    free(c->filled);
     free(c);
 }
 
@@ -83,6 +88,7 @@ void cache_flush(cache *c)
     memset(c->valid, 0, n);
     memset(c->dirty, 0, n);
     memset(c->ready, 0, n * sizeof *c->ready);
+    memset(c->filled, 0, c->sets);
 }
 
 uint32_t cache_set_of(const cache *c, uint64_t line)
@@ -125,13 +131,16 @@ static uint32_t choose_way(cache *c, const cache_set *s, const cache_req *r, uin
         out->bypassed = 1;
         return POLICY_BYPASS;
     }
-    uint64_t candidates = 0;
-    for (uint32_t w = 0; w < c->ways; w++) {
-        if (s->lines[w] == CACHE_INVALID)
-            return w;
-        if (!c->track_pending || c->ready[(size_t)s->index * c->ways + w] <= now)
-            candidates |= 1ull << w;
+    if (c->filled[s->index] < c->ways) {
+        for (uint32_t w = 0; w < c->ways; w++)
+            if (s->lines[w] == CACHE_INVALID)
+                return w;
     }
+    uint64_t candidates = c->all_ways;
+    if (c->track_pending)
+        for (uint32_t w = 0; w < c->ways; w++)
+            if (c->ready[(size_t)s->index * c->ways + w] > now)
+                candidates &= ~(1ull << w);
     if (!candidates) {
         out->no_victim = 1;
         return POLICY_BYPASS;
@@ -175,7 +184,9 @@ static void access_line(cache *c, const cache_req *r, int allocate, int write, u
     if (way == POLICY_BYPASS)
         return;
     size_t i = base + way;
-    if (c->lines[i] != CACHE_INVALID) {
+    if (c->lines[i] == CACHE_INVALID) {
+        c->filled[set]++;
+    } else {
         out->evicted = 1;
         out->victim_line = c->lines[i];
         out->victim_dirty = c->dirty[i];
@@ -214,6 +225,7 @@ uint32_t cache_invalidate(cache *c, uint64_t line)
         return 0;
     size_t i = base + (size_t)at;
     uint32_t dirty = c->dirty[i];
+    c->filled[i / c->ways]--;
     c->lines[i] = CACHE_INVALID;
     c->valid[i] = c->dirty[i] = 0;
     return 0x100u | dirty;
