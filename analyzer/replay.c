@@ -349,7 +349,8 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
     nextuse **l1_for_l2 = calloc(count ? count : 1, sizeof *l1_for_l2);
     uint32_t n_owned = 0, n_rec = 0;
     int rc = -1;
-    memset(out, 0, count * sizeof *out);
+    if (count)
+        memset(out, 0, count * sizeof *out);
     if (!final || !owned || !rec || !l1_for_l2) {
         ws_fail(err, "out of memory");
         goto out;

@@ -41,29 +41,77 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static double cache_rate(const char *policy, const uint64_t *lines, const uint64_t *next,
-                         double *hit_rate)
+/* A request stream: line numbers, the L1 (SM) of each, OPT's next uses. */
+typedef struct stream {
+    uint64_t *lines, *next;
+    uint16_t *sms;
+    size_t count, cap;
+    uint32_t caches;
+} stream;
+
+static void stream_next_uses(stream *st)
+{
+    ws_error err;
+    nextuse *nu = nextuse_new(&err);
+    for (size_t i = 0; i < st->count && nu; i++)
+        nextuse_record(nu, st->lines[i] ^ ((uint64_t)st->sms[i] << 52), &err);
+    if (!nu || nextuse_finish(nu, &err) != 0)
+        die("next use", &err);
+    for (size_t i = 0; i < st->count; i++)
+        nextuse_read(nu, &st->next[i], &err);
+    nextuse_free(nu);
+}
+
+/* One L1 per SM of the fermi geometry (16 KB, 4 ways, 32 sets). */
+static double cache_rate(const char *policy, const stream *st, double *hit_rate)
 {
     ws_error err;
     cache_options o = {.sets = 32, .ways = 4, .line_bytes = 128, .policy = policy_find(policy),
                        .policy_geometry = {.seed = 1}};
-    cache *c = cache_new(&o, &err);
-    if (!c)
-        die(policy, &err);
+    cache *c[64];
+    for (uint32_t i = 0; i < st->caches; i++)
+        if (!(c[i] = cache_new(&o, &err)))
+            die(policy, &err);
     uint64_t hits = 0;
     cache_req q = {.sector_mask = 0xf};
     cache_result r;
     double t0 = now();
-    for (size_t i = 0; i < REQUESTS; i++) {
-        q.line = lines[i];
-        q.next_use = next[i];
-        cache_read(c, &q, 1, 0, &r);
+    for (size_t i = 0; i < st->count; i++) {
+        q.line = st->lines[i];
+        q.next_use = st->next[i];
+        cache_read(c[st->sms[i]], &q, 1, 0, &r);
         hits += r.hit;
     }
     double t = now() - t0;
-    cache_free(c);
-    *hit_rate = (double)hits / REQUESTS;
-    return REQUESTS / t;
+    for (uint32_t i = 0; i < st->caches; i++)
+        cache_free(c[i]);
+    *hit_rate = (double)hits / (double)st->count;
+    return (double)st->count / t;
+}
+
+static void policy_table(const stream *st)
+{
+    printf("| policy | M requests/s | hit rate |\n|---|---|---|\n");
+    for (int i = 0; policy_all[i]; i++) {
+        double hit;
+        double rate = cache_rate(policy_all[i]->name, st, &hit);
+        printf("| %s | %.1f | %.1f%% |\n", policy_all[i]->name, rate / 1e6, 100 * hit);
+        fflush(stdout);
+    }
+}
+
+/* Collects the global-load requests of a real trace, in replay order. */
+static int collect(void *ctx, const replay_issue *is, const ws_request *rq, int n, ws_error *err)
+{
+    (void)err;
+    stream *st = ctx;
+    if (is->kind != 0 || is->space != 0 || st->count + (size_t)n > st->cap)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        st->lines[st->count] = rq[i].line_addr >> 7;
+        st->sms[st->count++] = (uint16_t)is->sm;
+    }
+    return 0;
 }
 
 static double replay_seconds(const sched_source *src, const gpu_config *c, const char *const *policies,
@@ -89,38 +137,28 @@ static double replay_seconds(const sched_source *src, const gpu_config *c, const
 
 int main(void)
 {
-    uint64_t *lines = malloc(REQUESTS * sizeof *lines), *next = malloc(REQUESTS * sizeof *next);
+    ws_error err;
+    stream st = {.cap = REQUESTS, .caches = 1};
+    st.lines = malloc(REQUESTS * sizeof *st.lines);
+    st.next = malloc(REQUESTS * sizeof *st.next);
+    st.sms = calloc(REQUESTS, sizeof *st.sms);
     uint64_t rng = 7;
     for (size_t i = 0; i < REQUESTS; i++) {
         uint64_t pick = splitmix(&rng) % 100;
-        lines[i] = pick < 50 ? splitmix(&rng) % 96                     /* hot: fits */
-                   : pick < 80 ? 1000 + splitmix(&rng) % 1024          /* warm: 8x L1 */
-                               : 1000000 + i;                          /* streaming */
+        st.lines[i] = pick < 50 ? splitmix(&rng) % 96                     /* hot: fits */
+                      : pick < 80 ? 1000 + splitmix(&rng) % 1024          /* warm: 8x L1 */
+                                  : 1000000 + i;                          /* streaming */
     }
-    ws_error err;
-    nextuse *nu = nextuse_new(&err);
-    for (size_t i = 0; i < REQUESTS && nu; i++)
-        nextuse_record(nu, lines[i], &err);
-    if (!nu || nextuse_finish(nu, &err) != 0)
-        die("next use", &err);
-    for (size_t i = 0; i < REQUESTS; i++)
-        nextuse_read(nu, &next[i], &err);
-    nextuse_free(nu);
-
-    printf("## Replay\n\n");
-    printf("One L1 (16 KB, 4 ways, 32 sets, 128 B lines) fed %d M line requests (50%% to a\n"
-           "hot set that fits, 30%% to a warm set 8x the cache, 20%% streaming), one core.\n"
-           "Target: >= 100 M/s for lru.\n\n",
+    st.count = REQUESTS;
+    stream_next_uses(&st);
+    printf("## Replay (`bench/bench_replay.c`)\n\n");
+    printf("Cache throughput per policy, one core, L1s of the fermi geometry (16 KB, 4\n"
+           "ways, 32 sets, 128 B lines). Target: >= 100 M line requests/s for lru.\n\n");
+    printf("Synthetic: %d M requests to one L1 (50%% to a hot set that fits, 30%% to a\n"
+           "warm set 8x the cache, 20%% streaming; hits and misses interleave at random,\n"
+           "the worst case for branch prediction).\n\n",
            REQUESTS / 1000000);
-    printf("| policy | M requests/s | hit rate |\n|---|---|---|\n");
-    for (int i = 0; policy_all[i]; i++) {
-        double hit;
-        double rate = cache_rate(policy_all[i]->name, lines, next, &hit);
-        printf("| %s | %.1f | %.1f%% |\n", policy_all[i]->name, rate / 1e6, 100 * hit);
-        fflush(stdout);
-    }
-    free(lines);
-    free(next);
+    policy_table(&st);
 
     char path[] = "/tmp/bench_replay_XXXXXX";
     int fd = mkstemp(path);
@@ -135,6 +173,23 @@ int main(void)
     gpu_config c;
     config_load(&c, "fermi", &err);
     sched_source src = sched_source_wst(r);
+    replay_options ro;
+    replay_options_default(&ro);
+    ro.observe = collect;
+    ro.observe_ctx = &st;
+    st.count = 0;
+    st.caches = c.sms;
+    if (replay_run(&src, &c, &ro, NULL, 0, NULL, NULL, &err) != 0)
+        die("collect", &err);
+    stream_next_uses(&st);
+    printf("\nReal: the %.1f M global-load line requests of PolyBench gemm (medium), in\n"
+           "the rr,gto issue order, each to its SM's L1 (15 L1s).\n\n",
+           (double)st.count / 1e6);
+    policy_table(&st);
+    free(st.lines);
+    free(st.next);
+    free(st.sms);
+
     static const char *const six[] = {"lru", "fifo", "random", "dip", "srrip", "drrip"};
     double separate = 0;
     for (int i = 0; i < 6; i++)
