@@ -342,6 +342,9 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             k->l1.pending_hits++;
         }
     }
+    if (global && !bypass_op && h->o.l1_event && (r.hit || r.allocated) &&
+        h->o.l1_event(h->o.l1_event_ctx, is, line, r.hit, err) != 0)
+        return -1;
     if (r.hit) {
         k->l1.hits++;
         pc->hits++;

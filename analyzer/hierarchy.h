@@ -35,6 +35,8 @@
 #include "analyzer/request.h"
 #include "util/error.h"
 
+struct replay_issue;
+
 typedef struct hierarchy_options {
     gpu_config config;          /* l1.policy / l2.policy name the policies */
     uint64_t seed;              /* for randomized policies */
@@ -46,6 +48,11 @@ typedef struct hierarchy_options {
     nextuse *l1_next, *l2_next;
     /* Recording passes for OPT: append each L1 / L2 lookup's key. */
     nextuse *record_l1, *record_l2;
+    /* Optional: every global-load L1 hit (hit = 1) or fill (hit = 0), for
+     * the bypass table's reuse times (SPEC §9).  Runs on the replay thread. */
+    int (*l1_event)(void *ctx, const struct replay_issue *issue, uint64_t line, int hit,
+                    ws_error *err);
+    void *l1_event_ctx;
 } hierarchy_options;
 
 /* One issued warp instruction. */

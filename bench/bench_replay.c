@@ -93,6 +93,8 @@ static void policy_table(const stream *st)
 {
     printf("| policy | M requests/s | hit rate |\n|---|---|---|\n");
     for (int i = 0; policy_all[i]; i++) {
+        if (policy_all[i]->needs_param) /* the bypass policies need a profile */
+            continue;
         double hit;
         double rate = cache_rate(policy_all[i]->name, st, &hit);
         printf("| %s | %.1f | %.1f%% |\n", policy_all[i]->name, rate / 1e6, 100 * hit);

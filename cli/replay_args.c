@@ -57,6 +57,14 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
                 a->csv = value;
             } else if (strcmp(opt, "--html") == 0 && valued(opt, extra) >= 0) {
                 a->html = value;
+            } else if (strcmp(opt, "--json") == 0 && valued(opt, extra) >= 0) {
+                a->json_extra = value;
+            } else if (strcmp(opt, "--trials") == 0 && valued(opt, extra) >= 0) {
+                if (cli_parse_u64(opt, value, &n) != 0)
+                    return 1;
+                if (n == 0 || n > 64)
+                    return cli_error(NULL, "--trials: 1 to 64, not %llu", n);
+                a->trials = (uint32_t)n;
             } else if (strcmp(opt, "--policies") == 0 && valued(opt, extra) >= 0) {
                 a->policies = value;
             } else if (strcmp(opt, "--schedule") == 0) {

@@ -9,6 +9,8 @@
 
 typedef struct replay_args {
     const char *trace, *json, *csv, *policies, *html;
+    const char *json_extra; /* bypass --json */
+    uint32_t trials;        /* bypass --trials */
     int quiet;
     gpu_config config;
     replay_options replay;

@@ -177,3 +177,36 @@ Test(cli_replay, analyze_replay_agrees_with_the_reference_lru, .timeout = 120)
     free(trace);
     test_tmpdir_cleanup(dir);
 }
+
+/* bypass end to end: hints, CSV and JSON, and the table's verdicts never
+ * add global-load traffic (they come from the same replay). */
+static void bypass_on(const char *workload)
+{
+    char *dir = test_tmpdir(), *trace = record(dir, workload);
+    char *csv = test_path(dir, "hints.csv"), *js = test_path(dir, "hints.json");
+    cli_result r = cli_run("bypass", trace, "--gpu", "fermi", "-o", csv, "--json", js, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "bypass-table") && strstr(r.out, "bypass-pc"), "%s", r.out);
+    cli_result_free(&r);
+    size_t len;
+    char *text = test_read_file(csv, &len);
+    cr_assert_not_null(text);
+    cr_expect(strncmp(text, "scope,kernel,pc_offset", 22) == 0);
+    cr_expect(strstr(text, "\nline,") != NULL, "line rows");
+    free(text);
+    json_t *doc = load_json(js);
+    json_t *ba = json_object_get(doc, "before_after");
+    json_t *before = json_object_get(json_object_get(ba, "baseline"), "global_load_traffic_bytes");
+    json_t *after = json_object_get(json_object_get(ba, "bypass_table"), "global_load_traffic_bytes");
+    cr_assert(json_is_integer(before) && json_is_integer(after));
+    cr_expect_leq(json_integer_value(after), json_integer_value(before), "%s", workload);
+    cr_expect_gt(json_array_size(json_object_get(doc, "pcs")), 0);
+    json_decref(doc);
+    free(csv);
+    free(js);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_replay, bypass_on_gaussian, .timeout = 120) { bypass_on("gaussian"); }
+Test(cli_replay, bypass_on_hotspot, .timeout = 120) { bypass_on("hotspot"); }

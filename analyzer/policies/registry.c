@@ -5,10 +5,11 @@
 #include "analyzer/policy.h"
 
 extern const policy_ops policy_lru, policy_fifo, policy_random, policy_lip, policy_bip,
-    policy_dip, policy_srrip, policy_brrip, policy_drrip, policy_opt;
+    policy_dip, policy_srrip, policy_brrip, policy_drrip, policy_opt, policy_bypass_table,
+    policy_bypass_pc;
 
 const policy_ops *const policy_all[] = {
     &policy_lru,   &policy_fifo,  &policy_random, &policy_lip, &policy_bip,
     &policy_dip,   &policy_srrip, &policy_brrip,  &policy_drrip, &policy_opt,
-    NULL,
+    &policy_bypass_table, &policy_bypass_pc, NULL,
 };

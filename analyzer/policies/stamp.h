@@ -17,6 +17,7 @@ typedef struct stamp_state {
     uint64_t rng;
     uint32_t sets;
     uint32_t psel; /* DIP's selector */
+    const void *param; /* the bypass policies' table */
 } stamp_state;
 
 void *stamp_create(const policy_geometry *g, ws_error *err);

@@ -1,0 +1,308 @@
+/* analyzer/bypass_advisor.c: see bypass_advisor.h. */
+#include "analyzer/bypass_advisor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/bypass_pcs.h"
+#include "formats/trace.h"
+#include "util/u64map.h"
+
+uint64_t bypass_traffic(const replay_counts *c)
+{
+    const traffic_counts *t = &c->traffic;
+    return t->l1_to_l2_read_bytes + t->l1_to_l2_write_bytes + t->dram_read_bytes +
+           t->dram_write_bytes;
+}
+
+double bypass_share(const bypass_pc_hint *h)
+{
+    return h->accesses ? (double)h->worthy / (double)h->accesses : 0.0;
+}
+
+/* ---- PCs across launches ---- */
+
+typedef struct advisor {
+    bypass_advice *out;
+    const wst_trace *trace;
+    uint32_t **group_of; /* [kernel][pc] -> hint index, UINT32_MAX if not a global load yet */
+    u64map by_key;       /* (kernel name, offset) -> hint index */
+    uint32_t capacity;
+    uint32_t line_shift;
+} advisor;
+
+static uint64_t pc_key(const char *name, uint64_t offset)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a over the name, then the offset */
+    for (const char *p = name ? name : ""; *p; p++)
+        h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+    return (h ^ offset) * 0x9e3779b97f4a7c15ULL;
+}
+
+static int build_groups(advisor *ad, ws_error *err)
+{
+    const wst_trace *t = ad->trace;
+    if (!(ad->group_of = calloc(t->kernel_count + 1, sizeof *ad->group_of)) ||
+        u64map_init(&ad->by_key, 64) != 0)
+        return ws_fail(err, "out of memory");
+    for (uint32_t k = 0; k < t->kernel_count; k++) {
+        uint32_t n = t->kernels[k].pc_count;
+        if (!(ad->group_of[k] = malloc((n ? n : 1) * sizeof **ad->group_of)))
+            return ws_fail(err, "out of memory");
+        for (uint32_t i = 0; i < n; i++)
+            ad->group_of[k][i] = UINT32_MAX;
+    }
+    return 0;
+}
+
+/* The hint of (kernel, pc), created on the first global load seen. */
+static bypass_pc_hint *hint_for(advisor *ad, uint32_t kernel, uint32_t pc, ws_error *err)
+{
+    uint32_t *g = &ad->group_of[kernel][pc];
+    if (*g != UINT32_MAX)
+        return &ad->out->pcs[*g];
+    const wst_kernel *k = &ad->trace->kernels[kernel];
+    int inserted;
+    uint32_t *slot = u64map_upsert(&ad->by_key, pc_key(k->name, k->pcs[pc].offset),
+                                   ad->out->pc_count, &inserted);
+    if (!slot)
+        return ws_fail(err, "out of memory"), NULL;
+    if (inserted) {
+        if (ad->out->pc_count == ad->capacity) {
+            uint32_t cap = ad->capacity ? 2 * ad->capacity : 64;
+            bypass_pc_hint *grown = realloc(ad->out->pcs, cap * sizeof *grown);
+            if (!grown)
+                return ws_fail(err, "out of memory"), NULL;
+            ad->out->pcs = grown;
+            ad->capacity = cap;
+        }
+        ad->out->pcs[ad->out->pc_count++] = (bypass_pc_hint){.kernel = kernel, .pc = pc};
+    }
+    *g = *slot;
+    return &ad->out->pcs[*slot];
+}
+
+/* ---- pass 1: the table ---- */
+
+static int is_global_load(const replay_issue *is)
+{
+    return is->kind == WST_LOAD && is->space == WST_GLOBAL;
+}
+
+static int profile_requests(void *ctx, const replay_issue *is, const ws_request *rq, int n,
+                            ws_error *err)
+{
+    advisor *ad = ctx;
+    if (!is_global_load(is) || n == 0 || is->cache_op == WST_OP_CG || is->cache_op == WST_OP_CV)
+        return 0;
+    bypass_pc_hint *h = hint_for(ad, is->kernel, is->pc, err);
+    if (!h)
+        return -1;
+    h->accesses += (uint64_t)n;
+    for (int i = 0; i < n; i++)
+        if (bypass_table_request(ad->out->table, rq[i].line_addr >> ad->line_shift, rq[i].bytes_used,
+                                 rq[i].sector_mask, err) != 0)
+            return -1;
+    return 0;
+}
+
+static int profile_l1(void *ctx, const replay_issue *is, uint64_t line, int hit, ws_error *err)
+{
+    (void)is;
+    advisor *ad = ctx;
+    return hit ? bypass_table_hit(ad->out->table, line, err)
+               : bypass_table_fill(ad->out->table, line, err);
+}
+
+/* ---- pass 2: shares ---- */
+
+static int count_worthy(void *ctx, const replay_issue *is, const ws_request *rq, int n,
+                        ws_error *err)
+{
+    (void)err;
+    advisor *ad = ctx;
+    if (!is_global_load(is) || n == 0 || ad->group_of[is->kernel][is->pc] == UINT32_MAX)
+        return 0;
+    bypass_pc_hint *h = &ad->out->pcs[ad->group_of[is->kernel][is->pc]];
+    for (int i = 0; i < n; i++)
+        h->worthy += (uint64_t)bypass_table_verdict(ad->out->table, rq[i].line_addr >> ad->line_shift);
+    return 0;
+}
+
+/* ---- bypass-pc parameters ---- */
+
+typedef struct pc_marks {
+    bypass_pcs set;
+    uint8_t **flags;
+    uint32_t *counts;
+} pc_marks;
+
+static int marks_init(pc_marks *m, const advisor *ad, ws_error *err)
+{
+    const wst_trace *t = ad->trace;
+    memset(m, 0, sizeof *m);
+    if (!(m->flags = calloc(t->kernel_count + 1, sizeof *m->flags)) ||
+        !(m->counts = calloc(t->kernel_count + 1, sizeof *m->counts)))
+        return ws_fail(err, "out of memory");
+    for (uint32_t k = 0; k < t->kernel_count; k++) {
+        m->counts[k] = t->kernels[k].pc_count;
+        if (!(m->flags[k] = calloc(m->counts[k] + 1, 1)))
+            return ws_fail(err, "out of memory");
+    }
+    m->set = (bypass_pcs){.kernels = t->kernel_count, .pc_counts = m->counts, .flags = m->flags};
+    return 0;
+}
+
+/* Marks every (kernel, pc) of hint `g` (all launches). */
+static void marks_add(pc_marks *m, const advisor *ad, uint32_t g)
+{
+    for (uint32_t k = 0; k < ad->trace->kernel_count; k++)
+        for (uint32_t i = 0; i < m->counts[k]; i++)
+            if (ad->group_of[k][i] == g)
+                m->flags[k][i] = 1;
+}
+
+static void marks_free(pc_marks *m, uint32_t kernels)
+{
+    for (uint32_t k = 0; m->flags && k < kernels; k++)
+        free(m->flags[k]);
+    free(m->flags);
+    free(m->counts);
+}
+
+/* ---- the passes ---- */
+
+static hierarchy_options with_policy(const hierarchy_options *base, const char *policy,
+                                     const void *param)
+{
+    hierarchy_options o = *base;
+    snprintf(o.config.l1.policy, sizeof o.config.l1.policy, "%s", policy);
+    o.l1_param = param;
+    o.l1_event = NULL;
+    return o;
+}
+
+static int by_accesses(const void *a, const void *b, void *ctx)
+{
+    const bypass_pc_hint *pcs = ctx;
+    uint64_t x = pcs[*(const uint32_t *)a].accesses, y = pcs[*(const uint32_t *)b].accesses;
+    return (x < y) - (x > y);
+}
+
+static int run(const sched_source *src, const gpu_config *config, const replay_options *ro,
+               hierarchy_options *o, uint32_t count, hierarchy **h, ws_error *err)
+{
+    return replay_run(src, config, ro, o, count, h, NULL, err);
+}
+
+bypass_advice *bypass_advise(const sched_source *src, const replay_options *replay,
+                             const hierarchy_options *base, uint32_t max_trials, ws_error *err)
+{
+    const gpu_config *config = &base->config;
+    bypass_advice *out = calloc(1, sizeof *out);
+    advisor ad = {.out = out, .trace = src->trace,
+                  .line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes)};
+    uint32_t kernels = src->trace->kernel_count;
+    uint32_t trials = 0, *order = NULL;
+    pc_marks *marks = NULL, all = {0};
+    hierarchy *h[66] = {0};
+    hierarchy_options o[66];
+    int ok = 0;
+    if (!out || !(out->table = bypass_table_new(config->l1.line_bytes, BYPASS_U_SECTOR, err)) ||
+        build_groups(&ad, err) != 0)
+        goto done;
+    snprintf(out->l1_policy, sizeof out->l1_policy, "%s", config->l1.policy);
+    if (max_trials > 64)
+        max_trials = 64;
+
+    /* 1. Baseline: the table. */
+    replay_options ro = *replay;
+    ro.observe = profile_requests;
+    ro.observe_ctx = &ad;
+    o[0] = *base;
+    o[0].l1_event = profile_l1;
+    o[0].l1_event_ctx = &ad;
+    if (run(src, config, &ro, o, 1, h, err) != 0)
+        goto done;
+    out->baseline = hierarchy_results(h[0])->total;
+    hierarchy_free(h[0]);
+    h[0] = NULL;
+
+    /* 2. The table applied, and each candidate PC alone. */
+    if (!(order = malloc((out->pc_count + 1) * sizeof *order)) ||
+        !(marks = calloc(max_trials + 1, sizeof *marks)))
+        goto oom;
+    for (uint32_t i = 0; i < out->pc_count; i++)
+        order[i] = i;
+    qsort_r(order, out->pc_count, sizeof *order, by_accesses, out->pcs);
+    trials = out->pc_count < max_trials ? out->pc_count : max_trials;
+    o[0] = with_policy(base, "bypass-table", out->table);
+    for (uint32_t i = 0; i < trials; i++) {
+        if (marks_init(&marks[i], &ad, err) != 0)
+            goto done;
+        marks_add(&marks[i], &ad, order[i]);
+        o[1 + i] = with_policy(base, "bypass-pc", &marks[i].set);
+    }
+    ro.observe = count_worthy;
+    if (run(src, config, &ro, o, 1 + trials, h, err) != 0)
+        goto done;
+    out->with_table = hierarchy_results(h[0])->total;
+    uint64_t before = bypass_traffic(&out->baseline);
+    if (marks_init(&all, &ad, err) != 0)
+        goto done;
+    for (uint32_t i = 0; i < trials; i++) {
+        bypass_pc_hint *hint = &out->pcs[order[i]];
+        hint->tested = 1;
+        hint->traffic_change =
+            (int64_t)bypass_traffic(&hierarchy_results(h[1 + i])->total) - (int64_t)before;
+        hint->recommend = hint->traffic_change < 0;
+        if (hint->recommend) {
+            out->recommended++;
+            marks_add(&all, &ad, order[i]);
+        }
+    }
+    for (uint32_t i = 0; i < 1 + trials; i++) {
+        hierarchy_free(h[i]);
+        h[i] = NULL;
+    }
+
+    /* 3. Every recommended PC together. */
+    out->with_pcs = out->baseline;
+    if (out->recommended) {
+        o[0] = with_policy(base, "bypass-pc", &all.set);
+        if (run(src, config, replay, o, 1, h, err) != 0)
+            goto done;
+        out->with_pcs = hierarchy_results(h[0])->total;
+    }
+    ok = 1;
+    goto done;
+oom:
+    ws_fail(err, "out of memory");
+done:
+    for (uint32_t i = 0; i < 66; i++)
+        hierarchy_free(h[i]);
+    for (uint32_t i = 0; marks && i < trials; i++)
+        marks_free(&marks[i], kernels);
+    free(marks);
+    marks_free(&all, kernels);
+    free(order);
+    for (uint32_t k = 0; ad.group_of && k < kernels; k++)
+        free(ad.group_of[k]);
+    free(ad.group_of);
+    u64map_destroy(&ad.by_key);
+    if (!ok) {
+        bypass_advice_free(out);
+        return NULL;
+    }
+    return out;
+}
+
+void bypass_advice_free(bypass_advice *a)
+{
+    if (!a)
+        return;
+    bypass_table_free(a->table);
+    free(a->pcs);
+    free(a);
+}

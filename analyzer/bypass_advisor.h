@@ -1,0 +1,45 @@
+/* analyzer/bypass_advisor.h: L1 bypass hints from a profile (SPEC §9, S1).
+ *
+ * Three passes over the same schedule, each decoding the trace once:
+ *   1. baseline   the config's hierarchy; every global-load request feeds the
+ *                 bypass table (U per line), every L1 fill and hit its R.
+ *   2. trials     one hierarchy with the table applied (`bypass-table`), and
+ *                 one per candidate load PC with only that PC bypassed
+ *                 (`bypass-pc`); meanwhile each PC's share of bypass-worthy
+ *                 accesses (S1 Fig. 3).  A PC is recommended when bypassing
+ *                 it alone lowers L1->L2 plus L2->DRAM bytes.
+ *   3. verify     every recommended PC bypassed together (`bypass-pc`).
+ * A PC is a (kernel name, offset): all launches of a kernel share it. */
+#ifndef WS_BYPASS_ADVISOR_H
+#define WS_BYPASS_ADVISOR_H
+
+#include "analyzer/bypass_table.h"
+#include "analyzer/replay.h"
+
+typedef struct bypass_pc_hint {
+    uint32_t kernel, pc;     /* where the PC first appears (index, PC index) */
+    uint64_t accesses;       /* global-load line requests, all launches */
+    uint64_t worthy;         /* of which to lines the table marks */
+    int tested;              /* replayed with only this PC bypassed */
+    int recommend;
+    int64_t traffic_change;  /* bytes (L1->L2 + DRAM) bypassed minus baseline */
+} bypass_pc_hint;
+
+typedef struct bypass_advice {
+    bypass_table *table;
+    bypass_pc_hint *pcs;     /* [pc_count], global-load PCs, first-seen order */
+    uint32_t pc_count, recommended;
+    replay_counts baseline, with_table, with_pcs;
+    char l1_policy[24];      /* the baseline's */
+} bypass_advice;
+
+/* max_trials caps the PCs replayed one by one (the most accessed first). */
+bypass_advice *bypass_advise(const sched_source *source, const replay_options *replay,
+                             const hierarchy_options *base, uint32_t max_trials, ws_error *err);
+void bypass_advice_free(bypass_advice *a);
+
+/* Bytes a replay moved below L1: L1->L2 plus L2<->DRAM. */
+uint64_t bypass_traffic(const replay_counts *c);
+double bypass_share(const bypass_pc_hint *h); /* worthy ÷ accesses */
+
+#endif

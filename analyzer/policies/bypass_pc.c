@@ -1,0 +1,26 @@
+/* analyzer/policies/bypass_pc.c: per-PC L1 bypass (SPEC §9): global loads of
+ * the marked PCs go to L2 as 32 B sectors, as `__ldcg` or -dlcm=cg would
+ * make them; everything else is LRU.  The marks come from `bypass`. */
+#include "analyzer/bypass_pcs.h"
+#include "analyzer/policies/stamp.h"
+#include "formats/trace.h"
+
+static int pc_bypass(void *state, const cache_set *set, const cache_req *r)
+{
+    (void)set;
+    const stamp_state *s = state;
+    return r->kind == WST_LOAD && r->space == WST_GLOBAL &&
+           bypass_pcs_marked(s->param, r->kernel, r->pc);
+}
+
+const policy_ops policy_bypass_pc = {
+    .name = "bypass-pc",
+    .description = "LRU, but the load PCs `bypass` recommends bypass L1 (as __ldcg would)",
+    .needs_param = 1,
+    .create = stamp_create,
+    .destroy = stamp_destroy,
+    .hit = stamp_promote,
+    .fill = stamp_promote,
+    .victim = stamp_victim,
+    .bypass = pc_bypass,
+};

@@ -1,0 +1,27 @@
+/* analyzer/policies/bypass_table.c: S1's bypass table (SPEC §9).  Global
+ * loads to lines the table marks (U × (1 + R) < 1, Eq. 1) never allocate:
+ * they go to L2 as 32 B sectors.  Everything else is LRU.  The table comes
+ * from a baseline replay (`warpscope bypass`). */
+#include "analyzer/bypass_table.h"
+#include "analyzer/policies/stamp.h"
+#include "formats/trace.h"
+
+static int table_bypass(void *state, const cache_set *set, const cache_req *r)
+{
+    (void)set;
+    const stamp_state *s = state;
+    return r->kind == WST_LOAD && r->space == WST_GLOBAL &&
+           bypass_table_verdict(s->param, r->line);
+}
+
+const policy_ops policy_bypass_table = {
+    .name = "bypass-table",
+    .description = "LRU, but lines with U x (1 + R) < 1 bypass L1 (S1 Eq. 1; from `bypass`)",
+    .needs_param = 1,
+    .create = stamp_create,
+    .destroy = stamp_destroy,
+    .hit = stamp_promote,
+    .fill = stamp_promote,
+    .victim = stamp_victim,
+    .bypass = table_bypass,
+};

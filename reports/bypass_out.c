@@ -1,0 +1,209 @@
+/* reports/bypass_out.c: see bypass_out.h. */
+#include "reports/bypass_out.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "reports/csv_out.h"
+#include "reports/json_out.h"
+#include "reports/replay_text.h"
+#include "util/version.h"
+
+static const wst_pc *pc_of(const wst_trace *t, const bypass_pc_hint *h)
+{
+    return &t->kernels[h->kernel].pcs[h->pc];
+}
+
+int bypass_write_csv(const char *path, const bypass_advice *a, const wst_trace *t, ws_error *err)
+{
+    static const char *const header[] = {
+        "scope", "kernel", "pc_offset", "sass", "file", "line", "line_address", "accesses", "u",
+        "r", "bypass_share", "bypass", "traffic_change_bytes"};
+    csv_table *c = csv_table_open(path, header, sizeof header / sizeof header[0], err);
+    if (!c)
+        return -1;
+    for (uint32_t i = 0; i < a->pc_count; i++) {
+        const bypass_pc_hint *h = &a->pcs[i];
+        const wst_pc *pc = pc_of(t, h);
+        csv_row_str(c, "pc");
+        csv_row_str(c, t->kernels[h->kernel].name);
+        csv_row_hex(c, pc->offset);
+        csv_row_str(c, pc->sass);
+        csv_row_str(c, pc->file);
+        if (pc->line)
+            csv_row_u64(c, pc->line);
+        else
+            csv_row_str(c, NULL);
+        csv_row_str(c, NULL);
+        csv_row_u64(c, h->accesses);
+        csv_row_str(c, NULL);
+        csv_row_str(c, NULL);
+        csv_row_double(c, bypass_share(h));
+        csv_row_u64(c, (uint64_t)h->recommend);
+        if (h->tested)
+            csv_row_i64(c, h->traffic_change);
+        else
+            csv_row_str(c, NULL);
+        csv_row_end(c);
+    }
+    for (uint64_t i = 0; i < bypass_table_count(a->table); i++) {
+        const bypass_line *l;
+        uint64_t line = bypass_table_line_at(a->table, i, &l);
+        for (int k = 0; k < 6; k++)
+            csv_row_str(c, k == 0 ? "line" : NULL);
+        csv_row_hex(c, line);
+        csv_row_u64(c, l->requests);
+        csv_row_double(c, bypass_line_utilization(a->table, l));
+        csv_row_double(c, bypass_line_reuse_times(l));
+        csv_row_str(c, NULL);
+        csv_row_u64(c, (uint64_t)bypass_table_verdict(a->table, line));
+        csv_row_str(c, NULL);
+        csv_row_end(c);
+    }
+    return csv_table_commit(c, err);
+}
+
+static json_t *outcome(const replay_counts *c)
+{
+    return json_pack("{s:o,s:o,s:o,s:o,s:o}", "global_load_traffic_bytes",
+                     report_json_u64(c->traffic.l1_to_l2_read_bytes), "l1_to_l2_bytes",
+                     report_json_u64(c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes),
+                     "dram_bytes",
+                     report_json_u64(c->traffic.dram_read_bytes + c->traffic.dram_write_bytes),
+                     "l1_miss_rate", report_json_ratio((double)(c->l1.misses - c->l1.bypasses),
+                                                       (double)(c->l1.accesses - c->l1.bypasses)),
+                     "l1_accesses", report_json_u64(c->l1.accesses));
+}
+
+json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines)
+{
+    json_t *pcs = json_array();
+    for (uint32_t i = 0; i < a->pc_count; i++) {
+        const bypass_pc_hint *h = &a->pcs[i];
+        const wst_pc *pc = pc_of(t, h);
+        json_t *o = json_object();
+        json_object_set_new(o, "kernel", report_json_string_or_null(t->kernels[h->kernel].name));
+        json_object_set_new(o, "kernel_index", json_integer(h->kernel));
+        json_object_set_new(o, "pc", json_integer(h->pc));
+        json_object_set_new(o, "offset", report_json_u64(pc->offset));
+        json_object_set_new(o, "sass", report_json_string_or_null(pc->sass));
+        json_object_set_new(o, "file", report_json_string_or_null(pc->file));
+        json_object_set_new(o, "line", pc->line ? json_integer(pc->line) : json_null());
+        json_object_set_new(o, "accesses", report_json_u64(h->accesses));
+        json_object_set_new(o, "share", report_json_ratio((double)h->worthy, (double)h->accesses));
+        json_object_set_new(o, "recommend", json_boolean(h->recommend));
+        json_object_set_new(o, "traffic_change_bytes",
+                            h->tested ? json_integer(h->traffic_change) : json_null());
+        json_array_append_new(pcs, o);
+    }
+    json_t *lines = json_array();
+    uint64_t worthy = 0;
+    for (uint64_t i = 0; i < bypass_table_count(a->table); i++) {
+        const bypass_line *l;
+        uint64_t line = bypass_table_line_at(a->table, i, &l);
+        if (!bypass_table_verdict(a->table, line))
+            continue;
+        worthy++;
+        if (json_array_size(lines) < max_lines)
+            json_array_append_new(lines, json_pack("{s:o,s:o,s:f,s:f}", "line",
+                                                   report_json_u64(line), "requests",
+                                                   report_json_u64(l->requests), "u",
+                                                   bypass_line_utilization(a->table, l), "r",
+                                                   bypass_line_reuse_times(l)));
+    }
+    json_t *doc = json_object();
+    json_object_set_new(doc, "schema", json_string("warpscope-bypass"));
+    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
+    json_object_set_new(doc, "baseline_l1_policy", json_string(a->l1_policy));
+    json_object_set_new(doc, "before_after",
+                        json_pack("{s:o,s:o,s:o}", "baseline", outcome(&a->baseline),
+                                  "bypass_table", outcome(&a->with_table), "bypass_pc",
+                                  outcome(&a->with_pcs)));
+    json_object_set_new(doc, "lines_touched", report_json_u64(bypass_table_count(a->table)));
+    json_object_set_new(doc, "lines_bypass_worthy", report_json_u64(worthy));
+    json_object_set_new(doc, "lines", lines);
+    json_object_set_new(doc, "lines_truncated", json_boolean(worthy > max_lines));
+    json_object_set_new(doc, "pcs", pcs);
+    return doc;
+}
+
+static double pct_change(uint64_t after, uint64_t before)
+{
+    return before ? 100.0 * ((double)after - (double)before) / (double)before : 0.0;
+}
+
+/* As S1 counts it: over the accesses that reach L1 (bypassed ones do not). */
+static double miss_rate(const replay_counts *c)
+{
+    uint64_t cached = c->l1.accesses - c->l1.bypasses;
+    return cached ? 100.0 * (double)(c->l1.misses - c->l1.bypasses) / (double)cached : 0.0;
+}
+
+static void where(char *buf, size_t cap, const wst_trace *t, const bypass_pc_hint *h)
+{
+    const wst_pc *pc = pc_of(t, h);
+    if (pc->file && pc->line) {
+        const char *base = strrchr(pc->file, '/');
+        snprintf(buf, cap, "%s:%u", base ? base + 1 : pc->file, pc->line);
+    }
+    else
+        snprintf(buf, cap, "%s+0x%" PRIx64, t->kernels[h->kernel].name ? t->kernels[h->kernel].name : "?",
+                 pc->offset);
+}
+
+void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
+{
+    uint64_t worthy = 0;
+    for (uint64_t i = 0; i < bypass_table_count(a->table); i++) {
+        const bypass_line *l;
+        worthy += (uint64_t)bypass_table_verdict(a->table, bypass_table_line_at(a->table, i, &l));
+    }
+    fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1), baseline L1 %s\n",
+            a->l1_policy);
+    fprintf(out, "  lines touched by global loads %" PRIu64 ", bypass-worthy %" PRIu64 " (%.1f%%)\n\n",
+            bypass_table_count(a->table), worthy,
+            bypass_table_count(a->table) ? 100.0 * (double)worthy / (double)bypass_table_count(a->table) : 0.0);
+    fprintf(out, "  %-28s %-22s %12s %8s %-9s %14s\n", "load PC", "SASS", "accesses", "worthy",
+            "verdict", "traffic change");
+    uint64_t before = bypass_traffic(&a->baseline);
+    for (uint32_t i = 0; i < a->pc_count; i++) {
+        const bypass_pc_hint *h = &a->pcs[i];
+        char at[64], change[32] = "-";
+        where(at, sizeof at, t, h);
+        const char *sass = pc_of(t, h)->sass;
+        if (h->tested)
+            snprintf(change, sizeof change, "%+.1f%%", before ? 100.0 * (double)h->traffic_change / (double)before : 0.0);
+        fprintf(out, "  %-28.28s %-22.22s %12" PRIu64 " %7.1f%% %-9s %14s\n", at, sass ? sass : "-",
+                h->accesses, 100.0 * bypass_share(h),
+                h->recommend ? "BYPASS" : h->tested ? "cache" : "untested", change);
+    }
+    fprintf(out, "\n");
+    if (a->recommended) {
+        fprintf(out, "Source lines to change (load through L2 only):\n");
+        for (uint32_t i = 0; i < a->pc_count; i++) {
+            const bypass_pc_hint *h = &a->pcs[i];
+            if (!h->recommend)
+                continue;
+            char at[64], saved[32];
+            where(at, sizeof at, t, h);
+            replay_format_bytes(saved, sizeof saved, (uint64_t)(-h->traffic_change));
+            fprintf(out, "  %-28s use __ldcg(...) for this load   saves %s\n", at, saved);
+        }
+        fprintf(out, "  (or compile the whole file with -Xptxas -dlcm=cg when every load in it is listed)\n\n");
+    } else {
+        fprintf(out, "No load PC lowers traffic when it bypasses L1: keep the defaults.\n\n");
+    }
+    fprintf(out, "  %-14s %18s %10s %14s %10s\n", "replay", "global-load bytes", "change",
+            "L1 miss rate", "change");
+    fprintf(out, "  %-14s %18s %10s %14s\n", "", "(L1 -> L2)", "", "(cached loads)");
+    const replay_counts *rows[] = {&a->baseline, &a->with_table, &a->with_pcs};
+    const char *names[] = {"baseline", "bypass-table", "bypass-pc"};
+    for (int i = 0; i < 3; i++) {
+        char b[32];
+        replay_format_bytes(b, sizeof b, rows[i]->traffic.l1_to_l2_read_bytes);
+        fprintf(out, "  %-14s %18s %+9.1f%% %13.1f%% %+9.1f\n", names[i], b,
+                pct_change(rows[i]->traffic.l1_to_l2_read_bytes, a->baseline.traffic.l1_to_l2_read_bytes),
+                miss_rate(rows[i]), miss_rate(rows[i]) - miss_rate(&a->baseline));
+    }
+}

@@ -1,0 +1,87 @@
+/* tests/test_bypass_advisor.c: bypass hints (SPEC §9) on a constructed trace
+ * with known answers, and the bypass policies. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "analyzer/bypass_advisor.h"
+#include "tests/trace_gen.h"
+
+/* PC 0 streams: one lane, a new line each time (U = 32/128 sector-rounded,
+ * R = 0: bypass-worthy).  PC 1 sweeps 8 lines over and over, fully
+ * coalesced (U = 1: never bypass-worthy). */
+static wst_memtrace *two_pcs(void)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    wst_kernel k = {.name = "k", .grid = {1, 1, 1}, .block = {32, 1, 1}};
+    cr_assert_eq(wst_sink_add_kernel(&s, &k, &err), 0);
+    wst_sink_add_pc(&s, 0, &(wst_pc){.offset = 0x10, .file = "k.cu", .line = 7}, &err);
+    wst_sink_add_pc(&s, 0, &(wst_pc){.offset = 0x20, .file = "k.cu", .line = 9}, &err);
+    for (uint32_t i = 0; i < 400; i++) {
+        wst_record r;
+        memset(&r, 0, sizeof r);
+        r.size = 4;
+        r.pc = 0;
+        r.mask = 1;
+        r.addr[0] = 0x100000 + (uint64_t)i * 128;
+        cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0);
+        r.pc = 1;
+        r.mask = 0xffffffffu;
+        for (int l = 0; l < 32; l++)
+            r.addr[l] = 0x900000 + (uint64_t)(i % 8) * 128 + (uint64_t)l * 4;
+        cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0);
+    }
+    return m;
+}
+
+Test(bypass_advisor, known_shares_and_recommendations)
+{
+    wst_memtrace *m = two_pcs();
+    sched_source src = sched_source_memtrace(m);
+    hierarchy_options base = {.seed = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&base.config, "fermi", &err), 0);
+    replay_options ro;
+    replay_options_default(&ro);
+    bypass_advice *a = bypass_advise(&src, &ro, &base, 8, &err);
+    cr_assert_not_null(a, "%s", err.msg);
+    cr_assert_eq(a->pc_count, 2);
+    const bypass_pc_hint *stream = &a->pcs[0], *reused = &a->pcs[1];
+    cr_expect_eq(stream->pc, 0);
+    cr_expect_eq(stream->accesses, 400);
+    cr_expect_float_eq(bypass_share(stream), 1.0, 1e-12);
+    cr_expect_float_eq(bypass_share(reused), 0.0, 1e-12);
+    cr_expect(stream->recommend, "bypassing the stream saves 96 B per access");
+    cr_expect(!reused->recommend, "bypassing the reused lines would cost");
+    cr_expect_eq(stream->traffic_change, -400 * 96, "exactly 3 of 4 sectors saved per access");
+    cr_expect_eq(a->recommended, 1);
+    cr_expect_eq(a->baseline.traffic.l1_to_l2_read_bytes, 400 * 128 + 8 * 128);
+    cr_expect_eq(a->with_table.traffic.l1_to_l2_read_bytes, 400 * 32 + 8 * 128);
+    cr_expect_eq(a->with_pcs.traffic.l1_to_l2_read_bytes, 400 * 32 + 8 * 128);
+    cr_expect_eq(a->with_pcs.l1.bypasses, 400);
+    bypass_advice_free(a);
+    sched_source_free(&src);
+    wst_memtrace_free(m);
+}
+
+Test(bypass_advisor, table_never_increases_global_load_traffic, .timeout = 120)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        wst_memtrace *m = test_random_trace(seed, 3, 600);
+        sched_source src = sched_source_memtrace(m);
+        hierarchy_options base = {.seed = 1};
+        ws_error err;
+        cr_assert_eq(config_load(&base.config, "fermi", &err), 0);
+        base.config.sms = 2;
+        replay_options ro;
+        replay_options_default(&ro);
+        bypass_advice *a = bypass_advise(&src, &ro, &base, 4, &err);
+        cr_assert_not_null(a, "%s", err.msg);
+        cr_expect_leq(a->with_table.traffic.l1_to_l2_read_bytes, a->baseline.traffic.l1_to_l2_read_bytes,
+                      "seed %llu", (unsigned long long)seed);
+        bypass_advice_free(a);
+        sched_source_free(&src);
+        wst_memtrace_free(m);
+    }
+}
