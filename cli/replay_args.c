@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "collectors/workloads/workloads.h"
 
 static int valued(const char *opt, const char *const *extra)
 {
@@ -65,6 +66,11 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
                 if (n == 0 || n > 64)
                     return cli_error(NULL, "--trials: 1 to 64, not %llu", n);
                 a->trials = (uint32_t)n;
+            } else if (strcmp(opt, "--workload") == 0 && valued(opt, extra) >= 0) {
+                a->workload = value;
+            } else if (strcmp(opt, "--size") == 0 && valued(opt, extra) >= 0) {
+                if ((a->size = workload_size_parse(value)) < 0)
+                    return cli_error(NULL, "unknown size '%s' (sizes: small, medium, large)", value);
             } else if (strcmp(opt, "--policies") == 0 && valued(opt, extra) >= 0) {
                 a->policies = value;
             } else if (strcmp(opt, "--schedule") == 0) {
@@ -86,7 +92,9 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
             }
         }
     }
-    if (!a->trace)
+    if (a->trace && a->workload)
+        return cli_error(NULL, "%s: give a trace file or --workload, not both", command);
+    if (!a->trace && !a->workload)
         return cli_error(NULL, "%s needs a trace file; see 'warpscope %s --help'", command, command);
     if (config_validate(&a->config, &err) != 0)
         return cli_fail(NULL, &err);

@@ -11,6 +11,8 @@ typedef struct replay_args {
     const char *trace, *json, *csv, *policies, *html;
     const char *json_extra; /* bypass --json */
     uint32_t trials;        /* bypass --trials */
+    const char *workload;   /* profile --workload: record instead of reading */
+    int size;               /* profile --size */
     int quiet;
     gpu_config config;
     replay_options replay;

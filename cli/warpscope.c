@@ -6,10 +6,11 @@
 #include "cli/cli.h"
 
 extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
-    cmd_analyze, cmd_replay, cmd_compare, cmd_policies, cmd_bypass;
+    cmd_analyze, cmd_replay, cmd_compare, cmd_policies, cmd_bypass, cmd_profile;
 
 /* One line per subcommand, in the order `--help` lists them. */
 static const cli_command *const commands[] = {
+    &cmd_profile,
     &cmd_workloads,
     &cmd_record,
     &cmd_import,

@@ -15,5 +15,8 @@ int bypass_write_csv(const char *path, const bypass_advice *a, const wst_trace *
  * the bypass-worthy ones, at most max_lines. */
 json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines);
 void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t);
+/* Adds each PC's "bypass": {"share", "recommend", "traffic_change_bytes"} to an
+ * analysis report (kernels[].pcs[]). */
+void bypass_annotate_report(json_t *report, const bypass_advice *a, const wst_trace *t);
 
 #endif

@@ -13,14 +13,5 @@ static int pc_bypass(void *state, const cache_set *set, const cache_req *r)
            bypass_pcs_marked(s->param, r->kernel, r->pc);
 }
 
-const policy_ops policy_bypass_pc = {
-    .name = "bypass-pc",
-    .description = "LRU, but the load PCs `bypass` recommends bypass L1 (as __ldcg would)",
-    .needs_param = 1,
-    .create = stamp_create,
-    .destroy = stamp_destroy,
-    .hit = stamp_promote,
-    .fill = stamp_promote,
-    .victim = stamp_victim,
-    .bypass = pc_bypass,
-};
+const policy_ops policy_bypass_pc =
+    STAMP_LRU_WITH_BYPASS("bypass-pc", "LRU, but the load PCs `bypass` recommends bypass L1 (as __ldcg would)", pc_bypass);

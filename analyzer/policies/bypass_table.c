@@ -14,14 +14,5 @@ static int table_bypass(void *state, const cache_set *set, const cache_req *r)
            bypass_table_verdict(s->param, r->line);
 }
 
-const policy_ops policy_bypass_table = {
-    .name = "bypass-table",
-    .description = "LRU, but lines with U x (1 + R) < 1 bypass L1 (S1 Eq. 1; from `bypass`)",
-    .needs_param = 1,
-    .create = stamp_create,
-    .destroy = stamp_destroy,
-    .hit = stamp_promote,
-    .fill = stamp_promote,
-    .victim = stamp_victim,
-    .bypass = table_bypass,
-};
+const policy_ops policy_bypass_table =
+    STAMP_LRU_WITH_BYPASS("bypass-table", "LRU, but lines with U x (1 + R) < 1 bypass L1 (S1 Eq. 1; from `bypass`)", table_bypass);

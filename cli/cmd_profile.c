@@ -1,0 +1,170 @@
+/* cli/cmd_profile.c: `warpscope profile`: the main job in one go.  Record
+ * (or read) a trace, analyze it (with the replay of the config's policies),
+ * derive bypass hints, compare a default policy set, and write one report
+ * directory.  Each step is the library call its own command makes. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyzer/analysis.h"
+#include "analyzer/bypass_advisor.h"
+#include "cli/cli.h"
+#include "cli/compare_out.h"
+#include "cli/replay_args.h"
+#include "cli/replay_run.h"
+#include "collectors/workloads/workloads.h"
+#include "reports/bypass_out.h"
+//HTML #include "reports/html.h"
+#include "reports/json_out.h"
+#include "reports/replay_text.h"
+#include "reports/report_json.h"
+#include "reports/text.h"
+
+#define PROFILE_POLICIES "lru,fifo,random,dip,srrip,drrip,opt"
+
+static const char usage[] =
+    "usage: warpscope profile (--workload NAME [--size S] | FILE.wst) [--gpu NAME]\n"
+    "                         [-o DIR] [--policies LIST] [options]\n\n"
+    "The main job in one go: records the workload in the emulator (or reads\n"
+    "FILE.wst), analyzes it, replays it, derives L1 bypass hints, compares the\n"
+    "policies, and writes DIR (default warpscope-report):\n"
+    "  report.json   the analysis report with replay, bypass and compare sections\n"
+    "  report.html   the same, as one self-contained page of charts\n"
+    "  hints.csv     bypass hints per load PC and per line\n"
+    "  compare.csv   one row per policy\n"
+    "  trace.wst     the recorded trace (with --workload)\n\n"
+    REPLAY_ARGS_USAGE
+    "  --policies LIST       compared policies (default " PROFILE_POLICIES ")\n"
+    "  --trials N            PCs replayed one by one for the hints (default 24)\n\n"
+    "examples:\n"
+    "  warpscope profile --workload gaussian -o gaussian-report\n"
+    "  warpscope profile app.wst --gpu volta -o app-report\n";
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static int make_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return cli_error(dir, "cannot create the report directory: %s", strerror(errno));
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cli_error(dir, "not a directory");
+    return 0;
+}
+
+/* Steps 2-4 on an open trace; fills doc. */
+static int profile_trace(replay_args *a, wst_reader *r, const char *dir, json_t **doc_out)
+{
+    ws_error err;
+    const wst_trace *t = wst_reader_trace(r);
+    uint64_t records = 0;
+    for (uint32_t k = 0; k < t->kernel_count; k++)
+        records += t->kernels[k].record_count;
+
+    analysis_options ao;
+    analysis_options_default(&ao);
+    ao.schedule = a->replay.schedule;
+    ao.half_warp = a->replay.half_warp;
+    ao.replay_seed = a->hierarchy.seed;
+    progress *bar = progress_new("analyze", records, a->quiet);
+    analysis *an = analysis_run(r, &a->config, &ao, bar, &err);
+    progress_free(bar);
+    if (!an)
+        return cli_fail(a->trace, &err);
+    json_t *doc = report_analysis_json(an, r, a->trace);
+    report_text_summary(stdout, an, r);
+    if (an->replay)
+        replay_text_summary(stdout, hierarchy_results(an->replay));
+    analysis_free(an);
+    *doc_out = doc;
+
+    sched_source src = sched_source_wst(r);
+    bypass_advice *advice = bypass_advise(&src, &a->replay, &a->hierarchy, a->trials ? a->trials : 24, &err);
+    if (!advice)
+        return cli_fail(a->trace, &err);
+    json_object_set_new(doc, "bypass", bypass_json(advice, t, 1000));
+    bypass_annotate_report(doc, advice, t);
+    char *hints = join(dir, "hints.csv");
+    int status = bypass_write_csv(hints, advice, t, &err) != 0 ? cli_fail(hints, &err) : 0;
+    printf("\n");
+    bypass_print_summary(stdout, advice, t);
+    bypass_advice_free(advice);
+    free(hints);
+    if (status != 0)
+        return status;
+
+    compare_set set;
+    if (compare_set_parse(&set, a->policies ? a->policies : PROFILE_POLICIES, &a->hierarchy, &err) != 0)
+        return cli_fail("--policies", &err);
+    hierarchy *hs[COMPARE_MAX] = {0};
+    if ((status = cli_replay_reader(a, r, set.options, set.count, hs)) != 0)
+        return status;
+    json_object_set_new(doc, "compare", compare_json(&set, hs));
+    char *csv = join(dir, "compare.csv");
+    if (compare_write_csv(&set, hs, csv, &err) != 0)
+        status = cli_fail(csv, &err);
+    printf("\npolicy comparison (L1 policy; same issue order for all):\n");
+    compare_print(stdout, &set, hs);
+    for (uint32_t i = 0; i < set.count; i++)
+        hierarchy_free(hs[i]);
+    free(csv);
+    return status;
+}
+
+static int run(int argc, char **argv)
+{
+    static const char *const extra[] = {"--workload", "--size", "--policies", "--trials", NULL};
+    replay_args a;
+    int status = replay_args_parse("profile", argc, argv, extra, &a);
+    if (status != 0)
+        return status;
+    const char *dir = a.json ? a.json : "warpscope-report";
+    if ((status = make_dir(dir)) != 0)
+        return status;
+    ws_error err;
+    char *trace_path = NULL;
+    if (a.workload) {
+        trace_path = join(dir, "trace.wst");
+        if (!a.quiet)
+            fprintf(stderr, "recording %s (%s) in the emulator...\n", a.workload,
+                    workload_size_name((workload_size)a.size));
+        if (record_workload(a.workload, (workload_size)a.size, 1, 0, trace_path, &err) != 0) {
+            free(trace_path);
+            return cli_fail(a.workload, &err);
+        }
+        a.trace = trace_path;
+    }
+    wst_reader *r = wst_reader_open(a.trace, &err);
+    json_t *doc = NULL;
+    if (!r)
+        status = cli_fail(a.trace, &err);
+    else
+        status = profile_trace(&a, r, dir, &doc);
+    char *json_path = join(dir, "report.json"), *html_path = join(dir, "report.html");
+    if (status == 0 && report_json_write(json_path, doc, &err) != 0)
+        status = cli_fail(json_path, &err);
+    if (0)
+        status = cli_fail(html_path, &err);
+    if (status == 0)
+        printf("\nreport: %s (open in a browser); data: %s, %s/hints.csv, %s/compare.csv\n",
+               html_path, json_path, dir, dir);
+    json_decref(doc);
+    if (r)
+        wst_reader_close(r);
+    free(json_path);
+    free(html_path);
+    free(trace_path);
+    return status;
+}
+
+const cli_command cmd_profile = {"profile", "the main job: record or read, analyze, hints, compare, report",
+                                 usage, run};
