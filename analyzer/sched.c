@@ -141,17 +141,16 @@ static int wst_load_cta(void *ctx, uint32_t kernel, uint32_t cta, wst_record **r
     wst_cursor *c = wst_cursor_cta(ctx, kernel, cta, err);
     if (!c)
         return -1;
-    const wst_record *batch;
-    uint32_t k;
     int64_t n;
-    while ((n = wst_cursor_next_batch(c, &batch, &k, err)) > 0) {
-        if (ws_grow((void **)records, capacity, *count + (size_t)n, sizeof **records) != 0) {
+    do {
+        enum { STEP = 256 };
+        if (ws_grow_huge((void **)records, capacity, *count + STEP, sizeof **records) != 0) {
             n = ws_fail(err, "out of memory");
             break;
         }
-        memcpy(*records + *count, batch, (size_t)n * sizeof *batch);
-        *count += (size_t)n;
-    }
+        if ((n = wst_cursor_next_into(c, *records + *count, STEP, NULL, err)) > 0)
+            *count += (size_t)n;
+    } while (n > 0);
     wst_cursor_free(c);
     return n < 0 ? -1 : 0;
 }

@@ -103,8 +103,14 @@ int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records,
                               uint32_t *kernel, ws_error *err);
 
 /* Convenience: one record at a time.  1 = record, 0 = end, -1 = error. */
+/* Same, decoding straight into out[0..capacity) (no copy): the scheduler
+ * fills its CTA buffers this way. */
+int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, uint32_t *kernel,
+                             ws_error *err);
 int wst_cursor_next(wst_cursor *c, wst_record *out, uint32_t *kernel, ws_error *err);
 
+/* Cursors must be freed before their reader is closed (the reader keeps one
+ * freed cursor for reuse). */
 void wst_cursor_free(wst_cursor *c);
 
 #endif

@@ -36,7 +36,12 @@ struct wst_reader {
     size_t *order;           /* chunk indices by (kernel, CTA, offset) */
     kernel_ctas *kernels;
     uint32_t *warps_per_cta; /* per kernel */
+    /* One freed cursor kept for the next: the scheduler opens a cursor per
+     * CTA, and a fresh zstd context and buffers each time cost page faults. */
+    struct wst_cursor *spare;
 };
+
+static void cursor_destroy(struct wst_cursor *c);
 
 static int read_at(const wst_reader *r, void *buf, size_t len, uint64_t offset, ws_error *err)
 {
@@ -58,6 +63,8 @@ void wst_reader_close(wst_reader *r)
 {
     if (!r)
         return;
+    if (r->spare)
+        cursor_destroy(r->spare);
     if (r->fd >= 0)
         close(r->fd);
     for (uint32_t k = 0; r->kernels && k < r->trace.kernel_count; k++) {
@@ -346,8 +353,28 @@ struct wst_cursor {
     uint32_t single_kernel;
 };
 
+static void cursor_destroy(wst_cursor *c)
+{
+    wst_decompressor_free(c->dctx);
+    wst_bytes_free(&c->compressed);
+    wst_bytes_free(&c->raw);
+    free(c);
+}
+
 static wst_cursor *cursor_over(wst_reader *r, size_t begin, size_t end, ws_error *err)
 {
+    if (r->spare) {
+        wst_cursor *c = r->spare;
+        r->spare = NULL;
+        c->next = begin;
+        c->end = end;
+        c->chunk_index = 0;
+        c->decoding = 0;
+        c->single_index = 0;
+        c->single_count = 0;
+        c->single_kernel = 0;
+        return c;
+    }
     wst_cursor *c = calloc(1, sizeof *c);
     if (!c || !(c->dctx = wst_decompressor_new())) {
         free(c);
@@ -420,8 +447,8 @@ static int load_chunk(wst_cursor *c, ws_error *err)
     return rc;
 }
 
-int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records, uint32_t *kernel,
-                              ws_error *err)
+int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, uint32_t *kernel,
+                             ws_error *err)
 {
     wst_reader *r = c->reader;
     while (!c->decoding || c->decoder.remaining == 0) {
@@ -430,16 +457,23 @@ int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records, uint32_
         if (load_chunk(c, err) != 0)
             goto fail;
     }
-    int64_t n = wst_decoder_next(&c->decoder, c->records, CURSOR_BATCH, err);
+    int64_t n = wst_decoder_next(&c->decoder, out, capacity, err);
     if (n < 0)
         goto fail;
-    *records = c->records;
-    *kernel = r->chunks[c->chunk_index].kernel;
+    if (kernel)
+        *kernel = r->chunks[c->chunk_index].kernel;
     return n;
 fail:
     c->decoding = 0;
     return ws_fail_prefix(err, "chunk %zu (kernel %u, CTA %u): ", c->chunk_index,
                           r->chunks[c->chunk_index].kernel, r->chunks[c->chunk_index].cta);
+}
+
+int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records, uint32_t *kernel,
+                              ws_error *err)
+{
+    *records = c->records;
+    return wst_cursor_next_into(c, c->records, CURSOR_BATCH, kernel, err);
 }
 
 int wst_cursor_next(wst_cursor *c, wst_record *out, uint32_t *kernel, ws_error *err)
@@ -462,8 +496,9 @@ void wst_cursor_free(wst_cursor *c)
 {
     if (!c)
         return;
-    wst_decompressor_free(c->dctx);
-    wst_bytes_free(&c->compressed);
-    wst_bytes_free(&c->raw);
-    free(c);
+    if (!c->reader->spare) {
+        c->reader->spare = c;
+        return;
+    }
+    cursor_destroy(c);
 }
