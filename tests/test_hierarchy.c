@@ -187,3 +187,73 @@ Test(hierarchy, unknown_policy_and_missing_table_are_errors)
     cr_expect_null(hierarchy_new(&o, 1, &err));
     cr_expect(strstr(err.msg, "nope") != NULL, "%s", err.msg);
 }
+
+static hierarchy *make_opts(hierarchy_options *o, uint32_t kernels)
+{
+    ws_error err;
+    hierarchy *h = hierarchy_new(o, kernels, &err);
+    cr_assert_not_null(h, "%s", err.msg);
+    return h;
+}
+
+static void issue_at(hierarchy *h, uint32_t sm, uint32_t warp, uint64_t step, uint64_t line)
+{
+    ws_request rq = {.line_addr = line * 128, .sector_mask = 1, .req_count = 1};
+    replay_issue is = {.sm = sm, .warp = warp, .step = step, .kind = WST_LOAD, .space = WST_GLOBAL};
+    ws_error err;
+    cr_assert_eq(hierarchy_instruction(h, &is, &rq, 1, &err), 0, "%s", err.msg);
+}
+
+Test(hierarchy, reserved_lines_merge_and_run_out_of_mshrs)
+{
+    hierarchy_options o = {.seed = 1, .reserved_lines = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    o.config.sms = 1;
+    o.config.mshr_entries = 2;
+    o.config.mshr_merges = 1;
+    hierarchy *h = make_opts(&o, 1);
+    cr_assert_eq(hierarchy_kernel_begin(h, 0, 1, &err), 0);
+    issue_at(h, 0, 0, 0, 1);  /* miss: pending until 0 + DRAM latency */
+    issue_at(h, 0, 1, 1, 1);  /* a hit on the pending line: merge 1 of 1 */
+    issue_at(h, 0, 2, 2, 1);  /* merge cap reached: a reservation failure */
+    issue_at(h, 0, 0, 3, 2);  /* second MSHR */
+    issue_at(h, 0, 0, 4, 3);  /* no MSHR free: serviced without allocating */
+    issue_at(h, 0, 0, 1000, 3); /* fills have arrived: allocates now */
+    issue_at(h, 0, 0, 1001, 1); /* a plain hit */
+    cr_assert_eq(hierarchy_finish(h, &err), 0);
+    const level_counts *l1 = &hierarchy_results(h)->total.l1;
+    cr_expect_eq(l1->pending_hits, 1);
+    cr_expect_eq(l1->reservation_fails, 2);
+    cr_expect_eq(l1->hits, 2);
+    cr_expect_eq(l1->misses, 5);
+    hierarchy_free(h);
+}
+
+static uint64_t second_kernel_l2_hits(int l2_cold)
+{
+    hierarchy_options o = {.seed = 1, .l2_cold = l2_cold};
+    ws_error err;
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    o.config.sms = 1;
+    hierarchy *h = make_opts(&o, 2);
+    for (uint32_t k = 0; k < 2; k++) {
+        cr_assert_eq(hierarchy_kernel_begin(h, k, 1, &err), 0);
+        ws_request rq = {.line_addr = 42 * 128, .sector_mask = 1, .req_count = 1};
+        replay_issue is = {.kernel = k, .kind = WST_LOAD, .space = WST_GLOBAL};
+        cr_assert_eq(hierarchy_instruction(h, &is, &rq, 1, &err), 0);
+        cr_assert_eq(hierarchy_kernel_end(h, &err), 0);
+    }
+    cr_assert_eq(hierarchy_finish(h, &err), 0);
+    const replay_results *r = hierarchy_results(h);
+    cr_expect_eq(r->kernels[1].counts.l1.misses, 1, "L1s are flushed between kernels");
+    uint64_t hits = r->kernels[1].counts.l2.hits;
+    hierarchy_free(h);
+    return hits;
+}
+
+Test(hierarchy, l2_stays_warm_across_kernels_unless_cold)
+{
+    cr_expect_eq(second_kernel_l2_hits(0), 1);
+    cr_expect_eq(second_kernel_l2_hits(1), 0);
+}

@@ -257,3 +257,29 @@ Test(policies, pending_lines_are_not_victims)
     cr_expect(r.allocated && r.evicted, "after the fill arrives, a victim exists");
     cache_free(c);
 }
+
+Test(policies, drrip_followers_switch_to_brrip_when_srrip_leaders_miss)
+{
+    const policy_ops *p = policy_find("drrip");
+    ws_error err;
+    rrip_state *state = p->create(&(policy_geometry){.sets = 32, .ways = 1, .seed = 3}, &err);
+    int64_t meta[1];
+    uint64_t lines[1] = {0};
+    cache_set follower = {.index = 5, .ways = 1, .lines = lines, .meta = meta};
+    cache_set srrip_leader = {.index = 16, .ways = 1, .lines = lines, .meta = meta};
+    cache_set brrip_leader = {.index = 23, .ways = 1, .lines = lines, .meta = meta};
+    p->fill(state, &follower, 0, &(cache_req){0});
+    cr_expect_eq(meta[0], RRIP_LONG, "SRRIP insertion while PSEL < 512");
+    p->miss(state, &srrip_leader, &(cache_req){0});
+    cr_expect_eq(state->psel, 512u);
+    int distant = 0;
+    for (int i = 0; i < 100; i++) {
+        p->fill(state, &follower, 0, &(cache_req){0});
+        distant += meta[0] == RRIP_MAX;
+    }
+    cr_expect(distant > 80, "BRRIP insertion in followers: %d of 100 distant", distant);
+    p->miss(state, &brrip_leader, &(cache_req){0});
+    p->fill(state, &follower, 0, &(cache_req){0});
+    cr_expect_eq(meta[0], RRIP_LONG, "back to SRRIP");
+    p->destroy(state);
+}
