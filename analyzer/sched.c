@@ -141,18 +141,23 @@ static int wst_load_cta(void *ctx, uint32_t kernel, uint32_t cta, wst_record **r
     wst_cursor *c = wst_cursor_cta(ctx, kernel, cta, err);
     if (!c)
         return -1;
-    int64_t n;
-    do {
-        enum { STEP = 256 };
-        if (ws_grow_huge((void **)records, capacity, *count + STEP, sizeof **records) != 0) {
-            n = ws_fail(err, "out of memory");
-            break;
-        }
-        if ((n = wst_cursor_next_into(c, *records + *count, STEP, NULL, err)) > 0)
+    /* The index says how many records the CTA has: size the buffer once. */
+    uint64_t total = wst_cursor_records_left(c);
+    int rc = 0;
+    if (ws_grow_huge((void **)records, capacity, 0, total + 1, sizeof **records) != 0)
+        rc = ws_fail(err, "out of memory");
+    while (rc == 0 && *count < total) {
+        uint64_t want = total - *count < 4096 ? total - *count : 4096;
+        int64_t n = wst_cursor_next_into(c, *records + *count, (uint32_t)want, NULL, err);
+        if (n < 0)
+            rc = -1;
+        else if (n == 0)
+            rc = ws_fail(err, "kernel %u CTA %u: fewer records than the index says", kernel, cta);
+        else
             *count += (size_t)n;
-    } while (n > 0);
+    }
     wst_cursor_free(c);
-    return n < 0 ? -1 : 0;
+    return rc;
 }
 
 sched_source sched_source_wst(wst_reader *r)

@@ -103,6 +103,8 @@ int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records,
                               uint32_t *kernel, ws_error *err);
 
 /* Convenience: one record at a time.  1 = record, 0 = end, -1 = error. */
+/* Records still to come, from the index (no decoding). */
+uint64_t wst_cursor_records_left(const wst_cursor *c);
 /* Same, decoding straight into out[0..capacity) (no copy): the scheduler
  * fills its CTA buffers this way. */
 int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, uint32_t *kernel,

@@ -469,6 +469,14 @@ fail:
                           r->chunks[c->chunk_index].kernel, r->chunks[c->chunk_index].cta);
 }
 
+uint64_t wst_cursor_records_left(const wst_cursor *c)
+{
+    uint64_t n = c->decoding ? c->decoder.remaining : 0;
+    for (size_t i = c->next; i < c->end; i++)
+        n += c->reader->chunks[c->reader->order[i]].records;
+    return n;
+}
+
 int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records, uint32_t *kernel,
                               ws_error *err)
 {

@@ -29,6 +29,7 @@ static inline int ws_grow(void **array, size_t *capacity, size_t needed, size_t 
  * past 2 MiB the array moves to 2 MiB-aligned memory marked for transparent
  * huge pages, so filling it costs one page fault per 2 MiB, not per 4 KiB
  * (first touches dominated the replay on virtual machines). */
-int ws_grow_huge(void **array, size_t *capacity, size_t needed, size_t elem_size);
+/* Only the first `used` elements are kept when the array moves. */
+int ws_grow_huge(void **array, size_t *capacity, size_t used, size_t needed, size_t elem_size);
 
 #endif
