@@ -1,4 +1,12 @@
-/* analyzer/analysis.c: see analysis.h. */
+/* analyzer/analysis.c: see analysis.h.
+ *
+ * The pass is a consumer of the scheduled request stream (replay.c), like
+ * the replay's hierarchies: the trace is decoded, scheduled and coalesced on
+ * one thread while the metrics, and the replay of the config's policies, run
+ * on workers.  GTO's miss signal comes from the stream's reference L1, which
+ * follows the same rule (ref_l1.h) as the LRU L1 kept here for the locality
+ * generations, so the order is the one `dump --order scheduled` prints and
+ * `replay` replays. */
 #include "analyzer/analysis.h"
 
 #include <stdlib.h>
@@ -6,6 +14,7 @@
 
 #include "analyzer/coalesce.h"
 #include "analyzer/ref_l1.h"
+#include "analyzer/replay.h"
 #include "analyzer/tagcache.h"
 
 void analysis_options_default(analysis_options *o)
@@ -18,119 +27,103 @@ void analysis_options_default(analysis_options *o)
 
 typedef struct pass {
     analysis *a;
-    coalesce_config coalesce;
-    locality *locality;
-    tagcache **l1;     /* per SM */
+    tagcache **l1;     /* per SM: the LRU L1 of the locality generations */
     tagcache **window; /* per SM, with locality_window: the generations' cache */
-    uint32_t line_shift;
+    locality *locality;
+    uint32_t line_shift, line_bytes;
     analysis_kernel *kernel;
-    ws_error err;
-    int failed;
 } pass;
 
-static int counted(const pass *p, const wst_record *r)
+static int counted(const pass *p, const replay_issue *is)
 {
-    return r->space == WST_GLOBAL && (r->kind == WST_LOAD || p->a->options.include_stores);
+    return is->space == WST_GLOBAL && (is->kind == WST_LOAD || p->a->options.include_stores);
 }
 
-/* One issued instruction through every consumer; returns whether it missed
- * in the L1 (the scheduler's GTO signal). */
-static int handle_issue(void *ctx, const sched_event *e)
+/* The per-instruction totals the coalescer also reports (coalesce.h). */
+static coalesce_summary summarize(const ws_request *rq, int n, unsigned line_bytes)
+{
+    coalesce_summary s = {.requests = (unsigned)n, .line_bytes = line_bytes};
+    for (int i = 0; i < n; i++) {
+        s.bytes_used += rq[i].bytes_used;
+        s.sectors += (unsigned)__builtin_popcount(rq[i].sector_mask);
+    }
+    return s;
+}
+
+/* The L1 side of one request: locality generations and the LRU counts. */
+static int l1_request(pass *p, const replay_issue *is, uint64_t line, int is_counted, ws_error *err)
+{
+    tagcache_result hit;
+    ref_l1_outcome outcome = ref_l1_request(p->l1[is->sm], is->kind, is->space, is->cache_op, line,
+                                            is->warp, &hit);
+    if (outcome == REF_L1_WRITE_EVICT) {
+        if (hit.evicted)
+            locality_evict(p->locality, is->sm, line);
+        return 0;
+    }
+    if (outcome == REF_L1_BYPASS)
+        return 0;
+    if (is_counted)
+        *(hit.hit ? &p->kernel->l1_hits : &p->kernel->l1_misses) += 1;
+    if (p->window) /* the cache-independent window decides generations */
+        hit = tagcache_access(p->window[is->sm], line, 1, is->warp);
+    if (hit.hit) {
+        if (is_counted)
+            locality_hit(p->locality, is->sm, line, is->warp);
+        return 0;
+    }
+    if (hit.evicted)
+        locality_evict(p->locality, is->sm, hit.victim_line);
+    /* S2's single monitored warp: the one in slot 0 of each SM. */
+    return is_counted ? locality_fill(p->locality, is->sm, line, is->warp, is->pc,
+                                      is->warp_slot == 0, err)
+                      : 0;
+}
+
+static int on_instruction(void *ctx, const replay_issue *is, const ws_request *rq, int n,
+                          ws_error *err)
 {
     pass *p = ctx;
-    if (p->failed)
-        return 0;
-    const wst_record *r = e->record;
-    ws_request requests[COALESCE_MAX_REQUESTS];
-    coalesce_summary summary;
-    int n = coalesce_record(&p->coalesce, r, e->kernel, requests, &summary, &p->err);
-    metrics_issue issue = {.record = r, .sm = e->sm, .warp_slot = e->warp_slot};
-    if (n < 0 || metrics_instruction(p->a->metrics, &issue, requests, &summary, &p->err) != 0) {
-        p->failed = 1;
-        return 0;
-    }
-    if (p->a->replay) {
-        replay_issue is = {.kernel = e->kernel, .sm = e->sm, .cta = e->cta,
-                           .warp = (uint32_t)e->warp_id, .warp_slot = e->warp_slot,
-                           .scheduler = e->scheduler, .pc = r->pc, .step = e->step,
-                           .kind = r->kind, .space = r->space, .cache_op = r->cache_op};
-        if (hierarchy_instruction(p->a->replay, &is, requests, n, &p->err) != 0) {
-            p->failed = 1;
-            return 0;
-        }
-    }
-    int is_counted = counted(p, r);
-    uint32_t warp = (uint32_t)e->warp_id;
-    tagcache *l1 = p->l1[e->sm];
-    int missed = 0;
+    coalesce_summary summary = summarize(rq, n, p->line_bytes);
+    metrics_issue mi = {.kind = is->kind, .space = is->space, .pc = is->pc, .cta = is->cta,
+                        .warp = is->cta_warp, .sm = is->sm, .warp_slot = is->warp_slot};
+    if (metrics_instruction(p->a->metrics, &mi, rq, &summary, err) != 0)
+        return -1;
+    int is_counted = counted(p, is);
     for (int i = 0; i < n; i++) {
-        uint64_t line = requests[i].line_addr >> p->line_shift;
-        if (is_counted &&
-            sharing_touch(p->a->sharing, requests[i].line_addr, e->sm, e->cta, &p->err) != 0) {
-            p->failed = 1;
-            return 0;
-        }
-        tagcache_result hit;
-        ref_l1_outcome outcome = ref_l1_request(l1, r, line, warp, &hit);
-        if (outcome == REF_L1_WRITE_EVICT) {
-            if (hit.evicted)
-                locality_evict(p->locality, e->sm, line);
-            continue;
-        }
-        if (outcome == REF_L1_BYPASS) {
-            missed = 1;
-            continue;
-        }
-        missed |= !hit.hit;
-        if (is_counted)
-            *(hit.hit ? &p->kernel->l1_hits : &p->kernel->l1_misses) += 1;
-        if (p->window) /* the cache-independent window decides generations */
-            hit = tagcache_access(p->window[e->sm], line, 1, warp);
-        if (hit.hit) {
-            if (is_counted)
-                locality_hit(p->locality, e->sm, line, warp);
-            continue;
-        }
-        if (hit.evicted)
-            locality_evict(p->locality, e->sm, hit.victim_line);
-        /* S2's single monitored warp: the one in slot 0 of each SM. */
-        if (is_counted && locality_fill(p->locality, e->sm, line, warp, r->pc, e->warp_slot == 0,
-                                        &p->err) != 0) {
-            p->failed = 1;
-            return 0;
-        }
+        if (is_counted && sharing_touch(p->a->sharing, rq[i].line_addr, is->sm, is->cta, err) != 0)
+            return -1;
+        if (l1_request(p, is, rq[i].line_addr >> p->line_shift, is_counted, err) != 0)
+            return -1;
     }
-    return missed;
+    return 0;
 }
 
-static int kernel_begin(pass *p, const wst_trace *t, uint32_t k)
+static int on_kernel_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error *err)
 {
+    pass *p = ctx;
     analysis *a = p->a;
     p->kernel = &a->kernels[k];
-    uint32_t pcs = t->kernels[k].pc_count;
     for (uint32_t s = 0; s < a->config.sms; s++) {
         tagcache_flush(p->l1[s]); /* L1s are flushed between kernels (SPEC §7) */
         if (p->window)
             tagcache_flush(p->window[s]);
     }
-    if (a->replay && hierarchy_kernel_begin(a->replay, k, pcs, &p->err) != 0)
-        return -1;
-    return metrics_kernel_begin(a->metrics, pcs, &p->err) || locality_begin_kernel(p->locality, pcs, &p->err)
+    return metrics_kernel_begin(a->metrics, pcs, err) || locality_begin_kernel(p->locality, pcs, err)
                ? -1
                : 0;
 }
 
-static int kernel_end(pass *p)
+static int on_kernel_end(void *ctx, ws_error *err)
 {
+    pass *p = ctx;
     analysis *a = p->a;
-    if (a->replay && hierarchy_kernel_end(a->replay, &p->err) != 0)
-        return -1;
     locality_end_kernel(p->locality);
     uint32_t n;
     const locality_pc *pcs = locality_pcs(p->locality, &n);
     p->kernel->locality = malloc((n ? n : 1) * sizeof *pcs);
     if (!p->kernel->locality)
-        return ws_fail(&p->err, "out of memory");
+        return ws_fail(err, "out of memory");
     memcpy(p->kernel->locality, pcs, n * sizeof *pcs);
     p->kernel->pc_count = n;
     /* Sharing is folded per kernel; the kernel's own figures are the growth. */
@@ -144,7 +137,7 @@ static int kernel_end(pass *p)
     p->kernel->sharing_multi_cta = after->multi_cta_blocks - before.multi_cta_blocks;
     p->kernel->sharing_pairs = after->cta_pairs - before.cta_pairs;
     p->kernel->sharing_neighbour_pairs = near_after - near_before;
-    return metrics_kernel_end(a->metrics, &p->err);
+    return metrics_kernel_end(a->metrics, err);
 }
 
 void analysis_free(analysis *a)
@@ -158,6 +151,61 @@ void analysis_free(analysis *a)
         free(a->kernels[k].locality);
     free(a->kernels);
     free(a);
+}
+
+static tagcache **tagcaches(uint32_t n, const cache_config *geometry, ws_error *err)
+{
+    tagcache **t = calloc(n, sizeof *t);
+    if (!t)
+        return ws_fail(err, "out of memory"), NULL;
+    for (uint32_t i = 0; i < n; i++)
+        if (!(t[i] = tagcache_new(geometry, err))) {
+            for (uint32_t j = 0; j < i; j++)
+                tagcache_free(t[j]);
+            free(t);
+            return NULL;
+        }
+    return t;
+}
+
+static void tagcaches_free(tagcache **t, uint32_t n)
+{
+    for (uint32_t i = 0; t && i < n; i++)
+        tagcache_free(t[i]);
+    free(t);
+}
+
+/* The replay of the config's policies, unless one needs a backward pass. */
+static int start_replay(analysis *a, const wst_trace *t, ws_error *err)
+{
+    const policy_ops *l1 = policy_find(a->config.l1.policy), *l2 = policy_find(a->config.l2.policy);
+    if (!a->options.replay || !l1 || !l2 || l1->needs_next_use || l2->needs_next_use ||
+        l1->needs_param || l2->needs_param)
+        return 0;
+    hierarchy_options ho = {.config = a->config, .seed = a->options.replay_seed};
+    return (a->replay = hierarchy_new(&ho, t->kernel_count, err)) ? 0 : -1;
+}
+
+static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error *err)
+{
+    analysis *a = p->a;
+    replay_consumer consumers[2] = {{.ctx = p, .kernel_begin = on_kernel_begin,
+                                     .instruction = on_instruction, .kernel_end = on_kernel_end}};
+    uint32_t count = 1;
+    if (a->replay)
+        consumers[count++] = hierarchy_consumer(a->replay);
+    replay_options ro;
+    replay_options_default(&ro);
+    ro.schedule = a->options.schedule;
+    ro.half_warp = a->options.half_warp;
+    ro.observe_event = a->options.observe;
+    ro.observe_event_ctx = a->options.observe_ctx;
+    replay_stream_stats stats;
+    if (replay_stream_run(source, &a->config, &ro, consumers, count, bar, &stats, err) != 0)
+        return -1;
+    a->issued = stats.issued;
+    a->peak_resident_ctas = stats.peak_resident_ctas;
+    return a->replay ? hierarchy_finish(a->replay, err) : 0;
 }
 
 analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_options *options,
@@ -174,9 +222,10 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
     a->config = *config;
     a->options = *options;
     a->kernel_count = t->kernel_count;
-    p.coalesce = (coalesce_config){.line_bytes = config->l1.line_bytes, .half_warp = options->half_warp};
+    p.line_bytes = config->l1.line_bytes;
     p.line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes);
-    metrics_options mo = {.coalesce = p.coalesce,
+    coalesce_config cc = {.line_bytes = config->l1.line_bytes, .half_warp = options->half_warp};
+    metrics_options mo = {.coalesce = cc,
                           .sm_count = config->sms,
                           .warp_slots_per_sm = config->max_warps_per_sm,
                           .exact_distances = 2 * cache_config_lines(&config->l1),
@@ -184,79 +233,17 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
                           .sample_rate = options->sample_rate};
     uint32_t block = options->sharing_block ? options->sharing_block : config->l1.line_bytes;
     sched_source source = sched_source_wst(r);
-    sched *s = NULL;
+    cache_config fully = {.size_bytes = (uint64_t)options->locality_window * config->l1.line_bytes,
+                          .ways = options->locality_window, .line_bytes = config->l1.line_bytes,
+                          .slices = 1};
     int rc = -1;
-    if (!(a->metrics = metrics_new(&mo, err)) || !(a->sharing = sharing_new(config->sms, block, err)) ||
-        !(p.locality = locality_new(config->sms, err)))
-        goto out;
-    p.l1 = calloc(config->sms, sizeof *p.l1);
-    for (uint32_t i = 0; p.l1 && i < config->sms; i++)
-        if (!(p.l1[i] = tagcache_new(&config->l1, err)))
-            goto out;
-    if (!p.l1) {
-        ws_fail(err, "out of memory");
-        goto out;
-    }
-    if (options->locality_window) {
-        cache_config fully = {.size_bytes = (uint64_t)options->locality_window * config->l1.line_bytes,
-                              .ways = options->locality_window, .line_bytes = config->l1.line_bytes,
-                              .slices = 1};
-        p.window = calloc(config->sms, sizeof *p.window);
-        for (uint32_t i = 0; p.window && i < config->sms; i++)
-            if (!(p.window[i] = tagcache_new(&fully, err)))
-                goto out;
-        if (!p.window) {
-            ws_fail(err, "out of memory");
-            goto out;
-        }
-    }
-    if (options->replay) {
-        const policy_ops *l1 = policy_find(config->l1.policy), *l2 = policy_find(config->l2.policy);
-        if (l1 && l2 && !l1->needs_next_use && !l2->needs_next_use) {
-            hierarchy_options ho = {.config = *config, .seed = options->replay_seed};
-            if (!(a->replay = hierarchy_new(&ho, t->kernel_count, err)))
-                goto out;
-        }
-    }
-    s = sched_new(config, &options->schedule, &source, handle_issue, &p, err);
-    if (!s)
-        goto out;
-    int gto = options->schedule.warp == WARP_GTO;
-    sched_event e;
-    int got;
-    while ((got = sched_next(s, &e, err)) == 1) {
-        if (e.kind == SCHED_KERNEL_BEGIN && kernel_begin(&p, t, e.kernel) != 0)
-            break;
-        if (e.kind == SCHED_KERNEL_END && kernel_end(&p) != 0)
-            break;
-        if (e.kind == SCHED_ISSUE) {
-            if (!gto) /* GTO already ran it through the consumers to learn the miss */
-                handle_issue(&p, &e);
-            if (options->observe)
-                options->observe(options->observe_ctx, &e);
-            progress_update(bar, ++a->issued);
-        }
-        if (p.failed)
-            break;
-    }
-    if (got < 0)
-        goto out;
-    if (got == 1 || p.failed) {
-        ws_fail(err, "%s", p.err.msg);
-        goto out;
-    }
-    a->peak_resident_ctas = sched_peak_resident_ctas(s);
-    if (a->replay && hierarchy_finish(a->replay, err) != 0)
-        goto out;
-    rc = 0;
-out:
-    sched_free(s);
-    for (uint32_t i = 0; p.l1 && i < config->sms; i++)
-        tagcache_free(p.l1[i]);
-    free(p.l1);
-    for (uint32_t i = 0; p.window && i < config->sms; i++)
-        tagcache_free(p.window[i]);
-    free(p.window);
+    if ((a->metrics = metrics_new(&mo, err)) && (a->sharing = sharing_new(config->sms, block, err)) &&
+        (p.locality = locality_new(config->sms, err)) && (p.l1 = tagcaches(config->sms, &config->l1, err)) &&
+        (!options->locality_window || (p.window = tagcaches(config->sms, &fully, err))) &&
+        start_replay(a, t, err) == 0)
+        rc = run_pass(&p, &source, bar, err);
+    tagcaches_free(p.l1, config->sms);
+    tagcaches_free(p.window, config->sms);
     locality_free(p.locality);
     if (rc != 0) {
         analysis_free(a);

@@ -58,6 +58,7 @@ typedef struct hierarchy_options {
 /* One issued warp instruction. */
 typedef struct replay_issue {
     uint32_t kernel, sm, cta, warp, warp_slot, scheduler, pc;
+    uint32_t cta_warp; /* the warp's index within its CTA (warp is unique per run) */
     uint64_t step; /* the SM's issue clock */
     uint8_t kind, space, cache_op;
 } replay_issue;

@@ -179,7 +179,7 @@ int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err)
 
 static int counts_instruction(const metrics *m, const metrics_issue *issue)
 {
-    const wst_record *r = issue->record;
+    const metrics_issue *r = issue;
     if (r->space != WST_GLOBAL)
         return 0;
     return r->kind == WST_LOAD || m->options.include_stores;
@@ -202,7 +202,7 @@ static int warp_states(metrics *m, const metrics_issue *issue, reuse_state *out[
                        m->options.warp_slots_per_sm - 1);
     size_t slot = (size_t)issue->sm * m->options.warp_slots_per_sm + issue->warp_slot;
     slot_owner *owner = &m->owners[slot];
-    const wst_record *r = issue->record;
+    const metrics_issue *r = issue;
     if (owner->kernel_serial != m->kernel_serial || owner->cta != r->cta ||
         owner->warp != r->warp) {
         *owner = (slot_owner){.cta = r->cta, .warp = r->warp, .kernel_serial = m->kernel_serial};
@@ -248,7 +248,7 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
     if (m->kernel_count == 0)
         return ws_fail(err, "metrics: instruction before any kernel");
     metrics_kernel *k = &m->kernels[m->kernel_count - 1];
-    const wst_record *r = issue->record;
+    const metrics_issue *r = issue;
     if (r->kind == WST_LOAD)
         k->totals.loads++;
     else if (r->kind == WST_STORE)

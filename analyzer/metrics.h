@@ -77,12 +77,20 @@ typedef struct metrics_options {
     double sample_rate;         /* SHARDS; 0 or 1 = exact */
 } metrics_options;
 
-/* Where an instruction ran: the scheduler's placement. */
+/* One issued instruction: the record fields the metrics read, and where it
+ * ran (the scheduler's placement). */
 typedef struct metrics_issue {
-    const wst_record *record;
+    uint8_t kind, space; /* wst_kind, wst_space */
+    uint32_t pc, cta, warp; /* PC index; CTA; warp within the CTA */
     uint32_t sm;
     uint32_t warp_slot; /* slot of the warp on its SM */
 } metrics_issue;
+
+static inline metrics_issue metrics_issue_of(const wst_record *r, uint32_t sm, uint32_t warp_slot)
+{
+    return (metrics_issue){.kind = r->kind, .space = r->space, .pc = r->pc, .cta = r->cta,
+                           .warp = r->warp, .sm = sm, .warp_slot = warp_slot};
+}
 
 typedef struct metrics metrics;
 

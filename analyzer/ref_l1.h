@@ -17,16 +17,17 @@ typedef enum ref_l1_outcome {
     REF_L1_BYPASS       /* a cg load: goes to L2, a miss for GTO */
 } ref_l1_outcome;
 
-static inline ref_l1_outcome ref_l1_request(tagcache *l1, const wst_record *r, uint64_t line,
-                                            uint32_t warp, tagcache_result *result)
+static inline ref_l1_outcome ref_l1_request(tagcache *l1, uint8_t kind, uint8_t space,
+                                            uint8_t cache_op, uint64_t line, uint32_t warp,
+                                            tagcache_result *result)
 {
     *result = (tagcache_result){0};
-    if (r->space == WST_GLOBAL && r->kind != WST_LOAD) {
+    if (space == WST_GLOBAL && kind != WST_LOAD) {
         result->evicted = tagcache_invalidate(l1, line);
         result->victim_line = line;
         return REF_L1_WRITE_EVICT;
     }
-    if (r->space == WST_GLOBAL && r->cache_op == WST_OP_CG)
+    if (space == WST_GLOBAL && cache_op == WST_OP_CG)
         return REF_L1_BYPASS;
     *result = tagcache_access(l1, line, 1, warp);
     return REF_L1_ACCESS;

@@ -35,21 +35,40 @@ typedef struct batch {
     int last;
 } batch;
 
-static int feed_batch(const batch *b, hierarchy *h, ws_error *err)
+static int feed_batch(const batch *b, const replay_consumer *c, ws_error *err)
 {
     for (uint32_t i = 0; i < b->item_count; i++) {
         const item *it = &b->items[i];
         int rc = 0;
         if (it->kind == ITEM_KERNEL_BEGIN)
-            rc = hierarchy_kernel_begin(h, it->issue.kernel, it->count, err);
+            rc = c->kernel_begin(c->ctx, it->issue.kernel, it->count, err);
         else if (it->kind == ITEM_KERNEL_END)
-            rc = hierarchy_kernel_end(h, err);
+            rc = c->kernel_end(c->ctx, err);
         else
-            rc = hierarchy_instruction(h, &it->issue, b->requests + it->first, (int)it->count, err);
+            rc = c->instruction(c->ctx, &it->issue, b->requests + it->first, (int)it->count, err);
         if (rc != 0)
             return -1;
     }
     return 0;
+}
+
+static int h_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
+{
+    return hierarchy_kernel_begin(ctx, kernel, pcs, err);
+}
+
+static int h_instruction(void *ctx, const replay_issue *is, const ws_request *rq, int n,
+                         ws_error *err)
+{
+    return hierarchy_instruction(ctx, is, rq, n, err);
+}
+
+static int h_end(void *ctx, ws_error *err) { return hierarchy_kernel_end(ctx, err); }
+
+replay_consumer hierarchy_consumer(hierarchy *h)
+{
+    return (replay_consumer){.ctx = h, .kernel_begin = h_begin, .instruction = h_instruction,
+                             .kernel_end = h_end};
 }
 
 /* ---- workers ---- */
@@ -69,7 +88,7 @@ typedef struct worker {
  * finished with the latest. */
 struct pool {
     batch *batches[2];
-    hierarchy **hierarchies;
+    const replay_consumer *consumers;
     uint32_t count, threads;
     pthread_mutex_t lock;
     pthread_cond_t changed;
@@ -90,7 +109,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&p->lock);
         const batch *b = p->batches[(seen - 1) % 2];
         for (uint32_t h = w->index; h < p->count && !w->failed; h += p->threads)
-            w->failed = feed_batch(b, p->hierarchies[h], &w->err) != 0;
+            w->failed = feed_batch(b, &p->consumers[h], &w->err) != 0;
         /* Read before reporting done: from then on the decoder refills b. */
         int last = b->last;
         pthread_mutex_lock(&p->lock);
@@ -132,9 +151,10 @@ typedef struct stream {
     uint32_t line_shift;
     batch *fill;
     pool *pool;     /* NULL: replay inline */
-    hierarchy **inline_hierarchies;
+    const replay_consumer *inline_consumers;
     uint32_t inline_count;
     uint64_t issued, round;
+    uint32_t peak_resident;
     progress *bar;
     ws_error err;
     int failed;
@@ -185,7 +205,8 @@ static int push_issue(void *ctx, const sched_event *e)
                  .issue = {.kernel = e->kernel, .sm = e->sm, .cta = e->cta,
                            .warp = (uint32_t)e->warp_id, .warp_slot = e->warp_slot,
                            .scheduler = e->scheduler, .pc = r->pc, .step = e->step,
-                           .kind = r->kind, .space = r->space, .cache_op = r->cache_op}};
+                           .cta_warp = r->warp, .kind = r->kind, .space = r->space,
+                           .cache_op = r->cache_op}};
     s->fill->request_count += (uint32_t)n;
     if (s->options->observe &&
         s->options->observe(s->options->observe_ctx, &it->issue, out, n, &s->err) != 0) {
@@ -196,8 +217,9 @@ static int push_issue(void *ctx, const sched_event *e)
     tagcache *l1 = s->ref[e->sm];
     for (int i = 0; i < n; i++) {
         tagcache_result res;
-        ref_l1_outcome o = ref_l1_request(l1, r, out[i].line_addr >> s->line_shift,
-                                          (uint32_t)e->warp_id, &res);
+        ref_l1_outcome o = ref_l1_request(l1, r->kind, r->space, r->cache_op,
+                                          out[i].line_addr >> s->line_shift, (uint32_t)e->warp_id,
+                                          &res);
         missed |= o == REF_L1_BYPASS || (o == REF_L1_ACCESS && !res.hit);
     }
     return missed;
@@ -208,7 +230,7 @@ static int hand_over(stream *s, int last)
     s->fill->last = last;
     if (!s->pool) {
         for (uint32_t h = 0; h < s->inline_count; h++)
-            if (feed_batch(s->fill, s->inline_hierarchies[h], &s->err) != 0)
+            if (feed_batch(s->fill, &s->inline_consumers[h], &s->err) != 0)
                 return -1;
     } else {
         pool_publish(s->pool);
@@ -241,9 +263,13 @@ static int run_stream(stream *s)
         } else if (e.kind == SCHED_ISSUE) {
             if (s->options->schedule.warp != WARP_GTO)
                 push_issue(s, &e);
+            if (s->options->observe_event)
+                s->options->observe_event(s->options->observe_event_ctx, &e);
             progress_update(s->bar, ++s->issued);
         }
     }
+    if (sc)
+        s->peak_resident = sched_peak_resident_ctas(sc);
     sched_free(sc);
     int rc = hand_over(s, 1);
     return got < 0 || s->failed || rc != 0 ? -1 : 0;
@@ -256,15 +282,15 @@ static uint32_t thread_count(const replay_options *o, uint32_t hierarchies)
     return t > hierarchies ? hierarchies : t;
 }
 
-/* Feeds `count` hierarchies one pass of the stream. */
-static int feed(const sched_source *source, const gpu_config *config, const replay_options *o,
-                hierarchy **hs, uint32_t count, progress *bar, ws_error *err)
+int replay_stream_run(const sched_source *source, const gpu_config *config, const replay_options *o,
+                      const replay_consumer *consumers, uint32_t count, progress *bar,
+                      replay_stream_stats *stats, ws_error *err)
 {
     stream s = {.source = source, .config = config, .options = o,
                 .coalesce = {.line_bytes = config->l1.line_bytes, .half_warp = o->half_warp},
                 .line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes), .bar = bar,
-                .inline_hierarchies = hs, .inline_count = count};
-    pool p = {.hierarchies = hs, .count = count, .lock = PTHREAD_MUTEX_INITIALIZER,
+                .inline_consumers = consumers, .inline_count = count};
+    pool p = {.consumers = consumers, .count = count, .lock = PTHREAD_MUTEX_INITIALIZER,
               .changed = PTHREAD_COND_INITIALIZER};
     uint32_t wanted = thread_count(o, count);
     int rc = -1;
@@ -304,6 +330,8 @@ static int feed(const sched_source *source, const gpu_config *config, const repl
     }
     if (rc != 0)
         ws_fail(err, "%s", s.err.msg);
+    if (stats)
+        *stats = (replay_stream_stats){.issued = s.issued, .peak_resident_ctas = s.peak_resident};
 out:
     free(p.workers);
     for (uint32_t i = 0; s.ref && i < config->sms; i++)
@@ -311,6 +339,20 @@ out:
     free(s.ref);
     free(p.batches[0]);
     free(p.batches[1]);
+    return rc;
+}
+
+/* Feeds `count` hierarchies one pass of the stream. */
+static int feed(const sched_source *source, const gpu_config *config, const replay_options *o,
+                hierarchy **hs, uint32_t count, progress *bar, ws_error *err)
+{
+    replay_consumer *cs = calloc(count ? count : 1, sizeof *cs);
+    if (!cs)
+        return ws_fail(err, "out of memory");
+    for (uint32_t i = 0; i < count; i++)
+        cs[i] = hierarchy_consumer(hs[i]);
+    int rc = replay_stream_run(source, config, o, cs, count, bar, NULL, err);
+    free(cs);
     return rc;
 }
 

@@ -18,6 +18,21 @@
 #include "analyzer/sched.h"
 #include "util/progress.h"
 
+/* Anything that subscribes to the scheduled request stream (DESIGN: one
+ * decode, many consumers): a hierarchy, or analyze's metrics. */
+typedef struct replay_consumer {
+    void *ctx;
+    int (*kernel_begin)(void *ctx, uint32_t kernel, uint32_t pc_count, ws_error *err);
+    int (*instruction)(void *ctx, const replay_issue *issue, const ws_request *requests, int n,
+                       ws_error *err);
+    int (*kernel_end)(void *ctx, ws_error *err);
+} replay_consumer;
+
+typedef struct replay_stream_stats {
+    uint64_t issued;
+    uint32_t peak_resident_ctas;
+} replay_stream_stats;
+
 typedef struct replay_options {
     sched_options schedule;
     int half_warp;
@@ -27,9 +42,22 @@ typedef struct replay_options {
     int (*observe)(void *ctx, const replay_issue *issue, const ws_request *requests, int n,
                    ws_error *err);
     void *observe_ctx;
+    /* Optional: every issue event with its record, on the decoding thread
+     * (`dump --order scheduled`). */
+    void (*observe_event)(void *ctx, const sched_event *issue);
+    void *observe_event_ctx;
 } replay_options;
 
 void replay_options_default(replay_options *o);
+
+/* One pass of the stream through `count` consumers, on worker threads where
+ * there are cores.  stats may be NULL. */
+int replay_stream_run(const sched_source *source, const gpu_config *scheduling_config,
+                      const replay_options *options, const replay_consumer *consumers,
+                      uint32_t count, progress *bar, replay_stream_stats *stats, ws_error *err);
+
+/* The consumer face of a hierarchy. */
+replay_consumer hierarchy_consumer(hierarchy *h);
 
 /* Runs every hierarchy over the source (built with hierarchy_new from
  * options[i]; results in hierarchy_results).  On success *out holds count

@@ -37,7 +37,7 @@ static void issue(metrics *m, uint32_t sm, uint32_t slot, uint32_t cta, uint32_t
     coalesce_config cc = coalesce_config_default();
     ws_error err;
     cr_assert_geq(coalesce_record(&cc, &r, 0, reqs, &sum, &err), 0);
-    metrics_issue is = {.record = &r, .sm = sm, .warp_slot = slot};
+    metrics_issue is = metrics_issue_of(&r, sm, slot);
     cr_assert_eq(metrics_instruction(m, &is, reqs, &sum, &err), 0, "%s", err.msg);
 }
 
@@ -173,11 +173,11 @@ Test(metrics, rejects_out_of_range_placement)
     coalesce_config cc = coalesce_config_default();
     ws_error err;
     coalesce_record(&cc, &r, 0, reqs, &sum, &err);
-    metrics_issue bad_slot = {.record = &r, .sm = 0, .warp_slot = 3};
+    metrics_issue bad_slot = metrics_issue_of(&r, 0, 3);
     cr_assert_eq(metrics_instruction(m, &bad_slot, reqs, &sum, &err), -1);
     cr_assert(strstr(err.msg, "warp slot 3") != NULL);
     r.pc = 9;
-    metrics_issue bad_pc = {.record = &r, .sm = 0, .warp_slot = 0};
+    metrics_issue bad_pc = metrics_issue_of(&r, 0, 0);
     cr_assert_eq(metrics_instruction(m, &bad_pc, reqs, &sum, &err), -1);
     metrics_free(m);
 }
