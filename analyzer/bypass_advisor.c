@@ -191,13 +191,21 @@ static int by_accesses(const void *a, const void *b, void *ctx)
 }
 
 static int run(const sched_source *src, const gpu_config *config, const replay_options *ro,
-               hierarchy_options *o, uint32_t count, hierarchy **h, ws_error *err)
+               hierarchy_options *o, uint32_t count, hierarchy **h, const char *label, int quiet,
+               ws_error *err)
 {
-    return replay_run(src, config, ro, o, count, h, NULL, err);
+    uint64_t records = 0;
+    for (uint32_t k = 0; k < src->trace->kernel_count; k++)
+        records += src->trace->kernels[k].record_count;
+    progress *bar = progress_new(label, records, quiet);
+    int rc = replay_run(src, config, ro, o, count, h, bar, err);
+    progress_free(bar);
+    return rc;
 }
 
 bypass_advice *bypass_advise(const sched_source *src, const replay_options *replay,
-                             const hierarchy_options *base, uint32_t max_trials, ws_error *err)
+                             const hierarchy_options *base, uint32_t max_trials, int quiet,
+                             ws_error *err)
 {
     const gpu_config *config = &base->config;
     bypass_advice *out = calloc(1, sizeof *out);
@@ -223,7 +231,7 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     o[0] = *base;
     o[0].l1_event = profile_l1;
     o[0].l1_event_ctx = &ad;
-    if (run(src, config, &ro, o, 1, h, err) != 0)
+    if (run(src, config, &ro, o, 1, h, "bypass 1/3", quiet, err) != 0)
         goto done;
     out->baseline = hierarchy_results(h[0])->total;
     hierarchy_free(h[0]);
@@ -245,7 +253,7 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
         o[1 + i] = with_policy(base, "bypass-pc", &marks[i].set);
     }
     ro.observe = count_worthy;
-    if (run(src, config, &ro, o, 1 + trials, h, err) != 0)
+    if (run(src, config, &ro, o, 1 + trials, h, "bypass 2/3", quiet, err) != 0)
         goto done;
     out->with_table = hierarchy_results(h[0])->total;
     uint64_t before = bypass_traffic(&out->baseline);
@@ -271,7 +279,7 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     out->with_pcs = out->baseline;
     if (out->recommended) {
         o[0] = with_policy(base, "bypass-pc", &all.set);
-        if (run(src, config, replay, o, 1, h, err) != 0)
+        if (run(src, config, replay, o, 1, h, "bypass 3/3", quiet, err) != 0)
             goto done;
         out->with_pcs = hierarchy_results(h[0])->total;
     }

@@ -15,6 +15,7 @@
 
 #include "analyzer/bypass_table.h"
 #include "analyzer/replay.h"
+#include "util/progress.h"
 
 typedef struct bypass_pc_hint {
     uint32_t kernel, pc;     /* where the PC first appears (index, PC index) */
@@ -33,9 +34,11 @@ typedef struct bypass_advice {
     char l1_policy[24];      /* the baseline's */
 } bypass_advice;
 
-/* max_trials caps the PCs replayed one by one (the most accessed first). */
+/* max_trials caps the PCs replayed one by one (the most accessed first).
+ * Progress bars on stderr unless quiet (util/progress.h). */
 bypass_advice *bypass_advise(const sched_source *source, const replay_options *replay,
-                             const hierarchy_options *base, uint32_t max_trials, ws_error *err);
+                             const hierarchy_options *base, uint32_t max_trials, int quiet,
+                             ws_error *err);
 void bypass_advice_free(bypass_advice *a);
 
 /* Bytes a replay moved below L1: L1->L2 plus L2<->DRAM. */

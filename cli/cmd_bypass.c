@@ -37,7 +37,8 @@ static int run(int argc, char **argv)
     if (!r)
         return cli_fail(a.trace, &err);
     sched_source src = sched_source_wst(r);
-    bypass_advice *advice = bypass_advise(&src, &a.replay, &a.hierarchy, a.trials ? a.trials : 24, &err);
+    bypass_advice *advice =
+        bypass_advise(&src, &a.replay, &a.hierarchy, a.trials ? a.trials : 24, a.quiet, &err);
     if (!advice) {
         wst_reader_close(r);
         return cli_fail(a.trace, &err);

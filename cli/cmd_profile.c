@@ -88,7 +88,8 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, json_t 
     *doc_out = doc;
 
     sched_source src = sched_source_wst(r);
-    bypass_advice *advice = bypass_advise(&src, &a->replay, &a->hierarchy, a->trials ? a->trials : 24, &err);
+    bypass_advice *advice =
+        bypass_advise(&src, &a->replay, &a->hierarchy, a->trials ? a->trials : 24, a->quiet, &err);
     if (!advice)
         return cli_fail(a->trace, &err);
     json_object_set_new(doc, "bypass", bypass_json(advice, t, 1000));

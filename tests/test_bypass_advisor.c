@@ -44,7 +44,7 @@ Test(bypass_advisor, known_shares_and_recommendations)
     cr_assert_eq(config_load(&base.config, "fermi", &err), 0);
     replay_options ro;
     replay_options_default(&ro);
-    bypass_advice *a = bypass_advise(&src, &ro, &base, 8, &err);
+    bypass_advice *a = bypass_advise(&src, &ro, &base, 8, 1, &err);
     cr_assert_not_null(a, "%s", err.msg);
     cr_assert_eq(a->pc_count, 2);
     const bypass_pc_hint *stream = &a->pcs[0], *reused = &a->pcs[1];
@@ -76,7 +76,7 @@ Test(bypass_advisor, table_never_increases_global_load_traffic, .timeout = 120)
         base.config.sms = 2;
         replay_options ro;
         replay_options_default(&ro);
-        bypass_advice *a = bypass_advise(&src, &ro, &base, 4, &err);
+        bypass_advice *a = bypass_advise(&src, &ro, &base, 4, 1, &err);
         cr_assert_not_null(a, "%s", err.msg);
         cr_expect_leq(a->with_table.traffic.l1_to_l2_read_bytes, a->baseline.traffic.l1_to_l2_read_bytes,
                       "seed %llu", (unsigned long long)seed);
