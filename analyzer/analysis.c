@@ -57,6 +57,11 @@ static int handle_issue(void *ctx, const sched_event *e)
             p->failed = 1;
             return 0;
         }
+        if (is_counted &&
+            access_map_touch(p->a->access_map, p->a->issued, requests[i].line_addr, &p->err) != 0) {
+            p->failed = 1;
+            return 0;
+        }
         /* L1 rules of SPEC §7: global stores and atomics write-evict, cg
          * loads bypass, local space is cached (write-back). */
         if (r->space == WST_GLOBAL && r->kind != WST_LOAD) {
@@ -137,6 +142,7 @@ void analysis_free(analysis *a)
         return;
     metrics_free(a->metrics);
     sharing_free(a->sharing);
+    access_map_free(a->access_map);
     for (uint32_t k = 0; a->kernels && k < a->kernel_count; k++)
         free(a->kernels[k].locality);
     free(a->kernels);
@@ -193,6 +199,8 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
             goto out;
         }
     }
+    if (!(a->access_map = access_map_new(err)))
+        goto out;
     s = sched_new(config, &options->schedule, &source, handle_issue, &p, err);
     if (!s)
         goto out;

@@ -8,6 +8,7 @@
 #ifndef WS_ANALYSIS_H
 #define WS_ANALYSIS_H
 
+#include "analyzer/access_map.h"
 #include "analyzer/config.h"
 #include "analyzer/locality.h"
 #include "analyzer/metrics.h"
@@ -51,6 +52,7 @@ typedef struct analysis {
     uint32_t kernel_count;
     uint64_t issued;
     uint32_t peak_resident_ctas;
+    access_map *access_map; /* counted requests by address region and time */
 } analysis;
 
 /* Runs the pass over every kernel of r.  progress may be NULL. */
