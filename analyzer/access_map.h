@@ -6,9 +6,10 @@
  *   - time is cut into at most ACCESS_MAP_TIME_BINS bins of issued
  *     instructions; when the last one fills, adjacent bins are merged
  *     pairwise and the bin width doubles;
- *   - addresses are counted per 64 KiB page; past ACCESS_MAP_MAX_PAGES
- *     distinct pages, the page size doubles (neighbours merge) until they
- *     fit again.
+ *   - addresses are counted per page, which starts at one 128 B line; past
+ *     ACCESS_MAP_MAX_PAGES distinct pages, the page size doubles (neighbours
+ *     merge) until they fit again.  A small kernel so keeps a fine map and a
+ *     large one ends with 64 KiB pages or coarser.
  * The view then ranks the distinct pages by address and packs them into at
  * most ACCESS_MAP_REGIONS rows, so the gaps between allocations vanish and
  * every row holds memory the kernel really touched. */
@@ -21,7 +22,7 @@
 
 #define ACCESS_MAP_TIME_BINS 256
 #define ACCESS_MAP_REGIONS 64
-#define ACCESS_MAP_PAGE_SHIFT 16 /* 64 KiB */
+#define ACCESS_MAP_PAGE_SHIFT 7 /* the first page size: 128 B */
 #define ACCESS_MAP_MAX_PAGES 1024
 
 typedef struct access_map access_map;
