@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 
 extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
-    cmd_analyze;
+    cmd_analyze, cmd_report;
 
 /* One line per subcommand, in the order `--help` lists them. */
 static const cli_command *const commands[] = {
@@ -17,6 +17,7 @@ static const cli_command *const commands[] = {
     &cmd_info,
     &cmd_dump,
     &cmd_analyze,
+    &cmd_report,
 };
 
 static void print_help(FILE *out)
