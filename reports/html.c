@@ -18,7 +18,7 @@ static const char style[] =
     "<style>\n"
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#222;"
     "margin:0;background:#fafafa}\n"
-    "main{max-width:1100px;margin:0 auto;padding:16px 24px 48px}\n"
+    "main{max-width:1240px;margin:0 auto;padding:16px 24px 48px}\n"
     "h1{font-size:22px;margin:8px 0 4px}h2{font-size:18px;margin:0 0 6px}"
     "h3{font-size:14px;margin:14px 0 4px;color:#444}\n"
     "section,header{background:#fff;border:1px solid #e2e2e2;border-radius:6px;"

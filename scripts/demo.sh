@@ -10,6 +10,8 @@ echo "== recording the default workload (gaussian, small) in the CUDA-grid emula
 "$bin" info "$out/gaussian.wst" | sed -n 1,9p
 echo
 echo "== analyzing it on the Fermi preset (scheduler rr,gto)"
-"$bin" analyze "$out/gaussian.wst" --gpu fermi -o "$out/report.json" --csv "$out/tables"
+"$bin" analyze "$out/gaussian.wst" --gpu fermi -o "$out/report.json" --csv "$out/tables" \
+    --html "$out/report.html"
 echo
 echo "Report: $out/report.json (docs/report-schema.md); tables: $out/tables/*.csv"
+echo "HTML report: $out/report.html, open it in any browser (docs/html-report.md)"
