@@ -92,6 +92,7 @@ check-asan: $(ASAN_BIN) $(ASAN_TESTS) $(REL_BIN)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(ASAN_TESTS) --jobs=$$(nproc) --short-filename
+	@scripts/browser-test.sh $(ASAN_BIN)
 
 demo: deps-install
 	@$(MAKE) --no-print-directory $(REL_BIN)

@@ -32,6 +32,7 @@ typedef struct pass {
     locality *locality;
     uint32_t line_shift, line_bytes;
     analysis_kernel *kernel;
+    uint64_t issued; /* the access map's clock */
 } pass;
 
 static int counted(const pass *p, const replay_issue *is)
@@ -90,8 +91,10 @@ static int on_instruction(void *ctx, const replay_issue *is, const ws_request *r
     if (metrics_instruction(p->a->metrics, &mi, rq, &summary, err) != 0)
         return -1;
     int is_counted = counted(p, is);
+    p->issued++;
     for (int i = 0; i < n; i++) {
-        if (is_counted && sharing_touch(p->a->sharing, rq[i].line_addr, is->sm, is->cta, err) != 0)
+        if (is_counted && (sharing_touch(p->a->sharing, rq[i].line_addr, is->sm, is->cta, err) != 0 ||
+                           access_map_touch(p->a->access_map, p->issued, rq[i].line_addr, err) != 0))
             return -1;
         if (l1_request(p, is, rq[i].line_addr >> p->line_shift, is_counted, err) != 0)
             return -1;
@@ -146,6 +149,7 @@ void analysis_free(analysis *a)
         return;
     metrics_free(a->metrics);
     sharing_free(a->sharing);
+    access_map_free(a->access_map);
     hierarchy_free(a->replay);
     for (uint32_t k = 0; a->kernels && k < a->kernel_count; k++)
         free(a->kernels[k].locality);
@@ -238,7 +242,8 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
                           .slices = 1};
     int rc = -1;
     if ((a->metrics = metrics_new(&mo, err)) && (a->sharing = sharing_new(config->sms, block, err)) &&
-        (p.locality = locality_new(config->sms, err)) && (p.l1 = tagcaches(config->sms, &config->l1, err)) &&
+        (a->access_map = access_map_new(err)) && (p.locality = locality_new(config->sms, err)) &&
+        (p.l1 = tagcaches(config->sms, &config->l1, err)) &&
         (!options->locality_window || (p.window = tagcaches(config->sms, &fully, err))) &&
         start_replay(a, t, err) == 0)
         rc = run_pass(&p, &source, bar, err);

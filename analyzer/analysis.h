@@ -8,6 +8,7 @@
 #ifndef WS_ANALYSIS_H
 #define WS_ANALYSIS_H
 
+#include "analyzer/access_map.h"
 #include "analyzer/config.h"
 #include "analyzer/hierarchy.h"
 #include "analyzer/locality.h"
@@ -57,6 +58,7 @@ typedef struct analysis {
     uint64_t issued;
     uint32_t peak_resident_ctas;
     hierarchy *replay; /* NULL unless options.replay */
+    access_map *access_map; /* counted requests by address region and time */
 } analysis;
 
 /* Runs the pass over every kernel of r.  progress may be NULL. */

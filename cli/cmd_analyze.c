@@ -6,6 +6,7 @@
 #include "analyzer/analysis.h"
 #include "cli/cli.h"
 #include "reports/csv_tables.h"
+#include "reports/html.h"
 #include "reports/json_out.h"
 #include "reports/replay_text.h"
 #include "reports/report_json.h"
@@ -13,13 +14,14 @@
 
 static const char usage[] =
     "usage: warpscope analyze FILE.wst [--gpu NAME|FILE.json] [--schedule CTA,WARP]\n"
-    "                         [-o report.json] [--csv DIR] [options]\n\n"
+    "                         [-o report.json] [--csv DIR] [--html FILE] [options]\n\n"
     "One streaming pass: rebuilds the issue order (scheduler model), coalesces\n"
     "each warp instruction, and computes load utilization U, reuse distance and\n"
     "reuse time (global, per-SM, per-warp; line and sector), miss-ratio curves,\n"
     "locality classes per PC, and inter-SM / inter-CTA sharing.  Prints a\n"
     "summary; -o writes the full JSON report (docs/report-schema.md), --csv\n"
-    "writes pcs.csv, reuse.csv and sharing.csv into DIR.\n\n"
+    "writes pcs.csv, reuse.csv and sharing.csv into DIR, --html the self-contained\n"
+    "HTML report (docs/html-report.md; also 'warpscope report').\n\n"
     "  --gpu NAME            fermi (default), kepler-s2, dacache, poise, volta,\n"
     "                        ampere, hopper, or a JSON file (docs/gpu-configs.md)\n"
     "  --sms N, --l1 SIZE:WAYS:LINE[:SECTOR], --l2 ..., --l1-policy P, --l2-policy P\n"
@@ -33,10 +35,11 @@ static const char usage[] =
     "                        per SM instead of the L1 (cache-independent, SPEC §4)\n"
     "  --quiet               no progress bar\n\n"
     "example:\n"
-    "  warpscope analyze gaussian.wst --gpu fermi -o report.json --csv tables\n";
+    "  warpscope analyze gaussian.wst --gpu fermi -o report.json --csv tables\n"
+    "  warpscope analyze gaussian.wst --html report.html\n";
 
 typedef struct analyze_args {
-    const char *trace, *json, *csv;
+    const char *trace, *json, *csv, *html;
     int quiet;
 } analyze_args;
 
@@ -78,6 +81,8 @@ static int parse(int argc, char **argv, analyze_args *a, gpu_config *config,
                 a->json = value;
             } else if (strcmp(opt, "--csv") == 0) {
                 a->csv = value;
+            } else if (strcmp(opt, "--html") == 0) {
+                a->html = value;
             } else if (strcmp(opt, "--schedule") == 0) {
                 if (sched_options_parse(value, &options->schedule, &err) != 0)
                     return cli_fail(NULL, &err);
@@ -125,10 +130,12 @@ static int run(int argc, char **argv)
         return cli_fail(args.trace, &err);
     }
     status = 0;
-    if (args.json) {
+    if (args.json || args.html) {
         json_t *doc = report_analysis_json(a, r, args.trace);
-        if (report_json_write(args.json, doc, &err) != 0)
+        if (args.json && report_json_write(args.json, doc, &err) != 0)
             status = cli_fail(args.json, &err);
+        if (status == 0 && args.html && html_report_write(doc, args.html, &err) != 0)
+            status = cli_fail(args.html, &err);
         json_decref(doc);
     }
     if (status == 0 && args.csv && report_csv_tables(a, r, args.csv, &err) != 0)

@@ -16,7 +16,7 @@
 #include "cli/replay_run.h"
 #include "collectors/workloads/workloads.h"
 #include "reports/bypass_out.h"
-//HTML #include "reports/html.h"
+#include "reports/html.h"
 #include "reports/json_out.h"
 #include "reports/replay_text.h"
 #include "reports/report_json.h"
@@ -153,7 +153,7 @@ static int run(int argc, char **argv)
     char *json_path = join(dir, "report.json"), *html_path = join(dir, "report.html");
     if (status == 0 && report_json_write(json_path, doc, &err) != 0)
         status = cli_fail(json_path, &err);
-    if (0)
+    if (status == 0 && html_report_write(doc, html_path, &err) != 0)
         status = cli_fail(html_path, &err);
     if (status == 0)
         printf("\nreport: %s (open in a browser); data: %s, %s/hints.csv, %s/compare.csv\n",

@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 
 extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
-    cmd_analyze, cmd_replay, cmd_compare, cmd_policies, cmd_bypass, cmd_profile;
+    cmd_analyze, cmd_replay, cmd_compare, cmd_policies, cmd_bypass, cmd_profile, cmd_report;
 
 /* One line per subcommand, in the order `--help` lists them. */
 static const cli_command *const commands[] = {
@@ -22,6 +22,7 @@ static const cli_command *const commands[] = {
     &cmd_compare,
     &cmd_policies,
     &cmd_bypass,
+    &cmd_report,
 };
 
 static void print_help(FILE *out)

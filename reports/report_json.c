@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/version.h"
+#include "reports/json_access_map.h"
 #include "reports/json_metrics.h"
 #include "reports/json_out.h"
 
@@ -147,5 +148,8 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(doc, "not_claimed", json_string(NOT_CLAIMED));
     json_object_set_new(doc, "summary", summary);
     json_object_set_new(doc, "kernels", kernels);
+    json_t *access = report_json_access_map(a->access_map);
+    if (access)
+        json_object_set_new(doc, "access_map", access);
     return doc;
 }

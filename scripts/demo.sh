@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # scripts/demo.sh BIN: the main job on the embedded default workload:
-# record Rodinia gaussian in the CUDA-grid emulator, then analyze it.
+# `warpscope profile` records Rodinia gaussian in the CUDA-grid emulator,
+# analyzes it, replays it, derives bypass hints, compares policies, and
+# writes the report directory.
 set -euo pipefail
 bin=${1:-build/rel/warpscope}
 out=demo-out
-mkdir -p "$out"
-echo "== recording the default workload (gaussian, small) in the CUDA-grid emulator"
-"$bin" record --workload gaussian --size small --verify -o "$out/gaussian.wst"
-"$bin" info "$out/gaussian.wst" | sed -n 1,9p
+echo "== warpscope profile --workload gaussian --gpu fermi -o $out"
 echo
-echo "== analyzing it on the Fermi preset (scheduler rr,gto)"
-"$bin" analyze "$out/gaussian.wst" --gpu fermi -o "$out/report.json" --csv "$out/tables"
+"$bin" profile --workload gaussian --size small --gpu fermi -o "$out"
 echo
-echo "Report: $out/report.json (docs/report-schema.md); tables: $out/tables/*.csv"
+echo "Open $out/report.html in any browser (docs/html-report.md)."
+echo "Also in $out: report.json (docs/report-schema.md), hints.csv, compare.csv, trace.wst."

@@ -1,0 +1,135 @@
+/* reports/html.c: the page around the sections (see html.h). */
+#include "reports/html.h"
+
+#include "reports/html_page.h"
+#include "reports/report_doc.h"
+#include "reports/svg.h"
+#include "util/outfile.h"
+
+/* No script, no external anything: the policy below makes the browser
+ * refuse any fetch, so the file is provably self-contained. */
+static const char head[] =
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+    "style-src 'unsafe-inline'; img-src data:\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+
+static const char style[] =
+    "<style>\n"
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#222;"
+    "margin:0;background:#fafafa}\n"
+    "main{max-width:1240px;margin:0 auto;padding:16px 24px 48px}\n"
+    "h1{font-size:22px;margin:8px 0 4px}h2{font-size:18px;margin:0 0 6px}"
+    "h3{font-size:14px;margin:14px 0 4px;color:#444}\n"
+    "section,header{background:#fff;border:1px solid #e2e2e2;border-radius:6px;"
+    "padding:14px 18px;margin:16px 0}\n"
+    "p.how{color:#555;margin:0 0 8px;max-width:80ch}p.absent{color:#777;font-style:italic}\n"
+    "nav a{margin-right:12px;white-space:nowrap}\n"
+    "dl.context{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:8px 0}"
+    "dl.context dt{color:#666}dl.context dd{margin:0;word-break:break-all}\n"
+    ".cards{display:flex;flex-wrap:wrap;gap:8px;margin:10px 0}"
+    ".card{border:1px solid #e2e2e2;border-radius:6px;padding:6px 12px;min-width:120px;"
+    "display:flex;flex-direction:column-reverse}"
+    ".card b{display:block;font-size:20px}.card span{color:#666;font-size:12px}\n"
+    "svg{max-width:100%;height:auto;display:block;margin:6px 0;shape-rendering:crispEdges}\n"
+    "svg text{font:11px system-ui,sans-serif;fill:#333;shape-rendering:auto}"
+    "svg text.title{font-size:12px;fill:#222}svg text.note{fill:#555}\n"
+    "svg .axis{stroke:#666;stroke-width:1}svg .grid{stroke:#e6e6e6;stroke-width:1}"
+    "svg .marker{stroke:#999;stroke-dasharray:4 3}\n"
+    "svg polyline,svg circle{shape-rendering:auto}\n"
+    ".scroll{overflow-x:auto}\n"
+    "table{border-collapse:collapse;font-size:13px}th,td{padding:3px 8px;"
+    "border-bottom:1px solid #eee;text-align:left;vertical-align:top}"
+    "th{background:#f4f4f4;position:sticky;top:0}td.n{text-align:right;"
+    "font-variant-numeric:tabular-nums}td.code{font-family:ui-monospace,monospace}\n"
+    "footer{color:#777;font-size:12px}\n"
+    "</style>\n</head>\n";
+
+void html_section_begin(FILE *out, const char *id)
+{
+    const html_section_text *text = html_section_find(id);
+    fputs("<section id=\"", out);
+    xml_escape(out, id);
+    fputs("\">\n<h2>", out);
+    xml_escape(out, text ? text->title : id);
+    fputs("</h2>\n<p class=\"how\">", out);
+    xml_escape(out, text ? text->how : "");
+    fputs("</p>\n", out);
+}
+
+void html_section_end(FILE *out)
+{
+    fputs("</section>\n", out);
+}
+
+void html_absent(FILE *out, const char *what)
+{
+    fputs("<p class=\"absent\">", out);
+    xml_escape(out, what);
+    fputs("</p>\n", out);
+}
+
+void html_subtitle(FILE *out, const char *text)
+{
+    fputs("<h3>", out);
+    xml_escape(out, text);
+    fputs("</h3>\n", out);
+}
+
+void html_cell(FILE *out, const char *cls, const char *text)
+{
+    if (cls)
+        fprintf(out, "<td class=\"%s\">", cls);
+    else
+        fputs("<td>", out);
+    xml_escape(out, text);
+    fputs("</td>", out);
+}
+
+static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
+{
+    fputs(head, out);
+    fputs("<title>warpscope report: ", out);
+    xml_escape(out, report_str(doc, "trace.path"));
+    fputs("</title>\n", out);
+    fputs(style, out);
+    fputs("<body>\n<main>\n", out);
+    html_summary(out, doc);
+    fputs("<nav>", out);
+    for (size_t i = 0; i < html_section_count; i++)
+        fprintf(out, "<a href=\"#%s\">%s</a>", html_sections[i].id, html_sections[i].nav);
+    fputs("</nav>\n", out);
+    html_pc_reuse(out, doc, pcs);
+    html_sm_sharing(out, doc);
+    html_cta_distance(out, doc);
+    html_access_map(out, doc);
+    html_mrc(out, doc);
+    html_replay(out, doc);
+    html_mpli(out, doc);
+    html_remote_holders(out, doc);
+    html_policy_compare(out, doc);
+    html_pc_table(out, doc, pcs);
+    fputs("<footer><p>", out);
+    xml_escape(out, report_str(doc, "not_claimed"));
+    fputs("</p><p>Written by warpscope ", out);
+    xml_escape(out, report_str(doc, "warpscope_version"));
+    fputs(" from a report of schema version 1 (docs/report-schema.md).</p></footer>\n", out);
+    fputs("</main>\n</body>\n</html>\n", out);
+}
+
+int html_report_write(const json_t *report, const char *out_path, ws_error *err)
+{
+    if (report_doc_check(report, err) != 0)
+        return -1;
+    pc_groups pcs;
+    if (pc_groups_build(report, &pcs) != 0)
+        return ws_fail(err, "out of memory");
+    ws_outfile *out = ws_outfile_open(out_path, err);
+    if (!out) {
+        pc_groups_free(&pcs);
+        return -1;
+    }
+    page(ws_outfile_stream(out), report, &pcs);
+    pc_groups_free(&pcs);
+    return ws_outfile_commit(out, err);
+}

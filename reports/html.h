@@ -1,0 +1,20 @@
+/* reports/html.h: the self-contained HTML report.
+ *
+ * One file, readable offline and forever: the charts are inline SVG drawn
+ * here, the style is inline, and a Content-Security-Policy forbids every
+ * network fetch.  It reads only the report document (docs/report-schema.md),
+ * never the analyzer, so `warpscope report` can draw any saved report.
+ * docs/html-report.md explains each chart. */
+#ifndef WS_HTML_H
+#define WS_HTML_H
+
+#include <jansson.h>
+
+#include "util/error.h"
+
+/* Writes the page for report to out_path ("-" = stdout), atomically
+ * (util/outfile.h).  -1 with err set when the document is not a warpscope
+ * report or the file cannot be written. */
+int html_report_write(const json_t *report, const char *out_path, ws_error *err);
+
+#endif

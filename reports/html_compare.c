@@ -1,0 +1,104 @@
+/* reports/html_compare.c: the policy comparison (`compare`): one table row
+ * and one group of bars per policy.  Ratios to the first policy are worked
+ * out here for display only; the report holds the raw counts. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "reports/chart.h"
+#include "reports/html_page.h"
+#include "reports/report_doc.h"
+#include "reports/svg.h"
+
+#define MAX_POLICIES 64
+
+/* v / base, or NaN when either is missing or base is 0. */
+static double relative(double v, double base)
+{
+    return base > 0 && !isnan(v) ? v / base : NAN;
+}
+
+static void table(FILE *out, const json_t *policies, size_t n)
+{
+    const json_t *first = json_array_get(policies, 0);
+    double base_l2 = report_num(first, "traffic.l1_to_l2_bytes");
+    double base_dram = report_num(first, "traffic.l2_to_dram_read_bytes");
+    fputs("<div class=\"scroll\"><table>\n<thead><tr><th>policy</th><th>L1</th><th>L2</th>"
+          "<th>L1 hit rate</th><th>L2 hit rate</th><th>L1\xe2\x86\x92L2 bytes</th><th>vs first</th>"
+          "<th>DRAM read bytes</th><th>vs first</th><th>DRAM write bytes</th><th>MPLI mean</th>"
+          "</tr></thead>\n<tbody>\n",
+          out);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = json_array_get(policies, i);
+        const char *text[3] = {report_str(p, "name"), report_str(p, "l1_policy"),
+                               report_str(p, "l2_policy")};
+        fputs("<tr>", out);
+        for (int k = 0; k < 3; k++)
+            html_cell(out, "code", text[k] ? text[k] : "?");
+        html_cell(out, "n", numfmt_percent(report_num(p, "l1.hit_rate")).s);
+        html_cell(out, "n", numfmt_percent(report_num(p, "l2.hit_rate")).s);
+        double l2_bytes = report_num(p, "traffic.l1_to_l2_bytes");
+        double dram = report_num(p, "traffic.l2_to_dram_read_bytes");
+        html_cell(out, "n", numfmt_bytes(l2_bytes).s);
+        html_cell(out, "n", numfmt(NUMFMT_TIMES, relative(l2_bytes, base_l2)).s);
+        html_cell(out, "n", numfmt_bytes(dram).s);
+        html_cell(out, "n", numfmt(NUMFMT_TIMES, relative(dram, base_dram)).s);
+        html_cell(out, "n", numfmt_bytes(report_num(p, "traffic.dram_write_bytes")).s);
+        html_cell(out, "n", numfmt(NUMFMT_PLAIN, report_num(p, "mpli.mean")).s);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table></div>\n", out);
+}
+
+static void charts(FILE *out, const json_t *policies, size_t n)
+{
+    double *v = malloc(4 * n * sizeof *v);
+    const char **names = malloc(n * sizeof *names);
+    if (!v || !names) {
+        free(v);
+        free(names);
+        return;
+    }
+    const json_t *first = json_array_get(policies, 0);
+    double base_l2 = report_num(first, "traffic.l1_to_l2_bytes");
+    double base_dram = report_num(first, "traffic.l2_to_dram_read_bytes");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = json_array_get(policies, i);
+        names[i] = report_str(p, "name") ? report_str(p, "name") : "?";
+        v[i] = report_num(p, "l1.hit_rate");
+        v[n + i] = report_num(p, "l2.hit_rate");
+        v[2 * n + i] = relative(report_num(p, "traffic.l1_to_l2_bytes"), base_l2);
+        v[3 * n + i] = relative(report_num(p, "traffic.l2_to_dram_read_bytes"), base_dram);
+    }
+    bar_series rates[2] = {{"L1 hit rate", v}, {"L2 hit rate", v + n}};
+    bar_chart c = {.label = "hit rates by policy", .categories = (unsigned)n, .category_labels = names,
+                   .series_count = 2, .series = rates, .x_title = "policy", .y_title = "hit rate",
+                   .format = NUMFMT_PERCENT, .y_max = 1};
+    html_subtitle(out, "Hit rates");
+    chart_bars(out, &c);
+    html_subtitle(out, "Traffic relative to the first policy");
+    bar_series traffic[2] = {{"L1\xe2\x86\x92L2 bytes", v + 2 * n}, {"DRAM read bytes", v + 3 * n}};
+    c.label = "traffic relative to the first policy";
+    c.series = traffic;
+    c.y_title = "relative to the first";
+    c.format = NUMFMT_TIMES;
+    c.y_max = 0;
+    chart_bars(out, &c);
+    free(v);
+    free(names);
+}
+
+void html_policy_compare(FILE *out, const json_t *doc)
+{
+    html_section_begin(out, "policy-compare");
+    const json_t *policies = report_at(doc, "compare.policies");
+    size_t n = json_is_array(policies) ? json_array_size(policies) : 0;
+    if (n == 0) {
+        html_absent(out, "Not in this report: it has no policy comparison (compare).");
+    } else {
+        if (n > MAX_POLICIES)
+            n = MAX_POLICIES;
+        table(out, policies, n);
+        charts(out, policies, n);
+    }
+    html_section_end(out);
+}

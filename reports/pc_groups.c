@@ -1,0 +1,179 @@
+/* reports/pc_groups.c: see pc_groups.h. */
+#include "reports/pc_groups.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/report_doc.h"
+#include "util/grow.h"
+
+#define NO_GROUP ((size_t)-1)
+
+/* A kernel name and the first of its groups; the groups of one name are
+ * chained through builder.next. */
+typedef struct name_entry {
+    const char *name;
+    size_t first;
+} name_entry;
+
+typedef struct builder {
+    pc_groups *out;
+    size_t capacity;
+    size_t *next; /* [capacity]: the next group of the same name, or NO_GROUP */
+    size_t next_capacity;
+    name_entry *names;
+    size_t name_count, name_capacity;
+} builder;
+
+static double num_or_zero(const json_t *o, const char *path)
+{
+    double v = report_num(o, path);
+    return isnan(v) ? 0 : v;
+}
+
+static void add_class(pc_group *g, const char *name, double executions)
+{
+    if (!name)
+        return;
+    for (int i = 0; i < PC_GROUP_CLASSES; i++) {
+        if (!g->class_names[i])
+            g->class_names[i] = name;
+        if (strcmp(g->class_names[i], name) == 0) {
+            g->class_executions[i] += executions;
+            return;
+        }
+    }
+}
+
+static void add_reuse(pc_group *g, int scope, const json_t *hist)
+{
+    double log2[PC_GROUP_BUCKETS];
+    size_t n = report_nums(hist, "log2", log2, PC_GROUP_BUCKETS);
+    for (size_t b = 0; b < n; b++)
+        g->reuse[scope][b] += isnan(log2[b]) ? 0 : log2[b];
+    g->reuse[scope][PC_GROUP_BUCKETS] += num_or_zero(hist, "cold");
+    g->accesses[scope] += num_or_zero(hist, "accesses");
+}
+
+/* Sums one launch's PC object into its group. */
+static void add_launch(pc_group *g, const json_t *pc)
+{
+    g->launches++;
+    double executions = num_or_zero(pc, "executions"), requests = num_or_zero(pc, "requests");
+    g->executions += executions;
+    g->requests += requests;
+    double u = report_num(pc, "utilization.line");
+    if (!isnan(u)) {
+        g->u_line_sum += u * requests;
+        g->u_line_weight += requests;
+    }
+    if (json_is_object(report_at(pc, "replay"))) {
+        g->have_replay = 1;
+        g->l1_hits += num_or_zero(pc, "replay.l1_hits");
+        g->l1_misses += num_or_zero(pc, "replay.l1_misses");
+    }
+    double share = report_num(pc, "bypass.share");
+    if (!isnan(share)) {
+        g->bypass_share_sum += share * requests;
+        g->bypass_weight += requests;
+    }
+    json_t *recommend = report_at(pc, "bypass.recommend");
+    if (json_is_boolean(recommend)) {
+        g->bypass_seen++;
+        g->bypass_yes += json_is_true(recommend);
+    }
+    add_reuse(g, PC_SCOPE_PER_SM, report_at(pc, "reuse.per_sm"));
+    add_reuse(g, PC_SCOPE_GLOBAL, report_at(pc, "reuse.global"));
+    add_class(g, report_str(pc, "locality.class"), executions);
+}
+
+static name_entry *name_of(builder *b, const char *name)
+{
+    for (size_t i = 0; i < b->name_count; i++)
+        if (strcmp(b->names[i].name, name) == 0)
+            return &b->names[i];
+    if (ws_grow((void **)&b->names, &b->name_capacity, b->name_count + 1, sizeof *b->names) != 0)
+        return NULL;
+    b->names[b->name_count] = (name_entry){name, NO_GROUP};
+    return &b->names[b->name_count++];
+}
+
+/* The group of (name, offset), created at the end of the name's chain. */
+static pc_group *group_of(builder *b, const char *name, const json_t *pc)
+{
+    name_entry *e = name_of(b, name);
+    if (!e)
+        return NULL;
+    double offset = report_num(pc, "offset");
+    size_t last = NO_GROUP;
+    for (size_t i = e->first; i != NO_GROUP; i = b->next[i]) {
+        if (report_num(b->out->items[i].pc, "offset") == offset)
+            return &b->out->items[i];
+        last = i;
+    }
+    size_t at = b->out->count;
+    if (ws_grow((void **)&b->out->items, &b->capacity, at + 1, sizeof *b->out->items) != 0 ||
+        ws_grow((void **)&b->next, &b->next_capacity, at + 1, sizeof *b->next) != 0)
+        return NULL;
+    *(last == NO_GROUP ? &e->first : &b->next[last]) = at;
+    b->next[at] = NO_GROUP;
+    pc_group *g = &b->out->items[b->out->count++];
+    memset(g, 0, sizeof *g);
+    g->kernel = name;
+    g->pc = pc;
+    return g;
+}
+
+int pc_groups_build(const json_t *doc, pc_groups *out)
+{
+    memset(out, 0, sizeof *out);
+    builder b = {.out = out};
+    int rc = 0;
+    size_t k, i;
+    json_t *kernel, *pc;
+    json_array_foreach(report_at(doc, "kernels"), k, kernel) {
+        const char *name = report_str(kernel, "name");
+        json_array_foreach(report_at(kernel, "pcs"), i, pc) {
+            if (!json_is_object(pc))
+                continue;
+            pc_group *g = group_of(&b, name ? name : "?", pc);
+            if (!g) {
+                rc = -1;
+                goto done;
+            }
+            add_launch(g, pc);
+        }
+    }
+done:
+    free(b.names);
+    free(b.next);
+    if (rc != 0)
+        pc_groups_free(out);
+    return rc;
+}
+void pc_groups_free(pc_groups *g)
+{
+    free(g->items);
+    memset(g, 0, sizeof *g);
+}
+
+double pc_group_u_line(const pc_group *g)
+{
+    return g->u_line_weight > 0 ? g->u_line_sum / g->u_line_weight : NAN;
+}
+
+double pc_group_l1_hit_rate(const pc_group *g)
+{
+    double all = g->l1_hits + g->l1_misses;
+    return g->have_replay && all > 0 ? g->l1_hits / all : NAN;
+}
+
+const char *pc_group_class(const pc_group *g)
+{
+    int best = -1;
+    for (int i = 0; i < PC_GROUP_CLASSES && g->class_names[i]; i++)
+        if (best < 0 || g->class_executions[i] > g->class_executions[best])
+            best = i;
+    return best < 0 ? NULL : g->class_names[best];
+}

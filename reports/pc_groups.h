@@ -1,0 +1,54 @@
+/* reports/pc_groups.h: the report's PCs, with the launches of one kernel
+ * merged.
+ *
+ * gaussian launches Fan1 and Fan2 63 times each; a row per launch would bury
+ * the picture, so the HTML report shows one row per (kernel name, PC
+ * offset).  Counts and histograms are summed over the launches and ratios
+ * weighted by their denominators, which is exact; the locality class, which
+ * the report gives per launch without its generation counts, is the one the
+ * launches holding most executions have.  Only what the JSON says is used. */
+#ifndef WS_PC_GROUPS_H
+#define WS_PC_GROUPS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define PC_GROUP_BUCKETS 65 /* log2 reuse-distance buckets (schema HIST) */
+#define PC_GROUP_CLASSES 8  /* distinct locality class names tracked */
+
+enum { PC_SCOPE_PER_SM, PC_SCOPE_GLOBAL, PC_SCOPES };
+
+typedef struct pc_group {
+    const char *kernel;  /* kernel name ("?" when null) */
+    const json_t *pc;    /* the first launch's PC object: offset, sass, file, line */
+    unsigned launches;   /* launches with this PC */
+    double executions, requests;
+    double u_line_sum, u_line_weight; /* Σ U·requests, Σ requests over launches with U */
+    double l1_hits, l1_misses;        /* from the PC's `replay`, when present */
+    int have_replay;
+    double bypass_share_sum, bypass_weight; /* share weighted by requests */
+    unsigned bypass_yes, bypass_seen;       /* launches recommending bypass, with a verdict */
+    /* [scope][bucket]: log2 buckets, then cold at PC_GROUP_BUCKETS. */
+    double reuse[PC_SCOPES][PC_GROUP_BUCKETS + 1];
+    double accesses[PC_SCOPES];
+    const char *class_names[PC_GROUP_CLASSES];
+    double class_executions[PC_GROUP_CLASSES];
+} pc_group;
+
+typedef struct pc_groups {
+    pc_group *items;
+    size_t count;
+} pc_groups;
+
+/* -1 when out of memory. */
+int pc_groups_build(const json_t *doc, pc_groups *out);
+void pc_groups_free(pc_groups *g);
+
+/* U (line) over the merged launches; NaN without requests. */
+double pc_group_u_line(const pc_group *g);
+/* L1 hit rate from replay; NaN without one. */
+double pc_group_l1_hit_rate(const pc_group *g);
+/* The dominant locality class, or NULL when no launch had one. */
+const char *pc_group_class(const pc_group *g);
+
+#endif

@@ -1,0 +1,95 @@
+/* reports/report_doc.c: see report_doc.h. */
+#include "reports/report_doc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+json_t *report_doc_load(const char *path, ws_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ws_fail(err, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    json_error_t jerr;
+    json_t *doc = json_loadf(f, 0, &jerr);
+    fclose(f);
+    if (!doc) {
+        ws_fail(err, "not JSON: line %d column %d: %s", jerr.line, jerr.column, jerr.text);
+        return NULL;
+    }
+    if (report_doc_check(doc, err) != 0) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+int report_doc_check(const json_t *doc, ws_error *err)
+{
+    const char *schema = report_str(doc, "schema");
+    if (!schema || strcmp(schema, REPORT_SCHEMA) != 0)
+        return ws_fail(err, "not a warpscope report (\"schema\" is not \"%s\")", REPORT_SCHEMA);
+    json_t *version = report_at(doc, "version");
+    if (!json_is_integer(version))
+        return ws_fail(err, "no report \"version\"");
+    if (json_integer_value(version) != REPORT_VERSION)
+        return ws_fail(err, "report version %lld is not supported (this warpscope reads version %d)",
+                       (long long)json_integer_value(version), REPORT_VERSION);
+    if (!json_is_object(report_at(doc, "summary")))
+        return ws_fail(err, "no \"summary\" object");
+    if (!json_is_array(report_at(doc, "kernels")))
+        return ws_fail(err, "no \"kernels\" array");
+    return 0;
+}
+
+json_t *report_at(const json_t *doc, const char *path)
+{
+    json_t *v = (json_t *)doc;
+    char key[64];
+    for (const char *p = path; v && *p;) {
+        size_t n = strcspn(p, ".");
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, p, n);
+        key[n] = '\0';
+        p += n + (p[n] == '.');
+        if (json_is_object(v)) {
+            v = json_object_get(v, key);
+        } else if (json_is_array(v)) {
+            char *end;
+            unsigned long i = strtoul(key, &end, 10);
+            v = *key && !*end ? json_array_get(v, i) : NULL;
+        } else {
+            v = NULL;
+        }
+    }
+    return v;
+}
+
+double report_num(const json_t *doc, const char *path)
+{
+    json_t *v = report_at(doc, path);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *report_str(const json_t *doc, const char *path)
+{
+    return json_string_value(report_at(doc, path));
+}
+
+size_t report_nums(const json_t *doc, const char *path, double *out, size_t max)
+{
+    json_t *a = report_at(doc, path);
+    size_t n = json_is_array(a) ? json_array_size(a) : 0;
+    if (n > max)
+        n = max;
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_array_get(a, i);
+        out[i] = json_is_number(v) ? json_number_value(v) : NAN;
+    }
+    return n;
+}

@@ -1,0 +1,290 @@
+/* tests/test_html.c: the HTML report: every section present under its id,
+ * every SVG well-formed XML, optional sections drawn when the report has
+ * them and a note when not, nothing fetched from the network. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/html.h"
+#include "reports/numfmt.h"
+#include "reports/svg.h"
+#include "tests/helpers.h"
+#include "tests/report_fixture.h"
+#include "tests/xmlcheck.h"
+
+#define FIXTURE "tests/fixtures/report-optional.json"
+
+static const char *const section_ids[] = {
+    "pc-reuse-heatmap", "sm-sharing-heatmap", "cta-distance-chart", "access-heatmap", "mrc",
+    "replay",           "mpli",               "remote-holders",     "policy-compare", "pc-table",
+};
+#define SECTIONS (sizeof section_ids / sizeof section_ids[0])
+
+/* Renders doc into dir and returns the page. */
+static char *render(const json_t *doc, const char *dir)
+{
+    char *path = test_path(dir, "report.html");
+    ws_error err;
+    cr_assert_eq(html_report_write(doc, path, &err), 0, "%s", err.msg);
+    char *html = test_read_file(path, NULL);
+    cr_assert_not_null(html);
+    free(path);
+    return html;
+}
+
+/* Every <svg>...</svg> parses as XML; returns how many there are. */
+static int check_svgs(const char *html)
+{
+    int count = 0;
+    for (const char *at = strstr(html, "<svg"); at; at = strstr(at, "<svg")) {
+        const char *end = strstr(at, "</svg>");
+        cr_assert_not_null(end, "unterminated svg");
+        end += strlen("</svg>");
+        char msg[200];
+        int rc = xml_check(at, (size_t)(end - at), msg, sizeof msg);
+        cr_assert_eq(rc, 0, "svg %d: %s: %.200s", count, msg, at);
+        /* A NaN or infinity never reaches an attribute. */
+        char *svg = strndup(at, (size_t)(end - at));
+        cr_assert_null(strstr(svg, "nan\""), "NaN in svg %d", count);
+        cr_assert_null(strstr(svg, "inf\""), "infinity in svg %d", count);
+        free(svg);
+        count++;
+        at = end;
+    }
+    return count;
+}
+
+/* The text of <section id="id">...</section>, malloc'd; asserts it is
+ * there exactly once. */
+static char *section(const char *html, const char *id)
+{
+    char open[64];
+    snprintf(open, sizeof open, "<section id=\"%s\">", id);
+    const char *at = strstr(html, open);
+    cr_assert_not_null(at, "no section %s", id);
+    cr_assert_null(strstr(at + 1, open), "section %s twice", id);
+    const char *end = strstr(at, "</section>");
+    cr_assert_not_null(end);
+    return strndup(at, (size_t)(end - at));
+}
+
+static int has_chart(const char *html, const char *id)
+{
+    char *s = section(html, id);
+    int chart = strstr(s, "<svg") != NULL || strstr(s, "<table") != NULL;
+    int absent = strstr(s, "class=\"absent\"") != NULL;
+    free(s);
+    cr_assert(chart != absent, "section %s: a chart or a note, not both or neither", id);
+    return chart;
+}
+
+static void assert_self_contained(const char *html)
+{
+    cr_assert(strncmp(html, "<!DOCTYPE html>", 15) == 0);
+    cr_assert_not_null(strstr(html, "</html>\n"));
+    cr_assert_null(strstr(html, "<script"), "no script");
+    cr_assert_null(strstr(html, "<link"), "no external style sheet");
+    cr_assert_null(strstr(html, " src="), "nothing loaded");
+    /* The only URL is the SVG namespace name, which is never fetched. */
+    for (const char *at = strstr(html, "http"); at; at = strstr(at + 1, "http"))
+        cr_assert(strncmp(at, "http://www.w3.org/2000/svg", 26) == 0 ||
+                      strncmp(at, "http-equiv", 10) == 0,
+                  "a URL: %.40s", at);
+}
+
+/* Renders doc, checks the page is self-contained and its SVGs well formed;
+ * *svgs (if not NULL) gets their count. */
+static char *render_checked(const json_t *doc, const char *dir, int *svgs)
+{
+    char *html = render(doc, dir);
+    assert_self_contained(html);
+    int n = check_svgs(html);
+    if (svgs)
+        *svgs = n;
+    return html;
+}
+
+static json_t *load_fixture(void)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(FIXTURE, 0, &jerr);
+    cr_assert_not_null(doc, "%s: %s", FIXTURE, jerr.text);
+    return doc;
+}
+
+static json_t *parse(const char *text)
+{
+    json_error_t jerr;
+    json_t *v = json_loads(text, JSON_DECODE_ANY, &jerr);
+    cr_assert_not_null(v, "%s: %s", text, jerr.text);
+    return v;
+}
+
+/* A real analysis (gemm on Fermi): the analysis sections are drawn, the
+ * replay ones (not written by analyze yet) are notes. */
+Test(html, real_report_has_every_section)
+{
+    char *dir = test_tmpdir();
+    json_t *doc = test_report_for(dir, "gemm", "fermi");
+    int svgs;
+    char *html = render_checked(doc, dir, &svgs);
+    cr_assert_geq(svgs, 6, "two PC heatmaps, SM matrix, CTA bars, access map, MRC");
+    const char *drawn[] = {"pc-reuse-heatmap", "sm-sharing-heatmap", "cta-distance-chart",
+                           "access-heatmap", "mrc", "pc-table"};
+    for (size_t i = 0; i < sizeof drawn / sizeof drawn[0]; i++)
+        cr_assert(has_chart(html, drawn[i]), "%s is drawn", drawn[i]);
+    const char *notes[] = {"replay", "mpli", "remote-holders", "policy-compare"};
+    for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
+        cr_assert(!has_chart(html, notes[i]), "%s is a note", notes[i]);
+    char *table = section(html, "pc-table");
+    cr_assert_not_null(strstr(table, "gemm_kernel"));
+    cr_assert_not_null(strstr(table, "collectors/workloads/gemm.c:"), "file:line");
+    free(table);
+    cr_assert_not_null(strstr(html, "<header id=\"summary\">"));
+    cr_assert_not_null(strstr(html, "rr,gto"), "the schedule is in the header");
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
+/* The optional sections, in exactly the shapes the replay will write, are
+ * all drawn: a chart in every section, nulls and all. */
+Test(html, optional_sections_are_drawn)
+{
+    char *dir = test_tmpdir();
+    json_t *doc = load_fixture();
+    int svgs;
+    char *html = render_checked(doc, dir, &svgs);
+    for (size_t i = 0; i < SECTIONS; i++)
+        cr_assert(has_chart(html, section_ids[i]), "%s is drawn", section_ids[i]);
+    cr_assert_geq(svgs, 11);
+    char *compare = section(html, "policy-compare");
+    cr_assert_not_null(strstr(compare, "0.67\xc3\x97"), "opt moves 4096/6144 of lru's L1->L2 bytes");
+    free(compare);
+    /* Launches of scale<float> are merged: 20 + 10 executions, U weighted by
+     * requests (0.25·40 + 0.75·24) / 64, bypass in one of two launches. */
+    char *table = section(html, "pc-table");
+    cr_assert_not_null(strstr(table, "scale&lt;float&gt;"), "names are escaped");
+    cr_assert_not_null(strstr(table, ">30<"));
+    cr_assert_not_null(strstr(table, "43.8%"));
+    cr_assert_not_null(strstr(table, "bypass in 1 of 2 launches"));
+    cr_assert_not_null(strstr(table, "intra"), "the class of the launch with most executions");
+    free(table);
+    cr_assert_not_null(strstr(html, "fixture &lt;a&amp;b&gt;.wst"), "the trace path is escaped");
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
+/* The smallest valid report: every section is a note, nothing crashes. */
+Test(html, bare_report_gives_notes)
+{
+    char *dir = test_tmpdir();
+    json_t *doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 1,
+                            "summary", "kernels");
+    char *html = render_checked(doc, dir, NULL);
+    for (size_t i = 0; i < SECTIONS; i++)
+        cr_assert(!has_chart(html, section_ids[i]), "%s is a note", section_ids[i]);
+    cr_assert_not_null(strstr(html, "n/a"), "missing figures read n/a");
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
+/* Wrong types and odd shapes where numbers should be: still a page. */
+Test(html, malformed_sections_do_not_crash)
+{
+    char *dir = test_tmpdir();
+    json_t *doc = load_fixture();
+    json_t *summary = json_object_get(doc, "summary");
+    json_t *sharing = json_object_get(summary, "sharing");
+    json_object_set_new(sharing, "sm_matrix", parse("[[1, 2], [3]]")); /* ragged */
+    json_object_set_new(sharing, "cta_distance_exact", json_string("many"));
+    json_object_set_new(json_object_get(summary, "replay"), "mpli", parse("{\"coherent\": [1, 2]}"));
+    json_object_set_new(json_object_get(summary, "mrc"), "l1", json_null());
+    json_object_set_new(doc, "access_map", parse("{\"counts\": [[1], \"x\"], \"regions\": []}"));
+    json_object_set_new(doc, "compare", parse("{\"policies\": [null, {}]}"));
+    json_array_append_new(json_object_get(doc, "kernels"), json_string("not a kernel"));
+    char *html = render_checked(doc, dir, NULL);
+    cr_assert(!has_chart(html, "sm-sharing-heatmap"));
+    cr_assert(!has_chart(html, "mpli"));
+    cr_assert(!has_chart(html, "access-heatmap"));
+    cr_assert(has_chart(html, "policy-compare"), "present policies, figures n/a");
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(html, refuses_other_documents_and_leaves_no_file)
+{
+    char *dir = test_tmpdir(), *path = test_path(dir, "out.html");
+    ws_error err;
+    json_t *doc = json_pack("{s:s}", "schema", "something-else");
+    cr_assert_eq(html_report_write(doc, path, &err), -1);
+    cr_assert(strstr(err.msg, "not a warpscope report") != NULL, "%s", err.msg);
+    json_decref(doc);
+    doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 2, "summary",
+                    "kernels");
+    cr_assert_eq(html_report_write(doc, path, &err), -1);
+    cr_assert_str_eq(err.msg, "report version 2 is not supported (this warpscope reads version 1)");
+    cr_assert_null(test_read_file(path, NULL));
+    json_decref(doc);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(html, numbers_read_at_a_glance)
+{
+    cr_assert_str_eq(numfmt_count(1234567).s, "1.2M");
+    cr_assert_str_eq(numfmt_count(987).s, "987");
+    cr_assert_str_eq(numfmt_count(12000).s, "12k");
+    cr_assert_str_eq(numfmt_count(2.41).s, "2.41");
+    cr_assert_str_eq(numfmt_percent(0.345).s, "34.5%");
+    cr_assert_str_eq(numfmt_percent(0.0004).s, "0.04%");
+    cr_assert_str_eq(numfmt_percent(NAN).s, "n/a");
+    cr_assert_str_eq(numfmt_bytes(16384).s, "16 KiB");
+    cr_assert_str_eq(numfmt_bytes(1536 * 1024).s, "1.5 MiB");
+    cr_assert_str_eq(numfmt_bytes(128).s, "128 B");
+    cr_assert_str_eq(numfmt(NUMFMT_TIMES, 0.78).s, "0.78\xc3\x97");
+}
+
+/* The SVG writer's own output, on hostile text and numbers. */
+Test(html, svg_writer_escapes_and_guards_numbers)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    svg_open(out, 100, 50, "a \"label\" & <more>");
+    svg_rect(out, NAN, INFINITY, -3, 2, "#000000", "tip <b>&'x'</b>");
+    svg_text(out, 1, 2, "middle", -90, "tick", "k<float>&\x01");
+    svg_circle(out, 1, 1, 2, "#fff", 1, NULL);
+    svg_close(out);
+    fclose(out);
+    char msg[200];
+    cr_assert_eq(xml_check(buf, len, msg, sizeof msg), 0, "%s: %s", msg, buf);
+    cr_assert_not_null(strstr(buf, "x=\"0\" y=\"0\" width=\"0\""), "%s", buf);
+    cr_assert_not_null(strstr(buf, "k&lt;float&gt;&amp;?"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "&#39;x&#39;"), "%s", buf);
+    free(buf);
+}
+
+/* The checker itself must reject what a broken writer would produce. */
+Test(html, xml_checker_rejects_malformed_svg)
+{
+    const char *good[] = {
+        "<svg a=\"1\"><g><rect/></g></svg>",
+        "  <svg b='x &amp; &#39; &#x41;'>text &lt; <!-- c --></svg>\n",
+    };
+    const char *bad[] = {
+        "<svg><g></svg>",          "<svg a=1></svg>",          "<svg a=\"1\" a=\"2\"/>",
+        "<svg>&nbsp;</svg>",       "<svg>a & b</svg>",         "<svg a=\"<\"/>",
+        "<svg></svg><svg></svg>",  "<svg a=\"1\"b=\"2\"/>",    "<svg>",
+        "<svg><1/></svg>",         "<svg a=\"&#;\"/>",         "text",
+    };
+    char msg[200];
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        cr_assert_eq(xml_check(good[i], strlen(good[i]), msg, sizeof msg), 0, "%s: %s", good[i], msg);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_eq(xml_check(bad[i], strlen(bad[i]), msg, sizeof msg), -1, "accepted %s", bad[i]);
+}
