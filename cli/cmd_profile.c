@@ -129,15 +129,14 @@ static int run(int argc, char **argv)
     if (status != 0)
         return status;
     const char *dir = a.json ? a.json : "warpscope-report";
+    ws_error err;
+    if (a.workload && !workload_lookup(a.workload, &err))
+        return cli_fail(NULL, &err);
     if ((status = make_dir(dir)) != 0)
         return status;
-    ws_error err;
     char *trace_path = NULL;
     if (a.workload) {
         trace_path = join(dir, "trace.wst");
-        if (!a.quiet)
-            fprintf(stderr, "recording %s (%s) in the emulator...\n", a.workload,
-                    workload_size_name((workload_size)a.size));
         if (record_workload(a.workload, (workload_size)a.size, 1, 0, trace_path, &err) != 0) {
             free(trace_path);
             return cli_fail(a.workload, &err);

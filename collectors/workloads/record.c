@@ -15,15 +15,23 @@ static void list_workloads(char *buf, size_t cap)
         len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", workload_at(i)->name);
 }
 
-int record_workload(const char *name, workload_size size, uint64_t seed, int verify,
-                    const char *out_path, ws_error *err)
+const workload *workload_lookup(const char *name, ws_error *err)
 {
     const workload *w = workload_find(name);
     if (!w) {
         char names[512];
         list_workloads(names, sizeof names);
-        return ws_fail(err, "unknown workload '%s' (workloads: %s)", name, names);
+        ws_fail(err, "unknown workload '%s' (workloads: %s)", name, names);
     }
+    return w;
+}
+
+int record_workload(const char *name, workload_size size, uint64_t seed, int verify,
+                    const char *out_path, ws_error *err)
+{
+    const workload *w = workload_lookup(name, err);
+    if (!w)
+        return -1;
     char description[160];
     snprintf(description, sizeof description, "%s --size %s --seed %llu", w->name,
              workload_size_name(size), (unsigned long long)seed);

@@ -26,6 +26,8 @@ typedef struct workload {
 } workload;
 
 const workload *workload_find(const char *name);
+/* Same, failing with a message that lists the workloads. */
+const workload *workload_lookup(const char *name, ws_error *err);
 const workload *workload_at(unsigned index); /* NULL past the end */
 const char *workload_size_name(workload_size size);
 int workload_size_parse(const char *text); /* -1 if unknown */

@@ -1,0 +1,101 @@
+/* tests/test_cli_profile.c: `profile`, the main job, end to end on two
+ * workloads and on a recorded file, and its errors. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/helpers.h"
+
+static void check_report_dir(const char *dir)
+{
+    static const char *const files[] = {"report.json", "report.html", "hints.csv", "compare.csv"};
+    for (size_t i = 0; i < 4; i++) {
+        char *p = test_path(dir, files[i]);
+        size_t len = 0;
+        char *text = test_read_file(p, &len);
+        cr_assert_not_null(text, "%s missing", p);
+        cr_expect_gt(len, 100, "%s is empty", p);
+        if (strcmp(files[i], "report.html") == 0) {
+            static const char *const ids[] = {"pc-reuse-heatmap", "sm-sharing-heatmap",
+                                              "cta-distance-chart", "access-heatmap", "mrc",
+                                              "mpli", "policy-compare", "pc-table"};
+            for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+                char needle[64];
+                snprintf(needle, sizeof needle, "id=\"%s\"", ids[k]);
+                cr_expect(strstr(text, needle) != NULL, "report.html lacks %s", ids[k]);
+            }
+        }
+        if (strcmp(files[i], "compare.csv") == 0) {
+            int rows = 0;
+            for (char *c = text; *c; c++)
+                rows += *c == '\n';
+            cr_expect_eq(rows, 1 + 7, "header and the 7 default policies");
+        }
+        free(text);
+        free(p);
+    }
+    char *json = test_path(dir, "report.json");
+    json_error_t jerr;
+    json_t *doc = json_load_file(json, 0, &jerr);
+    cr_assert_not_null(doc, "%s", jerr.text);
+    cr_expect(json_is_object(json_object_get(json_object_get(doc, "summary"), "replay")));
+    cr_expect(json_is_object(json_object_get(doc, "bypass")));
+    cr_expect_eq(json_array_size(json_object_get(json_object_get(doc, "compare"), "policies")), 7);
+    json_t *pc0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "pcs"), 0);
+    cr_expect(json_is_object(json_object_get(pc0, "bypass")), "PCs carry their bypass verdict");
+    json_decref(doc);
+    free(json);
+}
+
+static void profile_workload(const char *workload)
+{
+    char *dir = test_tmpdir(), *out = test_path(dir, "report");
+    cli_result r = cli_run("profile", "--workload", workload, "--gpu", "fermi", "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "report.html") != NULL, "says where the report is");
+    cr_expect(strstr(r.out, "bypass-table") != NULL, "prints the bypass summary");
+    cr_expect(strstr(r.out, "opt") != NULL, "prints the comparison");
+    cli_result_free(&r);
+    check_report_dir(out);
+    free(out);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_profile, gaussian, .timeout = 180) { profile_workload("gaussian"); }
+Test(cli_profile, hotspot, .timeout = 180) { profile_workload("hotspot"); }
+
+Test(cli_profile, a_recorded_trace, .timeout = 180)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "nw.wst"), *out = test_path(dir, "nw-report");
+    cli_result r = cli_run("record", "--workload", "nw", "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run("profile", trace, "--gpu", "volta", "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    check_report_dir(out);
+    free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_profile, errors_are_one_line)
+{
+    const char *cases[][6] = {
+        {"profile", NULL},
+        {"profile", "x.wst", "--workload", "gaussian", NULL},
+        {"profile", "--workload", "nope", NULL},
+        {"profile", "--workload", "gaussian", "--size", "huge", NULL},
+        {"profile", "/nonexistent.wst", "-o", "/nonexistent/dir/x", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cli_result r = cli_run(cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4], NULL);
+        cr_expect_neq(r.status, 0, "case %zu", i);
+        char *nl = strchr(r.err, '\n');
+        cr_expect(strncmp(r.err, "warpscope: ", 11) == 0 && nl && nl[1] == '\0', "case %zu: %s", i,
+                  r.err);
+        cli_result_free(&r);
+    }
+}
