@@ -7,6 +7,8 @@
 #include "util/grow.h"
 #include "util/u64map.h"
 
+#define RECENT_SLOTS 64
+
 struct access_map {
     u64map rows;          /* page number -> row */
     uint64_t *pages;      /* [row_count]: page number of each row */
@@ -15,10 +17,11 @@ struct access_map {
     uint32_t page_shift;
     uint64_t issues_per_bin;
     uint32_t bins_used;
-    /* Consecutive requests mostly fall in one page: skip the hash then. */
-    uint64_t last_page;
-    uint32_t last_row;
-    int have_last;
+    /* Recent pages, direct-mapped by their low bits: the lines of one
+     * instruction and of its neighbours mostly hit here, skipping the hash.
+     * A slot holds page + 1 (0 = empty; pages stay below 2^57). */
+    uint64_t recent_page[RECENT_SLOTS];
+    uint32_t recent_row[RECENT_SLOTS];
 };
 
 access_map *access_map_new(ws_error *err)
@@ -83,7 +86,7 @@ static int merge_pages(access_map *m)
     m->rows = merged;
     m->row_count = kept;
     m->page_shift++;
-    m->have_last = 0;
+    memset(m->recent_page, 0, sizeof m->recent_page); /* rows moved */
     return 0;
 }
 
@@ -92,8 +95,9 @@ static int row_of(access_map *m, uint64_t addr, uint32_t *row)
     /* page_shift stays below 56: past that fewer than ACCESS_MAP_MAX_PAGES
      * pages exist, so merging stops. */
     uint64_t page = addr >> m->page_shift;
-    if (m->have_last && page == m->last_page) {
-        *row = m->last_row;
+    unsigned slot = page % RECENT_SLOTS;
+    if (m->recent_page[slot] == page + 1) {
+        *row = m->recent_row[slot];
         return 0;
     }
     uint32_t *found = u64map_find(&m->rows, page);
@@ -122,9 +126,9 @@ static int row_of(access_map *m, uint64_t addr, uint32_t *row)
                ACCESS_MAP_TIME_BINS * sizeof *m->counts);
         m->row_count++;
     }
-    m->last_page = page;
-    m->last_row = *row = *found;
-    m->have_last = 1;
+    slot = page % RECENT_SLOTS; /* the page may have grown meanwhile */
+    m->recent_page[slot] = page + 1;
+    m->recent_row[slot] = *row = *found;
     return 0;
 }
 
