@@ -105,13 +105,15 @@ static inline cache_set view(const cache *c, uint32_t set)
     return (cache_set){.index = set, .ways = c->ways, .lines = c->lines + base, .meta = c->meta + base};
 }
 
+/* Branch-free over the ways: a hit's position is data, so an early exit
+ * would mispredict on most lookups. */
 static inline int64_t find(const cache *c, uint64_t line, size_t base)
 {
     const uint64_t *tags = c->lines + base;
+    uint64_t match = 0;
     for (uint32_t w = 0; w < c->ways; w++)
-        if (tags[w] == line)
-            return (int64_t)w;
-    return -1;
+        match |= (uint64_t)(tags[w] == line) << w;
+    return match ? (int64_t)__builtin_ctzll(match) : -1;
 }
 
 /* The sectors an access needs: the requested ones, or the whole line. */

@@ -65,7 +65,7 @@ Test(bypass_advisor, known_shares_and_recommendations)
     wst_memtrace_free(m);
 }
 
-Test(bypass_advisor, table_never_increases_global_load_traffic, .timeout = 120)
+Test(bypass_advisor, table_never_increases_global_load_traffic)
 {
     for (uint64_t seed = 1; seed <= 4; seed++) {
         wst_memtrace *m = test_random_trace(seed, 3, 600);

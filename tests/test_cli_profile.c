@@ -63,10 +63,10 @@ static void profile_workload(const char *workload)
     test_tmpdir_cleanup(dir);
 }
 
-Test(cli_profile, gaussian, .timeout = 180) { profile_workload("gaussian"); }
-Test(cli_profile, hotspot, .timeout = 180) { profile_workload("hotspot"); }
+Test(cli_profile, gaussian) { profile_workload("gaussian"); }
+Test(cli_profile, hotspot) { profile_workload("hotspot"); }
 
-Test(cli_profile, a_recorded_trace, .timeout = 180)
+Test(cli_profile, a_recorded_trace)
 {
     char *dir = test_tmpdir(), *trace = test_path(dir, "nw.wst"), *out = test_path(dir, "nw-report");
     cli_result r = cli_run("record", "--workload", "nw", "-o", trace, NULL);

@@ -71,10 +71,10 @@ static void compare_orders(const char *workload)
     test_tmpdir_cleanup(dir);
 }
 
-Test(cli_replay, compare_orders_opt_first_on_gaussian, .timeout = 120) { compare_orders("gaussian"); }
-Test(cli_replay, compare_orders_opt_first_on_kmeans, .timeout = 120) { compare_orders("kmeans"); }
+Test(cli_replay, compare_orders_opt_first_on_gaussian) { compare_orders("gaussian"); }
+Test(cli_replay, compare_orders_opt_first_on_kmeans) { compare_orders("kmeans"); }
 
-Test(cli_replay, replay_writes_a_consistent_report, .timeout = 120)
+Test(cli_replay, replay_writes_a_consistent_report)
 {
     char *dir = test_tmpdir(), *trace = record(dir, "hotspot"), *out = test_path(dir, "r.json");
     cli_result r = cli_run("replay", trace, "--gpu", "fermi", "--l1", "srrip", "-o", out, "--quiet",
@@ -108,7 +108,7 @@ Test(cli_replay, replay_writes_a_consistent_report, .timeout = 120)
     test_tmpdir_cleanup(dir);
 }
 
-Test(cli_replay, replay_on_a_real_accelsim_trace, .timeout = 120)
+Test(cli_replay, replay_on_a_real_accelsim_trace)
 {
     char *dir = test_tmpdir(), *trace = test_path(dir, "real.wst");
     char src[4096];
@@ -156,7 +156,7 @@ Test(cli_replay, policies_lists_every_policy)
 
 /* analyze replays the config's policy in its pass; with LRU its L1 must
  * agree hit for hit with the scheduler's reference LRU L1 (same rules). */
-Test(cli_replay, analyze_replay_agrees_with_the_reference_lru, .timeout = 120)
+Test(cli_replay, analyze_replay_agrees_with_the_reference_lru)
 {
     char *dir = test_tmpdir(), *trace = record(dir, "gaussian"), *out = test_path(dir, "a.json");
     cli_result r = cli_run("analyze", trace, "--gpu", "fermi", "-o", out, "--quiet", NULL);
@@ -208,5 +208,5 @@ static void bypass_on(const char *workload)
     test_tmpdir_cleanup(dir);
 }
 
-Test(cli_replay, bypass_on_gaussian, .timeout = 120) { bypass_on("gaussian"); }
-Test(cli_replay, bypass_on_hotspot, .timeout = 120) { bypass_on("hotspot"); }
+Test(cli_replay, bypass_on_gaussian) { bypass_on("gaussian"); }
+Test(cli_replay, bypass_on_hotspot) { bypass_on("hotspot"); }

@@ -136,7 +136,7 @@ static void replay_all(const wst_memtrace *m, const gpu_config *c, uint32_t thre
     sched_source_free(&src);
 }
 
-Test(replay_props, opt_has_at_least_the_hits_of_every_policy, .timeout = 120)
+Test(replay_props, opt_has_at_least_the_hits_of_every_policy)
 {
     for (uint64_t seed = 1; seed <= 3; seed++) {
         wst_memtrace *m = load_trace(seed, 12, 60);
@@ -171,7 +171,7 @@ Test(replay_props, opt_has_at_least_the_hits_of_every_policy, .timeout = 120)
     }
 }
 
-Test(replay_props, threads_change_nothing_and_random_repeats, .timeout = 120)
+Test(replay_props, threads_change_nothing_and_random_repeats)
 {
     wst_memtrace *m = load_trace(9, 10, 50);
     gpu_config c = small_gpu();
