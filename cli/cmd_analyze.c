@@ -144,6 +144,10 @@ static int run(int argc, char **argv)
         report_text_summary(stdout, a, r);
         if (a->replay)
             replay_text_summary(stdout, hierarchy_results(a->replay));
+        else
+            printf("replay: skipped: L1 %s / L2 %s need a backward pass or a profile; use "
+                   "`warpscope replay` or `warpscope bypass`\n",
+                   config.l1.policy, config.l2.policy);
     }
     analysis_free(a);
     wst_reader_close(r);
