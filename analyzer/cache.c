@@ -1,6 +1,7 @@
 /* analyzer/cache.c: see cache.h. */
 #include "analyzer/cache.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,8 +127,8 @@ static inline uint8_t wanted(const cache *c, const cache_req *r)
 /* Picks the way to fill on a miss: an invalid way first, else the policy's
  * victim among the lines that are not pending.  Returns the way, or
  * POLICY_BYPASS with out->bypassed / out->no_victim set. */
-static uint32_t choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now,
-                           cache_result *out)
+static inline __attribute__((always_inline)) uint32_t
+choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache_result *out)
 {
     if (c->policy->bypass && c->policy->bypass(c->state, s, r)) {
         out->bypassed = 1;
@@ -153,10 +154,11 @@ static uint32_t choose_way(cache *c, const cache_set *s, const cache_req *r, uin
     return way;
 }
 
-static void access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now,
-                        cache_result *out)
+static inline __attribute__((always_inline)) void
+access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now, cache_result *out)
 {
-    *out = (cache_result){0};
+    /* Only the flags: the other fields are read only under their flag. */
+    memset(out, 0, offsetof(cache_result, victim_line));
     uint32_t set = cache_set_of(c, r->line);
     size_t base = (size_t)set * c->ways;
     cache_set s = view(c, set);
@@ -180,6 +182,10 @@ static void access_line(cache *c, const cache_req *r, int allocate, int write, u
     }
     if (c->policy->miss)
         c->policy->miss(c->state, &s, r);
+    /* Not allocated: a read fetches what it asked for from below.  (Set
+     * here, not by reading *out back: byte stores then a wider load of the
+     * same bytes stall store forwarding on the hottest path.) */
+    out->fetch_sectors = write ? 0 : need;
     if (!allocate)
         return;
     uint32_t way = choose_way(c, &s, r, now, out);
@@ -210,8 +216,6 @@ static void access_line(cache *c, const cache_req *r, int allocate, int write, u
 void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out)
 {
     access_line(c, r, allocate, 0, now, out);
-    if (!out->present && !out->allocated)
-        out->fetch_sectors = wanted(c, r);
 }
 
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)

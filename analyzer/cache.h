@@ -30,6 +30,9 @@ typedef struct cache_options {
     int track_pending;      /* reserved-line mode: pending lines are not victims */
 } cache_options;
 
+/* The flags come first and are always set; the other fields are valid only
+ * under their flag (victim_* with evicted, owner_* with present, slot with
+ * present or allocated). */
 typedef struct cache_result {
     uint8_t hit;             /* present with every requested sector valid */
     uint8_t present;         /* the tag matched (a sector miss is present, not hit) */

@@ -16,6 +16,7 @@
 #include "analyzer/cache.h"
 #include "analyzer/nextuse.h"
 #include "analyzer/replay.h"
+#include "analyzer/tagcache.h"
 #include "collectors/workloads/workloads.h"
 
 static double now(void)
@@ -89,9 +90,32 @@ static double cache_rate(const char *policy, const stream *st, double *hit_rate)
     return (double)st->count / t;
 }
 
+/* The floor: the scheduler's bare tag-only LRU (no policy interface, no
+ * sectors, owners or pending times), on the same stream. */
+static double tagcache_rate(const stream *st, double *hit_rate)
+{
+    ws_error err;
+    cache_config g = {.size_bytes = 16384, .ways = 4, .line_bytes = 128, .slices = 1};
+    tagcache *c[64];
+    for (uint32_t i = 0; i < st->caches; i++)
+        if (!(c[i] = tagcache_new(&g, &err)))
+            die("tagcache", &err);
+    uint64_t hits = 0;
+    double t0 = now();
+    for (size_t i = 0; i < st->count; i++)
+        hits += (uint64_t)tagcache_access(c[st->sms[i]], st->lines[i], 1, 0).hit;
+    double t = now() - t0;
+    for (uint32_t i = 0; i < st->caches; i++)
+        tagcache_free(c[i]);
+    *hit_rate = (double)hits / (double)st->count;
+    return (double)st->count / t;
+}
+
 static void policy_table(const stream *st)
 {
     printf("| policy | M requests/s | hit rate |\n|---|---|---|\n");
+    double floor_hit, floor_rate = tagcache_rate(st, &floor_hit);
+    printf("| (reference: bare tag-only LRU) | %.1f | %.1f%% |\n", floor_rate / 1e6, 100 * floor_hit);
     for (int i = 0; policy_all[i]; i++) {
         if (policy_all[i]->needs_param) /* the bypass policies need a profile */
             continue;
