@@ -44,7 +44,8 @@ static int run(int argc, char **argv)
     status = cli_replay(&a, set.options, set.count, hs, &r);
     if (status == 0) {
         status = compare_write(&set, hs, &a, r);
-        compare_print(stdout, &set, hs);
+        if (status == 0)
+            compare_print(stdout, &set, hs);
     }
     for (uint32_t i = 0; i < set.count; i++)
         hierarchy_free(hs[i]);

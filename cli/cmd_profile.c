@@ -2,11 +2,9 @@
  * (or read) a trace, analyze it (with the replay of the config's policies),
  * derive bypass hints, compare a default policy set, and write one report
  * directory.  Each step is the library call its own command makes. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analyzer/analysis.h"
 #include "analyzer/bypass_advisor.h"
@@ -21,6 +19,7 @@
 #include "reports/replay_text.h"
 #include "reports/report_json.h"
 #include "reports/text.h"
+#include "util/outfile.h"
 
 #define PROFILE_POLICIES "lru,fifo,random,dip,srrip,drrip,opt"
 
@@ -53,12 +52,8 @@ static char *join(const char *dir, const char *name)
 
 static int make_dir(const char *dir)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return cli_error(dir, "cannot create the report directory: %s", strerror(errno));
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return cli_error(dir, "not a directory");
-    return 0;
+    ws_error err;
+    return ws_make_dir(dir, &err) == 0 ? 0 : cli_fail(NULL, &err);
 }
 
 /* Steps 2-4 on an open trace; fills doc. */

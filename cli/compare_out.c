@@ -8,6 +8,7 @@
 #include "reports/json_out.h"
 #include "reports/replay_json.h"
 #include "reports/replay_text.h"
+#include "util/outfile.h"
 #include "util/version.h"
 
 static int set_policy(cache_config *c, const char *name, size_t len, ws_error *err)
@@ -122,6 +123,8 @@ int compare_write(const compare_set *set, hierarchy *const *hs, const replay_arg
     }
     (void)r;
     if (a->csv) {
+        if (ws_make_dir(a->csv, &err) != 0)
+            return cli_fail(NULL, &err);
         char path[4096];
         snprintf(path, sizeof path, "%s/compare.csv", a->csv);
         if (compare_write_csv(set, hs, path, &err) != 0)

@@ -2,6 +2,8 @@
  * docs/report-schema.md. */
 #include "reports/csv_tables.h"
 
+#include "util/outfile.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -154,7 +156,7 @@ static int write_sharing(const analysis *a, const char *dir, ws_error *err)
 
 int report_csv_tables(const analysis *a, const wst_reader *r, const char *dir, ws_error *err)
 {
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return ws_fail(err, "%s: cannot create directory: %s", dir, strerror(errno));
+    if (ws_make_dir(dir, err) != 0)
+        return -1;
     return write_pcs(a, r, dir, err) || write_reuse(a, dir, err) || write_sharing(a, dir, err) ? -1 : 0;
 }

@@ -104,3 +104,13 @@ void ws_outfile_abort(ws_outfile *out)
     }
     outfile_free(out);
 }
+
+int ws_make_dir(const char *dir, ws_error *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return ws_fail(err, "%s: cannot create directory: %s", dir, strerror(errno));
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return ws_fail(err, "%s: not a directory", dir);
+    return 0;
+}

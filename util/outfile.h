@@ -25,4 +25,8 @@ int ws_outfile_commit(ws_outfile *out, ws_error *err);
 /* Closes and removes the temporary file.  Frees out.  NULL is a no-op. */
 void ws_outfile_abort(ws_outfile *out);
 
+/* Creates directory `dir` if it does not exist; fails if it cannot, or if
+ * something else has that name. */
+int ws_make_dir(const char *dir, ws_error *err);
+
 #endif
