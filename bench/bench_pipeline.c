@@ -115,9 +115,12 @@ int main(int argc, char **argv)
     const char *names[] = {"gemm", "bfs", "spmv"};
     char path[256];
     printf("## Emulated collector and analysis pass (`bench/bench_pipeline.c`)\n\n");
-    printf("One core.  Recording writes the .wst trace; analysis is `analyze` on the fermi "
-           "preset with the default schedule (rr,gto): scheduler, coalescer, U, reuse distance "
-           "and time in 3 scopes x 2 granularities, locality, sharing.\n\n");
+    printf("Recording (one core) writes the .wst trace; analysis is `analyze` on the fermi "
+           "preset with the default schedule (rr,gto): scheduler and coalescer on one thread, "
+           "and on worker threads U, reuse distance and time in 3 scopes x 2 granularities, "
+           "locality, sharing, the access map, and the replay of the config's L1/L2 (all "
+           "cores: %ld).  Target: 5 M warp records/s.\n\n",
+           sysconf(_SC_NPROCESSORS_ONLN));
     printf("| workload | size | warp records | record (M records/s) | bytes/record |\n|---|---|---|---|---|\n");
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "/tmp/bench-pipeline-%s-%d.wst", names[i], (int)getpid());

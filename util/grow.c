@@ -10,10 +10,9 @@ int ws_grow_huge(void **array, size_t *capacity, size_t used, size_t needed, siz
 {
     if (needed <= *capacity)
         return 0;
-    size_t cap = *capacity ? *capacity : 16;
-    while (cap < needed)
-        cap *= 2;
-    size_t bytes = cap * elem_size;
+    /* Exactly what is needed, in whole huge pages: callers size once (the
+     * scheduler knows a CTA's record count), so doubling would only waste. */
+    size_t bytes = needed * elem_size;
     if (bytes < HUGE_PAGE)
         return ws_grow(array, capacity, needed, elem_size);
     bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
