@@ -81,15 +81,35 @@ static int l1_request(pass *p, const replay_issue *is, uint64_t line, int is_cou
                       : 0;
 }
 
-static int on_instruction(void *ctx, const replay_issue *is, const ws_request *rq, int n,
-                          ws_error *err)
+/* Consumer 1: U, Req and reuse distance (metrics.c), the heaviest. */
+static int metrics_on_instruction(void *ctx, const replay_issue *is, const ws_request *rq, int n,
+                                  ws_error *err)
 {
     pass *p = ctx;
     coalesce_summary summary = summarize(rq, n, p->line_bytes);
     metrics_issue mi = {.kind = is->kind, .space = is->space, .pc = is->pc, .cta = is->cta,
                         .warp = is->cta_warp, .sm = is->sm, .warp_slot = is->warp_slot};
-    if (metrics_instruction(p->a->metrics, &mi, rq, &summary, err) != 0)
-        return -1;
+    return metrics_instruction(p->a->metrics, &mi, rq, &summary, err);
+}
+
+static int metrics_on_kernel_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error *err)
+{
+    (void)k;
+    pass *p = ctx;
+    return metrics_kernel_begin(p->a->metrics, pcs, err);
+}
+
+static int metrics_on_kernel_end(void *ctx, ws_error *err)
+{
+    pass *p = ctx;
+    return metrics_kernel_end(p->a->metrics, err);
+}
+
+/* Consumer 2: sharing, the access map, the LRU L1 and its generations. */
+static int on_instruction(void *ctx, const replay_issue *is, const ws_request *rq, int n,
+                          ws_error *err)
+{
+    pass *p = ctx;
     int is_counted = counted(p, is);
     p->issued++;
     for (int i = 0; i < n; i++) {
@@ -112,9 +132,7 @@ static int on_kernel_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error *err)
         if (p->window)
             tagcache_flush(p->window[s]);
     }
-    return metrics_kernel_begin(a->metrics, pcs, err) || locality_begin_kernel(p->locality, pcs, err)
-               ? -1
-               : 0;
+    return locality_begin_kernel(p->locality, pcs, err);
 }
 
 static int on_kernel_end(void *ctx, ws_error *err)
@@ -140,7 +158,7 @@ static int on_kernel_end(void *ctx, ws_error *err)
     p->kernel->sharing_multi_cta = after->multi_cta_blocks - before.multi_cta_blocks;
     p->kernel->sharing_pairs = after->cta_pairs - before.cta_pairs;
     p->kernel->sharing_neighbour_pairs = near_after - near_before;
-    return metrics_kernel_end(a->metrics, err);
+    return 0;
 }
 
 void analysis_free(analysis *a)
@@ -193,9 +211,14 @@ static int start_replay(analysis *a, const wst_trace *t, ws_error *err)
 static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error *err)
 {
     analysis *a = p->a;
-    replay_consumer consumers[2] = {{.ctx = p, .kernel_begin = on_kernel_begin,
-                                     .instruction = on_instruction, .kernel_end = on_kernel_end}};
-    uint32_t count = 1;
+    /* Workers take consumers round robin: with two, the metrics (the
+     * heaviest) get one to themselves and the rest share the other. */
+    replay_consumer consumers[3] = {
+        {.ctx = p, .kernel_begin = on_kernel_begin, .instruction = on_instruction,
+         .kernel_end = on_kernel_end},
+        {.ctx = p, .kernel_begin = metrics_on_kernel_begin, .instruction = metrics_on_instruction,
+         .kernel_end = metrics_on_kernel_end}};
+    uint32_t count = 2;
     if (a->replay)
         consumers[count++] = hierarchy_consumer(a->replay);
     replay_options ro;
