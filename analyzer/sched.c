@@ -5,22 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/packed_record.h"
 #include "util/grow.h"
 
 typedef struct cta_state {
     int active;
     uint32_t cta;
-    wst_record *records;
-    size_t count, capacity;
-    uint32_t *order; /* record indices grouped by warp, trace order within a warp */
-    size_t order_capacity;
+    packed_cta records; /* packed: resident CTAs are the scheduler's memory */
     uint32_t warps_left;
 } cta_state;
 
 typedef struct warp_state {
     int active;        /* has records left */
     uint32_t cta_slot;
-    uint32_t next, end; /* range of the CTA's order[] */
+    uint32_t next, end; /* range of the CTA's packed records */
     uint64_t id;       /* dispatch order = age */
     uint64_t ready_at; /* GTO: the scheduler's issue count when ready again */
 } warp_state;
@@ -70,6 +68,12 @@ struct sched {
     size_t queue_head, queue_count, queue_capacity;
     int retire_pending;
     uint32_t retire_sm, retire_slot;
+    /* A CTA is decoded here, then packed into its slot. */
+    wst_record *decoded;
+    size_t decoded_count, decoded_capacity;
+    uint32_t *order; /* decoded records grouped by warp, trace order within each */
+    size_t order_capacity;
+    wst_record issued; /* the record of the last ISSUE event, expanded */
 };
 
 /* ---- options ---- */
@@ -280,8 +284,7 @@ static void free_sms(sched *s)
 {
     for (uint32_t i = 0; s->sms && i < s->config.sms; i++) {
         for (uint32_t c = 0; c < s->cta_slots; c++) {
-            free(s->sms[i].ctas[c].records);
-            free(s->sms[i].ctas[c].order);
+            packed_cta_free(&s->sms[i].ctas[c].records);
         }
         free(s->sms[i].ctas);
         free(s->sms[i].warps);
@@ -300,25 +303,30 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
     if (slot == s->cta_slots)
         return ws_fail(err, "scheduler: SM %u has no free CTA slot", sm_index);
     cta_state *c = &sm->ctas[slot];
-    if (s->source.load_cta(s->source.ctx, s->kernel, cta, &c->records, &c->count, &c->capacity,
-                           err) != 0)
+    if (s->source.load_cta(s->source.ctx, s->kernel, cta, &s->decoded, &s->decoded_count,
+                           &s->decoded_capacity, err) != 0)
         return -1;
-    if (ws_grow((void **)&c->order, &c->order_capacity, c->count + 1, sizeof *c->order))
+    size_t count = s->decoded_count;
+    if (ws_grow((void **)&s->order, &s->order_capacity, count + 1, sizeof *s->order))
         return ws_fail(err, "out of memory");
     /* Counting sort by warp keeps each warp's records in trace order. */
     uint32_t starts[1025] = {0};
-    for (size_t i = 0; i < c->count; i++) {
-        if (c->records[i].warp >= s->warps_per_cta)
+    for (size_t i = 0; i < count; i++) {
+        if (s->decoded[i].warp >= s->warps_per_cta)
             return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", s->kernel, cta,
-                           c->records[i].warp);
-        starts[c->records[i].warp + 1]++;
+                           s->decoded[i].warp);
+        starts[s->decoded[i].warp + 1]++;
     }
     for (uint32_t w = 0; w < s->warps_per_cta; w++)
         starts[w + 1] += starts[w];
     uint32_t fill[1024];
     memcpy(fill, starts, s->warps_per_cta * sizeof *fill);
-    for (size_t i = 0; i < c->count; i++)
-        c->order[fill[c->records[i].warp]++] = (uint32_t)i;
+    for (size_t i = 0; i < count; i++)
+        s->order[fill[s->decoded[i].warp]++] = (uint32_t)i;
+    /* Packed in that order, each warp's records are contiguous: a warp that
+     * keeps issuing (GTO) reads memory sequentially. */
+    if (packed_cta_fill(&c->records, s->decoded, s->order, count, err) != 0)
+        return -1;
     c->active = 1;
     c->cta = cta;
     c->warps_left = 0;
@@ -425,24 +433,23 @@ static int prepare_recorded(sched *s, ws_error *err)
     s->first_time = malloc((s->cta_count + 1) * sizeof *s->first_time);
     if (!s->admission || !s->recorded_sm || !s->first_time)
         return ws_fail(err, "out of memory");
-    cta_state scratch = {0};
     int rc = 0;
     for (uint32_t i = 0; i < s->cta_count && rc == 0; i++) {
-        rc = s->source.load_cta(s->source.ctx, s->kernel, s->ctas[i], &scratch.records,
-                                &scratch.count, &scratch.capacity, err);
-        if (rc == 0 && (!scratch.count || !scratch.records[0].has_sm || !scratch.records[0].has_time))
+        rc = s->source.load_cta(s->source.ctx, s->kernel, s->ctas[i], &s->decoded,
+                                &s->decoded_count, &s->decoded_capacity, err);
+        const wst_record *first = s->decoded;
+        if (rc == 0 && (!s->decoded_count || !first->has_sm || !first->has_time))
             rc = ws_fail(err, "the recorded schedule needs SM ids and timestamps, which this "
                          "trace lacks (emulated and imported traces have none); use rr,gto");
-        if (rc == 0 && scratch.records[0].sm >= s->config.sms)
-            rc = ws_fail(err, "the trace ran on SM %u but the GPU config has %u SMs",
-                         scratch.records[0].sm, s->config.sms);
+        if (rc == 0 && first->sm >= s->config.sms)
+            rc = ws_fail(err, "the trace ran on SM %u but the GPU config has %u SMs", first->sm,
+                         s->config.sms);
         if (rc == 0) {
             s->admission[i] = i;
-            s->recorded_sm[i] = scratch.records[0].sm;
-            s->first_time[i] = scratch.records[0].timestamp;
+            s->recorded_sm[i] = first->sm;
+            s->first_time[i] = first->timestamp;
         }
     }
-    free(scratch.records);
     if (rc == 0)
         qsort_r(s->admission, s->cta_count, sizeof *s->admission, compare_first_time,
                 s->first_time);
@@ -450,10 +457,10 @@ static int prepare_recorded(sched *s, ws_error *err)
     return rc;
 }
 
-static const wst_record *warp_head(const sm_state *sm, const warp_state *w)
+static const packed_record *warp_head(const sm_state *sm, const warp_state *w)
 {
     const cta_state *c = &sm->ctas[w->cta_slot];
-    return &c->records[c->order[w->next]];
+    return &c->records.records[w->next];
 }
 
 /* Admits CTAs whose start time has come: before the earliest pending record
@@ -531,8 +538,11 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     cta_state *c = &sm->ctas[w->cta_slot];
     *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
                        .warp_slot = slot, .scheduler = slot % s->config.schedulers_per_sm,
-                       .warp_id = w->id, .step = sm->steps++,
-                       .record = &c->records[c->order[w->next]]};
+                       .warp_id = w->id, .step = sm->steps++, .record = &s->issued};
+    packed_cta_expand(&c->records, w->next, c->cta, &s->issued);
+    /* This SM issues again only after every other SM has: fetch the warp's
+     * next record now, so it is in cache by then. */
+    __builtin_prefetch(&c->records.records[w->next + 1]);
     if (++w->next == w->end) {
         w->active = 0;
         sm->live_warps--;
@@ -736,5 +746,7 @@ void sched_free(sched *s)
     free(s->admission);
     free(s->recorded_sm);
     free(s->first_time);
+    free(s->decoded);
+    free(s->order);
     free(s);
 }

@@ -1,0 +1,95 @@
+/* analyzer/packed_record.c: see packed_record.h. */
+#include "analyzer/packed_record.h"
+
+#include <stdlib.h>
+
+#include "util/grow.h"
+
+/* Affine iff every active lane l sits at first + (l - f) × stride, with the
+ * stride taken from the first two active lanes f and g. */
+static int affine(const wst_record *r, uint64_t *base, uint64_t *stride)
+{
+    if (!r->mask) {
+        *base = *stride = 0;
+        return 1;
+    }
+    uint32_t f = (uint32_t)__builtin_ctz(r->mask), rest = r->mask & (r->mask - 1);
+    uint64_t step = 0;
+    if (rest) {
+        uint32_t g = (uint32_t)__builtin_ctz(rest);
+        uint64_t diff = r->addr[g] - r->addr[f];
+        if (diff % (g - f) != 0 && (0 - diff) % (g - f) != 0)
+            return 0;
+        /* The exact per-lane step, as a signed quotient, modulo 2^64. */
+        step = (int64_t)diff < 0 ? 0 - ((0 - diff) / (g - f)) : diff / (g - f);
+    }
+    uint64_t b = r->addr[f] - (uint64_t)f * step;
+    for (uint32_t m = r->mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (r->addr[l] != b + (uint64_t)l * step)
+            return 0;
+    }
+    *base = b;
+    *stride = step;
+    return 1;
+}
+
+int packed_cta_fill(packed_cta *p, const wst_record *records, const uint32_t *order, size_t n,
+                    ws_error *err)
+{
+    p->count = p->lane_count = 0;
+    if (ws_grow((void **)&p->records, &p->capacity, n + 1, sizeof *p->records) != 0)
+        return ws_fail(err, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const wst_record *r = &records[order ? order[i] : i];
+        packed_record *q = &p->records[p->count++];
+        *q = (packed_record){.pc = r->pc, .mask = r->mask, .warp = (uint16_t)r->warp, .sm = r->sm,
+                             .kind = r->kind, .space = r->space, .cache_op = r->cache_op,
+                             .size = r->size, .has_sm = r->has_sm, .has_time = r->has_time,
+                             .timestamp = r->timestamp};
+        if (r->warp > UINT16_MAX)
+            return ws_fail(err, "record with warp %u beyond a CTA's 1024 warps", r->warp);
+        if ((q->affine = (uint8_t)affine(r, &q->base, &q->stride)))
+            continue;
+        size_t lanes = (size_t)__builtin_popcount(r->mask);
+        if (ws_grow((void **)&p->lanes, &p->lane_capacity, p->lane_count + lanes, sizeof *p->lanes))
+            return ws_fail(err, "out of memory");
+        q->base = p->lane_count;
+        for (uint32_t m = r->mask; m; m &= m - 1)
+            p->lanes[p->lane_count++] = r->addr[__builtin_ctz(m)];
+    }
+    return 0;
+}
+
+void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out)
+{
+    const packed_record *q = &p->records[i];
+    out->cta = cta;
+    out->warp = q->warp;
+    out->pc = q->pc;
+    out->kind = q->kind;
+    out->space = q->space;
+    out->cache_op = q->cache_op;
+    out->size = q->size;
+    out->mask = q->mask;
+    out->has_sm = q->has_sm;
+    out->has_time = q->has_time;
+    out->sm = q->sm;
+    out->timestamp = q->timestamp;
+    if (q->affine) { /* every lane, active or not: a loop the compiler vectorizes */
+        uint64_t a = q->base;
+        for (uint32_t l = 0; l < WST_WARP_SIZE; l++, a += q->stride)
+            out->addr[l] = a;
+        return;
+    }
+    const uint64_t *lane = p->lanes + q->base;
+    for (uint32_t l = 0; l < WST_WARP_SIZE; l++)
+        out->addr[l] = (q->mask >> l) & 1 ? *lane++ : 0;
+}
+
+void packed_cta_free(packed_cta *p)
+{
+    free(p->records);
+    free(p->lanes);
+    *p = (packed_cta){0};
+}
