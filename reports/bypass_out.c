@@ -152,6 +152,32 @@ static void where(char *buf, size_t cap, const wst_trace *t, const bypass_pc_hin
                  pc->offset);
 }
 
+/* Source files whose every global-load PC is recommended: one compiler flag
+ * (-dlcm=cg caches global loads in L2 only) does it for the whole file. */
+static void print_whole_files(FILE *out, const bypass_advice *a, const wst_trace *t)
+{
+    for (uint32_t i = 0; i < a->pc_count; i++) {
+        const char *file = pc_of(t, &a->pcs[i])->file;
+        int first = 1, all = 1;
+        int64_t saved = 0;
+        for (uint32_t j = 0; j < a->pc_count && file; j++) {
+            const char *other = pc_of(t, &a->pcs[j])->file;
+            if (!other || strcmp(other, file) != 0)
+                continue;
+            first &= j >= i; /* report each file once, at its first PC */
+            all &= a->pcs[j].recommend;
+            saved += a->pcs[j].recommend ? a->pcs[j].traffic_change : 0;
+        }
+        if (!file || !first || !all)
+            continue;
+        char bytes[32];
+        replay_format_bytes(bytes, sizeof bytes, (uint64_t)(-saved));
+        const char *base = strrchr(file, '/');
+        fprintf(out, "  %-28s every load listed: compile it with -Xptxas -dlcm=cg  saves up to %s\n",
+                base ? base + 1 : file, bytes);
+    }
+}
+
 void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
 {
     uint64_t worthy = 0;
@@ -190,7 +216,8 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
             replay_format_bytes(saved, sizeof saved, (uint64_t)(-h->traffic_change));
             fprintf(out, "  %-28s use __ldcg(...) for this load   saves %s\n", at, saved);
         }
-        fprintf(out, "  (or compile the whole file with -Xptxas -dlcm=cg when every load in it is listed)\n\n");
+        print_whole_files(out, a, t);
+        fprintf(out, "\n");
     } else {
         fprintf(out, "No load PC lowers traffic when it bypasses L1: keep the defaults.\n\n");
     }

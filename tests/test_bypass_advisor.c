@@ -4,12 +4,13 @@
 #include <string.h>
 
 #include "analyzer/bypass_advisor.h"
+#include "reports/bypass_out.h"
 #include "tests/trace_gen.h"
 
 /* PC 0 streams: one lane, a new line each time (U = 32/128 sector-rounded,
  * R = 0: bypass-worthy).  PC 1 sweeps 8 lines over and over, fully
  * coalesced (U = 1: never bypass-worthy). */
-static wst_memtrace *two_pcs(void)
+static wst_memtrace *make_trace(int with_reused)
 {
     wst_memtrace *m = wst_memtrace_new(NULL);
     wst_sink s = wst_memtrace_sink(m);
@@ -26,6 +27,8 @@ static wst_memtrace *two_pcs(void)
         r.mask = 1;
         r.addr[0] = 0x100000 + (uint64_t)i * 128;
         cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0);
+        if (!with_reused)
+            continue;
         r.pc = 1;
         r.mask = 0xffffffffu;
         for (int l = 0; l < 32; l++)
@@ -37,7 +40,7 @@ static wst_memtrace *two_pcs(void)
 
 Test(bypass_advisor, known_shares_and_recommendations)
 {
-    wst_memtrace *m = two_pcs();
+    wst_memtrace *m = make_trace(1);
     sched_source src = sched_source_memtrace(m);
     hierarchy_options base = {.seed = 1};
     ws_error err;
@@ -84,4 +87,39 @@ Test(bypass_advisor, table_never_increases_global_load_traffic)
         sched_source_free(&src);
         wst_memtrace_free(m);
     }
+}
+
+/* When every load of a file should bypass, the summary says to compile the
+ * file with -dlcm=cg; with one load to keep, it does not. */
+static char *summary_of(int with_reused)
+{
+    wst_memtrace *m = make_trace(with_reused);
+    sched_source src = sched_source_memtrace(m);
+    hierarchy_options base = {.seed = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&base.config, "fermi", &err), 0);
+    replay_options ro;
+    replay_options_default(&ro);
+    bypass_advice *a = bypass_advise(&src, &ro, &base, 8, 1, &err);
+    cr_assert_not_null(a, "%s", err.msg);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bypass_print_summary(f, a, &m->trace);
+    fclose(f);
+    bypass_advice_free(a);
+    sched_source_free(&src);
+    wst_memtrace_free(m);
+    return text;
+}
+
+Test(bypass_advisor, whole_file_flag_only_when_every_load_bypasses)
+{
+    char *all = summary_of(0), *some = summary_of(1);
+    cr_expect(strstr(all, "k.cu:7") && strstr(all, "__ldcg"), "%s", all);
+    cr_expect(strstr(all, "-dlcm=cg") != NULL, "%s", all);
+    cr_expect(strstr(some, "k.cu:7") != NULL, "%s", some);
+    cr_expect(strstr(some, "-dlcm=cg") == NULL, "%s", some);
+    free(all);
+    free(some);
 }
