@@ -210,3 +210,33 @@ static void bypass_on(const char *workload)
 
 Test(cli_replay, bypass_on_gaussian) { bypass_on("gaussian"); }
 Test(cli_replay, bypass_on_hotspot) { bypass_on("hotspot"); }
+
+/* A flipped byte in the middle of a trace: every replaying command stops
+ * with one line that names the file, and writes nothing. */
+Test(cli_replay, corrupt_trace_is_one_line_error)
+{
+    char *dir = test_tmpdir(), *trace = record(dir, "pathfinder"), *bad = test_path(dir, "bad.wst");
+    size_t len;
+    char *bytes = test_read_file(trace, &len);
+    cr_assert_not_null(bytes);
+    bytes[len / 3] ^= 0x5a;
+    cr_assert_eq(test_write_file(bad, bytes, len), 0);
+    free(bytes);
+    char *out = test_path(dir, "out.json");
+    const char *commands[] = {"replay", "compare", "bypass", "analyze"};
+    for (size_t i = 0; i < 4; i++) {
+        cli_result r = cli_run(commands[i], bad, "-o", out, "--quiet", NULL);
+        cr_expect_neq(r.status, 0, "%s", commands[i]);
+        char *nl = strchr(r.err, '\n');
+        cr_expect(strstr(r.err, "bad.wst") && nl && nl[1] == '\0', "%s: %s", commands[i], r.err);
+        cli_result_free(&r);
+        size_t ignored;
+        char *written = test_read_file(out, &ignored);
+        cr_expect_null(written, "%s left %s behind", commands[i], out);
+        free(written);
+    }
+    free(out);
+    free(bad);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
