@@ -25,8 +25,21 @@ void analysis_options_default(analysis_options *o)
     o->replay_seed = 1;
 }
 
+/* The reuse streams split off to a second metrics instance on its own
+ * thread: sector granularity (up to 4 keys a request) in the two big scopes. */
+#define SPLIT_REUSE (METRICS_REUSE_BIT(GRAN_SECTOR, SCOPE_GLOBAL) | \
+                     METRICS_REUSE_BIT(GRAN_SECTOR, SCOPE_PER_SM))
+
+/* A metrics instance as a stream consumer. */
+typedef struct metrics_sink {
+    metrics *m;
+    unsigned line_bytes;
+} metrics_sink;
+
 typedef struct pass {
     analysis *a;
+    metrics *split; /* runs SPLIT_REUSE; joined into a->metrics at the end */
+    metrics_sink sinks[2];
     tagcache **l1;     /* per SM: the LRU L1 of the locality generations */
     tagcache **window; /* per SM, with locality_window: the generations' cache */
     locality *locality;
@@ -85,24 +98,22 @@ static int l1_request(pass *p, const replay_issue *is, uint64_t line, int is_cou
 static int metrics_on_instruction(void *ctx, const replay_issue *is, const ws_request *rq, int n,
                                   ws_error *err)
 {
-    pass *p = ctx;
-    coalesce_summary summary = summarize(rq, n, p->line_bytes);
+    metrics_sink *sink = ctx;
+    coalesce_summary summary = summarize(rq, n, sink->line_bytes);
     metrics_issue mi = {.kind = is->kind, .space = is->space, .pc = is->pc, .cta = is->cta,
                         .warp = is->cta_warp, .sm = is->sm, .warp_slot = is->warp_slot};
-    return metrics_instruction(p->a->metrics, &mi, rq, &summary, err);
+    return metrics_instruction(sink->m, &mi, rq, &summary, err);
 }
 
 static int metrics_on_kernel_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error *err)
 {
     (void)k;
-    pass *p = ctx;
-    return metrics_kernel_begin(p->a->metrics, pcs, err);
+    return metrics_kernel_begin(((metrics_sink *)ctx)->m, pcs, err);
 }
 
 static int metrics_on_kernel_end(void *ctx, ws_error *err)
 {
-    pass *p = ctx;
-    return metrics_kernel_end(p->a->metrics, err);
+    return metrics_kernel_end(((metrics_sink *)ctx)->m, err);
 }
 
 /* Consumer 2: sharing, the access map, the LRU L1 and its generations. */
@@ -211,20 +222,25 @@ static int start_replay(analysis *a, const wst_trace *t, ws_error *err)
 static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error *err)
 {
     analysis *a = p->a;
-    /* Workers take consumers round robin: with two, the metrics (the
-     * heaviest) get one to themselves and the rest share the other. */
-    replay_consumer consumers[3] = {
+    /* One thread per consumer: the operating system balances them over the
+     * cores (the two metrics halves are the heavy ones). */
+    replay_consumer consumers[4] = {
+        {.ctx = &p->sinks[0], .kernel_begin = metrics_on_kernel_begin,
+         .instruction = metrics_on_instruction, .kernel_end = metrics_on_kernel_end},
+        {.ctx = &p->sinks[1], .kernel_begin = metrics_on_kernel_begin,
+         .instruction = metrics_on_instruction, .kernel_end = metrics_on_kernel_end},
         {.ctx = p, .kernel_begin = on_kernel_begin, .instruction = on_instruction,
-         .kernel_end = on_kernel_end},
-        {.ctx = p, .kernel_begin = metrics_on_kernel_begin, .instruction = metrics_on_instruction,
-         .kernel_end = metrics_on_kernel_end}};
-    uint32_t count = 2;
+         .kernel_end = on_kernel_end}};
+    uint32_t count = 3;
     if (a->replay)
         consumers[count++] = hierarchy_consumer(a->replay);
+    p->sinks[0] = (metrics_sink){.m = a->metrics, .line_bytes = p->line_bytes};
+    p->sinks[1] = (metrics_sink){.m = p->split, .line_bytes = p->line_bytes};
     replay_options ro;
     replay_options_default(&ro);
     ro.schedule = a->options.schedule;
     ro.half_warp = a->options.half_warp;
+    ro.threads = count + (a->replay != NULL);
     ro.observe_event = a->options.observe;
     ro.observe_event_ctx = a->options.observe_ctx;
     replay_stream_stats stats;
@@ -232,6 +248,8 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
         return -1;
     a->issued = stats.issued;
     a->peak_resident_ctas = stats.peak_resident_ctas;
+    if (metrics_adopt_reuse(a->metrics, p->split, SPLIT_REUSE, err) != 0)
+        return -1;
     return a->replay ? hierarchy_finish(a->replay, err) : 0;
 }
 
@@ -264,12 +282,18 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
                           .ways = options->locality_window, .line_bytes = config->l1.line_bytes,
                           .slices = 1};
     int rc = -1;
-    if ((a->metrics = metrics_new(&mo, err)) && (a->sharing = sharing_new(config->sms, block, err)) &&
+    metrics_options split = mo;
+    mo.reuse_mask = METRICS_REUSE_ALL & ~SPLIT_REUSE;
+    split.reuse_mask = SPLIT_REUSE;
+    split.reuse_only = 1;
+    if ((a->metrics = metrics_new(&mo, err)) && (p.split = metrics_new(&split, err)) &&
+        (a->sharing = sharing_new(config->sms, block, err)) &&
         (a->access_map = access_map_new(err)) && (p.locality = locality_new(config->sms, err)) &&
         (p.l1 = tagcaches(config->sms, &config->l1, err)) &&
         (!options->locality_window || (p.window = tagcaches(config->sms, &fully, err))) &&
         start_replay(a, t, err) == 0)
         rc = run_pass(&p, &source, bar, err);
+    metrics_free(p.split);
     tagcaches_free(p.l1, config->sms);
     tagcaches_free(p.window, config->sms);
     locality_free(p.locality);

@@ -263,9 +263,13 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
         return ws_fail(err, "metrics: SM %u outside 0..%u", issue->sm, m->options.sm_count - 1);
 
     metrics_pc *pc = &k->pcs[r->pc];
-    counts_add(&k->totals.counts, summary);
-    counts_add(&pc->counts, summary);
-    k->totals.req_hist[summary->requests]++;
+    uint32_t mask = m->options.reuse_mask ? m->options.reuse_mask : METRICS_REUSE_ALL;
+    int everything = !m->options.reuse_only;
+    if (everything) {
+        counts_add(&k->totals.counts, summary);
+        counts_add(&pc->counts, summary);
+        k->totals.req_hist[summary->requests]++;
+    }
 
     reuse_state *warp[GRANULARITIES];
     if (warp_states(m, issue, warp, err) != 0)
@@ -273,9 +277,10 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
     reuse_state *scopes[GRANULARITIES][SCOPES];
     for (int g = 0; g < GRANULARITIES; g++) {
         scopes[g][SCOPE_GLOBAL] = m->global[g];
-        scopes[g][SCOPE_PER_SM] = lazy_state(m, &m->per_sm[g][issue->sm], err);
+        scopes[g][SCOPE_PER_SM] = NULL;
         scopes[g][SCOPE_PER_WARP] = warp[g];
-        if (!scopes[g][SCOPE_PER_SM])
+        if ((mask & METRICS_REUSE_BIT(g, SCOPE_PER_SM)) &&
+            !(scopes[g][SCOPE_PER_SM] = lazy_state(m, &m->per_sm[g][issue->sm], err)))
             return -1;
     }
 
@@ -288,12 +293,14 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
         uint64_t first_sector = q->line_addr / REQUEST_SECTOR_BYTES;
         for (unsigned bits = q->sector_mask; bits; bits &= bits - 1)
             keys[GRAN_SECTOR][key_count[GRAN_SECTOR]++] = first_sector + (unsigned)__builtin_ctz(bits);
-        if (bypass_table_request(m->lines, q->line_addr >> m->line_shift, q->bytes_used,
-                                 q->sector_mask, err) != 0)
+        if (everything && bypass_table_request(m->lines, q->line_addr >> m->line_shift,
+                                               q->bytes_used, q->sector_mask, err) != 0)
             return -1;
     }
     for (int g = 0; g < GRANULARITIES; g++) {
         for (int s = 0; s < SCOPES; s++) {
+            if (!(mask & METRICS_REUSE_BIT(g, s)))
+                continue;
             uint64_t distances[COALESCE_MAX_REQUESTS * 4], times[COALESCE_MAX_REQUESTS * 4];
             reuse_access_batch(scopes[g][s], keys[g], key_count[g], distances, times);
             for (size_t i = 0; i < key_count[g]; i++) {
@@ -350,6 +357,28 @@ int metrics_kernel_end(metrics *m, ws_error *err)
                 reuse_hist_merge(&sum->reuse[g][s].time, &t->reuse[g][s].time, err))
                 return -1;
     }
+    return 0;
+}
+
+static void swap_pairs(reuse_pair *a, reuse_pair *b)
+{
+    reuse_pair t = *a;
+    *a = *b;
+    *b = t;
+}
+
+int metrics_adopt_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err)
+{
+    if (into->kernel_count != from->kernel_count)
+        return ws_fail(err, "metrics: joining passes over different kernels");
+    for (int g = 0; g < GRANULARITIES; g++)
+        for (int s = 0; s < SCOPES; s++) {
+            if (!(mask & METRICS_REUSE_BIT(g, s)))
+                continue;
+            for (size_t k = 0; k < into->kernel_count; k++)
+                swap_pairs(&into->kernels[k].totals.reuse[g][s], &from->kernels[k].totals.reuse[g][s]);
+            swap_pairs(&into->summary.reuse[g][s], &from->summary.reuse[g][s]);
+        }
     return 0;
 }
 

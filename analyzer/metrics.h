@@ -75,7 +75,16 @@ typedef struct metrics_options {
     uint64_t exact_distances;   /* E = 2 × L1 lines (SPEC §3) */
     int include_stores;
     double sample_rate;         /* SHARDS; 0 or 1 = exact */
+    /* Which reuse streams to run: bit METRICS_REUSE_BIT(g, s); 0 = all.
+     * With reuse_only, nothing else is counted.  Two instances with
+     * complementary masks run on two threads; metrics_adopt_reuse() then
+     * joins them. */
+    uint32_t reuse_mask;
+    int reuse_only;
 } metrics_options;
+
+#define METRICS_REUSE_BIT(g, s) (1u << ((g) * SCOPES + (s)))
+#define METRICS_REUSE_ALL ((1u << (GRANULARITIES * SCOPES)) - 1)
 
 /* One issued instruction: the record fields the metrics read, and where it
  * ran (the scheduler's placement). */
@@ -101,6 +110,10 @@ int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err);
 int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request *requests,
                         const coalesce_summary *summary, ws_error *err);
 int metrics_kernel_end(metrics *m, ws_error *err);
+
+/* Moves the reuse results of `mask` (per kernel and summary) from `from`,
+ * which saw the same instructions, into `into`. */
+int metrics_adopt_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err);
 
 uint32_t metrics_kernel_count(const metrics *m);
 const metrics_kernel *metrics_kernel_at(const metrics *m, uint32_t kernel);

@@ -181,3 +181,59 @@ Test(metrics, rejects_out_of_range_placement)
     cr_assert_eq(metrics_instruction(m, &bad_pc, reqs, &sum, &err), -1);
     metrics_free(m);
 }
+
+/* Two instances with complementary reuse masks, joined, equal one instance
+ * that runs every stream (how analyze spreads the reuse over threads). */
+static int hist_equal(const reuse_hist *a, const reuse_hist *b)
+{
+    return a->total == b->total && a->cold == b->cold && a->total > 0 &&
+           memcmp(a->log2, b->log2, sizeof a->log2) == 0;
+}
+
+Test(metrics, split_reuse_joins_to_the_whole)
+{
+    metrics *whole = make(2, 4, 0);
+    uint32_t right_mask = METRICS_REUSE_BIT(GRAN_SECTOR, SCOPE_GLOBAL) |
+                          METRICS_REUSE_BIT(GRAN_SECTOR, SCOPE_PER_SM);
+    metrics_options o = {.coalesce = coalesce_config_default(), .sm_count = 2,
+                         .warp_slots_per_sm = 4, .exact_distances = 16};
+    ws_error err;
+    o.reuse_mask = METRICS_REUSE_ALL & ~right_mask;
+    metrics *left = metrics_new(&o, &err);
+    o.reuse_mask = right_mask;
+    o.reuse_only = 1;
+    metrics *right = metrics_new(&o, &err);
+    cr_assert(left && right, "%s", err.msg);
+    metrics *all[3] = {whole, left, right};
+    uint64_t rng = 5;
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < 3; i++)
+            begin(all[i], 2);
+        for (int n = 0; n < 400; n++) {
+            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+            uint64_t base = ((rng >> 33) % 64) * 96;
+            uint32_t sm = (uint32_t)(rng >> 20) & 1, slot = (uint32_t)(rng >> 22) & 3;
+            int lanes = 1 + (int)((rng >> 40) % 32);
+            for (int i = 0; i < 3; i++)
+                issue(all[i], sm, slot, slot, slot, (uint32_t)n & 1, WST_LOAD, base, 4, lanes);
+        }
+        for (int i = 0; i < 3; i++)
+            end(all[i]);
+    }
+    cr_assert_eq(metrics_adopt_reuse(left, right, right_mask, &err), 0);
+    for (uint32_t k = 0; k < 2; k++)
+        for (int g = 0; g < GRANULARITIES; g++)
+            for (int s = 0; s < SCOPES; s++) {
+                const reuse_pair *a = &metrics_kernel_at(whole, k)->totals.reuse[g][s];
+                const reuse_pair *b = &metrics_kernel_at(left, k)->totals.reuse[g][s];
+                cr_expect(hist_equal(&a->distance, &b->distance) && hist_equal(&a->time, &b->time),
+                          "kernel %u %s %s", k, reuse_granularity_name(g), reuse_scope_name(s));
+            }
+    for (int g = 0; g < GRANULARITIES; g++)
+        for (int s = 0; s < SCOPES; s++)
+            cr_expect(hist_equal(&metrics_summary(whole)->reuse[g][s].distance,
+                                 &metrics_summary(left)->reuse[g][s].distance));
+    cr_expect_eq(metrics_summary(whole)->counts.requests, metrics_summary(left)->counts.requests);
+    for (int i = 0; i < 3; i++)
+        metrics_free(all[i]);
+}
