@@ -70,9 +70,38 @@ const policy_ops *policy_find(const char *name);
 /* NULL-terminated list of every policy. */
 extern const policy_ops *const policy_all[];
 
-/* Helpers shared by several policies. */
-uint32_t policy_min_meta(const cache_set *set, uint64_t candidates);
-uint32_t policy_max_meta(const cache_set *set, uint64_t candidates);
+/* Helpers shared by several policies: the way with the smallest / largest
+ * word among the candidates, lowest way on ties (so every policy is
+ * deterministic).  Inline: they are the victim search of most policies. */
+static inline uint32_t policy_min_meta(const cache_set *set, uint64_t candidates)
+{
+    uint32_t best = 0;
+    if ((candidates & (candidates + 1)) == 0) { /* every way: the common case, a plain scan */
+        uint32_t n = candidates == ~0ull ? 64 : (uint32_t)__builtin_ctzll(~candidates);
+        for (uint32_t w = 1; w < n; w++)
+            if (set->meta[w] < set->meta[best])
+                best = w;
+        return best;
+    }
+    best = (uint32_t)__builtin_ctzll(candidates);
+    for (uint64_t m = candidates & (candidates - 1); m; m &= m - 1) {
+        uint32_t w = (uint32_t)__builtin_ctzll(m);
+        if (set->meta[w] < set->meta[best])
+            best = w;
+    }
+    return best;
+}
+
+static inline uint32_t policy_max_meta(const cache_set *set, uint64_t candidates)
+{
+    uint32_t best = (uint32_t)__builtin_ctzll(candidates);
+    for (uint64_t m = candidates & (candidates - 1); m; m &= m - 1) {
+        uint32_t w = (uint32_t)__builtin_ctzll(m);
+        if (set->meta[w] > set->meta[best])
+            best = w;
+    }
+    return best;
+}
 
 /* A small, fast, seedable generator (splitmix64). */
 static inline uint64_t policy_rand(uint64_t *state)
