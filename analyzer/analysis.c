@@ -3,10 +3,10 @@
  * The pass is a consumer of the scheduled request stream (replay.c), like
  * the replay's hierarchies: the trace is decoded, scheduled and coalesced on
  * one thread while the metrics, and the replay of the config's policies, run
- * on workers.  GTO's miss signal comes from the stream's reference L1, which
- * follows the same rule (ref_l1.h) as the LRU L1 kept here for the locality
- * generations, so the order is the one `dump --order scheduled` prints and
- * `replay` replays. */
+ * on workers.  The stream's reference L1 (ref_l1.h) gives GTO its misses and,
+ * handed over with each request, the locality generations and LRU counts
+ * here, so the order is the one `dump --order scheduled` prints and `replay`
+ * replays, and that L1 is simulated once. */
 #include "analyzer/analysis.h"
 
 #include <stdlib.h>
@@ -40,7 +40,6 @@ typedef struct pass {
     analysis *a;
     metrics *split; /* runs SPLIT_REUSE; joined into a->metrics at the end */
     metrics_sink sinks[2];
-    tagcache **l1;     /* per SM: the LRU L1 of the locality generations */
     tagcache **window; /* per SM, with locality_window: the generations' cache */
     locality *locality;
     uint32_t line_shift, line_bytes;
@@ -53,30 +52,19 @@ static int counted(const pass *p, const replay_issue *is)
     return is->space == WST_GLOBAL && (is->kind == WST_LOAD || p->a->options.include_stores);
 }
 
-/* The per-instruction totals the coalescer also reports (coalesce.h). */
-static coalesce_summary summarize(const ws_request *rq, int n, unsigned line_bytes)
+/* The L1 side of one request: locality generations and the LRU counts,
+ * from the stream's reference L1 (the same L1 gives GTO its misses). */
+static int l1_request(pass *p, const replay_issue *is, uint64_t line, const replay_ref *ref,
+                      int is_counted, ws_error *err)
 {
-    coalesce_summary s = {.requests = (unsigned)n, .line_bytes = line_bytes};
-    for (int i = 0; i < n; i++) {
-        s.bytes_used += rq[i].bytes_used;
-        s.sectors += (unsigned)__builtin_popcount(rq[i].sector_mask);
-    }
-    return s;
-}
-
-/* The L1 side of one request: locality generations and the LRU counts. */
-static int l1_request(pass *p, const replay_issue *is, uint64_t line, int is_counted, ws_error *err)
-{
-    tagcache_result hit;
-    ref_l1_outcome outcome = ref_l1_request(p->l1[is->sm], is->kind, is->space, is->cache_op, line,
-                                            is->warp, &hit);
-    if (outcome == REF_L1_WRITE_EVICT) {
-        if (hit.evicted)
+    if (ref->outcome == REF_L1_WRITE_EVICT) {
+        if (ref->evicted)
             locality_evict(p->locality, is->sm, line);
         return 0;
     }
-    if (outcome == REF_L1_BYPASS)
+    if (ref->outcome == REF_L1_BYPASS)
         return 0;
+    tagcache_result hit = {.hit = ref->hit, .evicted = ref->evicted, .victim_line = ref->victim_line};
     if (is_counted)
         *(hit.hit ? &p->kernel->l1_hits : &p->kernel->l1_misses) += 1;
     if (p->window) /* the cache-independent window decides generations */
@@ -95,11 +83,12 @@ static int l1_request(pass *p, const replay_issue *is, uint64_t line, int is_cou
 }
 
 /* Consumer 1: U, Req and reuse distance (metrics.c), the heaviest. */
-static int metrics_on_instruction(void *ctx, const replay_issue *is, const ws_request *rq, int n,
-                                  ws_error *err)
+static int metrics_on_instruction(void *ctx, const replay_issue *is, const ws_request *rq,
+                                  const replay_ref *refs, int n, ws_error *err)
 {
+    (void)refs;
     metrics_sink *sink = ctx;
-    coalesce_summary summary = summarize(rq, n, sink->line_bytes);
+    coalesce_summary summary = coalesce_summarize(rq, (unsigned)n, sink->line_bytes);
     metrics_issue mi = {.kind = is->kind, .space = is->space, .pc = is->pc, .cta = is->cta,
                         .warp = is->cta_warp, .sm = is->sm, .warp_slot = is->warp_slot};
     return metrics_instruction(sink->m, &mi, rq, &summary, err);
@@ -117,8 +106,8 @@ static int metrics_on_kernel_end(void *ctx, ws_error *err)
 }
 
 /* Consumer 2: sharing, the access map, the LRU L1 and its generations. */
-static int on_instruction(void *ctx, const replay_issue *is, const ws_request *rq, int n,
-                          ws_error *err)
+static int on_instruction(void *ctx, const replay_issue *is, const ws_request *rq,
+                          const replay_ref *refs, int n, ws_error *err)
 {
     pass *p = ctx;
     int is_counted = counted(p, is);
@@ -127,7 +116,7 @@ static int on_instruction(void *ctx, const replay_issue *is, const ws_request *r
         if (is_counted && (sharing_touch(p->a->sharing, rq[i].line_addr, is->sm, is->cta, err) != 0 ||
                            access_map_touch(p->a->access_map, p->issued, rq[i].line_addr, err) != 0))
             return -1;
-        if (l1_request(p, is, rq[i].line_addr >> p->line_shift, is_counted, err) != 0)
+        if (l1_request(p, is, rq[i].line_addr >> p->line_shift, &refs[i], is_counted, err) != 0)
             return -1;
     }
     return 0;
@@ -138,11 +127,8 @@ static int on_kernel_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error *err)
     pass *p = ctx;
     analysis *a = p->a;
     p->kernel = &a->kernels[k];
-    for (uint32_t s = 0; s < a->config.sms; s++) {
-        tagcache_flush(p->l1[s]); /* L1s are flushed between kernels (SPEC §7) */
-        if (p->window)
-            tagcache_flush(p->window[s]);
-    }
+    for (uint32_t s = 0; p->window && s < a->config.sms; s++)
+        tagcache_flush(p->window[s]); /* L1s are flushed between kernels (SPEC §7) */
     return locality_begin_kernel(p->locality, pcs, err);
 }
 
@@ -289,12 +275,10 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
     if ((a->metrics = metrics_new(&mo, err)) && (p.split = metrics_new(&split, err)) &&
         (a->sharing = sharing_new(config->sms, block, err)) &&
         (a->access_map = access_map_new(err)) && (p.locality = locality_new(config->sms, err)) &&
-        (p.l1 = tagcaches(config->sms, &config->l1, err)) &&
         (!options->locality_window || (p.window = tagcaches(config->sms, &fully, err))) &&
         start_replay(a, t, err) == 0)
         rc = run_pass(&p, &source, bar, err);
     metrics_free(p.split);
-    tagcaches_free(p.l1, config->sms);
     tagcaches_free(p.window, config->sms);
     locality_free(p.locality);
     if (rc != 0) {

@@ -214,15 +214,15 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     uint32_t kernels = src->trace->kernel_count;
     uint32_t trials = 0, *order = NULL;
     pc_marks *marks = NULL, all = {0};
-    hierarchy *h[66] = {0};
-    hierarchy_options o[66];
+    hierarchy *h[1 + BYPASS_MAX_TRIALS] = {0}; /* the table's run, then one per trial */
+    hierarchy_options o[1 + BYPASS_MAX_TRIALS];
     int ok = 0;
     if (!out || !(out->table = bypass_table_new(config->l1.line_bytes, BYPASS_U_SECTOR, err)) ||
         build_groups(&ad, err) != 0)
         goto done;
     snprintf(out->l1_policy, sizeof out->l1_policy, "%s", config->l1.policy);
-    if (max_trials > 64)
-        max_trials = 64;
+    if (max_trials > BYPASS_MAX_TRIALS)
+        max_trials = BYPASS_MAX_TRIALS;
 
     /* 1. Baseline: the table. */
     replay_options ro = *replay;
@@ -288,7 +288,7 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
 oom:
     ws_fail(err, "out of memory");
 done:
-    for (uint32_t i = 0; i < 66; i++)
+    for (uint32_t i = 0; i < 1 + BYPASS_MAX_TRIALS; i++)
         hierarchy_free(h[i]);
     for (uint32_t i = 0; marks && i < trials; i++)
         marks_free(&marks[i], kernels);

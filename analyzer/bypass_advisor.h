@@ -34,7 +34,10 @@ typedef struct bypass_advice {
     char l1_policy[24];      /* the baseline's */
 } bypass_advice;
 
-/* max_trials caps the PCs replayed one by one (the most accessed first).
+#define BYPASS_MAX_TRIALS 64
+
+/* max_trials (at most BYPASS_MAX_TRIALS) caps the PCs replayed one by one,
+ * the most accessed first.
  * Progress bars on stderr unless quiet (util/progress.h). */
 bypass_advice *bypass_advise(const sched_source *source, const replay_options *replay,
                              const hierarchy_options *base, uint32_t max_trials, int quiet,

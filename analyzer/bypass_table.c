@@ -132,6 +132,14 @@ int bypass_table_verdict(const bypass_table *t, uint64_t line)
 
 uint64_t bypass_table_count(const bypass_table *t) { return t->count; }
 
+uint64_t bypass_table_worthy_count(const bypass_table *t)
+{
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < t->count; i++)
+        n += (uint64_t)bypass_table_verdict(t, t->lines[i]);
+    return n;
+}
+
 uint64_t bypass_table_line_at(const bypass_table *t, uint64_t i, const bypass_line **entry)
 {
     *entry = &t->entries[i];

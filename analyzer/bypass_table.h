@@ -54,6 +54,9 @@ double bypass_line_utilization_of(const bypass_table *t, const bypass_line *l,
                                   bypass_u_kind kind);
 double bypass_line_reuse_times(const bypass_line *l);
 
+/* Lines whose verdict is bypass. */
+uint64_t bypass_table_worthy_count(const bypass_table *t);
+
 /* Iteration over lines in first-touch order. */
 uint64_t bypass_table_count(const bypass_table *t);
 uint64_t bypass_table_line_at(const bypass_table *t, uint64_t i, const bypass_line **entry);

@@ -150,7 +150,6 @@ int coalesce_record(const coalesce_config *config, const wst_record *record,
         count = coalesce_group(config, record, 0, WST_WARP_SIZE, out);
     }
 
-    coalesce_summary totals = {.requests = count, .line_bytes = config->line_bytes};
     for (unsigned i = 0; i < count; i++) {
         ws_request *req = &out[i];
         req->index = (uint8_t)i;
@@ -165,12 +164,20 @@ int coalesce_record(const coalesce_config *config, const wst_record *record,
         req->cta = record->cta;
         req->warp = record->warp;
         req->pc = record->pc;
-        totals.bytes_used += req->bytes_used;
-        totals.sectors += (unsigned)__builtin_popcount(req->sector_mask);
     }
     if (summary)
-        *summary = totals;
+        *summary = coalesce_summarize(out, count, config->line_bytes);
     return (int)count;
+}
+
+coalesce_summary coalesce_summarize(const ws_request *requests, unsigned count, unsigned line_bytes)
+{
+    coalesce_summary s = {.requests = count, .line_bytes = line_bytes};
+    for (unsigned i = 0; i < count; i++) {
+        s.bytes_used += requests[i].bytes_used;
+        s.sectors += (unsigned)__builtin_popcount(requests[i].sector_mask);
+    }
+    return s;
 }
 
 double coalesce_line_utilization(const coalesce_summary *summary)

@@ -48,6 +48,10 @@ int coalesce_record(const coalesce_config *config, const wst_record *record,
                     uint32_t kernel, ws_request out[COALESCE_MAX_REQUESTS],
                     coalesce_summary *summary, ws_error *err);
 
+/* The summary of requests already made (coalesce_record's, recomputed by a
+ * consumer that only has the requests). */
+coalesce_summary coalesce_summarize(const ws_request *requests, unsigned count, unsigned line_bytes);
+
 /* U at line granularity: bytes used ÷ (Req × line size); 0 when Req = 0.
  * In half-warp mode a line requested by both groups is transferred twice, so
  * both its transfers and both groups' bytes count. */

@@ -19,6 +19,7 @@ typedef struct mshr_entry {
 struct hierarchy {
     hierarchy_options o;
     uint32_t sms, slices, line_bytes, line_shift, l1_sectored, l2_sectored;
+    uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
     falru **fully; /* per SM: the 3C reference */
     missclass *classes;
@@ -28,12 +29,12 @@ struct hierarchy {
     double replication_sum;
     uint64_t replication_samples;
     mshr_entry *mshr; /* [sms × mshr_entries] */
+    uint32_t mshr_entries;
     replay_results res;
     replay_kernel *kernel;
     int in_kernel;
 };
 
-static const uint8_t SECTOR_BYTES = 32;
 
 double level_hit_rate(const level_counts *c)
 {
@@ -100,8 +101,10 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     h->slices = c->l2.slices;
     h->line_bytes = c->l1.line_bytes;
     h->line_shift = (uint32_t)__builtin_ctz(h->line_bytes);
+    h->all_sectors = (uint8_t)((1u << (h->line_bytes / REQUEST_SECTOR_BYTES)) - 1);
     h->l1_sectored = c->l1.sector_bytes != 0;
     h->l2_sectored = c->l2.sector_bytes != 0;
+    h->mshr_entries = c->mshr_entries ? c->mshr_entries : 1;
     h->res.sms = h->sms;
     h->res.kernel_count = kernel_count;
     snprintf(h->res.l1_policy, sizeof h->res.l1_policy, "%s", c->l1.policy);
@@ -115,8 +118,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         !(h->res.sm_hits = calloc(h->sms, 8)) || !(h->res.sm_misses = calloc(h->sms, 8)) ||
         !(h->res.remote_holders = calloc((size_t)h->sms * h->sms, 8)) ||
         (o->reserved_lines &&
-         !(h->mshr = calloc((size_t)h->sms * (c->mshr_entries ? c->mshr_entries : 1),
-                            sizeof *h->mshr))) ||
+         !(h->mshr = calloc((size_t)h->sms * h->mshr_entries, sizeof *h->mshr))) ||
         u64map_init(&h->holders, 1024) != 0) {
         ws_fail(err, "out of memory");
         goto fail;
@@ -179,12 +181,11 @@ static void holder_remove(hierarchy *h, uint64_t line)
 
 /* ---- the levels ---- */
 
-static uint64_t sector_bytes(uint8_t mask) { return (uint64_t)__builtin_popcount(mask) * SECTOR_BYTES; }
-
-static uint8_t full_mask(const hierarchy *h)
+static uint64_t sector_bytes(uint8_t mask)
 {
-    return (uint8_t)((1u << (h->line_bytes / SECTOR_BYTES)) - 1);
+    return (uint64_t)__builtin_popcount(mask) * REQUEST_SECTOR_BYTES;
 }
+
 
 static void make_req(const replay_issue *is, uint64_t line, uint8_t sectors, cache_req *q)
 {
@@ -250,57 +251,39 @@ static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *
     replay_counts *k = &h->kernel->counts;
     k->traffic.l1_to_l2_requests++;
     k->traffic.l1_to_l2_write_bytes += h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes;
-    return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : full_mask(h), 1,
+    return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors, 1,
                      NULL, err);
 }
 
 /* ---- the reserved-line mode (SPEC §7) ---- */
 
-static mshr_entry *mshr_of(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now, int *free_slot)
+static mshr_entry *mshrs_of(hierarchy *h, uint32_t sm)
 {
-    uint32_t n = h->o.config.mshr_entries ? h->o.config.mshr_entries : 1;
-    mshr_entry *e = h->mshr + (size_t)sm * n;
-    *free_slot = -1;
-    for (uint32_t i = 0; i < n; i++) {
-        if (e[i].ready <= now) {
-            if (*free_slot < 0)
-                *free_slot = (int)i;
-            continue;
-        }
-        if (e[i].line == line)
+    return h->mshr + (size_t)sm * h->mshr_entries;
+}
+
+/* An MSHR of sm free at `now` (its fill has arrived), or NULL. */
+static mshr_entry *mshr_free(hierarchy *h, uint32_t sm, uint64_t now)
+{
+    mshr_entry *e = mshrs_of(h, sm);
+    for (uint32_t i = 0; i < h->mshr_entries; i++)
+        if (e[i].ready <= now)
             return &e[i];
-    }
     return NULL;
-}
-
-/* Returns 1 when the miss can allocate (a free MSHR), 0 when it cannot. */
-static int mshr_can_allocate(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
-{
-    int free_slot;
-    mshr_of(h, sm, line, now, &free_slot);
-    return free_slot >= 0;
-}
-
-static void mshr_allocate(hierarchy *h, uint32_t sm, uint64_t line, uint64_t ready, uint64_t now)
-{
-    int free_slot;
-    mshr_of(h, sm, line, now, &free_slot);
-    if (free_slot < 0)
-        return;
-    uint32_t n = h->o.config.mshr_entries ? h->o.config.mshr_entries : 1;
-    h->mshr[(size_t)sm * n + (uint32_t)free_slot] = (mshr_entry){.line = line, .ready = ready};
 }
 
 /* A hit on a pending line merges into its MSHR; 0 if the merge cap is hit. */
 static int mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 {
-    int free_slot;
-    mshr_entry *e = mshr_of(h, sm, line, now, &free_slot);
-    if (!e)
+    mshr_entry *e = mshrs_of(h, sm);
+    for (uint32_t i = 0; i < h->mshr_entries; i++) {
+        if (e[i].ready <= now || e[i].line != line)
+            continue;
+        if (e[i].merges >= h->o.config.mshr_merges)
+            return 0;
+        e[i].merges++;
         return 1;
-    if (e->merges >= h->o.config.mshr_merges)
-        return 0;
-    e->merges++;
+    }
     return 1;
 }
 
@@ -315,10 +298,11 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     int global = is->space == WST_GLOBAL;
     k->l1.accesses++;
     pc->accesses++;
-    uint8_t sectors = rq->sector_mask ? rq->sector_mask : full_mask(h);
+    uint8_t sectors = rq->sector_mask ? rq->sector_mask : h->all_sectors;
     int bypass_op = global && (is->cache_op == WST_OP_CG || is->cache_op == WST_OP_CV);
     cache_result r = {0};
     int fully_hit = 0;
+    mshr_entry *mshr = NULL; /* reserved mode: the one a new fill takes */
     if (!bypass_op) {
         cache_req q;
         make_req(is, line, sectors, &q);
@@ -328,7 +312,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             return -1;
         int allocate = 1;
         if (h->o.reserved_lines && !cache_contains(h->l1[is->sm], line) &&
-            !mshr_can_allocate(h, is->sm, line, is->step)) {
+            !(mshr = mshr_free(h, is->sm, is->step))) {
             allocate = 0;
             k->l1.reservation_fails++;
         }
@@ -386,7 +370,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         fetch = sectors;
     uint64_t bytes = sector_bytes(fetch);
     if (allocated && !h->l1_sectored) {
-        fetch = full_mask(h);
+        fetch = h->all_sectors;
         bytes = h->line_bytes;
     }
     k->traffic.l1_to_l2_requests++;
@@ -403,7 +387,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         if (h->o.reserved_lines) {
             uint64_t ready = is->step + (l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency);
             cache_set_ready(h->l1[is->sm], r.slot, ready);
-            mshr_allocate(h, is->sm, line, ready, is->step);
+            *mshr = (mshr_entry){.line = line, .ready = ready};
         }
     }
     return 1;
@@ -421,7 +405,7 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
             return -1;
     }
     falru_invalidate(h->fully[is->sm], line);
-    uint8_t sectors = rq->sector_mask ? rq->sector_mask : full_mask(h);
+    uint8_t sectors = rq->sector_mask ? rq->sector_mask : h->all_sectors;
     k->traffic.l1_to_l2_requests++;
     k->traffic.l1_to_l2_write_bytes += sector_bytes(sectors);
     return l2_access(h, is, line, sectors, 1, NULL, err);
@@ -432,7 +416,7 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
 {
     uint64_t line = rq->line_addr >> h->line_shift;
     cache_req q;
-    make_req(is, line, rq->sector_mask ? rq->sector_mask : full_mask(h), &q);
+    make_req(is, line, rq->sector_mask ? rq->sector_mask : h->all_sectors, &q);
     if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
         return -1;
     cache_result r;
@@ -540,8 +524,7 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
     u64map_clear(&h->holders);
     h->copies = h->distinct = 0;
     if (h->mshr)
-        memset(h->mshr, 0, (size_t)h->sms * (h->o.config.mshr_entries ? h->o.config.mshr_entries : 1) *
-                               sizeof *h->mshr);
+        memset(h->mshr, 0, (size_t)h->sms * h->mshr_entries * sizeof *h->mshr);
     if (h->o.l2_cold)
         flush_l2(h);
     h->in_kernel = 0;

@@ -31,6 +31,7 @@ typedef struct item {
 typedef struct batch {
     item items[BATCH_ITEMS];
     ws_request requests[BATCH_REQUESTS];
+    replay_ref refs[BATCH_REQUESTS]; /* the reference L1 on each request */
     uint32_t item_count, request_count;
     int last;
 } batch;
@@ -45,7 +46,8 @@ static int feed_batch(const batch *b, const replay_consumer *c, ws_error *err)
         else if (it->kind == ITEM_KERNEL_END)
             rc = c->kernel_end(c->ctx, err);
         else
-            rc = c->instruction(c->ctx, &it->issue, b->requests + it->first, (int)it->count, err);
+            rc = c->instruction(c->ctx, &it->issue, b->requests + it->first, b->refs + it->first,
+                                (int)it->count, err);
         if (rc != 0)
             return -1;
     }
@@ -57,9 +59,10 @@ static int h_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
     return hierarchy_kernel_begin(ctx, kernel, pcs, err);
 }
 
-static int h_instruction(void *ctx, const replay_issue *is, const ws_request *rq, int n,
-                         ws_error *err)
+static int h_instruction(void *ctx, const replay_issue *is, const ws_request *rq,
+                         const replay_ref *refs, int n, ws_error *err)
 {
+    (void)refs;
     return hierarchy_instruction(ctx, is, rq, n, err);
 }
 
@@ -153,7 +156,7 @@ typedef struct stream {
     pool *pool;     /* NULL: replay inline */
     const replay_consumer *inline_consumers;
     uint32_t inline_count;
-    uint64_t issued, round;
+    uint64_t issued;
     uint32_t peak_resident;
     progress *bar;
     ws_error err;
@@ -215,11 +218,14 @@ static int push_issue(void *ctx, const sched_event *e)
     }
     int missed = 0;
     tagcache *l1 = s->ref[e->sm];
+    replay_ref *refs = s->fill->refs + it->first;
     for (int i = 0; i < n; i++) {
         tagcache_result res;
         ref_l1_outcome o = ref_l1_request(l1, r->kind, r->space, r->cache_op,
                                           out[i].line_addr >> s->line_shift, (uint32_t)e->warp_id,
                                           &res);
+        refs[i] = (replay_ref){.outcome = (uint8_t)o, .hit = (uint8_t)res.hit,
+                               .evicted = (uint8_t)res.evicted, .victim_line = res.victim_line};
         missed |= o == REF_L1_BYPASS || (o == REF_L1_ACCESS && !res.hit);
     }
     return missed;
@@ -380,15 +386,30 @@ static hierarchy *recorder(const hierarchy_options *o, uint32_t kernels, int kee
     return hierarchy_new(&r, kernels, err);
 }
 
+/* Feeds the recorders one pass, frees them, and ends their key streams
+ * (streams[0..n_streams)) with the backward pass. */
+static int recording_pass(const sched_source *source, const gpu_config *config,
+                          const replay_options *o, hierarchy **rec, uint32_t *n_rec,
+                          nextuse *const *streams, uint32_t n_streams, ws_error *err)
+{
+    int rc = *n_rec ? feed(source, config, o, rec, *n_rec, NULL, err) : 0;
+    for (uint32_t i = 0; i < *n_rec; i++)
+        hierarchy_free(rec[i]);
+    *n_rec = 0;
+    for (uint32_t i = 0; rc == 0 && i < n_streams; i++)
+        rc = nextuse_finish(streams[i], err);
+    return rc;
+}
+
 int replay_run(const sched_source *source, const gpu_config *config, const replay_options *o,
                const hierarchy_options *options, uint32_t count, hierarchy **out, progress *bar,
                ws_error *err)
 {
-    uint32_t kernels = source->trace->kernel_count;
-    hierarchy_options *final = calloc(count ? count : 1, sizeof *final);
-    nextuse **owned = calloc(3 * (size_t)(count ? count : 1), sizeof *owned);
-    hierarchy **rec = calloc(2 * (size_t)(count ? count : 1), sizeof *rec);
-    nextuse **l1_for_l2 = calloc(count ? count : 1, sizeof *l1_for_l2);
+    uint32_t kernels = source->trace->kernel_count, slots = count ? count : 1;
+    hierarchy_options *final = calloc(slots, sizeof *final);
+    nextuse **owned = calloc(3 * (size_t)slots, sizeof *owned);  /* every key stream */
+    hierarchy **rec = calloc(2 * (size_t)slots, sizeof *rec);     /* one pass's recorders */
+    nextuse **l1_for_l2 = calloc(slots, sizeof *l1_for_l2);
     uint32_t n_owned = 0, n_rec = 0;
     int rc = -1;
     if (count)
@@ -401,7 +422,6 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
      * L2 recorder replays the same L1 and consumes one copy). */
     for (uint32_t i = 0; i < count; i++) {
         final[i] = options[i];
-        l1_for_l2[i] = NULL;
         if (!needs_next(&options[i].config.l1))
             continue;
         for (int copy = 0; copy < 1 + needs_next(&options[i].config.l2); copy++) {
@@ -414,45 +434,22 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
                 goto out;
         }
     }
-    if (n_rec) {
-        if (feed(source, config, o, rec, n_rec, NULL, err) != 0)
-            goto out;
-        for (uint32_t i = 0; i < n_rec; i++)
-            hierarchy_free(rec[i]);
-        n_rec = 0;
-        for (uint32_t i = 0; i < n_owned; i++)
-            if (nextuse_finish(owned[i], err) != 0)
-                goto out;
-    }
+    if (recording_pass(source, config, o, rec, &n_rec, owned, n_owned, err) != 0)
+        goto out;
     /* Pass 2: L2 keys for every OPT L2, behind the real L1 policy. */
-    hierarchy **rec2 = calloc(count ? count : 1, sizeof *rec2);
-    uint32_t n_rec2 = 0;
-    nextuse **l2_owned = calloc(count ? count : 1, sizeof *l2_owned);
-    int pass2_rc = rec2 && l2_owned ? 0 : ws_fail(err, "out of memory");
-    for (uint32_t i = 0; pass2_rc == 0 && i < count; i++) {
+    uint32_t first_l2 = n_owned;
+    for (uint32_t i = 0; i < count; i++) {
         if (!needs_next(&options[i].config.l2))
             continue;
         nextuse *n = nextuse_new(err);
-        if (!n) {
-            pass2_rc = -1;
-            break;
-        }
-        l2_owned[n_rec2] = n;
-        final[i].l2_next = n;
-        if (!(rec2[n_rec2++] = recorder(&options[i], kernels, 1, l1_for_l2[i], NULL, n, err)))
-            pass2_rc = -1;
+        if (!n)
+            goto out;
+        owned[n_owned++] = final[i].l2_next = n;
+        if (!(rec[n_rec++] = recorder(&options[i], kernels, 1, l1_for_l2[i], NULL, n, err)))
+            goto out;
     }
-    if (pass2_rc == 0 && n_rec2 && feed(source, config, o, rec2, n_rec2, NULL, err) != 0)
-        pass2_rc = -1;
-    for (uint32_t i = 0; i < n_rec2; i++) {
-        hierarchy_free(rec2[i]);
-        if (pass2_rc == 0 && nextuse_finish(l2_owned[i], err) != 0)
-            pass2_rc = -1;
-        owned[n_owned++] = l2_owned[i];
-    }
-    free(rec2);
-    free(l2_owned);
-    if (pass2_rc != 0)
+    if (recording_pass(source, config, o, rec, &n_rec, owned + first_l2, n_owned - first_l2,
+                       err) != 0)
         goto out;
     /* The real pass. */
     for (uint32_t i = 0; i < count; i++)

@@ -18,13 +18,22 @@
 #include "analyzer/sched.h"
 #include "util/progress.h"
 
+/* The scheduler's reference L1 on one request (ref_l1.h).  The stream
+ * computes it for GTO anyway and hands it to the consumers, so one that
+ * models that same L1 (analyze's locality generations) need not again. */
+typedef struct replay_ref {
+    uint8_t outcome; /* ref_l1_outcome */
+    uint8_t hit, evicted;
+    uint64_t victim_line;
+} replay_ref;
+
 /* Anything that subscribes to the scheduled request stream (DESIGN: one
  * decode, many consumers): a hierarchy, or analyze's metrics. */
 typedef struct replay_consumer {
     void *ctx;
     int (*kernel_begin)(void *ctx, uint32_t kernel, uint32_t pc_count, ws_error *err);
-    int (*instruction)(void *ctx, const replay_issue *issue, const ws_request *requests, int n,
-                       ws_error *err);
+    int (*instruction)(void *ctx, const replay_issue *issue, const ws_request *requests,
+                       const replay_ref *refs, int n, ws_error *err);
     int (*kernel_end)(void *ctx, ws_error *err);
 } replay_consumer;
 

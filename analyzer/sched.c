@@ -148,7 +148,7 @@ static int wst_load_cta(void *ctx, uint32_t kernel, uint32_t cta, wst_record **r
     /* The index says how many records the CTA has: size the buffer once. */
     uint64_t total = wst_cursor_records_left(c);
     int rc = 0;
-    if (ws_grow_huge((void **)records, capacity, 0, total + 1, sizeof **records) != 0)
+    if (ws_reserve_huge((void **)records, capacity, total + 1, sizeof **records) != 0)
         rc = ws_fail(err, "out of memory");
     while (rc == 0 && *count < total) {
         uint64_t want = total - *count < 4096 ? total - *count : 4096;

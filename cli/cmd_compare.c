@@ -43,7 +43,7 @@ static int run(int argc, char **argv)
         return cli_error(NULL, "out of memory");
     status = cli_replay(&a, set.options, set.count, hs, &r);
     if (status == 0) {
-        status = compare_write(&set, hs, &a, r);
+        status = compare_write(&set, hs, &a);
         if (status == 0)
             compare_print(stdout, &set, hs);
     }

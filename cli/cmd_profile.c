@@ -50,12 +50,6 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-static int make_dir(const char *dir)
-{
-    ws_error err;
-    return ws_make_dir(dir, &err) == 0 ? 0 : cli_fail(NULL, &err);
-}
-
 /* Steps 2-4 on an open trace; fills doc. */
 static int profile_trace(replay_args *a, wst_reader *r, const char *dir, json_t **doc_out)
 {
@@ -127,8 +121,8 @@ static int run(int argc, char **argv)
     ws_error err;
     if (a.workload && !workload_lookup(a.workload, &err))
         return cli_fail(NULL, &err);
-    if ((status = make_dir(dir)) != 0)
-        return status;
+    if (ws_make_dir(dir, &err) != 0)
+        return cli_fail(NULL, &err);
     char *trace_path = NULL;
     if (a.workload) {
         trace_path = join(dir, "trace.wst");

@@ -102,8 +102,7 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
     return csv_table_commit(t, err);
 }
 
-int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,
-                  const wst_reader *r)
+int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a)
 {
     ws_error err;
     if (a->json) {
@@ -121,7 +120,6 @@ int compare_write(const compare_set *set, hierarchy *const *hs, const replay_arg
         if (rc != 0)
             return cli_fail(a->json, &err);
     }
-    (void)r;
     if (a->csv) {
         if (ws_make_dir(a->csv, &err) != 0)
             return cli_fail(NULL, &err);

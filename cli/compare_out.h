@@ -23,8 +23,7 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
 /* {"policies": [{"name", REPLAY...}, ...]} */
 json_t *compare_json(const compare_set *set, hierarchy *const *hs);
 /* -o and --csv of a.  0 or an exit status. */
-int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,
-                  const wst_reader *r);
+int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a);
 int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err);
 void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs);
 

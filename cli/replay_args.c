@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/bypass_advisor.h"
 #include "cli/cli.h"
 #include "collectors/workloads/workloads.h"
 
@@ -63,8 +64,8 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
             } else if (strcmp(opt, "--trials") == 0 && valued(opt, extra) >= 0) {
                 if (cli_parse_u64(opt, value, &n) != 0)
                     return 1;
-                if (n == 0 || n > 64)
-                    return cli_error(NULL, "--trials: 1 to 64, not %llu", n);
+                if (n == 0 || n > BYPASS_MAX_TRIALS)
+                    return cli_error(NULL, "--trials: 1 to %d, not %llu", BYPASS_MAX_TRIALS, n);
                 a->trials = (uint32_t)n;
             } else if (strcmp(opt, "--workload") == 0 && valued(opt, extra) >= 0) {
                 a->workload = value;

@@ -97,14 +97,11 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
         json_array_append_new(pcs, o);
     }
     json_t *lines = json_array();
-    uint64_t worthy = 0;
-    for (uint64_t i = 0; i < bypass_table_count(a->table); i++) {
+    uint64_t worthy = bypass_table_worthy_count(a->table);
+    for (uint64_t i = 0; i < bypass_table_count(a->table) && json_array_size(lines) < max_lines; i++) {
         const bypass_line *l;
         uint64_t line = bypass_table_line_at(a->table, i, &l);
-        if (!bypass_table_verdict(a->table, line))
-            continue;
-        worthy++;
-        if (json_array_size(lines) < max_lines)
+        if (bypass_table_verdict(a->table, line))
             json_array_append_new(lines, json_pack("{s:o,s:o,s:f,s:f}", "line",
                                                    report_json_u64(line), "requests",
                                                    report_json_u64(l->requests), "u",
@@ -180,11 +177,7 @@ static void print_whole_files(FILE *out, const bypass_advice *a, const wst_trace
 
 void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
 {
-    uint64_t worthy = 0;
-    for (uint64_t i = 0; i < bypass_table_count(a->table); i++) {
-        const bypass_line *l;
-        worthy += (uint64_t)bypass_table_verdict(a->table, bypass_table_line_at(a->table, i, &l));
-    }
+    uint64_t worthy = bypass_table_worthy_count(a->table);
     fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1), baseline L1 %s\n",
             a->l1_policy);
     fprintf(out, "  lines touched by global loads %" PRIu64 ", bypass-worthy %" PRIu64 " (%.1f%%)\n\n",

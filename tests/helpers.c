@@ -1,6 +1,8 @@
 /* tests/helpers.c: running the CLI and handling scratch files in tests. */
 #include "tests/helpers.h"
 
+#include <criterion/criterion.h>
+
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
@@ -136,4 +138,21 @@ int test_write_file(const char *path, const void *data, size_t len)
         return -1;
     size_t put = fwrite(data, 1, len, f);
     return fclose(f) == 0 && put == len ? 0 : -1;
+}
+
+char *test_record_trace(const char *dir, const char *workload)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s.wst", workload);
+    char *trace = test_path(dir, name);
+    cli_result r = cli_run("record", "--workload", workload, "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "record %s: %s", workload, r.err);
+    cli_result_free(&r);
+    return trace;
+}
+
+int test_is_one_line(const char *text)
+{
+    const char *nl = strchr(text, '\n');
+    return nl && nl[1] == '\0';
 }

@@ -28,4 +28,11 @@ int test_write_file(const char *path, const void *data, size_t len);
 /* Path of a real Accel-Sim trace under ../shared/traces/accelsim. */
 const char *test_shared_dir(void);
 
+/* Records an embedded workload with the CLI into dir/WORKLOAD.wst (asserts
+ * success); returns the malloc'd path. */
+char *test_record_trace(const char *dir, const char *workload);
+
+/* True when text is exactly one line ending in a newline (CLI errors). */
+int test_is_one_line(const char *text);
+
 #endif

@@ -38,17 +38,27 @@ static wst_memtrace *make_trace(int with_reused)
     return m;
 }
 
-Test(bypass_advisor, known_shares_and_recommendations)
+/* The hints for m on the fermi preset with `sms` SMs (0 = the preset's). */
+static bypass_advice *advise(const wst_memtrace *m, uint32_t sms, uint32_t trials)
 {
-    wst_memtrace *m = make_trace(1);
     sched_source src = sched_source_memtrace(m);
     hierarchy_options base = {.seed = 1};
     ws_error err;
     cr_assert_eq(config_load(&base.config, "fermi", &err), 0);
+    if (sms)
+        base.config.sms = sms;
     replay_options ro;
     replay_options_default(&ro);
-    bypass_advice *a = bypass_advise(&src, &ro, &base, 8, 1, &err);
+    bypass_advice *a = bypass_advise(&src, &ro, &base, trials, 1, &err);
     cr_assert_not_null(a, "%s", err.msg);
+    sched_source_free(&src);
+    return a;
+}
+
+Test(bypass_advisor, known_shares_and_recommendations)
+{
+    wst_memtrace *m = make_trace(1);
+    bypass_advice *a = advise(m, 0, 8);
     cr_assert_eq(a->pc_count, 2);
     const bypass_pc_hint *stream = &a->pcs[0], *reused = &a->pcs[1];
     cr_expect_eq(stream->pc, 0);
@@ -64,7 +74,6 @@ Test(bypass_advisor, known_shares_and_recommendations)
     cr_expect_eq(a->with_pcs.traffic.l1_to_l2_read_bytes, 400 * 32 + 8 * 128);
     cr_expect_eq(a->with_pcs.l1.bypasses, 400);
     bypass_advice_free(a);
-    sched_source_free(&src);
     wst_memtrace_free(m);
 }
 
@@ -72,19 +81,10 @@ Test(bypass_advisor, table_never_increases_global_load_traffic)
 {
     for (uint64_t seed = 1; seed <= 4; seed++) {
         wst_memtrace *m = test_random_trace(seed, 3, 600);
-        sched_source src = sched_source_memtrace(m);
-        hierarchy_options base = {.seed = 1};
-        ws_error err;
-        cr_assert_eq(config_load(&base.config, "fermi", &err), 0);
-        base.config.sms = 2;
-        replay_options ro;
-        replay_options_default(&ro);
-        bypass_advice *a = bypass_advise(&src, &ro, &base, 4, 1, &err);
-        cr_assert_not_null(a, "%s", err.msg);
+        bypass_advice *a = advise(m, 2, 4);
         cr_expect_leq(a->with_table.traffic.l1_to_l2_read_bytes, a->baseline.traffic.l1_to_l2_read_bytes,
                       "seed %llu", (unsigned long long)seed);
         bypass_advice_free(a);
-        sched_source_free(&src);
         wst_memtrace_free(m);
     }
 }
@@ -94,21 +94,13 @@ Test(bypass_advisor, table_never_increases_global_load_traffic)
 static char *summary_of(int with_reused)
 {
     wst_memtrace *m = make_trace(with_reused);
-    sched_source src = sched_source_memtrace(m);
-    hierarchy_options base = {.seed = 1};
-    ws_error err;
-    cr_assert_eq(config_load(&base.config, "fermi", &err), 0);
-    replay_options ro;
-    replay_options_default(&ro);
-    bypass_advice *a = bypass_advise(&src, &ro, &base, 8, 1, &err);
-    cr_assert_not_null(a, "%s", err.msg);
+    bypass_advice *a = advise(m, 0, 8);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     bypass_print_summary(f, a, &m->trace);
     fclose(f);
     bypass_advice_free(a);
-    sched_source_free(&src);
     wst_memtrace_free(m);
     return text;
 }

@@ -68,11 +68,8 @@ Test(cli_profile, hotspot) { profile_workload("hotspot"); }
 
 Test(cli_profile, a_recorded_trace)
 {
-    char *dir = test_tmpdir(), *trace = test_path(dir, "nw.wst"), *out = test_path(dir, "nw-report");
-    cli_result r = cli_run("record", "--workload", "nw", "-o", trace, NULL);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cli_result_free(&r);
-    r = cli_run("profile", trace, "--gpu", "volta", "-o", out, "--quiet", NULL);
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "nw"), *out = test_path(dir, "nw-report");
+    cli_result r = cli_run("profile", trace, "--gpu", "volta", "-o", out, "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
     check_report_dir(out);
@@ -93,9 +90,8 @@ Test(cli_profile, errors_are_one_line)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cli_result r = cli_run(cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4], NULL);
         cr_expect_neq(r.status, 0, "case %zu", i);
-        char *nl = strchr(r.err, '\n');
-        cr_expect(strncmp(r.err, "warpscope: ", 11) == 0 && nl && nl[1] == '\0', "case %zu: %s", i,
-                  r.err);
+        cr_expect(strncmp(r.err, "warpscope: ", 11) == 0 && test_is_one_line(r.err), "case %zu: %s",
+                  i, r.err);
         cli_result_free(&r);
     }
 }

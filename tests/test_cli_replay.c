@@ -9,17 +9,6 @@
 
 #include "tests/helpers.h"
 
-static char *record(const char *dir, const char *workload)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s.wst", workload);
-    char *trace = test_path(dir, name);
-    cli_result r = cli_run("record", "--workload", workload, "-o", trace, NULL);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cli_result_free(&r);
-    return trace;
-}
-
 static json_t *load_json(const char *path)
 {
     json_error_t jerr;
@@ -38,7 +27,7 @@ static uint64_t u64(json_t *o, const char *a, const char *b)
 /* compare: every policy sees the same loads, and opt hits the most. */
 static void compare_orders(const char *workload)
 {
-    char *dir = test_tmpdir(), *trace = record(dir, workload);
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, workload);
     char *out = test_path(dir, "compare.json");
     cli_result r = cli_run("compare", trace, "--gpu", "fermi", "--policies",
                            "lru,fifo,random,lip,bip,dip,srrip,brrip,drrip,opt", "-o", out, "--csv",
@@ -76,7 +65,7 @@ Test(cli_replay, compare_orders_opt_first_on_kmeans) { compare_orders("kmeans");
 
 Test(cli_replay, replay_writes_a_consistent_report)
 {
-    char *dir = test_tmpdir(), *trace = record(dir, "hotspot"), *out = test_path(dir, "r.json");
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "hotspot"), *out = test_path(dir, "r.json");
     cli_result r = cli_run("replay", trace, "--gpu", "fermi", "--l1", "srrip", "-o", out, "--quiet",
                            NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -138,8 +127,7 @@ Test(cli_replay, bad_options_are_one_line_errors)
         cli_result r = cli_run(cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4], NULL);
         cr_expect_neq(r.status, 0, "case %zu", i);
         cr_expect(strncmp(r.err, "warpscope: ", 11) == 0, "case %zu: %s", i, r.err);
-        char *nl = strchr(r.err, '\n');
-        cr_expect(nl && nl[1] == '\0', "case %zu: one line: %s", i, r.err);
+        cr_expect(test_is_one_line(r.err), "case %zu: one line: %s", i, r.err);
         cli_result_free(&r);
     }
 }
@@ -158,7 +146,7 @@ Test(cli_replay, policies_lists_every_policy)
  * agree hit for hit with the scheduler's reference LRU L1 (same rules). */
 Test(cli_replay, analyze_replay_agrees_with_the_reference_lru)
 {
-    char *dir = test_tmpdir(), *trace = record(dir, "gaussian"), *out = test_path(dir, "a.json");
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gaussian"), *out = test_path(dir, "a.json");
     cli_result r = cli_run("analyze", trace, "--gpu", "fermi", "-o", out, "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "replay: L1 lru, L2 lru") != NULL, "%s", r.out);
@@ -182,7 +170,7 @@ Test(cli_replay, analyze_replay_agrees_with_the_reference_lru)
  * add global-load traffic (they come from the same replay). */
 static void bypass_on(const char *workload)
 {
-    char *dir = test_tmpdir(), *trace = record(dir, workload);
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, workload);
     char *csv = test_path(dir, "hints.csv"), *js = test_path(dir, "hints.json");
     cli_result r = cli_run("bypass", trace, "--gpu", "fermi", "-o", csv, "--json", js, "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -215,7 +203,7 @@ Test(cli_replay, bypass_on_hotspot) { bypass_on("hotspot"); }
  * with one line that names the file, and writes nothing. */
 Test(cli_replay, corrupt_trace_is_one_line_error)
 {
-    char *dir = test_tmpdir(), *trace = record(dir, "pathfinder"), *bad = test_path(dir, "bad.wst");
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "pathfinder"), *bad = test_path(dir, "bad.wst");
     size_t len;
     char *bytes = test_read_file(trace, &len);
     cr_assert_not_null(bytes);
@@ -227,8 +215,7 @@ Test(cli_replay, corrupt_trace_is_one_line_error)
     for (size_t i = 0; i < 4; i++) {
         cli_result r = cli_run(commands[i], bad, "-o", out, "--quiet", NULL);
         cr_expect_neq(r.status, 0, "%s", commands[i]);
-        char *nl = strchr(r.err, '\n');
-        cr_expect(strstr(r.err, "bad.wst") && nl && nl[1] == '\0', "%s: %s", commands[i], r.err);
+        cr_expect(strstr(r.err, "bad.wst") && test_is_one_line(r.err), "%s: %s", commands[i], r.err);
         cli_result_free(&r);
         size_t ignored;
         char *written = test_read_file(out, &ignored);

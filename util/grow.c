@@ -1,12 +1,11 @@
 /* util/grow.c: see grow.h. */
 #include "util/grow.h"
 
-#include <string.h>
 #include <sys/mman.h>
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
-int ws_grow_huge(void **array, size_t *capacity, size_t used, size_t needed, size_t elem_size)
+int ws_reserve_huge(void **array, size_t *capacity, size_t needed, size_t elem_size)
 {
     if (needed <= *capacity)
         return 0;
@@ -20,8 +19,6 @@ int ws_grow_huge(void **array, size_t *capacity, size_t used, size_t needed, siz
     if (posix_memalign(&grown, HUGE_PAGE, bytes) != 0)
         return -1;
     madvise(grown, bytes, MADV_HUGEPAGE); /* a hint: without THP it is plain memory */
-    if (*array && used)
-        memcpy(grown, *array, used * elem_size);
     free(*array);
     *array = grown;
     *capacity = bytes / elem_size;
