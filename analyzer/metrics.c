@@ -13,12 +13,28 @@ typedef struct slot_owner {
     uint32_t kernel_serial; /* kernel the owner belongs to; 0 = empty */
 } slot_owner;
 
+/* Accesses wait here, one list per granularity and scope, and reach their
+ * reuse states in batches (reuse_access_each), so the table lookups of many
+ * accesses are in flight at once: a lookup is usually a cache miss, and
+ * taken one by one those misses dominated the pass.  Each state still sees
+ * its own accesses in order, so the results are those of feeding them at
+ * once. */
+#define PENDING_KEYS 512
+_Static_assert(PENDING_KEYS >= COALESCE_MAX_REQUESTS * 4, "one instruction fits a pending list");
+typedef struct pending_keys {
+    reuse_state *states[PENDING_KEYS];
+    uint64_t keys[PENDING_KEYS];
+    uint32_t pcs[PENDING_KEYS]; /* the issuing PC of each key */
+    uint32_t count;
+} pending_keys;
+
 struct metrics {
     metrics_options options;
     reuse_options reuse_opts;
     uint32_t line_shift;
     reuse_state *global[GRANULARITIES];
     reuse_state **per_sm[GRANULARITIES];   /* [sm_count], lazily created */
+    pending_keys *pending[GRANULARITIES][SCOPES];
     reuse_state **per_warp[GRANULARITIES]; /* [sm_count × slots], lazily created */
     slot_owner *owners;                    /* [sm_count × slots] */
     uint32_t kernel_serial;
@@ -102,6 +118,8 @@ void metrics_free(metrics *m)
         free_states(m->per_warp[g], slot_count(m));
         free(m->per_sm[g]);
         free(m->per_warp[g]);
+        for (int sc = 0; sc < SCOPES; sc++)
+            free(m->pending[g][sc]);
     }
     free(m->owners);
     bypass_table_free(m->lines);
@@ -136,6 +154,9 @@ metrics *metrics_new(const metrics_options *options, ws_error *err)
         m->per_warp[g] = calloc(slot_count(m), sizeof(reuse_state *));
         if (!m->global[g] || !m->per_sm[g] || !m->per_warp[g])
             goto oom;
+        for (int sc = 0; sc < SCOPES; sc++)
+            if (!(m->pending[g][sc] = calloc(1, sizeof(pending_keys))))
+                goto oom;
     }
     m->owners = calloc(slot_count(m), sizeof *m->owners);
     if (!m->owners)
@@ -148,8 +169,69 @@ fail:
     return NULL;
 }
 
+static void add_pair(reuse_pair *p, uint64_t distance, uint64_t time)
+{
+    reuse_hist_add(&p->distance, distance);
+    reuse_hist_add(&p->time, time);
+}
+
+/* Adds `count` results of scope s to the current kernel's histograms and,
+ * at line granularity, to their PCs' (pcs[i]). */
+static int attribute(metrics *m, int g, int s, const uint64_t *distances, const uint64_t *times,
+                     const uint32_t *pcs, size_t count, ws_error *err)
+{
+    metrics_kernel *k = &m->kernels[m->kernel_count - 1];
+    for (size_t i = 0; i < count; i++) {
+        if (distances[i] == REUSE_FAILED)
+            return ws_fail(err, "out of memory");
+        add_pair(&k->totals.reuse[g][s], distances[i], times[i]);
+        if (g == GRAN_LINE)
+            add_pair(&k->pcs[pcs[i]].reuse[s], distances[i], times[i]);
+    }
+    return 0;
+}
+
+static int flush_pending(metrics *m, int g, int s, ws_error *err)
+{
+    pending_keys *p = m->pending[g][s];
+    if (p->count == 0)
+        return 0;
+    uint64_t distances[PENDING_KEYS], times[PENDING_KEYS];
+    reuse_access_each(p->states, p->keys, p->count, distances, times);
+    int rc = attribute(m, g, s, distances, times, p->pcs, p->count, err);
+    p->count = 0;
+    return rc;
+}
+
+static int queue_keys(metrics *m, int g, int s, reuse_state *state, const uint64_t *keys,
+                      size_t count, uint32_t pc, ws_error *err)
+{
+    pending_keys *p = m->pending[g][s];
+    if (p->count + count > PENDING_KEYS && flush_pending(m, g, s, err) != 0)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        p->states[p->count] = state;
+        p->keys[p->count] = keys[i];
+        p->pcs[p->count++] = pc;
+    }
+    return 0;
+}
+
+/* Runs every pending access. */
+static int flush_all(metrics *m, ws_error *err)
+{
+    for (int g = 0; g < GRANULARITIES; g++)
+        for (int s = 0; s < SCOPES; s++)
+            if (flush_pending(m, g, s, err) != 0)
+                return -1;
+    return 0;
+}
+
 int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err)
 {
+    /* Normally a no-op: kernel_end ran them. */
+    if (m->kernel_count && flush_all(m, err) != 0)
+        return -1;
     if (ws_grow((void **)&m->kernels, &m->kernel_capacity, m->kernel_count + 1,
                 sizeof *m->kernels) != 0)
         return ws_fail(err, "out of memory");
@@ -207,8 +289,12 @@ static int warp_states(metrics *m, const metrics_issue *issue, reuse_state *out[
         owner->warp != r->warp) {
         *owner = (slot_owner){.cta = r->cta, .warp = r->warp, .kernel_serial = m->kernel_serial};
         for (int g = 0; g < GRANULARITIES; g++) {
-            reuse_state_free(m->per_warp[g][slot]);
-            m->per_warp[g][slot] = NULL;
+            if (!m->per_warp[g][slot])
+                continue;
+            /* The old warp's waiting accesses go first. */
+            if (flush_pending(m, g, SCOPE_PER_WARP, err) != 0)
+                return -1;
+            reuse_state_reset(m->per_warp[g][slot]);
         }
     }
     for (int g = 0; g < GRANULARITIES; g++)
@@ -217,11 +303,6 @@ static int warp_states(metrics *m, const metrics_issue *issue, reuse_state *out[
     return 0;
 }
 
-static void add_pair(reuse_pair *p, uint64_t distance, uint64_t time)
-{
-    reuse_hist_add(&p->distance, distance);
-    reuse_hist_add(&p->time, time);
-}
 
 static unsigned u_bin(double u)
 {
@@ -274,15 +355,6 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
     reuse_state *warp[GRANULARITIES];
     if (warp_states(m, issue, warp, err) != 0)
         return -1;
-    reuse_state *scopes[GRANULARITIES][SCOPES];
-    for (int g = 0; g < GRANULARITIES; g++) {
-        scopes[g][SCOPE_GLOBAL] = m->global[g];
-        scopes[g][SCOPE_PER_SM] = NULL;
-        scopes[g][SCOPE_PER_WARP] = warp[g];
-        if ((mask & METRICS_REUSE_BIT(g, SCOPE_PER_SM)) &&
-            !(scopes[g][SCOPE_PER_SM] = lazy_state(m, &m->per_sm[g][issue->sm], err)))
-            return -1;
-    }
 
     /* Keys of the instruction, in request (ascending line) order. */
     uint64_t keys[GRANULARITIES][COALESCE_MAX_REQUESTS * 4];
@@ -298,18 +370,14 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
             return -1;
     }
     for (int g = 0; g < GRANULARITIES; g++) {
-        for (int s = 0; s < SCOPES; s++) {
-            if (!(mask & METRICS_REUSE_BIT(g, s)))
+        for (int sc = 0; sc < SCOPES; sc++) {
+            if (!(mask & METRICS_REUSE_BIT(g, sc)))
                 continue;
-            uint64_t distances[COALESCE_MAX_REQUESTS * 4], times[COALESCE_MAX_REQUESTS * 4];
-            reuse_access_batch(scopes[g][s], keys[g], key_count[g], distances, times);
-            for (size_t i = 0; i < key_count[g]; i++) {
-                if (distances[i] == REUSE_FAILED)
-                    return ws_fail(err, "out of memory");
-                add_pair(&k->totals.reuse[g][s], distances[i], times[i]);
-                if (g == GRAN_LINE)
-                    add_pair(&pc->reuse[s], distances[i], times[i]);
-            }
+            reuse_state *state = sc == SCOPE_GLOBAL ? m->global[g]
+                               : sc == SCOPE_PER_WARP ? warp[g]
+                               : lazy_state(m, &m->per_sm[g][issue->sm], err);
+            if (!state || queue_keys(m, g, sc, state, keys[g], key_count[g], r->pc, err) != 0)
+                return -1;
         }
     }
     return 0;
@@ -331,6 +399,8 @@ int metrics_kernel_end(metrics *m, ws_error *err)
 {
     if (m->kernel_count == 0)
         return ws_fail(err, "metrics: kernel end without a kernel");
+    if (flush_all(m, err) != 0)
+        return -1;
     metrics_totals *t = &m->kernels[m->kernel_count - 1].totals;
     for (uint64_t i = 0; i < bypass_table_count(m->lines); i++) {
         const bypass_line *line;

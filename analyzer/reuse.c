@@ -6,7 +6,10 @@
  * distinct keys touched since.  The timeline is a bit vector (1 = live) cut
  * into 512-bit blocks whose live counts sit in a Fenwick tree, so counting
  * the live positions after p costs one Fenwick prefix over blocks plus at most
- * eight popcounts.  Keys map to their position through an open-addressing
+ * eight popcounts.  The block being appended to stays out of the tree until
+ * it fills (its live count is what remains of `keys`), so appends never
+ * touch the tree and a short reuse, whose previous position is usually in
+ * that block, costs no tree walk at all.  Keys map to their position through an open-addressing
  * table (linear probing: a hit usually costs one cache line).
  *
  * When the timeline is full, live positions are renumbered 0..live-1 in
@@ -42,6 +45,7 @@ struct reuse_state {
     uint32_t capacity;    /* positions, multiple of BLOCK_BITS */
     uint32_t blocks;
     uint32_t top;         /* next free position */
+    uint64_t sealed_live; /* live positions in the blocks before top's (the tree's total) */
     uint32_t initial_positions;
     uint64_t accesses;
     uint64_t renumberings;
@@ -80,6 +84,19 @@ void reuse_state_free(reuse_state *state)
     free(state->owner);
     free(state->block_tree);
     free(state);
+}
+
+void reuse_state_reset(reuse_state *state)
+{
+    if (state->slots)
+        for (uint32_t i = 0; i <= state->slot_mask; i++)
+            state->slots[i].pos = SLOT_FREE;
+    if (state->capacity) {
+        memset(state->live_bits, 0, state->capacity / 8);
+        memset(state->block_tree, 0, ((size_t)state->blocks + 1) * sizeof *state->block_tree);
+    }
+    state->keys = state->accesses = state->sealed_live = 0;
+    state->top = 0;
 }
 
 uint64_t reuse_state_keys(const reuse_state *state) { return state->keys; }
@@ -152,6 +169,20 @@ static inline void reuse_tree_add(uint32_t *tree, uint32_t blocks, uint32_t bloc
         tree[i] += (uint32_t)delta;
 }
 
+static inline uint32_t reuse_block_live(const reuse_state *state, uint32_t block)
+{
+    uint32_t count = 0;
+    for (uint32_t w = 0; w < BLOCK_WORDS; w++)
+        count += (uint32_t)__builtin_popcountll(state->live_bits[block * BLOCK_WORDS + w]);
+    return count;
+}
+
+/* Blocks before top's are "sealed": their counts are in the tree. */
+static inline int reuse_block_sealed(const reuse_state *state, uint32_t block)
+{
+    return block < state->top / BLOCK_BITS;
+}
+
 /* Live positions strictly after p. */
 static inline uint64_t reuse_live_after(const reuse_state *state, uint32_t p)
 {
@@ -161,19 +192,20 @@ static inline uint64_t reuse_live_after(const reuse_state *state, uint32_t p)
     uint32_t upto = (uint32_t)__builtin_popcountll(bits[word] << (63 - p % 64));
     for (uint32_t w = block * BLOCK_WORDS; w < word; w++)
         upto += (uint32_t)__builtin_popcountll(bits[w]);
-    return state->keys - reuse_tree_prefix(state->block_tree, block) - upto;
+    uint64_t before = reuse_block_sealed(state, block) ? reuse_tree_prefix(state->block_tree, block)
+                                                       : state->sealed_live;
+    return state->keys - before - upto;
 }
 
-/* Rebuilds the Fenwick tree from the bit vector in O(blocks). */
+/* Rebuilds the Fenwick tree of the sealed blocks in O(blocks). */
 static void reuse_tree_build(reuse_state *state)
 {
     uint32_t *tree = state->block_tree;
     tree[0] = 0;
+    state->sealed_live = 0;
     for (uint32_t b = 0; b < state->blocks; b++) {
-        uint32_t count = 0;
-        for (uint32_t w = 0; w < BLOCK_WORDS; w++)
-            count += (uint32_t)__builtin_popcountll(state->live_bits[b * BLOCK_WORDS + w]);
-        tree[b + 1] = count;
+        tree[b + 1] = reuse_block_sealed(state, b) ? reuse_block_live(state, b) : 0;
+        state->sealed_live += tree[b + 1];
     }
     for (uint32_t i = 1; i <= state->blocks; i++) {
         uint32_t parent = i + (i & -i);
@@ -302,11 +334,19 @@ static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
         /* `accesses` counts skipped accesses too: no scaling needed. */
         reuse_time = now - slot->last_access - 1;
         state->live_bits[p / 64] &= ~(UINT64_C(1) << (p % 64));
-        reuse_tree_add(state->block_tree, state->blocks, p / BLOCK_BITS, -1);
+        if (reuse_block_sealed(state, p / BLOCK_BITS)) {
+            reuse_tree_add(state->block_tree, state->blocks, p / BLOCK_BITS, -1);
+            state->sealed_live--;
+        }
     }
     uint32_t pos = state->top++;
     state->live_bits[pos / 64] |= UINT64_C(1) << (pos % 64);
-    reuse_tree_add(state->block_tree, state->blocks, pos / BLOCK_BITS, 1);
+    if (state->top % BLOCK_BITS == 0) {
+        /* pos's block is full: it joins the tree. */
+        uint32_t live = reuse_block_live(state, pos / BLOCK_BITS);
+        reuse_tree_add(state->block_tree, state->blocks, pos / BLOCK_BITS, (int32_t)live);
+        state->sealed_live += live;
+    }
     state->owner[pos] = at;
     slot->pos = pos;
     slot->last_access = now;
@@ -332,12 +372,28 @@ REUSE_HOT uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reus
  * usually a cache miss on large key sets, and this hides most of it. */
 #define REUSE_PREFETCH_AHEAD 8
 
+static inline void reuse_prefetch(const reuse_state *state, uint64_t key)
+{
+    if (state->slots)
+        __builtin_prefetch(&state->slots[reuse_hash(state, key)]);
+}
+
 REUSE_HOT void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
                                   uint64_t *distances, uint64_t *reuse_times)
 {
     for (size_t i = 0; i < count; i++) {
-        if (i + REUSE_PREFETCH_AHEAD < count && state->slots)
-            __builtin_prefetch(&state->slots[reuse_hash(state, keys[i + REUSE_PREFETCH_AHEAD])]);
+        if (i + REUSE_PREFETCH_AHEAD < count)
+            reuse_prefetch(state, keys[i + REUSE_PREFETCH_AHEAD]);
         distances[i] = reuse_access_one(state, keys[i], reuse_times ? &reuse_times[i] : NULL);
+    }
+}
+
+REUSE_HOT void reuse_access_each(reuse_state *const *states, const uint64_t *keys, size_t count,
+                                 uint64_t *distances, uint64_t *reuse_times)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (i + REUSE_PREFETCH_AHEAD < count)
+            reuse_prefetch(states[i + REUSE_PREFETCH_AHEAD], keys[i + REUSE_PREFETCH_AHEAD]);
+        distances[i] = reuse_access_one(states[i], keys[i], reuse_times ? &reuse_times[i] : NULL);
     }
 }

@@ -45,6 +45,9 @@ typedef struct reuse_state reuse_state;
  * memory runs out. */
 reuse_state *reuse_state_new(const reuse_options *options, ws_error *err);
 void reuse_state_free(reuse_state *state);
+/* Forgets every key but keeps the tables, so a state can serve the next
+ * stream (the next warp in a slot) without allocating again. */
+void reuse_state_reset(reuse_state *state);
 
 /* One access.  Returns the stack distance, REUSE_COLD, REUSE_SKIPPED (not
  * sampled) or REUSE_FAILED.  *reuse_time_out (if not NULL) receives the
@@ -56,6 +59,12 @@ uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out
  * be NULL. */
 void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
                         uint64_t *distances, uint64_t *reuse_times);
+
+/* Access i goes to states[i] (any mix of states, each seeing its own
+ * accesses in order): the batch path for many streams interleaved, such as
+ * the per-SM or per-warp scopes. */
+void reuse_access_each(reuse_state *const *states, const uint64_t *keys, size_t count,
+                       uint64_t *distances, uint64_t *reuse_times);
 
 /* Distinct keys tracked (sampled keys only when sampling). */
 uint64_t reuse_state_keys(const reuse_state *state);

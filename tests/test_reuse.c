@@ -287,6 +287,94 @@ Test(reuse, batch_equals_one_by_one)
     reuse_state_free(batched);
 }
 
+/* Stack distance and reuse time by definition: a move-to-front list of
+ * keys (MRU first) and each key's last access number. */
+typedef struct mtf_ref {
+    uint64_t *keys, *last;
+    size_t count;
+} mtf_ref;
+
+static void mtf_access(mtf_ref *ref, uint64_t key, uint64_t now, uint64_t *distance, uint64_t *time)
+{
+    size_t at = 0;
+    while (at < ref->count && ref->keys[at] != key)
+        at++;
+    uint64_t last = 0;
+    if (at == ref->count) {
+        *distance = *time = REUSE_COLD;
+        ref->count++;
+    } else {
+        *distance = at;
+        last = ref->last[at];
+        *time = now - last - 1;
+    }
+    memmove(&ref->keys[1], &ref->keys[0], at * sizeof *ref->keys);
+    memmove(&ref->last[1], &ref->last[0], at * sizeof *ref->last);
+    ref->keys[0] = key;
+    ref->last[0] = now;
+}
+
+/* Every distance and time, access by access, on streams whose distances
+ * span many timeline blocks (the tree) and the block being appended to. */
+Test(reuse, distances_equal_move_to_front_reference)
+{
+    enum { KEYS = 3000, ACCESSES = 60000 };
+    for (stream_kind kind = STREAM_UNIFORM; kind <= STREAM_MIXED; kind++) {
+        for (uint32_t initial = 0; initial <= 1; initial++) {
+            mtf_ref ref = {.keys = malloc((ACCESSES + 1) * sizeof(uint64_t)),
+                           .last = malloc((ACCESSES + 1) * sizeof(uint64_t))};
+            reuse_state *state = new_state(initial, 0);
+            uint64_t rng = 4242 + kind;
+            for (uint64_t i = 0; i < ACCESSES; i++) {
+                uint64_t key = stream_key(kind, i, KEYS, &rng), want_d, want_t, got_t;
+                mtf_access(&ref, key, i, &want_d, &want_t);
+                uint64_t got_d = reuse_access(state, key, &got_t);
+                cr_assert_eq(got_d, want_d, "stream %d access %llu", kind, (unsigned long long)i);
+                cr_assert_eq(got_t, want_t, "stream %d access %llu", kind, (unsigned long long)i);
+            }
+            reuse_state_free(state);
+            free(ref.keys);
+            free(ref.last);
+        }
+    }
+}
+
+/* A reset state answers like a new one, and the interleaved batch path
+ * like separate states fed one by one. */
+Test(reuse, reset_and_interleaved_batches)
+{
+    reuse_state *reused = new_state(1, 0);
+    uint64_t rng = 3;
+    for (int i = 0; i < 5000; i++)
+        reuse_access(reused, stream_key(STREAM_MIXED, (uint64_t)i, 700, &rng), NULL);
+    reuse_state_reset(reused);
+    cr_assert_eq(reuse_state_keys(reused), 0);
+    cr_assert_eq(reuse_state_accesses(reused), 0);
+
+    reuse_state *fresh = new_state(1, 0);
+    reuse_state *a = new_state(0, 0), *b = new_state(0, 0);
+    reuse_state *a_one = new_state(0, 0), *b_one = new_state(0, 0);
+    enum { N = 4000 };
+    static uint64_t keys[N], distances[N], times[N];
+    static reuse_state *states[N];
+    for (int i = 0; i < N; i++) {
+        keys[i] = stream_key(STREAM_MIXED, (uint64_t)i, 900, &rng);
+        states[i] = (rng_next(&rng) & 1) ? a : b;
+        uint64_t t1, t2;
+        cr_assert_eq(reuse_access(reused, keys[i], &t1), reuse_access(fresh, keys[i], &t2));
+        cr_assert_eq(t1, t2);
+    }
+    reuse_access_each(states, keys, N, distances, times);
+    for (int i = 0; i < N; i++) {
+        uint64_t t;
+        cr_assert_eq(reuse_access(states[i] == a ? a_one : b_one, keys[i], &t), distances[i]);
+        cr_assert_eq(t, times[i]);
+    }
+    reuse_state *all[] = {reused, fresh, a, b, a_one, b_one};
+    for (size_t i = 0; i < 6; i++)
+        reuse_state_free(all[i]);
+}
+
 /* A long stream over few keys must not grow the state. */
 Test(reuse, memory_bounded_by_distinct_keys)
 {
