@@ -3,7 +3,12 @@
  * Per lane group: collect the first and last line of every active lane's
  * element into a sorted, duplicate-free array (insertion into a short sorted
  * array: lanes usually ascend, so the append fast path is taken), then mark
- * each lane's bytes in the request of its line(s). */
+ * each lane's bytes in the request of its line(s).
+ *
+ * Affine records (lane l at addr[0] + l × stride, most instructions) take a
+ * shorter path: taken in address order their lanes never go back to an
+ * earlier line, so requests are appended with no sorting or search, and a
+ * fully active group of adjacent elements is marked line by line. */
 #include "analyzer/coalesce.h"
 
 #include <string.h>
@@ -65,6 +70,16 @@ static void coalesce_mark_bytes(uint64_t *mask, unsigned offset, unsigned length
         mask[word + 1] |= ones >> (64 - bit);
 }
 
+/* Sets bits [lo, hi) of a line's byte mask; lo < hi ≤ line bytes. */
+static void coalesce_mark_range(uint64_t *mask, unsigned lo, unsigned hi)
+{
+    for (unsigned w = lo / 64; w * 64 < hi; w++) {
+        unsigned from = lo > w * 64 ? lo - w * 64 : 0, to = hi - w * 64 >= 64 ? 64 : hi - w * 64;
+        uint64_t ones = to - from == 64 ? UINT64_MAX : ((UINT64_C(1) << (to - from)) - 1);
+        mask[w] |= ones << from;
+    }
+}
+
 /* Last byte of a lane's element, cut at 2^64 - 1 instead of wrapping. */
 static uint64_t coalesce_last_byte(uint64_t addr, unsigned size)
 {
@@ -87,6 +102,12 @@ static void coalesce_finish_request(ws_request *req, unsigned line_bytes)
     req->sector_mask = (uint8_t)(sectors & ((1u << (line_bytes / REQUEST_SECTOR_BYTES)) - 1));
 }
 
+static void coalesce_new_request(ws_request *req, uint64_t line, unsigned shift)
+{
+    memset(req, 0, sizeof *req);
+    req->line_addr = line << shift;
+}
+
 /* Coalesces lanes [lane_lo, lane_hi) into out[]; returns the request count. */
 static unsigned coalesce_group(const coalesce_config *config, const wst_record *record,
                                unsigned lane_lo, unsigned lane_hi, ws_request *out)
@@ -105,10 +126,8 @@ static unsigned coalesce_group(const coalesce_config *config, const wst_record *
         if (last != first)
             coalesce_insert_line(lines, &count, last);
     }
-    for (unsigned i = 0; i < count; i++) {
-        memset(&out[i], 0, sizeof out[i]);
-        out[i].line_addr = lines[i] << shift;
-    }
+    for (unsigned i = 0; i < count; i++)
+        coalesce_new_request(&out[i], lines[i], shift);
 
     unsigned line_mask = config->line_bytes - 1, hint = 0;
     for (unsigned lane = lane_lo; lane < lane_hi; lane++) {
@@ -134,9 +153,105 @@ static unsigned coalesce_group(const coalesce_config *config, const wst_record *
     return count;
 }
 
-int coalesce_record(const coalesce_config *config, const wst_record *record,
-                    uint32_t kernel, ws_request out[COALESCE_MAX_REQUESTS],
-                    coalesce_summary *summary, ws_error *err)
+/* A fully active group of adjacent elements [start, start + n × size):
+ * one request per line it covers, marked as a range.  0 if the range would
+ * pass 2^64 - 1 (the general path cuts such lanes). */
+static unsigned coalesce_contiguous(unsigned shift, uint64_t start, uint64_t bytes,
+                                    ws_request *out)
+{
+    if (start > UINT64_MAX - (bytes - 1))
+        return 0;
+    uint64_t last = start + bytes - 1, line_bytes = UINT64_C(1) << shift;
+    unsigned count = 0;
+    for (uint64_t line = start >> shift; line <= last >> shift; line++) {
+        ws_request *req = &out[count++];
+        coalesce_new_request(req, line, shift);
+        uint64_t lo = line << shift, hi = lo + (line_bytes - 1);
+        uint64_t from = start > lo ? start : lo, to = last < hi ? last : hi;
+        coalesce_mark_range(req->byte_mask, (unsigned)(from - lo), (unsigned)(to - lo) + 1);
+    }
+    return count;
+}
+
+/* The request of `line` in out[0..*count), appended if it follows the last
+ * one; -1 if it lies before (addresses wrapped past 2^64: not monotone).  An
+ * element spans at most two lines, so a line seen before is one of the last
+ * two. */
+static int coalesce_append_line(ws_request *out, unsigned *count, uint64_t line, unsigned shift)
+{
+    uint64_t addr = line << shift;
+    unsigned n = *count;
+    if (n > 0 && out[n - 1].line_addr == addr)
+        return (int)n - 1;
+    if (n > 1 && out[n - 2].line_addr == addr)
+        return (int)n - 2;
+    if (n > 0 && out[n - 1].line_addr > addr)
+        return -1;
+    coalesce_new_request(&out[n], line, shift);
+    return (int)(*count)++;
+}
+
+/* coalesce_group() for an affine group.  Returns -1 if it cannot tell (the
+ * addresses wrap), and the caller takes the general path. */
+static int coalesce_group_affine(const coalesce_config *config, const wst_record *record,
+                                 uint64_t stride, unsigned lane_lo, unsigned lane_hi,
+                                 ws_request *out)
+{
+    unsigned shift = (unsigned)__builtin_ctz(config->line_bytes), size = record->size;
+    unsigned lanes = lane_hi - lane_lo;
+    uint32_t group = (uint32_t)(((UINT64_C(1) << lanes) - 1) << lane_lo);
+    uint32_t active = record->mask & group;
+    unsigned count = 0;
+    if (!active)
+        return 0;
+    if (active == group && stride == size &&
+        (count = coalesce_contiguous(shift, record->addr[lane_lo], (uint64_t)lanes * size, out)))
+        goto finish;
+    int descending = (int64_t)stride < 0;
+    for (unsigned k = 0; k < lanes; k++) {
+        unsigned lane = descending ? lane_hi - 1 - k : lane_lo + k;
+        if (!(active >> lane & 1))
+            continue;
+        uint64_t addr = record->addr[lane], last = coalesce_last_byte(addr, size);
+        int at = coalesce_append_line(out, &count, addr >> shift, shift);
+        if (at < 0)
+            return -1;
+        unsigned offset = (unsigned)(addr & (config->line_bytes - 1));
+        if (last >> shift == addr >> shift) {
+            coalesce_mark_bytes(out[at].byte_mask, offset, (unsigned)(last - addr) + 1);
+            continue;
+        }
+        unsigned head = config->line_bytes - offset;
+        coalesce_mark_bytes(out[at].byte_mask, offset, head);
+        int next = coalesce_append_line(out, &count, (addr >> shift) + 1, shift);
+        if (next < 0)
+            return -1;
+        coalesce_mark_bytes(out[next].byte_mask, 0, (unsigned)(last - addr) + 1 - head);
+    }
+finish:
+    for (unsigned i = 0; i < count; i++)
+        coalesce_finish_request(&out[i], config->line_bytes);
+    return (int)count;
+}
+
+/* One group: the affine path when the record is affine and it can. */
+static unsigned coalesce_one_group(const coalesce_config *config, const wst_record *record,
+                                   const uint64_t *stride, unsigned lane_lo, unsigned lane_hi,
+                                   ws_request *out)
+{
+    if (stride) {
+        int n = coalesce_group_affine(config, record, *stride, lane_lo, lane_hi, out);
+        if (n >= 0)
+            return (unsigned)n;
+    }
+    return coalesce_group(config, record, lane_lo, lane_hi, out);
+}
+
+/* coalesce_record(), affine when `stride` is not NULL. */
+static int coalesce_any(const coalesce_config *config, const wst_record *record,
+                        const uint64_t *stride, uint32_t kernel,
+                        ws_request out[COALESCE_MAX_REQUESTS], coalesce_summary *summary,
+                        ws_error *err)
 {
     if (!wst_access_size_valid(record->size))
         return ws_fail(err, "access size %u: must be 1, 2, 4, 8 or 16 bytes", record->size);
@@ -144,10 +259,11 @@ int coalesce_record(const coalesce_config *config, const wst_record *record,
     unsigned group0 = 0;
     if (config->half_warp) {
         unsigned half = WST_WARP_SIZE / 2;
-        group0 = coalesce_group(config, record, 0, half, out);
-        count = group0 + coalesce_group(config, record, half, WST_WARP_SIZE, out + group0);
+        group0 = coalesce_one_group(config, record, stride, 0, half, out);
+        count = group0 +
+                coalesce_one_group(config, record, stride, half, WST_WARP_SIZE, out + group0);
     } else {
-        count = coalesce_group(config, record, 0, WST_WARP_SIZE, out);
+        count = coalesce_one_group(config, record, stride, 0, WST_WARP_SIZE, out);
     }
 
     for (unsigned i = 0; i < count; i++) {
@@ -168,6 +284,21 @@ int coalesce_record(const coalesce_config *config, const wst_record *record,
     if (summary)
         *summary = coalesce_summarize(out, count, config->line_bytes);
     return (int)count;
+}
+
+int coalesce_record(const coalesce_config *config, const wst_record *record,
+                    uint32_t kernel, ws_request out[COALESCE_MAX_REQUESTS],
+                    coalesce_summary *summary, ws_error *err)
+{
+    return coalesce_any(config, record, NULL, kernel, out, summary, err);
+}
+
+int coalesce_record_affine(const coalesce_config *config, const wst_record *record,
+                           uint64_t stride, uint32_t kernel,
+                           ws_request out[COALESCE_MAX_REQUESTS], coalesce_summary *summary,
+                           ws_error *err)
+{
+    return coalesce_any(config, record, &stride, kernel, out, summary, err);
 }
 
 coalesce_summary coalesce_summarize(const ws_request *requests, unsigned count, unsigned line_bytes)

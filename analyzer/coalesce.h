@@ -48,6 +48,15 @@ int coalesce_record(const coalesce_config *config, const wst_record *record,
                     uint32_t kernel, ws_request out[COALESCE_MAX_REQUESTS],
                     coalesce_summary *summary, ws_error *err);
 
+/* coalesce_record() for a record known to be affine: every lane l (active
+ * or not) holds addr[0] + l × stride, modulo 2^64 (packed_record.h's affine
+ * records).  Same output, found without sorting lanes: the fast path for
+ * coalesced, strided and broadcast instructions. */
+int coalesce_record_affine(const coalesce_config *config, const wst_record *record,
+                           uint64_t stride, uint32_t kernel,
+                           ws_request out[COALESCE_MAX_REQUESTS], coalesce_summary *summary,
+                           ws_error *err);
+
 /* The summary of requests already made (coalesce_record's, recomputed by a
  * consumer that only has the requests). */
 coalesce_summary coalesce_summarize(const ws_request *requests, unsigned count, unsigned line_bytes);

@@ -199,7 +199,9 @@ static int push_issue(void *ctx, const sched_event *e)
     }
     const wst_record *r = e->record;
     ws_request *out = s->fill->requests + s->fill->request_count;
-    int n = coalesce_record(&s->coalesce, r, e->kernel, out, NULL, &s->err);
+    int n = e->affine ? coalesce_record_affine(&s->coalesce, r, e->stride, e->kernel, out, NULL,
+                                               &s->err)
+                      : coalesce_record(&s->coalesce, r, e->kernel, out, NULL, &s->err);
     if (n < 0) {
         s->failed = 1;
         return 0;

@@ -540,6 +540,9 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
                        .warp_slot = slot, .scheduler = slot % s->config.schedulers_per_sm,
                        .warp_id = w->id, .step = sm->steps++, .record = &s->issued};
     packed_cta_expand(&c->records, w->next, c->cta, &s->issued);
+    const packed_record *q = &c->records.records[w->next];
+    e->affine = q->affine;
+    e->stride = q->stride;
     /* This SM issues again only after every other SM has: fetch the warp's
      * next record now, so it is in cache by then. */
     __builtin_prefetch(&c->records.records[w->next + 1]);

@@ -65,6 +65,10 @@ typedef struct sched_event {
     uint64_t warp_id;     /* ISSUE: unique per warp over the whole run */
     uint64_t step;        /* ISSUE: issues so far on this SM (a per-SM clock) */
     const wst_record *record; /* ISSUE; valid until the next call */
+    /* ISSUE: lane l of the record is at addr[0] + l × stride (mod 2^64), for
+     * every lane; lets the coalescer take its affine path. */
+    int affine;
+    uint64_t stride;
 } sched_event;
 
 /* Asked after each GTO issue: did it miss in the reference L1?  (SPEC §6:
