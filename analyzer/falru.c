@@ -16,7 +16,7 @@ struct falru {
     uint32_t capacity, used;
     uint32_t mru, lru;
     node *nodes;
-    u64map where; /* line -> node, NONE once evicted (the map never shrinks) */
+    u64map where; /* line -> node, for the lines held: as small as the cache */
 };
 
 falru *falru_new(uint32_t lines, ws_error *err)
@@ -76,13 +76,10 @@ static void push_mru(falru *f, uint32_t i)
 
 int falru_access(falru *f, uint64_t line, ws_error *err)
 {
-    int inserted;
-    uint32_t *slot = u64map_upsert(&f->where, line, NONE, &inserted);
-    if (!slot)
-        return ws_fail(err, "out of memory");
-    if (*slot != NONE) {
-        unlink_node(f, *slot);
-        push_mru(f, *slot);
+    const uint32_t *held = u64map_find(&f->where, line);
+    if (held) {
+        unlink_node(f, *held);
+        push_mru(f, *held);
         return 1;
     }
     uint32_t i;
@@ -91,22 +88,24 @@ int falru_access(falru *f, uint64_t line, ws_error *err)
     } else {
         i = f->lru;
         unlink_node(f, i);
-        *u64map_find(&f->where, f->nodes[i].line) = NONE;
-        slot = u64map_find(&f->where, line); /* the map did not move: no insert since */
+        u64map_remove(&f->where, f->nodes[i].line);
     }
+    int inserted;
+    uint32_t *slot = u64map_upsert(&f->where, line, i, &inserted);
+    if (!slot)
+        return ws_fail(err, "out of memory");
     f->nodes[i].line = line;
-    *slot = i;
     push_mru(f, i);
     return 0;
 }
 
 void falru_invalidate(falru *f, uint64_t line)
 {
-    uint32_t *slot = u64map_find(&f->where, line);
-    if (!slot || *slot == NONE)
+    const uint32_t *slot = u64map_find(&f->where, line);
+    if (!slot)
         return;
     uint32_t i = *slot;
-    *slot = NONE;
+    u64map_remove(&f->where, line);
     unlink_node(f, i);
     /* Move the last used node into the hole so nodes stay packed. */
     uint32_t last = --f->used;

@@ -176,7 +176,10 @@ static void holder_remove(hierarchy *h, uint64_t line)
         return;
     (*n)--;
     h->copies--;
-    h->distinct -= *n == 0;
+    if (*n == 0) {
+        h->distinct--;
+        u64map_remove(&h->holders, line); /* the map holds only what the L1s hold */
+    }
 }
 
 /* ---- the levels ---- */

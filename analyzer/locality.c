@@ -7,7 +7,8 @@
 #include "util/grow.h"
 #include "util/u64map.h"
 
-/* One per (SM, line) ever filled in this kernel; reused on refill. */
+/* One per line an SM's L1 holds now: an eviction closes the generation and
+ * frees its entry, so the index stays as small as the L1 (and in cache). */
 typedef struct generation {
     uint32_t filler_warp;
     uint32_t filler_pc;
@@ -18,9 +19,11 @@ typedef struct generation {
 } generation;
 
 typedef struct sm_generations {
-    u64map index; /* line -> position in gens */
+    u64map index; /* held line -> position in gens */
     generation *gens;
     size_t count, capacity;
+    uint32_t *unused;  /* positions in gens freed by evictions (room for capacity) */
+    size_t unused_count;
 } sm_generations;
 
 struct locality {
@@ -53,6 +56,7 @@ void locality_free(locality *loc)
     for (uint32_t s = 0; loc->per_sm && s < loc->sm_count; s++) {
         u64map_destroy(&loc->per_sm[s].index);
         free(loc->per_sm[s].gens);
+        free(loc->per_sm[s].unused);
     }
     free(loc->per_sm);
     free(loc->pcs);
@@ -69,7 +73,7 @@ int locality_begin_kernel(locality *loc, uint32_t pc_count, ws_error *err)
     loc->pc_count = pc_count;
     for (uint32_t s = 0; s < loc->sm_count; s++) {
         u64map_clear(&loc->per_sm[s].index);
-        loc->per_sm[s].count = 0;
+        loc->per_sm[s].count = loc->per_sm[s].unused_count = 0;
     }
     return 0;
 }
@@ -112,14 +116,25 @@ int locality_fill(locality *loc, uint32_t sm, uint64_t line, uint32_t warp, uint
     if (sm >= loc->sm_count)
         return ws_fail(err, "locality: SM %u outside 0..%u", sm, loc->sm_count - 1);
     sm_generations *s = &loc->per_sm[sm];
+    if (!s->unused_count && s->count == s->capacity) {
+        size_t capacity = s->capacity;
+        uint32_t *unused;
+        if (ws_grow((void **)&s->gens, &capacity, s->count + 1, sizeof *s->gens) != 0 ||
+            !(unused = realloc(s->unused, capacity * sizeof *unused)))
+            return ws_fail(err, "out of memory");
+        s->unused = unused;
+        s->capacity = capacity;
+    }
+    uint32_t free_at = s->unused_count ? s->unused[s->unused_count - 1] : (uint32_t)s->count;
     int inserted;
-    uint32_t *slot = u64map_upsert(&s->index, line, (uint32_t)s->count, &inserted);
+    uint32_t *slot = u64map_upsert(&s->index, line, free_at, &inserted);
     if (!slot)
         return ws_fail(err, "out of memory");
     if (inserted) {
-        if (ws_grow((void **)&s->gens, &s->capacity, s->count + 1, sizeof *s->gens) != 0)
-            return ws_fail(err, "out of memory");
-        s->count++;
+        if (s->unused_count)
+            s->unused_count--;
+        else
+            s->count++;
     } else {
         close_generation(loc, &s->gens[*slot]); /* a fill without an eviction event */
     }
@@ -148,8 +163,12 @@ void locality_hit(locality *loc, uint32_t sm, uint64_t line, uint32_t warp)
 void locality_evict(locality *loc, uint32_t sm, uint64_t line)
 {
     generation *g = find(loc, sm, line);
-    if (g)
-        close_generation(loc, g);
+    if (!g)
+        return;
+    close_generation(loc, g);
+    sm_generations *s = &loc->per_sm[sm];
+    s->unused[s->unused_count++] = (uint32_t)(g - s->gens);
+    u64map_remove(&s->index, line);
 }
 
 void locality_end_kernel(locality *loc)

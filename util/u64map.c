@@ -6,15 +6,9 @@
 
 static int table_alloc(u64map *m, size_t capacity)
 {
-    m->keys = malloc(capacity * sizeof *m->keys);
-    m->values = malloc(capacity * sizeof *m->values);
-    m->used = calloc(capacity, 1);
-    if (!m->keys || !m->values || !m->used) {
-        free(m->keys);
-        free(m->values);
-        free(m->used);
+    m->slots = calloc(capacity, sizeof *m->slots);
+    if (!m->slots)
         return -1;
-    }
     m->capacity = capacity;
     m->count = 0;
     return 0;
@@ -30,24 +24,22 @@ int u64map_init(u64map *m, size_t expected)
 
 void u64map_destroy(u64map *m)
 {
-    free(m->keys);
-    free(m->values);
-    free(m->used);
+    free(m->slots);
     memset(m, 0, sizeof *m);
 }
 
 void u64map_clear(u64map *m)
 {
-    memset(m->used, 0, m->capacity);
+    memset(m->slots, 0, m->capacity * sizeof *m->slots);
     m->count = 0;
 }
 
 uint32_t *u64map_find(const u64map *m, uint64_t key)
 {
     size_t mask = m->capacity - 1;
-    for (size_t i = u64map_hash(key) & mask; m->used[i]; i = (i + 1) & mask)
-        if (m->keys[i] == key)
-            return &m->values[i];
+    for (size_t i = u64map_hash(key) & mask; m->slots[i].used; i = (i + 1) & mask)
+        if (m->slots[i].key == key)
+            return &m->slots[i].value;
     return NULL;
 }
 
@@ -59,10 +51,10 @@ static int grow(u64map *m)
         return -1;
     }
     for (size_t i = 0; i < old.capacity; i++) {
-        if (!old.used[i])
+        if (!old.slots[i].used)
             continue;
         int inserted;
-        *u64map_upsert(m, old.keys[i], old.values[i], &inserted) = old.values[i];
+        *u64map_upsert(m, old.slots[i].key, old.slots[i].value, &inserted) = old.slots[i].value;
     }
     u64map_destroy(&old);
     return 0;
@@ -74,16 +66,40 @@ uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted
         return NULL;
     size_t mask = m->capacity - 1;
     size_t i = u64map_hash(key) & mask;
-    for (; m->used[i]; i = (i + 1) & mask) {
-        if (m->keys[i] == key) {
+    for (; m->slots[i].used; i = (i + 1) & mask) {
+        if (m->slots[i].key == key) {
             *inserted = 0;
-            return &m->values[i];
+            return &m->slots[i].value;
         }
     }
-    m->used[i] = 1;
-    m->keys[i] = key;
-    m->values[i] = initial;
+    m->slots[i] = (u64map_slot){.key = key, .value = initial, .used = 1};
     m->count++;
     *inserted = 1;
-    return &m->values[i];
+    return &m->slots[i].value;
+}
+
+/* Whether `home` lies cyclically in (from, to]: an entry at `to` whose probe
+ * started there must stay behind the hole at `from`. */
+static int between(size_t from, size_t home, size_t to)
+{
+    return from <= to ? (home > from && home <= to) : (home > from || home <= to);
+}
+
+int u64map_remove(u64map *m, uint64_t key)
+{
+    size_t mask = m->capacity - 1, hole = u64map_hash(key) & mask;
+    for (; m->slots[hole].used; hole = (hole + 1) & mask)
+        if (m->slots[hole].key == key)
+            break;
+    if (!m->slots[hole].used)
+        return 0;
+    for (size_t next = (hole + 1) & mask; m->slots[next].used; next = (next + 1) & mask) {
+        if (between(hole, u64map_hash(m->slots[next].key) & mask, next))
+            continue;
+        m->slots[hole] = m->slots[next];
+        hole = next;
+    }
+    m->slots[hole].used = 0;
+    m->count--;
+    return 1;
 }

@@ -2,18 +2,25 @@
  *
  * The analyzer keys almost everything by line or block address and keeps the
  * per-key data in a dense array of its own; this map only finds the index.
- * Linear probing over a power-of-two table at most half full; no deletion
- * (the users clear whole maps at kernel boundaries). */
+ * Linear probing over a power-of-two table at most half full.  Removal
+ * shifts the following entries back, so maps that track only what a cache
+ * holds stay as small as the cache and in the CPU's cache. */
 #ifndef WS_U64MAP_H
 #define WS_U64MAP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* One slot holds key, value and the used flag, so a probe touches one cache
+ * line (the maps are large and looked up at random: the miss is the cost). */
+typedef struct u64map_slot {
+    uint64_t key;
+    uint32_t value;
+    uint32_t used;
+} u64map_slot;
+
 typedef struct u64map {
-    uint64_t *keys;
-    uint32_t *values;
-    uint8_t *used;
+    u64map_slot *slots;
     size_t capacity; /* power of two */
     size_t count;
 } u64map;
@@ -28,6 +35,10 @@ uint32_t *u64map_find(const u64map *m, uint64_t key);
 /* Pointer to the value of key, inserting it with `initial` if absent;
  * *inserted says which.  NULL on out of memory. */
 uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted);
+
+/* Removes key if present (returns whether it was).  Pointers from find or
+ * upsert are invalid after a removal: later entries may move back. */
+int u64map_remove(u64map *m, uint64_t key);
 
 static inline uint64_t u64map_hash(uint64_t key)
 {
