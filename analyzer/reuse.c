@@ -370,7 +370,7 @@ REUSE_HOT uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reus
 
 /* Keys this far ahead have their table slot prefetched: a table lookup is
  * usually a cache miss on large key sets, and this hides most of it. */
-#define REUSE_PREFETCH_AHEAD 8
+#define REUSE_PREFETCH_AHEAD 12
 
 static inline void reuse_prefetch(const reuse_state *state, uint64_t key)
 {
@@ -388,12 +388,27 @@ REUSE_HOT void reuse_access_batch(reuse_state *state, const uint64_t *keys, size
     }
 }
 
+/* Second stage, nearer: the key's slot has arrived by now; fetch the
+ * timeline word of its previous position, the access's other likely miss. */
+#define REUSE_PREFETCH_NEAR 4
+
+static inline void reuse_prefetch_position(const reuse_state *state, uint64_t key)
+{
+    if (!state->slots)
+        return;
+    const reuse_slot *slot = &state->slots[reuse_hash(state, key)];
+    if (slot->key == key && slot->pos < state->capacity)
+        __builtin_prefetch(&state->live_bits[slot->pos / 64]);
+}
+
 REUSE_HOT void reuse_access_each(reuse_state *const *states, const uint64_t *keys, size_t count,
                                  uint64_t *distances, uint64_t *reuse_times)
 {
     for (size_t i = 0; i < count; i++) {
         if (i + REUSE_PREFETCH_AHEAD < count)
             reuse_prefetch(states[i + REUSE_PREFETCH_AHEAD], keys[i + REUSE_PREFETCH_AHEAD]);
+        if (i + REUSE_PREFETCH_NEAR < count)
+            reuse_prefetch_position(states[i + REUSE_PREFETCH_NEAR], keys[i + REUSE_PREFETCH_NEAR]);
         distances[i] = reuse_access_one(states[i], keys[i], reuse_times ? &reuse_times[i] : NULL);
     }
 }

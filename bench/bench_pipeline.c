@@ -2,7 +2,9 @@
  * Prints a Markdown section:
  *   - emulator throughput (warp records/s) and trace bytes per record for the
  *     large sizes of gemm, bfs and spmv;
- *   - `analyze` throughput (warp records/s) on the medium sizes;
+ *   - `analyze` throughput (warp records/s and line requests/s) on the large
+ *     sizes of gemm and bfs and the medium size of spmv (ten line requests
+ *     per record: its large trace takes minutes);
  *   - analyze peak memory for two trace lengths over the same data (a kernel
  *     that sweeps one array R times), which must not grow with R.
  * Each analysis runs in a child process so its peak RSS is its own.
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "analyzer/analysis.h"
+#include "bench/bench_traces.h"
 #include "collectors/workloads/workloads.h"
 #include "formats/wst.h"
 
@@ -45,9 +48,13 @@ static uint64_t trace_records(const char *path, uint64_t *bytes)
     return n;
 }
 
-/* Analyzes path in a child; returns seconds and the child's peak RSS. */
-static double analyze_child(const char *path, long *peak_kb)
+/* Analyzes path in a child; returns seconds, the child's peak RSS and the
+ * line requests it counted (global loads). */
+static double analyze_child(const char *path, long *peak_kb, uint64_t *line_requests)
 {
+    int fds[2];
+    if (pipe(fds) != 0)
+        exit(1);
     double start = now();
     pid_t pid = fork();
     if (pid == 0) {
@@ -60,13 +67,25 @@ static double analyze_child(const char *path, long *peak_kb)
         analysis *a = r ? analysis_run(r, &config, &options, NULL, &err) : NULL;
         if (!a)
             fprintf(stderr, "bench_pipeline: %s\n", err.msg);
+        uint64_t requests = a ? metrics_summary(a->metrics)->counts.requests : 0;
+        ssize_t ignored = write(fds[1], &requests, sizeof requests);
+        (void)ignored;
         _exit(a ? 0 : 1);
     }
+    close(fds[1]);
+    if (read(fds[0], line_requests, sizeof *line_requests) != sizeof *line_requests)
+        *line_requests = 0;
+    close(fds[0]);
     int status;
     struct rusage usage;
     wait4(pid, &status, 0, &usage);
+    double seconds = now() - start;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "bench_pipeline: analyzing %s failed\n", path);
+        exit(1);
+    }
     *peak_kb = usage.ru_maxrss;
-    return now() - start;
+    return seconds;
 }
 
 /* One sweep of an array by 120 CTAs, launched R times: the trace grows with
@@ -123,30 +142,28 @@ int main(int argc, char **argv)
            sysconf(_SC_NPROCESSORS_ONLN));
     printf("| workload | size | warp records | record (M records/s) | bytes/record |\n|---|---|---|---|---|\n");
     for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "/tmp/bench-pipeline-%s-%d.wst", names[i], (int)getpid());
-        ws_error err;
         double start = now();
-        if (record_workload(names[i], record_size, 1, 0, path, &err) != 0) {
-            fprintf(stderr, "bench_pipeline: %s\n", err.msg);
-            return 1;
-        }
+        bench_trace_record(names[i], record_size, path, sizeof path);
         double seconds = now() - start;
         uint64_t bytes, records = trace_records(path, &bytes);
         printf("| %s | %s | %llu | %.2f | %.2f |\n", names[i], workload_size_name(record_size),
                (unsigned long long)records, records / seconds / 1e6, (double)bytes / records);
-        unlink(path);
+        fflush(stdout);
     }
-    printf("\n| workload (medium) | warp records | analyze (M records/s) | peak RSS (MiB) |\n|---|---|---|---|\n");
+    printf("\n| workload | size | warp records | line requests | analyze s | M records/s | "
+           "M line requests/s | peak RSS (MiB) |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "/tmp/bench-pipeline-%s-%d.wst", names[i], (int)getpid());
-        ws_error err;
-        record_workload(names[i], SIZE_MEDIUM, 1, 0, path, &err);
-        uint64_t bytes, records = trace_records(path, &bytes);
+        /* spmv's large trace has ten line requests per record: minutes. */
+        workload_size size = i == 2 && record_size == SIZE_LARGE ? SIZE_MEDIUM : record_size;
+        bench_trace(names[i], size, path, sizeof path);
+        uint64_t bytes, records = trace_records(path, &bytes), requests;
         long peak;
-        double seconds = analyze_child(path, &peak);
-        printf("| %s | %llu | %.2f | %.0f |\n", names[i], (unsigned long long)records,
-               records / seconds / 1e6, peak / 1024.0);
-        unlink(path);
+        double seconds = analyze_child(path, &peak, &requests);
+        printf("| %s | %s | %llu | %llu | %.1f | %.2f | %.2f | %.0f |\n", names[i],
+               workload_size_name(size), (unsigned long long)records,
+               (unsigned long long)requests, seconds, records / seconds / 1e6,
+               requests / seconds / 1e6, peak / 1024.0);
+        fflush(stdout);
     }
     printf("\nMemory against trace length: one kernel reading the same 16 MiB array R times "
            "launched R times (same lines and CTAs, R times the records).\n\n| R | warp records | analyze peak RSS (MiB) |\n|---|---|---|\n");
@@ -155,7 +172,8 @@ int main(int argc, char **argv)
         write_sweep(path, rounds);
         uint64_t bytes, records = trace_records(path, &bytes);
         long peak;
-        analyze_child(path, &peak);
+        uint64_t requests;
+        analyze_child(path, &peak, &requests);
         printf("| %u | %llu | %.0f |\n", rounds, (unsigned long long)records, peak / 1024.0);
         unlink(path);
     }

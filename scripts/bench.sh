@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/RESULTS.md.tmp
+# Traces the benchmarks share (bench/bench_traces.h): recorded afresh per run.
+rm -rf build/bench-traces
 {
     echo "# Benchmark results"
     echo
