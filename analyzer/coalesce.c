@@ -204,6 +204,8 @@ static int coalesce_group_affine(const coalesce_config *config, const wst_record
     unsigned count = 0;
     if (!active)
         return 0;
+    if (stride == 0)
+        active &= 0 - active; /* a broadcast: every lane asks for the lowest one's bytes */
     if (active == group && stride == size &&
         (count = coalesce_contiguous(shift, record->addr[lane_lo], (uint64_t)lanes * size, out)))
         goto finish;

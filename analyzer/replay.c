@@ -82,21 +82,26 @@ typedef struct worker {
     pool *pool;
     pthread_t thread;
     uint32_t index;
+    uint64_t consumed; /* batches finished (under the pool's lock) */
     ws_error err;
     int failed;
 } worker;
 
-/* Round r: the workers replay batches[(r - 1) % 2] while the decoder fills
- * the other one.  `published` counts handed-over batches, `done` the workers
- * finished with the latest. */
+/* Batch i travels in batches[i % POOL_RING].  Each worker goes through the
+ * batches at its own pace; the decoder refills a slot once every worker is
+ * done with its previous batch.  A ring rather than two buffers in lockstep
+ * lets a consumer that is slow on one batch catch up on the next while the
+ * others run ahead, so the cores stay busy (analyze's consumers differ in
+ * cost batch by batch). */
+enum { POOL_RING = 8 };
+
 struct pool {
-    batch *batches[2];
+    batch *batches[POOL_RING];
     const replay_consumer *consumers;
     uint32_t count, threads;
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    uint64_t published;
-    uint32_t done;
+    uint64_t published; /* batches handed over */
     worker *workers;
 };
 
@@ -104,19 +109,18 @@ static void *worker_main(void *arg)
 {
     worker *w = arg;
     pool *p = w->pool;
-    for (uint64_t seen = 0;;) {
+    for (;;) {
         pthread_mutex_lock(&p->lock);
-        while (p->published == seen)
+        while (p->published == w->consumed)
             pthread_cond_wait(&p->changed, &p->lock);
-        seen = p->published;
         pthread_mutex_unlock(&p->lock);
-        const batch *b = p->batches[(seen - 1) % 2];
+        const batch *b = p->batches[w->consumed % POOL_RING];
         for (uint32_t h = w->index; h < p->count && !w->failed; h += p->threads)
             w->failed = feed_batch(b, &p->consumers[h], &w->err) != 0;
-        /* Read before reporting done: from then on the decoder refills b. */
+        /* Read before reporting done: from then on the decoder may refill b. */
         int last = b->last;
         pthread_mutex_lock(&p->lock);
-        p->done++;
+        w->consumed++;
         pthread_cond_broadcast(&p->changed);
         pthread_mutex_unlock(&p->lock);
         if (last)
@@ -124,23 +128,38 @@ static void *worker_main(void *arg)
     }
 }
 
+/* Batches every worker has finished; the caller holds the lock. */
+static uint64_t pool_consumed(const pool *p)
+{
+    uint64_t least = p->published;
+    for (uint32_t w = 0; w < p->threads; w++)
+        if (p->workers[w].consumed < least)
+            least = p->workers[w].consumed;
+    return least;
+}
+
 static void pool_wait_done(pool *p)
 {
     pthread_mutex_lock(&p->lock);
-    while (p->done < p->threads)
+    while (pool_consumed(p) < p->published)
         pthread_cond_wait(&p->changed, &p->lock);
     pthread_mutex_unlock(&p->lock);
 }
 
-/* Hands the filled batch to the workers once they finished the previous one. */
-static void pool_publish(pool *p)
+/* Hands the filled batch over, then waits until the next slot is free.
+ * Returns whether a worker failed (read under the lock). */
+static int pool_publish(pool *p)
 {
-    pool_wait_done(p);
     pthread_mutex_lock(&p->lock);
-    p->done = 0;
     p->published++;
     pthread_cond_broadcast(&p->changed);
+    while (p->published >= POOL_RING && pool_consumed(p) < p->published - POOL_RING + 1)
+        pthread_cond_wait(&p->changed, &p->lock);
+    int failed = 0;
+    for (uint32_t w = 0; w < p->threads; w++)
+        failed |= p->workers[w].failed;
     pthread_mutex_unlock(&p->lock);
+    return failed;
 }
 
 /* ---- the decoding side ---- */
@@ -241,11 +260,16 @@ static int hand_over(stream *s, int last)
             if (feed_batch(s->fill, &s->inline_consumers[h], &s->err) != 0)
                 return -1;
     } else {
-        pool_publish(s->pool);
-        for (uint32_t w = 0; w < s->pool->threads; w++)
-            if (s->pool->workers[w].failed)
-                return ws_fail(&s->err, "%s", s->pool->workers[w].err.msg);
-        s->fill = s->pool->batches[s->pool->published % 2];
+        int failed = pool_publish(s->pool);
+        s->fill = s->pool->batches[s->pool->published % POOL_RING];
+        s->fill->item_count = s->fill->request_count = 0;
+        if (failed) {
+            pool_wait_done(s->pool); /* then the workers' messages are final */
+            for (uint32_t w = 0; w < s->pool->threads; w++)
+                if (s->pool->workers[w].failed)
+                    return ws_fail(&s->err, "%s", s->pool->workers[w].err.msg);
+        }
+        return 0;
     }
     s->fill->item_count = s->fill->request_count = 0;
     return 0;
@@ -302,9 +326,12 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
               .changed = PTHREAD_COND_INITIALIZER};
     uint32_t wanted = thread_count(o, count);
     int rc = -1;
-    if (!(s.ref = calloc(config->sms, sizeof *s.ref)) || !(p.batches[0] = malloc(sizeof(batch))) ||
-        !(p.batches[1] = malloc(sizeof(batch))) ||
-        (wanted > 1 && !(p.workers = calloc(wanted, sizeof *p.workers)))) {
+    /* Inline replay needs one batch; workers the whole ring. */
+    uint32_t batches = wanted > 1 ? POOL_RING : 1;
+    int allocated = (s.ref = calloc(config->sms, sizeof *s.ref)) != NULL;
+    for (uint32_t b = 0; allocated && b < batches; b++)
+        allocated = (p.batches[b] = malloc(sizeof(batch))) != NULL;
+    if (!allocated || (wanted > 1 && !(p.workers = calloc(wanted, sizeof *p.workers)))) {
         ws_fail(err, "out of memory");
         goto out;
     }
@@ -322,7 +349,6 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
             break;
         p.threads++;
     }
-    p.done = p.threads;
     if (p.threads > 0)
         s.pool = &p;
     rc = run_stream(&s);
@@ -345,8 +371,8 @@ out:
     for (uint32_t i = 0; s.ref && i < config->sms; i++)
         tagcache_free(s.ref[i]);
     free(s.ref);
-    free(p.batches[0]);
-    free(p.batches[1]);
+    for (uint32_t b = 0; b < POOL_RING; b++)
+        free(p.batches[b]);
     return rc;
 }
 
