@@ -187,3 +187,88 @@ Test(replay_props, threads_change_nothing_and_random_repeats)
     }
     wst_memtrace_free(m);
 }
+
+/* ---- the worker ring ---------------------------------------------------- */
+
+/* Counts what it sees; slow ones spin per instruction, and a failing one
+ * stops at its `fail_at`-th instruction. */
+typedef struct counting_consumer {
+    uint64_t instructions, requests, kernels;
+    uint64_t spin, fail_at;
+    volatile uint64_t sink;
+} counting_consumer;
+
+static int count_kernel_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
+{
+    ((counting_consumer *)ctx)->kernels++;
+    return 0;
+}
+
+static int count_instruction(void *ctx, const replay_issue *is, const ws_request *rq,
+                             const replay_ref *refs, int n, ws_error *err)
+{
+    counting_consumer *c = ctx;
+    for (uint64_t i = 0; i < c->spin; i++)
+        c->sink += i;
+    c->requests += (uint64_t)n;
+    if (++c->instructions == c->fail_at)
+        return ws_fail(err, "consumer gave up at instruction %llu",
+                       (unsigned long long)c->instructions);
+    return 0;
+}
+
+static int count_kernel_end(void *ctx, ws_error *err)
+{
+    return 0;
+}
+
+static int run_consumers(const wst_memtrace *m, counting_consumer *c, uint32_t count,
+                         uint32_t threads, ws_error *err)
+{
+    gpu_config g = small_gpu();
+    replay_consumer consumers[4];
+    for (uint32_t i = 0; i < count; i++)
+        consumers[i] = (replay_consumer){.ctx = &c[i], .kernel_begin = count_kernel_begin,
+                                         .instruction = count_instruction,
+                                         .kernel_end = count_kernel_end};
+    replay_options ro;
+    replay_options_default(&ro);
+    ro.threads = threads;
+    sched_source src = sched_source_memtrace(m);
+    int rc = replay_stream_run(&src, &g, &ro, consumers, count, NULL, NULL, err);
+    sched_source_free(&src);
+    return rc;
+}
+
+/* Consumers of very different speeds on worker threads all see the whole
+ * stream (many batches go round the ring), the same as one thread. */
+Test(replay_props, ring_delivers_every_batch_to_every_worker)
+{
+    wst_memtrace *m = load_trace(9, 64, 200); /* 51 200 instructions */
+    counting_consumer one = {0}, four[4] = {{.spin = 0}, {.spin = 400}, {.spin = 0}, {.spin = 50}};
+    ws_error err;
+    cr_assert_eq(run_consumers(m, &one, 1, 1, &err), 0, "%s", err.msg);
+    cr_assert_eq(run_consumers(m, four, 4, 4, &err), 0, "%s", err.msg);
+    cr_assert_eq(one.instructions, 64 * 200 * 4);
+    cr_assert_gt(one.requests, (uint64_t)16 << 14, "the stream must span many batches");
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(four[i].instructions, one.instructions);
+        cr_assert_eq(four[i].requests, one.requests);
+        cr_assert_eq(four[i].kernels, 1);
+    }
+    wst_memtrace_free(m);
+}
+
+/* A worker that fails mid-stream stops the pass with its message, whatever
+ * the other workers are doing, and nothing hangs. */
+Test(replay_props, failing_worker_stops_the_pass)
+{
+    wst_memtrace *m = load_trace(10, 64, 200);
+    for (uint32_t threads = 1; threads <= 3; threads++) {
+        counting_consumer c[3] = {{.spin = 100}, {.fail_at = 30000}, {.spin = 0}};
+        ws_error err;
+        cr_assert_eq(run_consumers(m, c, 3, threads, &err), -1);
+        cr_assert(strstr(err.msg, "gave up at instruction 30000"), "%s", err.msg);
+    }
+    wst_memtrace_free(m);
+}
