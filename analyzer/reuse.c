@@ -13,8 +13,10 @@
  * table (linear probing: a hit usually costs one cache line).
  *
  * When the timeline is full, live positions are renumbered 0..live-1 in
- * order (and the timeline doubles if more than half was live), so its size
- * stays within 2-4 × distinct keys whatever the stream length. */
+ * order (and the timeline doubles if more than an eighth was live), so its
+ * size stays within 8-16 positions per distinct key whatever the stream
+ * length.  A position costs one bit, so that is 1-2 bytes per key against
+ * the table's 32-64, and it makes renumbering (a sweep of the table) rare. */
 #include "analyzer/reuse.h"
 
 #include <stdlib.h>
@@ -40,7 +42,6 @@ struct reuse_state {
     uint64_t keys;
     /* timeline */
     uint64_t *live_bits;  /* capacity bits */
-    uint32_t *owner;      /* slot index of the key living at each position */
     uint32_t *block_tree; /* Fenwick tree (1-based) over block live counts */
     uint32_t capacity;    /* positions, multiple of BLOCK_BITS */
     uint32_t blocks;
@@ -81,7 +82,6 @@ void reuse_state_free(reuse_state *state)
         return;
     free(state->slots);
     free(state->live_bits);
-    free(state->owner);
     free(state->block_tree);
     free(state);
 }
@@ -108,8 +108,7 @@ size_t reuse_state_bytes(const reuse_state *state)
 {
     size_t slots = state->slots ? (size_t)state->slot_mask + 1 : 0;
     return sizeof *state + slots * sizeof(reuse_slot) +
-           (size_t)state->capacity / 8 + (size_t)state->capacity * sizeof(uint32_t) +
-           ((size_t)state->blocks + 1) * sizeof(uint32_t);
+           (size_t)state->capacity / 8 + ((size_t)state->blocks + 1) * sizeof(uint32_t);
 }
 
 /* ---- key table ----------------------------------------------------------- */
@@ -146,7 +145,6 @@ static int reuse_slots_resize(reuse_state *state, uint32_t count_log2)
         while (slots[at].pos != SLOT_FREE)
             at = (at + 1) & state->slot_mask;
         slots[at] = old[i];
-        state->owner[old[i].pos] = at;
     }
     free(old);
     return 0;
@@ -215,38 +213,47 @@ static void reuse_tree_build(reuse_state *state)
 }
 
 /* Moves live positions to 0..keys-1, keeping their order, then grows the
- * timeline if that left less than half of it free.  Amortised O(1): a
- * renumbering follows at least capacity / 2 appends. */
+ * timeline if more than an eighth of it is live.  Each key's new position
+ * is its rank among the live positions, found from per-block counts and at
+ * most eight popcounts, in one sequential sweep of the table (no map from
+ * positions back to keys to keep or to write at random).  Amortised O(1): a
+ * renumbering follows at least 7/8 × capacity ≥ 7 × keys appends, and the
+ * table has at most about 3 slots per key. */
 static int reuse_timeline_renumber(reuse_state *state)
 {
+    uint32_t *live_before = state->block_tree; /* scratch until the tree is rebuilt */
     uint32_t next = 0;
-    for (uint32_t w = 0; w < state->capacity / 64; w++) {
-        uint64_t bits = state->live_bits[w];
-        state->live_bits[w] = 0;
-        while (bits) {
-            uint32_t old_pos = w * 64 + (uint32_t)__builtin_ctzll(bits);
-            bits &= bits - 1;
-            uint32_t slot = state->owner[old_pos];
-            state->owner[next] = slot;
-            state->slots[slot].pos = next++;
-        }
+    for (uint32_t b = 0; b < state->blocks; b++) {
+        live_before[b] = next;
+        next += reuse_block_live(state, b);
     }
+    const uint64_t *bits = state->live_bits;
+    for (uint32_t i = 0; state->slots && i <= state->slot_mask; i++) {
+        reuse_slot *slot = &state->slots[i];
+        if (slot->pos == SLOT_FREE)
+            continue;
+        uint32_t p = slot->pos, block = p / BLOCK_BITS, word = p / 64;
+        uint32_t rank = live_before[block] +
+                        (uint32_t)__builtin_popcountll(bits[word] & ((UINT64_C(1) << (p % 64)) - 1));
+        for (uint32_t w = block * BLOCK_WORDS; w < word; w++)
+            rank += (uint32_t)__builtin_popcountll(bits[w]);
+        slot->pos = rank;
+    }
+    if (state->capacity)
+        memset(state->live_bits, 0, state->capacity / 8);
     state->renumberings++;
     uint64_t capacity = state->capacity;
     if (capacity == 0)
         capacity = state->initial_positions;
-    while ((uint64_t)next * 2 > capacity)
+    while ((uint64_t)next * 8 > capacity)
         capacity *= 2;
     /* If growing fails, the old timeline still works as long as it has room. */
     if (capacity != state->capacity && capacity <= UINT32_MAX - BLOCK_BITS) {
         uint32_t blocks = (uint32_t)(capacity / BLOCK_BITS);
-        uint64_t *bits = realloc(state->live_bits, capacity / 8);
-        if (bits)
-            state->live_bits = bits;
-        uint32_t *owner = bits ? realloc(state->owner, capacity * sizeof *owner) : NULL;
-        if (owner)
-            state->owner = owner;
-        uint32_t *tree = owner ? realloc(state->block_tree, ((size_t)blocks + 1) * sizeof *tree) : NULL;
+        uint64_t *grown = realloc(state->live_bits, capacity / 8);
+        if (grown)
+            state->live_bits = grown;
+        uint32_t *tree = grown ? realloc(state->block_tree, ((size_t)blocks + 1) * sizeof *tree) : NULL;
         if (tree) {
             state->block_tree = tree;
             memset(state->live_bits + state->capacity / 64, 0, (capacity - state->capacity) / 8);
@@ -347,7 +354,6 @@ static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
         reuse_tree_add(state->block_tree, state->blocks, pos / BLOCK_BITS, (int32_t)live);
         state->sealed_live += live;
     }
-    state->owner[pos] = at;
     slot->pos = pos;
     slot->last_access = now;
     if (reuse_time_out)
