@@ -112,6 +112,8 @@ static int on_instruction(void *ctx, const replay_issue *is, const ws_request *r
     pass *p = ctx;
     int is_counted = counted(p, is);
     p->issued++;
+    for (int i = 0; is_counted && n > 1 && i < n; i++)
+        sharing_prefetch(p->a->sharing, rq[i].line_addr);
     for (int i = 0; i < n; i++) {
         if (is_counted && (sharing_touch(p->a->sharing, rq[i].line_addr, is->sm, is->cta, err) != 0 ||
                            access_map_touch(p->a->access_map, p->issued, rq[i].line_addr, err) != 0))

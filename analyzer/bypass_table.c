@@ -62,6 +62,11 @@ static bypass_line *entry_for(bypass_table *t, uint64_t line, ws_error *err)
     return &t->entries[t->count++];
 }
 
+void bypass_table_prefetch(const bypass_table *t, uint64_t line)
+{
+    u64map_prefetch(&t->index, line);
+}
+
 int bypass_table_request(bypass_table *t, uint64_t line, uint32_t raw_bytes,
                          uint32_t sector_mask, ws_error *err)
 {

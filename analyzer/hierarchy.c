@@ -450,6 +450,8 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     replay_pc *pc = &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
+    for (int i = 0; load && n > 1 && i < n; i++)
+        missclass_prefetch(h->classes, is->sm, requests[i].line_addr >> h->line_shift);
     for (int i = 0; i < n; i++) {
         int rc;
         if (load)

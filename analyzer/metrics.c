@@ -356,6 +356,8 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
     if (warp_states(m, issue, warp, err) != 0)
         return -1;
 
+    for (unsigned i = 0; everything && summary->requests > 1 && i < summary->requests; i++)
+        bypass_table_prefetch(m->lines, requests[i].line_addr >> m->line_shift);
     /* Keys of the instruction, in request (ascending line) order. */
     uint64_t keys[GRANULARITIES][COALESCE_MAX_REQUESTS * 4];
     size_t key_count[GRANULARITIES] = {0, 0};

@@ -58,6 +58,12 @@ static int record_departure(missclass *mc, uint32_t sm, uint64_t line, uint32_t 
     return 0;
 }
 
+void missclass_prefetch(const missclass *mc, uint32_t sm, uint64_t line)
+{
+    if (sm < mc->sm_count)
+        u64map_prefetch(&mc->departures[sm], line);
+}
+
 int missclass_evicted(missclass *mc, uint32_t sm, uint64_t line, uint32_t evictor,
                       ws_error *err)
 {

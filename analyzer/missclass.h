@@ -39,6 +39,8 @@ void missclass_free(missclass *mc);
 void missclass_begin_kernel(missclass *mc);
 
 /* A line left sm's L1 because warp `evictor` allocated over it. */
+/* Starts fetching what sm knows of line (ahead of an instruction's misses). */
+void missclass_prefetch(const missclass *mc, uint32_t sm, uint64_t line);
 int missclass_evicted(missclass *mc, uint32_t sm, uint64_t line, uint32_t evictor,
                       ws_error *err);
 /* A store invalidated the line in sm's L1. */

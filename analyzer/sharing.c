@@ -113,6 +113,11 @@ static int add_cta(block_state *b, uint32_t cta)
     return 0;
 }
 
+void sharing_prefetch(const sharing *s, uint64_t addr)
+{
+    u64map_prefetch(&s->index, addr >> s->block_shift);
+}
+
 int sharing_touch(sharing *s, uint64_t addr, uint32_t sm, uint32_t cta, ws_error *err)
 {
     if (sm >= s->results.sm_count)

@@ -40,6 +40,9 @@ void sharing_free(sharing *s);
 /* One touch of the byte address addr by a thread of `cta` running on `sm`.
  * Only global-space touches belong here: local space is private by
  * definition (SPEC §5), and its per-thread addresses are not shared memory. */
+/* Starts fetching addr's block entry (an instruction's requests, ahead of
+ * their sharing_touch calls). */
+void sharing_prefetch(const sharing *s, uint64_t addr);
 int sharing_touch(sharing *s, uint64_t addr, uint32_t sm, uint32_t cta, ws_error *err);
 
 /* Folds the current kernel into the results and clears the per-block state. */
