@@ -31,6 +31,7 @@
 #include "formats/wst.h"
 
 #define CHUNK 65536
+#define PENDING 512 /* accesses fed together, as analyze does */
 #define SMS 15
 #define STREAM_LINES (UINT64_C(2) << 20)
 #define TILE_LINES 512
@@ -96,12 +97,14 @@ static run_result run(uint64_t accesses, unsigned scopes)
         size_t n = accesses - done < CHUNK ? (size_t)(accesses - done) : CHUNK;
         gen_fill(&gen, keys, n);
         double start = now_seconds();
-        /* Global: one batch per chunk; per SM: batches of 32 accesses (one
-         * instruction's worth), SMs in turn. */
-        size_t batch = scopes == 1 ? n : 32;
-        for (size_t i = 0; i < n; i += batch) {
-            size_t len = n - i < batch ? n - i : batch;
-            reuse_access_batch(states[(done + i) / 32 % scopes], keys + i, len, distances + i, NULL);
+        /* Runs of 32 accesses (one instruction's worth) go to the SMs in
+         * turn, fed as analyze feeds them: PENDING at a time. */
+        for (size_t i = 0; i < n; i += PENDING) {
+            size_t len = n - i < PENDING ? n - i : PENDING;
+            reuse_state *pending[PENDING];
+            for (size_t j = 0; j < len; j++)
+                pending[j] = states[(done + i + j) / 32 % scopes];
+            reuse_access_each(pending, keys + i, len, distances + i, NULL);
         }
         for (size_t i = 0; i < n; i++)
             result.checksum += distances[i];
@@ -145,7 +148,6 @@ static long peak_rss_kib(uint64_t accesses, size_t *state_bytes)
 /* ---- the emulated traces' streams --------------------------------------- */
 
 #define TRACE_LINES (UINT64_C(24) << 20)
-#define PENDING 512
 
 /* One granularity's accesses in issue order, with who issued each. */
 typedef struct access_stream {
