@@ -44,11 +44,16 @@ int packed_cta_fill(packed_cta *p, const wst_record *records, const uint32_t *or
         const wst_record *r = &records[order ? order[i] : i];
         packed_record *q = &p->records[p->count++];
         *q = (packed_record){.pc = r->pc, .mask = r->mask, .warp = (uint16_t)r->warp, .sm = r->sm,
-                             .kind = r->kind, .space = r->space, .cache_op = r->cache_op,
-                             .size = r->size, .has_sm = r->has_sm, .has_time = r->has_time,
-                             .timestamp = r->timestamp};
+                             .kind = r->kind & 3, .space = r->space & 1, .cache_op = r->cache_op,
+                             .size = r->size, .has_sm = r->has_sm != 0, .has_time = r->has_time != 0};
         if (r->warp > UINT16_MAX)
             return ws_fail(err, "record with warp %u beyond a CTA's 1024 warps", r->warp);
+        if (r->has_time) {
+            if (ws_grow((void **)&p->timestamps, &p->timestamp_capacity, p->capacity,
+                        sizeof *p->timestamps) != 0)
+                return ws_fail(err, "out of memory");
+            p->timestamps[p->count - 1] = r->timestamp;
+        }
         if ((q->affine = (uint8_t)affine(r, &q->base, &q->stride)))
             continue;
         size_t lanes = (size_t)__builtin_popcount(r->mask);
@@ -75,7 +80,7 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
     out->has_sm = q->has_sm;
     out->has_time = q->has_time;
     out->sm = q->sm;
-    out->timestamp = q->timestamp;
+    out->timestamp = packed_cta_timestamp(p, i);
     if (q->affine) { /* every lane, active or not: a loop the compiler vectorizes */
         uint64_t a = q->base;
         for (uint32_t l = 0; l < WST_WARP_SIZE; l++, a += q->stride)
@@ -87,9 +92,15 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
         out->addr[l] = (q->mask >> l) & 1 ? *lane++ : 0;
 }
 
+uint64_t packed_cta_timestamp(const packed_cta *p, size_t i)
+{
+    return p->records[i].has_time ? p->timestamps[i] : 0;
+}
+
 void packed_cta_free(packed_cta *p)
 {
     free(p->records);
     free(p->lanes);
+    free(p->timestamps);
     *p = (packed_cta){0};
 }

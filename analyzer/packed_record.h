@@ -4,8 +4,11 @@
  * wst_record is 288 bytes, most of it 32 lane addresses.  Most warp
  * instructions address their lanes affinely (lane l at base + l × stride:
  * coalesced, strided and broadcast accesses), so a packed record keeps base
- * and stride in 48 bytes; the others keep their active lanes' addresses in
- * a side pool.  A record is expanded back, exactly, when it issues. */
+ * and stride in 32 bytes (two to a cache line: reading them back when warps
+ * issue is a cache miss each, the scheduler's main cost); the others keep
+ * their active lanes' addresses in a side pool, and timestamps, which only
+ * some collectors record, sit in a side array.  A record is expanded back,
+ * exactly, when it issues. */
 #ifndef WS_PACKED_RECORD_H
 #define WS_PACKED_RECORD_H
 
@@ -18,18 +21,20 @@
 typedef struct packed_record {
     uint32_t pc, mask;
     uint16_t warp, sm;
-    uint8_t kind, space, cache_op, size;
-    uint8_t has_sm, has_time, affine, unused;
-    uint64_t timestamp;
+    uint8_t kind : 2, space : 1, has_sm : 1, has_time : 1, affine : 1; /* decoded: in range */
+    uint8_t cache_op, size, unused;
     uint64_t base;   /* affine: lane 0's address (extrapolated); else the pool index */
     uint64_t stride; /* affine: per lane, modulo 2^64 */
 } packed_record;
+_Static_assert(sizeof(packed_record) == 32, "two packed records to a cache line");
 
 typedef struct packed_cta {
     packed_record *records;
     size_t count, capacity;
     uint64_t *lanes; /* active lanes of the non-affine records */
     size_t lane_count, lane_capacity;
+    uint64_t *timestamps; /* [capacity] once a record has one */
+    size_t timestamp_capacity;
 } packed_cta;
 
 /* Replaces the contents with records[order[0..n)] (order NULL: in turn). */
@@ -38,6 +43,8 @@ int packed_cta_fill(packed_cta *p, const wst_record *records, const uint32_t *or
 /* Record i, whole again.  Inactive lanes hold no meaningful address (as
  * everywhere: consumers read lanes by the mask). */
 void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out);
+/* Record i's timestamp (0 if it has none), without expanding it. */
+uint64_t packed_cta_timestamp(const packed_cta *p, size_t i);
 void packed_cta_free(packed_cta *p);
 
 #endif

@@ -457,10 +457,10 @@ static int prepare_recorded(sched *s, ws_error *err)
     return rc;
 }
 
-static const packed_record *warp_head(const sm_state *sm, const warp_state *w)
+/* The timestamp of the warp's next record. */
+static uint64_t warp_head_time(const sm_state *sm, const warp_state *w)
 {
-    const cta_state *c = &sm->ctas[w->cta_slot];
-    return &c->records.records[w->next];
+    return packed_cta_timestamp(&sm->ctas[w->cta_slot].records, w->next);
 }
 
 /* Admits CTAs whose start time has come: before the earliest pending record
@@ -570,7 +570,7 @@ static int issue_recorded(sched *s, sched_event *e, ws_error *err)
                 const warp_state *w = &sm->warps[slot];
                 if (!warp_ready(w))
                     continue;
-                uint64_t t = warp_head(sm, w)->timestamp;
+                uint64_t t = warp_head_time(sm, w);
                 if (best_sm < 0 || t < best_time) {
                     best_sm = (int32_t)i, best_slot = (int32_t)slot, best_time = t;
                 }

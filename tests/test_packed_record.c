@@ -5,17 +5,26 @@
 #include "analyzer/packed_record.h"
 #include "tests/trace_gen.h"
 
-static void round_trip(const wst_record *records, size_t n, const uint32_t *order)
+/* Packs into p (which may hold an earlier CTA: slots are refilled) and
+ * checks every record and timestamp comes back. */
+static void refill_round_trip(packed_cta *p, const wst_record *records, size_t n,
+                              const uint32_t *order)
 {
-    packed_cta p = {0};
     ws_error err;
-    cr_assert_eq(packed_cta_fill(&p, records, order, n, &err), 0, "%s", err.msg);
+    cr_assert_eq(packed_cta_fill(p, records, order, n, &err), 0, "%s", err.msg);
     for (size_t i = 0; i < n; i++) {
         const wst_record *want = &records[order ? order[i] : i];
         wst_record got;
-        packed_cta_expand(&p, i, want->cta, &got);
+        packed_cta_expand(p, i, want->cta, &got);
         cr_assert(test_records_equal(want, &got), "record %zu", i);
+        cr_assert_eq(packed_cta_timestamp(p, i), want->has_time ? want->timestamp : 0);
     }
+}
+
+static void round_trip(const wst_record *records, size_t n, const uint32_t *order)
+{
+    packed_cta p = {0};
+    refill_round_trip(&p, records, n, order);
     packed_cta_free(&p);
 }
 
@@ -23,8 +32,12 @@ Test(packed_record, random_traces_round_trip)
 {
     for (uint64_t seed = 1; seed <= 5; seed++) {
         wst_memtrace *m = test_random_trace(seed, 2, 3000);
-        for (uint32_t k = 0; k < m->trace.kernel_count; k++)
+        packed_cta reused = {0};
+        for (uint32_t k = 0; k < m->trace.kernel_count; k++) {
             round_trip(m->per_kernel[k].records, m->per_kernel[k].count, NULL);
+            refill_round_trip(&reused, m->per_kernel[k].records, m->per_kernel[k].count, NULL);
+        }
+        packed_cta_free(&reused);
         wst_memtrace_free(m);
     }
 }
