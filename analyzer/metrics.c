@@ -274,10 +274,10 @@ static reuse_state *lazy_state(metrics *m, reuse_state **slot, ws_error *err)
     return *slot;
 }
 
-/* The per-warp stream of the issuing warp, restarted if a new warp holds
- * the slot. */
-static int warp_states(metrics *m, const metrics_issue *issue, reuse_state *out[GRANULARITIES],
-                       ws_error *err)
+/* The issuing warp's slot (SM × slots + slot), whose per-warp streams
+ * restart if a new warp holds it. */
+static int claim_warp_slot(metrics *m, const metrics_issue *issue, size_t *slot_out,
+                           ws_error *err)
 {
     if (issue->warp_slot >= m->options.warp_slots_per_sm)
         return ws_fail(err, "metrics: warp slot %u outside 0..%u", issue->warp_slot,
@@ -297,9 +297,7 @@ static int warp_states(metrics *m, const metrics_issue *issue, reuse_state *out[
             reuse_state_reset(m->per_warp[g][slot]);
         }
     }
-    for (int g = 0; g < GRANULARITIES; g++)
-        if (!(out[g] = lazy_state(m, &m->per_warp[g][slot], err)))
-            return -1;
+    *slot_out = slot;
     return 0;
 }
 
@@ -352,8 +350,8 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
         k->totals.req_hist[summary->requests]++;
     }
 
-    reuse_state *warp[GRANULARITIES];
-    if (warp_states(m, issue, warp, err) != 0)
+    size_t slot = 0;
+    if (claim_warp_slot(m, issue, &slot, err) != 0)
         return -1;
 
     for (unsigned i = 0; everything && summary->requests > 1 && i < summary->requests; i++)
@@ -376,7 +374,7 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
             if (!(mask & METRICS_REUSE_BIT(g, sc)))
                 continue;
             reuse_state *state = sc == SCOPE_GLOBAL ? m->global[g]
-                               : sc == SCOPE_PER_WARP ? warp[g]
+                               : sc == SCOPE_PER_WARP ? lazy_state(m, &m->per_warp[g][slot], err)
                                : lazy_state(m, &m->per_sm[g][issue->sm], err);
             if (!state || queue_keys(m, g, sc, state, keys[g], key_count[g], r->pc, err) != 0)
                 return -1;

@@ -115,11 +115,14 @@ static void *worker_main(void *arg)
             pthread_cond_wait(&p->changed, &p->lock);
         pthread_mutex_unlock(&p->lock);
         const batch *b = p->batches[w->consumed % POOL_RING];
-        for (uint32_t h = w->index; h < p->count && !w->failed; h += p->threads)
-            w->failed = feed_batch(b, &p->consumers[h], &w->err) != 0;
+        /* `failed` is published under the lock: the decoder reads it there. */
+        int failed = w->failed;
+        for (uint32_t h = w->index; h < p->count && !failed; h += p->threads)
+            failed = feed_batch(b, &p->consumers[h], &w->err) != 0;
         /* Read before reporting done: from then on the decoder may refill b. */
         int last = b->last;
         pthread_mutex_lock(&p->lock);
+        w->failed = failed;
         w->consumed++;
         pthread_cond_broadcast(&p->changed);
         pthread_mutex_unlock(&p->lock);
@@ -144,6 +147,17 @@ static void pool_wait_done(pool *p)
     while (pool_consumed(p) < p->published)
         pthread_cond_wait(&p->changed, &p->lock);
     pthread_mutex_unlock(&p->lock);
+}
+
+/* A failed worker's message, once every worker is done (then the messages
+ * are final); always -1. */
+static int pool_failure(pool *p, ws_error *err)
+{
+    pool_wait_done(p);
+    for (uint32_t w = 0; w < p->threads; w++)
+        if (p->workers[w].failed)
+            return ws_fail(err, "%s", p->workers[w].err.msg);
+    return ws_fail(err, "a replay worker failed");
 }
 
 /* Hands the filled batch over, then waits until the next slot is free.
@@ -255,24 +269,19 @@ static int push_issue(void *ctx, const sched_event *e)
 static int hand_over(stream *s, int last)
 {
     s->fill->last = last;
+    int rc = 0;
     if (!s->pool) {
-        for (uint32_t h = 0; h < s->inline_count; h++)
-            if (feed_batch(s->fill, &s->inline_consumers[h], &s->err) != 0)
-                return -1;
+        for (uint32_t h = 0; h < s->inline_count && rc == 0; h++)
+            rc = feed_batch(s->fill, &s->inline_consumers[h], &s->err);
     } else {
+        /* The next slot is taken even after a failure, so the final batch
+         * is never one the workers may still be reading. */
         int failed = pool_publish(s->pool);
         s->fill = s->pool->batches[s->pool->published % POOL_RING];
-        s->fill->item_count = s->fill->request_count = 0;
-        if (failed) {
-            pool_wait_done(s->pool); /* then the workers' messages are final */
-            for (uint32_t w = 0; w < s->pool->threads; w++)
-                if (s->pool->workers[w].failed)
-                    return ws_fail(&s->err, "%s", s->pool->workers[w].err.msg);
-        }
-        return 0;
+        rc = failed ? pool_failure(s->pool, &s->err) : 0;
     }
     s->fill->item_count = s->fill->request_count = 0;
-    return 0;
+    return rc;
 }
 
 /* One pass over the schedule, every hierarchy fed.  Always ends with a

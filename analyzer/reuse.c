@@ -384,16 +384,6 @@ static inline void reuse_prefetch(const reuse_state *state, uint64_t key)
         __builtin_prefetch(&state->slots[reuse_hash(state, key)]);
 }
 
-REUSE_HOT void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
-                                  uint64_t *distances, uint64_t *reuse_times)
-{
-    for (size_t i = 0; i < count; i++) {
-        if (i + REUSE_PREFETCH_AHEAD < count)
-            reuse_prefetch(state, keys[i + REUSE_PREFETCH_AHEAD]);
-        distances[i] = reuse_access_one(state, keys[i], reuse_times ? &reuse_times[i] : NULL);
-    }
-}
-
 /* Second stage, nearer: the key's slot has arrived by now; fetch the
  * timeline word of its previous position, the access's other likely miss. */
 #define REUSE_PREFETCH_NEAR 4
@@ -403,18 +393,36 @@ static inline void reuse_prefetch_position(const reuse_state *state, uint64_t ke
     if (!state->slots)
         return;
     const reuse_slot *slot = &state->slots[reuse_hash(state, key)];
-    if (slot->key == key && slot->pos < state->capacity)
+    if (slot->pos < state->capacity && slot->key == key)
         __builtin_prefetch(&state->live_bits[slot->pos / 64]);
+}
+
+/* The batch loop: access i goes to states[i], or to `one` when states is
+ * NULL. */
+static inline void reuse_access_run(reuse_state *one, reuse_state *const *states,
+                                    const uint64_t *keys, size_t count, uint64_t *distances,
+                                    uint64_t *reuse_times)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (i + REUSE_PREFETCH_AHEAD < count)
+            reuse_prefetch(states ? states[i + REUSE_PREFETCH_AHEAD] : one,
+                           keys[i + REUSE_PREFETCH_AHEAD]);
+        if (i + REUSE_PREFETCH_NEAR < count)
+            reuse_prefetch_position(states ? states[i + REUSE_PREFETCH_NEAR] : one,
+                                    keys[i + REUSE_PREFETCH_NEAR]);
+        distances[i] = reuse_access_one(states ? states[i] : one, keys[i],
+                                        reuse_times ? &reuse_times[i] : NULL);
+    }
+}
+
+REUSE_HOT void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
+                                  uint64_t *distances, uint64_t *reuse_times)
+{
+    reuse_access_run(state, NULL, keys, count, distances, reuse_times);
 }
 
 REUSE_HOT void reuse_access_each(reuse_state *const *states, const uint64_t *keys, size_t count,
                                  uint64_t *distances, uint64_t *reuse_times)
 {
-    for (size_t i = 0; i < count; i++) {
-        if (i + REUSE_PREFETCH_AHEAD < count)
-            reuse_prefetch(states[i + REUSE_PREFETCH_AHEAD], keys[i + REUSE_PREFETCH_AHEAD]);
-        if (i + REUSE_PREFETCH_NEAR < count)
-            reuse_prefetch_position(states[i + REUSE_PREFETCH_NEAR], keys[i + REUSE_PREFETCH_NEAR]);
-        distances[i] = reuse_access_one(states[i], keys[i], reuse_times ? &reuse_times[i] : NULL);
-    }
+    reuse_access_run(NULL, states, keys, count, distances, reuse_times);
 }

@@ -224,6 +224,16 @@ static void collect_trace(const char *name, workload_size size, trace_streams *t
 
 enum { SCOPE_GLOBAL, SCOPE_SM, SCOPE_WARP };
 
+/* Runs n pending accesses into the checksum; returns 0 (none pending). */
+static size_t feed(reuse_state *const *pending, const uint64_t *keys, size_t n, uint64_t *sum)
+{
+    uint64_t distances[PENDING], times[PENDING];
+    reuse_access_each(pending, keys, n, distances, times);
+    for (size_t j = 0; j < n; j++)
+        *sum += distances[j] + times[j];
+    return 0;
+}
+
 /* Seconds to run one granularity's stream through one scope as analyze
  * does: 15 SMs, 15 × 48 warp slots. */
 static double run_scope(const access_stream *st, int scope, uint32_t slot_count, uint64_t *sum)
@@ -236,28 +246,22 @@ static double run_scope(const access_stream *st, int scope, uint32_t slot_count,
         owner[i] = UINT32_MAX;
     }
     reuse_state *pending[PENDING];
-    uint64_t keys[PENDING], distances[PENDING], times[PENDING];
+    uint64_t keys[PENDING];
     size_t n = 0;
     double start = now_seconds();
     for (size_t i = 0; i < st->count; i++) {
         uint32_t at = scope == SCOPE_GLOBAL ? 0 : scope == SCOPE_SM ? st->sms[i] : st->slots[i];
         if (scope == SCOPE_WARP && owner[at] != st->warps[i]) {
-            reuse_access_each(pending, keys, n, distances, times);
-            for (size_t j = 0; j < n; j++)
-                *sum += distances[j] + times[j];
-            n = 0;
+            n = feed(pending, keys, n, sum); /* the old warp's accesses first */
             reuse_state_reset(states[at]);
             owner[at] = st->warps[i];
         }
         pending[n] = states[at];
         keys[n++] = st->keys[i];
-        if (n == PENDING || i + 1 == st->count) {
-            reuse_access_each(pending, keys, n, distances, times);
-            for (size_t j = 0; j < n; j++)
-                *sum += distances[j] + times[j];
-            n = 0;
-        }
+        if (n == PENDING)
+            n = feed(pending, keys, n, sum);
     }
+    feed(pending, keys, n, sum);
     double seconds = now_seconds() - start;
     for (uint32_t i = 0; i < states_n; i++)
         reuse_state_free(states[i]);

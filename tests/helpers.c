@@ -151,6 +151,18 @@ char *test_record_trace(const char *dir, const char *workload)
     return trace;
 }
 
+char *test_import_accelsim(const char *dir, const char *app)
+{
+    char name[128], src[4096];
+    snprintf(name, sizeof name, "%s.wst", app);
+    snprintf(src, sizeof src, "%s/traces/accelsim/%s/kernelslist.g", test_shared_dir(), app);
+    char *trace = test_path(dir, name);
+    cli_result r = cli_run("import", "accelsim", src, "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "import %s: %s", app, r.err);
+    cli_result_free(&r);
+    return trace;
+}
+
 int test_is_one_line(const char *text)
 {
     const char *nl = strchr(text, '\n');

@@ -32,6 +32,10 @@ const char *test_shared_dir(void);
  * success); returns the malloc'd path. */
 char *test_record_trace(const char *dir, const char *workload);
 
+/* Imports ../shared/traces/accelsim/APP with the CLI into dir/APP.wst
+ * (asserts success); returns the malloc'd path. */
+char *test_import_accelsim(const char *dir, const char *app);
+
 /* True when text is exactly one line ending in a newline (CLI errors). */
 int test_is_one_line(const char *text);
 

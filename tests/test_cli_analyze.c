@@ -77,12 +77,7 @@ Test(cli_analyze, gemm_known_utilization)
 
 Test(cli_analyze, real_accelsim_trace_end_to_end)
 {
-    char *dir = test_tmpdir(), *trace = test_path(dir, "mm.wst");
-    char src[512];
-    snprintf(src, sizeof src, "%s/traces/accelsim/matrixmul/kernelslist.g", test_shared_dir());
-    cli_result r = cli_run("import", "accelsim", src, "-o", trace, NULL);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cli_result_free(&r);
+    char *dir = test_tmpdir(), *trace = test_import_accelsim(dir, "matrixmul");
     json_t *doc = analyze_to_json(dir, trace, "volta");
     json_t *summary = json_object_get(doc, "summary");
     /* 64 global loads, every lane of each a distinct coalesced 4 B element. */

@@ -99,13 +99,8 @@ Test(cli_replay, replay_writes_a_consistent_report)
 
 Test(cli_replay, replay_on_a_real_accelsim_trace)
 {
-    char *dir = test_tmpdir(), *trace = test_path(dir, "real.wst");
-    char src[4096];
-    snprintf(src, sizeof src, "%s/traces/accelsim/matrixmul/kernelslist.g", test_shared_dir());
-    cli_result r = cli_run("import", "accelsim", src, "-o", trace, NULL);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cli_result_free(&r);
-    r = cli_run("compare", trace, "--gpu", "volta", "--policies", "lru,srrip,opt", "--quiet", NULL);
+    char *dir = test_tmpdir(), *trace = test_import_accelsim(dir, "matrixmul");
+    cli_result r = cli_run("compare", trace, "--gpu", "volta", "--policies", "lru,srrip,opt", "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "srrip") != NULL);
     cli_result_free(&r);
