@@ -34,11 +34,30 @@ static int affine(const wst_record *r, uint64_t *base, uint64_t *stride)
     return 1;
 }
 
+/* Room for n records, cache-line aligned: malloc's 16-byte alignment would
+ * put every other 32-byte record across two cache lines, so reading it back
+ * would miss twice.  The old contents are not kept (fill replaces them). */
+static int reserve_records(packed_cta *p, size_t n)
+{
+    if (n <= p->capacity)
+        return 0;
+    size_t capacity = p->capacity ? p->capacity : 64;
+    while (capacity < n)
+        capacity *= 2;
+    void *records = NULL;
+    if (posix_memalign(&records, 64, capacity * sizeof *p->records) != 0)
+        return -1;
+    free(p->records);
+    p->records = records;
+    p->capacity = capacity;
+    return 0;
+}
+
 int packed_cta_fill(packed_cta *p, const wst_record *records, const uint32_t *order, size_t n,
                     ws_error *err)
 {
     p->count = p->lane_count = 0;
-    if (ws_grow((void **)&p->records, &p->capacity, n + 1, sizeof *p->records) != 0)
+    if (reserve_records(p, n + 1) != 0)
         return ws_fail(err, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const wst_record *r = &records[order ? order[i] : i];
