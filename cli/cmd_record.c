@@ -41,7 +41,9 @@ static int find_tool(char *path, size_t cap)
         char *slash = strrchr(self, '/');
         if (slash)
             *slash = '\0';
-        snprintf(path, cap, "%s/warpscope-nvbit.so", self);
+        int len = snprintf(path, cap, "%s/warpscope-nvbit.so", self);
+        if (len < 0 || (size_t)len >= cap)
+            return -1; /* a path too long to hold: no tool there */
     }
     return access(path, R_OK) == 0 ? 0 : -1;
 }
