@@ -312,8 +312,11 @@ static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
                                         uint64_t *reuse_time_out)
 {
     uint64_t now = state->accesses++;
-    if (state->sample_threshold != SHARDS_MODULUS && !reuse_sampled(state, key))
+    if (state->sample_threshold != SHARDS_MODULUS && !reuse_sampled(state, key)) {
+        if (reuse_time_out) /* batch callers read every time: say it was skipped */
+            *reuse_time_out = REUSE_SKIPPED;
         return REUSE_SKIPPED;
+    }
     if ((state->top == state->capacity || reuse_table_full(state)) &&
         reuse_make_room(state) < 0) {
         state->accesses--;

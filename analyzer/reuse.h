@@ -51,7 +51,8 @@ void reuse_state_reset(reuse_state *state);
 
 /* One access.  Returns the stack distance, REUSE_COLD, REUSE_SKIPPED (not
  * sampled) or REUSE_FAILED.  *reuse_time_out (if not NULL) receives the
- * accesses in between, REUSE_COLD on a first touch, untouched otherwise. */
+ * accesses in between, REUSE_COLD on a first touch and REUSE_SKIPPED when
+ * not sampled; it is untouched on REUSE_FAILED. */
 uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out);
 
 /* reuse_access() over keys[0..count), in order, prefetching ahead: the fast

@@ -196,3 +196,53 @@ Test(cli_analyze, locality_window_is_monotone)
     free(trace);
     test_tmpdir_cleanup(dir);
 }
+
+static json_t *reuse_section(const char *dir, const char *trace, const char *sample)
+{
+    char *out = test_path(dir, "reuse.json");
+    cli_result r = sample ? cli_run("analyze", trace, "--sample", sample, "-o", out, "--quiet", NULL)
+                          : cli_run("analyze", trace, "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_error_t jerr;
+    json_t *doc = json_load_file(out, 0, &jerr);
+    cr_assert_not_null(doc, "%s", jerr.text);
+    free(out);
+    json_t *reuse = json_incref(json_object_get(json_object_get(doc, "summary"), "reuse"));
+    json_decref(doc);
+    return reuse;
+}
+
+/* SHARDS samples keys, and a sampled key's reuse time counts every access
+ * in between, sampled or not: its times are exactly the ones the exact run
+ * finds for the same accesses.  So in every scope and granularity each
+ * reuse-time bucket of a sampled run holds at most the exact run's count. */
+Test(cli_analyze, sampled_reuse_times_are_a_subset_of_exact)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "bfs.wst");
+    cli_result r = cli_run("record", "--workload", "bfs", "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *exact = reuse_section(dir, trace, NULL), *sampled = reuse_section(dir, trace, "0.1");
+    const char *grans[] = {"line", "sector"}, *scopes[] = {"global", "per_sm", "per_warp"};
+    for (size_t g = 0; g < 2; g++)
+        for (size_t s = 0; s < 3; s++) {
+            json_t *e = json_object_get(json_object_get(json_object_get(exact, grans[g]), scopes[s]),
+                                        "reuse_time_log2");
+            json_t *m = json_object_get(
+                json_object_get(json_object_get(sampled, grans[g]), scopes[s]), "reuse_time_log2");
+            cr_assert_eq(json_array_size(m), json_array_size(e));
+            json_int_t held = 0;
+            for (size_t k = 0; k < json_array_size(e); k++) {
+                json_int_t want_most = json_integer_value(json_array_get(e, k)),
+                           got = json_integer_value(json_array_get(m, k));
+                cr_assert_leq(got, want_most, "%s %s: bucket %zu", grans[g], scopes[s], k);
+                held += got;
+            }
+            cr_assert_gt(held, 0, "%s %s: the sample holds reuses", grans[g], scopes[s]);
+        }
+    json_decref(exact);
+    json_decref(sampled);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}

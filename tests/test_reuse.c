@@ -375,6 +375,28 @@ Test(reuse, reset_and_interleaved_batches)
         reuse_state_free(all[i]);
 }
 
+/* Batch callers read a time for every access: a key outside the sample
+ * must say so, not leave the caller's buffer as it was. */
+Test(reuse, skipped_accesses_report_skipped_times)
+{
+    reuse_state *state = new_state(0, 0.05);
+    enum { N = 2000 };
+    static uint64_t keys[N], distances[N], times[N];
+    for (int i = 0; i < N; i++) {
+        keys[i] = (uint64_t)(i % 500);
+        times[i] = 12345;
+    }
+    reuse_access_batch(state, keys, N, distances, times);
+    size_t skipped = 0;
+    for (int i = 0; i < N; i++) {
+        cr_assert_eq(distances[i] == REUSE_SKIPPED, times[i] == REUSE_SKIPPED, "access %d", i);
+        cr_assert_neq(times[i], 12345, "access %d: time left unwritten", i);
+        skipped += distances[i] == REUSE_SKIPPED;
+    }
+    cr_assert_gt(skipped, N / 2);
+    reuse_state_free(state);
+}
+
 /* A long stream over few keys must not grow the state. */
 Test(reuse, memory_bounded_by_distinct_keys)
 {
