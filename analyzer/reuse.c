@@ -16,23 +16,37 @@
  * order (and the timeline doubles if more than an eighth was live), so its
  * size stays within 8-16 positions per distinct key whatever the stream
  * length.  A position costs one bit, so that is 1-2 bytes per key against
- * the table's 32-64, and it makes renumbering (a sweep of the table) rare. */
+ * the table's 21-43, and it makes renumbering (a sweep of the table) rare.
+ *
+ * A slot is 16 bytes (four to a cache line): key, position and the low 31
+ * bits of the key's last access number, from which reuse times come.  Those
+ * bits give the whole number as long as it lies within 2^31 of a floor the
+ * state keeps; every 2^30 accesses a sweep moves the high bits of keys
+ * older than that into a side map ("far" keys, usually few) and raises the
+ * floor, so reuse times stay exact at any stream length. */
 #include "analyzer/reuse.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/u64map.h"
 
 #define BLOCK_BITS 512
 #define BLOCK_WORDS (BLOCK_BITS / 64)
 #define SLOT_FREE UINT32_MAX
 #define SHARDS_MODULUS (UINT64_C(1) << 24)
 
+#define TIME_BITS 31
+#define TIME_LOW_MASK ((UINT32_C(1) << TIME_BITS) - 1)
+#define TIME_FAR (UINT32_C(1) << TIME_BITS) /* high bits in the far map */
+#define TIME_WINDOW_DEFAULT (UINT64_C(1) << (TIME_BITS - 1))
+
 typedef struct reuse_slot {
     uint64_t key;
-    uint64_t last_access; /* access number of the key's previous access */
-    uint32_t pos;         /* timeline position; SLOT_FREE = empty slot */
-    uint32_t unused;
+    uint32_t pos;  /* timeline position; SLOT_FREE = empty slot */
+    uint32_t time; /* low TIME_BITS of the previous access's number, | TIME_FAR */
 } reuse_slot;
+_Static_assert(sizeof(reuse_slot) == 16, "four slots to a cache line");
 
 struct reuse_state {
     /* key -> slot */
@@ -50,6 +64,11 @@ struct reuse_state {
     uint32_t initial_positions;
     uint64_t accesses;
     uint64_t renumberings;
+    /* last access numbers: slots hold those in [time_floor, time_floor + 2^31) */
+    uint64_t time_floor;
+    uint64_t time_window; /* between sweeps; ≤ 2^30 */
+    uint64_t next_sweep;  /* access number of the next sweep */
+    u64map far;           /* key -> last access >> TIME_BITS, for TIME_FAR slots */
     /* SHARDS */
     double sample_rate;
     uint64_t sample_threshold; /* sample keys with hash mod 2^24 < threshold */
@@ -63,6 +82,9 @@ reuse_state *reuse_state_new(const reuse_options *options, ws_error *err)
     double rate = options->sample_rate == 0 ? 1.0 : options->sample_rate;
     if (!(rate > 0 && rate <= 1))
         return ws_fail(err, "sample rate %g: must be in (0, 1]", rate), NULL;
+    if (options->time_window > TIME_WINDOW_DEFAULT)
+        return ws_fail(err, "reuse time window %llu: above 2^30",
+                       (unsigned long long)options->time_window), NULL;
     uint64_t threshold = (uint64_t)(rate * (double)SHARDS_MODULUS + 0.5);
     if (threshold == 0)
         return ws_fail(err, "sample rate %g: below the smallest rate 2^-24", rate), NULL;
@@ -71,6 +93,8 @@ reuse_state *reuse_state_new(const reuse_options *options, ws_error *err)
         return ws_fail(err, "out of memory"), NULL;
     state->sample_rate = rate;
     state->sample_threshold = threshold;
+    state->time_window = options->time_window ? options->time_window : TIME_WINDOW_DEFAULT;
+    state->next_sweep = state->time_window;
     uint64_t initial = options->initial_positions ? options->initial_positions : BLOCK_BITS;
     state->initial_positions = (uint32_t)((initial + BLOCK_BITS - 1) / BLOCK_BITS * BLOCK_BITS);
     return state;
@@ -83,6 +107,7 @@ void reuse_state_free(reuse_state *state)
     free(state->slots);
     free(state->live_bits);
     free(state->block_tree);
+    u64map_destroy(&state->far);
     free(state);
 }
 
@@ -97,6 +122,10 @@ void reuse_state_reset(reuse_state *state)
     }
     state->keys = state->accesses = state->sealed_live = 0;
     state->top = 0;
+    state->time_floor = 0;
+    state->next_sweep = state->time_window;
+    if (state->far.slots)
+        u64map_clear(&state->far);
 }
 
 uint64_t reuse_state_keys(const reuse_state *state) { return state->keys; }
@@ -108,7 +137,8 @@ size_t reuse_state_bytes(const reuse_state *state)
 {
     size_t slots = state->slots ? (size_t)state->slot_mask + 1 : 0;
     return sizeof *state + slots * sizeof(reuse_slot) +
-           (size_t)state->capacity / 8 + ((size_t)state->blocks + 1) * sizeof(uint32_t);
+           (size_t)state->capacity / 8 + ((size_t)state->blocks + 1) * sizeof(uint32_t) +
+           state->far.capacity * sizeof(u64map_slot);
 }
 
 /* ---- key table ----------------------------------------------------------- */
@@ -268,6 +298,52 @@ static int reuse_timeline_renumber(reuse_state *state)
     return state->top < state->capacity ? 0 : -1;
 }
 
+/* ---- last access numbers -------------------------------------------------- */
+
+/* The whole last access number of a slot that is not far. */
+static inline uint64_t reuse_slot_last(const reuse_state *state, const reuse_slot *slot)
+{
+    return state->time_floor + ((slot->time - (uint32_t)state->time_floor) & TIME_LOW_MASK);
+}
+
+/* Moves keys last accessed a window or more before `now` to the far map
+ * and raises the floor to the oldest number left in the slots.  Every slot
+ * number is below the sweep that was due, so the old floor still decodes
+ * them even when sampling skipped the access the sweep was due at. */
+static int reuse_sweep(reuse_state *state, uint64_t now)
+{
+    if (!state->far.slots && u64map_init(&state->far, 16) != 0)
+        return -1;
+    for (uint32_t i = 0; state->slots && i <= state->slot_mask; i++) {
+        reuse_slot *slot = &state->slots[i];
+        if (slot->pos == SLOT_FREE || (slot->time & TIME_FAR))
+            continue;
+        uint64_t last = reuse_slot_last(state, slot);
+        if (now - last < state->time_window)
+            continue;
+        int inserted;
+        uint32_t *high = u64map_upsert(&state->far, slot->key, 0, &inserted);
+        if (!high)
+            return -1;
+        *high = (uint32_t)(last >> TIME_BITS);
+        slot->time |= TIME_FAR;
+    }
+    state->time_floor = now - state->time_window + 1;
+    state->next_sweep = now + state->time_window;
+    return 0;
+}
+
+/* The previous access number of a used slot; a far key leaves the far map. */
+static uint64_t reuse_slot_take_last(reuse_state *state, const reuse_slot *slot)
+{
+    if (!(slot->time & TIME_FAR))
+        return reuse_slot_last(state, slot);
+    uint32_t *high = u64map_find(&state->far, slot->key);
+    uint64_t last = (uint64_t)*high << TIME_BITS | (slot->time & TIME_LOW_MASK);
+    u64map_remove(&state->far, slot->key);
+    return last;
+}
+
 /* ---- access -------------------------------------------------------------- */
 
 static inline int reuse_sampled(const reuse_state *state, uint64_t key)
@@ -295,9 +371,12 @@ static inline int reuse_table_full(const reuse_state *state)
     return !state->slots || (state->keys + 1) * 4 > ((uint64_t)state->slot_mask + 1) * 3;
 }
 
-/* Makes sure one more position and one more key fit; -1 on failure. */
-static int reuse_make_room(reuse_state *state)
+/* Makes sure one more position and one more key fit, and sweeps when due;
+ * -1 on failure. */
+static int reuse_make_room(reuse_state *state, uint64_t now)
 {
+    if (now >= state->next_sweep && reuse_sweep(state, now) < 0)
+        return -1;
     if (state->top == state->capacity && reuse_timeline_renumber(state) < 0)
         return -1;
     if (reuse_table_full(state)) {
@@ -317,8 +396,8 @@ static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
             *reuse_time_out = REUSE_SKIPPED;
         return REUSE_SKIPPED;
     }
-    if ((state->top == state->capacity || reuse_table_full(state)) &&
-        reuse_make_room(state) < 0) {
+    if ((state->top == state->capacity || reuse_table_full(state) || now >= state->next_sweep) &&
+        reuse_make_room(state, now) < 0) {
         state->accesses--;
         return REUSE_FAILED;
     }
@@ -342,7 +421,7 @@ static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
         /* keys counts this key too, whose own position is not "after p". */
         distance = reuse_scale(state, reuse_live_after(state, p));
         /* `accesses` counts skipped accesses too: no scaling needed. */
-        reuse_time = now - slot->last_access - 1;
+        reuse_time = now - reuse_slot_take_last(state, slot) - 1;
         state->live_bits[p / 64] &= ~(UINT64_C(1) << (p % 64));
         if (reuse_block_sealed(state, p / BLOCK_BITS)) {
             reuse_tree_add(state->block_tree, state->blocks, p / BLOCK_BITS, -1);
@@ -358,7 +437,7 @@ static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
         state->sealed_live += live;
     }
     slot->pos = pos;
-    slot->last_access = now;
+    slot->time = (uint32_t)now & TIME_LOW_MASK;
     if (reuse_time_out)
         *reuse_time_out = reuse_time;
     return distance;

@@ -37,6 +37,9 @@ typedef struct reuse_options {
     /* Timeline positions allocated on first use (rounded up to 512); 0 = 512.
      * Only tests need this, to force renumbering early. */
     uint32_t initial_positions;
+    /* Accesses between the sweeps that keep reuse times exact (reuse.c);
+     * 0 = 2^30, the most.  Only tests need this, to make sweeps frequent. */
+    uint64_t time_window;
 } reuse_options;
 
 typedef struct reuse_state reuse_state;

@@ -7,13 +7,17 @@
 
 #include "analyzer/reuse.h"
 
-static reuse_state *new_state(uint32_t initial_positions, double rate)
+static reuse_state *new_state_with(reuse_options options)
 {
-    reuse_options options = {.sample_rate = rate, .initial_positions = initial_positions};
     ws_error err;
     reuse_state *state = reuse_state_new(&options, &err);
     cr_assert_not_null(state, "%s", err.msg);
     return state;
+}
+
+static reuse_state *new_state(uint32_t initial_positions, double rate)
+{
+    return new_state_with((reuse_options){.sample_rate = rate, .initial_positions = initial_positions});
 }
 
 /* Feeds keys (letters) and checks distances and reuse times ('-' = cold). */
@@ -150,6 +154,9 @@ Test(reuse, bad_options_rejected)
         cr_assert_null(reuse_state_new(&options, &err));
         cr_assert(strstr(err.msg, "sample rate"), "%s", err.msg);
     }
+    reuse_options wide = {.time_window = (UINT64_C(1) << 30) + 1};
+    cr_assert_null(reuse_state_new(&wide, &err));
+    cr_assert(strstr(err.msg, "time window"), "%s", err.msg);
     reuse_hist hist;
     cr_assert_eq(reuse_hist_init(&hist, UINT64_C(1) << 40, &err), -1);
     cr_assert(strstr(err.msg, "exact histogram range"), "%s", err.msg);
@@ -315,15 +322,20 @@ static void mtf_access(mtf_ref *ref, uint64_t key, uint64_t now, uint64_t *dista
 }
 
 /* Every distance and time, access by access, on streams whose distances
- * span many timeline blocks (the tree) and the block being appended to. */
+ * span many timeline blocks (the tree) and the block being appended to,
+ * with renumbering forced early (initial 1) and with the sweeps that keep
+ * reuse times exact made frequent (windows of 1 and 97 accesses: most
+ * reuses then find their key far, as keys idle 2^30 accesses would). */
 Test(reuse, distances_equal_move_to_front_reference)
 {
     enum { KEYS = 3000, ACCESSES = 60000 };
+    const uint64_t windows[] = {0, 1, 97};
     for (stream_kind kind = STREAM_UNIFORM; kind <= STREAM_MIXED; kind++) {
-        for (uint32_t initial = 0; initial <= 1; initial++) {
+        for (uint32_t variant = 0; variant < 4; variant++) {
             mtf_ref ref = {.keys = malloc((ACCESSES + 1) * sizeof(uint64_t)),
                            .last = malloc((ACCESSES + 1) * sizeof(uint64_t))};
-            reuse_state *state = new_state(initial, 0);
+            reuse_state *state = new_state_with((reuse_options){
+                .initial_positions = variant & 1, .time_window = windows[variant % 3]});
             uint64_t rng = 4242 + kind;
             for (uint64_t i = 0; i < ACCESSES; i++) {
                 uint64_t key = stream_key(kind, i, KEYS, &rng), want_d, want_t, got_t;
@@ -373,6 +385,26 @@ Test(reuse, reset_and_interleaved_batches)
     reuse_state *all[] = {reused, fresh, a, b, a_one, b_one};
     for (size_t i = 0; i < 6; i++)
         reuse_state_free(all[i]);
+}
+
+/* The sweeps run at tracked accesses only: with sampling skipping most
+ * accesses, a sweep comes late, and the times must still decode exactly.
+ * A state sweeping every 3 accesses answers like one that never sweeps. */
+Test(reuse, sampled_times_exact_across_late_sweeps)
+{
+    reuse_state *swept = new_state_with((reuse_options){.sample_rate = 0.05, .time_window = 3});
+    reuse_state *plain = new_state(0, 0.05);
+    uint64_t rng = 17, sampled = 0;
+    for (uint64_t i = 0; i < 200000; i++) {
+        uint64_t key = stream_key(STREAM_MIXED, i, 5000, &rng), t1 = 0, t2 = 0;
+        uint64_t d1 = reuse_access(swept, key, &t1), d2 = reuse_access(plain, key, &t2);
+        cr_assert_eq(d1, d2, "access %llu", (unsigned long long)i);
+        cr_assert_eq(t1, t2, "access %llu", (unsigned long long)i);
+        sampled += d1 < REUSE_FAILED;
+    }
+    cr_assert_gt(sampled, 1000, "the sample must hold reuses to compare");
+    reuse_state_free(swept);
+    reuse_state_free(plain);
 }
 
 /* Batch callers read a time for every access: a key outside the sample
