@@ -387,8 +387,10 @@ static int reuse_make_room(reuse_state *state, uint64_t now)
     return 0;
 }
 
-static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
-                                        uint64_t *reuse_time_out)
+/* Inlined into the batch loops whatever the compiler's size heuristics say:
+ * a call per access costs more than the loop's prefetching saves. */
+static inline __attribute__((always_inline)) uint64_t
+reuse_access_one(reuse_state *state, uint64_t key, uint64_t *reuse_time_out)
 {
     uint64_t now = state->accesses++;
     if (state->sample_threshold != SHARDS_MODULUS && !reuse_sampled(state, key)) {
@@ -443,15 +445,7 @@ static inline uint64_t reuse_access_one(reuse_state *state, uint64_t key,
     return distance;
 }
 
-/* The hot loop counts bits: use the popcount instruction where the CPU has
- * it, chosen at load time. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define REUSE_HOT __attribute__((target_clones("popcnt", "default")))
-#else
-#define REUSE_HOT
-#endif
-
-REUSE_HOT uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out)
+uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out)
 {
     return reuse_access_one(state, key, reuse_time_out);
 }
@@ -497,13 +491,13 @@ static inline void reuse_access_run(reuse_state *one, reuse_state *const *states
     }
 }
 
-REUSE_HOT void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
+void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
                                   uint64_t *distances, uint64_t *reuse_times)
 {
     reuse_access_run(state, NULL, keys, count, distances, reuse_times);
 }
 
-REUSE_HOT void reuse_access_each(reuse_state *const *states, const uint64_t *keys, size_t count,
+void reuse_access_each(reuse_state *const *states, const uint64_t *keys, size_t count,
                                  uint64_t *distances, uint64_t *reuse_times)
 {
     reuse_access_run(NULL, states, keys, count, distances, reuse_times);
