@@ -2,6 +2,7 @@
 #include "analyzer/packed_record.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/grow.h"
 
@@ -36,8 +37,8 @@ static int affine(const wst_record *r, uint64_t *base, uint64_t *stride)
 
 /* Room for n records, cache-line aligned: malloc's 16-byte alignment would
  * put every other 32-byte record across two cache lines, so reading it back
- * would miss twice.  The old contents are not kept (fill replaces them). */
-static int reserve_records(packed_cta *p, size_t n)
+ * would miss twice.  Keeps the first `keep` records. */
+static int reserve_records(packed_cta *p, size_t n, size_t keep)
 {
     if (n <= p->capacity)
         return 0;
@@ -47,20 +48,22 @@ static int reserve_records(packed_cta *p, size_t n)
     void *records = NULL;
     if (posix_memalign(&records, 64, capacity * sizeof *p->records) != 0)
         return -1;
+    if (keep)
+        memcpy(records, p->records, keep * sizeof *p->records);
     free(p->records);
     p->records = records;
     p->capacity = capacity;
     return 0;
 }
 
-int packed_cta_fill(packed_cta *p, const wst_record *records, const uint32_t *order, size_t n,
-                    ws_error *err)
+void packed_cta_clear(packed_cta *p) { p->count = p->lane_count = 0; }
+
+int packed_cta_append(packed_cta *p, const wst_record *records, size_t n, ws_error *err)
 {
-    p->count = p->lane_count = 0;
-    if (reserve_records(p, n + 1) != 0)
+    if (reserve_records(p, p->count + n + 1, p->count) != 0)
         return ws_fail(err, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        const wst_record *r = &records[order ? order[i] : i];
+        const wst_record *r = &records[i];
         packed_record *q = &p->records[p->count++];
         *q = (packed_record){.pc = r->pc, .mask = r->mask, .warp = (uint16_t)r->warp, .sm = r->sm,
                              .kind = r->kind & 3, .space = r->space & 1, .cache_op = r->cache_op,
@@ -81,6 +84,37 @@ int packed_cta_fill(packed_cta *p, const wst_record *records, const uint32_t *or
         q->base = p->lane_count;
         for (uint32_t m = r->mask; m; m &= m - 1)
             p->lanes[p->lane_count++] = r->addr[__builtin_ctz(m)];
+    }
+    return 0;
+}
+
+int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *starts,
+                             uint32_t warps, ws_error *err)
+{
+    int timed = p->timestamp_capacity >= p->count && p->count && p->timestamps;
+    if (reserve_records(spare, p->count + 1, 0) != 0 ||
+        (timed && ws_grow((void **)&spare->timestamps, &spare->timestamp_capacity, spare->capacity,
+                          sizeof *spare->timestamps) != 0))
+        return ws_fail(err, "out of memory");
+    uint32_t next[1024];
+    if (warps > 1024)
+        return ws_fail(err, "%u warps: a CTA has at most 1024", warps);
+    memcpy(next, starts, warps * sizeof *next);
+    for (size_t i = 0; i < p->count; i++) {
+        uint32_t w = p->records[i].warp, at = next[w]++;
+        spare->records[at] = p->records[i];
+        if (timed && p->records[i].has_time)
+            spare->timestamps[at] = p->timestamps[i];
+    }
+    packed_record *records = p->records;
+    size_t capacity = p->capacity;
+    p->records = spare->records, p->capacity = spare->capacity;
+    spare->records = records, spare->capacity = capacity;
+    if (timed) {
+        uint64_t *times = p->timestamps;
+        size_t time_capacity = p->timestamp_capacity;
+        p->timestamps = spare->timestamps, p->timestamp_capacity = spare->timestamp_capacity;
+        spare->timestamps = times, spare->timestamp_capacity = time_capacity;
     }
     return 0;
 }

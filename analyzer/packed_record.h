@@ -37,9 +37,17 @@ typedef struct packed_cta {
     size_t timestamp_capacity;
 } packed_cta;
 
-/* Replaces the contents with records[order[0..n)] (order NULL: in turn). */
-int packed_cta_fill(packed_cta *p, const wst_record *records, const uint32_t *order, size_t n,
-                    ws_error *err);
+/* Empties p for the next CTA, keeping its memory. */
+void packed_cta_clear(packed_cta *p);
+/* Packs records[0..n) after the ones p holds: a CTA arrives in batches, so
+ * its records are packed while the decoder's batch is still in cache. */
+int packed_cta_append(packed_cta *p, const wst_record *records, size_t n, ws_error *err);
+/* Reorders p's records so warp w's are [starts[w], starts[w + 1]), each
+ * warp's in their order (a stable counting sort: starts[] are its prefix
+ * sums, starts[warps] = count).  spare is scratch: its buffers are swapped
+ * with p's, so one spare serves every slot. */
+int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *starts,
+                             uint32_t warps, ws_error *err);
 /* Record i, whole again.  Inactive lanes hold no meaningful address (as
  * everywhere: consumers read lanes by the mask). */
 void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out);

@@ -68,11 +68,8 @@ struct sched {
     size_t queue_head, queue_count, queue_capacity;
     int retire_pending;
     uint32_t retire_sm, retire_slot;
-    /* A CTA is decoded here, then packed into its slot. */
-    wst_record *decoded;
-    size_t decoded_count, decoded_capacity;
-    uint32_t *order; /* decoded records grouped by warp, trace order within each */
-    size_t order_capacity;
+    /* Scratch for grouping a dispatched CTA's packed records by warp. */
+    packed_cta spare;
     wst_record issued; /* the record of the last ISSUE event, expanded */
 };
 
@@ -138,27 +135,29 @@ static const uint32_t *wst_ctas(void *ctx, uint32_t kernel, uint32_t *count)
     return wst_reader_ctas(ctx, kernel, count);
 }
 
-static int wst_load_cta(void *ctx, uint32_t kernel, uint32_t cta, wst_record **records,
-                        size_t *count, size_t *capacity, ws_error *err)
+static int wst_load_cta(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn take,
+                        void *take_ctx, ws_error *err)
 {
-    *count = 0;
     wst_cursor *c = wst_cursor_cta(ctx, kernel, cta, err);
     if (!c)
         return -1;
-    /* The index says how many records the CTA has: size the buffer once. */
-    uint64_t total = wst_cursor_records_left(c);
+    /* The cursor stops at the CTA's last chunk; the index says how many
+     * records that is, so a short chunk is caught. */
+    uint64_t left = wst_cursor_records_left(c);
     int rc = 0;
-    if (ws_reserve_huge((void **)records, capacity, total + 1, sizeof **records) != 0)
-        rc = ws_fail(err, "out of memory");
-    while (rc == 0 && *count < total) {
-        uint64_t want = total - *count < 4096 ? total - *count : 4096;
-        int64_t n = wst_cursor_next_into(c, *records + *count, (uint32_t)want, NULL, err);
+    while (rc == 0 && left > 0) {
+        const wst_record *batch;
+        int64_t n = wst_cursor_next_batch(c, &batch, NULL, err);
         if (n < 0)
             rc = -1;
         else if (n == 0)
             rc = ws_fail(err, "kernel %u CTA %u: fewer records than the index says", kernel, cta);
+        else if ((uint64_t)n > left)
+            rc = ws_fail(err, "kernel %u CTA %u: more records than the index says", kernel, cta);
+        else if ((rc = take(take_ctx, batch, (size_t)n, err)) > 0)
+            rc = 0, left = 0; /* the taker has enough */
         else
-            *count += (size_t)n;
+            left -= (uint64_t)n;
     }
     wst_cursor_free(c);
     return rc;
@@ -191,18 +190,24 @@ static const uint32_t *mem_ctas(void *ctx, uint32_t kernel, uint32_t *count)
     return mc->ctas[kernel];
 }
 
-static int mem_load_cta(void *ctx, uint32_t kernel, uint32_t cta, wst_record **records,
-                        size_t *count, size_t *capacity, ws_error *err)
+static int mem_load_cta(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn take,
+                        void *take_ctx, ws_error *err)
 {
     mem_ctx *mc = ctx;
     const wst_memkernel_records *per = &mc->m->per_kernel[kernel];
-    *count = 0;
-    for (size_t i = 0; i < per->count; i++) {
-        if (per->records[i].cta != cta)
+    /* The CTA's records, as runs of neighbours in arrival order. */
+    for (size_t i = 0; i < per->count;) {
+        if (per->records[i].cta != cta) {
+            i++;
             continue;
-        if (ws_grow((void **)records, capacity, *count + 1, sizeof **records) != 0)
-            return ws_fail(err, "out of memory");
-        (*records)[(*count)++] = per->records[i];
+        }
+        size_t end = i + 1;
+        while (end < per->count && per->records[end].cta == cta)
+            end++;
+        int rc = take(take_ctx, per->records + i, end - i, err);
+        if (rc != 0)
+            return rc < 0 ? -1 : 0;
+        i = end;
     }
     return 0;
 }
@@ -293,6 +298,27 @@ static void free_sms(sched *s)
     s->sms = NULL;
 }
 
+/* A dispatched CTA's records arrive in batches: each is checked, counted
+ * per warp and packed into the slot while it is still in cache. */
+typedef struct cta_packing {
+    sched *s;
+    packed_cta *records;
+    uint32_t cta;
+    uint32_t starts[1025]; /* [w + 1]: warp w's records, then prefix sums */
+} cta_packing;
+
+static int pack_batch(void *ctx, const wst_record *records, size_t n, ws_error *err)
+{
+    cta_packing *p = ctx;
+    for (size_t i = 0; i < n; i++) {
+        if (records[i].warp >= p->s->warps_per_cta)
+            return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", p->s->kernel, p->cta,
+                           records[i].warp);
+        p->starts[records[i].warp + 1]++;
+    }
+    return packed_cta_append(p->records, records, n, err);
+}
+
 /* Loads a CTA into a free slot of sm and makes its warps issuable. */
 static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
 {
@@ -303,29 +329,16 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
     if (slot == s->cta_slots)
         return ws_fail(err, "scheduler: SM %u has no free CTA slot", sm_index);
     cta_state *c = &sm->ctas[slot];
-    if (s->source.load_cta(s->source.ctx, s->kernel, cta, &s->decoded, &s->decoded_count,
-                           &s->decoded_capacity, err) != 0)
+    cta_packing packing = {.s = s, .records = &c->records, .cta = cta};
+    packed_cta_clear(&c->records);
+    if (s->source.load_cta(s->source.ctx, s->kernel, cta, pack_batch, &packing, err) != 0)
         return -1;
-    size_t count = s->decoded_count;
-    if (ws_grow((void **)&s->order, &s->order_capacity, count + 1, sizeof *s->order))
-        return ws_fail(err, "out of memory");
-    /* Counting sort by warp keeps each warp's records in trace order. */
-    uint32_t starts[1025] = {0};
-    for (size_t i = 0; i < count; i++) {
-        if (s->decoded[i].warp >= s->warps_per_cta)
-            return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", s->kernel, cta,
-                           s->decoded[i].warp);
-        starts[s->decoded[i].warp + 1]++;
-    }
+    /* Grouped by warp (a counting sort keeps each warp's records in trace
+     * order), a warp that keeps issuing (GTO) reads memory sequentially. */
+    uint32_t *starts = packing.starts;
     for (uint32_t w = 0; w < s->warps_per_cta; w++)
         starts[w + 1] += starts[w];
-    uint32_t fill[1024];
-    memcpy(fill, starts, s->warps_per_cta * sizeof *fill);
-    for (size_t i = 0; i < count; i++)
-        s->order[fill[s->decoded[i].warp]++] = (uint32_t)i;
-    /* Packed in that order, each warp's records are contiguous: a warp that
-     * keeps issuing (GTO) reads memory sequentially. */
-    if (packed_cta_fill(&c->records, s->decoded, s->order, count, err) != 0)
+    if (packed_cta_group_by_warp(&c->records, &s->spare, starts, s->warps_per_cta, err) != 0)
         return -1;
     c->active = 1;
     c->cta = cta;
@@ -422,6 +435,20 @@ static int compare_first_time(const void *a, const void *b, void *ctx)
     return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
+typedef struct first_record {
+    wst_record record;
+    int found;
+} first_record;
+
+static int take_first(void *ctx, const wst_record *records, size_t n, ws_error *err)
+{
+    (void)err;
+    first_record *f = ctx;
+    f->record = records[0];
+    f->found = n > 0;
+    return 1; /* nothing more needed */
+}
+
 /* Reads each CTA's first record for its SM and start time. */
 static int prepare_recorded(sched *s, ws_error *err)
 {
@@ -435,10 +462,10 @@ static int prepare_recorded(sched *s, ws_error *err)
         return ws_fail(err, "out of memory");
     int rc = 0;
     for (uint32_t i = 0; i < s->cta_count && rc == 0; i++) {
-        rc = s->source.load_cta(s->source.ctx, s->kernel, s->ctas[i], &s->decoded,
-                                &s->decoded_count, &s->decoded_capacity, err);
-        const wst_record *first = s->decoded;
-        if (rc == 0 && (!s->decoded_count || !first->has_sm || !first->has_time))
+        first_record found = {0};
+        rc = s->source.load_cta(s->source.ctx, s->kernel, s->ctas[i], take_first, &found, err);
+        const wst_record *first = &found.record;
+        if (rc == 0 && (!found.found || !first->has_sm || !first->has_time))
             rc = ws_fail(err, "the recorded schedule needs SM ids and timestamps, which this "
                          "trace lacks (emulated and imported traces have none); use rr,gto");
         if (rc == 0 && first->sm >= s->config.sms)
@@ -749,7 +776,6 @@ void sched_free(sched *s)
     free(s->admission);
     free(s->recorded_sm);
     free(s->first_time);
-    free(s->decoded);
-    free(s->order);
+    packed_cta_free(&s->spare);
     free(s);
 }

@@ -30,16 +30,20 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err);
 /* Writes e.g. "rr,gto" into buf. */
 void sched_options_format(const sched_options *o, char *buf, size_t cap);
 
+/* Takes the next n (> 0) records of a CTA: 0 = go on, 1 = enough, -1 =
+ * error (err set). */
+typedef int (*sched_take_fn)(void *take_ctx, const wst_record *records, size_t n, ws_error *err);
+
 /* Where the CTAs come from: a .wst reader or an in-memory trace. */
 typedef struct sched_source {
     void *ctx;
     const wst_trace *trace;
     /* Sorted ids of the CTAs of kernel k that have records. */
     const uint32_t *(*ctas)(void *ctx, uint32_t kernel, uint32_t *count);
-    /* Appends every record of (kernel, cta), in trace order, to *records
-     * (grown as needed; *count is reset first). */
-    int (*load_cta)(void *ctx, uint32_t kernel, uint32_t cta, wst_record **records, size_t *count,
-                    size_t *capacity, ws_error *err);
+    /* Hands every record of (kernel, cta), in trace order, to take, in
+     * batches, until take has enough; 0 or -1 (err set). */
+    int (*load_cta)(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn take, void *take_ctx,
+                    ws_error *err);
 } sched_source;
 
 /* The source keeps pointers to r / m: they must outlive it. */

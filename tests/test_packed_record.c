@@ -5,26 +5,29 @@
 #include "analyzer/packed_record.h"
 #include "tests/trace_gen.h"
 
-/* Packs into p (which may hold an earlier CTA: slots are refilled) and
- * checks every record and timestamp comes back. */
-static void refill_round_trip(packed_cta *p, const wst_record *records, size_t n,
-                              const uint32_t *order)
+/* Packs into p (which may hold an earlier CTA: slots are refilled), in
+ * batches of `batch` records as a source hands them over, and checks every
+ * record and timestamp comes back. */
+static void refill_round_trip(packed_cta *p, const wst_record *records, size_t n, size_t batch)
 {
     ws_error err;
-    cr_assert_eq(packed_cta_fill(p, records, order, n, &err), 0, "%s", err.msg);
+    packed_cta_clear(p);
+    for (size_t at = 0; at < n; at += batch)
+        cr_assert_eq(packed_cta_append(p, records + at, n - at < batch ? n - at : batch, &err), 0,
+                     "%s", err.msg);
+    cr_assert_eq(p->count, n);
     for (size_t i = 0; i < n; i++) {
-        const wst_record *want = &records[order ? order[i] : i];
         wst_record got;
-        packed_cta_expand(p, i, want->cta, &got);
-        cr_assert(test_records_equal(want, &got), "record %zu", i);
-        cr_assert_eq(packed_cta_timestamp(p, i), want->has_time ? want->timestamp : 0);
+        packed_cta_expand(p, i, records[i].cta, &got);
+        cr_assert(test_records_equal(&records[i], &got), "record %zu", i);
+        cr_assert_eq(packed_cta_timestamp(p, i), records[i].has_time ? records[i].timestamp : 0);
     }
 }
 
-static void round_trip(const wst_record *records, size_t n, const uint32_t *order)
+static void round_trip(const wst_record *records, size_t n)
 {
     packed_cta p = {0};
-    refill_round_trip(&p, records, n, order);
+    refill_round_trip(&p, records, n, n ? n : 1);
     packed_cta_free(&p);
 }
 
@@ -34,8 +37,8 @@ Test(packed_record, random_traces_round_trip)
         wst_memtrace *m = test_random_trace(seed, 2, 3000);
         packed_cta reused = {0};
         for (uint32_t k = 0; k < m->trace.kernel_count; k++) {
-            round_trip(m->per_kernel[k].records, m->per_kernel[k].count, NULL);
-            refill_round_trip(&reused, m->per_kernel[k].records, m->per_kernel[k].count, NULL);
+            round_trip(m->per_kernel[k].records, m->per_kernel[k].count);
+            refill_round_trip(&reused, m->per_kernel[k].records, m->per_kernel[k].count, 7);
         }
         packed_cta_free(&reused);
         wst_memtrace_free(m);
@@ -67,7 +70,51 @@ Test(packed_record, affine_edge_cases_and_order)
     r[4].mask = 1u << 17;
     r[4].addr[17] = 77;
     r[5].mask = 0;
-    round_trip(r, 6, NULL);
-    uint32_t reversed[6] = {5, 4, 3, 2, 1, 0};
-    round_trip(r, 6, reversed);
+    round_trip(r, 6);
+}
+
+/* Grouping by warp is a stable counting sort: warp w's records land at
+ * [starts[w], starts[w + 1]) in their trace order, lanes and timestamps with
+ * them, and the spare's buffers serve the next CTA. */
+Test(packed_record, group_by_warp_is_stable)
+{
+    for (uint64_t seed = 11; seed <= 13; seed++) {
+        wst_memtrace *m = test_random_trace(seed, 1, 4000);
+        const wst_record *records = m->per_kernel[0].records;
+        size_t n = m->per_kernel[0].count;
+        enum { WARPS = 16 };
+        static wst_record local[4000];
+        cr_assert_leq(n, 4000);
+        uint32_t starts[WARPS + 1] = {0};
+        for (size_t i = 0; i < n; i++) {
+            local[i] = records[i];
+            local[i].warp = (uint32_t)((records[i].pc * 7 + i) % WARPS);
+            local[i].has_time = (i % 3) != 0;
+            local[i].timestamp = local[i].has_time ? 1000 + i : 0;
+            starts[local[i].warp + 1]++;
+        }
+        for (uint32_t w = 0; w < WARPS; w++)
+            starts[w + 1] += starts[w];
+        packed_cta p = {0}, spare = {0};
+        ws_error err;
+        for (int round = 0; round < 2; round++) {
+            packed_cta_clear(&p);
+            cr_assert_eq(packed_cta_append(&p, local, n, &err), 0, "%s", err.msg);
+            cr_assert_eq(packed_cta_group_by_warp(&p, &spare, starts, WARPS, &err), 0, "%s",
+                         err.msg);
+            uint32_t next[WARPS];
+            memcpy(next, starts, sizeof next);
+            for (size_t i = 0; i < n; i++) {
+                size_t at = next[local[i].warp]++;
+                wst_record got;
+                packed_cta_expand(&p, at, local[i].cta, &got);
+                cr_assert(test_records_equal(&local[i], &got), "seed %llu record %zu",
+                          (unsigned long long)seed, i);
+                cr_assert_eq(packed_cta_timestamp(&p, at), local[i].timestamp);
+            }
+        }
+        packed_cta_free(&p);
+        packed_cta_free(&spare);
+        wst_memtrace_free(m);
+    }
 }

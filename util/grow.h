@@ -25,11 +25,4 @@ static inline int ws_grow(void **array, size_t *capacity, size_t needed, size_t 
     return 0;
 }
 
-/* Room for `needed` elements in a large, reused scratch buffer (the
- * scheduler's decoded CTA); the old contents are not kept.  Past 2 MiB the
- * buffer is 2 MiB-aligned memory marked for transparent huge pages, so
- * filling it costs one page fault per 2 MiB, not per 4 KiB (first touches
- * dominated the replay on virtual machines). */
-int ws_reserve_huge(void **array, size_t *capacity, size_t needed, size_t elem_size);
-
 #endif
