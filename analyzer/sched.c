@@ -26,6 +26,11 @@ typedef struct warp_state {
 typedef struct sm_state {
     cta_state *ctas;   /* [cta_slots] */
     warp_state *warps; /* [cta_slots × warps_per_cta] */
+    /* GTO: each scheduler's active warp slots, oldest first, so the oldest
+     * ready warp is the first ready one in its list.  Scheduler t's list
+     * is by_age[t × age_stride ..] with age_count[t] entries. */
+    uint32_t *by_age;
+    uint32_t age_count[8];
     uint32_t free_ctas;
     uint32_t live_warps;
     uint32_t next_scheduler;
@@ -54,6 +59,7 @@ struct sched {
     uint32_t next_group;
     int adaptive_rr;      /* qx_adpt has switched to rr */
     uint32_t cta_slots, warps_per_cta, warp_slots;
+    uint32_t age_stride; /* room for one scheduler's warps in by_age */
     sm_state *sms;
     uint32_t sm_cursor;
     uint32_t resident, peak_resident;
@@ -293,6 +299,7 @@ static void free_sms(sched *s)
         }
         free(s->sms[i].ctas);
         free(s->sms[i].warps);
+        free(s->sms[i].by_age);
     }
     free(s->sms);
     s->sms = NULL;
@@ -349,6 +356,10 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
                            .id = s->next_warp_id++};
         ws->active = ws->next < ws->end;
         c->warps_left += ws->active;
+        /* Ids grow with dispatch, so appending keeps each list oldest first. */
+        uint32_t warp_slot = slot * s->warps_per_cta + w, t = warp_slot % s->config.schedulers_per_sm;
+        if (ws->active)
+            sm->by_age[t * s->age_stride + sm->age_count[t]++] = warp_slot;
     }
     sm->live_warps += c->warps_left;
     sm->free_ctas--;
@@ -542,19 +553,35 @@ static int32_t pick_gto(sched *s, sm_state *sm, uint32_t scheduler)
         return current;
     /* The oldest ready warp; if every warp is waiting after a miss, the one
      * that becomes ready first (time passes in a functional model). */
-    int32_t oldest = -1, soonest = -1;
-    for (uint32_t slot = scheduler; slot < s->warp_slots; slot += s->config.schedulers_per_sm) {
+    const uint32_t *by_age = sm->by_age + scheduler * s->age_stride;
+    int32_t soonest = -1;
+    for (uint32_t k = 0; k < sm->age_count[scheduler]; k++) {
+        uint32_t slot = by_age[k];
         const warp_state *w = &sm->warps[slot];
-        if (!warp_ready(w))
-            continue;
-        if (w->ready_at <= now && (oldest < 0 || w->id < sm->warps[oldest].id))
-            oldest = (int32_t)slot;
-        if (soonest < 0 || w->ready_at < sm->warps[soonest].ready_at ||
-            (w->ready_at == sm->warps[soonest].ready_at && w->id < sm->warps[soonest].id))
+        if (w->ready_at <= now) {
+            soonest = (int32_t)slot; /* the oldest ready warp */
+            break;
+        }
+        /* Strictly sooner: of warps ready at the same time, the older. */
+        if (soonest < 0 || w->ready_at < sm->warps[soonest].ready_at)
             soonest = (int32_t)slot;
     }
-    sm->gto_current[scheduler] = oldest >= 0 ? oldest : soonest;
-    return sm->gto_current[scheduler];
+    sm->gto_current[scheduler] = soonest;
+    return soonest;
+}
+
+/* A finished warp leaves its scheduler's age list. */
+static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
+{
+    uint32_t t = slot % s->config.schedulers_per_sm;
+    uint32_t *list = sm->by_age + t * s->age_stride, n = sm->age_count[t];
+    uint32_t at = 0;
+    while (at < n && list[at] != slot)
+        at++;
+    if (at == n)
+        return;
+    memmove(list + at, list + at + 1, (n - at - 1) * sizeof *list);
+    sm->age_count[t] = n - 1;
 }
 
 /* Issues the chosen warp's next record as an event. */
@@ -576,6 +603,7 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     if (++w->next == w->end) {
         w->active = 0;
         sm->live_warps--;
+        retire_warp_from_age_list(s, sm, slot);
         if (--c->warps_left == 0) {
             s->retire_pending = 1; /* at the next call: the record must stay valid */
             s->retire_sm = sm_index;
@@ -663,6 +691,7 @@ static int begin_kernel(sched *s, ws_error *err)
                        "%s config", s->kernel, k->name ? k->name : "?",
                        (unsigned long long)threads, s->config.name);
     s->warp_slots = s->cta_slots * s->warps_per_cta;
+    s->age_stride = (s->warp_slots + s->config.schedulers_per_sm - 1) / s->config.schedulers_per_sm;
     s->sms = calloc(s->config.sms, sizeof *s->sms);
     if (!s->sms)
         return ws_fail(err, "out of memory");
@@ -670,7 +699,9 @@ static int begin_kernel(sched *s, ws_error *err)
         sm_state *sm = &s->sms[i];
         sm->ctas = calloc(s->cta_slots, sizeof *sm->ctas);
         sm->warps = calloc(s->warp_slots, sizeof *sm->warps);
-        if (!sm->ctas || !sm->warps)
+        sm->by_age = calloc((size_t)s->age_stride * s->config.schedulers_per_sm + 1,
+                            sizeof *sm->by_age);
+        if (!sm->ctas || !sm->warps || !sm->by_age)
             return ws_fail(err, "out of memory");
         sm->free_ctas = s->cta_slots;
         for (int t = 0; t < 8; t++) {
