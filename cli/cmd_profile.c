@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyzer/analysis.h"
 #include "analyzer/bypass_advisor.h"
@@ -50,8 +52,25 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
+/* What profile writes into DIR. */
+static const char *const outputs[] = {"trace.wst", "hints.csv", "compare.csv", "report.json",
+                                      "report.html"};
+
+/* After a failure in a directory this run created: nothing is left behind. */
+static void remove_outputs(const char *dir)
+{
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+        char *path = join(dir, outputs[i]);
+        if (path)
+            unlink(path);
+        free(path);
+    }
+    rmdir(dir); /* fails, harmlessly, if anything else is in it */
+}
+
 /* Steps 2-4 on an open trace; fills doc. */
-static int profile_trace(replay_args *a, wst_reader *r, const char *dir, json_t **doc_out)
+static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const compare_set *set,
+                         json_t **doc_out)
 {
     ws_error err;
     const wst_trace *t = wst_reader_trace(r);
@@ -92,19 +111,16 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, json_t 
     if (status != 0)
         return status;
 
-    compare_set set;
-    if (compare_set_parse(&set, a->policies ? a->policies : PROFILE_POLICIES, &a->hierarchy, &err) != 0)
-        return cli_fail("--policies", &err);
     hierarchy *hs[COMPARE_MAX] = {0};
-    if ((status = cli_replay_reader(a, r, set.options, set.count, hs)) != 0)
+    if ((status = cli_replay_reader(a, r, set->options, set->count, hs)) != 0)
         return status;
-    json_object_set_new(doc, "compare", compare_json(&set, hs));
+    json_object_set_new(doc, "compare", compare_json(set, hs));
     char *csv = join(dir, "compare.csv");
-    if (compare_write_csv(&set, hs, csv, &err) != 0)
+    if (compare_write_csv(set, hs, csv, &err) != 0)
         status = cli_fail(csv, &err);
     printf("\npolicy comparison (L1 policy; same issue order for all):\n");
-    compare_print(stdout, &set, hs);
-    for (uint32_t i = 0; i < set.count; i++)
+    compare_print(stdout, set, hs);
+    for (uint32_t i = 0; i < set->count; i++)
         hierarchy_free(hs[i]);
     free(csv);
     return status;
@@ -119,25 +135,34 @@ static int run(int argc, char **argv)
         return status;
     const char *dir = a.json ? a.json : "warpscope-report";
     ws_error err;
+    /* Every input is checked before DIR is made: a typo costs no directory
+     * and no wait for the analysis. */
     if (a.workload && !workload_lookup(a.workload, &err))
         return cli_fail(NULL, &err);
-    if (ws_make_dir(dir, &err) != 0)
+    compare_set set;
+    if (compare_set_parse(&set, a.policies ? a.policies : PROFILE_POLICIES, &a.hierarchy, &err) != 0)
+        return cli_fail("--policies", &err);
+    wst_reader *r = NULL;
+    if (!a.workload && !(r = wst_reader_open(a.trace, &err)))
+        return cli_fail(a.trace, &err);
+    struct stat before;
+    int created = stat(dir, &before) != 0;
+    if (ws_make_dir(dir, &err) != 0) {
+        wst_reader_close(r);
         return cli_fail(NULL, &err);
+    }
     char *trace_path = NULL;
     if (a.workload) {
         trace_path = join(dir, "trace.wst");
-        if (record_workload(a.workload, (workload_size)a.size, 1, 0, trace_path, &err) != 0) {
-            free(trace_path);
-            return cli_fail(a.workload, &err);
-        }
+        if (record_workload(a.workload, (workload_size)a.size, 1, 0, trace_path, &err) != 0)
+            status = cli_fail(a.workload, &err);
+        else if (!(r = wst_reader_open(trace_path, &err)))
+            status = cli_fail(trace_path, &err);
         a.trace = trace_path;
     }
-    wst_reader *r = wst_reader_open(a.trace, &err);
     json_t *doc = NULL;
-    if (!r)
-        status = cli_fail(a.trace, &err);
-    else
-        status = profile_trace(&a, r, dir, &doc);
+    if (status == 0)
+        status = profile_trace(&a, r, dir, &set, &doc);
     char *json_path = join(dir, "report.json"), *html_path = join(dir, "report.html");
     if (status == 0 && report_json_write(json_path, doc, &err) != 0)
         status = cli_fail(json_path, &err);
@@ -149,6 +174,8 @@ static int run(int argc, char **argv)
     json_decref(doc);
     if (r)
         wst_reader_close(r);
+    if (status != 0 && created)
+        remove_outputs(dir);
     free(json_path);
     free(html_path);
     free(trace_path);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tests/helpers.h"
 
@@ -94,4 +95,56 @@ Test(cli_profile, errors_are_one_line)
                   i, r.err);
         cli_result_free(&r);
     }
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A failed profile leaves no report directory behind: inputs are checked
+ * before it is made, and a failure later removes the one this run made.
+ * A directory the user already had is left as it was. */
+Test(cli_profile, a_failed_run_leaves_nothing_behind)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gaussian");
+    char *out = test_path(dir, "report"), *bad = test_path(dir, "bad.wst");
+    /* Bad inputs: no directory is made at all. */
+    cli_result early[2] = {
+        cli_run("profile", "/nonexistent.wst", "-o", out, "--quiet", NULL),
+        cli_run("profile", "--workload", "gaussian", "--policies", "lru,bogus", "-o", out, "--quiet",
+                NULL),
+    };
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_eq(early[i].status, 1, "case %zu", i);
+        cr_assert(test_is_one_line(early[i].err), "%s", early[i].err);
+        cr_assert_not(exists(out), "case %zu: %s", i, out);
+        cli_result_free(&early[i]);
+    }
+    /* A trace that opens but fails mid-analysis: a chunk's bytes corrupted. */
+    size_t len;
+    char *bytes = test_read_file(trace, &len);
+    cr_assert_not_null(bytes);
+    for (size_t at = len / 3; at < len / 3 + 64; at++)
+        bytes[at] ^= 0x5a;
+    cr_assert_eq(test_write_file(bad, bytes, len), 0);
+    free(bytes);
+    cli_result r = cli_run("profile", bad, "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 1);
+    cr_assert(strstr(r.err, "bad.wst: chunk") != NULL && test_is_one_line(r.err), "%s", r.err);
+    cr_assert_not(exists(out), "the directory this run made is gone");
+    cli_result_free(&r);
+    cr_assert_eq(mkdir(out, 0777), 0);
+    char *mine = test_path(out, "mine.txt");
+    cr_assert_eq(test_write_file(mine, "x", 1), 0);
+    r = cli_run("profile", bad, "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 1);
+    cr_assert(exists(mine), "the user's own directory and files stay");
+    cli_result_free(&r);
+    free(mine);
+    free(bad);
+    free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
 }
