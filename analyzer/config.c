@@ -315,6 +315,9 @@ int config_override(gpu_config *c, const char *option, const char *value, ws_err
             snprintf(cache->policy, sizeof cache->policy, "%s", value);
             return 0;
         }
+        if (!strchr(value, ':') && !(value[0] >= '0' && value[0] <= '9'))
+            return ws_fail(err, "%s: unknown policy '%s' (see `warpscope policies`), and not a "
+                           "geometry SIZE:WAYS:LINE[:SECTOR] like 32K:8:128", option, value);
         if (parse_geometry(value, cache, option, err) != 0)
             return -1;
         if (cache->index == INDEX_FERMI_HASH && cache_config_sets(cache) != 32 &&
