@@ -48,9 +48,10 @@ static uint64_t trace_records(const char *path, uint64_t *bytes)
     return n;
 }
 
-/* Analyzes path in a child; returns seconds, the child's peak RSS and the
- * line requests it counted (global loads). */
-static double analyze_child(const char *path, long *peak_kb, uint64_t *line_requests)
+/* Analyzes path in a child; returns seconds, the child's peak RSS, its CPU
+ * seconds over all threads and the line requests it counted (global loads). */
+static double analyze_child(const char *path, long *peak_kb, double *cpu_seconds,
+                            uint64_t *line_requests)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -85,6 +86,9 @@ static double analyze_child(const char *path, long *peak_kb, uint64_t *line_requ
         exit(1);
     }
     *peak_kb = usage.ru_maxrss;
+    if (cpu_seconds)
+        *cpu_seconds = (double)usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
+                       (double)usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
     return seconds;
 }
 
@@ -151,20 +155,24 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     printf("\n| workload | size | warp records | line requests | analyze s | M records/s | "
-           "M line requests/s | peak RSS (MiB) |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+           "M line requests/s | CPU s (all threads) | CPU us/record | peak RSS (MiB) |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < 3; i++) {
         /* spmv's large trace has ten line requests per record: minutes. */
         workload_size size = i == 2 && record_size == SIZE_LARGE ? SIZE_MEDIUM : record_size;
         bench_trace(names[i], size, path, sizeof path);
         uint64_t bytes, records = trace_records(path, &bytes), requests;
         long peak;
-        double seconds = analyze_child(path, &peak, &requests);
-        printf("| %s | %s | %llu | %llu | %.1f | %.2f | %.2f | %.0f |\n", names[i],
+        double cpu;
+        double seconds = analyze_child(path, &peak, &cpu, &requests);
+        printf("| %s | %s | %llu | %llu | %.1f | %.2f | %.2f | %.1f | %.2f | %.0f |\n", names[i],
                workload_size_name(size), (unsigned long long)records,
                (unsigned long long)requests, seconds, records / seconds / 1e6,
-               requests / seconds / 1e6, peak / 1024.0);
+               requests / seconds / 1e6, cpu, cpu / (double)records * 1e6, peak / 1024.0);
         fflush(stdout);
     }
+    printf("\nCPU us/record is the work per record over all threads: at C us, 5 M records/s "
+           "takes 5 x C cores even with the work perfectly balanced over them.\n");
     printf("\nMemory against trace length: one kernel reading the same 16 MiB array R times "
            "launched R times (same lines and CTAs, R times the records).\n\n| R | warp records | analyze peak RSS (MiB) |\n|---|---|---|\n");
     for (unsigned rounds = 1; rounds <= 4; rounds *= 4) {
@@ -173,7 +181,7 @@ int main(int argc, char **argv)
         uint64_t bytes, records = trace_records(path, &bytes);
         long peak;
         uint64_t requests;
-        analyze_child(path, &peak, &requests);
+        analyze_child(path, &peak, NULL, &requests);
         printf("| %u | %llu | %.0f |\n", rounds, (unsigned long long)records, peak / 1024.0);
         unlink(path);
     }
