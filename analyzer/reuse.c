@@ -64,6 +64,10 @@ struct reuse_state {
     uint32_t initial_positions;
     uint64_t accesses;
     uint64_t renumberings;
+    /* The last reuse's previous position + 1 and its distance: a key whose
+     * previous position is that one repeats the distance (a repeated run). */
+    uint32_t follow_pos; /* SLOT_FREE: none */
+    uint64_t follow_distance;
     /* last access numbers: slots hold those in [time_floor, time_floor + 2^31) */
     uint64_t time_floor;
     uint64_t time_window; /* between sweeps; ≤ 2^30 */
@@ -94,6 +98,7 @@ reuse_state *reuse_state_new(const reuse_options *options, ws_error *err)
     state->sample_rate = rate;
     state->sample_threshold = threshold;
     state->time_window = options->time_window ? options->time_window : TIME_WINDOW_DEFAULT;
+    state->follow_pos = SLOT_FREE;
     state->next_sweep = state->time_window;
     uint64_t initial = options->initial_positions ? options->initial_positions : BLOCK_BITS;
     state->initial_positions = (uint32_t)((initial + BLOCK_BITS - 1) / BLOCK_BITS * BLOCK_BITS);
@@ -122,6 +127,7 @@ void reuse_state_reset(reuse_state *state)
     }
     state->keys = state->accesses = state->sealed_live = 0;
     state->top = 0;
+    state->follow_pos = SLOT_FREE;
     state->time_floor = 0;
     state->next_sweep = state->time_window;
     if (state->far.slots)
@@ -272,6 +278,7 @@ static int reuse_timeline_renumber(reuse_state *state)
     if (state->capacity)
         memset(state->live_bits, 0, state->capacity / 8);
     state->renumberings++;
+    state->follow_pos = SLOT_FREE; /* positions change */
     uint64_t capacity = state->capacity;
     if (capacity == 0)
         capacity = state->initial_positions;
@@ -418,10 +425,20 @@ reuse_access_one(reuse_state *state, uint64_t key, uint64_t *reuse_time_out)
         slot->key = key;
         state->keys++;
         distance = reuse_time = REUSE_COLD;
+        state->follow_pos = SLOT_FREE;
     } else {
         uint32_t p = slot->pos;
-        /* keys counts this key too, whose own position is not "after p". */
-        distance = reuse_scale(state, reuse_live_after(state, p));
+        /* A repeated run (a line's sectors, a loop's lines in the same
+         * order): the previous access reused q and this key sat at q + 1, so
+         * the live positions after p are those that were after q, less p,
+         * plus the one that access appended: as many.  (If this key is that
+         * access's own, q was the last position and both counts are 0.) */
+        if (p == state->follow_pos)
+            distance = state->follow_distance;
+        else /* keys counts this key too, whose own position is not "after p". */
+            distance = reuse_scale(state, reuse_live_after(state, p));
+        state->follow_pos = p + 1;
+        state->follow_distance = distance;
         /* `accesses` counts skipped accesses too: no scaling needed. */
         reuse_time = now - reuse_slot_take_last(state, slot) - 1;
         state->live_bits[p / 64] &= ~(UINT64_C(1) << (p % 64));

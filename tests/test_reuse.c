@@ -179,7 +179,9 @@ static uint64_t rng_next(uint64_t *s)
     return *s;
 }
 
-typedef enum { STREAM_UNIFORM, STREAM_ZIPF, STREAM_LOOP, STREAM_MIXED } stream_kind;
+/* RUNS: groups of 4 neighbouring keys (a line's sectors) in a scattered
+ * order that repeats, now and then a key twice within its group. */
+typedef enum { STREAM_UNIFORM, STREAM_ZIPF, STREAM_LOOP, STREAM_MIXED, STREAM_RUNS } stream_kind;
 
 /* Key i of a stream over `keys` keys. */
 static uint64_t stream_key(stream_kind kind, uint64_t i, uint64_t keys, uint64_t *rng)
@@ -195,6 +197,13 @@ static uint64_t stream_key(stream_kind kind, uint64_t i, uint64_t keys, uint64_t
     }
     case STREAM_LOOP:
         return i % keys;
+    case STREAM_RUNS: {
+        uint64_t groups = keys / 4 + 1, group = ((i / 4) * UINT64_C(0x9E3779B97F4A7C15) >> 20) % groups;
+        uint64_t within = i % 4;
+        if ((r & 7) == 0 && within)
+            within--;
+        return group * 4 + within;
+    }
     default:
         return (r & 3) == 0 ? r % keys : (r & 3) == 1 ? keys + i : i % (keys / 4 + 1);
     }
@@ -330,7 +339,7 @@ Test(reuse, distances_equal_move_to_front_reference)
 {
     enum { KEYS = 3000, ACCESSES = 60000 };
     const uint64_t windows[] = {0, 1, 97};
-    for (stream_kind kind = STREAM_UNIFORM; kind <= STREAM_MIXED; kind++) {
+    for (stream_kind kind = STREAM_UNIFORM; kind <= STREAM_RUNS; kind++) {
         for (uint32_t variant = 0; variant < 4; variant++) {
             mtf_ref ref = {.keys = malloc((ACCESSES + 1) * sizeof(uint64_t)),
                            .last = malloc((ACCESSES + 1) * sizeof(uint64_t))};
