@@ -42,7 +42,7 @@ ASAN_BIN := $(BUILD)/asan/warpscope
 ASAN_TESTS := $(BUILD)/asan/unit-tests
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps deps-install test demo bench install clean check-asan nvbit
+.PHONY: all deps deps-install test demo bench fuzz install clean check-asan nvbit
 .DEFAULT_GOAL := all
 
 all: deps
@@ -130,6 +130,18 @@ $(NVBIT_TOOL): collectors/nvbit/tool/tool.cu collectors/nvbit/tool/inject_funcs.
 	$(CXX) -shared -o $@ $(BUILD)/rel/ws_tool.o $(BUILD)/rel/ws_inject.o $(BUILD)/rel/ws_link.o \
 		$(call objs,pic,$(LIB_SRC)) -L$(NVBIT_PATH)/core -lnvbit -L/usr/local/cuda/lib64 -lcuda -lcudart_static \
 		$(LIBS) -ldl -lrt
+
+# ---- fuzzing: the readers of user files under libFuzzer (needs clang; not
+# part of `make test`).  make fuzz FUZZ_SECONDS=600 for a longer run.
+FUZZ_BIN := $(BUILD)/fuzz/fuzz_inputs
+FUZZ_SECONDS ?= 60
+$(FUZZ_BIN): tests/fuzz/fuzz_inputs.c $(LIB_SRC)
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -D_GNU_SOURCE $(WARN) -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
+		-O1 -g -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)
+
+fuzz: deps-install $(REL_BIN) $(FUZZ_BIN)
+	@scripts/fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpscope/configs

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh BINARY SECONDS: fuzzes the readers of user files
+# (tests/fuzz/fuzz_inputs.c) from a seed corpus of the real Accel-Sim
+# traces, a small .wst and the GPU presets.  Findings land in build/fuzz/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$1 seconds=${2:-60}
+out=build/fuzz
+mkdir -p "$out/corpus" "$out/scratch" "$out/findings"
+seed() { # selector byte, file
+    local name
+    name=$(printf '%s' "$2" | tr '/' '_')
+    { printf "\\x$1"; head -c 8000 "$2"; } > "$out/corpus/seed-$1-$name"
+}
+for t in ../shared/traces/accelsim/*/kernel-*.traceg; do
+    [ -f "$t" ] && seed 00 "$t"
+done
+if [ -d ../shared/traces/accelsim/vectoradd ]; then
+    build/rel/warpscope import accelsim ../shared/traces/accelsim/vectoradd -o "$out/vectoradd.wst" >/dev/null
+    seed 01 "$out/vectoradd.wst"
+fi
+for c in configs/*.json; do
+    seed 02 "$c"
+done
+FUZZ_SCRATCH="$out/scratch" "$bin" "$out/corpus" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=20000 -artifact_prefix="$out/findings/" -print_final_stats=1
