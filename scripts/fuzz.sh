@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh BINARY SECONDS: fuzzes the readers of user files
 # (tests/fuzz/fuzz_inputs.c) from a seed corpus of the real Accel-Sim
-# traces, a small .wst and the GPU presets.  Findings land in build/fuzz/.
+# traces, a small .wst, the GPU presets and edits of a real report.
+# Findings land in build/fuzz/findings/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$1 seconds=${2:-60}
@@ -15,12 +16,14 @@ seed() { # selector byte, file
 for t in ../shared/traces/accelsim/*/kernel-*.traceg; do
     [ -f "$t" ] && seed 00 "$t"
 done
-if [ -d ../shared/traces/accelsim/vectoradd ]; then
-    build/rel/warpscope import accelsim ../shared/traces/accelsim/vectoradd -o "$out/vectoradd.wst" >/dev/null
-    seed 01 "$out/vectoradd.wst"
-fi
+# A small real trace (713 bytes); a recorded one would pass the input limit.
+build/rel/warpscope import accelsim ../shared/traces/accelsim/vectoradd -o "$out/small.wst" >/dev/null
+seed 01 "$out/small.wst"
+# The report the edits start from, and one edit to begin with.
+build/rel/warpscope profile "$out/small.wst" --gpu volta -o "$out/report" --quiet >/dev/null
+printf '\x03\x10\x00\x01' > "$out/corpus/seed-03-edit"
 for c in configs/*.json; do
     seed 02 "$c"
 done
-FUZZ_SCRATCH="$out/scratch" "$bin" "$out/corpus" -max_total_time="$seconds" -timeout=10 \
+FUZZ_SCRATCH="$out/scratch" FUZZ_REPORT="$out/report/report.json" "$bin" "$out/corpus" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=20000 -artifact_prefix="$out/findings/" -print_final_stats=1

@@ -1,8 +1,11 @@
 /* tests/fuzz/fuzz_inputs.c: libFuzzer harness for the files warpscope reads
- * from users: Accel-Sim traces, .wst traces and GPU config JSON.  The first
- * input byte picks the reader, the rest is the file.  Every input must end
- * in success or a clean error: a crash, a leak, a sanitizer report or a
- * hang is a bug.  Run with `make fuzz` (scripts/fuzz.sh). */
+ * from users: Accel-Sim traces, .wst traces, GPU config JSON and saved
+ * reports.  The first input byte picks the reader, the rest is the file;
+ * for reports, the rest edits a real report (random bytes are almost never
+ * JSON, and the renderers' risk is odd values in a well-formed document).
+ * Every input must end in success or a clean error: a crash, a leak, a
+ * sanitizer report or a hang is a bug.  Run with `make fuzz`
+ * (scripts/fuzz.sh). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,8 @@
 #include "analyzer/config.h"
 #include "collectors/accelsim/accelsim.h"
 #include "formats/wst.h"
+#include "reports/html.h"
+#include "reports/report_doc.h"
 
 /* The importer's records go nowhere: only parsing is under test. */
 static int ignore_kernel(void *ctx, const wst_kernel *k, ws_error *err)
@@ -62,17 +67,106 @@ static void load_config(const char *path)
     config_load(&config, path, &err);
 }
 
+/* ---- saved reports: a real one (FUZZ_REPORT), edited -------------------- */
+
+/* Where a value sits: a key of an object or an index of an array. */
+typedef struct value_ref {
+    json_t *parent;
+    const char *key;
+    size_t index;
+} value_ref;
+
+typedef struct value_refs {
+    value_ref *refs;
+    size_t count, capacity;
+} value_refs;
+
+static void collect(json_t *v, value_refs *out)
+{
+    const char *key;
+    json_t *child;
+    size_t i;
+    if (out->count + json_object_size(v) + json_array_size(v) > out->capacity) {
+        out->capacity = (out->capacity + json_object_size(v) + json_array_size(v)) * 2;
+        out->refs = realloc(out->refs, out->capacity * sizeof *out->refs);
+        if (!out->refs)
+            abort();
+    }
+    if (json_is_object(v)) {
+        json_object_foreach(v, key, child) {
+            out->refs[out->count++] = (value_ref){.parent = v, .key = key};
+            collect(child, out);
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, child) {
+            out->refs[out->count++] = (value_ref){.parent = v, .index = i};
+            collect(child, out);
+        }
+    }
+}
+
+static json_t *odd_value(uint8_t kind)
+{
+    switch (kind % 9) {
+    case 0: return json_null();
+    case 1: return json_string("x");
+    case 2: return json_integer(-1);
+    case 3: return json_real(1e308);
+    case 4: return json_array();
+    case 5: return json_object();
+    case 6: return json_true();
+    case 7: return json_integer(INT64_MAX);
+    default: return json_pack("[i, [i], s]", 3, 2, "y");
+    }
+}
+
+/* Each 3 bytes replace one value (2 bytes pick it, 1 its replacement);
+ * then the page is drawn. */
+static void draw_edited_report(const uint8_t *edits, size_t size, const char *scratch)
+{
+    static json_t *base;
+    if (!base) {
+        ws_error err;
+        const char *path = getenv("FUZZ_REPORT");
+        if (!path || !(base = report_doc_load(path, &err)))
+            abort(); /* the harness needs a real report to edit */
+    }
+    json_t *doc = json_deep_copy(base);
+    value_refs refs = {0};
+    for (size_t at = 0; at + 3 <= size && at < 3 * 8; at += 3) {
+        refs.count = 0;
+        collect(doc, &refs);
+        if (!refs.count)
+            break;
+        value_ref *r = &refs.refs[(edits[at] | edits[at + 1] << 8) % refs.count];
+        json_t *v = odd_value(edits[at + 2]);
+        if (r->key)
+            json_object_set_new(r->parent, r->key, v);
+        else
+            json_array_set_new(r->parent, r->index, v);
+    }
+    free(refs.refs);
+    ws_error err;
+    html_report_write(doc, scratch, &err);
+    json_decref(doc);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const names[] = {"kernel-1.traceg", "input.wst", "gpu.json"};
+    static const char *const names[] = {"kernel-1.traceg", "input.wst", "gpu.json", "out.html"};
     static void (*const readers[])(const char *) = {import_accelsim, read_wst, load_config};
     if (size < 1)
         return 0;
-    unsigned which = data[0] % 3;
+    unsigned which = data[0] % 4;
     /* The readers take paths (the importer picks its parser by name). */
     char path[256];
     const char *dir = getenv("FUZZ_SCRATCH") ? getenv("FUZZ_SCRATCH") : "/tmp";
     snprintf(path, sizeof path, "%s/%s", dir, names[which]);
+    if (which == 3) {
+        draw_edited_report(data + 1, size - 1, path);
+        unlink(path);
+        return 0;
+    }
     FILE *f = fopen(path, "wb");
     if (!f)
         abort(); /* the harness itself is broken: stop loudly */
