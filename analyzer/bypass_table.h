@@ -33,11 +33,11 @@ typedef struct bypass_table bypass_table;
 bypass_table *bypass_table_new(uint32_t line_bytes, bypass_u_kind kind, ws_error *err);
 void bypass_table_free(bypass_table *t);
 
+/* Starts fetching line's entry (ahead of an instruction's requests). */
+void bypass_table_prefetch(const bypass_table *t, uint64_t line);
 /* One global-load request to `line` (line address, not byte address):
  * raw_bytes = distinct bytes the lanes asked for, sector_mask = the 32 B
  * sectors they touched. */
-/* Starts fetching line's entry (ahead of an instruction's requests). */
-void bypass_table_prefetch(const bypass_table *t, uint64_t line);
 int bypass_table_request(bypass_table *t, uint64_t line, uint32_t raw_bytes,
                          uint32_t sector_mask, ws_error *err);
 /* Baseline L1 replay events for a global-load line. */

@@ -35,7 +35,6 @@ struct hierarchy {
     int in_kernel;
 };
 
-
 double level_hit_rate(const level_counts *c)
 {
     return c->accesses ? (double)c->hits / (double)c->accesses : -1.0;
@@ -188,7 +187,6 @@ static uint64_t sector_bytes(uint8_t mask)
 {
     return (uint64_t)__builtin_popcount(mask) * REQUEST_SECTOR_BYTES;
 }
-
 
 static void make_req(const replay_issue *is, uint64_t line, uint8_t sectors, cache_req *q)
 {

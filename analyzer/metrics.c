@@ -301,7 +301,6 @@ static int claim_warp_slot(metrics *m, const metrics_issue *issue, size_t *slot_
     return 0;
 }
 
-
 static unsigned u_bin(double u)
 {
     unsigned bin = (unsigned)(u * METRICS_U_BINS);

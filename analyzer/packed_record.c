@@ -88,34 +88,38 @@ int packed_cta_append(packed_cta *p, const wst_record *records, size_t n, ws_err
     return 0;
 }
 
+static void swap_arrays(void **a, size_t *a_capacity, void **b, size_t *b_capacity)
+{
+    void *array = *a;
+    size_t capacity = *a_capacity;
+    *a = *b, *a_capacity = *b_capacity;
+    *b = array, *b_capacity = capacity;
+}
+
 int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *starts,
                              uint32_t warps, ws_error *err)
 {
-    int timed = p->timestamp_capacity >= p->count && p->count && p->timestamps;
+    if (warps > 1024)
+        return ws_fail(err, "%u warps: a CTA has at most 1024", warps);
+    /* Once any CTA had timestamps, they travel along (a timed record always
+     * finds room for its own: append grows them with the records). */
+    int timed = p->timestamps != NULL;
     if (reserve_records(spare, p->count + 1, 0) != 0 ||
         (timed && ws_grow((void **)&spare->timestamps, &spare->timestamp_capacity, spare->capacity,
                           sizeof *spare->timestamps) != 0))
         return ws_fail(err, "out of memory");
     uint32_t next[1024];
-    if (warps > 1024)
-        return ws_fail(err, "%u warps: a CTA has at most 1024", warps);
     memcpy(next, starts, warps * sizeof *next);
     for (size_t i = 0; i < p->count; i++) {
-        uint32_t w = p->records[i].warp, at = next[w]++;
+        uint32_t at = next[p->records[i].warp]++;
         spare->records[at] = p->records[i];
-        if (timed && p->records[i].has_time)
+        if (p->records[i].has_time)
             spare->timestamps[at] = p->timestamps[i];
     }
-    packed_record *records = p->records;
-    size_t capacity = p->capacity;
-    p->records = spare->records, p->capacity = spare->capacity;
-    spare->records = records, spare->capacity = capacity;
-    if (timed) {
-        uint64_t *times = p->timestamps;
-        size_t time_capacity = p->timestamp_capacity;
-        p->timestamps = spare->timestamps, p->timestamp_capacity = spare->timestamp_capacity;
-        spare->timestamps = times, spare->timestamp_capacity = time_capacity;
-    }
+    swap_arrays((void **)&p->records, &p->capacity, (void **)&spare->records, &spare->capacity);
+    if (timed)
+        swap_arrays((void **)&p->timestamps, &p->timestamp_capacity, (void **)&spare->timestamps,
+                    &spare->timestamp_capacity);
     return 0;
 }
 

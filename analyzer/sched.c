@@ -453,10 +453,10 @@ typedef struct first_record {
 
 static int take_first(void *ctx, const wst_record *records, size_t n, ws_error *err)
 {
-    (void)err;
+    (void)n, (void)err;
     first_record *f = ctx;
-    f->record = records[0];
-    f->found = n > 0;
+    f->record = records[0]; /* a batch is never empty */
+    f->found = 1;
     return 1; /* nothing more needed */
 }
 
