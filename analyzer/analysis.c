@@ -231,11 +231,18 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
     ro.threads = count + (a->replay != NULL);
     ro.observe_event = a->options.observe;
     ro.observe_event_ctx = a->options.observe_ctx;
+    double consumer_cpu[4] = {0};
+    if (a->options.measure_cpu)
+        ro.consumer_cpu_seconds = consumer_cpu;
     replay_stream_stats stats;
     if (replay_stream_run(source, &a->config, &ro, consumers, count, bar, &stats, err) != 0)
         return -1;
     a->issued = stats.issued;
     a->peak_resident_ctas = stats.peak_resident_ctas;
+    if (a->options.measure_cpu)
+        a->cpu = (analysis_cpu){.schedule = stats.decode_cpu_seconds, .metrics = consumer_cpu[0],
+                                .sector_reuse = consumer_cpu[1], .sharing = consumer_cpu[2],
+                                .replay = consumer_cpu[3]};
     if (metrics_adopt_reuse(a->metrics, p->split, SPLIT_REUSE, err) != 0)
         return -1;
     return a->replay ? hierarchy_finish(a->replay, err) : 0;

@@ -36,6 +36,8 @@ typedef struct analysis_options {
      * when the policy needs a backward pass (OPT: use `replay`). */
     int replay;
     uint64_t replay_seed;
+    /* Measures analysis.cpu (thread CPU clocks read per batch). */
+    int measure_cpu;
 } analysis_options;
 
 void analysis_options_default(analysis_options *o);
@@ -48,6 +50,16 @@ typedef struct analysis_kernel {
     uint64_t l1_hits, l1_misses; /* the LRU L1's, over counted loads */
 } analysis_kernel;
 
+/* Where the pass's CPU time went, in seconds, with options.measure_cpu:
+ * each part runs on its own thread (bench_pipeline's breakdown). */
+typedef struct analysis_cpu {
+    double schedule;     /* decode, schedule, coalesce, the reference L1 */
+    double metrics;      /* U, Req, MPLI, bypass table; reuse of the other 4 streams */
+    double sector_reuse; /* exact reuse of sectors, global and per SM */
+    double sharing;      /* sharing, the access map, locality generations */
+    double replay;       /* the config's L1/L2 and miss classes (0 if not replayed) */
+} analysis_cpu;
+
 typedef struct analysis {
     gpu_config config;
     analysis_options options;
@@ -59,6 +71,7 @@ typedef struct analysis {
     uint32_t peak_resident_ctas;
     hierarchy *replay; /* NULL unless options.replay */
     access_map *access_map; /* counted requests by address region and time */
+    analysis_cpu cpu;       /* zero unless options.measure_cpu */
 } analysis;
 
 /* Runs the pass over every kernel of r.  progress may be NULL. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyzer/coalesce.h"
@@ -36,7 +37,14 @@ typedef struct batch {
     int last;
 } batch;
 
-static int feed_batch(const batch *b, const replay_consumer *c, ws_error *err)
+static double thread_cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int feed_batch_plain(const batch *b, const replay_consumer *c, ws_error *err)
 {
     for (uint32_t i = 0; i < b->item_count; i++) {
         const item *it = &b->items[i];
@@ -52,6 +60,19 @@ static int feed_batch(const batch *b, const replay_consumer *c, ws_error *err)
             return -1;
     }
     return 0;
+}
+
+/* Feeds consumer `index` of a pass; charges its CPU time when asked to.
+ * (A batch is thousands of requests: two clock reads are noise.) */
+static int feed_batch(const batch *b, const replay_consumer *consumers, uint32_t index,
+                      double *cpu_seconds, ws_error *err)
+{
+    if (!cpu_seconds)
+        return feed_batch_plain(b, &consumers[index], err);
+    double start = thread_cpu_seconds();
+    int rc = feed_batch_plain(b, &consumers[index], err);
+    cpu_seconds[index] += thread_cpu_seconds() - start;
+    return rc;
 }
 
 static int h_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
@@ -98,6 +119,7 @@ enum { POOL_RING = 8 };
 struct pool {
     batch *batches[POOL_RING];
     const replay_consumer *consumers;
+    double *consumer_cpu_seconds; /* NULL, or one entry per consumer */
     uint32_t count, threads;
     pthread_mutex_t lock;
     pthread_cond_t changed;
@@ -118,7 +140,7 @@ static void *worker_main(void *arg)
         /* `failed` is published under the lock: the decoder reads it there. */
         int failed = w->failed;
         for (uint32_t h = w->index; h < p->count && !failed; h += p->threads)
-            failed = feed_batch(b, &p->consumers[h], &w->err) != 0;
+            failed = feed_batch(b, p->consumers, h, p->consumer_cpu_seconds, &w->err) != 0;
         /* Read before reporting done: from then on the decoder may refill b. */
         int last = b->last;
         pthread_mutex_lock(&p->lock);
@@ -272,7 +294,8 @@ static int hand_over(stream *s, int last)
     int rc = 0;
     if (!s->pool) {
         for (uint32_t h = 0; h < s->inline_count && rc == 0; h++)
-            rc = feed_batch(s->fill, &s->inline_consumers[h], &s->err);
+            rc = feed_batch(s->fill, s->inline_consumers, h, s->options->consumer_cpu_seconds,
+                            &s->err);
     } else {
         /* The next slot is taken even after a failure, so the final batch
          * is never one the workers may still be reading. */
@@ -331,7 +354,8 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
                 .coalesce = {.line_bytes = config->l1.line_bytes, .half_warp = o->half_warp},
                 .line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes), .bar = bar,
                 .inline_consumers = consumers, .inline_count = count};
-    pool p = {.consumers = consumers, .count = count, .lock = PTHREAD_MUTEX_INITIALIZER,
+    pool p = {.consumers = consumers, .consumer_cpu_seconds = o->consumer_cpu_seconds,
+              .count = count, .lock = PTHREAD_MUTEX_INITIALIZER,
               .changed = PTHREAD_COND_INITIALIZER};
     uint32_t wanted = thread_count(o, count);
     int rc = -1;
@@ -360,7 +384,14 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
     }
     if (p.threads > 0)
         s.pool = &p;
+    double inline_before = 0, start = thread_cpu_seconds();
+    for (uint32_t h = 0; !s.pool && o->consumer_cpu_seconds && h < count; h++)
+        inline_before += o->consumer_cpu_seconds[h];
     rc = run_stream(&s);
+    double decode_cpu = thread_cpu_seconds() - start;
+    for (uint32_t h = 0; !s.pool && o->consumer_cpu_seconds && h < count; h++)
+        decode_cpu -= o->consumer_cpu_seconds[h];
+    decode_cpu += inline_before;
     if (s.pool) {
         pool_wait_done(&p);
         for (uint32_t w = 0; w < p.threads; w++) {
@@ -374,7 +405,8 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
     if (rc != 0)
         ws_fail(err, "%s", s.err.msg);
     if (stats)
-        *stats = (replay_stream_stats){.issued = s.issued, .peak_resident_ctas = s.peak_resident};
+        *stats = (replay_stream_stats){.issued = s.issued, .peak_resident_ctas = s.peak_resident,
+                                       .decode_cpu_seconds = decode_cpu};
 out:
     free(p.workers);
     for (uint32_t i = 0; s.ref && i < config->sms; i++)

@@ -40,6 +40,9 @@ typedef struct replay_consumer {
 typedef struct replay_stream_stats {
     uint64_t issued;
     uint32_t peak_resident_ctas;
+    /* CPU seconds the decoding thread spent decoding, scheduling and
+     * coalescing (not feeding consumers inline). */
+    double decode_cpu_seconds;
 } replay_stream_stats;
 
 typedef struct replay_options {
@@ -55,6 +58,9 @@ typedef struct replay_options {
      * (`dump --order scheduled`). */
     void (*observe_event)(void *ctx, const sched_event *issue);
     void *observe_event_ctx;
+    /* Optional, `count` entries: each consumer's CPU seconds are added to
+     * its entry (bench_pipeline's breakdown of where the pass's work goes). */
+    double *consumer_cpu_seconds;
 } replay_options;
 
 void replay_options_default(replay_options *o);

@@ -48,10 +48,16 @@ static uint64_t trace_records(const char *path, uint64_t *bytes)
     return n;
 }
 
+/* What the analyzing child reports back through its pipe. */
+typedef struct child_result {
+    uint64_t line_requests; /* counted (global loads) */
+    analysis_cpu parts;     /* CPU seconds of each of the pass's threads */
+} child_result;
+
 /* Analyzes path in a child; returns seconds, the child's peak RSS, its CPU
- * seconds over all threads and the line requests it counted (global loads). */
+ * seconds over all threads and what the child reported. */
 static double analyze_child(const char *path, long *peak_kb, double *cpu_seconds,
-                            uint64_t *line_requests)
+                            child_result *result)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -63,19 +69,22 @@ static double analyze_child(const char *path, long *peak_kb, double *cpu_seconds
         gpu_config config;
         analysis_options options;
         analysis_options_default(&options);
+        options.measure_cpu = 1;
         config_load(&config, "fermi", &err);
         wst_reader *r = wst_reader_open(path, &err);
         analysis *a = r ? analysis_run(r, &config, &options, NULL, &err) : NULL;
         if (!a)
             fprintf(stderr, "bench_pipeline: %s\n", err.msg);
-        uint64_t requests = a ? metrics_summary(a->metrics)->counts.requests : 0;
-        ssize_t ignored = write(fds[1], &requests, sizeof requests);
+        child_result out = {.line_requests = a ? metrics_summary(a->metrics)->counts.requests : 0};
+        if (a)
+            out.parts = a->cpu;
+        ssize_t ignored = write(fds[1], &out, sizeof out);
         (void)ignored;
         _exit(a ? 0 : 1);
     }
     close(fds[1]);
-    if (read(fds[0], line_requests, sizeof *line_requests) != sizeof *line_requests)
-        *line_requests = 0;
+    if (read(fds[0], result, sizeof *result) != sizeof *result)
+        memset(result, 0, sizeof *result);
     close(fds[0]);
     int status;
     struct rusage usage;
@@ -90,6 +99,36 @@ static double analyze_child(const char *path, long *peak_kb, double *cpu_seconds
         *cpu_seconds = (double)usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
                        (double)usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
     return seconds;
+}
+
+/* Each of the pass's threads in CPU us per record, and the two bounds they
+ * set: all work spread perfectly over this machine's cores, and the slowest
+ * thread alone on a core of its own (any number of cores). */
+static void print_cpu_parts(const char *const *names, const char *const *sizes,
+                            const uint64_t *records, const child_result *results)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("\nWhere the work goes: each part runs on a thread of its own; CPU us per record "
+           "(thread CPU clocks).  The bounds: M records/s if every part's work were spread "
+           "perfectly over this machine's %ld cores, and if each part had a core of its own "
+           "(the slowest part then sets the pace, however many cores).\n\n"
+           "| workload | size | schedule + coalesce | metrics + 4 reuse streams | "
+           "2 sector reuse streams | sharing + locality | L1/L2 replay | bound, %ld cores | "
+           "bound, one core per part |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+           cores, cores);
+    for (int i = 0; i < 3; i++) {
+        const analysis_cpu *c = &results[i].parts;
+        double parts[] = {c->schedule, c->metrics, c->sector_reuse, c->sharing, c->replay};
+        double total = 0, slowest = 0;
+        printf("| %s | %s |", names[i], sizes[i]);
+        for (size_t p = 0; p < sizeof parts / sizeof *parts; p++) {
+            printf(" %.3f |", parts[p] / (double)records[i] * 1e6);
+            total += parts[p];
+            slowest = parts[p] > slowest ? parts[p] : slowest;
+        }
+        printf(" %.2f | %.2f |\n", (double)records[i] * (double)cores / total / 1e6,
+               (double)records[i] / slowest / 1e6);
+    }
 }
 
 /* One sweep of an array by 120 CTAs, launched R times: the trace grows with
@@ -157,14 +196,20 @@ int main(int argc, char **argv)
     printf("\n| workload | size | warp records | line requests | analyze s | M records/s | "
            "M line requests/s | CPU s (all threads) | CPU us/record | peak RSS (MiB) |\n"
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    child_result results[3];
+    uint64_t analyzed_records[3];
+    const char *analyzed_sizes[3];
     for (int i = 0; i < 3; i++) {
         /* spmv's large trace has ten line requests per record: minutes. */
         workload_size size = i == 2 && record_size == SIZE_LARGE ? SIZE_MEDIUM : record_size;
         bench_trace(names[i], size, path, sizeof path);
-        uint64_t bytes, records = trace_records(path, &bytes), requests;
+        uint64_t bytes, records = trace_records(path, &bytes);
         long peak;
         double cpu;
-        double seconds = analyze_child(path, &peak, &cpu, &requests);
+        double seconds = analyze_child(path, &peak, &cpu, &results[i]);
+        uint64_t requests = results[i].line_requests;
+        analyzed_records[i] = records;
+        analyzed_sizes[i] = workload_size_name(size);
         printf("| %s | %s | %llu | %llu | %.1f | %.2f | %.2f | %.1f | %.2f | %.0f |\n", names[i],
                workload_size_name(size), (unsigned long long)records,
                (unsigned long long)requests, seconds, records / seconds / 1e6,
@@ -173,6 +218,7 @@ int main(int argc, char **argv)
     }
     printf("\nCPU us/record is the work per record over all threads: at C us, 5 M records/s "
            "takes 5 x C cores even with the work perfectly balanced over them.\n");
+    print_cpu_parts(names, analyzed_sizes, analyzed_records, results);
     printf("\nMemory against trace length: one kernel reading the same 16 MiB array R times "
            "launched R times (same lines and CTAs, R times the records).\n\n| R | warp records | analyze peak RSS (MiB) |\n|---|---|---|\n");
     for (unsigned rounds = 1; rounds <= 4; rounds *= 4) {
@@ -180,8 +226,8 @@ int main(int argc, char **argv)
         write_sweep(path, rounds);
         uint64_t bytes, records = trace_records(path, &bytes);
         long peak;
-        uint64_t requests;
-        analyze_child(path, &peak, NULL, &requests);
+        child_result ignored;
+        analyze_child(path, &peak, NULL, &ignored);
         printf("| %u | %llu | %.0f |\n", rounds, (unsigned long long)records, peak / 1024.0);
         unlink(path);
     }

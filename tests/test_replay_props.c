@@ -3,10 +3,13 @@
  * randomness, and the threaded comparison equal to one-at-a-time replays. */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <sys/resource.h>
 
+#include "analyzer/analysis.h"
 #include "analyzer/cache.h"
 #include "analyzer/replay.h"
 #include "analyzer/reuse.h"
+#include "tests/helpers.h"
 #include "tests/trace_gen.h"
 
 static cache *new_cache(const char *policy, uint32_t sets, uint32_t ways, uint64_t seed)
@@ -222,8 +225,9 @@ static int count_kernel_end(void *ctx, ws_error *err)
     return 0;
 }
 
-static int run_consumers(const wst_memtrace *m, counting_consumer *c, uint32_t count,
-                         uint32_t threads, ws_error *err)
+static int run_consumers_timed(const wst_memtrace *m, counting_consumer *c, uint32_t count,
+                               uint32_t threads, double *cpu_seconds, replay_stream_stats *stats,
+                               ws_error *err)
 {
     gpu_config g = small_gpu();
     replay_consumer consumers[4];
@@ -234,10 +238,56 @@ static int run_consumers(const wst_memtrace *m, counting_consumer *c, uint32_t c
     replay_options ro;
     replay_options_default(&ro);
     ro.threads = threads;
+    ro.consumer_cpu_seconds = cpu_seconds;
     sched_source src = sched_source_memtrace(m);
-    int rc = replay_stream_run(&src, &g, &ro, consumers, count, NULL, NULL, err);
+    int rc = replay_stream_run(&src, &g, &ro, consumers, count, NULL, stats, err);
     sched_source_free(&src);
     return rc;
+}
+
+static int run_consumers(const wst_memtrace *m, counting_consumer *c, uint32_t count,
+                         uint32_t threads, ws_error *err)
+{
+    return run_consumers_timed(m, c, count, threads, NULL, NULL, err);
+}
+
+static double process_cpu_seconds(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec +
+           u.ru_stime.tv_usec / 1e6;
+}
+
+/* Each consumer's CPU time is charged to it, inline or on workers: a
+ * consumer doing 20 000 additions per instruction costs far more than one
+ * doing none and most of what decoding leaves, and the parts together with
+ * the decoding thread's never exceed what the process spent
+ * (bench_pipeline's breakdown rests on it). */
+Test(replay_props, consumer_cpu_time_goes_to_the_consumer_that_spent_it)
+{
+    wst_memtrace *m = load_trace(11, 16, 100); /* 6 400 instructions */
+    for (uint32_t threads = 1; threads <= 3; threads += 2) {
+        counting_consumer c[3] = {{.spin = 0}, {.spin = 20000}, {.spin = 0}};
+        double cpu[3] = {0, 0, 0};
+        replay_stream_stats stats;
+        ws_error err;
+        double before = process_cpu_seconds();
+        cr_assert_eq(run_consumers_timed(m, c, 3, threads, cpu, &stats, &err), 0, "%s", err.msg);
+        double spent = process_cpu_seconds() - before;
+        cr_assert_eq(c[1].instructions, 6400);
+        cr_assert_gt(cpu[1], 10 * (cpu[0] + cpu[2]), "threads %u: %g against %g and %g",
+                     threads, cpu[1], cpu[0], cpu[2]);
+        cr_assert_gt(cpu[1], 0.5 * (spent - stats.decode_cpu_seconds),
+                     "threads %u: %g of %g, decoding %g", threads, cpu[1], spent,
+                     stats.decode_cpu_seconds);
+        cr_assert_geq(stats.decode_cpu_seconds, 0.0);
+        /* rusage ticks are coarser than thread clocks: a little slack. */
+        cr_assert_leq(cpu[0] + cpu[1] + cpu[2] + stats.decode_cpu_seconds, spent + 0.02,
+                      "threads %u: parts %g + %g + %g + %g, process %g", threads, cpu[0],
+                      cpu[1], cpu[2], stats.decode_cpu_seconds, spent);
+    }
+    wst_memtrace_free(m);
 }
 
 /* Consumers of very different speeds on worker threads all see the whole
@@ -271,4 +321,40 @@ Test(replay_props, failing_worker_stops_the_pass)
         cr_assert(strstr(err.msg, "gave up at instruction 30000"), "%s", err.msg);
     }
     wst_memtrace_free(m);
+}
+
+/* analyze's five threads each report their CPU time when asked, and only
+ * then (the reports never carry timings). */
+Test(replay_props, analysis_measures_each_part_only_when_asked)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gemm");
+    gpu_config config;
+    ws_error err;
+    cr_assert_eq(config_load(&config, "fermi", &err), 0, "%s", err.msg);
+    for (int measure = 0; measure <= 1; measure++) {
+        wst_reader *r = wst_reader_open(trace, &err);
+        cr_assert_not_null(r, "%s", err.msg);
+        analysis_options options;
+        analysis_options_default(&options);
+        options.measure_cpu = measure;
+        double before = process_cpu_seconds();
+        analysis *a = analysis_run(r, &config, &options, NULL, &err);
+        double spent = process_cpu_seconds() - before;
+        cr_assert_not_null(a, "%s", err.msg);
+        const analysis_cpu *c = &a->cpu;
+        double parts[] = {c->schedule, c->metrics, c->sector_reuse, c->sharing, c->replay};
+        double sum = 0;
+        for (int i = 0; i < 5; i++) {
+            if (measure)
+                cr_assert_gt(parts[i], 0.0, "part %d", i);
+            else
+                cr_assert_eq(parts[i], 0.0, "part %d", i);
+            sum += parts[i];
+        }
+        cr_assert_leq(sum, spent + 0.02, "parts %g, process %g", sum, spent);
+        analysis_free(a);
+        wst_reader_close(r);
+    }
+    free(trace);
+    test_tmpdir_cleanup(dir);
 }
