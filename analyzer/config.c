@@ -268,31 +268,49 @@ int config_load(gpu_config *out, const char *name, ws_error *err)
     return rc;
 }
 
-/* "32K:8:128[:32]" */
+/* A whole number of at most `max`, digits only (strtoull alone would take
+ * a sign or spaces, and wrap), with an optional K or M when `units`.
+ * Returns the end of the number, or NULL. */
+static const char *parse_count(const char *p, int units, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (*p < '0' || *p > '9')
+        return NULL;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (max - (uint64_t)(*p - '0')) / 10)
+            return NULL;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    unsigned shift = !units ? 0 : (*p == 'K' || *p == 'k') ? 10 : (*p == 'M' || *p == 'm') ? 20 : 0;
+    if (shift) {
+        if (v > max >> shift)
+            return NULL;
+        v <<= shift;
+        p++;
+    }
+    *out = v;
+    return p;
+}
+
+/* "32K:8:128[:32]": the size up to 2^40 bytes as in a config file, the
+ * others 32-bit; the config's validation judges the values. */
 static int parse_geometry(const char *text, cache_config *c, const char *option, ws_error *err)
 {
-    unsigned long long v[4] = {0, 0, 0, c->sector_bytes};
+    uint64_t v[4] = {0, 0, 0, c->sector_bytes};
     int n = 0;
     const char *p = text;
-    while (n < 4) {
-        char *end;
-        v[n] = strtoull(p, &end, 10);
-        if (end == p)
+    while (n < 4 && p) {
+        p = parse_count(p, n == 0, n == 0 ? UINT64_C(1) << 40 : UINT32_MAX, &v[n]);
+        if (!p)
             break;
-        if (*end == 'K' || *end == 'k')
-            v[n] <<= 10, end++;
-        else if (*end == 'M' || *end == 'm')
-            v[n] <<= 20, end++;
         n++;
-        if (*end != ':') {
-            p = end;
+        if (*p != ':' || n == 4)
             break;
-        }
-        p = end + 1;
+        p++;
     }
-    if (n < 3 || *p != '\0')
-        return ws_fail(err, "%s: expected SIZE:WAYS:LINE[:SECTOR] like 32K:8:128, got '%s'", option,
-                       text);
+    if (n < 3 || !p || *p != '\0')
+        return ws_fail(err, "%s: expected SIZE:WAYS:LINE[:SECTOR] like 32K:8:128 (whole numbers, "
+                       "SIZE at most 2^40 bytes), got '%s'", option, text);
     c->size_bytes = v[0];
     c->ways = (uint32_t)v[1];
     c->line_bytes = (uint32_t)v[2];
@@ -303,10 +321,12 @@ static int parse_geometry(const char *text, cache_config *c, const char *option,
 int config_override(gpu_config *c, const char *option, const char *value, ws_error *err)
 {
     if (strcmp(option, "--sms") == 0) {
-        char *end;
-        unsigned long v = strtoul(value, &end, 10);
-        if (!*value || *end)
-            return ws_fail(err, "--sms: expected a number, got '%s'", value);
+        size_t digits = strspn(value, "0123456789");
+        if (!digits || value[digits])
+            return ws_fail(err, "--sms: expected a whole number, got '%s'", value);
+        uint64_t v;
+        if (!parse_count(value, 0, 256, &v)) /* validation's range, before any cut to 32 bits */
+            return ws_fail(err, "sms: %s is outside 1..256", value);
         c->sms = (uint32_t)v;
     } else if (strcmp(option, "--l1") == 0 || strcmp(option, "--l2") == 0) {
         cache_config *cache = option[3] == '1' ? &c->l1 : &c->l2;

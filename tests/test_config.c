@@ -78,6 +78,34 @@ Test(config, invalid_fields_are_named)
     expect_invalid("--sms", "many", "--sms");
 }
 
+/* Numbers past 32 bits, signs and spaces are errors, never values cut to
+ * 32 bits (4294967311 would be 15 SMs, 4294967300 ways 4). */
+Test(config, overrides_never_wrap)
+{
+    expect_invalid("--sms", "4294967311", "sms: 4294967311 is outside 1..256");
+    expect_invalid("--sms", "99999999999999999999999", "sms: 99999999999999999999999 is outside");
+    expect_invalid("--sms", "-4294967281", "--sms: expected a whole number");
+    expect_invalid("--sms", "+15", "--sms: expected a whole number");
+    expect_invalid("--sms", " 15", "--sms: expected a whole number");
+    expect_invalid("--sms", "", "--sms: expected a whole number");
+    expect_invalid("--l1", "16K:4294967300:128", "--l1: expected SIZE:WAYS:LINE");
+    expect_invalid("--l1", "16K:-4:128", "--l1: expected SIZE:WAYS:LINE");
+    expect_invalid("--l1", "16K:4:4294967424", "--l1: expected SIZE:WAYS:LINE");
+    expect_invalid("--l1", "18014398509481984K:4:128", "--l1: expected SIZE:WAYS:LINE");
+    expect_invalid("--l1", "1099511627777:4:128", "--l1: expected SIZE:WAYS:LINE");
+    expect_invalid("--l2", "768K:8:128:32:1", "--l2: expected SIZE:WAYS:LINE");
+    expect_invalid("--l2", "768K:8:", "--l2: expected SIZE:WAYS:LINE");
+    expect_invalid("--l2", "768KK:8:128", "--l2: expected SIZE:WAYS:LINE");
+    gpu_config c;
+    ws_error err;
+    config_load(&c, "fermi", &err);
+    cr_assert_eq(config_override(&c, "--l2", "3M:8:128:32", &err), 0, "%s", err.msg);
+    cr_assert_eq(c.l2.size_bytes, 3u << 20);
+    cr_assert_eq(c.l2.sector_bytes, 32);
+    cr_assert_eq(config_override(&c, "--sms", "256", &err), 0, "%s", err.msg);
+    cr_assert_eq(c.sms, 256);
+}
+
 Test(config, files_unknown_keys_and_bad_json)
 {
     char *dir = test_tmpdir();
