@@ -128,8 +128,10 @@ static int parse(int argc, char **argv, dump_options *o)
         } else if (strcmp(a, "--kernel") == 0 || strcmp(a, "--cta") == 0) {
             if (i + 1 >= argc)
                 return cli_error(NULL, "%s needs a number", a);
-            if (cli_parse_u64(a, argv[++i], &v) != 0 || v > UINT32_MAX)
+            if (cli_parse_u64(a, argv[++i], &v) != 0)
                 return 1;
+            if (v > UINT32_MAX) /* traces number kernels and CTAs in 32 bits */
+                return cli_error(NULL, "%s: %llu is more than any trace holds", a, v);
             *(a[2] == 'k' ? &o->kernel : &o->cta) = (long long)v;
         } else if (a[0] == '-') {
             return cli_error(NULL, "dump: unknown option '%s'; see 'warpscope dump --help'", a);

@@ -138,6 +138,10 @@ Test(cli_info, errors_are_one_line)
     r = cli_run("dump", path, "--kernel", "x", NULL);
     cr_assert_str_eq(r.err, "warpscope: --kernel: expected a non-negative whole number, got 'x'\n");
     cli_result_free(&r);
+    r = cli_run("dump", path, "--cta", "99999999999", NULL);
+    cr_assert_eq(r.status, 1);
+    cr_assert_str_eq(r.err, "warpscope: --cta: 99999999999 is more than any trace holds\n");
+    cli_result_free(&r);
     r = cli_run("dump", path, "--frob", NULL);
     cr_assert_neq(r.status, 0);
     cli_result_free(&r);
