@@ -318,9 +318,69 @@ static int parse_geometry(const char *text, cache_config *c, const char *option,
     return 0;
 }
 
+/* The JSON value --set gives a field whose current value is `old`: a
+ * number stays a whole number (K/M allowed), a flag true or false, and
+ * anything else is a string.  NULL if the text does not fit. */
+static json_t *set_value(const json_t *old, const char *text)
+{
+    if (json_is_integer(old)) {
+        uint64_t v;
+        const char *end = parse_count(text, 1, UINT64_C(1) << 40, &v);
+        return end && !*end ? json_integer((json_int_t)v) : NULL;
+    }
+    if (json_is_boolean(old))
+        return strcmp(text, "true") == 0 ? json_true() : strcmp(text, "false") == 0 ? json_false() : NULL;
+    return json_string(text);
+}
+
+/* --set FIELD=VALUE: the config as its file would say it, with one field
+ * changed, read back as a file is (so every file check applies). */
+static int set_field(gpu_config *c, const char *assignment, ws_error *err)
+{
+    char path[64];
+    const char *eq = strchr(assignment, '=');
+    size_t len = eq ? (size_t)(eq - assignment) : 0;
+    if (!len || len >= sizeof path)
+        return ws_fail(err, "--set: expected FIELD=VALUE like max_warps_per_sm=64 or l1.ways=8, "
+                       "got '%s'", assignment);
+    memcpy(path, assignment, len);
+    path[len] = '\0';
+    json_t *doc = config_to_json(c), *parent = doc;
+    const char *leaf = path;
+    char *dot = strchr(path, '.');
+    if (dot) {
+        *dot = '\0';
+        parent = json_object_get(doc, path);
+        leaf = dot + 1;
+        *dot = '.';
+    }
+    const json_t *old = json_is_object(parent) ? json_object_get(parent, leaf) : NULL;
+    int rc = -1;
+    json_t *value;
+    if (!old)
+        ws_fail(err, "--set: no field '%s' in a GPU config (docs/gpu-configs.md lists them)", path);
+    else if (json_is_object(old))
+        ws_fail(err, "--set: '%s' is a group of fields: set one, like %s.%s", path, path,
+                json_object_iter_key(json_object_iter((json_t *)old)));
+    else if (!(value = set_value(old, eq + 1)))
+        ws_fail(err, "--set: %s takes %s, not '%s'", path,
+                json_is_integer(old) ? "a whole number" : "true or false", eq + 1);
+    else if (json_object_set_new(parent, leaf, value) == 0) {
+        gpu_config changed;
+        rc = config_from_json(&changed, doc, "--set", err);
+        if (rc == 0)
+            *c = changed;
+    }
+    json_decref(doc);
+    return rc;
+}
+
 int config_override(gpu_config *c, const char *option, const char *value, ws_error *err)
 {
-    if (strcmp(option, "--sms") == 0) {
+    if (strcmp(option, "--set") == 0) {
+        if (set_field(c, value, err) != 0)
+            return -1;
+    } else if (strcmp(option, "--sms") == 0) {
         size_t digits = strspn(value, "0123456789");
         if (!digits || value[digits])
             return ws_fail(err, "--sms: expected a whole number, got '%s'", value);

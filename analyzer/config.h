@@ -52,9 +52,11 @@ int config_validate(const gpu_config *c, ws_error *err);
 extern const char *const config_preset_names[];
 const char *config_preset_json(const char *name);
 
-/* Applies one override: option is "--sms", "--l1", "--l2", "--l1-policy" or
- * "--l2-policy"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M suffixes, or a
- * policy name (--l1 srrip = --l1-policy srrip).
+/* Applies one override: option is "--sms", "--l1", "--l2", "--l1-policy",
+ * "--l2-policy" or "--set"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M
+ * suffixes, or a policy name (--l1 srrip = --l1-policy srrip); --set takes
+ * FIELD=VALUE for any field of the config file, nested ones dotted
+ * (l1.index=fermi-hash, mshr.entries=16: SPEC §10, any field).
  * Returns 1 if the option is not a config override, 0 done, -1 error. */
 int config_override(gpu_config *c, const char *option, const char *value, ws_error *err);
 

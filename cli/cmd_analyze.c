@@ -26,6 +26,8 @@ static const char usage[] =
     "                        ampere, hopper, or a JSON file (docs/gpu-configs.md)\n"
     "  --sms N, --l1 SIZE:WAYS:LINE[:SECTOR], --l2 ..., --l1-policy P, --l2-policy P\n"
     "                        override the config, e.g. --l1 32K:8:128\n"
+    "  --set FIELD=VALUE     any field of the config, e.g. --set max_warps_per_sm=64\n"
+    "                        or --set l1.index=fermi-hash (repeatable)\n"
     "  --schedule S          CTA dispatch rr|qN|qx|qx_adpt|bcs and warp order\n"
     "                        lrr|gto, e.g. rr,gto (default); or recorded\n"
     "  --include-stores      count stores and atomics too (default: global loads)\n"

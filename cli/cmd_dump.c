@@ -23,7 +23,8 @@ static const char usage[] =
     "  --order scheduled\n"
     "               the exact order `analyze` consumes the records in, with the\n"
     "               SM, warp slot and per-SM step of each (same --gpu, overrides\n"
-    "               and --schedule as analyze), so its numbers can be checked\n\n"
+    "               --sms, --l1, --l2, --set FIELD=VALUE and --schedule as\n"
+    "               analyze), so its numbers can be checked\n\n"
     "examples:\n"
     "  warpscope dump gaussian.wst --kernel 0 --cta 3\n"
     "  warpscope dump gaussian.wst --csv > records.csv\n";
@@ -89,13 +90,15 @@ static void print_csv(csv_table *t, uint32_t kernel, const wst_record *r, const 
     csv_row_end(t);
 }
 
+enum { DUMP_MAX_OVERRIDES = 16 };
+
 typedef struct dump_options {
     const char *path;
     long long kernel, cta; /* -1 = all */
     int csv;
     int scheduled;
     const char *gpu, *schedule;
-    const char *overrides[16][2];
+    const char *overrides[DUMP_MAX_OVERRIDES][2];
     int override_count;
 } dump_options;
 
@@ -109,7 +112,7 @@ static int parse(int argc, char **argv, dump_options *o)
             o->csv = 1;
         } else if (strcmp(a, "--order") == 0 || strcmp(a, "--gpu") == 0 ||
                    strcmp(a, "--schedule") == 0 || strcmp(a, "--sms") == 0 ||
-                   strcmp(a, "--l1") == 0 || strcmp(a, "--l2") == 0) {
+                   strcmp(a, "--l1") == 0 || strcmp(a, "--l2") == 0 || strcmp(a, "--set") == 0) {
             if (i + 1 >= argc)
                 return cli_error(NULL, "%s needs a value", a);
             const char *value = argv[++i];
@@ -121,9 +124,11 @@ static int parse(int argc, char **argv, dump_options *o)
                 o->gpu = value;
             } else if (strcmp(a, "--schedule") == 0) {
                 o->schedule = value;
-            } else if (o->override_count < 16) {
+            } else if (o->override_count < DUMP_MAX_OVERRIDES) {
                 o->overrides[o->override_count][0] = a;
                 o->overrides[o->override_count++][1] = value;
+            } else {
+                return cli_error(NULL, "dump: at most %d config overrides", DUMP_MAX_OVERRIDES);
             }
         } else if (strcmp(a, "--kernel") == 0 || strcmp(a, "--cta") == 0) {
             if (i + 1 >= argc)

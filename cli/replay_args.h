@@ -33,6 +33,7 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
     "  --l1 POLICY, --l2 POLICY\n"                                                          \
     "                        replacement policy per level (`warpscope policies`)\n"         \
     "  --sms N, --l1 SIZE:WAYS:LINE[:SECTOR], --l2 ...   override the geometry\n"           \
+    "  --set FIELD=VALUE     any field of the config, e.g. --set max_warps_per_sm=64\n"    \
     "  --schedule S          CTA dispatch rr|qN|qx|qx_adpt|bcs and warp order\n"            \
     "                        lrr|gto, e.g. rr,gto (default); or recorded\n"                 \
     "  --half-warp           coalesce each half-warp separately\n"                          \

@@ -101,6 +101,9 @@ Test(cli_analyze, bad_options_are_one_line_errors)
         {"--sample", "2", "warpscope: --sample: expected a rate in (0, 1], got '2'"},
         {"--l1", "16K:0:128", "warpscope: l1.ways: must be at least 1"},
         {"--frob", "1", "warpscope: analyze: unknown option '--frob'"},
+        {"--set", "l1.frob=1", "warpscope: --set: no field 'l1.frob' in a GPU config"},
+        {"--set", "max_warps_per_sm=0", "warpscope: max_warps_per_sm: 0 is outside 1..128"},
+        {"--sms", "4294967311", "warpscope: sms: 4294967311 is outside 1..256"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         r = cli_run("analyze", trace, cases[i].a, cases[i].b, NULL);
@@ -148,6 +151,47 @@ Test(cli_analyze, dump_in_scheduled_order)
     r = cli_run("dump", trace, "--order", "random", NULL);
     cr_assert_str_eq(r.err, "warpscope: --order: 'stored' or 'scheduled', not 'random'\n");
     cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* --set changes any config field for the run: the report's gpu object
+ * and note say so, and dump --order scheduled takes the same overrides. */
+Test(cli_analyze, set_overrides_any_config_field)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gemm");
+    char *out = test_path(dir, "set.json");
+    cli_result r = cli_run("analyze", trace, "--set", "max_ctas_per_sm=2", "--set",
+                           "l1.index=fermi-hash", "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *doc = json_load_file(out, 0, NULL);
+    json_t *gpu = json_object_get(doc, "gpu");
+    cr_assert_eq(json_integer_value(json_object_get(gpu, "max_ctas_per_sm")), 2);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(gpu, "l1"), "index")),
+                     "fermi-hash");
+    cr_assert(strstr(json_string_value(json_object_get(gpu, "note")),
+                     "--set max_ctas_per_sm=2; --set l1.index=fermi-hash") != NULL);
+    json_decref(doc);
+    /* gemm's CTAs have 8 warps: on 2 SMs the default residency fills 48
+     * warp slots a SM, one CTA a SM only slots 0-7. */
+    const char *limits[] = {NULL, "max_ctas_per_sm=1"};
+    int highest[2];
+    for (int i = 0; i < 2; i++) {
+        r = limits[i] ? cli_run("dump", trace, "--order", "scheduled", "--sms", "2", "--set",
+                                limits[i], "--csv", NULL)
+                      : cli_run("dump", trace, "--order", "scheduled", "--sms", "2", "--csv", NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        highest[i] = 0;
+        for (char *line = strchr(r.out, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+            int slot = atoi(strchr(line + 1, ',') + 1);
+            highest[i] = slot > highest[i] ? slot : highest[i];
+        }
+        cli_result_free(&r);
+    }
+    cr_assert_eq(highest[0], 47);
+    cr_assert_eq(highest[1], 7);
+    free(out);
     free(trace);
     test_tmpdir_cleanup(dir);
 }

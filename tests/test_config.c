@@ -132,3 +132,54 @@ Test(config, files_unknown_keys_and_bad_json)
     free(path);
     test_tmpdir_cleanup(dir);
 }
+
+/* --set reaches every field of the config file (SPEC §10: any field can be
+ * overridden), goes through the file's checks, and names what is wrong. */
+Test(config, set_any_field)
+{
+    gpu_config c, by_geometry;
+    ws_error err;
+    config_load(&c, "fermi", &err);
+    const char *sets[] = {"max_warps_per_sm=64", "l1.index=fermi-hash", "latency.dram=300",
+                          "approx=true", "mshr.entries=16", "l2.size=1536K", "gto_k=4",
+                          "l1.policy=srrip", "name=mine"};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++)
+        cr_assert_eq(config_override(&c, "--set", sets[i], &err), 0, "%s: %s", sets[i], err.msg);
+    cr_assert_eq(c.max_warps_per_sm, 64);
+    cr_assert_eq(c.l1.index, INDEX_FERMI_HASH);
+    cr_assert_eq(c.dram_latency, 300);
+    cr_assert(c.approx);
+    cr_assert_eq(c.mshr_entries, 16);
+    cr_assert_eq(c.l2.size_bytes, 1536u << 10);
+    cr_assert_eq(c.gto_k, 4);
+    cr_assert_str_eq(c.l1.policy, "srrip");
+    cr_assert_str_eq(c.name, "mine");
+    cr_assert_eq(c.sms, 15, "fields not set keep their values");
+    cr_assert(strstr(c.note, "--set max_warps_per_sm=64; --set l1.index=fermi-hash") != NULL,
+              "%s", c.note);
+
+    /* The same change by --set and by the geometry option: the same config. */
+    config_load(&c, "fermi", &err);
+    config_load(&by_geometry, "fermi", &err);
+    cr_assert_eq(config_override(&c, "--set", "l1.ways=8", &err), 0, "%s", err.msg);
+    cr_assert_eq(config_override(&by_geometry, "--l1", "16K:8:128", &err), 0, "%s", err.msg);
+    memset(c.note, 0, sizeof c.note);
+    memset(by_geometry.note, 0, sizeof by_geometry.note);
+    cr_assert_eq(memcmp(&c, &by_geometry, sizeof c), 0);
+
+    expect_invalid("--set", "l1.frob=1", "--set: no field 'l1.frob'");
+    expect_invalid("--set", "frob=1", "--set: no field 'frob'");
+    expect_invalid("--set", "l3.size=1", "--set: no field 'l3.size'");
+    expect_invalid("--set", "l1=3", "--set: 'l1' is a group of fields");
+    expect_invalid("--set", "max_warps_per_sm", "--set: expected FIELD=VALUE");
+    expect_invalid("--set", "=4", "--set: expected FIELD=VALUE");
+    expect_invalid("--set", "max_warps_per_sm=-1", "max_warps_per_sm takes a whole number");
+    expect_invalid("--set", "max_warps_per_sm=", "max_warps_per_sm takes a whole number");
+    expect_invalid("--set", "sms=9999999999", "'sms' must be a whole number from 0 to 4294967295");
+    expect_invalid("--set", "l1.size=99999999999999999999", "l1.size takes a whole number");
+    expect_invalid("--set", "approx=yes", "approx takes true or false");
+    expect_invalid("--set", "max_warps_per_sm=1000", "max_warps_per_sm: 1000 is outside 1..128");
+    expect_invalid("--set", "l1.ways=3", "l1.size");
+    expect_invalid("--set", "l1.index=modulo", "index 'modulo' is not linear or fermi-hash");
+    expect_invalid("--set", "l2.policy=nope", "l2.policy: unknown policy 'nope'");
+}
