@@ -46,12 +46,16 @@ int u64map_remove(u64map *m, uint64_t key);
 
 static inline uint64_t u64map_hash(uint64_t key)
 {
-    /* splitmix64 finalizer: line addresses differ in few low bits. */
-    key ^= key >> 30;
-    key *= 0xbf58476d1ce4e5b9ULL;
-    key ^= key >> 27;
-    key *= 0x94d049bb133111ebULL;
-    return key ^ (key >> 31);
+    /* Runs of 4 consecutive keys (neighbouring lines, which GPU streams
+     * touch together) share one 64-byte line of slots; the runs are spread
+     * by the splitmix64 finalizer, since line addresses differ in few low
+     * bits.  Callers mask with a capacity >= 16. */
+    uint64_t run = key >> 2;
+    run ^= run >> 30;
+    run *= 0xbf58476d1ce4e5b9ULL;
+    run ^= run >> 27;
+    run *= 0x94d049bb133111ebULL;
+    return (run ^ (run >> 31)) << 2 | (key & 3);
 }
 
 static inline void u64map_prefetch(const u64map *m, uint64_t key)
