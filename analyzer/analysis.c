@@ -43,6 +43,7 @@ typedef struct pass {
     tagcache **window; /* per SM, with locality_window: the generations' cache */
     locality *locality;
     uint32_t line_shift, line_bytes;
+    uint32_t sharing_block; /* bytes (SPEC §5): the line, or a sector or word */
     analysis_kernel *kernel;
     uint64_t issued; /* the access map's clock */
 } pass;
@@ -105,6 +106,22 @@ static int metrics_on_kernel_end(void *ctx, ws_error *err)
     return metrics_kernel_end(((metrics_sink *)ctx)->m, err);
 }
 
+/* SPEC §5 sharing of one request: its line, or, at a finer granularity,
+ * each sector or word of the line that a lane asked for a byte of. */
+static int sharing_request(pass *p, const replay_issue *is, const ws_request *rq, ws_error *err)
+{
+    uint32_t block = p->sharing_block;
+    if (block >= p->line_bytes)
+        return sharing_touch(p->a->sharing, rq->line_addr, is->sm, is->cta, err);
+    /* block < line <= 128 B: each block lies within one mask word. */
+    uint64_t bits = block == 64 ? ~UINT64_C(0) : (UINT64_C(1) << block) - 1;
+    for (uint32_t offset = 0; offset < p->line_bytes; offset += block)
+        if ((rq->byte_mask[offset / 64] >> (offset % 64) & bits) &&
+            sharing_touch(p->a->sharing, rq->line_addr + offset, is->sm, is->cta, err) != 0)
+            return -1;
+    return 0;
+}
+
 /* Consumer 2: sharing, the access map, the LRU L1 and its generations. */
 static int on_instruction(void *ctx, const replay_issue *is, const ws_request *rq,
                           const replay_ref *refs, int n, ws_error *err)
@@ -115,7 +132,7 @@ static int on_instruction(void *ctx, const replay_issue *is, const ws_request *r
     for (int i = 0; is_counted && n > 1 && i < n; i++)
         sharing_prefetch(p->a->sharing, rq[i].line_addr);
     for (int i = 0; i < n; i++) {
-        if (is_counted && (sharing_touch(p->a->sharing, rq[i].line_addr, is->sm, is->cta, err) != 0 ||
+        if (is_counted && (sharing_request(p, is, &rq[i], err) != 0 ||
                            access_map_touch(p->a->access_map, p->issued, rq[i].line_addr, err) != 0))
             return -1;
         if (l1_request(p, is, rq[i].line_addr >> p->line_shift, &refs[i], is_counted, err) != 0)
@@ -158,6 +175,11 @@ static int on_kernel_end(void *ctx, ws_error *err)
     p->kernel->sharing_pairs = after->cta_pairs - before.cta_pairs;
     p->kernel->sharing_neighbour_pairs = near_after - near_before;
     return 0;
+}
+
+uint32_t analysis_sharing_block(const analysis_options *options, const gpu_config *config)
+{
+    return options->sharing_block ? options->sharing_block : config->l1.line_bytes;
 }
 
 void analysis_free(analysis *a)
@@ -271,7 +293,7 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
                           .exact_distances = 2 * cache_config_lines(&config->l1),
                           .include_stores = options->include_stores,
                           .sample_rate = options->sample_rate};
-    uint32_t block = options->sharing_block ? options->sharing_block : config->l1.line_bytes;
+    uint32_t block = p.sharing_block = analysis_sharing_block(options, config);
     sched_source source = sched_source_wst(r);
     cache_config fully = {.size_bytes = (uint64_t)options->locality_window * config->l1.line_bytes,
                           .ways = options->locality_window, .line_bytes = config->l1.line_bytes,

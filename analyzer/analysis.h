@@ -23,7 +23,9 @@ typedef struct analysis_options {
     int include_stores;
     int half_warp;
     double sample_rate;      /* SHARDS; 0 or 1 = exact */
-    uint32_t sharing_block;  /* bytes; default the L1 line */
+    /* SPEC §5 block, in bytes: 0 = the L1 line; a power of two, finer (a
+     * sector, a word) or coarser (a page) than the line. */
+    uint32_t sharing_block;
     /* SPEC §4 option: 0 = locality generations of the configured L1; N =
      * of a fully-associative LRU of N lines per SM, so a reuse counts only
      * if its per-SM stack distance is below N (cache-independent classes). */
@@ -78,5 +80,8 @@ typedef struct analysis {
 analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_options *options,
                        progress *bar, ws_error *err);
 void analysis_free(analysis *a);
+
+/* The sharing block in bytes: options.sharing_block, or the L1 line. */
+uint32_t analysis_sharing_block(const analysis_options *options, const gpu_config *config);
 
 #endif

@@ -33,6 +33,8 @@ static const char usage[] =
     "  --include-stores      count stores and atomics too (default: global loads)\n"
     "  --half-warp           coalesce each half-warp separately\n"
     "  --sample R            SHARDS sampling of reuse distance at rate R (0 < R <= 1)\n"
+    "  --sharing-block B     sharing per block of B bytes: a power of two from 4 (words)\n"
+    "                        to 4096 (pages); default the L1 line (SPEC §5)\n"
     "  --locality-window N   locality classes from a fully-associative LRU of N lines\n"
     "                        per SM instead of the L1 (cache-independent, SPEC §4)\n"
     "  --quiet               no progress bar\n\n"
@@ -95,6 +97,14 @@ static int parse(int argc, char **argv, analyze_args *a, gpu_config *config,
                 if (lines == 0 || lines > 65536)
                     return cli_error(NULL, "--locality-window: 1 to 65536 lines, not %llu", lines);
                 options->locality_window = (uint32_t)lines;
+            } else if (strcmp(opt, "--sharing-block") == 0) {
+                unsigned long long bytes;
+                if (cli_parse_u64(opt, value, &bytes) != 0)
+                    return 1;
+                if (bytes < 4 || bytes > 4096 || (bytes & (bytes - 1)))
+                    return cli_error(NULL, "--sharing-block: a power of two from 4 to 4096 bytes, "
+                                     "not %llu", bytes);
+                options->sharing_block = (uint32_t)bytes;
             } else if (strcmp(opt, "--sample") == 0) {
                 char *end;
                 options->sample_rate = strtod(value, &end);

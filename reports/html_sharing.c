@@ -92,10 +92,11 @@ void html_sm_sharing(FILE *out, const json_t *doc)
     if (!matrix_read(report_at(doc, "summary.sharing.sm_matrix"), &m)) {
         html_absent(out, "This report has no SM sharing matrix.");
     } else {
-        fprintf(out, "<p class=\"how\">%s of %s blocks are touched by two or more SMs; "
-                     "a shared block is touched by %s SMs on average.</p>\n",
+        fprintf(out, "<p class=\"how\">%s of %s blocks of %s bytes are touched by two or more "
+                     "SMs; a shared block is touched by %s SMs on average.</p>\n",
                 numfmt_percent(report_num(doc, "summary.sharing.shared_fraction")).s,
                 numfmt_count(report_num(doc, "summary.sharing.blocks")).s,
+                numfmt_count(report_num(doc, "summary.sharing.block_bytes")).s,
                 numfmt(NUMFMT_PLAIN, report_num(doc, "summary.sharing.mean_sms_per_shared_block")).s);
         draw_matrix(out, &m, "blocks touched by both SMs", "blocks shared", NUMFMT_COUNT,
                     "blocks of the SM itself");

@@ -59,7 +59,7 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     const gpu_config *c = &a->config;
     uint32_t line = c->l1.line_bytes;
     uint64_t l1_lines = cache_config_lines(&c->l1), l2_lines = cache_config_lines(&c->l2);
-    uint32_t block = a->options.sharing_block ? a->options.sharing_block : line;
+    uint32_t block = analysis_sharing_block(&a->options, c);
     uint64_t records = 0;
     for (uint32_t k = 0; k < t->kernel_count; k++)
         records += t->kernels[k].record_count;

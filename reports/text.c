@@ -82,8 +82,9 @@ void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
             pct(reuse_hist_misses_at(global, l2_lines), (double)global->total));
     fprintf(out, "  cold (first touch)    %.1f%% of line requests\n",
             pct((double)global->cold, (double)global->total));
-    fprintf(out, "  shared across SMs     %.1f%% of %llu blocks; %.2f SMs per shared block\n",
-            100 * sharing_shared_fraction(sh), (unsigned long long)sh->blocks,
+    uint32_t block = analysis_sharing_block(&a->options, &a->config);
+    fprintf(out, "  shared across SMs     %.1f%% of %llu %u-byte blocks; %.2f SMs per shared block\n",
+            100 * sharing_shared_fraction(sh), (unsigned long long)sh->blocks, block,
             sharing_mean_sms_per_shared_block(sh));
     fprintf(out, "  CTA pairs sharing     %.1f%% at distance < %d (%llu pairs)\n",
             100 * sharing_neighbour_pair_share(sh), SHARING_NEIGHBOUR_DISTANCE,

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/memtrace.h"
 #include "tests/helpers.h"
+#include "tests/trace_gen.h"
 
 static json_t *analyze_to_json(const char *dir, const char *trace, const char *gpu)
 {
@@ -191,6 +193,72 @@ Test(cli_analyze, set_overrides_any_config_field)
     }
     cr_assert_eq(highest[0], 47);
     cr_assert_eq(highest[1], 7);
+    free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* Two CTAs, so on SMs 0 and 1 under rr, one load each in the same line:
+ * CTA 0 reads sector 0 (8 words) and the word at 0x1040, CTA 1 sector 1
+ * and the word at 0x1044. */
+static char *write_two_sectors(const char *dir)
+{
+    wst_origin origin = {.collector = "test", .collector_version = "1", .workload = "sectors"};
+    wst_memtrace *m = wst_memtrace_new(&origin);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    wst_kernel k = {.name = "k", .grid = {2, 1, 1}, .block = {32, 1, 1}};
+    wst_pc ld = {.offset = 0x10, .sass = "LDG.E"};
+    cr_assert_eq(wst_sink_add_kernel(&s, &k, &err), 0);
+    cr_assert_eq(wst_sink_add_pc(&s, 0, &ld, &err), 0);
+    for (uint32_t cta = 0; cta < 2; cta++) {
+        wst_record r;
+        memset(&r, 0, sizeof r);
+        r.cta = cta;
+        r.size = 4;
+        r.mask = 0x1ff;
+        for (int lane = 0; lane < 8; lane++)
+            r.addr[lane] = 0x1000 + 32 * cta + 4 * (uint64_t)lane;
+        r.addr[8] = 0x1040 + 4 * (uint64_t)cta;
+        cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0, "%s", err.msg);
+    }
+    char *path = test_path(dir, "sectors.wst");
+    cr_assert_eq(test_write_memtrace(m, path, NULL), 0);
+    wst_memtrace_free(m);
+    return path;
+}
+
+/* SPEC §5 at each granularity, on write_two_sectors: one line both SMs
+ * touch; three sectors of which only the one at 0x1040 is shared; 18 words,
+ * none shared; one page, shared. */
+Test(cli_analyze, sharing_at_every_block_size)
+{
+    char *dir = test_tmpdir(), *trace = write_two_sectors(dir), *out = test_path(dir, "s.json");
+    struct {
+        const char *block;
+        int bytes, blocks, shared;
+    } cases[] = {{NULL, 128, 1, 1}, {"32", 32, 3, 1}, {"4", 4, 18, 0}, {"4096", 4096, 1, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cli_result r = cases[i].block ? cli_run("analyze", trace, "--sharing-block", cases[i].block,
+                                                "-o", out, "--quiet", NULL)
+                                      : cli_run("analyze", trace, "-o", out, "--quiet", NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        char line[128];
+        snprintf(line, sizeof line, "of %d %d-byte blocks", cases[i].blocks, cases[i].bytes);
+        cr_assert(strstr(r.out, line) != NULL, "%s: %s", line, r.out);
+        cli_result_free(&r);
+        json_t *doc = json_load_file(out, 0, NULL);
+        json_t *sharing = json_object_get(json_object_get(doc, "summary"), "sharing");
+        cr_assert_eq(number(sharing, "block_bytes"), cases[i].bytes);
+        cr_assert_eq(number(sharing, "blocks"), cases[i].blocks, "block %d", cases[i].bytes);
+        cr_assert_eq(number(sharing, "shared_blocks"), cases[i].shared, "block %d", cases[i].bytes);
+        cr_assert_eq(number(sharing, "multi_cta_blocks"), cases[i].shared);
+        json_decref(doc);
+    }
+    cli_result r = cli_run("analyze", trace, "--sharing-block", "48", NULL);
+    cr_assert_eq(r.status, 1);
+    cr_assert_str_eq(r.err, "warpscope: --sharing-block: a power of two from 4 to 4096 bytes, not 48\n");
+    cli_result_free(&r);
     free(out);
     free(trace);
     test_tmpdir_cleanup(dir);
