@@ -203,9 +203,21 @@ static int run(const sched_source *src, const gpu_config *config, const replay_o
     return rc;
 }
 
+const char *bypass_u_name(bypass_u_kind kind)
+{
+    return kind == BYPASS_U_RAW_BYTES ? "raw" : "sector";
+}
+
+int bypass_u_parse(const char *name)
+{
+    return strcmp(name, "sector") == 0 ? BYPASS_U_SECTOR
+         : strcmp(name, "raw") == 0    ? BYPASS_U_RAW_BYTES
+                                       : -1;
+}
+
 bypass_advice *bypass_advise(const sched_source *src, const replay_options *replay,
-                             const hierarchy_options *base, uint32_t max_trials, int quiet,
-                             ws_error *err)
+                             const hierarchy_options *base, uint32_t max_trials,
+                             bypass_u_kind utilization, int quiet, ws_error *err)
 {
     const gpu_config *config = &base->config;
     bypass_advice *out = calloc(1, sizeof *out);
@@ -217,9 +229,10 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     hierarchy *h[1 + BYPASS_MAX_TRIALS] = {0}; /* the table's run, then one per trial */
     hierarchy_options o[1 + BYPASS_MAX_TRIALS];
     int ok = 0;
-    if (!out || !(out->table = bypass_table_new(config->l1.line_bytes, BYPASS_U_SECTOR, err)) ||
+    if (!out || !(out->table = bypass_table_new(config->l1.line_bytes, utilization, err)) ||
         build_groups(&ad, err) != 0)
         goto done;
+    out->utilization = utilization;
     snprintf(out->l1_policy, sizeof out->l1_policy, "%s", config->l1.policy);
     if (max_trials > BYPASS_MAX_TRIALS)
         max_trials = BYPASS_MAX_TRIALS;

@@ -32,16 +32,22 @@ typedef struct bypass_advice {
     uint32_t pc_count, recommended;
     replay_counts baseline, with_table, with_pcs;
     char l1_policy[24];      /* the baseline's */
+    bypass_u_kind utilization; /* the U of Eq. 1 */
 } bypass_advice;
 
 #define BYPASS_MAX_TRIALS 64
 
 /* max_trials (at most BYPASS_MAX_TRIALS) caps the PCs replayed one by one,
- * the most accessed first.
+ * the most accessed first.  `utilization` is Eq. 1's U: sector-rounded
+ * (SPEC §9 default) or S1's raw bytes.
  * Progress bars on stderr unless quiet (util/progress.h). */
 bypass_advice *bypass_advise(const sched_source *source, const replay_options *replay,
-                             const hierarchy_options *base, uint32_t max_trials, int quiet,
-                             ws_error *err);
+                             const hierarchy_options *base, uint32_t max_trials,
+                             bypass_u_kind utilization, int quiet, ws_error *err);
+
+/* "sector" or "raw" for a kind; the kind of a name, or -1. */
+const char *bypass_u_name(bypass_u_kind kind);
+int bypass_u_parse(const char *name);
 void bypass_advice_free(bypass_advice *a);
 
 /* Bytes a replay moved below L1: L1->L2 plus L2<->DRAM. */

@@ -20,6 +20,8 @@ static const char usage[] =
     "recommended PCs (bypass-pc).\n\n"
     REPLAY_ARGS_USAGE
     "  --trials N            replay at most N PCs one by one (default 24)\n"
+    "  --u sector|raw        Eq. 1's U: bytes of the 32 B sectors touched (default,\n"
+    "                        SPEC §9) or the bytes lanes asked for (S1's own)\n"
     "  -o FILE               hints as CSV: pc rows, then line rows\n"
     "  --json FILE           hints as JSON\n\n"
     "example:\n"
@@ -27,7 +29,7 @@ static const char usage[] =
 
 static int run(int argc, char **argv)
 {
-    static const char *const extra[] = {"--json", "--trials", NULL};
+    static const char *const extra[] = {"--json", "--trials", "--u", NULL};
     replay_args a;
     int status = replay_args_parse("bypass", argc, argv, extra, &a);
     if (status != 0)
@@ -38,7 +40,8 @@ static int run(int argc, char **argv)
         return cli_fail(a.trace, &err);
     sched_source src = sched_source_wst(r);
     bypass_advice *advice =
-        bypass_advise(&src, &a.replay, &a.hierarchy, a.trials ? a.trials : 24, a.quiet, &err);
+        bypass_advise(&src, &a.replay, &a.hierarchy, a.trials ? a.trials : 24,
+                      (bypass_u_kind)a.utilization, a.quiet, &err);
     if (!advice) {
         wst_reader_close(r);
         return cli_fail(a.trace, &err);

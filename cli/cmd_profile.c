@@ -38,7 +38,8 @@ static const char usage[] =
     "  trace.wst     the recorded trace (with --workload)\n\n"
     REPLAY_ARGS_USAGE
     "  --policies LIST       compared policies (default " PROFILE_POLICIES ")\n"
-    "  --trials N            PCs replayed one by one for the hints (default 24)\n\n"
+    "  --trials N            PCs replayed one by one for the hints (default 24)\n"
+    "  --u sector|raw        U of the hints' Eq. 1 (default sector, SPEC §9)\n\n"
     "examples:\n"
     "  warpscope profile --workload gaussian -o gaussian-report\n"
     "  warpscope profile app.wst --gpu volta -o app-report\n";
@@ -97,7 +98,8 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
 
     sched_source src = sched_source_wst(r);
     bypass_advice *advice =
-        bypass_advise(&src, &a->replay, &a->hierarchy, a->trials ? a->trials : 24, a->quiet, &err);
+        bypass_advise(&src, &a->replay, &a->hierarchy, a->trials ? a->trials : 24,
+                      (bypass_u_kind)a->utilization, a->quiet, &err);
     if (!advice)
         return cli_fail(a->trace, &err);
     json_object_set_new(doc, "bypass", bypass_json(advice, t, 1000));
@@ -128,7 +130,8 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
 
 static int run(int argc, char **argv)
 {
-    static const char *const extra[] = {"--workload", "--size", "--policies", "--trials", NULL};
+    static const char *const extra[] = {"--workload", "--size", "--policies", "--trials", "--u",
+                                        NULL};
     replay_args a;
     int status = replay_args_parse("profile", argc, argv, extra, &a);
     if (status != 0)

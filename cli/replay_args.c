@@ -67,6 +67,9 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
                 if (n == 0 || n > BYPASS_MAX_TRIALS)
                     return cli_error(NULL, "--trials: 1 to %d, not %llu", BYPASS_MAX_TRIALS, n);
                 a->trials = (uint32_t)n;
+            } else if (strcmp(opt, "--u") == 0 && valued(opt, extra) >= 0) {
+                if ((a->utilization = bypass_u_parse(value)) < 0)
+                    return cli_error(NULL, "--u: 'sector' or 'raw', not '%s'", value);
             } else if (strcmp(opt, "--workload") == 0 && valued(opt, extra) >= 0) {
                 a->workload = value;
             } else if (strcmp(opt, "--size") == 0 && valued(opt, extra) >= 0) {

@@ -11,6 +11,7 @@ typedef struct replay_args {
     const char *trace, *json, *csv, *policies, *html;
     const char *json_extra; /* bypass --json */
     uint32_t trials;        /* bypass --trials */
+    int utilization;        /* bypass --u: a bypass_u_kind */
     const char *workload;   /* profile --workload: record instead of reading */
     int size;               /* profile --size */
     int quiet;

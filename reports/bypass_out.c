@@ -113,6 +113,7 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
     json_object_set_new(doc, "version", json_integer(1));
     json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
     json_object_set_new(doc, "baseline_l1_policy", json_string(a->l1_policy));
+    json_object_set_new(doc, "utilization", json_string(bypass_u_name(a->utilization)));
     json_object_set_new(doc, "before_after",
                         json_pack("{s:o,s:o,s:o}", "baseline", outcome(&a->baseline),
                                   "bypass_table", outcome(&a->with_table), "bypass_pc",
@@ -178,8 +179,9 @@ static void print_whole_files(FILE *out, const bypass_advice *a, const wst_trace
 void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
 {
     uint64_t worthy = bypass_table_worthy_count(a->table);
-    fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1), baseline L1 %s\n",
-            a->l1_policy);
+    fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s), "
+                 "baseline L1 %s\n",
+            a->utilization == BYPASS_U_RAW_BYTES ? "of raw bytes" : "sector-rounded", a->l1_policy);
     fprintf(out, "  lines touched by global loads %" PRIu64 ", bypass-worthy %" PRIu64 " (%.1f%%)\n\n",
             bypass_table_count(a->table), worthy,
             bypass_table_count(a->table) ? 100.0 * (double)worthy / (double)bypass_table_count(a->table) : 0.0);

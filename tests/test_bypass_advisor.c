@@ -39,7 +39,8 @@ static wst_memtrace *make_trace(int with_reused)
 }
 
 /* The hints for m on the fermi preset with `sms` SMs (0 = the preset's). */
-static bypass_advice *advise(const wst_memtrace *m, uint32_t sms, uint32_t trials)
+static bypass_advice *advise_with(const wst_memtrace *m, uint32_t sms, uint32_t trials,
+                                  bypass_u_kind utilization)
 {
     sched_source src = sched_source_memtrace(m);
     hierarchy_options base = {.seed = 1};
@@ -49,10 +50,48 @@ static bypass_advice *advise(const wst_memtrace *m, uint32_t sms, uint32_t trial
         base.config.sms = sms;
     replay_options ro;
     replay_options_default(&ro);
-    bypass_advice *a = bypass_advise(&src, &ro, &base, trials, 1, &err);
+    bypass_advice *a = bypass_advise(&src, &ro, &base, trials, utilization, 1, &err);
     cr_assert_not_null(a, "%s", err.msg);
+    cr_assert_eq(a->utilization, utilization);
     sched_source_free(&src);
     return a;
+}
+
+static bypass_advice *advise(const wst_memtrace *m, uint32_t sms, uint32_t trials)
+{
+    return advise_with(m, sms, trials, BYPASS_U_SECTOR);
+}
+
+/* Every lane reads one byte, 4 apart: a line's 32 used bytes spread over all
+ * 4 sectors, read twice in a row (R = 1).  Sector-rounded U = 1, so
+ * 1 x (1 + 1) >= 1 keeps it; S1's raw U = 1/4, so 1/4 x 2 < 1 bypasses it. */
+Test(bypass_advisor, raw_and_sector_utilization_disagree_on_scattered_bytes)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    wst_kernel k = {.name = "k", .grid = {1, 1, 1}, .block = {32, 1, 1}};
+    cr_assert_eq(wst_sink_add_kernel(&s, &k, &err), 0);
+    wst_sink_add_pc(&s, 0, &(wst_pc){.offset = 0x10}, &err);
+    for (uint32_t i = 0; i < 2 * 50; i++) {
+        wst_record r;
+        memset(&r, 0, sizeof r);
+        r.size = 1;
+        r.mask = 0xffffffffu;
+        for (int l = 0; l < 32; l++)
+            r.addr[l] = 0x100000 + (uint64_t)(i / 2) * 128 + (uint64_t)l * 4;
+        cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0);
+    }
+    bypass_advice *sector = advise_with(m, 0, 1, BYPASS_U_SECTOR);
+    bypass_advice *raw = advise_with(m, 0, 1, BYPASS_U_RAW_BYTES);
+    cr_assert_eq(bypass_table_count(sector->table), 50);
+    cr_assert_eq(bypass_table_worthy_count(sector->table), 0);
+    cr_assert_eq(bypass_table_worthy_count(raw->table), 50);
+    cr_assert_float_eq(bypass_share(&sector->pcs[0]), 0.0, 1e-12);
+    cr_assert_float_eq(bypass_share(&raw->pcs[0]), 1.0, 1e-12);
+    bypass_advice_free(sector);
+    bypass_advice_free(raw);
+    wst_memtrace_free(m);
 }
 
 Test(bypass_advisor, known_shares_and_recommendations)

@@ -184,7 +184,21 @@ static void bypass_on(const char *workload)
     cr_assert(json_is_integer(before) && json_is_integer(after));
     cr_expect_leq(json_integer_value(after), json_integer_value(before), "%s", workload);
     cr_expect_gt(json_array_size(json_object_get(doc, "pcs")), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(doc, "utilization")), "sector");
+    uint64_t worthy_sector = (uint64_t)json_integer_value(json_object_get(doc, "lines_bypass_worthy"));
     json_decref(doc);
+    /* S1's raw-byte U is never above the sector-rounded one, so it finds at
+     * least as many lines bypass-worthy; a bad --u is one line. */
+    r = cli_run("bypass", trace, "--gpu", "fermi", "--u", "raw", "--json", js, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    doc = load_json(js);
+    cr_expect_str_eq(json_string_value(json_object_get(doc, "utilization")), "raw");
+    cr_expect_geq((uint64_t)json_integer_value(json_object_get(doc, "lines_bypass_worthy")), worthy_sector);
+    json_decref(doc);
+    r = cli_run("bypass", trace, "--u", "bytes", NULL);
+    cr_expect_str_eq(r.err, "warpscope: --u: 'sector' or 'raw', not 'bytes'\n");
+    cli_result_free(&r);
     free(csv);
     free(js);
     free(trace);
