@@ -250,7 +250,7 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
     replay_options_default(&ro);
     ro.schedule = a->options.schedule;
     ro.half_warp = a->options.half_warp;
-    ro.threads = count + (a->replay != NULL);
+    ro.threads = a->options.threads ? a->options.threads : count;
     ro.observe_event = a->options.observe;
     ro.observe_event_ctx = a->options.observe_ctx;
     double consumer_cpu[4] = {0};

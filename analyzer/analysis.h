@@ -40,6 +40,9 @@ typedef struct analysis_options {
     uint64_t replay_seed;
     /* Measures analysis.cpu (thread CPU clocks read per batch). */
     int measure_cpu;
+    /* Worker threads for the consumers; 0 = one per consumer, 1 = all on
+     * the decoding thread.  The results never depend on it. */
+    uint32_t threads;
 } analysis_options;
 
 void analysis_options_default(analysis_options *o);

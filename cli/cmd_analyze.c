@@ -37,6 +37,8 @@ static const char usage[] =
     "                        to 4096 (pages); default the L1 line (SPEC §5)\n"
     "  --locality-window N   locality classes from a fully-associative LRU of N lines\n"
     "                        per SM instead of the L1 (cache-independent, SPEC §4)\n"
+    "  --threads N           worker threads for the pass's consumers (default one\n"
+    "                        each, 4); 1 runs the whole pass on one thread\n"
     "  --quiet               no progress bar\n\n"
     "example:\n"
     "  warpscope analyze gaussian.wst --gpu fermi -o report.json --csv tables\n"
@@ -105,6 +107,13 @@ static int parse(int argc, char **argv, analyze_args *a, gpu_config *config,
                     return cli_error(NULL, "--sharing-block: a power of two from 4 to 4096 bytes, "
                                      "not %llu", bytes);
                 options->sharing_block = (uint32_t)bytes;
+            } else if (strcmp(opt, "--threads") == 0) {
+                unsigned long long n;
+                if (cli_parse_u64(opt, value, &n) != 0)
+                    return 1;
+                if (n == 0 || n > 256)
+                    return cli_error(NULL, "--threads: 1 to 256, not %llu", n);
+                options->threads = (uint32_t)n;
             } else if (strcmp(opt, "--sample") == 0) {
                 char *end;
                 options->sample_rate = strtod(value, &end);

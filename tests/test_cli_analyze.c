@@ -264,6 +264,38 @@ Test(cli_analyze, sharing_at_every_block_size)
     test_tmpdir_cleanup(dir);
 }
 
+/* The pass's numbers do not depend on how its consumers share threads: one
+ * thread, two, and one each (the default) write the same report. */
+Test(cli_analyze, threads_change_nothing)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "bfs");
+    const char *threads[] = {NULL, "1", "2"};
+    json_t *reports[3];
+    for (int i = 0; i < 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "t%d.json", i);
+        char *out = test_path(dir, name);
+        cli_result r = threads[i] ? cli_run("analyze", trace, "--threads", threads[i], "-o", out,
+                                            "--quiet", NULL)
+                                  : cli_run("analyze", trace, "-o", out, "--quiet", NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        cli_result_free(&r);
+        reports[i] = json_load_file(out, 0, NULL);
+        cr_assert_not_null(reports[i]);
+        json_object_del(reports[i], "generated");
+        free(out);
+    }
+    cr_assert(json_equal(reports[0], reports[1]), "--threads 1 differs");
+    cr_assert(json_equal(reports[0], reports[2]), "--threads 2 differs");
+    for (int i = 0; i < 3; i++)
+        json_decref(reports[i]);
+    cli_result r = cli_run("analyze", trace, "--threads", "0", NULL);
+    cr_assert_str_eq(r.err, "warpscope: --threads: 1 to 256, not 0\n");
+    cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
 static double streaming_share(const char *dir, const char *trace, const char *window)
 {
     char *out = test_path(dir, "w.json");
