@@ -22,6 +22,8 @@ seed 01 "$out/small.wst"
 # The report the edits start from, and one edit to begin with.
 build/rel/warpscope profile "$out/small.wst" --gpu volta -o "$out/report" --quiet >/dev/null
 printf '\x03\x10\x00\x01' > "$out/corpus/seed-03-edit"
+printf '\x04\x05max_warps_per_sm=64\n\x0132K:8:128:32\n\x00 30\n\x05l1.index=fermi-hash\n\x03srrip\n' \
+    > "$out/corpus/seed-04-overrides"
 for c in configs/*.json; do
     seed 02 "$c"
 done

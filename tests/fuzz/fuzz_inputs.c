@@ -1,6 +1,7 @@
-/* tests/fuzz/fuzz_inputs.c: libFuzzer harness for the files warpscope reads
- * from users: Accel-Sim traces, .wst traces, GPU config JSON and saved
- * reports.  The first input byte picks the reader, the rest is the file;
+/* tests/fuzz/fuzz_inputs.c: libFuzzer harness for what warpscope reads from
+ * users: Accel-Sim traces, .wst traces, GPU config JSON, saved reports, and
+ * the config overrides of the command line.  The first input byte picks the
+ * reader, the rest is the file;
  * for reports, the rest edits a real report (random bytes are almost never
  * JSON, and the renderers' risk is odd values in a well-formed document).
  * Every input must end in success or a clean error: a crash, a leak, a
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "analyzer/config.h"
@@ -65,6 +67,43 @@ static void load_config(const char *path)
     gpu_config config;
     ws_error err;
     config_load(&config, path, &err);
+}
+
+/* ---- command-line config overrides ---------------------------------------- */
+
+/* The rest is lines, each an option (picked by its first byte) and its
+ * value, applied in order as a command line does.  An accepted override
+ * must leave a valid config that survives its own file form unchanged
+ * (what --set rests on); after a refused one, a command stops, so the
+ * next line starts again from the preset. */
+static void override_config(const uint8_t *data, size_t size)
+{
+    static const char *const options[] = {"--sms", "--l1", "--l2", "--l1-policy", "--l2-policy",
+                                          "--set"};
+    gpu_config config, again;
+    ws_error err;
+    if (config_load(&config, "fermi", &err) != 0)
+        abort();
+    char *text = malloc(size + 1);
+    if (!text)
+        return;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        const char *option = options[(unsigned char)line[0] % 6];
+        if (config_override(&config, option, line + 1, &err) != 0) {
+            config_load(&config, "fermi", &err);
+            continue;
+        }
+        json_t *doc = config_to_json(&config), *back = NULL;
+        if (config_validate(&config, &err) != 0 || config_from_json(&again, doc, "fuzz", &err) != 0 ||
+            !json_equal(doc, back = config_to_json(&again)))
+            abort(); /* an accepted override broke the config */
+        json_decref(back);
+        json_decref(doc);
+    }
+    free(text);
 }
 
 /* ---- saved reports: a real one (FUZZ_REPORT), edited -------------------- */
@@ -157,7 +196,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static void (*const readers[])(const char *) = {import_accelsim, read_wst, load_config};
     if (size < 1)
         return 0;
-    unsigned which = data[0] % 4;
+    unsigned which = data[0] % 5;
+    if (which == 4) {
+        override_config(data + 1, size - 1);
+        return 0;
+    }
     /* The readers take paths (the importer picks its parser by name). */
     char path[256];
     const char *dir = getenv("FUZZ_SCRATCH") ? getenv("FUZZ_SCRATCH") : "/tmp";
