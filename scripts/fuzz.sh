@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh BINARY SECONDS: fuzzes the readers of user files
 # (tests/fuzz/fuzz_inputs.c) from a seed corpus of the real Accel-Sim
-# traces, a small .wst, the GPU presets and edits of a real report.
+# traces, a small .wst, the GPU presets, lines of config overrides and
+# edits of a real report.
 # Findings land in build/fuzz/findings/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
