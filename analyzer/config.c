@@ -364,8 +364,13 @@ static int set_field(gpu_config *c, const char *assignment, ws_error *err)
                 json_object_iter_key(json_object_iter((json_t *)old)));
     else if (!(value = set_value(old, eq + 1)))
         ws_fail(err, "--set: %s takes %s, not '%s'", path,
-                json_is_integer(old) ? "a whole number" : "true or false", eq + 1);
-    else if (json_object_set_new(parent, leaf, value) == 0) {
+                json_is_integer(old)   ? "a whole number"
+                : json_is_boolean(old) ? "true or false"
+                                       : "UTF-8 text",
+                eq + 1);
+    else if (json_object_set_new(parent, leaf, value) != 0)
+        ws_fail(err, "out of memory");
+    else {
         gpu_config changed;
         rc = config_from_json(&changed, doc, "--set", err);
         if (rc == 0)

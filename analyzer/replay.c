@@ -339,6 +339,15 @@ static int run_stream(stream *s)
     return got < 0 || s->failed || rc != 0 ? -1 : 0;
 }
 
+/* CPU seconds charged so far to consumers fed on the decoding thread. */
+static double inline_consumer_cpu(const replay_options *o, uint32_t count, int inline_feeding)
+{
+    double sum = 0;
+    for (uint32_t h = 0; inline_feeding && o->consumer_cpu_seconds && h < count; h++)
+        sum += o->consumer_cpu_seconds[h];
+    return sum;
+}
+
 static uint32_t thread_count(const replay_options *o, uint32_t hierarchies)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -384,14 +393,11 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
     }
     if (p.threads > 0)
         s.pool = &p;
-    double inline_before = 0, start = thread_cpu_seconds();
-    for (uint32_t h = 0; !s.pool && o->consumer_cpu_seconds && h < count; h++)
-        inline_before += o->consumer_cpu_seconds[h];
+    /* Consumers fed inline are charged on this thread: not decoding. */
+    double inline_before = inline_consumer_cpu(o, count, !s.pool), start = thread_cpu_seconds();
     rc = run_stream(&s);
-    double decode_cpu = thread_cpu_seconds() - start;
-    for (uint32_t h = 0; !s.pool && o->consumer_cpu_seconds && h < count; h++)
-        decode_cpu -= o->consumer_cpu_seconds[h];
-    decode_cpu += inline_before;
+    double decode_cpu = thread_cpu_seconds() - start -
+                        (inline_consumer_cpu(o, count, !s.pool) - inline_before);
     if (s.pool) {
         pool_wait_done(&p);
         for (uint32_t w = 0; w < p.threads; w++) {

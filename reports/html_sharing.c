@@ -92,11 +92,15 @@ void html_sm_sharing(FILE *out, const json_t *doc)
     if (!matrix_read(report_at(doc, "summary.sharing.sm_matrix"), &m)) {
         html_absent(out, "This report has no SM sharing matrix.");
     } else {
+        /* A block is 4 B to 4 KiB: its size reads best unscaled. */
+        double block = report_num(doc, "summary.sharing.block_bytes");
+        char block_text[32] = "n/a";
+        if (block >= 1 && block <= 1e9)
+            snprintf(block_text, sizeof block_text, "%.0f", block);
         fprintf(out, "<p class=\"how\">%s of %s blocks of %s bytes are touched by two or more "
                      "SMs; a shared block is touched by %s SMs on average.</p>\n",
                 numfmt_percent(report_num(doc, "summary.sharing.shared_fraction")).s,
-                numfmt_count(report_num(doc, "summary.sharing.blocks")).s,
-                numfmt_count(report_num(doc, "summary.sharing.block_bytes")).s,
+                numfmt_count(report_num(doc, "summary.sharing.blocks")).s, block_text,
                 numfmt(NUMFMT_PLAIN, report_num(doc, "summary.sharing.mean_sms_per_shared_block")).s);
         draw_matrix(out, &m, "blocks touched by both SMs", "blocks shared", NUMFMT_COUNT,
                     "blocks of the SM itself");

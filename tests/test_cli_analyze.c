@@ -234,19 +234,25 @@ static char *write_two_sectors(const char *dir)
 Test(cli_analyze, sharing_at_every_block_size)
 {
     char *dir = test_tmpdir(), *trace = write_two_sectors(dir), *out = test_path(dir, "s.json");
+    char *html = test_path(dir, "s.html");
     struct {
         const char *block;
         int bytes, blocks, shared;
     } cases[] = {{NULL, 128, 1, 1}, {"32", 32, 3, 1}, {"4", 4, 18, 0}, {"4096", 4096, 1, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cli_result r = cases[i].block ? cli_run("analyze", trace, "--sharing-block", cases[i].block,
-                                                "-o", out, "--quiet", NULL)
-                                      : cli_run("analyze", trace, "-o", out, "--quiet", NULL);
+                                                "-o", out, "--html", html, "--quiet", NULL)
+                                      : cli_run("analyze", trace, "-o", out, "--html", html,
+                                                "--quiet", NULL);
         cr_assert_eq(r.status, 0, "%s", r.err);
         char line[128];
         snprintf(line, sizeof line, "of %d %d-byte blocks", cases[i].blocks, cases[i].bytes);
         cr_assert(strstr(r.out, line) != NULL, "%s: %s", line, r.out);
         cli_result_free(&r);
+        char *page = test_read_file(html, NULL);
+        snprintf(line, sizeof line, "blocks of %d bytes are touched", cases[i].bytes);
+        cr_assert(page && strstr(page, line), "the HTML says: %s", line);
+        free(page);
         json_t *doc = json_load_file(out, 0, NULL);
         json_t *sharing = json_object_get(json_object_get(doc, "summary"), "sharing");
         cr_assert_eq(number(sharing, "block_bytes"), cases[i].bytes);
@@ -259,6 +265,7 @@ Test(cli_analyze, sharing_at_every_block_size)
     cr_assert_eq(r.status, 1);
     cr_assert_str_eq(r.err, "warpscope: --sharing-block: a power of two from 4 to 4096 bytes, not 48\n");
     cli_result_free(&r);
+    free(html);
     free(out);
     free(trace);
     test_tmpdir_cleanup(dir);

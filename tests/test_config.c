@@ -178,6 +178,8 @@ Test(config, set_any_field)
     expect_invalid("--set", "sms=9999999999", "'sms' must be a whole number from 0 to 4294967295");
     expect_invalid("--set", "l1.size=99999999999999999999", "l1.size takes a whole number");
     expect_invalid("--set", "approx=yes", "approx takes true or false");
+    expect_invalid("--set", "name=\xff\xfe", "name takes UTF-8 text");
+    expect_invalid("--set", "name=a-name-longer-than-thirty-one-characters", "'name' must be a string of at most 31");
     expect_invalid("--set", "max_warps_per_sm=1000", "max_warps_per_sm: 1000 is outside 1..128");
     expect_invalid("--set", "l1.ways=3", "l1.size");
     expect_invalid("--set", "l1.index=modulo", "index 'modulo' is not linear or fermi-hash");
