@@ -64,6 +64,18 @@ bad:
     return -1;
 }
 
+int cli_parse_in_range(const char *option, const char *text, unsigned long long lo,
+                       unsigned long long hi, unsigned long long *out)
+{
+    if (cli_parse_u64(option, text, out) != 0)
+        return -1;
+    if (*out < lo || *out > hi) {
+        cli_error(NULL, "%s: %llu to %llu, not %llu", option, lo, hi, *out);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_convert_args(const char *command, int argc, char **argv, const char **input,
                      const char **output)
 {

@@ -31,6 +31,11 @@ int cli_wants_help(const cli_command *cmd, int argc, char **argv);
  * -1 with a one-line complaint naming the option when it is not one. */
 int cli_parse_u64(const char *option, const char *text, unsigned long long *out);
 
+/* cli_parse_u64 of a value that must lie in [lo, hi]: 0, or -1 after a
+ * one-line complaint ("--threads: 1 to 256, not 0"). */
+int cli_parse_in_range(const char *option, const char *text, unsigned long long lo,
+                       unsigned long long hi, unsigned long long *out);
+
 /* Parses `FORMAT INPUT -o OUTPUT` for the converters (import, export);
  * only the accelsim format exists.  0 or an exit status after complaining. */
 int cli_convert_args(const char *command, int argc, char **argv, const char **input,

@@ -94,25 +94,20 @@ static int parse(int argc, char **argv, analyze_args *a, gpu_config *config,
                     return cli_fail(NULL, &err);
             } else if (strcmp(opt, "--locality-window") == 0) {
                 unsigned long long lines;
-                if (cli_parse_u64(opt, value, &lines) != 0)
+                if (cli_parse_in_range(opt, value, 1, 65536, &lines) != 0)
                     return 1;
-                if (lines == 0 || lines > 65536)
-                    return cli_error(NULL, "--locality-window: 1 to 65536 lines, not %llu", lines);
                 options->locality_window = (uint32_t)lines;
             } else if (strcmp(opt, "--sharing-block") == 0) {
                 unsigned long long bytes;
-                if (cli_parse_u64(opt, value, &bytes) != 0)
+                if (cli_parse_in_range(opt, value, 4, 4096, &bytes) != 0)
                     return 1;
-                if (bytes < 4 || bytes > 4096 || (bytes & (bytes - 1)))
-                    return cli_error(NULL, "--sharing-block: a power of two from 4 to 4096 bytes, "
-                                     "not %llu", bytes);
+                if (bytes & (bytes - 1))
+                    return cli_error(NULL, "--sharing-block: a power of two, not %llu", bytes);
                 options->sharing_block = (uint32_t)bytes;
             } else if (strcmp(opt, "--threads") == 0) {
                 unsigned long long n;
-                if (cli_parse_u64(opt, value, &n) != 0)
+                if (cli_parse_in_range(opt, value, 1, 256, &n) != 0)
                     return 1;
-                if (n == 0 || n > 256)
-                    return cli_error(NULL, "--threads: 1 to 256, not %llu", n);
                 options->threads = (uint32_t)n;
             } else if (strcmp(opt, "--sample") == 0) {
                 char *end;

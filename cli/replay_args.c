@@ -62,10 +62,8 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
             } else if (strcmp(opt, "--json") == 0 && valued(opt, extra) >= 0) {
                 a->json_extra = value;
             } else if (strcmp(opt, "--trials") == 0 && valued(opt, extra) >= 0) {
-                if (cli_parse_u64(opt, value, &n) != 0)
+                if (cli_parse_in_range(opt, value, 1, BYPASS_MAX_TRIALS, &n) != 0)
                     return 1;
-                if (n == 0 || n > BYPASS_MAX_TRIALS)
-                    return cli_error(NULL, "--trials: 1 to %d, not %llu", BYPASS_MAX_TRIALS, n);
                 a->trials = (uint32_t)n;
             } else if (strcmp(opt, "--u") == 0 && valued(opt, extra) >= 0) {
                 if ((a->utilization = bypass_u_parse(value)) < 0)
@@ -85,10 +83,8 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
                     return 1;
                 a->hierarchy.seed = n;
             } else if (strcmp(opt, "--threads") == 0) {
-                if (cli_parse_u64(opt, value, &n) != 0)
+                if (cli_parse_in_range(opt, value, 1, 256, &n) != 0)
                     return 1;
-                if (n == 0 || n > 256)
-                    return cli_error(NULL, "--threads: 1 to 256, not %llu", n);
                 a->replay.threads = (uint32_t)n;
             } else {
                 return cli_error(NULL, "%s: unknown option '%s'; see 'warpscope %s --help'",
