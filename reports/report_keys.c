@@ -48,6 +48,7 @@ size_t report_keys(const json_t *doc, report_key *out)
     add_figure(&k, "U (line)", doc, "summary.utilization.line", NUMFMT_PERCENT);
     add_figure(&k, "U (sector)", doc, "summary.utilization.sector", NUMFMT_PERCENT);
     add_figure(&k, "L1 LRU hit rate", doc, "summary.l1_lru.hit_rate", NUMFMT_PERCENT);
+    add_figure(&k, "sharing block", doc, "summary.sharing.block_bytes", NUMFMT_BYTES);
     add_figure(&k, "blocks shared by SMs", doc, "summary.sharing.shared_fraction", NUMFMT_PERCENT);
     add_figure(&k, "CTA pairs at distance < 5", doc, "summary.sharing.neighbour_pair_share",
                NUMFMT_PERCENT);

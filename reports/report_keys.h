@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#define REPORT_KEYS_MAX 16
+#define REPORT_KEYS_MAX 20
 
 typedef struct report_key {
     const char *label;

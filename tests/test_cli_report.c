@@ -42,6 +42,7 @@ Test(cli_report, analyze_html_and_report_command)
     r = cli_run("report", json, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strstr(r.out, "kernel launches              126\n") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "sharing block                128 B\n") != NULL, "%s", r.out);
     cli_result_free(&r);
     free(trace);
     free(json);
