@@ -229,19 +229,24 @@ static int start_replay(analysis *a, const wst_trace *t, ws_error *err)
     return (a->replay = hierarchy_new(&ho, t->kernel_count, err)) ? 0 : -1;
 }
 
+/* The pass's consumers, in the order the stream feeds them. */
+enum { CONSUMER_METRICS, CONSUMER_SECTOR_REUSE, CONSUMER_SHARING, CONSUMER_REPLAY, CONSUMERS };
+
 static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error *err)
 {
     analysis *a = p->a;
     /* One thread per consumer: the operating system balances them over the
      * cores (the two metrics halves are the heavy ones). */
-    replay_consumer consumers[4] = {
-        {.ctx = &p->sinks[0], .kernel_begin = metrics_on_kernel_begin,
-         .instruction = metrics_on_instruction, .kernel_end = metrics_on_kernel_end},
-        {.ctx = &p->sinks[1], .kernel_begin = metrics_on_kernel_begin,
-         .instruction = metrics_on_instruction, .kernel_end = metrics_on_kernel_end},
-        {.ctx = p, .kernel_begin = on_kernel_begin, .instruction = on_instruction,
-         .kernel_end = on_kernel_end}};
-    uint32_t count = 3;
+    replay_consumer consumers[CONSUMERS] = {
+        [CONSUMER_METRICS] = {.ctx = &p->sinks[0], .kernel_begin = metrics_on_kernel_begin,
+                              .instruction = metrics_on_instruction,
+                              .kernel_end = metrics_on_kernel_end},
+        [CONSUMER_SECTOR_REUSE] = {.ctx = &p->sinks[1], .kernel_begin = metrics_on_kernel_begin,
+                                   .instruction = metrics_on_instruction,
+                                   .kernel_end = metrics_on_kernel_end},
+        [CONSUMER_SHARING] = {.ctx = p, .kernel_begin = on_kernel_begin,
+                              .instruction = on_instruction, .kernel_end = on_kernel_end}};
+    uint32_t count = CONSUMER_REPLAY;
     if (a->replay)
         consumers[count++] = hierarchy_consumer(a->replay);
     p->sinks[0] = (metrics_sink){.m = a->metrics, .line_bytes = p->line_bytes};
@@ -253,7 +258,7 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
     ro.threads = a->options.threads ? a->options.threads : count;
     ro.observe_event = a->options.observe;
     ro.observe_event_ctx = a->options.observe_ctx;
-    double consumer_cpu[4] = {0};
+    double consumer_cpu[CONSUMERS] = {0};
     if (a->options.measure_cpu)
         ro.consumer_cpu_seconds = consumer_cpu;
     replay_stream_stats stats;
@@ -262,9 +267,11 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
     a->issued = stats.issued;
     a->peak_resident_ctas = stats.peak_resident_ctas;
     if (a->options.measure_cpu)
-        a->cpu = (analysis_cpu){.schedule = stats.decode_cpu_seconds, .metrics = consumer_cpu[0],
-                                .sector_reuse = consumer_cpu[1], .sharing = consumer_cpu[2],
-                                .replay = consumer_cpu[3]};
+        a->cpu = (analysis_cpu){.schedule = stats.decode_cpu_seconds,
+                                .metrics = consumer_cpu[CONSUMER_METRICS],
+                                .sector_reuse = consumer_cpu[CONSUMER_SECTOR_REUSE],
+                                .sharing = consumer_cpu[CONSUMER_SHARING],
+                                .replay = consumer_cpu[CONSUMER_REPLAY]};
     if (metrics_adopt_reuse(a->metrics, p->split, SPLIT_REUSE, err) != 0)
         return -1;
     return a->replay ? hierarchy_finish(a->replay, err) : 0;

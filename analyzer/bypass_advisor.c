@@ -203,18 +203,6 @@ static int run(const sched_source *src, const gpu_config *config, const replay_o
     return rc;
 }
 
-const char *bypass_u_name(bypass_u_kind kind)
-{
-    return kind == BYPASS_U_RAW_BYTES ? "raw" : "sector";
-}
-
-int bypass_u_parse(const char *name)
-{
-    return strcmp(name, "sector") == 0 ? BYPASS_U_SECTOR
-         : strcmp(name, "raw") == 0    ? BYPASS_U_RAW_BYTES
-                                       : -1;
-}
-
 bypass_advice *bypass_advise(const sched_source *src, const replay_options *replay,
                              const hierarchy_options *base, uint32_t max_trials,
                              bypass_u_kind utilization, int quiet, ws_error *err)

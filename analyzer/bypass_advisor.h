@@ -44,10 +44,6 @@ typedef struct bypass_advice {
 bypass_advice *bypass_advise(const sched_source *source, const replay_options *replay,
                              const hierarchy_options *base, uint32_t max_trials,
                              bypass_u_kind utilization, int quiet, ws_error *err);
-
-/* "sector" or "raw" for a kind; the kind of a name, or -1. */
-const char *bypass_u_name(bypass_u_kind kind);
-int bypass_u_parse(const char *name);
 void bypass_advice_free(bypass_advice *a);
 
 /* Bytes a replay moved below L1: L1->L2 plus L2<->DRAM. */

@@ -2,6 +2,7 @@
 #include "analyzer/bypass_table.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/grow.h"
 #include "util/u64map.h"
@@ -14,6 +15,18 @@ struct bypass_table {
     bypass_line *entries;
     size_t count, lines_capacity, entries_capacity;
 };
+
+const char *bypass_u_name(bypass_u_kind kind)
+{
+    return kind == BYPASS_U_RAW_BYTES ? "raw" : "sector";
+}
+
+int bypass_u_parse(const char *name)
+{
+    return strcmp(name, "sector") == 0 ? BYPASS_U_SECTOR
+         : strcmp(name, "raw") == 0    ? BYPASS_U_RAW_BYTES
+                                       : -1;
+}
 
 bypass_table *bypass_table_new(uint32_t line_bytes, bypass_u_kind kind, ws_error *err)
 {

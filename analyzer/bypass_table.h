@@ -20,6 +20,10 @@ typedef enum bypass_u_kind {
     BYPASS_U_RAW_BYTES   /* S1's original definition */
 } bypass_u_kind;
 
+/* "sector" or "raw" for a kind; the kind of a name, or -1. */
+const char *bypass_u_name(bypass_u_kind kind);
+int bypass_u_parse(const char *name);
+
 typedef struct bypass_line {
     uint64_t requests;
     uint64_t raw_bytes;    /* distinct bytes asked for, summed over requests */

@@ -509,13 +509,13 @@ static inline void reuse_access_run(reuse_state *one, reuse_state *const *states
 }
 
 void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
-                                  uint64_t *distances, uint64_t *reuse_times)
+                        uint64_t *distances, uint64_t *reuse_times)
 {
     reuse_access_run(state, NULL, keys, count, distances, reuse_times);
 }
 
 void reuse_access_each(reuse_state *const *states, const uint64_t *keys, size_t count,
-                                 uint64_t *distances, uint64_t *reuse_times)
+                       uint64_t *distances, uint64_t *reuse_times)
 {
     reuse_access_run(NULL, states, keys, count, distances, reuse_times);
 }

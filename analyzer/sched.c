@@ -305,6 +305,18 @@ static void free_sms(sched *s)
     s->sms = NULL;
 }
 
+/* Warp slot w belongs to scheduler w mod schedulers_per_sm. */
+static inline uint32_t scheduler_of(const sched *s, uint32_t warp_slot)
+{
+    return warp_slot % s->config.schedulers_per_sm;
+}
+
+/* Scheduler t's active warp slots on sm, oldest first (age_count[t] of them). */
+static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
+{
+    return sm->by_age + (size_t)t * s->age_stride;
+}
+
 /* A dispatched CTA's records arrive in batches: each is checked, counted
  * per warp and packed into the slot while it is still in cache. */
 typedef struct cta_packing {
@@ -357,9 +369,9 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
         ws->active = ws->next < ws->end;
         c->warps_left += ws->active;
         /* Ids grow with dispatch, so appending keeps each list oldest first. */
-        uint32_t warp_slot = slot * s->warps_per_cta + w, t = warp_slot % s->config.schedulers_per_sm;
+        uint32_t warp_slot = slot * s->warps_per_cta + w, t = scheduler_of(s, warp_slot);
         if (ws->active)
-            sm->by_age[t * s->age_stride + sm->age_count[t]++] = warp_slot;
+            age_list(s, sm, t)[sm->age_count[t]++] = warp_slot;
     }
     sm->live_warps += c->warps_left;
     sm->free_ctas--;
@@ -553,7 +565,7 @@ static int32_t pick_gto(sched *s, sm_state *sm, uint32_t scheduler)
         return current;
     /* The oldest ready warp; if every warp is waiting after a miss, the one
      * that becomes ready first (time passes in a functional model). */
-    const uint32_t *by_age = sm->by_age + scheduler * s->age_stride;
+    const uint32_t *by_age = age_list(s, sm, scheduler);
     int32_t soonest = -1;
     for (uint32_t k = 0; k < sm->age_count[scheduler]; k++) {
         uint32_t slot = by_age[k];
@@ -573,8 +585,8 @@ static int32_t pick_gto(sched *s, sm_state *sm, uint32_t scheduler)
 /* A finished warp leaves its scheduler's age list. */
 static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
 {
-    uint32_t t = slot % s->config.schedulers_per_sm;
-    uint32_t *list = sm->by_age + t * s->age_stride, n = sm->age_count[t];
+    uint32_t t = scheduler_of(s, slot);
+    uint32_t *list = age_list(s, sm, t), n = sm->age_count[t];
     uint32_t at = 0;
     while (at < n && list[at] != slot)
         at++;
@@ -591,7 +603,7 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     warp_state *w = &sm->warps[slot];
     cta_state *c = &sm->ctas[w->cta_slot];
     *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
-                       .warp_slot = slot, .scheduler = slot % s->config.schedulers_per_sm,
+                       .warp_slot = slot, .scheduler = scheduler_of(s, slot),
                        .warp_id = w->id, .step = sm->steps++, .record = &s->issued};
     packed_cta_expand(&c->records, w->next, c->cta, &s->issued);
     const packed_record *q = &c->records.records[w->next];

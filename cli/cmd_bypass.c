@@ -41,7 +41,7 @@ static int run(int argc, char **argv)
     sched_source src = sched_source_wst(r);
     bypass_advice *advice =
         bypass_advise(&src, &a.replay, &a.hierarchy, a.trials ? a.trials : 24,
-                      (bypass_u_kind)a.utilization, a.quiet, &err);
+                      a.utilization, a.quiet, &err);
     if (!advice) {
         wst_reader_close(r);
         return cli_fail(a.trace, &err);

@@ -99,7 +99,7 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     sched_source src = sched_source_wst(r);
     bypass_advice *advice =
         bypass_advise(&src, &a->replay, &a->hierarchy, a->trials ? a->trials : 24,
-                      (bypass_u_kind)a->utilization, a->quiet, &err);
+                      a->utilization, a->quiet, &err);
     if (!advice)
         return cli_fail(a->trace, &err);
     json_object_set_new(doc, "bypass", bypass_json(advice, t, 1000));

@@ -66,8 +66,10 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
                     return 1;
                 a->trials = (uint32_t)n;
             } else if (strcmp(opt, "--u") == 0 && valued(opt, extra) >= 0) {
-                if ((a->utilization = bypass_u_parse(value)) < 0)
+                int kind = bypass_u_parse(value);
+                if (kind < 0)
                     return cli_error(NULL, "--u: 'sector' or 'raw', not '%s'", value);
+                a->utilization = (bypass_u_kind)kind;
             } else if (strcmp(opt, "--workload") == 0 && valued(opt, extra) >= 0) {
                 a->workload = value;
             } else if (strcmp(opt, "--size") == 0 && valued(opt, extra) >= 0) {

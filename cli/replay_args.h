@@ -4,6 +4,7 @@
 #ifndef WS_REPLAY_ARGS_H
 #define WS_REPLAY_ARGS_H
 
+#include "analyzer/bypass_table.h"
 #include "analyzer/hierarchy.h"
 #include "analyzer/replay.h"
 
@@ -11,7 +12,7 @@ typedef struct replay_args {
     const char *trace, *json, *csv, *policies, *html;
     const char *json_extra; /* bypass --json */
     uint32_t trials;        /* bypass --trials */
-    int utilization;        /* bypass --u: a bypass_u_kind */
+    bypass_u_kind utilization; /* bypass --u */
     const char *workload;   /* profile --workload: record instead of reading */
     int size;               /* profile --size */
     int quiet;
