@@ -58,18 +58,23 @@ static int counted(const pass *p, const replay_issue *is)
 static int l1_request(pass *p, const replay_issue *is, uint64_t line, const replay_ref *ref,
                       int is_counted, ws_error *err)
 {
-    if (ref->outcome == REF_L1_WRITE_EVICT) {
+    if (ref->outcome == L1_WRITE_EVICT) {
         if (ref->evicted)
             locality_evict(p->locality, is->sm, line);
         return 0;
     }
-    if (ref->outcome == REF_L1_BYPASS)
+    if (ref->outcome == L1_BYPASS) { /* a miss that never looked L1 up, as in the replay */
+        p->kernel->l1_misses += (uint64_t)is_counted;
+        p->kernel->l1_bypasses += (uint64_t)is_counted;
         return 0;
+    }
     tagcache_result hit = {.hit = ref->hit, .evicted = ref->evicted, .victim_line = ref->victim_line};
     if (is_counted)
         *(hit.hit ? &p->kernel->l1_hits : &p->kernel->l1_misses) += 1;
     if (p->window) /* the cache-independent window decides generations */
         hit = tagcache_access(p->window[is->sm], line, 1, is->warp);
+    else if (ref->present && !ref->hit)
+        return 0; /* a sector miss: the line's generation goes on (as the replay's) */
     if (hit.hit) {
         if (is_counted)
             locality_hit(p->locality, is->sm, line, is->warp);

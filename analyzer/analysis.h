@@ -53,6 +53,7 @@ typedef struct analysis_kernel {
     uint32_t pc_count;
     uint64_t sharing_blocks, sharing_shared, sharing_multi_cta, sharing_pairs, sharing_neighbour_pairs;
     uint64_t l1_hits, l1_misses; /* the LRU L1's, over counted loads */
+    uint64_t l1_bypasses;        /* of the misses: cg / cv loads, which skip L1 (SPEC §7) */
 } analysis_kernel;
 
 /* Where the pass's CPU time went, in seconds, with options.measure_cpu:

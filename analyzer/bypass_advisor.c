@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyzer/bypass_pcs.h"
+#include "analyzer/l1_rules.h"
 #include "formats/trace.h"
 #include "util/u64map.h"
 
@@ -94,7 +95,8 @@ static int profile_requests(void *ctx, const replay_issue *is, const ws_request 
                             ws_error *err)
 {
     advisor *ad = ctx;
-    if (!is_global_load(is) || n == 0 || is->cache_op == WST_OP_CG || is->cache_op == WST_OP_CV)
+    if (!is_global_load(is) || n == 0 ||
+        l1_route_of(is->kind, is->space, is->cache_op) != L1_LOOKUP) /* cg, cv: L1 never sees them */
         return 0;
     bypass_pc_hint *h = hint_for(ad, is->kernel, is->pc, err);
     if (!h)

@@ -24,6 +24,13 @@ struct cache {
     void *state;
 };
 
+cache_options cache_options_for(const cache_config *g, uint32_t divisor)
+{
+    return (cache_options){.sets = (uint32_t)cache_config_sets(g), .ways = g->ways,
+                           .line_bytes = g->line_bytes, .sector_bytes = g->sector_bytes,
+                           .index_divisor = divisor, .index = g->index};
+}
+
 cache *cache_new(const cache_options *o, ws_error *err)
 {
     if (!o->sets || !o->ways || o->ways > 64 || (uint64_t)o->sets * o->ways > (1u << 28) ||
@@ -163,6 +170,11 @@ access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now,
     size_t base = (size_t)set * c->ways;
     cache_set s = view(c, set);
     uint8_t need = wanted(c, r);
+    if (c->policy->skip_lookup && c->policy->skip_lookup(c->state, r)) {
+        out->bypassed = 1; /* around the cache: no hit, no change (SPEC §9) */
+        out->fetch_sectors = write ? 0 : need;
+        return;
+    }
     int64_t at = find(c, r->line, base);
     if (at >= 0) {
         size_t i = base + (size_t)at;

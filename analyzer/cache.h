@@ -51,6 +51,9 @@ typedef struct cache_result {
 
 typedef struct cache cache;
 
+/* The options of one cache (an L1, or one L2 slice when divisor = slices)
+ * of geometry g; the caller sets the policy and what else it needs. */
+cache_options cache_options_for(const cache_config *g, uint32_t divisor);
 cache *cache_new(const cache_options *o, ws_error *err);
 void cache_free(cache *c);
 /* Drops every line (dirty ones too: callers write them back first). */

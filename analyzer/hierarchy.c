@@ -7,6 +7,7 @@
 
 #include "analyzer/cache.h"
 #include "analyzer/falru.h"
+#include "analyzer/l1_rules.h"
 #include "formats/trace.h"
 #include "util/u64map.h"
 
@@ -26,8 +27,6 @@ struct hierarchy {
     locality *generations;
     u64map holders;   /* line -> number of L1s holding it (μRC, replication) */
     uint64_t copies, distinct;
-    double replication_sum;
-    uint64_t replication_samples;
     mshr_entry *mshr; /* [sms × mshr_entries] */
     uint32_t mshr_entries;
     replay_results res;
@@ -42,20 +41,18 @@ double level_hit_rate(const level_counts *c)
 
 /* ---- set-up ---- */
 
-static cache *make_cache(const cache_config *g, uint32_t sets, uint32_t divisor,
-                         const void *param, const hierarchy_options *o, uint64_t seed_offset,
-                         ws_error *err)
+static cache *make_cache(const cache_config *g, uint32_t divisor, const void *param,
+                         const hierarchy_options *o, uint64_t seed_offset, ws_error *err)
 {
     const policy_ops *policy = policy_find(g->policy);
     if (!policy)
         return ws_fail(err, "unknown cache policy '%s'", g->policy), NULL;
     if (policy->needs_param && !param)
         return ws_fail(err, "policy '%s' needs a table (use `warpscope bypass`)", g->policy), NULL;
-    cache_options co = {.sets = sets, .ways = g->ways, .line_bytes = g->line_bytes,
-                        .sector_bytes = g->sector_bytes, .index_divisor = divisor,
-                        .index = g->index, .policy = policy,
-                        .policy_geometry = {.seed = o->seed + seed_offset, .param = param},
-                        .track_pending = o->reserved_lines};
+    cache_options co = cache_options_for(g, divisor);
+    co.policy = policy;
+    co.policy_geometry = (policy_geometry){.seed = o->seed + seed_offset, .param = param};
+    co.track_pending = o->reserved_lines;
     return cache_new(&co, err);
 }
 
@@ -83,6 +80,7 @@ void hierarchy_free(hierarchy *h)
     free(h->res.kernels);
     free(h->res.sm_hits);
     free(h->res.sm_misses);
+    free(h->res.sm_load_misses);
     free(h->res.remote_holders);
     free(h);
 }
@@ -108,13 +106,12 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     h->res.kernel_count = kernel_count;
     snprintf(h->res.l1_policy, sizeof h->res.l1_policy, "%s", c->l1.policy);
     snprintf(h->res.l2_policy, sizeof h->res.l2_policy, "%s", c->l2.policy);
-    uint32_t l1_sets = (uint32_t)cache_config_sets(&c->l1);
-    uint32_t l2_sets = (uint32_t)cache_config_sets(&c->l2);
     uint32_t l1_lines = (uint32_t)cache_config_lines(&c->l1);
     if (!(h->l1 = calloc(h->sms, sizeof *h->l1)) || !(h->l2 = calloc(h->slices, sizeof *h->l2)) ||
         !(h->fully = calloc(h->sms, sizeof *h->fully)) ||
         !(h->res.kernels = calloc(kernel_count + 1, sizeof *h->res.kernels)) ||
         !(h->res.sm_hits = calloc(h->sms, 8)) || !(h->res.sm_misses = calloc(h->sms, 8)) ||
+        !(h->res.sm_load_misses = calloc(h->sms, 8)) ||
         !(h->res.remote_holders = calloc((size_t)h->sms * h->sms, 8)) ||
         (o->reserved_lines &&
          !(h->mshr = calloc((size_t)h->sms * h->mshr_entries, sizeof *h->mshr))) ||
@@ -123,11 +120,11 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         goto fail;
     }
     for (uint32_t s = 0; s < h->sms; s++)
-        if (!(h->l1[s] = make_cache(&c->l1, l1_sets, 1, o->l1_param, o, s, err)) ||
+        if (!(h->l1[s] = make_cache(&c->l1, 1, o->l1_param, o, s, err)) ||
             !(h->fully[s] = falru_new(l1_lines, err)))
             goto fail;
     for (uint32_t s = 0; s < h->slices; s++)
-        if (!(h->l2[s] = make_cache(&c->l2, l2_sets, h->slices, o->l2_param, o, 1000 + s, err)))
+        if (!(h->l2[s] = make_cache(&c->l2, h->slices, o->l2_param, o, 1000 + s, err)))
             goto fail;
     if (!(h->classes = missclass_new(h->sms, err)) || !(h->generations = locality_new(h->sms, err)))
         goto fail;
@@ -152,6 +149,16 @@ static int next_use(nextuse *record, nextuse *next, uint64_t key, uint64_t *out,
     if (record && nextuse_record(record, key, err) != 0)
         return -1;
     return next ? nextuse_read(next, out, err) : 0;
+}
+
+/* A store invalidates the key: recorded as a kill, read back and ignored
+ * in the OPT pass, so both passes keep the same positions. */
+static int next_use_kill(nextuse *record, nextuse *next, uint64_t key, ws_error *err)
+{
+    uint64_t ignored;
+    if (record && nextuse_record_kill(record, key, err) != 0)
+        return -1;
+    return next ? nextuse_read(next, &ignored, err) : 0;
 }
 
 /* ---- L1 holders (μRC, remote holders, replication) ---- */
@@ -290,17 +297,38 @@ static int mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 
 /* ---- one request ---- */
 
-/* A load (global or local) through L1: returns 1 if it missed, -1 on error. */
+/* The μRC candidate (SPEC §5): a global load that looked L1 up and missed.
+ * Counts it, and whether another SM's L1 holds its line now. */
+static void count_inter_core(hierarchy *h, const replay_issue *is, uint64_t line, int present)
+{
+    replay_counts *k = &h->kernel->counts;
+    uint32_t *held = u64map_find(&h->holders, line);
+    uint32_t others = held ? *held - (present ? 1 : 0) : 0;
+    k->l1_load_misses++;
+    h->res.sm_load_misses[is->sm]++;
+    if (!others)
+        return;
+    k->remote_held_misses++;
+    uint64_t *row = h->res.remote_holders + (size_t)is->sm * h->sms;
+    for (uint32_t s = 0; s < h->sms; s++)
+        if (s != is->sm && cache_contains(h->l1[s], line))
+            row[s]++;
+}
+
+/* A load (global or local) through L1: returns 1 if it missed, -1 on error.
+ * A bypassed load (its cache operator, or the policy's choice) never looks
+ * L1 up nor changes it, gets no miss class and is no μRC candidate; MPLI
+ * counts it as a miss (SPEC §8, §9). */
 static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, replay_pc *pc,
-                   ws_error *err)
+                   l1_route route, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     uint64_t line = rq->line_addr >> h->line_shift;
     int global = is->space == WST_GLOBAL;
     k->l1.accesses++;
     pc->accesses++;
-    uint8_t sectors = rq->sector_mask ? rq->sector_mask : h->all_sectors;
-    int bypass_op = global && (is->cache_op == WST_OP_CG || is->cache_op == WST_OP_CV);
+    uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
+    int bypass_op = route == L1_BYPASS;
     cache_result r = {0};
     int fully_hit = 0;
     mshr_entry *mshr = NULL; /* reserved mode: the one a new fill takes */
@@ -318,7 +346,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             k->l1.reservation_fails++;
         }
         cache_read(h->l1[is->sm], &q, allocate, is->step, &r);
-        if ((fully_hit = falru_access(h->fully[is->sm], line, err)) < 0)
+        if (!r.bypassed && (fully_hit = falru_access(h->fully[is->sm], line, err)) < 0)
             return -1;
         if (r.hit && r.pending && !mshr_merge(h, is->sm, line, is->step)) {
             r.hit = 0; /* no merge slot left: serviced from L2 without allocating */
@@ -327,7 +355,8 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             k->l1.pending_hits++;
         }
     }
-    if (global && !bypass_op && h->o.l1_event && (r.hit || r.allocated) &&
+    int bypassed = bypass_op || r.bypassed;
+    if (global && !bypassed && h->o.l1_event && (r.hit || r.allocated) &&
         h->o.l1_event(h->o.l1_event_ctx, is, line, r.hit, err) != 0)
         return -1;
     if (r.hit) {
@@ -345,24 +374,14 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     pc->misses++;
     h->res.sm_misses[is->sm]++;
     int allocated = r.allocated;
-    int bypassed = !allocated && !r.present;
+    int not_allocated = !allocated && !r.present;
     k->l1.sector_misses += r.present;
-    k->l1.bypasses += bypassed;
-    pc->bypasses += bypassed;
-    if (!bypass_op) {
+    k->l1.bypasses += not_allocated;
+    pc->bypasses += not_allocated;
+    if (!bypassed) {
         missclass_miss(h->classes, is->sm, line, is->warp, fully_hit, &k->miss_classes);
-        if (global) {
-            uint32_t *held = u64map_find(&h->holders, line);
-            uint32_t others = held ? *held - (r.present ? 1 : 0) : 0;
-            k->l1_load_misses++;
-            if (others) {
-                k->remote_held_misses++;
-                uint64_t *row = h->res.remote_holders + (size_t)is->sm * h->sms;
-                for (uint32_t s = 0; s < h->sms; s++)
-                    if (s != is->sm && cache_contains(h->l1[s], line))
-                        row[s]++;
-            }
-        }
+        if (global)
+            count_inter_core(h, is, line, r.present);
     }
     /* A whole line for an unsectored fill; otherwise the 32 B sectors that
      * are missing (sector miss, sectored fill) or asked for (bypass). */
@@ -399,6 +418,8 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
 {
     replay_counts *k = &h->kernel->counts;
     uint64_t line = rq->line_addr >> h->line_shift;
+    if (next_use_kill(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), err) != 0)
+        return -1;
     if (cache_invalidate(h->l1[is->sm], line)) {
         k->l1.write_evicts++;
         l1_departed(h, is->sm, line);
@@ -406,7 +427,7 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
             return -1;
     }
     falru_invalidate(h->fully[is->sm], line);
-    uint8_t sectors = rq->sector_mask ? rq->sector_mask : h->all_sectors;
+    uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     k->traffic.l1_to_l2_requests++;
     k->traffic.l1_to_l2_write_bytes += sector_bytes(sectors);
     return l2_access(h, is, line, sectors, 1, NULL, err);
@@ -417,7 +438,7 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
 {
     uint64_t line = rq->line_addr >> h->line_shift;
     cache_req q;
-    make_req(is, line, rq->sector_mask ? rq->sector_mask : h->all_sectors, &q);
+    make_req(is, line, l1_request_sectors(rq->sector_mask, h->all_sectors), &q);
     if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
         return -1;
     cache_result r;
@@ -450,14 +471,15 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     uint32_t misses = 0;
     for (int i = 0; load && n > 1 && i < n; i++)
         missclass_prefetch(h->classes, is->sm, requests[i].line_addr >> h->line_shift);
+    l1_route route = l1_route_of(is->kind, is->space, is->cache_op);
     for (int i = 0; i < n; i++) {
         int rc;
-        if (load)
-            rc = l1_load(h, is, &requests[i], pc, err);
-        else if (is->space == WST_GLOBAL)
+        if (route == L1_WRITE_EVICT)
             rc = global_write(h, is, &requests[i], err);
-        else
+        else if (route == L1_WRITE_BACK)
             rc = local_write(h, is, &requests[i], err);
+        else
+            rc = l1_load(h, is, &requests[i], pc, route, err);
         if (rc < 0)
             return -1;
         misses += (uint32_t)(rc == 1);
@@ -466,9 +488,9 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
         mpli_add_load(&h->kernel->counts.mpli, (uint32_t)n, misses);
         mpli_add_load(&pc->mpli, (uint32_t)n, misses);
     }
-    if (h->distinct) {
-        h->replication_sum += (double)h->copies / (double)h->distinct;
-        h->replication_samples++;
+    if (h->distinct) { /* undefined while the L1s are empty (SPEC §5) */
+        h->res.replication_sum += (double)h->copies / (double)h->distinct;
+        h->res.replication_samples++;
     }
     return 0;
 }
@@ -511,7 +533,13 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
     if (!h->in_kernel)
         return ws_fail(err, "replay: kernel end without a kernel");
     replay_kernel *k = h->kernel;
-    k->replication_end = h->distinct ? (double)h->copies / (double)h->distinct : 0.0;
+    k->end_copies = h->copies;
+    k->end_lines = h->distinct;
+    /* The L1s are flushed: no next use crosses the kernel's end (SPEC §7),
+     * nor the L2's when it is flushed too. */
+    if ((h->o.record_l1 && nextuse_fence(h->o.record_l1, err) != 0) ||
+        (h->o.record_l2 && h->o.l2_cold && nextuse_fence(h->o.record_l2, err) != 0))
+        return -1;
     locality_end_kernel(h->generations);
     uint32_t n;
     const locality_pc *loc = locality_pcs(h->generations, &n);
@@ -549,8 +577,6 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
     flush_l2(h); /* the last dirty lines reach DRAM too */
     for (uint32_t k = 0; k < h->res.kernel_count; k++)
         add_counts(&h->res.total, &h->res.kernels[k].counts);
-    h->res.replication_time_avg =
-        h->replication_samples ? h->replication_sum / (double)h->replication_samples : 0.0;
     return 0;
 }
 

@@ -84,7 +84,8 @@ typedef struct replay_counts {
     mpli_counts mpli;
     miss_counts miss_classes;
     uint64_t remote_held_misses; /* μRC numerator (global load misses) */
-    uint64_t l1_load_misses;     /* μRC denominator */
+    uint64_t l1_load_misses;     /* μRC denominator: global loads that looked L1 up
+                                    and missed (SPEC §5; bypasses are not candidates) */
     uint64_t intra_warp_hits, inter_warp_hits; /* SPEC §4 per hit */
 } replay_counts;
 
@@ -100,7 +101,9 @@ typedef struct replay_kernel {
     replay_pc *pcs;
     locality_pc *locality; /* generations of this replay's L1 (SPEC §4) */
     uint32_t pc_count;
-    double replication_end; /* Σ copies ÷ distinct lines in the L1s at kernel end */
+    /* Replication at kernel end = end_copies ÷ end_lines, the copies and
+     * distinct lines in the L1s; undefined (null) when they end empty. */
+    uint64_t end_copies, end_lines;
 } replay_kernel;
 
 typedef struct replay_results {
@@ -108,10 +111,15 @@ typedef struct replay_results {
     uint32_t sms;
     replay_counts total;
     uint64_t *sm_hits, *sm_misses;   /* [sms] L1 load hits / misses */
-    uint64_t *remote_holders;        /* [sms × sms]: SM x's misses held by SM y */
+    uint64_t *sm_load_misses;        /* [sms] μRC candidates: remote_holders' denominators */
+    uint64_t *remote_holders;        /* [sms × sms]: SM x's candidates held by SM y */
     replay_kernel *kernels;
     uint32_t kernel_count;
-    double replication_time_avg;     /* mean over issued instructions */
+    /* Time average of the replication factor: the sum over issued
+     * instructions at which it was defined (the L1s held a line), and how
+     * many those were. */
+    double replication_sum;
+    uint64_t replication_samples;
 } replay_results;
 
 typedef struct hierarchy hierarchy;

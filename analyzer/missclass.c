@@ -88,7 +88,9 @@ miss_class missclass_miss(missclass *mc, uint32_t sm, uint64_t line, uint32_t wa
     else
         c = *cause == warp ? MISS_INTRA_WARP : MISS_INTER_WARP;
     counts->by_class[c]++;
-    if (c != MISS_COLD) {
+    /* Write-evict is the fourth C, invalidation: outside the capacity /
+     * conflict split (SPEC §8). */
+    if (c != MISS_COLD && c != MISS_WRITE_EVICT) {
         if (fully_assoc_hit)
             counts->conflict++;
         else

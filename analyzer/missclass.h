@@ -7,9 +7,10 @@
  *   inter-warp conflict  ... of another warp
  *   write-evict          it was invalidated by a store
  *
- * Also the 3C split of non-cold misses: capacity if a fully-associative LRU
- * of the same size would also miss (the caller knows: per-SM stack distance
- * >= the L1's line count), else conflict.
+ * Also the 3C split of the intra- and inter-warp conflict misses: capacity
+ * if a fully-associative LRU of the same size would also miss (the caller
+ * knows: per-SM stack distance >= the L1's line count), else conflict.
+ * Write-evict misses are the fourth C, invalidation, outside the split.
  *
  * Keeps, per SM, a map from line to the cause of its last departure. */
 #ifndef WS_MISSCLASS_H
@@ -28,8 +29,8 @@ typedef enum miss_class {
 
 typedef struct miss_counts {
     uint64_t by_class[MISS_CLASSES];
-    uint64_t capacity; /* non-cold misses a fully-associative LRU also misses */
-    uint64_t conflict; /* non-cold misses it would have hit */
+    uint64_t capacity; /* eviction misses a fully-associative LRU also misses */
+    uint64_t conflict; /* eviction misses it would have hit */
 } miss_counts;
 
 typedef struct missclass missclass;

@@ -9,7 +9,12 @@
  * O(distinct keys); disk is 16 bytes per access while the replay runs.
  *
  * Keys are whatever identifies a cache line to one cache: (SM, line) for a
- * private L1, the line for a shared L2.  Positions count accesses from 0. */
+ * private L1, the line for a shared L2 (63 bits: the top bit is the
+ * stream's own).  Positions count accesses from 0.
+ *
+ * A next use is one the cache could still serve (SPEC §7): a kill (a store
+ * that invalidates the line) or a fence (a kernel end that flushes the
+ * cache) between two accesses of a key means the first has none. */
 #ifndef WS_NEXTUSE_H
 #define WS_NEXTUSE_H
 
@@ -25,6 +30,13 @@ void nextuse_free(nextuse *n);
 
 /* Recording phase: one call per access, in replay order. */
 int nextuse_record(nextuse *n, uint64_t key, ws_error *err);
+
+/* Recording phase: the key is invalidated here.  A kill takes a position,
+ * like an access (the replay reads its entry and ignores it), so callers
+ * make the same calls in both phases. */
+int nextuse_record_kill(nextuse *n, uint64_t key, ws_error *err);
+/* Recording phase: every key is dropped here.  A fence takes no position. */
+int nextuse_fence(nextuse *n, ws_error *err);
 
 /* Ends recording and runs the backward pass. */
 int nextuse_finish(nextuse *n, ws_error *err);

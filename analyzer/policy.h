@@ -5,8 +5,13 @@
  *   insertion  fill()   sets the new line's word;
  *   promotion  hit()    updates it on a hit;
  *   victim     victim() picks a way among the candidates, or POLICY_BYPASS;
- *   bypass     bypass() (optional) refuses to allocate before any victim is
- *                       looked for (bypass tables, per-PC hints).
+ *   bypass     bypass() (optional) refuses to allocate a miss before any
+ *                       way, even an invalid one, is looked for (OPT: a line
+ *                       with no next use);
+ *   skip       skip_lookup() (optional) sends the request around the cache
+ *                       before any lookup: it neither hits nor changes the
+ *                       cache, exactly as `__ldcg` skips L1 (SPEC §9: bypass
+ *                       tables, per-PC hints).
  * The generic cache (analyzer/cache.c) does the lookup, fills invalid ways
  * first, keeps pending lines out of the candidates, and calls these.  A
  * policy sees the request's metadata (cache_req), so PC-, warp- or
@@ -61,8 +66,10 @@ typedef struct policy_ops {
     uint32_t (*victim)(void *state, const cache_set *set, uint64_t candidates, const cache_req *r);
     /* Optional: a miss happened in this set (set dueling counts them). */
     void (*miss)(void *state, const cache_set *set, const cache_req *r);
-    /* Optional: nonzero = do not allocate this request at all. */
+    /* Optional: on a miss, nonzero = do not allocate it. */
     int (*bypass)(void *state, const cache_set *set, const cache_req *r);
+    /* Optional: nonzero = the request does not look the cache up at all. */
+    int (*skip_lookup)(const void *state, const cache_req *r);
 } policy_ops;
 
 /* The registry: by name, or NULL. */

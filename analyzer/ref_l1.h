@@ -1,36 +1,41 @@
-/* analyzer/ref_l1.h: the scheduler's reference L1 rule (SPEC §6, §7).
+/* analyzer/ref_l1.h: the scheduler's reference L1 (SPEC §6, §7).
  *
  * GTO switches warps when one misses in L1.  So that every consumer sees
- * the same issue order, that miss comes from one fixed model: a tag-only
- * LRU L1 per SM (tagcache.h) under the L1 rules of SPEC §7.  `analyze` and
- * `replay` / `compare` both call this, which is what makes their issue
- * orders identical. */
+ * the same issue order, that miss comes from one fixed model: per SM, the
+ * replay's own cache model (cache.h) of the configured L1 geometry, sectors
+ * included, under `lru` and the L1 rules of l1_rules.h.  It is therefore
+ * exactly the L1 of `replay --l1 lru` on the same schedule.  The stream
+ * computes it once and hands each request's outcome to every consumer, so
+ * analyze's LRU counts and locality generations need not simulate it
+ * again. */
 #ifndef WS_REF_L1_H
 #define WS_REF_L1_H
 
-#include "analyzer/tagcache.h"
-#include "formats/trace.h"
+#include "analyzer/config.h"
+#include "analyzer/l1_rules.h"
+#include "analyzer/request.h"
+#include "util/error.h"
 
-typedef enum ref_l1_outcome {
-    REF_L1_ACCESS,      /* looked up (and filled on a miss): see the result */
-    REF_L1_WRITE_EVICT, /* a global store or atomic: the line was invalidated */
-    REF_L1_BYPASS       /* a cg load: goes to L2, a miss for GTO */
-} ref_l1_outcome;
+/* The reference L1 on one request. */
+typedef struct replay_ref {
+    uint8_t outcome;   /* l1_route */
+    uint8_t hit;       /* every sector asked for was valid */
+    uint8_t present;   /* the line was there (a sector miss is present, not hit) */
+    uint8_t evicted;   /* a lookup's fill replaced a line, or a write-evict removed this one */
+    uint64_t victim_line;
+} replay_ref;
 
-static inline ref_l1_outcome ref_l1_request(tagcache *l1, uint8_t kind, uint8_t space,
-                                            uint8_t cache_op, uint64_t line, uint32_t warp,
-                                            tagcache_result *result)
-{
-    *result = (tagcache_result){0};
-    if (space == WST_GLOBAL && kind != WST_LOAD) {
-        result->evicted = tagcache_invalidate(l1, line);
-        result->victim_line = line;
-        return REF_L1_WRITE_EVICT;
-    }
-    if (space == WST_GLOBAL && cache_op == WST_OP_CG)
-        return REF_L1_BYPASS;
-    *result = tagcache_access(l1, line, 1, warp);
-    return REF_L1_ACCESS;
-}
+typedef struct ref_l1 ref_l1;
+
+ref_l1 *ref_l1_new(const gpu_config *config, ws_error *err);
+void ref_l1_free(ref_l1 *r);
+/* Kernel boundary: the L1s are flushed (SPEC §7). */
+void ref_l1_flush(ref_l1 *r);
+
+/* One request of an instruction of (kind, space, cache_op) by `warp` on
+ * `sm`; returns whether GTO counts it as a miss (a lookup that did not hit,
+ * or a bypass, which waits on L2). */
+int ref_l1_request(ref_l1 *r, uint32_t sm, uint8_t kind, uint8_t space, uint8_t cache_op,
+                   uint32_t warp, const ws_request *rq, replay_ref *out);
 
 #endif

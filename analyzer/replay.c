@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "analyzer/coalesce.h"
-#include "analyzer/ref_l1.h"
 
 void replay_options_default(replay_options *o)
 {
@@ -205,8 +204,7 @@ typedef struct stream {
     const gpu_config *config;
     const replay_options *options;
     coalesce_config coalesce;
-    tagcache **ref; /* the reference L1s, for GTO */
-    uint32_t line_shift;
+    ref_l1 *ref;    /* the reference L1s, for GTO */
     batch *fill;
     pool *pool;     /* NULL: replay inline */
     const replay_consumer *inline_consumers;
@@ -274,17 +272,10 @@ static int push_issue(void *ctx, const sched_event *e)
         return 0;
     }
     int missed = 0;
-    tagcache *l1 = s->ref[e->sm];
     replay_ref *refs = s->fill->refs + it->first;
-    for (int i = 0; i < n; i++) {
-        tagcache_result res;
-        ref_l1_outcome o = ref_l1_request(l1, r->kind, r->space, r->cache_op,
-                                          out[i].line_addr >> s->line_shift, (uint32_t)e->warp_id,
-                                          &res);
-        refs[i] = (replay_ref){.outcome = (uint8_t)o, .hit = (uint8_t)res.hit,
-                               .evicted = (uint8_t)res.evicted, .victim_line = res.victim_line};
-        missed |= o == REF_L1_BYPASS || (o == REF_L1_ACCESS && !res.hit);
-    }
+    for (int i = 0; i < n; i++)
+        missed |= ref_l1_request(s->ref, e->sm, r->kind, r->space, r->cache_op,
+                                 (uint32_t)e->warp_id, &out[i], &refs[i]);
     return missed;
 }
 
@@ -319,8 +310,7 @@ static int run_stream(stream *s)
     sched_event e;
     while (sc && !s->failed && (got = sched_next(sc, &e, err)) == 1) {
         if (e.kind == SCHED_KERNEL_BEGIN) {
-            for (uint32_t i = 0; i < c->sms; i++)
-                tagcache_flush(s->ref[i]);
+            ref_l1_flush(s->ref);
             s->failed = push_kernel(s, ITEM_KERNEL_BEGIN, e.kernel) != 0;
         } else if (e.kind == SCHED_KERNEL_END) {
             s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0;
@@ -361,7 +351,7 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
 {
     stream s = {.source = source, .config = config, .options = o,
                 .coalesce = {.line_bytes = config->l1.line_bytes, .half_warp = o->half_warp},
-                .line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes), .bar = bar,
+                .bar = bar,
                 .inline_consumers = consumers, .inline_count = count};
     pool p = {.consumers = consumers, .consumer_cpu_seconds = o->consumer_cpu_seconds,
               .count = count, .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -370,16 +360,15 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
     int rc = -1;
     /* Inline replay needs one batch; workers the whole ring. */
     uint32_t batches = wanted > 1 ? POOL_RING : 1;
-    int allocated = (s.ref = calloc(config->sms, sizeof *s.ref)) != NULL;
+    int allocated = 1;
     for (uint32_t b = 0; allocated && b < batches; b++)
         allocated = (p.batches[b] = malloc(sizeof(batch))) != NULL;
     if (!allocated || (wanted > 1 && !(p.workers = calloc(wanted, sizeof *p.workers)))) {
         ws_fail(err, "out of memory");
         goto out;
     }
-    for (uint32_t i = 0; i < config->sms; i++)
-        if (!(s.ref[i] = tagcache_new(&config->l1, err)))
-            goto out;
+    if (!(s.ref = ref_l1_new(config, err)))
+        goto out;
     s.fill = p.batches[0];
     s.fill->item_count = s.fill->request_count = 0;
     /* Workers only when there is more than one hierarchy and core; a thread
@@ -415,9 +404,7 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
                                        .decode_cpu_seconds = decode_cpu};
 out:
     free(p.workers);
-    for (uint32_t i = 0; s.ref && i < config->sms; i++)
-        tagcache_free(s.ref[i]);
-    free(s.ref);
+    ref_l1_free(s.ref);
     for (uint32_t b = 0; b < POOL_RING; b++)
         free(p.batches[b]);
     return rc;

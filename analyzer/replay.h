@@ -15,17 +15,9 @@
 #define WS_REPLAY_H
 
 #include "analyzer/hierarchy.h"
+#include "analyzer/ref_l1.h"
 #include "analyzer/sched.h"
 #include "util/progress.h"
-
-/* The scheduler's reference L1 on one request (ref_l1.h).  The stream
- * computes it for GTO anyway and hands it to the consumers, so one that
- * models that same L1 (analyze's locality generations) need not again. */
-typedef struct replay_ref {
-    uint8_t outcome; /* ref_l1_outcome */
-    uint8_t hit, evicted;
-    uint64_t victim_line;
-} replay_ref;
 
 /* Anything that subscribes to the scheduled request stream (DESIGN: one
  * decode, many consumers): a hierarchy, or analyze's metrics. */

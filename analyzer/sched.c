@@ -56,7 +56,7 @@ struct sched {
     uint32_t cta_count;
     uint32_t next_cta;    /* next undispatched position in ctas[] */
     uint32_t group_size;  /* qN / qx */
-    uint32_t next_group;
+    uint32_t group_count, groups_handed_out; /* groups holding CTAs of the trace */
     int adaptive_rr;      /* qx_adpt has switched to rr */
     uint32_t cta_slots, warps_per_cta, warp_slots;
     uint32_t age_stride; /* room for one scheduler's warps in by_age */
@@ -391,26 +391,25 @@ static int64_t next_cta_for(sched *s, uint32_t sm_index)
     case CTA_QX_ADPT: {
         if (sm->group_next < sm->group_end)
             return sm->group_next++;
-        uint32_t groups = (s->cta_count + s->group_size - 1) / s->group_size;
         if (s->options.cta == CTA_QX_ADPT && !s->adaptive_rr &&
-            groups - s->next_group < s->config.sms) {
+            s->group_count - s->groups_handed_out < s->config.sms)
             s->adaptive_rr = 1; /* too few groups left to keep every SM busy */
-            s->next_cta = s->next_group * s->group_size;
-        }
-        if (s->adaptive_rr)
-            return s->next_cta < s->cta_count ? (int64_t)s->next_cta++ : -1;
-        if (s->next_group >= groups)
-            return -1;
-        sm->group_next = s->next_group * s->group_size;
-        sm->group_end = sm->group_next + s->group_size;
-        if (sm->group_end > s->cta_count)
-            sm->group_end = s->cta_count;
-        s->next_group++;
+        if (s->adaptive_rr || s->next_cta >= s->cta_count)
+            break;
+        /* The group is cut by linear id (SPEC §6): the CTAs the trace holds
+         * of group ⌊id ÷ N⌋, handed out whole. */
+        uint32_t group = s->ctas[s->next_cta] / s->group_size;
+        sm->group_next = s->next_cta;
+        while (s->next_cta < s->cta_count && s->ctas[s->next_cta] / s->group_size == group)
+            s->next_cta++;
+        sm->group_end = s->next_cta;
+        s->groups_handed_out++;
         return sm->group_next++;
     }
     default:
-        return s->next_cta < s->cta_count ? (int64_t)s->next_cta++ : -1;
+        break;
     }
+    return s->next_cta < s->cta_count ? (int64_t)s->next_cta++ : -1; /* linear order */
 }
 
 /* Gives SMs new CTAs while they have room (one SM, or all when sm < 0),
@@ -426,9 +425,10 @@ static int fill(sched *s, int64_t only_sm, ws_error *err)
             sm_state *sm = &s->sms[i];
             uint32_t want = 1;
             if (s->options.cta == CTA_BCS) {
-                /* Pairs of consecutive CTAs, so neighbours share an L1. */
+                /* Pairs of consecutive CTAs, so neighbours share an L1; single
+             * CTAs where an SM holds only one (SPEC §6). */
                 uint32_t left = s->cta_count - s->next_cta;
-                want = left >= 2 ? 2 : left;
+                want = left >= 2 && s->cta_slots >= 2 ? 2 : left ? 1 : 0;
                 if (want == 0 || sm->free_ctas < want)
                     continue;
             } else if (sm->free_ctas == 0) {
@@ -614,6 +614,10 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     __builtin_prefetch(&c->records.records[w->next + 1]);
     if (++w->next == w->end) {
         w->active = 0;
+        /* GTO's greedy choice belongs to the warp (SPEC §6): a newcomer to
+         * this slot is not greedy. */
+        if (sm->gto_current[e->scheduler] == (int32_t)slot)
+            sm->gto_current[e->scheduler] = -1;
         sm->live_warps--;
         retire_warp_from_age_list(s, sm, slot);
         if (--c->warps_left == 0) {
@@ -721,7 +725,7 @@ static int begin_kernel(sched *s, ws_error *err)
             sm->lrr_last[t] = UINT32_MAX; /* so the first turn starts at position 0 */
         }
     }
-    s->next_cta = s->next_group = 0;
+    s->next_cta = s->groups_handed_out = 0;
     s->adaptive_rr = 0;
     s->sm_cursor = 0;
     /* qx: a group per row of CTAs; on a 1-D grid, min(gridDim.x, ⌈CTAs ÷ SMs⌉) (SPEC §6). */
@@ -734,6 +738,9 @@ static int begin_kernel(sched *s, ws_error *err)
                 s->group_size = per_sm ? per_sm : 1;
         }
     }
+    s->group_count = 0;
+    for (uint32_t i = 0; i < s->cta_count; i++)
+        s->group_count += i == 0 || s->ctas[i] / s->group_size != s->ctas[i - 1] / s->group_size;
     if (push(s, (sched_event){.kind = SCHED_KERNEL_BEGIN, .kernel = s->kernel}, err) != 0)
         return -1;
     if (s->options.cta == CTA_RECORDED)

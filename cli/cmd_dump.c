@@ -11,7 +11,8 @@
 
 static const char usage[] =
     "usage: warpscope dump FILE.wst [--kernel N] [--cta N] [--csv]\n"
-    "       warpscope dump FILE.wst --order scheduled [--gpu NAME] [--schedule S] [--csv]\n\n"
+    "       warpscope dump FILE.wst --order scheduled [--gpu NAME] [--schedule S]\n"
+    "                      [--half-warp] [--csv]\n\n"
     "Prints every record, one per line, in the order the trace stores them\n"
     "(kernel by kernel, CTA by CTA, each CTA's records in recorded order):\n"
     "kernel, CTA, warp, PC index and offset, SASS, kind, space, cache operator,\n"
@@ -22,9 +23,11 @@ static const char usage[] =
     "  --csv        CSV with a header row; addresses in one field\n"
     "  --order scheduled\n"
     "               the exact order `analyze` consumes the records in, with the\n"
-    "               SM, warp slot and per-SM step of each (same --gpu, overrides\n"
-    "               --sms, --l1, --l2, --set FIELD=VALUE and --schedule as\n"
-    "               analyze), so its numbers can be checked\n\n"
+    "               SM, warp slot and per-SM step of each; it takes every option\n"
+    "               that shapes that order, as analyze does: --gpu, the\n"
+    "               overrides --sms, --l1, --l2, --set FIELD=VALUE, --schedule\n"
+    "               and --half-warp (GTO's misses depend on the coalescing), so\n"
+    "               any figure can be recomputed from the dump\n\n"
     "examples:\n"
     "  warpscope dump gaussian.wst --kernel 0 --cta 3\n"
     "  warpscope dump gaussian.wst --csv > records.csv\n";
@@ -97,6 +100,7 @@ typedef struct dump_options {
     long long kernel, cta; /* -1 = all */
     int csv;
     int scheduled;
+    int half_warp;
     const char *gpu, *schedule;
     const char *overrides[DUMP_MAX_OVERRIDES][2];
     int override_count;
@@ -110,6 +114,8 @@ static int parse(int argc, char **argv, dump_options *o)
         unsigned long long v;
         if (strcmp(a, "--csv") == 0) {
             o->csv = 1;
+        } else if (strcmp(a, "--half-warp") == 0) {
+            o->half_warp = 1;
         } else if (strcmp(a, "--order") == 0 || strcmp(a, "--gpu") == 0 ||
                    strcmp(a, "--schedule") == 0 || strcmp(a, "--sms") == 0 ||
                    strcmp(a, "--l1") == 0 || strcmp(a, "--l2") == 0 || strcmp(a, "--set") == 0) {
@@ -189,6 +195,7 @@ static int dump_scheduled(const dump_options *o, wst_reader *r)
             return cli_fail(NULL, &err);
     if (o->schedule && sched_options_parse(o->schedule, &options.schedule, &err) != 0)
         return cli_fail(NULL, &err);
+    options.half_warp = o->half_warp;
     static const char *const header[] = {"placed_sm", "warp_slot", "step"};
     const char *columns[3 + CSV_COLUMNS];
     memcpy(columns, header, sizeof header);
@@ -219,6 +226,10 @@ static int run(int argc, char **argv)
         uint32_t kernels = t->kernel_count;
         wst_reader_close(r);
         return cli_error(o.path, "no kernel %lld (the trace has %u)", o.kernel, kernels);
+    }
+    if (o.half_warp && !o.scheduled) {
+        wst_reader_close(r);
+        return cli_error(NULL, "--half-warp shapes the scheduled order; use it with --order scheduled");
     }
     if (o.scheduled) {
         int rc = dump_scheduled(&o, r);

@@ -95,9 +95,10 @@ static void miss_classes(FILE *out, const json_t *replay)
                    .series_count = 1, .series = &s, .x_title = "miss class", .y_title = "misses",
                    .format = NUMFMT_COUNT};
     chart_bars(out, &c);
-    fprintf(out, "<p class=\"how\">Of the misses that are not cold, %s would also miss in a "
-                 "fully-associative LRU L1 of the same size (capacity) and %s would not "
-                 "(conflict).</p>\n",
+    fprintf(out, "<p class=\"how\">Of the misses after an eviction (intra- and inter-warp), "
+                 "%s would also miss in a fully-associative LRU L1 of the same size (capacity) "
+                 "and %s would not (conflict). Write-evict misses, lines a store invalidated, "
+                 "are a class of their own.</p>\n",
             numfmt_count(report_num(replay, "miss_classes.capacity")).s,
             numfmt_count(report_num(replay, "miss_classes.conflict")).s);
 }

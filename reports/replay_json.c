@@ -57,22 +57,30 @@ json_t *replay_summary_json(const replay_results *r)
     for (uint32_t s = 0; s < r->sms; s++) {
         json_array_append_new(per_sm, json_pack("{s:o,s:o}", "hits", report_json_u64(r->sm_hits[s]),
                                                 "misses", report_json_u64(r->sm_misses[s])));
-        /* Cell (x, y): the share of SM x's L1 misses whose line SM y held (SPEC §5). */
+        /* Cell (x, y): the share of SM x's μRC candidates (global loads that
+         * looked L1 up and missed) whose line SM y held: μRC's denominator,
+         * row by row (SPEC §5). */
         json_t *row = json_array();
         for (uint32_t y = 0; y < r->sms; y++)
             json_array_append_new(row, report_json_ratio((double)r->remote_holders[(size_t)s * r->sms + y],
-                                                         (double)r->sm_misses[s]));
+                                                         (double)r->sm_load_misses[s]));
         json_array_append_new(holders, row);
     }
     json_object_set_new(o, "l1_per_sm", per_sm);
     json_object_set_new(o, "remote_holders", holders);
+    /* Undefined is null, and averages skip it (SPEC §5). */
     double end_sum = 0;
+    uint32_t defined = 0;
     for (uint32_t k = 0; k < r->kernel_count; k++)
-        end_sum += r->kernels[k].replication_end;
-    json_object_set_new(o, "replication",
-                        json_pack("{s:o,s:f}", "kernel_end",
-                                  r->kernel_count ? json_real(end_sum / r->kernel_count) : json_null(),
-                                  "time_average", r->replication_time_avg));
+        if (r->kernels[k].end_lines) {
+            end_sum += (double)r->kernels[k].end_copies / (double)r->kernels[k].end_lines;
+            defined++;
+        }
+    json_t *replication = json_object();
+    json_object_set_new(replication, "kernel_end", report_json_ratio(end_sum, defined));
+    json_object_set_new(replication, "time_average",
+                        report_json_ratio(r->replication_sum, (double)r->replication_samples));
+    json_object_set_new(o, "replication", replication);
     return o;
 }
 
@@ -113,7 +121,8 @@ json_t *replay_document_json(const replay_results *r, const gpu_config *config,
         json_t *kj = replay_counts_json(&rk->counts, r);
         json_object_set_new(kj, "index", json_integer(k));
         json_object_set_new(kj, "name", report_json_string_or_null(t->kernels[k].name));
-        json_object_set_new(kj, "replication_end", json_real(rk->replication_end));
+        json_object_set_new(kj, "replication_end",
+                            report_json_ratio((double)rk->end_copies, (double)rk->end_lines));
         json_object_set_new(kj, "pcs", pcs);
         json_array_append_new(kernels, kj);
     }

@@ -157,6 +157,33 @@ Test(cli_analyze, dump_in_scheduled_order)
     test_tmpdir_cleanup(dir);
 }
 
+/* Everything that shapes the order is an option of dump too: half-warp
+ * coalescing changes which requests miss the reference L1, so GTO's order
+ * (spmv's gathers split across half-warps). */
+Test(cli_analyze, dump_takes_half_warp)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "spmv");
+    cli_result whole = cli_run("dump", trace, "--order", "scheduled", NULL);
+    cli_result half = cli_run("dump", trace, "--order", "scheduled", "--half-warp", NULL);
+    cr_assert_eq(whole.status, 0, "%s", whole.err);
+    cr_assert_eq(half.status, 0, "%s", half.err);
+    int whole_lines = 0, half_lines = 0;
+    for (char *c = whole.out; *c; c++)
+        whole_lines += *c == '\n';
+    for (char *c = half.out; *c; c++)
+        half_lines += *c == '\n';
+    cr_assert_eq(whole_lines, half_lines, "the same records");
+    cr_assert_str_neq(whole.out, half.out, "in another order");
+    cli_result_free(&whole);
+    cli_result_free(&half);
+    cli_result r = cli_run("dump", trace, "--half-warp", NULL);
+    cr_assert_neq(r.status, 0);
+    cr_assert(test_is_one_line(r.err) && strstr(r.err, "--order scheduled") != NULL, "%s", r.err);
+    cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
 /* --set changes any config field for the run: the report's gpu object
  * and note say so, and dump --order scheduled takes the same overrides. */
 Test(cli_analyze, set_overrides_any_config_field)

@@ -160,7 +160,8 @@ Test(hierarchy, urc_and_remote_holders)
     cr_expect_eq(r->total.remote_held_misses, 1);
     cr_expect_eq(r->remote_holders[1 * 2 + 0], 1, "SM 1's miss found in SM 0");
     cr_expect_eq(r->remote_holders[0 * 2 + 1], 0);
-    cr_expect_float_eq(r->kernels[0].replication_end, 2.0, 1e-9, "two copies of one line");
+    cr_expect_eq(r->kernels[0].end_copies, 2, "two copies of one line");
+    cr_expect_eq(r->kernels[0].end_lines, 1);
     hierarchy_free(h);
 }
 
@@ -256,4 +257,72 @@ Test(hierarchy, l2_stays_warm_across_kernels_unless_cold)
 {
     cr_expect_eq(second_kernel_l2_hits(0), 1);
     cr_expect_eq(second_kernel_l2_hits(1), 0);
+}
+
+Test(hierarchy, remote_holders_share_the_urc_denominator)
+{
+    /* SPEC §5: CTAs on SMs 0 and 1 both load line A, then SM 1 makes one
+     * cg load of line B.  The cg load never looked L1 up: it is no μRC
+     * candidate, so SM 1's row is 1 of 1, and μRC = 1 of 2. */
+    hierarchy *h = make(NULL, NULL, 2, 0);
+    uint64_t a = 5, b = 6;
+    load(h, 0, 0, &a, 1);
+    load(h, 1, 1, &a, 1);
+    issue(h, 1, 1, WST_LOAD, WST_OP_CG, &b, 1, 0x1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1_load_misses, 2);
+    cr_expect_eq(r->total.remote_held_misses, 1);
+    cr_expect_eq(r->sm_load_misses[1], 1, "the cg load is a bypass, not a candidate");
+    cr_expect_eq(r->sm_misses[1], 2, "it is still an L1 miss");
+    cr_expect_eq(r->remote_holders[1 * 2 + 0], 1);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, cv_loads_bypass_l1_like_cg)
+{
+    /* SPEC §7: one warp loads a line twice with LDG.E.STRONG.SYS (cv):
+     * two bypassed misses, nothing allocated. */
+    hierarchy *h = make(NULL, NULL, 1, 0);
+    uint64_t a = 11;
+    issue(h, 0, 0, WST_LOAD, WST_OP_CV, &a, 1, 0x1);
+    issue(h, 0, 0, WST_LOAD, WST_OP_CV, &a, 1, 0x1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.misses, 2);
+    cr_expect_eq(r->total.l1.hits, 0);
+    cr_expect_eq(r->total.l1.bypasses, 2);
+    cr_expect_eq(r->total.miss_classes.by_class[MISS_COLD], 0, "bypasses get no miss class");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, replication_of_empty_l1s_is_undefined)
+{
+    /* One warp loads line C, then stores to it: the L1s end empty, so the
+     * kernel's replication factor has no denominator (SPEC §5: null). */
+    hierarchy *h = make(NULL, NULL, 1, 0);
+    uint64_t c = 12;
+    load(h, 0, 0, &c, 1);
+    issue(h, 0, 0, WST_STORE, WST_OP_DEFAULT, &c, 1, 0x1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->kernels[0].end_lines, 0);
+    cr_expect_eq(r->kernels[0].end_copies, 0);
+    cr_expect_eq(r->replication_samples, 1, "defined after the load, not after the store");
+    cr_expect_float_eq(r->replication_sum, 1.0, 1e-12);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, write_evict_misses_are_outside_the_3c_split)
+{
+    /* SPEC §8: a line invalidated by a store misses as write-evict, neither
+     * capacity nor conflict. */
+    hierarchy *h = make(NULL, NULL, 1, 0);
+    uint64_t a = 7;
+    for (int i = 0; i < 3; i++) {
+        load(h, 0, 0, &a, 1);
+        issue(h, 0, 0, WST_STORE, WST_OP_DEFAULT, &a, 1, 0x1);
+    }
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.miss_classes.by_class[MISS_WRITE_EVICT], 2);
+    cr_expect_eq(r->total.miss_classes.capacity, 0);
+    cr_expect_eq(r->total.miss_classes.conflict, 0);
+    hierarchy_free(h);
 }

@@ -57,3 +57,41 @@ Test(nextuse, empty_stream)
     cr_assert_eq(nextuse_read(n, &got, &err), -1);
     nextuse_free(n);
 }
+
+/* Brute force with kills (a store invalidating the key) and fences (kernel
+ * ends): the next access of the key, unless a kill or fence comes first. */
+Test(nextuse, kills_and_fences_end_a_next_use)
+{
+    enum { COUNT = 20000 };
+    uint64_t *keys = malloc(COUNT * sizeof *keys);
+    uint8_t *kind = malloc(COUNT); /* 0 access, 1 kill; a fence before i when fence[i] */
+    uint8_t *fence = calloc(COUNT + 1, 1);
+    srand(5);
+    ws_error err;
+    nextuse *n = nextuse_new(&err);
+    for (size_t i = 0; i < COUNT; i++) {
+        keys[i] = (uint64_t)(rand() % 300) << 7;
+        kind[i] = rand() % 7 == 0;
+        fence[i] = i > 0 && rand() % 997 == 0;
+        if (fence[i])
+            cr_assert_eq(nextuse_fence(n, &err), 0);
+        cr_assert_eq(kind[i] ? nextuse_record_kill(n, keys[i], &err) : nextuse_record(n, keys[i], &err),
+                     0);
+    }
+    cr_assert_eq(nextuse_finish(n, &err), 0, "%s", err.msg);
+    for (size_t i = 0; i < COUNT; i++) {
+        uint64_t expected = NEXTUSE_NEVER, got;
+        for (size_t j = i + 1; j < COUNT && !fence[j]; j++)
+            if (keys[j] == keys[i]) {
+                expected = kind[j] ? NEXTUSE_NEVER : j;
+                break;
+            }
+        cr_assert_eq(nextuse_read(n, &got, &err), 0);
+        if (!kind[i])
+            cr_assert_eq(got, expected, "access %zu", i);
+    }
+    nextuse_free(n);
+    free(keys);
+    free(kind);
+    free(fence);
+}

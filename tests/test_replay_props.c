@@ -71,6 +71,37 @@ Test(replay_props, set_associative_lru_equals_per_set_reuse_distance)
     cache_free(c);
 }
 
+/* Adds ctas × per_warp × warps records to kernel k, each drawn by `draw`
+ * (which sets PC, kind, operator, mask and addresses). */
+static void random_records(wst_sink *s, uint32_t k, uint32_t ctas, uint32_t per_warp,
+                           uint32_t warps, void (*draw)(wst_record *r, uint64_t *rng), uint64_t *rng)
+{
+    ws_error err;
+    for (uint32_t cta = 0; cta < ctas; cta++)
+        for (uint32_t i = 0; i < per_warp; i++)
+            for (uint32_t w = 0; w < warps; w++) {
+                wst_record r;
+                memset(&r, 0, sizeof r);
+                r.cta = cta;
+                r.warp = w;
+                r.size = 4;
+                draw(&r, rng);
+                cr_assert_eq(wst_sink_add_record(s, k, &r, &err), 0);
+            }
+}
+
+/* Loads over 4 PCs: mostly one lane, skewed lines. */
+static void draw_load(wst_record *r, uint64_t *rng)
+{
+    r->pc = (uint32_t)(test_rand(rng) % 4);
+    int lanes = test_rand(rng) % 3 ? 1 : 32;
+    for (int l = 0; l < lanes; l++) {
+        r->mask |= 1u << l;
+        uint64_t line = test_rand(rng) % 3 ? test_rand(rng) % 64 : test_rand(rng) % 4096;
+        r->addr[l] = 0x10000000 + line * 128 + (uint64_t)(l % 32) * 4;
+    }
+}
+
 /* A load-only random trace: several CTAs and warps, skewed lines. */
 static wst_memtrace *load_trace(uint64_t seed, uint32_t ctas, uint32_t per_warp)
 {
@@ -82,23 +113,7 @@ static wst_memtrace *load_trace(uint64_t seed, uint32_t ctas, uint32_t per_warp)
     for (uint32_t p = 0; p < 4; p++)
         wst_sink_add_pc(&s, 0, &(wst_pc){.offset = p * 16}, &err);
     uint64_t rng = seed;
-    for (uint32_t cta = 0; cta < ctas; cta++)
-        for (uint32_t i = 0; i < per_warp; i++)
-            for (uint32_t w = 0; w < 4; w++) {
-                wst_record r;
-                memset(&r, 0, sizeof r);
-                r.cta = cta;
-                r.warp = w;
-                r.pc = (uint32_t)(test_rand(&rng) % 4);
-                r.size = 4;
-                int lanes = test_rand(&rng) % 3 ? 1 : 32;
-                for (int l = 0; l < lanes; l++) {
-                    r.mask |= 1u << l;
-                    uint64_t line = test_rand(&rng) % 3 ? test_rand(&rng) % 64 : test_rand(&rng) % 4096;
-                    r.addr[l] = 0x10000000 + line * 128 + (uint64_t)(l % 32) * 4;
-                }
-                cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0);
-            }
+    random_records(&s, 0, ctas, per_warp, 4, draw_load, &rng);
     return m;
 }
 
@@ -139,26 +154,34 @@ static void replay_all(const wst_memtrace *m, const gpu_config *c, uint32_t thre
     sched_source_free(&src);
 }
 
+/* Every policy at L1 on the same schedule: OPT's hits are at least each
+ * one's (SPEC §7). */
+static void expect_opt_bounds_l1(const wst_memtrace *m, const gpu_config *c, uint64_t seed)
+{
+    hierarchy *h[NPOL];
+    replay_all(m, c, 2, "lru", 0, h);
+    const replay_results *opt = hierarchy_results(h[NPOL - 1]);
+    cr_assert_str_eq(opt->l1_policy, "opt");
+    cr_expect_gt(opt->total.l1.hits, 0);
+    for (int i = 0; i < NPOL; i++) {
+        const replay_results *r = hierarchy_results(h[i]);
+        cr_expect_eq(r->total.l1.accesses, opt->total.l1.accesses, "same stream");
+        cr_expect_leq(r->total.l1.hits, opt->total.l1.hits, "seed %llu: L1 %s %llu > opt %llu",
+                      (unsigned long long)seed, r->l1_policy,
+                      (unsigned long long)r->total.l1.hits,
+                      (unsigned long long)opt->total.l1.hits);
+    }
+    for (int i = 0; i < NPOL; i++)
+        hierarchy_free(h[i]);
+}
+
 Test(replay_props, opt_has_at_least_the_hits_of_every_policy)
 {
     for (uint64_t seed = 1; seed <= 3; seed++) {
         wst_memtrace *m = load_trace(seed, 12, 60);
         gpu_config c = small_gpu();
         hierarchy *h[NPOL];
-        replay_all(m, &c, 2, "lru", 0, h);
-        const replay_results *opt = hierarchy_results(h[NPOL - 1]);
-        cr_assert_str_eq(opt->l1_policy, "opt");
-        cr_expect_gt(opt->total.l1.hits, 0);
-        for (int i = 0; i < NPOL; i++) {
-            const replay_results *r = hierarchy_results(h[i]);
-            cr_expect_eq(r->total.l1.accesses, opt->total.l1.accesses, "same stream");
-            cr_expect_leq(r->total.l1.hits, opt->total.l1.hits, "seed %llu: L1 %s %llu > opt %llu",
-                          (unsigned long long)seed, r->l1_policy,
-                          (unsigned long long)r->total.l1.hits,
-                          (unsigned long long)opt->total.l1.hits);
-        }
-        for (int i = 0; i < NPOL; i++)
-            hierarchy_free(h[i]);
+        expect_opt_bounds_l1(m, &c, seed);
         /* At L2, behind the same LRU L1 (so every L2 sees the same stream). */
         replay_all(m, &c, 2, NULL, 1, h);
         const replay_results *opt2 = hierarchy_results(h[NPOL - 1]);
@@ -356,5 +379,218 @@ Test(replay_props, analysis_measures_each_part_only_when_asked)
         wst_reader_close(r);
     }
     free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* ---- OPT's next use (SPEC §7): stores and kernel ends end it ---- */
+
+typedef struct op {
+    uint32_t kernel;
+    wst_kind kind;
+    uint64_t line;
+    wst_cache_op cache_op;
+} op;
+
+/* One warp of one CTA per kernel, one lane per record, in this order. */
+static wst_memtrace *ops_trace(const op *ops, size_t n, uint32_t kernels)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    for (uint32_t k = 0; k < kernels; k++) {
+        wst_kernel kernel = {.name = "k", .grid = {1, 1, 1}, .block = {32, 1, 1}};
+        cr_assert_geq(wst_sink_add_kernel(&s, &kernel, &err), 0);
+        cr_assert_geq(wst_sink_add_pc(&s, k, &(wst_pc){.offset = 0}, &err), 0);
+    }
+    for (size_t i = 0; i < n; i++) {
+        wst_record r;
+        memset(&r, 0, sizeof r);
+        r.kind = (uint8_t)ops[i].kind;
+        r.cache_op = (uint8_t)ops[i].cache_op;
+        r.size = 4;
+        r.mask = 1;
+        r.addr[0] = 0x10000000 + ops[i].line * 128;
+        cr_assert_eq(wst_sink_add_record(&s, ops[i].kernel, &r, &err), 0);
+    }
+    return m;
+}
+
+/* Replays m on one SM whose L1 is `l1`, under each policy; L1 counts. */
+static void replay_policies(const wst_memtrace *m, const char *l1, const char *const *policies,
+                            int n, replay_counts *out)
+{
+    gpu_config c;
+    ws_error err;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    c.sms = 1;
+    cr_assert_eq(config_override(&c, "--l1", l1, &err), 0, "%s", err.msg);
+    hierarchy_options o[8];
+    hierarchy *h[8];
+    for (int i = 0; i < n; i++) {
+        o[i] = (hierarchy_options){.config = c, .seed = 5};
+        snprintf(o[i].config.l1.policy, sizeof o[i].config.l1.policy, "%s", policies[i]);
+    }
+    replay_options ro;
+    replay_options_default(&ro);
+    sched_source src = sched_source_memtrace(m);
+    cr_assert_eq(replay_run(&src, &c, &ro, o, (uint32_t)n, h, NULL, &err), 0, "%s", err.msg);
+    for (int i = 0; i < n; i++) {
+        out[i] = hierarchy_results(h[i])->total;
+        hierarchy_free(h[i]);
+    }
+    sched_source_free(&src);
+}
+
+Test(replay_props, opt_sees_the_store_that_invalidates_a_line)
+{
+    /* One set of 2 ways.  B A C A, store A, store B, B C.  When C misses,
+     * B's next load comes after a store that invalidates it: B is dead, so
+     * OPT evicts B and keeps C (2 hits, as LRU).  Counting B's later load as
+     * its next use, OPT bypassed C and made 1 hit, below LRU. */
+    enum { A = 0, B = 2, C = 4 };
+    op ops[] = {{0, WST_LOAD, B, WST_OP_DEFAULT},  {0, WST_LOAD, A, WST_OP_DEFAULT},  {0, WST_LOAD, C, WST_OP_DEFAULT}, {0, WST_LOAD, A, WST_OP_DEFAULT},
+                {0, WST_STORE, A, WST_OP_DEFAULT}, {0, WST_STORE, B, WST_OP_DEFAULT}, {0, WST_LOAD, B, WST_OP_DEFAULT}, {0, WST_LOAD, C, WST_OP_DEFAULT}};
+    wst_memtrace *m = ops_trace(ops, sizeof ops / sizeof *ops, 1);
+    const char *const policies[] = {"lru", "opt"};
+    replay_counts r[2];
+    replay_policies(m, "256:2:128", policies, 2, r);
+    cr_expect_eq(r[0].l1.hits, 2, "LRU");
+    cr_expect_eq(r[1].l1.hits, 2, "OPT");
+    wst_memtrace_free(m);
+}
+
+Test(replay_props, opt_bypasses_a_line_whose_next_load_is_in_a_later_kernel)
+{
+    /* The L1s are flushed between kernels: a line loaded once per kernel has
+     * no next use, so OPT bypasses it (one 32 B sector) instead of filling
+     * a dead 128 B line. */
+    op ops[] = {{0, WST_LOAD, 9, WST_OP_DEFAULT}, {1, WST_LOAD, 9, WST_OP_DEFAULT}};
+    wst_memtrace *m = ops_trace(ops, 2, 2);
+    const char *const policies[] = {"lru", "opt"};
+    replay_counts r[2];
+    replay_policies(m, "16K:4:128", policies, 2, r);
+    cr_expect_eq(r[0].traffic.l1_to_l2_read_bytes, 2 * 128, "LRU fills both times");
+    cr_expect_eq(r[1].traffic.l1_to_l2_read_bytes, 2 * 32, "OPT bypasses both");
+    cr_expect_eq(r[1].l1.bypasses, 2);
+    cr_expect_eq(r[1].miss_classes.by_class[MISS_COLD], 0, "bypasses have no miss class");
+    wst_memtrace_free(m);
+}
+
+/* Loads (some cg) and stores over 3 PCs and 96 hot lines. */
+static void draw_load_or_store(wst_record *r, uint64_t *rng)
+{
+    r->pc = (uint32_t)(test_rand(rng) % 3);
+    r->kind = test_rand(rng) % 5 == 0 ? WST_STORE : WST_LOAD;
+    r->cache_op = test_rand(rng) % 17 == 0 ? WST_OP_CG : WST_OP_DEFAULT;
+    int lanes = test_rand(rng) % 4 ? 1 : 32;
+    for (int l = 0; l < lanes; l++) {
+        r->mask |= 1u << l;
+        r->addr[l] = 0x20000000 + (test_rand(rng) % 96) * 128 + (uint64_t)l * 4;
+    }
+}
+
+/* Random loads and stores over a few hot lines, in several kernels. */
+static wst_memtrace *store_trace(uint64_t seed, uint32_t kernels, uint32_t ctas, uint32_t per_warp)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    uint64_t rng = seed;
+    for (uint32_t k = 0; k < kernels; k++) {
+        wst_kernel kernel = {.name = "k", .grid = {ctas, 1, 1}, .block = {64, 1, 1}};
+        cr_assert_geq(wst_sink_add_kernel(&s, &kernel, &err), 0);
+        for (uint32_t p = 0; p < 3; p++)
+            wst_sink_add_pc(&s, k, &(wst_pc){.offset = p * 16}, &err);
+        random_records(&s, k, ctas, per_warp, 2, draw_load_or_store, &rng);
+    }
+    return m;
+}
+
+Test(replay_props, opt_bounds_every_policy_with_stores_and_kernels)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        wst_memtrace *m = store_trace(seed, 3, 6, 40);
+        gpu_config c = small_gpu();
+        expect_opt_bounds_l1(m, &c, seed);
+        wst_memtrace_free(m);
+    }
+}
+
+/* analyze's reference LRU L1 (the one GTO asks) of m under `schedule`. */
+static analysis *analyze_memtrace(const wst_memtrace *m, const gpu_config *c, const char *schedule,
+                                  char *dir)
+{
+    char *path = test_path(dir, "t.wst");
+    cr_assert_eq(test_write_memtrace(m, path, NULL), 0);
+    ws_error err;
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    analysis_options options;
+    analysis_options_default(&options);
+    options.replay = 0;
+    cr_assert_eq(sched_options_parse(schedule, &options.schedule, &err), 0);
+    analysis *a = analysis_run(r, c, &options, NULL, &err);
+    cr_assert_not_null(a, "%s", err.msg);
+    wst_reader_close(r);
+    free(path);
+    return a;
+}
+
+Test(replay_props, cv_loads_bypass_the_reference_l1_too)
+{
+    /* SPEC §7: one warp loads a line twice with LDG.E.STRONG.SYS (cv).  The
+     * reference L1 that GTO asks applies the same rules as the replay: two
+     * bypassed misses in both. */
+    op ops[] = {{0, WST_LOAD, 3, WST_OP_CV}, {0, WST_LOAD, 3, WST_OP_CV}};
+    wst_memtrace *m = ops_trace(ops, 2, 1);
+    const char *const policies[] = {"lru"};
+    replay_counts r;
+    replay_policies(m, "16K:4:128", policies, 1, &r);
+    cr_expect_eq(r.l1.misses, 2);
+    cr_expect_eq(r.l1.bypasses, 2);
+    gpu_config c;
+    ws_error err;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    c.sms = 1;
+    char *dir = test_tmpdir();
+    analysis *a = analyze_memtrace(m, &c, "rr,gto", dir);
+    cr_expect_eq(a->kernels[0].l1_hits, 0);
+    cr_expect_eq(a->kernels[0].l1_misses, 2);
+    cr_expect_eq(a->kernels[0].l1_bypasses, 2);
+    analysis_free(a);
+    test_tmpdir_cleanup(dir);
+    wst_memtrace_free(m);
+}
+
+Test(replay_props, analyze_reference_l1_equals_the_lru_replay)
+{
+    /* One definition of the L1 rules (SPEC §7): analyze's LRU counts equal
+     * `replay --l1 lru` hit for hit, with stores, cg loads, kernels and
+     * sectors, under GTO (whose order depends on that L1). */
+    const char *const geometries[] = {"4K:4:128", "4K:4:128:32"};
+    char *dir = test_tmpdir();
+    for (int g = 0; g < 2; g++) {
+        wst_memtrace *m = store_trace(7 + (uint64_t)g, 3, 6, 40);
+        gpu_config c = small_gpu();
+        ws_error err;
+        cr_assert_eq(config_override(&c, "--l1", geometries[g], &err), 0, "%s", err.msg);
+        hierarchy_options o = {.config = c, .seed = 5};
+        hierarchy *h;
+        replay_options ro;
+        replay_options_default(&ro);
+        sched_source src = sched_source_memtrace(m);
+        cr_assert_eq(replay_run(&src, &c, &ro, &o, 1, &h, NULL, &err), 0, "%s", err.msg);
+        sched_source_free(&src);
+        analysis *a = analyze_memtrace(m, &c, "rr,gto", dir);
+        for (uint32_t k = 0; k < 3; k++) {
+            const replay_counts *rk = &hierarchy_results(h)->kernels[k].counts;
+            cr_expect_eq(a->kernels[k].l1_hits, rk->l1.hits, "%s kernel %u hits", geometries[g], k);
+            cr_expect_eq(a->kernels[k].l1_misses, rk->l1.misses, "%s kernel %u misses",
+                         geometries[g], k);
+        }
+        analysis_free(a);
+        hierarchy_free(h);
+        wst_memtrace_free(m);
+    }
     test_tmpdir_cleanup(dir);
 }

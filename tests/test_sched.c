@@ -9,8 +9,10 @@
 /* addr[0] encodes (cta, warp, i) so tests can read the order back. */
 #define ENCODE(cta, warp, i) (((uint64_t)(cta) << 32) | ((uint64_t)(warp) << 16) | (i))
 
-static wst_memtrace *grid_trace(uint32_t gx, uint32_t gy, uint32_t warps, uint32_t per_warp,
-                                int with_time)
+/* A gx × gy grid; CTA `missing` (UINT32_MAX: none) has no records, as when
+ * a kernel's CTA makes no memory access. */
+static wst_memtrace *grid_trace_without(uint32_t gx, uint32_t gy, uint32_t warps,
+                                        uint32_t per_warp, int with_time, uint32_t missing)
 {
     wst_memtrace *m = wst_memtrace_new(NULL);
     wst_sink s = wst_memtrace_sink(m);
@@ -20,7 +22,7 @@ static wst_memtrace *grid_trace(uint32_t gx, uint32_t gy, uint32_t warps, uint32
     wst_pc pc = {.offset = 0};
     wst_sink_add_pc(&s, 0, &pc, &err);
     for (uint32_t cta = 0; cta < gx * gy; cta++)
-        for (uint32_t i = 0; i < per_warp; i++)
+        for (uint32_t i = 0; i < per_warp && cta != missing; i++)
             for (uint32_t w = 0; w < warps; w++) {
                 wst_record r;
                 memset(&r, 0, sizeof r);
@@ -37,6 +39,12 @@ static wst_memtrace *grid_trace(uint32_t gx, uint32_t gy, uint32_t warps, uint32
                 wst_sink_add_record(&s, 0, &r, &err);
             }
     return m;
+}
+
+static wst_memtrace *grid_trace(uint32_t gx, uint32_t gy, uint32_t warps, uint32_t per_warp,
+                                int with_time)
+{
+    return grid_trace_without(gx, gy, warps, per_warp, with_time, UINT32_MAX);
 }
 
 static gpu_config small_gpu(uint32_t sms, uint32_t ctas_per_sm)
@@ -177,6 +185,66 @@ Test(sched, bcs_dispatches_pairs)
         cr_assert_eq(log.dispatch_cta[i + 1], log.dispatch_cta[i] + 1);
         cr_assert_eq(log.dispatch_sm[i + 1], log.dispatch_sm[i], "pairs share an SM");
     }
+    wst_memtrace_free(m);
+}
+
+Test(sched, qx_groups_are_grid_rows_when_a_cta_is_missing)
+{
+    /* SPEC §6: groups are cut by linear CTA id.  A 2×2 grid without CTA 1:
+     * row 0 is {0} alone, row 1 is {2, 3}; CTA 2 must not join row 0. */
+    wst_memtrace *m = grid_trace_without(2, 2, 1, 1, 0, 1);
+    gpu_config c = small_gpu(2, 2);
+    const char *schedules[] = {"qx,gto", "q2,lrr"};
+    for (int p = 0; p < 2; p++) {
+        run_log log = run(m, &c, schedules[p], NULL, NULL);
+        cr_assert_eq(log.dispatches, 3, "%s", schedules[p]);
+        for (uint32_t i = 0; i < log.dispatches; i++)
+            cr_assert_eq(log.dispatch_sm[i], log.dispatch_cta[i] / 2, "%s: CTA %u on SM %u",
+                         schedules[p], log.dispatch_cta[i], log.dispatch_sm[i]);
+    }
+    wst_memtrace_free(m);
+}
+
+Test(sched, qn_skips_groups_the_trace_lacks)
+{
+    /* q2 over 8 CTAs without CTA 2: groups {0,1} {3} {4,5} {6,7}; on 4 SMs
+     * with room for one group each, group g goes to SM g. */
+    wst_memtrace *m = grid_trace_without(8, 1, 1, 1, 0, 2);
+    gpu_config c = small_gpu(4, 2);
+    run_log log = run(m, &c, "q2,lrr", NULL, NULL);
+    cr_assert_eq(log.dispatches, 7);
+    for (uint32_t i = 0; i < log.dispatches; i++)
+        cr_assert_eq(log.dispatch_sm[i], log.dispatch_cta[i] / 2, "CTA %u on SM %u",
+                     log.dispatch_cta[i], log.dispatch_sm[i]);
+    wst_memtrace_free(m);
+}
+
+Test(sched, bcs_with_one_slot_dispatches_single_ctas)
+{
+    /* SPEC §6: an SM that can hold one CTA of the kernel takes single CTAs;
+     * it never waits for a second slot that cannot exist. */
+    wst_memtrace *m = grid_trace(6, 1, 2, 3, 0);
+    gpu_config c = small_gpu(2, 1);
+    run_log log = run(m, &c, "bcs,gto", NULL, NULL);
+    cr_assert_eq(log.dispatches, 6);
+    cr_assert_eq(log.issues, 6 * 2 * 3, "every record issued");
+    cr_assert_eq(log.retires, 6);
+    wst_memtrace_free(m);
+}
+
+Test(sched, gto_greedy_choice_is_a_warp_not_a_slot)
+{
+    /* SPEC §6: one SM with 2 CTA slots, one scheduler, three one-warp CTAs.
+     * When CTA 0's warp finishes, CTA 2 takes its slot; the next pick is the
+     * oldest ready warp (CTA 1's), not the newcomer in the greedy slot. */
+    wst_memtrace *m = grid_trace(3, 1, 1, 2, 0);
+    gpu_config c = small_gpu(1, 2);
+    c.schedulers_per_sm = 1;
+    run_log log = run(m, &c, "rr,gto", NULL, NULL);
+    cr_assert_eq(log.issues, 6);
+    for (uint32_t i = 0; i < 6; i++)
+        cr_assert_eq(log.issued[i], ENCODE(i / 2, 0, i % 2), "issue %u: CTA %llu", i,
+                     (unsigned long long)(log.issued[i] >> 32));
     wst_memtrace_free(m);
 }
 

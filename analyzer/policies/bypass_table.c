@@ -1,14 +1,14 @@
 /* analyzer/policies/bypass_table.c: S1's bypass table (SPEC §9).  Global
- * loads to lines the table marks (U × (1 + R) < 1, Eq. 1) never allocate:
- * they go to L2 as 32 B sectors.  Everything else is LRU.  The table comes
+ * loads to lines the table marks (U × (1 + R) < 1, Eq. 1) never look L1 up:
+ * they go to L2 as 32 B sectors, even when the line is in L1, as `__ldcg`
+ * would make them (SPEC §9).  Everything else is LRU.  The table comes
  * from a baseline replay (`warpscope bypass`). */
 #include "analyzer/bypass_table.h"
 #include "analyzer/policies/stamp.h"
 #include "formats/trace.h"
 
-static int table_bypass(void *state, const cache_set *set, const cache_req *r)
+static int table_bypass(const void *state, const cache_req *r)
 {
-    (void)set;
     const stamp_state *s = state;
     return r->kind == WST_LOAD && r->space == WST_GLOBAL &&
            bypass_table_verdict(s->param, r->line);

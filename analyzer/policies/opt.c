@@ -1,14 +1,17 @@
 /* analyzer/policies/opt.c: Belady's OPT (SPEC §7).
  *
  * A line's word is the position of its next use, from the backward pass
- * over the same schedule (analyzer/nextuse.c); the victim is the line used
- * farthest in the future.  The incoming line is a candidate too: when its
- * own next use is farther than every resident line's, it is not allocated
- * (Belady's MIN with bypass).  That makes `opt` an upper bound on hits for
+ * over the same schedule (analyzer/nextuse.c): its next access in this
+ * cache before a store invalidates it or the kernel ends and flushes the
+ * L1s (SPEC §7).  The victim is the line used farthest in the future.  The
+ * incoming line is a candidate too: when it has no next use, or its next
+ * use is farther than every resident line's, it is not allocated (Belady's
+ * MIN with bypass), even into an empty way.  That makes `opt` an upper bound on hits for
  * every policy on the same schedule, bypassing ones included. */
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "analyzer/nextuse.h"
 #include "analyzer/policy.h"
 
 static int64_t position(uint64_t next_use)
@@ -39,6 +42,12 @@ static uint32_t opt_victim(void *state, const cache_set *set, uint64_t candidate
     return position(r->next_use) >= set->meta[farthest] ? POLICY_BYPASS : farthest;
 }
 
+static int opt_dead(void *state, const cache_set *set, const cache_req *r)
+{
+    (void)state, (void)set;
+    return r->next_use == NEXTUSE_NEVER;
+}
+
 const policy_ops policy_opt = {
     .name = "opt",
     .description = "Belady's OPT: evict the line used farthest ahead (bypass if the new one is)",
@@ -48,4 +57,5 @@ const policy_ops policy_opt = {
     .hit = opt_update,
     .fill = opt_update,
     .victim = opt_victim,
+    .bypass = opt_dead,
 };

@@ -44,13 +44,13 @@ static inline void stamp_bimodal(stamp_state *s, const cache_set *set, uint32_t 
 
 uint32_t stamp_victim(void *state, const cache_set *set, uint64_t candidates, const cache_req *r);
 
-/* An LRU policy whose only difference is a bypass rule (the seed policies
- * built on profiles: bypass-table, bypass-pc). */
+/* An LRU policy whose only difference is a rule that sends requests around
+ * the cache (the seed policies built on profiles: bypass-table, bypass-pc). */
 #define STAMP_LRU_WITH_BYPASS(policy_name, text, rule)                                     \
     {                                                                                      \
         .name = policy_name, .description = text, .needs_param = 1, .create = stamp_create, \
         .destroy = stamp_destroy, .hit = stamp_promote, .fill = stamp_promote,             \
-        .victim = stamp_victim, .bypass = rule,                                            \
+        .victim = stamp_victim, .skip_lookup = rule,                                        \
     }
 void stamp_promote(void *state, const cache_set *set, uint32_t way, const cache_req *r);
 void stamp_keep(void *state, const cache_set *set, uint32_t way, const cache_req *r);

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# scripts/same-reports.sh OLD_BIN NEW_BIN [SIZE] [SCHEDULES...]: are the reports
+# of two warpscope builds byte-identical?  A refactor must change no number:
+# for every embedded workload at SIZE (default small) it records one trace
+# with NEW_BIN, then runs analyze, replay, compare (every replacement
+# policy) and bypass with both builds under each schedule (default rr,gto)
+# and compares their JSON and CSV outputs byte for byte.  Prints one line
+# per output that differs and a closing count; exits 1 if any differ.
+# KEEP=DIR keeps the outputs there (DIR/a from OLD_BIN, DIR/b from NEW_BIN).
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 OLD_BIN NEW_BIN [SIZE] [SCHEDULES...]" >&2; exit 2; }
+old=$(realpath "$1") new=$(realpath "$2") size=${3:-small}
+shift $(( $# >= 3 ? 3 : 2 ))
+schedules=("${@:-rr,gto}")
+[ ${#schedules[@]} -gt 0 ] || schedules=(rr,gto)
+if [ -n "${KEEP:-}" ]; then
+    work=$KEEP; mkdir -p "$work"
+else
+    work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+fi
+workloads=$("$new" workloads | awk 'NR > 1 && $1 != "sizes:" && $0 !~ /^ / {print $1}')
+policies=lru,fifo,random,lip,bip,dip,srrip,brrip,drrip,opt
+same=0 differ=0
+run_both() { # name, then the command's arguments after the binary; outputs in OUT_A / OUT_B
+    local name=$1; shift
+    mkdir -p "$work/a/$name" "$work/b/$name"
+    (cd "$work/a/$name" && "$old" "$@" --quiet >stdout 2>stderr) || echo "old failed: $name" >&2
+    (cd "$work/b/$name" && "$new" "$@" --quiet >stdout 2>stderr) || echo "new failed: $name" >&2
+    for f in $(cd "$work/b/$name" && find . -type f ! -name stderr | sort); do
+        if cmp -s "$work/a/$name/$f" "$work/b/$name/$f"; then
+            same=$((same + 1))
+        else
+            differ=$((differ + 1)); echo "differs: $name/${f#./}"
+        fi
+    done
+}
+for w in $workloads; do
+    trace="$work/$w.wst"
+    "$new" record --workload "$w" --size "$size" -o "$trace" >/dev/null 2>&1
+    for s in "${schedules[@]}"; do
+        tag="$w.${s//,/-}"
+        run_both "$tag.analyze" analyze "$trace" --schedule "$s" -o report.json --csv csv
+        run_both "$tag.replay" replay "$trace" --schedule "$s" -o replay.json
+        run_both "$tag.compare" compare "$trace" --schedule "$s" --policies "$policies" \
+            -o compare.json --csv csv
+        run_both "$tag.bypass" bypass "$trace" --schedule "$s" -o hints.csv --json hints.json
+    done
+done
+echo "$same identical, $differ different"
+[ "$differ" -eq 0 ]
