@@ -226,11 +226,12 @@ static void tagcaches_free(tagcache **t, uint32_t n)
 /* The replay of the config's policies, unless one needs a backward pass. */
 static int start_replay(analysis *a, const wst_trace *t, ws_error *err)
 {
-    const policy_ops *l1 = policy_find(a->config.l1.policy), *l2 = policy_find(a->config.l2.policy);
-    if (!a->options.replay || !l1 || !l2 || l1->needs_next_use || l2->needs_next_use ||
-        l1->needs_param || l2->needs_param)
-        return 0;
     hierarchy_options ho = {.config = a->config, .seed = a->options.replay_seed};
+    ws_error ignored;
+    if (!a->options.replay || hierarchy_resolve_policies(&ho, &ignored) != 0 ||
+        ho.l1_spec.replacement->needs_next_use || ho.l2_spec.replacement->needs_next_use ||
+        ho.l1_spec.admission || ho.l2_spec.admission) /* a backward pass or a table: not here */
+        return 0;
     return (a->replay = hierarchy_new(&ho, t->kernel_count, err)) ? 0 : -1;
 }
 

@@ -175,11 +175,18 @@ static void marks_free(pc_marks *m, uint32_t kernels)
 
 /* ---- the passes ---- */
 
-static hierarchy_options with_policy(const hierarchy_options *base, const char *policy,
-                                     const void *param)
+/* The baseline's L1 replacement (resolved) with an admission module and its
+ * table: `bypass-table` on LRU, `srrip+bypass-table` on SRRIP. */
+static hierarchy_options with_admission(const hierarchy_options *base, const char *name,
+                                        const void *param)
 {
     hierarchy_options o = *base;
-    snprintf(o.config.l1.policy, sizeof o.config.l1.policy, "%s", policy);
+    const policy_ops *replacement = base->l1_spec.replacement;
+    if (replacement == policy_find("lru"))
+        snprintf(o.config.l1.policy, sizeof o.config.l1.policy, "%s", name);
+    else
+        snprintf(o.config.l1.policy, sizeof o.config.l1.policy, "%s+%s", replacement->name, name);
+    o.l1_spec = (policy_spec){.replacement = replacement, .admission = admission_find(name)};
     o.l1_param = param;
     o.l1_event = NULL;
     return o;
@@ -219,9 +226,12 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     hierarchy *h[1 + BYPASS_MAX_TRIALS] = {0}; /* the table's run, then one per trial */
     hierarchy_options o[1 + BYPASS_MAX_TRIALS];
     int ok = 0;
-    if (!out || !(out->table = bypass_table_new(config->l1.line_bytes, utilization, err)) ||
+    hierarchy_options resolved = *base;
+    if (!out || hierarchy_resolve_policies(&resolved, err) != 0 ||
+        !(out->table = bypass_table_new(config->l1.line_bytes, utilization, err)) ||
         build_groups(&ad, err) != 0)
         goto done;
+    base = &resolved;
     out->utilization = utilization;
     snprintf(out->l1_policy, sizeof out->l1_policy, "%s", config->l1.policy);
     if (max_trials > BYPASS_MAX_TRIALS)
@@ -248,12 +258,12 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
         order[i] = i;
     qsort_r(order, out->pc_count, sizeof *order, by_accesses, out->pcs);
     trials = out->pc_count < max_trials ? out->pc_count : max_trials;
-    o[0] = with_policy(base, "bypass-table", out->table);
+    o[0] = with_admission(base, "bypass-table", out->table);
     for (uint32_t i = 0; i < trials; i++) {
         if (marks_init(&marks[i], &ad, err) != 0)
             goto done;
         marks_add(&marks[i], &ad, order[i]);
-        o[1 + i] = with_policy(base, "bypass-pc", &marks[i].set);
+        o[1 + i] = with_admission(base, "bypass-pc", &marks[i].set);
     }
     ro.observe = count_worthy;
     if (run(src, config, &ro, o, 1 + trials, h, "bypass 2/3", quiet, err) != 0)
@@ -281,7 +291,7 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     /* 3. Every recommended PC together. */
     out->with_pcs = out->baseline;
     if (out->recommended) {
-        o[0] = with_policy(base, "bypass-pc", &all.set);
+        o[0] = with_admission(base, "bypass-pc", &all.set);
         if (run(src, config, replay, o, 1, h, "bypass 3/3", quiet, err) != 0)
             goto done;
         out->with_pcs = hierarchy_results(h[0])->total;

@@ -22,7 +22,11 @@ struct cache {
     uint64_t all_ways; /* mask of every way */
     const policy_ops *policy;
     void *state;
+    const admission_ops *admission;
+    const void *admission_param;
 };
+
+static void clear(cache *c);
 
 cache_options cache_options_for(const cache_config *g, uint32_t divisor)
 {
@@ -60,6 +64,8 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->index = o->index;
     c->track_pending = o->track_pending;
     c->policy = o->policy;
+    c->admission = o->admission;
+    c->admission_param = o->policy_geometry.param;
     policy_geometry g = o->policy_geometry;
     g.sets = o->sets;
     g.ways = o->ways;
@@ -67,7 +73,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
         cache_free(c);
         return NULL;
     }
-    cache_flush(c);
+    clear(c);
     return c;
 }
 
@@ -88,7 +94,7 @@ void cache_free(cache *c)
     free(c);
 }
 
-void cache_flush(cache *c)
+static void clear(cache *c)
 {
     size_t n = (size_t)c->sets * c->ways;
     for (size_t i = 0; i < n; i++)
@@ -107,10 +113,23 @@ uint32_t cache_set_of(const cache *c, uint64_t line)
 uint32_t cache_sectors_per_line(const cache *c) { return c->sectors; }
 uint8_t cache_full_mask(const cache *c) { return c->full_mask; }
 
-static inline cache_set view(const cache *c, uint32_t set)
+static inline cache_set view(const cache *c, uint32_t set, uint64_t now)
 {
     size_t base = (size_t)set * c->ways;
-    return (cache_set){.index = set, .ways = c->ways, .lines = c->lines + base, .meta = c->meta + base};
+    return (cache_set){.index = set, .ways = c->ways, .lines = c->lines + base, .meta = c->meta + base,
+                       .warps = c->warps + base, .ready = c->ready + base, .now = now};
+}
+
+void cache_flush(cache *c)
+{
+    if (c->policy->evicted)
+        for (uint32_t set = 0; set < c->sets; set++) {
+            cache_set s = view(c, set, 0);
+            for (uint32_t w = 0; w < c->ways; w++)
+                if (s.lines[w] != CACHE_INVALID)
+                    c->policy->evicted(c->state, &s, w, EVICT_FLUSH);
+        }
+    clear(c);
 }
 
 /* Branch-free over the ways: a hit's position is data, so an early exit
@@ -156,27 +175,33 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
         return POLICY_BYPASS;
     }
     uint32_t way = c->policy->victim(c->state, s, candidates, r);
-    if (way == POLICY_BYPASS)
+    if (way == POLICY_BYPASS) {
         out->bypassed = 1;
+    } else if (way & POLICY_STALL_FLAG) { /* wait until that way may be replaced */
+        way &= ~POLICY_STALL_FLAG;
+        out->stalled = 1;
+        out->stall_until = s->ready[way];
+    }
     return way;
 }
 
 static inline __attribute__((always_inline)) void
-access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now, cache_result *out)
+probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
 {
     /* Only the flags: the other fields are read only under their flag. */
     memset(out, 0, offsetof(cache_result, victim_line));
-    uint32_t set = cache_set_of(c, r->line);
-    size_t base = (size_t)set * c->ways;
-    cache_set s = view(c, set);
     uint8_t need = wanted(c, r);
-    if (c->policy->skip_lookup && c->policy->skip_lookup(c->state, r)) {
+    if (c->admission && c->admission->skip_lookup(c->admission_param, r)) {
         out->bypassed = 1; /* around the cache: no hit, no change (SPEC §9) */
         out->fetch_sectors = write ? 0 : need;
         return;
     }
+    uint32_t set = cache_set_of(c, r->line);
+    size_t base = (size_t)set * c->ways;
+    out->set = set;
     int64_t at = find(c, r->line, base);
     if (at >= 0) {
+        cache_set s = view(c, set, now);
         size_t i = base + (size_t)at;
         out->present = 1;
         out->slot = (uint32_t)i;
@@ -192,18 +217,32 @@ access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now,
         c->policy->hit(c->state, &s, (uint32_t)at, r);
         return;
     }
-    if (c->policy->miss)
+    if (c->policy->miss) {
+        cache_set s = view(c, set, now);
         c->policy->miss(c->state, &s, r);
+    }
     /* Not allocated: a read fetches what it asked for from below.  (Set
      * here, not by reading *out back: byte stores then a wider load of the
      * same bytes stall store forwarding on the hottest path.) */
     out->fetch_sectors = write ? 0 : need;
-    if (!allocate)
+}
+
+static inline __attribute__((always_inline)) cache_way
+choose(cache *c, const cache_req *r, uint64_t now, cache_result *out)
+{
+    cache_set s = view(c, out->set, now);
+    return (cache_way){choose_way(c, &s, r, now, out)};
+}
+
+static inline __attribute__((always_inline)) void
+fill(cache *c, const cache_req *r, cache_way chosen, int write, cache_result *out)
+{
+    if (chosen.way == POLICY_BYPASS)
         return;
-    uint32_t way = choose_way(c, &s, r, now, out);
-    if (way == POLICY_BYPASS)
-        return;
-    size_t i = base + way;
+    uint32_t set = out->set, way = chosen.way;
+    size_t i = (size_t)set * c->ways + way;
+    cache_set s = view(c, set, 0);
+    uint8_t need = wanted(c, r);
     if (c->lines[i] == CACHE_INVALID) {
         c->filled[set]++;
     } else {
@@ -212,6 +251,8 @@ access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now,
         out->victim_dirty = c->dirty[i];
         out->victim_warp = c->warps[i];
         out->victim_pc = c->pcs[i];
+        if (c->policy->evicted)
+            c->policy->evicted(c->state, &s, way, EVICT_REPLACE);
     }
     c->lines[i] = r->line;
     c->valid[i] = need;
@@ -223,6 +264,30 @@ access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now,
     out->allocated = 1;
     out->slot = (uint32_t)i;
     out->fetch_sectors = write ? 0 : need;
+}
+
+void cache_probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
+{
+    probe(c, r, write, now, out);
+}
+
+cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result *out)
+{
+    return choose(c, r, now, out);
+}
+
+void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_result *out)
+{
+    fill(c, r, way, write, out);
+}
+
+static inline __attribute__((always_inline)) void
+access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now, cache_result *out)
+{
+    probe(c, r, write, now, out);
+    if (out->present || out->bypassed || !allocate)
+        return;
+    fill(c, r, choose(c, r, now, out), write, out);
 }
 
 void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out)
@@ -243,6 +308,10 @@ uint32_t cache_invalidate(cache *c, uint64_t line)
         return 0;
     size_t i = base + (size_t)at;
     uint32_t dirty = c->dirty[i];
+    if (c->policy->evicted) {
+        cache_set s = view(c, (uint32_t)(base / c->ways), 0);
+        c->policy->evicted(c->state, &s, (uint32_t)at, EVICT_INVALIDATE);
+    }
     c->filled[i / c->ways]--;
     c->lines[i] = CACHE_INVALID;
     c->valid[i] = c->dirty[i] = 0;
@@ -275,4 +344,23 @@ uint64_t cache_valid_lines(const cache *c)
     for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
         n += c->lines[i] != CACHE_INVALID;
     return n;
+}
+
+void cache_add_policy_stats(const cache *c, policy_stat *out, uint32_t *count)
+{
+    if (!c->policy->stats)
+        return;
+    policy_stat mine[POLICY_MAX_STATS];
+    uint32_t n = c->policy->stats(c->state, mine);
+    for (uint32_t i = 0; i < n && i < POLICY_MAX_STATS; i++) {
+        uint32_t at = 0;
+        while (at < *count && strcmp(out[at].name, mine[i].name) != 0)
+            at++;
+        if (at == *count) {
+            if (*count == POLICY_MAX_STATS)
+                continue;
+            out[(*count)++] = (policy_stat){.name = mine[i].name};
+        }
+        out[at].value += mine[i].value;
+    }
 }

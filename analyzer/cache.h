@@ -26,6 +26,7 @@ typedef struct cache_options {
     uint32_t index_divisor; /* set index from line ÷ this (L2 slices); 0 = 1 */
     set_index index;
     const policy_ops *policy;
+    const admission_ops *admission; /* optional; its table is policy_geometry.param */
     policy_geometry policy_geometry; /* sets/ways are filled in by cache_new */
     int track_pending;      /* reserved-line mode: pending lines are not victims */
 } cache_options;
@@ -37,8 +38,9 @@ typedef struct cache_result {
     uint8_t hit;             /* present with every requested sector valid */
     uint8_t present;         /* the tag matched (a sector miss is present, not hit) */
     uint8_t allocated;       /* a way was filled by this access */
-    uint8_t bypassed;        /* the policy refused to allocate */
+    uint8_t bypassed;        /* admission or the policy refused the request */
     uint8_t no_victim;       /* every way pending: nothing could be replaced */
+    uint8_t stalled;         /* the policy waited for a way (stall_until) */
     uint8_t pending;         /* the line hit is still pending (an MSHR merge) */
     uint8_t fetch_sectors;   /* sectors the access must fetch from below */
     uint8_t evicted;         /* a valid line was replaced */
@@ -47,7 +49,14 @@ typedef struct cache_result {
     uint32_t victim_warp, victim_pc; /* who filled the victim */
     uint32_t owner_warp, owner_pc;   /* who filled the line hit */
     uint32_t slot;           /* set × ways + way of the line touched, if any */
+    uint64_t stall_until;    /* with stalled: when the way became replaceable */
+    uint32_t set;            /* the line's set (after a probe that looked up) */
 } cache_result;
+
+/* A miss's way, chosen before the fill (cache_choose). */
+typedef struct cache_way {
+    uint32_t way;            /* POLICY_BYPASS: not allocated */
+} cache_way;
 
 typedef struct cache cache;
 
@@ -56,7 +65,8 @@ typedef struct cache cache;
 cache_options cache_options_for(const cache_config *g, uint32_t divisor);
 cache *cache_new(const cache_options *o, ws_error *err);
 void cache_free(cache *c);
-/* Drops every line (dirty ones too: callers write them back first). */
+/* Drops every line (dirty ones too: callers write them back first); the
+ * policy is told of each (EVICT_FLUSH). */
 void cache_flush(cache *c);
 
 uint32_t cache_set_of(const cache *c, uint64_t line);
@@ -64,9 +74,25 @@ uint32_t cache_sectors_per_line(const cache *c);
 /* All sectors of a line, as a mask. */
 uint8_t cache_full_mask(const cache *c);
 
-/* A read: looks the line up and, on a miss with `allocate`, fills it (the
- * requested sectors if sectored, else the whole line).  now is the
+/* The two steps of an access, so a fill can be decided after the level
+ * below answers:
+ *   cache_probe   looks the line up (admission first: a request it turns
+ *                 away is out->bypassed and looks nothing up); a hit is
+ *                 promoted; a miss sets fetch_sectors;
+ *   cache_choose  on a miss, picks the way to fill: an invalid way, or the
+ *                 policy's victim among the replaceable ones, or none
+ *                 (out->bypassed / out->no_victim), or after a stall
+ *                 (out->stalled); changes nothing;
+ *   cache_fill    puts the line in the chosen way (the victim is evicted,
+ *                 the policy told) and sets out->allocated and out->slot.
+ * write = 1 marks the sectors dirty and fetches nothing.  now is the
  * requester's clock for pending lines. */
+void cache_probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out);
+cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result *out);
+void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_result *out);
+
+/* A read: probe and, on a miss with `allocate`, choose and fill (the
+ * requested sectors if sectored, else the whole line). */
 void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out);
 /* A write-back, write-allocate write of r->sector_mask: marks the sectors
  * valid and dirty without fetching them. */
@@ -83,5 +109,9 @@ void cache_set_ready(cache *c, uint32_t slot, uint64_t ready);
 uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t line, uint8_t dirty),
                            void *ctx);
 uint64_t cache_valid_lines(const cache *c);
+
+/* Adds the policy's own figures (policy.h stats) into out[0..*count),
+ * matching by name; *count grows with new names. */
+void cache_add_policy_stats(const cache *c, policy_stat *out, uint32_t *count);
 
 #endif

@@ -213,9 +213,10 @@ static int validate_cache(const cache_config *c, const char *level, ws_error *er
                        (unsigned long long)sets);
     if (!c->policy[0])
         return ws_fail(err, "%s.policy: missing", level);
-    if (!policy_find(c->policy))
-        return ws_fail(err, "%s.policy: unknown policy '%s' (see `warpscope policies`)", level,
-                       c->policy);
+    policy_spec spec;
+    ws_error why;
+    if (policy_spec_parse(c->policy, &spec, &why) != 0)
+        return ws_fail(err, "%s.policy: %s", level, why.msg);
     if (c->ways > 64)
         return ws_fail(err, "%s.ways: %u is more than the 64 warpscope models", level, c->ways);
     return 0;
@@ -396,7 +397,10 @@ int config_override(gpu_config *c, const char *option, const char *value, ws_err
     } else if (strcmp(option, "--l1") == 0 || strcmp(option, "--l2") == 0) {
         cache_config *cache = option[3] == '1' ? &c->l1 : &c->l2;
         /* --l1 POLICY is short for --l1-policy POLICY. */
-        if (!strchr(value, ':') && policy_find(value)) {
+        policy_spec spec;
+        ws_error why;
+        if (!strchr(value, ':') && strlen(value) < sizeof cache->policy &&
+            policy_spec_parse(value, &spec, &why) == 0) {
             snprintf(cache->policy, sizeof cache->policy, "%s", value);
             return 0;
         }

@@ -41,19 +41,28 @@ double level_hit_rate(const level_counts *c)
 
 /* ---- set-up ---- */
 
-static cache *make_cache(const cache_config *g, uint32_t divisor, const void *param,
-                         const hierarchy_options *o, uint64_t seed_offset, ws_error *err)
+static cache *make_cache(const cache_config *g, const policy_spec *spec, uint32_t divisor,
+                         const void *param, const hierarchy_options *o, uint64_t seed_offset,
+                         ws_error *err)
 {
-    const policy_ops *policy = policy_find(g->policy);
-    if (!policy)
-        return ws_fail(err, "unknown cache policy '%s'", g->policy), NULL;
-    if (policy->needs_param && !param)
+    if (spec->admission && spec->admission->needs_param && !param)
         return ws_fail(err, "policy '%s' needs a table (use `warpscope bypass`)", g->policy), NULL;
     cache_options co = cache_options_for(g, divisor);
-    co.policy = policy;
-    co.policy_geometry = (policy_geometry){.seed = o->seed + seed_offset, .param = param};
+    co.policy = spec->replacement;
+    co.admission = spec->admission;
+    co.policy_geometry = (policy_geometry){.seed = o->seed + seed_offset, .param = param,
+                                           .schedulers = o->config.schedulers_per_sm};
     co.track_pending = o->reserved_lines;
     return cache_new(&co, err);
+}
+
+int hierarchy_resolve_policies(hierarchy_options *o, ws_error *err)
+{
+    if (!o->l1_spec.replacement && policy_spec_parse(o->config.l1.policy, &o->l1_spec, err) != 0)
+        return -1;
+    if (!o->l2_spec.replacement && policy_spec_parse(o->config.l2.policy, &o->l2_spec, err) != 0)
+        return -1;
+    return 0;
 }
 
 void hierarchy_free(hierarchy *h)
@@ -119,12 +128,15 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         ws_fail(err, "out of memory");
         goto fail;
     }
+    if (hierarchy_resolve_policies(&h->o, err) != 0)
+        goto fail;
     for (uint32_t s = 0; s < h->sms; s++)
-        if (!(h->l1[s] = make_cache(&c->l1, 1, o->l1_param, o, s, err)) ||
+        if (!(h->l1[s] = make_cache(&c->l1, &h->o.l1_spec, 1, o->l1_param, o, s, err)) ||
             !(h->fully[s] = falru_new(l1_lines, err)))
             goto fail;
     for (uint32_t s = 0; s < h->slices; s++)
-        if (!(h->l2[s] = make_cache(&c->l2, h->slices, o->l2_param, o, 1000 + s, err)))
+        if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
+                                    err)))
             goto fail;
     if (!(h->classes = missclass_new(h->sms, err)) || !(h->generations = locality_new(h->sms, err)))
         goto fail;

@@ -39,6 +39,9 @@ struct replay_issue;
 
 typedef struct hierarchy_options {
     gpu_config config;          /* l1.policy / l2.policy name the policies */
+    /* The policies, resolved once; a level left zero is resolved from the
+     * config's name when the hierarchy is made. */
+    policy_spec l1_spec, l2_spec;
     uint64_t seed;              /* for randomized policies */
     const void *l1_param, *l2_param; /* policy parameters (bypass tables) */
     int l2_cold;                /* flush L2 between kernels too */
@@ -124,6 +127,9 @@ typedef struct replay_results {
 
 typedef struct hierarchy hierarchy;
 
+/* Resolves a level whose spec is left zero from the config's policy name
+ * (hierarchy_new does it too): the one place names become policies. */
+int hierarchy_resolve_policies(hierarchy_options *o, ws_error *err);
 hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_error *err);
 void hierarchy_free(hierarchy *h);
 

@@ -426,10 +426,9 @@ static int feed(const sched_source *source, const gpu_config *config, const repl
 
 /* ---- OPT's recording passes ---- */
 
-static int needs_next(const cache_config *c)
+static int needs_next(const policy_spec *spec)
 {
-    const policy_ops *p = policy_find(c->policy);
-    return p && p->needs_next_use;
+    return spec->replacement->needs_next_use;
 }
 
 /* A hierarchy that only records the key stream of one level: any non-OPT
@@ -443,8 +442,8 @@ static hierarchy *recorder(const hierarchy_options *o, uint32_t kernels, int kee
     r.record_l1 = record_l1;
     r.record_l2 = record_l2;
     if (!keep_l1)
-        snprintf(r.config.l1.policy, sizeof r.config.l1.policy, "lru");
-    snprintf(r.config.l2.policy, sizeof r.config.l2.policy, "lru");
+        r.l1_spec = policy_spec_lru();
+    r.l2_spec = policy_spec_lru();
     return hierarchy_new(&r, kernels, err);
 }
 
@@ -484,15 +483,19 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
      * L2 recorder replays the same L1 and consumes one copy). */
     for (uint32_t i = 0; i < count; i++) {
         final[i] = options[i];
-        if (!needs_next(&options[i].config.l1))
+        if (hierarchy_resolve_policies(&final[i], err) != 0)
+            goto out;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        if (!needs_next(&final[i].l1_spec))
             continue;
-        for (int copy = 0; copy < 1 + needs_next(&options[i].config.l2); copy++) {
+        for (int copy = 0; copy < 1 + needs_next(&final[i].l2_spec); copy++) {
             nextuse *n = nextuse_new(err);
             if (!n)
                 goto out;
             owned[n_owned++] = n;
             *(copy ? &l1_for_l2[i] : &final[i].l1_next) = n;
-            if (!(rec[n_rec++] = recorder(&options[i], kernels, 0, NULL, n, NULL, err)))
+            if (!(rec[n_rec++] = recorder(&final[i], kernels, 0, NULL, n, NULL, err)))
                 goto out;
         }
     }
@@ -501,13 +504,13 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
     /* Pass 2: L2 keys for every OPT L2, behind the real L1 policy. */
     uint32_t first_l2 = n_owned;
     for (uint32_t i = 0; i < count; i++) {
-        if (!needs_next(&options[i].config.l2))
+        if (!needs_next(&final[i].l2_spec))
             continue;
         nextuse *n = nextuse_new(err);
         if (!n)
             goto out;
         owned[n_owned++] = final[i].l2_next = n;
-        if (!(rec[n_rec++] = recorder(&options[i], kernels, 1, l1_for_l2[i], NULL, n, err)))
+        if (!(rec[n_rec++] = recorder(&final[i], kernels, 1, l1_for_l2[i], NULL, n, err)))
             goto out;
     }
     if (recording_pass(source, config, o, rec, &n_rec, owned + first_l2, n_owned - first_l2,

@@ -7,7 +7,10 @@
 static const char usage[] =
     "usage: warpscope policies\n\n"
     "Lists the cache replacement policies usable at L1 or L2 (--l1, --l2,\n"
-    "compare --policies).\n";
+    "compare --policies), then the admission modules, which decide before any\n"
+    "lookup whether a request uses the cache at all.  An admission module\n"
+    "composes with any replacement policy, REPLACEMENT+ADMISSION (for example\n"
+    "srrip+bypass-pc); alone it runs on lru.\n";
 
 static int run(int argc, char **argv)
 {
@@ -16,6 +19,9 @@ static int run(int argc, char **argv)
         return cli_error(NULL, "policies takes no arguments");
     for (int i = 0; policy_all[i]; i++)
         printf("  %-13s %s\n", policy_all[i]->name, policy_all[i]->description);
+    printf("admission (alone = lru+NAME; or REPLACEMENT+NAME):\n");
+    for (int i = 0; admission_all[i]; i++)
+        printf("  %-13s %s\n", admission_all[i]->name, admission_all[i]->description);
     return 0;
 }
 

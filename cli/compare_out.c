@@ -11,15 +11,15 @@
 #include "util/outfile.h"
 #include "util/version.h"
 
-static int set_policy(cache_config *c, const char *name, size_t len, ws_error *err)
+/* One level's policy: its name for the reports, resolved once. */
+static int set_policy(cache_config *c, policy_spec *spec, const char *name, size_t len,
+                      ws_error *err)
 {
     if (len == 0 || len >= sizeof c->policy)
         return ws_fail(err, "expected POLICY or L1POLICY/L2POLICY entries");
     memcpy(c->policy, name, len);
     c->policy[len] = '\0';
-    if (!policy_find(c->policy))
-        return ws_fail(err, "unknown policy '%s' (see `warpscope policies`)", c->policy);
-    return 0;
+    return policy_spec_parse(c->policy, spec, err);
 }
 
 int compare_set_parse(compare_set *set, const char *list, const hierarchy_options *base,
@@ -39,10 +39,11 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
         set->names[set->count][len] = '\0';
         const char *slash = memchr(p, '/', len);
         if (slash) {
-            if (set_policy(&o->config.l1, p, (size_t)(slash - p), err) != 0 ||
-                set_policy(&o->config.l2, slash + 1, len - (size_t)(slash - p) - 1, err) != 0)
+            if (set_policy(&o->config.l1, &o->l1_spec, p, (size_t)(slash - p), err) != 0 ||
+                set_policy(&o->config.l2, &o->l2_spec, slash + 1, len - (size_t)(slash - p) - 1,
+                           err) != 0)
                 return -1;
-        } else if (set_policy(&o->config.l1, p, len, err) != 0) {
+        } else if (set_policy(&o->config.l1, &o->l1_spec, p, len, err) != 0) {
             return -1;
         }
         set->count++;

@@ -1,6 +1,7 @@
 /* tests/test_policies.c: every replacement policy on hand-computed
  * sequences (SPEC §7): hits, victims, insertion positions, set dueling. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/cache.h"
@@ -8,6 +9,7 @@
 #include "analyzer/policies/dueling.h"
 #include "analyzer/policies/rrip.h"
 #include "analyzer/policies/stamp.h"
+#include "formats/trace.h"
 
 static cache *one_set(const char *policy, uint32_t ways, uint32_t sets)
 {
@@ -282,4 +284,150 @@ Test(policies, drrip_followers_switch_to_brrip_when_srrip_leaders_miss)
     p->fill(state, &follower, 0, &(cache_req){0});
     cr_expect_eq(meta[0], RRIP_LONG, "back to SRRIP");
     p->destroy(state);
+}
+
+/* ---- the interface (policy.h): specs, admission, steps, causes, stalls ---- */
+
+#include "analyzer/bypass_pcs.h"
+
+Test(policies, specs_resolve_replacement_and_admission)
+{
+    policy_spec s;
+    ws_error err;
+    cr_assert_eq(policy_spec_parse("srrip", &s, &err), 0);
+    cr_expect_eq(s.replacement, policy_find("srrip"));
+    cr_expect_null(s.admission);
+    cr_assert_eq(policy_spec_parse("bypass-pc", &s, &err), 0, "an admission alone runs on lru");
+    cr_expect_eq(s.replacement, policy_find("lru"));
+    cr_expect_eq(s.admission, admission_find("bypass-pc"));
+    cr_assert_eq(policy_spec_parse("srrip+bypass-table", &s, &err), 0);
+    cr_expect_eq(s.replacement, policy_find("srrip"));
+    cr_expect_eq(s.admission, admission_find("bypass-table"));
+    cr_expect_eq(policy_spec_parse("srrip+lru", &s, &err), -1);
+    cr_expect(strstr(err.msg, "no admission module") != NULL, "%s", err.msg);
+    cr_expect_eq(policy_spec_parse("nope", &s, &err), -1);
+    cr_expect(strstr(err.msg, "unknown policy 'nope'") != NULL, "%s", err.msg);
+}
+
+Test(policies, admission_composes_with_any_replacement)
+{
+    /* srrip+bypass-pc: PC 1's loads never look the cache up (a resident
+     * line is no hit for them); PC 0's follow SRRIP. */
+    uint8_t flags[2] = {0, 1};
+    uint8_t *rows[1] = {flags};
+    uint32_t counts[1] = {2};
+    bypass_pcs marks = {.kernels = 1, .pc_counts = counts, .flags = rows};
+    ws_error err;
+    cache_options o = {.sets = 1, .ways = 2, .line_bytes = 128, .policy = policy_find("srrip"),
+                       .admission = admission_find("bypass-pc"),
+                       .policy_geometry = {.param = &marks}};
+    cache *c = cache_new(&o, &err);
+    cr_assert_not_null(c, "%s", err.msg);
+    cache_result r;
+    cache_req pc0 = {.line = 4, .pc = 0, .kind = WST_LOAD, .space = WST_GLOBAL};
+    cache_req pc1 = pc0;
+    pc1.pc = 1;
+    cache_read(c, &pc0, 1, 0, &r);
+    cr_expect(r.allocated);
+    cache_read(c, &pc1, 1, 0, &r);
+    cr_expect(!r.hit && !r.present && r.bypassed, "around the cache, even with the line in it");
+    cache_read(c, &pc0, 1, 0, &r);
+    cr_expect(r.hit);
+    cache_free(c);
+}
+
+/* A policy that records what it is told, for the interface tests. */
+typedef struct recorder_state {
+    int evictions[3];
+    uint32_t victim; /* what victim() returns */
+} recorder_state;
+
+static void *rec_create(const policy_geometry *g, ws_error *err)
+{
+    (void)g, (void)err;
+    return calloc(1, sizeof(recorder_state));
+}
+static void rec_touch(void *s, const cache_set *set, uint32_t way, const cache_req *r)
+{
+    (void)s, (void)r;
+    set->meta[way] = 0;
+}
+static uint32_t rec_victim(void *s, const cache_set *set, uint64_t candidates, const cache_req *r)
+{
+    (void)set, (void)candidates, (void)r;
+    return ((recorder_state *)s)->victim;
+}
+static void rec_evicted(void *s, const cache_set *set, uint32_t way, evict_cause cause)
+{
+    (void)set, (void)way;
+    ((recorder_state *)s)->evictions[cause]++;
+}
+static uint32_t rec_stats(const void *s, policy_stat *out)
+{
+    const recorder_state *st = s;
+    out[0] = (policy_stat){"replaced", (uint64_t)st->evictions[EVICT_REPLACE]};
+    out[1] = (policy_stat){"flushed", (uint64_t)st->evictions[EVICT_FLUSH]};
+    return 2;
+}
+static const policy_ops recorder_policy = {
+    .name = "recorder", .description = "test", .create = rec_create, .destroy = free,
+    .hit = rec_touch, .fill = rec_touch, .victim = rec_victim, .evicted = rec_evicted,
+    .stats = rec_stats};
+
+Test(policies, probe_choose_fill_and_eviction_causes)
+{
+    ws_error err;
+    cache_options o = {.sets = 1, .ways = 2, .line_bytes = 128, .policy = &recorder_policy};
+    cache *c = cache_new(&o, &err);
+    cr_assert_not_null(c, "%s", err.msg);
+    cache_result r;
+    cache_req a = {.line = 1}, b = {.line = 2}, d = {.line = 3};
+    cache_read(c, &a, 1, 0, &r);
+    cache_read(c, &b, 1, 0, &r);
+    /* Probe: a miss, nothing changed yet. */
+    cache_probe(c, &d, 0, 0, &r);
+    cr_expect(!r.hit && !r.present);
+    cr_expect(cache_contains(c, 1) && cache_contains(c, 2));
+    cache_way w = cache_choose(c, &d, 0, &r);
+    cr_expect_eq(w.way, 0, "the policy's victim (way 0)");
+    cr_expect(cache_contains(c, 1), "choosing changes nothing");
+    cache_fill(c, &d, w, 0, &r);
+    cr_expect(r.allocated && r.evicted && r.victim_line == 1);
+    cache_invalidate(c, 2);
+    cache_flush(c);
+    policy_stat stats[POLICY_MAX_STATS];
+    uint32_t n = 0;
+    cache_add_policy_stats(c, stats, &n);
+    cache_add_policy_stats(c, stats, &n); /* summed by name over caches */
+    cr_assert_eq(n, 2);
+    cr_expect_str_eq(stats[0].name, "replaced");
+    cr_expect_eq(stats[0].value, 2, "one replacement, counted twice");
+    cr_expect_eq(stats[1].value, 2, "line 3 flushed, counted twice");
+    cache_free(c);
+}
+
+/* A policy that always waits for way 1. */
+static uint32_t stall_on_way1(void *s, const cache_set *set, uint64_t candidates, const cache_req *r)
+{
+    (void)s, (void)set, (void)candidates, (void)r;
+    return policy_stall(1);
+}
+
+Test(policies, a_victim_may_be_a_stall)
+{
+    ws_error err;
+    policy_ops stalling = recorder_policy;
+    stalling.victim = stall_on_way1;
+    cache_options o = {.sets = 1, .ways = 2, .line_bytes = 128, .policy = &stalling,
+                       .track_pending = 1};
+    cache *c = cache_new(&o, &err);
+    cache_result r;
+    cache_read(c, &(cache_req){.line = 1}, 1, 0, &r);
+    cache_read(c, &(cache_req){.line = 2}, 1, 0, &r);
+    cache_set_ready(c, r.slot, 50); /* way 1 pending until 50 */
+    cache_read(c, &(cache_req){.line = 3}, 1, 10, &r);
+    cr_expect(r.stalled && r.allocated, "waited for way 1, then replaced it");
+    cr_expect_eq(r.stall_until, 50);
+    cr_expect_eq(r.victim_line, 2);
+    cache_free(c);
 }

@@ -1,18 +1,20 @@
-/* analyzer/policies/bypass_table.c: S1's bypass table (SPEC §9).  Global
- * loads to lines the table marks (U × (1 + R) < 1, Eq. 1) never look L1 up:
- * they go to L2 as 32 B sectors, even when the line is in L1, as `__ldcg`
- * would make them (SPEC §9).  Everything else is LRU.  The table comes
- * from a baseline replay (`warpscope bypass`). */
+/* analyzer/policies/bypass_table.c: S1's bypass table as an admission
+ * module (SPEC §9).  Global loads to lines the table marks (U × (1 + R) < 1,
+ * Eq. 1) never look L1 up: they go to L2 as 32 B sectors, even when the line
+ * is in L1, as `__ldcg` would make them.  The table comes from a baseline
+ * replay (`warpscope bypass`).  Alone, `bypass-table` is `lru+bypass-table`. */
 #include "analyzer/bypass_table.h"
-#include "analyzer/policies/stamp.h"
+#include "analyzer/policy.h"
 #include "formats/trace.h"
 
-static int table_bypass(const void *state, const cache_req *r)
+static int table_skips(const void *table, const cache_req *r)
 {
-    const stamp_state *s = state;
-    return r->kind == WST_LOAD && r->space == WST_GLOBAL &&
-           bypass_table_verdict(s->param, r->line);
+    return r->kind == WST_LOAD && r->space == WST_GLOBAL && bypass_table_verdict(table, r->line);
 }
 
-const policy_ops policy_bypass_table =
-    STAMP_LRU_WITH_BYPASS("bypass-table", "LRU, but lines with U x (1 + R) < 1 bypass L1 (S1 Eq. 1; from `bypass`)", table_bypass);
+const admission_ops admission_bypass_table = {
+    .name = "bypass-table",
+    .description = "lines with U x (1 + R) < 1 bypass L1 (S1 Eq. 1; from `bypass`)",
+    .needs_param = 1,
+    .skip_lookup = table_skips,
+};

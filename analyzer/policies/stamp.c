@@ -13,7 +13,6 @@ void *stamp_create(const policy_geometry *g, ws_error *err)
     s->rng = g->seed;
     s->sets = g->sets;
     s->psel = DUELING_PSEL_START;
-    s->param = g->param;
     return s;
 }
 

@@ -17,7 +17,6 @@ typedef struct stamp_state {
     uint64_t rng;
     uint32_t sets;
     uint32_t psel; /* DIP's selector */
-    const void *param; /* the bypass policies' table */
 } stamp_state;
 
 void *stamp_create(const policy_geometry *g, ws_error *err);
@@ -44,14 +43,6 @@ static inline void stamp_bimodal(stamp_state *s, const cache_set *set, uint32_t 
 
 uint32_t stamp_victim(void *state, const cache_set *set, uint64_t candidates, const cache_req *r);
 
-/* An LRU policy whose only difference is a rule that sends requests around
- * the cache (the seed policies built on profiles: bypass-table, bypass-pc). */
-#define STAMP_LRU_WITH_BYPASS(policy_name, text, rule)                                     \
-    {                                                                                      \
-        .name = policy_name, .description = text, .needs_param = 1, .create = stamp_create, \
-        .destroy = stamp_destroy, .hit = stamp_promote, .fill = stamp_promote,             \
-        .victim = stamp_victim, .skip_lookup = rule,                                        \
-    }
 void stamp_promote(void *state, const cache_set *set, uint32_t way, const cache_req *r);
 void stamp_keep(void *state, const cache_set *set, uint32_t way, const cache_req *r);
 
