@@ -109,12 +109,20 @@ static int profile_requests(void *ctx, const replay_issue *is, const ws_request 
     return 0;
 }
 
-static int profile_l1(void *ctx, const replay_issue *is, uint64_t line, int hit, ws_error *err)
+/* R(A) of Eq. 1: the baseline's L1 hits per fill of each line, heard as an
+ * L1 collector of global-load hits and fills. */
+static int profile_hit(void *ctx, const replay_issue *is, uint64_t line, uint32_t owner,
+                       ws_error *err)
 {
-    (void)is;
+    (void)owner;
     advisor *ad = ctx;
-    return hit ? bypass_table_hit(ad->out->table, line, err)
-               : bypass_table_fill(ad->out->table, line, err);
+    return is_global_load(is) ? bypass_table_hit(ad->out->table, line, err) : 0;
+}
+
+static int profile_fill(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    advisor *ad = ctx;
+    return is_global_load(is) ? bypass_table_fill(ad->out->table, line, err) : 0;
 }
 
 /* ---- pass 2: shares ---- */
@@ -188,7 +196,7 @@ static hierarchy_options with_admission(const hierarchy_options *base, const cha
         snprintf(o.config.l1.policy, sizeof o.config.l1.policy, "%s+%s", replacement->name, name);
     o.l1_spec = (policy_spec){.replacement = replacement, .admission = admission_find(name)};
     o.l1_param = param;
-    o.l1_event = NULL;
+    o.observer_count = 0;
     return o;
 }
 
@@ -242,8 +250,8 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     ro.observe = profile_requests;
     ro.observe_ctx = &ad;
     o[0] = *base;
-    o[0].l1_event = profile_l1;
-    o[0].l1_event_ctx = &ad;
+    o[0].observers[o[0].observer_count++] =
+        (l1_observer){.ctx = &ad, .hit = profile_hit, .fill = profile_fill};
     if (run(src, config, &ro, o, 1, h, "bypass 1/3", quiet, err) != 0)
         goto done;
     out->baseline = hierarchy_results(h[0])->total;

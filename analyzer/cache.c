@@ -113,7 +113,16 @@ uint32_t cache_set_of(const cache *c, uint64_t line)
 uint32_t cache_sectors_per_line(const cache *c) { return c->sectors; }
 uint8_t cache_full_mask(const cache *c) { return c->full_mask; }
 
-static inline cache_set view(const cache *c, uint32_t set, uint64_t now)
+/* The set as hit(), fill() and miss() see it: the hottest calls build only
+ * what every policy reads. */
+static inline cache_set view(const cache *c, uint32_t set)
+{
+    size_t base = (size_t)set * c->ways;
+    return (cache_set){.index = set, .ways = c->ways, .lines = c->lines + base, .meta = c->meta + base};
+}
+
+/* ... and as victim() and evicted() see it: with fillers and pending times. */
+static inline cache_set full_view(const cache *c, uint32_t set, uint64_t now)
 {
     size_t base = (size_t)set * c->ways;
     return (cache_set){.index = set, .ways = c->ways, .lines = c->lines + base, .meta = c->meta + base,
@@ -124,7 +133,7 @@ void cache_flush(cache *c)
 {
     if (c->policy->evicted)
         for (uint32_t set = 0; set < c->sets; set++) {
-            cache_set s = view(c, set, 0);
+            cache_set s = full_view(c, set, 0);
             for (uint32_t w = 0; w < c->ways; w++)
                 if (s.lines[w] != CACHE_INVALID)
                     c->policy->evicted(c->state, &s, w, EVICT_FLUSH);
@@ -185,8 +194,13 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
     return way;
 }
 
-static inline __attribute__((always_inline)) void
-probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
+/* What a probe found; returned, not read back from *out (byte stores then
+ * a wider load of the same bytes stall store forwarding on the hottest
+ * path). */
+enum { PROBE_MISS, PROBE_PRESENT, PROBE_SKIPPED };
+
+static inline __attribute__((always_inline)) int
+probe(cache *c, const cache_req *r, int write, uint64_t now, uint32_t set, cache_result *out)
 {
     /* Only the flags: the other fields are read only under their flag. */
     memset(out, 0, offsetof(cache_result, victim_line));
@@ -194,14 +208,13 @@ probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
     if (c->admission && c->admission->skip_lookup(c->admission_param, r)) {
         out->bypassed = 1; /* around the cache: no hit, no change (SPEC §9) */
         out->fetch_sectors = write ? 0 : need;
-        return;
+        return PROBE_SKIPPED;
     }
-    uint32_t set = cache_set_of(c, r->line);
     size_t base = (size_t)set * c->ways;
     out->set = set;
     int64_t at = find(c, r->line, base);
     if (at >= 0) {
-        cache_set s = view(c, set, now);
+        cache_set s = view(c, set);
         size_t i = base + (size_t)at;
         out->present = 1;
         out->slot = (uint32_t)i;
@@ -215,33 +228,26 @@ probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
         if (write)
             c->dirty[i] |= need;
         c->policy->hit(c->state, &s, (uint32_t)at, r);
-        return;
+        return PROBE_PRESENT;
     }
     if (c->policy->miss) {
-        cache_set s = view(c, set, now);
+        cache_set s = view(c, set);
         c->policy->miss(c->state, &s, r);
     }
-    /* Not allocated: a read fetches what it asked for from below.  (Set
-     * here, not by reading *out back: byte stores then a wider load of the
-     * same bytes stall store forwarding on the hottest path.) */
+    /* Not allocated: a read fetches what it asked for from below. */
     out->fetch_sectors = write ? 0 : need;
+    return PROBE_MISS;
 }
 
-static inline __attribute__((always_inline)) cache_way
-choose(cache *c, const cache_req *r, uint64_t now, cache_result *out)
-{
-    cache_set s = view(c, out->set, now);
-    return (cache_way){choose_way(c, &s, r, now, out)};
-}
-
+/* fill: s is the set's full view (full_view); one view serves both steps. */
 static inline __attribute__((always_inline)) void
-fill(cache *c, const cache_req *r, cache_way chosen, int write, cache_result *out)
+fill(cache *c, const cache_req *r, cache_way chosen, int write, const cache_set *s,
+     cache_result *out)
 {
     if (chosen.way == POLICY_BYPASS)
         return;
-    uint32_t set = out->set, way = chosen.way;
+    uint32_t way = chosen.way, set = s->index;
     size_t i = (size_t)set * c->ways + way;
-    cache_set s = view(c, set, 0);
     uint8_t need = wanted(c, r);
     if (c->lines[i] == CACHE_INVALID) {
         c->filled[set]++;
@@ -252,7 +258,7 @@ fill(cache *c, const cache_req *r, cache_way chosen, int write, cache_result *ou
         out->victim_warp = c->warps[i];
         out->victim_pc = c->pcs[i];
         if (c->policy->evicted)
-            c->policy->evicted(c->state, &s, way, EVICT_REPLACE);
+            c->policy->evicted(c->state, s, way, EVICT_REPLACE);
     }
     c->lines[i] = r->line;
     c->valid[i] = need;
@@ -260,7 +266,7 @@ fill(cache *c, const cache_req *r, cache_way chosen, int write, cache_result *ou
     c->warps[i] = r->warp;
     c->pcs[i] = r->pc;
     c->ready[i] = 0;
-    c->policy->fill(c->state, &s, way, r);
+    c->policy->fill(c->state, s, way, r);
     out->allocated = 1;
     out->slot = (uint32_t)i;
     out->fetch_sectors = write ? 0 : need;
@@ -268,26 +274,34 @@ fill(cache *c, const cache_req *r, cache_way chosen, int write, cache_result *ou
 
 void cache_probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
 {
-    probe(c, r, write, now, out);
+    probe(c, r, write, now, cache_set_of(c, r->line), out);
 }
 
 cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result *out)
 {
-    return choose(c, r, now, out);
+    cache_set s = full_view(c, out->set, now);
+    return (cache_way){choose_way(c, &s, r, now, out)};
 }
 
 void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_result *out)
 {
-    fill(c, r, way, write, out);
+    cache_set s = full_view(c, out->set, 0);
+    fill(c, r, way, write, &s, out);
+}
+
+uint64_t cache_way_line(const cache *c, const cache_result *probe, cache_way way)
+{
+    return way.way == POLICY_BYPASS ? CACHE_INVALID : c->lines[(size_t)probe->set * c->ways + way.way];
 }
 
 static inline __attribute__((always_inline)) void
 access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now, cache_result *out)
 {
-    probe(c, r, write, now, out);
-    if (out->present || out->bypassed || !allocate)
+    uint32_t set = cache_set_of(c, r->line);
+    if (probe(c, r, write, now, set, out) != PROBE_MISS || !allocate)
         return;
-    fill(c, r, choose(c, r, now, out), write, out);
+    cache_set s = full_view(c, set, now);
+    fill(c, r, (cache_way){choose_way(c, &s, r, now, out)}, write, &s, out);
 }
 
 void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out)
@@ -309,7 +323,7 @@ uint32_t cache_invalidate(cache *c, uint64_t line)
     size_t i = base + (size_t)at;
     uint32_t dirty = c->dirty[i];
     if (c->policy->evicted) {
-        cache_set s = view(c, (uint32_t)(base / c->ways), 0);
+        cache_set s = full_view(c, (uint32_t)(base / c->ways), 0);
         c->policy->evicted(c->state, &s, (uint32_t)at, EVICT_INVALIDATE);
     }
     c->filled[i / c->ways]--;

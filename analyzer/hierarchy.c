@@ -1,4 +1,9 @@
-/* analyzer/hierarchy.c: see hierarchy.h. */
+/* analyzer/hierarchy.c: see hierarchy.h.
+ *
+ * The core keeps the levels, the traffic and the per-PC counts; the metric
+ * collectors (l1_collectors.c, and any the caller adds) subscribe to its L1
+ * events, and the stages of hierarchy.h hook into an L1 load at fixed
+ * places. */
 #include "analyzer/hierarchy.h"
 
 #include <stdio.h>
@@ -6,10 +11,10 @@
 #include <string.h>
 
 #include "analyzer/cache.h"
-#include "analyzer/falru.h"
+#include "analyzer/coalesce.h"
+#include "analyzer/l1_collectors.h"
 #include "analyzer/l1_rules.h"
 #include "formats/trace.h"
-#include "util/u64map.h"
 
 /* One MSHR entry of the reserved-line mode (SPEC §7). */
 typedef struct mshr_entry {
@@ -22,11 +27,9 @@ struct hierarchy {
     uint32_t sms, slices, line_bytes, line_shift, l1_sectored, l2_sectored;
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
-    falru **fully; /* per SM: the 3C reference */
-    missclass *classes;
-    locality *generations;
-    u64map holders;   /* line -> number of L1s holding it (μRC, replication) */
-    uint64_t copies, distinct;
+    l1_collectors *collectors;
+    l1_observer observers[L1_COLLECTORS + HIERARCHY_MAX_OBSERVERS];
+    uint32_t observer_count;
     mshr_entry *mshr; /* [sms × mshr_entries] */
     uint32_t mshr_entries;
     replay_results res;
@@ -71,17 +74,12 @@ void hierarchy_free(hierarchy *h)
         return;
     for (uint32_t s = 0; h->l1 && s < h->sms; s++)
         cache_free(h->l1[s]);
-    for (uint32_t s = 0; h->fully && s < h->sms; s++)
-        falru_free(h->fully[s]);
     for (uint32_t s = 0; h->l2 && s < h->slices; s++)
         cache_free(h->l2[s]);
     free(h->l1);
     free(h->l2);
-    free(h->fully);
     free(h->mshr);
-    missclass_free(h->classes);
-    locality_free(h->generations);
-    u64map_destroy(&h->holders);
+    l1_collectors_free(h->collectors);
     for (uint32_t k = 0; h->res.kernels && k < h->res.kernel_count; k++) {
         free(h->res.kernels[k].pcs);
         free(h->res.kernels[k].locality);
@@ -98,6 +96,8 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
 {
     if (config_validate(&o->config, err) != 0)
         return NULL;
+    if (o->stage_count > HIERARCHY_MAX_STAGES || o->observer_count > HIERARCHY_MAX_OBSERVERS)
+        return ws_fail(err, "replay: too many stages or collectors"), NULL;
     hierarchy *h = calloc(1, sizeof *h);
     if (!h)
         return ws_fail(err, "out of memory"), NULL;
@@ -115,35 +115,86 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     h->res.kernel_count = kernel_count;
     snprintf(h->res.l1_policy, sizeof h->res.l1_policy, "%s", c->l1.policy);
     snprintf(h->res.l2_policy, sizeof h->res.l2_policy, "%s", c->l2.policy);
-    uint32_t l1_lines = (uint32_t)cache_config_lines(&c->l1);
     if (!(h->l1 = calloc(h->sms, sizeof *h->l1)) || !(h->l2 = calloc(h->slices, sizeof *h->l2)) ||
-        !(h->fully = calloc(h->sms, sizeof *h->fully)) ||
         !(h->res.kernels = calloc(kernel_count + 1, sizeof *h->res.kernels)) ||
         !(h->res.sm_hits = calloc(h->sms, 8)) || !(h->res.sm_misses = calloc(h->sms, 8)) ||
         !(h->res.sm_load_misses = calloc(h->sms, 8)) ||
         !(h->res.remote_holders = calloc((size_t)h->sms * h->sms, 8)) ||
         (o->reserved_lines &&
-         !(h->mshr = calloc((size_t)h->sms * h->mshr_entries, sizeof *h->mshr))) ||
-        u64map_init(&h->holders, 1024) != 0) {
+         !(h->mshr = calloc((size_t)h->sms * h->mshr_entries, sizeof *h->mshr)))) {
         ws_fail(err, "out of memory");
         goto fail;
     }
     if (hierarchy_resolve_policies(&h->o, err) != 0)
         goto fail;
     for (uint32_t s = 0; s < h->sms; s++)
-        if (!(h->l1[s] = make_cache(&c->l1, &h->o.l1_spec, 1, o->l1_param, o, s, err)) ||
-            !(h->fully[s] = falru_new(l1_lines, err)))
+        if (!(h->l1[s] = make_cache(&c->l1, &h->o.l1_spec, 1, o->l1_param, o, s, err)))
             goto fail;
     for (uint32_t s = 0; s < h->slices; s++)
         if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
                                     err)))
             goto fail;
-    if (!(h->classes = missclass_new(h->sms, err)) || !(h->generations = locality_new(h->sms, err)))
+    if (!(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1), h->l1,
+                                            &h->res, &h->kernel, err)))
         goto fail;
+    /* The built-in collectors first, then the caller's. */
+    l1_collectors_observers(h->collectors, h->observers);
+    memcpy(h->observers + L1_COLLECTORS, o->observers, o->observer_count * sizeof *o->observers);
+    h->observer_count = L1_COLLECTORS + o->observer_count;
     return h;
 fail:
     hierarchy_free(h);
     return NULL;
+}
+
+/* ---- L1 events to the collectors (hierarchy.h) ---- */
+
+#define EACH_OBSERVER(h, hook, ...)                                                      \
+    do {                                                                                 \
+        for (uint32_t o_ = 0; o_ < (h)->observer_count; o_++)                            \
+            if ((h)->observers[o_].hook &&                                               \
+                (h)->observers[o_].hook((h)->observers[o_].ctx, __VA_ARGS__) != 0)        \
+                return -1;                                                               \
+    } while (0)
+
+static int on_lookup(hierarchy *h, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    EACH_OBSERVER(h, lookup, is, line, err);
+    return 0;
+}
+
+static int on_hit(hierarchy *h, const replay_issue *is, uint64_t line, uint32_t owner,
+                  ws_error *err)
+{
+    EACH_OBSERVER(h, hit, is, line, owner, err);
+    return 0;
+}
+
+static int on_miss(hierarchy *h, const replay_issue *is, uint64_t line, int present,
+                   ws_error *err)
+{
+    EACH_OBSERVER(h, miss, is, line, present, err);
+    return 0;
+}
+
+static int on_fill(hierarchy *h, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    EACH_OBSERVER(h, fill, is, line, err);
+    return 0;
+}
+
+static int on_depart(hierarchy *h, uint32_t sm, uint64_t line, uint32_t evictor,
+                     evict_cause cause, ws_error *err)
+{
+    EACH_OBSERVER(h, depart, sm, line, evictor, cause, err);
+    return 0;
+}
+
+static int on_store(hierarchy *h, const replay_issue *is, uint64_t line, int present,
+                    ws_error *err)
+{
+    EACH_OBSERVER(h, store, is, line, present, err);
+    return 0;
 }
 
 /* ---- next-use positions for OPT ---- */
@@ -173,33 +224,6 @@ static int next_use_kill(nextuse *record, nextuse *next, uint64_t key, ws_error 
     return next ? nextuse_read(next, &ignored, err) : 0;
 }
 
-/* ---- L1 holders (μRC, remote holders, replication) ---- */
-
-static int holder_add(hierarchy *h, uint64_t line, ws_error *err)
-{
-    int inserted;
-    uint32_t *n = u64map_upsert(&h->holders, line, 0, &inserted);
-    if (!n)
-        return ws_fail(err, "out of memory");
-    h->distinct += *n == 0;
-    h->copies++;
-    (*n)++;
-    return 0;
-}
-
-static void holder_remove(hierarchy *h, uint64_t line)
-{
-    uint32_t *n = u64map_find(&h->holders, line);
-    if (!n || *n == 0)
-        return;
-    (*n)--;
-    h->copies--;
-    if (*n == 0) {
-        h->distinct--;
-        u64map_remove(&h->holders, line); /* the map holds only what the L1s hold */
-    }
-}
-
 /* ---- the levels ---- */
 
 static uint64_t sector_bytes(uint8_t mask)
@@ -207,12 +231,21 @@ static uint64_t sector_bytes(uint8_t mask)
     return (uint64_t)__builtin_popcount(mask) * REQUEST_SECTOR_BYTES;
 }
 
-static void make_req(const replay_issue *is, uint64_t line, uint8_t sectors, cache_req *q)
+/* The request a policy sees, built here for both levels (DESIGN: one
+ * place): the instruction's metadata, the warp's GTO age rank, Req and
+ * coherence of its instruction (rq, NULL for a write-back), the sectors. */
+static void make_req(const replay_issue *is, const ws_request *rq, uint64_t line, uint8_t sectors,
+                     cache_req *q)
 {
     *q = (cache_req){.line = line, .next_use = NEXTUSE_NEVER, .pc = is->pc, .warp = is->warp,
                      .warp_slot = is->warp_slot, .scheduler = is->scheduler, .sm = is->sm,
-                     .kernel = is->kernel, .kind = is->kind, .space = is->space,
-                     .cache_op = is->cache_op, .sector_mask = sectors};
+                     .kernel = is->kernel, .age_rank = is->age_rank, .kind = is->kind,
+                     .space = is->space, .cache_op = is->cache_op, .sector_mask = sectors};
+    if (rq) {
+        q->line_addr = rq->line_addr;
+        q->req_count = rq->req_count;
+        q->coherent = rq->req_count <= 2;
+    }
 }
 
 /* A read (write = 0) or write of `sectors` of a line at L2.  *hit is set for
@@ -222,7 +255,7 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
 {
     replay_counts *k = &h->kernel->counts;
     cache_req q;
-    make_req(is, line, sectors, &q);
+    make_req(is, NULL, line, sectors, &q);
     if (next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
         return -1;
     cache_result r;
@@ -252,19 +285,13 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     return 0;
 }
 
-/* A line left SM sm's L1 (eviction or invalidation). */
-static void l1_departed(hierarchy *h, uint32_t sm, uint64_t line)
-{
-    locality_evict(h->generations, sm, line);
-    holder_remove(h, line);
-}
-
+/* A fill replaced a valid line: the collectors hear of it, and a dirty
+ * (local) line is written back to L2. */
 static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *r, ws_error *err)
 {
     if (!r->evicted)
         return 0;
-    l1_departed(h, is->sm, r->victim_line);
-    if (missclass_evicted(h->classes, is->sm, r->victim_line, is->warp, err) != 0)
+    if (on_depart(h, is->sm, r->victim_line, is->warp, EVICT_REPLACE, err) != 0)
         return -1;
     if (!r->victim_dirty) /* global lines are never dirty: only local write-backs */
         return 0;
@@ -309,56 +336,72 @@ static int mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 
 /* ---- one request ---- */
 
-/* The μRC candidate (SPEC §5): a global load that looked L1 up and missed.
- * Counts it, and whether another SM's L1 holds its line now. */
-static void count_inter_core(hierarchy *h, const replay_issue *is, uint64_t line, int present)
+/* ---- the stages (hierarchy.h) ---- */
+
+/* A miss on its way down: a stage may serve it (1), else L2 does. */
+static int route_miss(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t fetch,
+                      uint8_t *fill_hint, int *l2_hit, ws_error *err)
 {
-    replay_counts *k = &h->kernel->counts;
-    uint32_t *held = u64map_find(&h->holders, line);
-    uint32_t others = held ? *held - (present ? 1 : 0) : 0;
-    k->l1_load_misses++;
-    h->res.sm_load_misses[is->sm]++;
-    if (!others)
-        return;
-    k->remote_held_misses++;
-    uint64_t *row = h->res.remote_holders + (size_t)is->sm * h->sms;
-    for (uint32_t s = 0; s < h->sms; s++)
-        if (s != is->sm && cache_contains(h->l1[s], line))
-            row[s]++;
+    for (uint32_t i = 0; i < h->o.stage_count; i++) {
+        const hierarchy_stage *st = &h->o.stages[i];
+        if (st->miss_route && st->miss_route(st->ctx, is, line, fetch, fill_hint))
+            return 0;
+    }
+    return l2_access(h, is, line, fetch, 0, l2_hit, err);
 }
 
-/* A load (global or local) through L1: returns 1 if it missed, -1 on error.
- * A bypassed load (its cache operator, or the policy's choice) never looks
- * L1 up nor changes it, gets no miss class and is no μRC candidate; MPLI
- * counts it as a miss (SPEC §8, §9). */
+/* Whether every stage lets the L1 fill go ahead. */
+static int fill_allowed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t fill_hint,
+                        uint64_t victim_line)
+{
+    for (uint32_t i = 0; i < h->o.stage_count; i++) {
+        const hierarchy_stage *st = &h->o.stages[i];
+        if (st->fill_filter && !st->fill_filter(st->ctx, is, line, fill_hint, victim_line))
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- one request ---- */
+
+/* A load (global or local) through L1, in the steps of cache.h: probe; on a
+ * miss, choose the way, route the miss down, let the stages filter the
+ * fill, fill.  Returns 1 if it missed, -1 on error.  A bypassed load (its
+ * cache operator, admission, or the policy's choice) never looks L1 up nor
+ * changes it, gets no miss class and is no μRC candidate; MPLI counts it as
+ * a miss (SPEC §8, §9). */
 static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, replay_pc *pc,
                    l1_route route, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     uint64_t line = rq->line_addr >> h->line_shift;
-    int global = is->space == WST_GLOBAL;
     k->l1.accesses++;
     pc->accesses++;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
-    int bypass_op = route == L1_BYPASS;
+    cache *l1 = h->l1[is->sm];
+    cache_req q;
     cache_result r = {0};
-    int fully_hit = 0;
+    cache_way way = {POLICY_BYPASS};
     mshr_entry *mshr = NULL; /* reserved mode: the one a new fill takes */
-    if (!bypass_op) {
-        cache_req q;
-        make_req(is, line, sectors, &q);
-        q.line_addr = rq->line_addr;
-        q.coherent = rq->req_count <= 2;
+    if (route != L1_BYPASS) {
+        make_req(is, rq, line, sectors, &q);
         if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
             return -1;
         int allocate = 1;
-        if (h->o.reserved_lines && !cache_contains(h->l1[is->sm], line) &&
+        if (h->o.reserved_lines && !cache_contains(l1, line) &&
             !(mshr = mshr_free(h, is->sm, is->step))) {
             allocate = 0;
             k->l1.reservation_fails++;
         }
-        cache_read(h->l1[is->sm], &q, allocate, is->step, &r);
-        if (!r.bypassed && (fully_hit = falru_access(h->fully[is->sm], line, err)) < 0)
+        if (h->o.stage_count) { /* the fill waits for the stages: it comes after L2 */
+            cache_probe(l1, &q, 0, is->step, &r);
+            if (allocate && !r.present && !r.bypassed)
+                way = cache_choose(l1, &q, is->step, &r);
+        } else { /* nothing to wait for: the three steps at once */
+            cache_read(l1, &q, allocate, is->step, &r);
+            way.way = r.allocated ? 0 : POLICY_BYPASS;
+        }
+        if (!r.bypassed && on_lookup(h, is, line, err) != 0)
             return -1;
         if (r.hit && r.pending && !mshr_merge(h, is->sm, line, is->step)) {
             r.hit = 0; /* no merge slot left: serviced from L2 without allocating */
@@ -367,10 +410,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             k->l1.pending_hits++;
         }
     }
-    int bypassed = bypass_op || r.bypassed;
-    if (global && !bypassed && h->o.l1_event && (r.hit || r.allocated) &&
-        h->o.l1_event(h->o.l1_event_ctx, is, line, r.hit, err) != 0)
-        return -1;
+    int bypassed = route == L1_BYPASS || r.bypassed;
     if (r.hit) {
         k->l1.hits++;
         pc->hits++;
@@ -378,30 +418,26 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         int same = r.owner_warp == is->warp;
         *(same ? &k->intra_warp_hits : &k->inter_warp_hits) += 1;
         *(same ? &pc->intra_warp_hits : &pc->inter_warp_hits) += 1;
-        locality_hit(h->generations, is->sm, line, is->warp);
-        return 0;
+        return on_hit(h, is, line, r.owner_warp, err) != 0 ? -1 : 0;
     }
-    /* A miss: classify it, then fetch from L2. */
+    /* A miss: count and classify it, then fetch from below. */
     k->l1.misses++;
     pc->misses++;
     h->res.sm_misses[is->sm]++;
-    int allocated = r.allocated;
-    int not_allocated = !allocated && !r.present;
+    int allocating = way.way != POLICY_BYPASS;
+    int not_allocated = !allocating && !r.present;
     k->l1.sector_misses += r.present;
     k->l1.bypasses += not_allocated;
     pc->bypasses += not_allocated;
-    if (!bypassed) {
-        missclass_miss(h->classes, is->sm, line, is->warp, fully_hit, &k->miss_classes);
-        if (global)
-            count_inter_core(h, is, line, r.present);
-    }
+    if (!bypassed && on_miss(h, is, line, r.present, err) != 0)
+        return -1;
     /* A whole line for an unsectored fill; otherwise the 32 B sectors that
      * are missing (sector miss, sectored fill) or asked for (bypass). */
-    uint8_t fetch = r.present || allocated ? r.fetch_sectors : sectors;
+    uint8_t fetch = r.present || allocating ? r.fetch_sectors : sectors;
     if (!fetch)
         fetch = sectors;
     uint64_t bytes = sector_bytes(fetch);
-    if (allocated && !h->l1_sectored) {
+    if (allocating && !h->l1_sectored) {
         fetch = h->all_sectors;
         bytes = h->line_bytes;
     }
@@ -409,18 +445,24 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     k->traffic.l1_to_l2_read_bytes += bytes;
     pc->traffic_bytes += bytes;
     int l2_hit = 0;
-    if (l2_access(h, is, line, fetch, 0, &l2_hit, err) != 0 || l1_evicted(h, is, &r, err) != 0)
+    uint8_t fill_hint = 0;
+    if (route_miss(h, is, line, fetch, &fill_hint, &l2_hit, err) != 0)
         return -1;
-    if (allocated) {
-        if (holder_add(h, line, err) != 0 ||
-            locality_fill(h->generations, is->sm, line, is->warp, is->pc, is->warp_slot == 0,
-                          err) != 0)
-            return -1;
-        if (h->o.reserved_lines) {
-            uint64_t ready = is->step + (l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency);
-            cache_set_ready(h->l1[is->sm], r.slot, ready);
-            *mshr = (mshr_entry){.line = line, .ready = ready};
-        }
+    if (!allocating)
+        return 1;
+    if (h->o.stage_count) {
+        q.fill_hint = fill_hint;
+        if (!fill_allowed(h, is, line, fill_hint, cache_way_line(l1, &r, way)))
+            return 1; /* the stage kept the line out: the victim stays */
+        cache_fill(l1, &q, way, 0, &r);
+    }
+    if (l1_evicted(h, is, &r, err) != 0 || on_fill(h, is, line, err) != 0)
+        return -1;
+    if (h->o.reserved_lines) {
+        uint64_t from = r.stalled && r.stall_until > is->step ? r.stall_until : is->step;
+        uint64_t ready = from + (l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency);
+        cache_set_ready(l1, r.slot, ready);
+        *mshr = (mshr_entry){.line = line, .ready = ready};
     }
     return 1;
 }
@@ -432,13 +474,14 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
     uint64_t line = rq->line_addr >> h->line_shift;
     if (next_use_kill(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), err) != 0)
         return -1;
-    if (cache_invalidate(h->l1[is->sm], line)) {
+    int present = cache_invalidate(h->l1[is->sm], line) != 0;
+    if (present) {
         k->l1.write_evicts++;
-        l1_departed(h, is->sm, line);
-        if (missclass_invalidated(h->classes, is->sm, line, err) != 0)
+        if (on_depart(h, is->sm, line, is->warp, EVICT_INVALIDATE, err) != 0)
             return -1;
     }
-    falru_invalidate(h->fully[is->sm], line);
+    if (on_store(h, is, line, present, err) != 0)
+        return -1;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     k->traffic.l1_to_l2_requests++;
     k->traffic.l1_to_l2_write_bytes += sector_bytes(sectors);
@@ -450,17 +493,15 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
 {
     uint64_t line = rq->line_addr >> h->line_shift;
     cache_req q;
-    make_req(is, line, l1_request_sectors(rq->sector_mask, h->all_sectors), &q);
+    make_req(is, rq, line, l1_request_sectors(rq->sector_mask, h->all_sectors), &q);
     if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
         return -1;
     cache_result r;
     cache_write(h->l1[is->sm], &q, is->step, &r);
     h->kernel->counts.l1.writes++;
-    if (falru_access(h->fully[is->sm], line, err) < 0 || l1_evicted(h, is, &r, err) != 0)
+    if (on_lookup(h, is, line, err) != 0 || l1_evicted(h, is, &r, err) != 0)
         return -1;
-    if (r.allocated && (holder_add(h, line, err) != 0 ||
-                        locality_fill(h->generations, is->sm, line, is->warp, is->pc,
-                                      is->warp_slot == 0, err) != 0))
+    if (r.allocated && on_fill(h, is, line, err) != 0)
         return -1;
     if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
         h->kernel->counts.traffic.l1_to_l2_requests++;
@@ -482,7 +523,20 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
     for (int i = 0; load && n > 1 && i < n; i++)
-        missclass_prefetch(h->classes, is->sm, requests[i].line_addr >> h->line_shift);
+        l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
+    /* The front-end stages may rewrite the requests (merge, drop). */
+    ws_request staged[COALESCE_MAX_REQUESTS];
+    for (uint32_t i = 0; i < h->o.stage_count; i++) {
+        const hierarchy_stage *st = &h->o.stages[i];
+        if (!st->front_end)
+            continue;
+        if (requests != staged) {
+            memcpy(staged, requests, (size_t)n * sizeof *requests);
+            requests = staged;
+        }
+        if ((n = st->front_end(st->ctx, is, staged, n, err)) < 0)
+            return -1;
+    }
     l1_route route = l1_route_of(is->kind, is->space, is->cache_op);
     for (int i = 0; i < n; i++) {
         int rc;
@@ -500,10 +554,9 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
         mpli_add_load(&h->kernel->counts.mpli, (uint32_t)n, misses);
         mpli_add_load(&pc->mpli, (uint32_t)n, misses);
     }
-    if (h->distinct) { /* undefined while the L1s are empty (SPEC §5) */
-        h->res.replication_sum += (double)h->copies / (double)h->distinct;
-        h->res.replication_samples++;
-    }
+    for (uint32_t o = 0; o < h->observer_count; o++)
+        if (h->observers[o].instruction_end)
+            h->observers[o].instruction_end(h->observers[o].ctx, is);
     return 0;
 }
 
@@ -517,9 +570,7 @@ int hierarchy_kernel_begin(hierarchy *h, uint32_t kernel, uint32_t pc_count, ws_
     if (!(h->kernel->pcs = calloc(pc_count ? pc_count : 1, sizeof *h->kernel->pcs)))
         return ws_fail(err, "out of memory");
     h->kernel->pc_count = pc_count;
-    if (locality_begin_kernel(h->generations, pc_count, err) != 0)
-        return -1;
-    missclass_begin_kernel(h->classes);
+    EACH_OBSERVER(h, kernel_begin, kernel, pc_count, err);
     h->in_kernel = 1;
     return 0;
 }
@@ -544,28 +595,20 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
 {
     if (!h->in_kernel)
         return ws_fail(err, "replay: kernel end without a kernel");
-    replay_kernel *k = h->kernel;
-    k->end_copies = h->copies;
-    k->end_lines = h->distinct;
     /* The L1s are flushed: no next use crosses the kernel's end (SPEC §7),
      * nor the L2's when it is flushed too. */
     if ((h->o.record_l1 && nextuse_fence(h->o.record_l1, err) != 0) ||
         (h->o.record_l2 && h->o.l2_cold && nextuse_fence(h->o.record_l2, err) != 0))
         return -1;
-    locality_end_kernel(h->generations);
-    uint32_t n;
-    const locality_pc *loc = locality_pcs(h->generations, &n);
-    if (!(k->locality = malloc((n ? n : 1) * sizeof *loc)))
-        return ws_fail(err, "out of memory");
-    memcpy(k->locality, loc, n * sizeof *loc);
+    if (l1_collectors_kernel_end(h->collectors, err) != 0)
+        return -1;
+    for (uint32_t o = L1_COLLECTORS; o < h->observer_count; o++)
+        if (h->observers[o].kernel_end && h->observers[o].kernel_end(h->observers[o].ctx, err) != 0)
+            return -1;
     /* L1s are flushed between kernels (SPEC §7); local data dies with the
      * kernel, so dirty local lines are dropped, not written back. */
-    for (uint32_t s = 0; s < h->sms; s++) {
+    for (uint32_t s = 0; s < h->sms; s++)
         cache_flush(h->l1[s]);
-        falru_flush(h->fully[s]);
-    }
-    u64map_clear(&h->holders);
-    h->copies = h->distinct = 0;
     if (h->mshr)
         memset(h->mshr, 0, (size_t)h->sms * h->mshr_entries * sizeof *h->mshr);
     if (h->o.l2_cold)
@@ -589,6 +632,10 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
     flush_l2(h); /* the last dirty lines reach DRAM too */
     for (uint32_t k = 0; k < h->res.kernel_count; k++)
         add_counts(&h->res.total, &h->res.kernels[k].counts);
+    for (uint32_t s = 0; s < h->sms; s++)
+        cache_add_policy_stats(h->l1[s], h->res.l1_policy_stats, &h->res.l1_policy_stat_count);
+    for (uint32_t s = 0; s < h->slices; s++)
+        cache_add_policy_stats(h->l2[s], h->res.l2_policy_stats, &h->res.l2_policy_stat_count);
     return 0;
 }
 

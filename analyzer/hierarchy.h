@@ -36,6 +36,61 @@
 #include "util/error.h"
 
 struct replay_issue;
+struct cache_result;
+
+/* ---- extension points (DESIGN: hierarchy stages) ----
+ *
+ * A stage is a few optional hooks at fixed places of an L1 load:
+ *   front_end    before L1: may rewrite the instruction's requests (merge
+ *                or drop them: LCM's inter-warp coalescing); returns the new
+ *                count (at most n), or -1 with err set;
+ *   miss_route   after an L1 miss, before L2: 1 = the stage served the line
+ *                (a remote L1 over the CCN ring), 0 = on to L2; it may set
+ *                *fill_hint, which the L1 fill's request carries;
+ *   fill_filter  after the level below answered, before the L1 fill: 0 =
+ *                do not fill (the chosen victim stays; sharing-aware fills).
+ *                victim_line is the line the fill would evict, or
+ *                UINT64_MAX for an empty way. */
+typedef struct hierarchy_stage {
+    void *ctx;
+    int (*front_end)(void *ctx, const struct replay_issue *is, ws_request *requests, int n,
+                     ws_error *err);
+    int (*miss_route)(void *ctx, const struct replay_issue *is, uint64_t line, uint8_t sectors,
+                      uint8_t *fill_hint);
+    int (*fill_filter)(void *ctx, const struct replay_issue *is, uint64_t line, uint8_t fill_hint,
+                       uint64_t victim_line);
+} hierarchy_stage;
+
+/* ---- L1 events: what the metric collectors subscribe to ----
+ *
+ * Every hook is optional.  lookup: a request looked its SM's L1 up (a load
+ * that was not bypassed, or a local store); hit / miss: its outcome (a miss
+ * here looked up: bypasses are not misses of this kind); fill: a line was
+ * put in; depart: a line left (replaced by `evictor`'s fill, or
+ * invalidated); store: a global store or atomic wrote the line through
+ * (present: it was in L1 and is now invalidated); instruction_end: after
+ * each warp instruction.  Collectors run in subscription order, the
+ * built-in ones (miss classes, locality generations, inter-core reuse)
+ * first. */
+typedef struct l1_observer {
+    void *ctx;
+    int (*kernel_begin)(void *ctx, uint32_t kernel, uint32_t pc_count, ws_error *err);
+    int (*lookup)(void *ctx, const struct replay_issue *is, uint64_t line, ws_error *err);
+    int (*hit)(void *ctx, const struct replay_issue *is, uint64_t line, uint32_t owner_warp,
+               ws_error *err);
+    int (*miss)(void *ctx, const struct replay_issue *is, uint64_t line, int present,
+                ws_error *err);
+    int (*fill)(void *ctx, const struct replay_issue *is, uint64_t line, ws_error *err);
+    int (*depart)(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor, evict_cause cause,
+                  ws_error *err);
+    int (*store)(void *ctx, const struct replay_issue *is, uint64_t line, int present,
+                 ws_error *err);
+    void (*instruction_end)(void *ctx, const struct replay_issue *is);
+    int (*kernel_end)(void *ctx, ws_error *err);
+} l1_observer;
+
+#define HIERARCHY_MAX_STAGES 4
+#define HIERARCHY_MAX_OBSERVERS 8
 
 typedef struct hierarchy_options {
     gpu_config config;          /* l1.policy / l2.policy name the policies */
@@ -51,17 +106,19 @@ typedef struct hierarchy_options {
     nextuse *l1_next, *l2_next;
     /* Recording passes for OPT: append each L1 / L2 lookup's key. */
     nextuse *record_l1, *record_l2;
-    /* Optional: every global-load L1 hit (hit = 1) or fill (hit = 0), for
-     * the bypass table's reuse times (SPEC §9).  Runs on the replay thread. */
-    int (*l1_event)(void *ctx, const struct replay_issue *issue, uint64_t line, int hit,
-                    ws_error *err);
-    void *l1_event_ctx;
+    /* Stages, in order, and collectors beyond the built-in ones (the
+     * bypass table's profile, SPEC §9); they run on the replay's thread. */
+    hierarchy_stage stages[HIERARCHY_MAX_STAGES];
+    uint32_t stage_count;
+    l1_observer observers[HIERARCHY_MAX_OBSERVERS];
+    uint32_t observer_count;
 } hierarchy_options;
 
 /* One issued warp instruction. */
 typedef struct replay_issue {
     uint32_t kernel, sm, cta, warp, warp_slot, scheduler, pc;
     uint32_t cta_warp; /* the warp's index within its CTA (warp is unique per run) */
+    uint32_t age_rank; /* the warp's GTO age rank in its scheduler, 0 = oldest */
     uint64_t step; /* the SM's issue clock */
     uint8_t kind, space, cache_op;
 } replay_issue;
@@ -118,6 +175,10 @@ typedef struct replay_results {
     uint64_t *remote_holders;        /* [sms × sms]: SM x's candidates held by SM y */
     replay_kernel *kernels;
     uint32_t kernel_count;
+    /* The policies' own figures (policy.h stats), summed over each level's
+     * caches; none for most policies. */
+    policy_stat l1_policy_stats[POLICY_MAX_STATS], l2_policy_stats[POLICY_MAX_STATS];
+    uint32_t l1_policy_stat_count, l2_policy_stat_count;
     /* Time average of the replication factor: the sum over issued
      * instructions at which it was defined (the L1s held a line), and how
      * many those were. */

@@ -59,7 +59,9 @@ typedef struct cache_req {
     uint8_t fill_hint;  /* what the level below said of the line (a stage's flag) */
 } cache_req;
 
-/* One set as a policy sees it. */
+/* One set as a policy sees it.  warps, ready and now are there for
+ * victim() and evicted() only (NULL / 0 in the hotter hit(), fill() and
+ * miss(), which then cost less). */
 typedef struct cache_set {
     uint32_t index;        /* set number within its cache */
     uint32_t ways;

@@ -117,8 +117,6 @@ static void policy_table(const stream *st)
     double floor_hit, floor_rate = tagcache_rate(st, &floor_hit);
     printf("| (reference: bare tag-only LRU) | %.1f | %.1f%% |\n", floor_rate / 1e6, 100 * floor_hit);
     for (int i = 0; policy_all[i]; i++) {
-        if (policy_all[i]->needs_param) /* the bypass policies need a profile */
-            continue;
         double hit;
         double rate = cache_rate(policy_all[i]->name, st, &hit);
         printf("| %s | %.1f | %.1f%% |\n", policy_all[i]->name, rate / 1e6, 100 * hit);

@@ -326,3 +326,161 @@ Test(hierarchy, write_evict_misses_are_outside_the_3c_split)
     cr_expect_eq(r->total.miss_classes.conflict, 0);
     hierarchy_free(h);
 }
+
+/* ---- extension points: stages and subscribed collectors (hierarchy.h) ---- */
+
+typedef struct stage_log {
+    int routed, filtered, merged;
+    uint8_t hint;
+    uint64_t last_victim;
+    int events[8]; /* lookup, hit, miss, fill, depart, store, instruction, kernel */
+} stage_log;
+
+static int serve_everything(void *ctx, const replay_issue *is, uint64_t line, uint8_t sectors,
+                            uint8_t *fill_hint)
+{
+    (void)is, (void)line, (void)sectors;
+    stage_log *l = ctx;
+    l->routed++;
+    *fill_hint = 7;
+    return 1;
+}
+
+static int keep_out(void *ctx, const replay_issue *is, uint64_t line, uint8_t hint, uint64_t victim)
+{
+    (void)is, (void)line;
+    stage_log *l = ctx;
+    l->filtered++;
+    l->hint = hint;
+    l->last_victim = victim;
+    return 0;
+}
+
+static int keep_first_request(void *ctx, const replay_issue *is, ws_request *rq, int n,
+                              ws_error *err)
+{
+    (void)is, (void)rq, (void)err;
+    ((stage_log *)ctx)->merged += n - 1;
+    return n ? 1 : 0;
+}
+
+static hierarchy *make_staged(hierarchy_stage stage)
+{
+    hierarchy_options o = {.seed = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    o.config.sms = 1;
+    o.stages[o.stage_count++] = stage;
+    hierarchy *h = make_opts(&o, 1);
+    cr_assert_eq(hierarchy_kernel_begin(h, 0, 4, &err), 0);
+    return h;
+}
+
+Test(hierarchy, a_miss_route_stage_serves_misses_before_l2)
+{
+    stage_log log = {0};
+    hierarchy *h = make_staged((hierarchy_stage){.ctx = &log, .miss_route = serve_everything});
+    uint64_t a = 3;
+    load(h, 0, 0, &a, 1);
+    load(h, 0, 0, &a, 1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(log.routed, 1);
+    cr_expect_eq(r->total.l2.accesses, 0, "served before L2");
+    cr_expect_eq(r->total.l1.hits, 1, "and filled L1");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, a_fill_filter_decides_after_the_level_below)
+{
+    stage_log log = {0};
+    hierarchy_stage keep = {.ctx = &log, .miss_route = serve_everything, .fill_filter = keep_out};
+    hierarchy *h = make_staged(keep);
+    uint64_t a = 3;
+    load(h, 0, 0, &a, 1);
+    load(h, 0, 0, &a, 1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(log.filtered, 2);
+    cr_expect_eq(log.hint, 7, "the fill hint from below reaches the filter");
+    cr_expect_eq(log.last_victim, UINT64_MAX, "an empty way");
+    cr_expect_eq(r->total.l1.hits, 0, "nothing was filled");
+    cr_expect_eq(r->total.l1.misses, 2);
+    cr_expect_eq(r->kernels[0].end_lines, 0);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, a_front_end_stage_rewrites_the_requests)
+{
+    stage_log log = {0};
+    hierarchy *h = make_staged((hierarchy_stage){.ctx = &log, .front_end = keep_first_request});
+    uint64_t lines[4] = {1, 2, 3, 4};
+    load(h, 0, 0, lines, 4);
+    const replay_results *r = finish(h);
+    cr_expect_eq(log.merged, 3);
+    cr_expect_eq(r->total.l1.accesses, 1, "one request left");
+    cr_expect_eq(r->total.mpli.loads, 1);
+    hierarchy_free(h);
+}
+
+static int count_lookup(void *c, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    (void)is, (void)line, (void)err;
+    return ((stage_log *)c)->events[0]++, 0;
+}
+static int count_hit(void *c, const replay_issue *is, uint64_t line, uint32_t owner, ws_error *err)
+{
+    (void)is, (void)line, (void)owner, (void)err;
+    return ((stage_log *)c)->events[1]++, 0;
+}
+static int count_miss(void *c, const replay_issue *is, uint64_t line, int present, ws_error *err)
+{
+    (void)is, (void)line, (void)present, (void)err;
+    return ((stage_log *)c)->events[2]++, 0;
+}
+static int count_fill(void *c, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    (void)is, (void)line, (void)err;
+    return ((stage_log *)c)->events[3]++, 0;
+}
+static int count_depart(void *c, uint32_t sm, uint64_t line, uint32_t evictor, evict_cause cause,
+                        ws_error *err)
+{
+    (void)sm, (void)line, (void)evictor, (void)cause, (void)err;
+    return ((stage_log *)c)->events[4]++, 0;
+}
+static int count_store(void *c, const replay_issue *is, uint64_t line, int present, ws_error *err)
+{
+    (void)is, (void)line, (void)present, (void)err;
+    return ((stage_log *)c)->events[5]++, 0;
+}
+static void count_instruction(void *c, const replay_issue *is)
+{
+    (void)is;
+    ((stage_log *)c)->events[6]++;
+}
+
+Test(hierarchy, collectors_subscribe_to_l1_events)
+{
+    stage_log log = {0};
+    hierarchy_options o = {.seed = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    o.config.sms = 1;
+    cr_assert_eq(config_override(&o.config, "--l1", "128:1:128", &err), 0); /* one line */
+    o.observers[o.observer_count++] =
+        (l1_observer){.ctx = &log, .lookup = count_lookup, .hit = count_hit, .miss = count_miss,
+                      .fill = count_fill, .depart = count_depart, .store = count_store,
+                      .instruction_end = count_instruction};
+    hierarchy *h = make_opts(&o, 1);
+    cr_assert_eq(hierarchy_kernel_begin(h, 0, 4, &err), 0);
+    uint64_t a = 1, b = 2;
+    load(h, 0, 0, &a, 1);                                  /* lookup, miss, fill */
+    load(h, 0, 0, &a, 1);                                  /* lookup, hit */
+    load(h, 0, 0, &b, 1);                                  /* lookup, miss, depart a, fill */
+    issue(h, 0, 0, WST_STORE, WST_OP_DEFAULT, &b, 1, 0x1); /* depart b, store */
+    issue(h, 0, 0, WST_LOAD, WST_OP_CG, &a, 1, 0x1);       /* a bypass: no L1 event */
+    finish(h);
+    int want[7] = {3, 1, 2, 2, 2, 1, 5};
+    for (int i = 0; i < 7; i++)
+        cr_expect_eq(log.events[i], want[i], "event %d: %d", i, log.events[i]);
+    hierarchy_free(h);
+}
