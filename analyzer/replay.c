@@ -262,7 +262,8 @@ static int push_issue(void *ctx, const sched_event *e)
     *it = (item){.kind = ITEM_ISSUE, .first = s->fill->request_count, .count = (uint32_t)n,
                  .issue = {.kernel = e->kernel, .sm = e->sm, .cta = e->cta,
                            .warp = (uint32_t)e->warp_id, .warp_slot = e->warp_slot,
-                           .scheduler = e->scheduler, .pc = r->pc, .step = e->step,
+                           .scheduler = e->scheduler, .age_rank = e->age_rank, .pc = r->pc,
+                           .step = e->step,
                            .cta_warp = r->warp, .kind = r->kind, .space = r->space,
                            .cache_op = r->cache_op}};
     s->fill->request_count += (uint32_t)n;

@@ -596,6 +596,16 @@ static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
     sm->age_count[t] = n - 1;
 }
 
+/* The warp's position in its scheduler's age list: its GTO priority. */
+static uint32_t age_rank_of(const sched *s, sm_state *sm, uint32_t slot)
+{
+    uint32_t t = scheduler_of(s, slot), rank = 0;
+    const uint32_t *list = age_list(s, sm, t);
+    while (rank < sm->age_count[t] && list[rank] != slot)
+        rank++;
+    return rank;
+}
+
 /* Issues the chosen warp's next record as an event. */
 static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
 {
@@ -604,7 +614,8 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     cta_state *c = &sm->ctas[w->cta_slot];
     *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
                        .warp_slot = slot, .scheduler = scheduler_of(s, slot),
-                       .warp_id = w->id, .step = sm->steps++, .record = &s->issued};
+                       .age_rank = age_rank_of(s, sm, slot), .warp_id = w->id,
+                       .step = sm->steps++, .record = &s->issued};
     packed_cta_expand(&c->records, w->next, c->cta, &s->issued);
     const packed_record *q = &c->records.records[w->next];
     e->affine = q->affine;

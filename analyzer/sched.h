@@ -66,6 +66,8 @@ typedef struct sched_event {
     uint32_t sm;          /* DISPATCH, ISSUE, RETIRE */
     uint32_t warp_slot;   /* ISSUE: the warp's slot on its SM */
     uint32_t scheduler;   /* ISSUE: warp slot mod schedulers */
+    uint32_t age_rank;    /* ISSUE: the warp's age among its scheduler's live warps,
+                             0 = oldest: its GTO priority (S4 §4.2) */
     uint64_t warp_id;     /* ISSUE: unique per warp over the whole run */
     uint64_t step;        /* ISSUE: issues so far on this SM (a per-SM clock) */
     const wst_record *record; /* ISSUE; valid until the next call */

@@ -61,6 +61,7 @@ typedef struct run_log {
     uint32_t dispatch_cta[64], dispatch_sm[64], dispatches;
     uint64_t issued[4096];
     uint32_t issued_sm[4096];
+    uint32_t age_rank[4096];
     uint32_t issues, retires, kernels_begun, kernels_ended;
 } run_log;
 
@@ -88,6 +89,7 @@ static run_log run(const wst_memtrace *m, const gpu_config *c, const char *sched
         case SCHED_ISSUE:
             cr_assert_eq(e.record->cta, e.cta);
             log.issued_sm[log.issues] = e.sm;
+            log.age_rank[log.issues] = e.age_rank;
             log.issued[log.issues++] = e.record->addr[0];
             break;
         }
@@ -245,6 +247,38 @@ Test(sched, gto_greedy_choice_is_a_warp_not_a_slot)
     for (uint32_t i = 0; i < 6; i++)
         cr_assert_eq(log.issued[i], ENCODE(i / 2, 0, i % 2), "issue %u: CTA %llu", i,
                      (unsigned long long)(log.issued[i] >> 32));
+    wst_memtrace_free(m);
+}
+
+Test(sched, age_rank_is_the_position_among_the_schedulers_live_warps)
+{
+    /* One scheduler, 4 warps of 1, 1, 2, 2 records under lrr (order w0 w1
+     * w2 w3 w2 w3): a warp's rank counts the older warps still live, so
+     * each finished warp moves the younger ones up. */
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    wst_kernel k = {.name = "k", .grid = {1, 1, 1}, .block = {128, 1, 1}};
+    wst_sink_add_kernel(&s, &k, &err);
+    wst_sink_add_pc(&s, 0, &(wst_pc){.offset = 0}, &err);
+    uint32_t records[4] = {1, 1, 2, 2};
+    for (uint32_t w = 0; w < 4; w++)
+        for (uint32_t i = 0; i < records[w]; i++) {
+            wst_record r;
+            memset(&r, 0, sizeof r);
+            r.warp = w;
+            r.size = 4;
+            r.mask = 1;
+            r.addr[0] = ENCODE(0, w, i);
+            wst_sink_add_record(&s, 0, &r, &err);
+        }
+    gpu_config c = small_gpu(1, 1);
+    c.schedulers_per_sm = 1;
+    run_log log = run(m, &c, "rr,lrr", NULL, NULL);
+    cr_assert_eq(log.issues, 6);
+    uint32_t want[6] = {0, 0, 0, 1, 0, 1};
+    for (int i = 0; i < 6; i++)
+        cr_expect_eq(log.age_rank[i], want[i], "issue %d", i);
     wst_memtrace_free(m);
 }
 
