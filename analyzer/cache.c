@@ -289,6 +289,12 @@ void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_re
     fill(c, r, way, write, &s, out);
 }
 
+void cache_load_done(cache *c, const cache_req *r, uint32_t misses)
+{
+    if (c->policy->load_done)
+        c->policy->load_done(c->state, r, misses);
+}
+
 uint64_t cache_way_line(const cache *c, const cache_result *probe, cache_way way)
 {
     return way.way == POLICY_BYPASS ? CACHE_INVALID : c->lines[(size_t)probe->set * c->ways + way.way];

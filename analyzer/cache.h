@@ -90,6 +90,9 @@ uint8_t cache_full_mask(const cache *c);
 void cache_probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out);
 cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result *out);
 void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_result *out);
+/* A global warp-load whose first request was r finished with `misses`
+ * misses: tells the policy (policy.h load_done). */
+void cache_load_done(cache *c, const cache_req *r, uint32_t misses);
 /* The line in the chosen way (CACHE_INVALID for an empty way or none). */
 uint64_t cache_way_line(const cache *c, const cache_result *probe, cache_way way);
 

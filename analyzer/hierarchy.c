@@ -553,6 +553,12 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (SPEC §8) */
         mpli_add_load(&h->kernel->counts.mpli, (uint32_t)n, misses);
         mpli_add_load(&pc->mpli, (uint32_t)n, misses);
+        if (n > 0 && route == L1_LOOKUP && h->o.l1_spec.replacement->load_done) {
+            cache_req q;
+            make_req(is, &requests[0], requests[0].line_addr >> h->line_shift,
+                     requests[0].sector_mask, &q);
+            cache_load_done(h->l1[is->sm], &q, misses);
+        }
     }
     for (uint32_t o = 0; o < h->observer_count; o++)
         if (h->observers[o].instruction_end)

@@ -18,6 +18,9 @@
  *   miss       miss()     (optional) a miss happened in this set (set
  *                         dueling counts them);
  *   eviction   evicted()  (optional) a valid line leaves, with the cause;
+ *   load end   load_done() (optional) every request of a global warp-load
+ *                         has been serviced, `misses` of them missed (the
+ *                         MPLI point, SPEC §8: DaCache's FCW counter);
  *   figures    stats()    (optional) its own counts for the report.
  *
  * An admission module decides, before any lookup, whether a request uses
@@ -107,6 +110,8 @@ typedef struct policy_ops {
     int (*bypass)(void *state, const cache_set *set, const cache_req *r);
     /* Called while the line is still in its way. */
     void (*evicted)(void *state, const cache_set *set, uint32_t way, evict_cause cause);
+    /* r: the load's first request (req_count, warp, age_rank, pc). */
+    void (*load_done)(void *state, const cache_req *r, uint32_t misses);
     /* Writes up to POLICY_MAX_STATS figures; returns how many. */
     uint32_t (*stats)(const void *state, policy_stat *out);
 } policy_ops;

@@ -59,7 +59,7 @@ json_t *compare_json(const compare_set *set, hierarchy *const *hs)
     json_t *list = json_array();
     for (uint32_t i = 0; i < set->count; i++) {
         const replay_results *r = hierarchy_results(hs[i]);
-        json_t *o = replay_counts_json(&r->total, r);
+        json_t *o = replay_totals_json(r);
         json_object_set_new(o, "name", json_string(set->names[i]));
         json_array_append_new(list, o);
     }

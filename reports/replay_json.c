@@ -50,9 +50,29 @@ json_t *replay_counts_json(const replay_counts *c, const replay_results *r)
     return o;
 }
 
-json_t *replay_summary_json(const replay_results *r)
+/* A policy's own figures (policy.h stats), summed over the level's caches;
+ * only policies that keep any add the key. */
+static void add_policy_stats(json_t *o, const char *key, const policy_stat *stats, uint32_t n)
+{
+    if (!n)
+        return;
+    json_t *figures = json_object();
+    for (uint32_t i = 0; i < n; i++)
+        json_object_set_new(figures, stats[i].name, report_json_u64(stats[i].value));
+    json_object_set_new(o, key, figures);
+}
+
+json_t *replay_totals_json(const replay_results *r)
 {
     json_t *o = replay_counts_json(&r->total, r);
+    add_policy_stats(o, "l1_policy_figures", r->l1_policy_stats, r->l1_policy_stat_count);
+    add_policy_stats(o, "l2_policy_figures", r->l2_policy_stats, r->l2_policy_stat_count);
+    return o;
+}
+
+json_t *replay_summary_json(const replay_results *r)
+{
+    json_t *o = replay_totals_json(r);
     json_t *per_sm = json_array(), *holders = json_array();
     for (uint32_t s = 0; s < r->sms; s++) {
         json_array_append_new(per_sm, json_pack("{s:o,s:o}", "hits", report_json_u64(r->sm_hits[s]),

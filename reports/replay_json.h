@@ -10,7 +10,10 @@
 
 /* REPLAY for one kernel or the whole trace (no per-SM tables). */
 json_t *replay_counts_json(const replay_counts *c, const replay_results *r);
-/* REPLAY for the whole trace: counts plus l1_per_sm, remote_holders and
+/* The whole trace's counts, plus the policies' own figures when they keep
+ * any ("l1_policy_figures", "l2_policy_figures"). */
+json_t *replay_totals_json(const replay_results *r);
+/* REPLAY for the whole trace: the totals plus l1_per_sm, remote_holders and
  * replication. */
 json_t *replay_summary_json(const replay_results *r);
 /* The per-PC replay figures. */

@@ -594,3 +594,22 @@ Test(replay_props, analyze_reference_l1_equals_the_lru_replay)
     }
     test_tmpdir_cleanup(dir);
 }
+
+Test(replay_props, opt_bounds_dacache_and_each_variant_repeats)
+{
+    /* On one schedule OPT still bounds every DaCache variant (SPEC §7), and
+     * a variant replayed twice gives the same counts (it is deterministic). */
+    const char *const policies[] = {"opt",           "dacache", "dacache-stall", "dacache-uncon",
+                                    "static0",       "static3", "dacache"};
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        wst_memtrace *m = store_trace(seed, 2, 8, 40);
+        replay_counts r[7];
+        replay_policies(m, "4K:4:128", policies, 7, r);
+        for (int i = 1; i < 7; i++)
+            cr_expect_leq(r[i].l1.hits, r[0].l1.hits, "seed %llu: %s %llu > opt %llu",
+                          (unsigned long long)seed, policies[i],
+                          (unsigned long long)r[i].l1.hits, (unsigned long long)r[0].l1.hits);
+        cr_expect(memcmp(&r[1], &r[6], sizeof r[1]) == 0, "dacache twice, the same counts");
+        wst_memtrace_free(m);
+    }
+}

@@ -8,13 +8,16 @@
 #include "analyzer/policy.h"
 
 extern const policy_ops policy_lru, policy_fifo, policy_random, policy_lip, policy_bip,
-    policy_dip, policy_srrip, policy_brrip, policy_drrip, policy_opt;
+    policy_dip, policy_srrip, policy_brrip, policy_drrip, policy_opt, policy_dacache,
+    policy_dacache_stall, policy_dacache_uncon, policy_dacache_static0, policy_dacache_static1,
+    policy_dacache_static2, policy_dacache_static3;
 extern const admission_ops admission_bypass_table, admission_bypass_pc;
 
 const policy_ops *const policy_all[] = {
     &policy_lru,   &policy_fifo,  &policy_random, &policy_lip, &policy_bip,
     &policy_dip,   &policy_srrip, &policy_brrip,  &policy_drrip, &policy_opt,
-    NULL,
+    &policy_dacache, &policy_dacache_stall, &policy_dacache_uncon, &policy_dacache_static0,
+    &policy_dacache_static1, &policy_dacache_static2, &policy_dacache_static3, NULL,
 };
 
 const admission_ops *const admission_all[] = {&admission_bypass_table, &admission_bypass_pc, NULL};
