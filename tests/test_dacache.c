@@ -196,15 +196,16 @@ Test(dacache, promotion_by_four_positions)
 
 Test(dacache, locality_detector_marks_a_coherent_pc)
 {
-    /* Warp 3's coherent load of line 0 is evicted, then misses again: the
-     * victim tag cache knows warp 3 filled it, so PC 1 has intra-warp
-     * locality and its lines now insert at MRU. */
+    /* The oldest warp (3, age rank 0) loads line 0 with a coherent load; the
+     * line is evicted, then misses again: the victim tag cache knows warp 3
+     * filled it, so PC 1 has intra-warp locality and its lines now insert
+     * at MRU.  (Only the age-rank-0 warp is sampled, S4 §4.2.) */
     cache *c = dacache_l1("dacache-uncon", 1, 0);
-    access(c, 0, 3, 5, 1, 0);
+    access(c, 0, 3, 0, 1, 0);
     for (uint64_t k = 1; k < 9; k++) /* eight lines inserted at MRU push 0 out */
         access(c, k, 100, 5, 4, 0);
     cr_assert_eq(position_of(c, 0), -1);
-    access(c, 0, 3, 5, 1, 0); /* the detector's hit: MRU from now on */
+    access(c, 0, 3, 0, 1, 0); /* the detector's hit: MRU from now on */
     access(c, 30, 100, 5, 4, 0);
     cr_expect_geq(position_of(c, 0), 0, "inserted at MRU, not evicted by the next miss");
     policy_stat stats[POLICY_MAX_STATS];
@@ -213,5 +214,19 @@ Test(dacache, locality_detector_marks_a_coherent_pc)
     cr_assert_gt(n, 0);
     cr_expect_str_eq(stats[0].name, "locality_pcs");
     cr_expect_eq(stats[0].value, 1);
+    cache_free(c);
+}
+
+Test(dacache, the_detector_samples_only_the_oldest_warp)
+{
+    /* The same, but warp 3 has age rank 1: its line is not sampled, the PC
+     * is not marked, and line 0 goes back in at LRU. */
+    cache *c = dacache_l1("dacache-uncon", 1, 0);
+    access(c, 0, 3, 1, 1, 0);
+    for (uint64_t k = 1; k < 9; k++)
+        access(c, k, 100, 5, 4, 0);
+    access(c, 0, 3, 1, 1, 0);
+    access(c, 30, 100, 5, 4, 0);
+    cr_expect_eq(position_of(c, 0), -1, "inserted at LRU and evicted by the next miss");
     cache_free(c);
 }

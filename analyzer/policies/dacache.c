@@ -46,7 +46,12 @@ typedef struct dacache {
     dacache_fcw fcw;
     /* The locality detector (SPEC §9 decision): the lines this L1 evicted,
      * with the warp that filled them, FIFO; and the coherent-load PCs of
-     * the current kernel found to have intra-warp locality. */
+     * the current kernel found to have intra-warp locality.  As in S4
+     * §4.2, only the most prioritized warp is sampled: a line enters the
+     * victim tags only if a coherent load of an age-rank-0 warp filled it
+     * (sampled[], per line: state beyond the policy's word), so divergent
+     * traffic cannot flush 16 entries before a reuse comes back. */
+    uint8_t *sampled; /* [sets × ways] */
     victim_tag tags[DACACHE_VICTIM_TAGS];
     uint32_t next_tag;
     uint8_t *local_pcs;
@@ -58,8 +63,10 @@ typedef struct dacache {
 static void *create(const policy_geometry *g, const variant *v, ws_error *err)
 {
     dacache *d = calloc(1, sizeof *d);
-    if (!d)
+    if (!d || !(d->sampled = calloc((size_t)g->sets * g->ways, 1))) {
+        free(d);
         return ws_fail(err, "out of memory"), NULL;
+    }
     d->v = *v;
     d->sets = g->sets;
     d->ways = g->ways;
@@ -74,6 +81,7 @@ static void destroy(void *state)
 {
     dacache *d = state;
     free(d->local_pcs);
+    free(d->sampled);
     free(d);
 }
 
@@ -165,7 +173,7 @@ static void dacache_miss(void *state, const cache_set *set, const cache_req *r)
 static void dacache_evicted(void *state, const cache_set *set, uint32_t way, evict_cause cause)
 {
     dacache *d = state;
-    if (cause == EVICT_REPLACE) {
+    if (cause == EVICT_REPLACE && d->sampled[(size_t)set->index * d->ways + way]) {
         d->tags[d->next_tag] = (victim_tag){.line = set->lines[way], .warp = set->warps[way],
                                             .valid = 1};
         d->next_tag = (d->next_tag + 1) % DACACHE_VICTIM_TAGS;
@@ -192,6 +200,7 @@ static void dacache_fill(void *state, const cache_set *set, uint32_t way, const 
 {
     dacache *d = state;
     new_kernel(d, r->kernel);
+    d->sampled[(size_t)set->index * d->ways + way] = r->req_count <= 2 && r->age_rank == 0;
     uint32_t lru = d->ways - 1, position;
     if (r->req_count <= 2)
         position = pc_local(d, r->pc) ? 0 : lru;
