@@ -20,7 +20,7 @@
 void analysis_options_default(analysis_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->schedule = (sched_options){.cta = CTA_RR, .warp = WARP_GTO};
+    o->schedule = (sched_options){.cta = CTA_RR, .warp = &warp_order_gto};
     o->replay = 1;
     o->replay_seed = 1;
 }

@@ -16,6 +16,9 @@
 #include "analyzer/l1_rules.h"
 #include "formats/trace.h"
 
+/* The L1 events, as indices of hierarchy.on. */
+enum { EV_LOOKUP, EV_HIT, EV_MISS, EV_FILL, EV_DEPART, EV_STORE, EV_INSTRUCTION, L1_EVENTS };
+
 /* One MSHR entry of the reserved-line mode (SPEC §7). */
 typedef struct mshr_entry {
     uint64_t line, ready;
@@ -30,6 +33,10 @@ struct hierarchy {
     l1_collectors *collectors;
     l1_observer observers[L1_COLLECTORS + HIERARCHY_MAX_OBSERVERS];
     uint32_t observer_count;
+    /* Per event, the subscribers that have a hook for it, so raising an
+     * event walks only those (the hot path: several events a request). */
+    const l1_observer *on[L1_EVENTS][L1_COLLECTORS + HIERARCHY_MAX_OBSERVERS];
+    uint32_t on_count[L1_EVENTS];
     mshr_entry *mshr; /* [sms × mshr_entries] */
     uint32_t mshr_entries;
     replay_results res;
@@ -141,6 +148,15 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     l1_collectors_observers(h->collectors, h->observers);
     memcpy(h->observers + L1_COLLECTORS, o->observers, o->observer_count * sizeof *o->observers);
     h->observer_count = L1_COLLECTORS + o->observer_count;
+    for (uint32_t i = 0; i < h->observer_count; i++) {
+        const l1_observer *ob = &h->observers[i];
+        const int has[L1_EVENTS] = {ob->lookup != NULL, ob->hit != NULL, ob->miss != NULL,
+                                    ob->fill != NULL, ob->depart != NULL, ob->store != NULL,
+                                    ob->instruction_end != NULL};
+        for (int e = 0; e < L1_EVENTS; e++)
+            if (has[e])
+                h->on[e][h->on_count[e]++] = ob;
+    }
     return h;
 fail:
     hierarchy_free(h);
@@ -149,51 +165,51 @@ fail:
 
 /* ---- L1 events to the collectors (hierarchy.h) ---- */
 
-#define EACH_OBSERVER(h, hook, ...)                                                      \
+/* Raises an event to every subscriber that has a hook for it. */
+#define RAISE(h, event, hook, ...)                                                       \
     do {                                                                                 \
-        for (uint32_t o_ = 0; o_ < (h)->observer_count; o_++)                            \
-            if ((h)->observers[o_].hook &&                                               \
-                (h)->observers[o_].hook((h)->observers[o_].ctx, __VA_ARGS__) != 0)        \
+        for (uint32_t o_ = 0; o_ < (h)->on_count[event]; o_++)                           \
+            if ((h)->on[event][o_]->hook((h)->on[event][o_]->ctx, __VA_ARGS__) != 0)      \
                 return -1;                                                               \
     } while (0)
 
 static int on_lookup(hierarchy *h, const replay_issue *is, uint64_t line, ws_error *err)
 {
-    EACH_OBSERVER(h, lookup, is, line, err);
+    RAISE(h, EV_LOOKUP, lookup, is, line, err);
     return 0;
 }
 
 static int on_hit(hierarchy *h, const replay_issue *is, uint64_t line, uint32_t owner,
                   ws_error *err)
 {
-    EACH_OBSERVER(h, hit, is, line, owner, err);
+    RAISE(h, EV_HIT, hit, is, line, owner, err);
     return 0;
 }
 
 static int on_miss(hierarchy *h, const replay_issue *is, uint64_t line, int present,
                    ws_error *err)
 {
-    EACH_OBSERVER(h, miss, is, line, present, err);
+    RAISE(h, EV_MISS, miss, is, line, present, err);
     return 0;
 }
 
 static int on_fill(hierarchy *h, const replay_issue *is, uint64_t line, ws_error *err)
 {
-    EACH_OBSERVER(h, fill, is, line, err);
+    RAISE(h, EV_FILL, fill, is, line, err);
     return 0;
 }
 
 static int on_depart(hierarchy *h, uint32_t sm, uint64_t line, uint32_t evictor,
                      evict_cause cause, ws_error *err)
 {
-    EACH_OBSERVER(h, depart, sm, line, evictor, cause, err);
+    RAISE(h, EV_DEPART, depart, sm, line, evictor, cause, err);
     return 0;
 }
 
 static int on_store(hierarchy *h, const replay_issue *is, uint64_t line, int present,
                     ws_error *err)
 {
-    EACH_OBSERVER(h, store, is, line, present, err);
+    RAISE(h, EV_STORE, store, is, line, present, err);
     return 0;
 }
 
@@ -387,8 +403,8 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         make_req(is, rq, line, sectors, &q);
         if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
             return -1;
-        int allocate = 1;
-        if (h->o.reserved_lines && !cache_contains(l1, line) &&
+        int allocate = !is->no_allocate; /* a throttled warp may hit, never allocate */
+        if (allocate && h->o.reserved_lines && !cache_contains(l1, line) &&
             !(mshr = mshr_free(h, is->sm, is->step))) {
             allocate = 0;
             k->l1.reservation_fails++;
@@ -560,9 +576,8 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             cache_load_done(h->l1[is->sm], &q, misses);
         }
     }
-    for (uint32_t o = 0; o < h->observer_count; o++)
-        if (h->observers[o].instruction_end)
-            h->observers[o].instruction_end(h->observers[o].ctx, is);
+    for (uint32_t o = 0; o < h->on_count[EV_INSTRUCTION]; o++)
+        h->on[EV_INSTRUCTION][o]->instruction_end(h->on[EV_INSTRUCTION][o]->ctx, is);
     return 0;
 }
 
@@ -576,7 +591,10 @@ int hierarchy_kernel_begin(hierarchy *h, uint32_t kernel, uint32_t pc_count, ws_
     if (!(h->kernel->pcs = calloc(pc_count ? pc_count : 1, sizeof *h->kernel->pcs)))
         return ws_fail(err, "out of memory");
     h->kernel->pc_count = pc_count;
-    EACH_OBSERVER(h, kernel_begin, kernel, pc_count, err);
+    for (uint32_t o = 0; o < h->observer_count; o++)
+        if (h->observers[o].kernel_begin &&
+            h->observers[o].kernel_begin(h->observers[o].ctx, kernel, pc_count, err) != 0)
+            return -1;
     h->in_kernel = 1;
     return 0;
 }

@@ -118,9 +118,11 @@ typedef struct hierarchy_options {
 typedef struct replay_issue {
     uint32_t kernel, sm, cta, warp, warp_slot, scheduler, pc;
     uint32_t cta_warp; /* the warp's index within its CTA (warp is unique per run) */
-    uint32_t age_rank; /* the warp's GTO age rank in its scheduler, 0 = oldest */
     uint64_t step; /* the SM's issue clock */
     uint8_t kind, space, cache_op;
+    uint8_t no_allocate; /* the warp order forbids it to allocate in L1 (it may hit) */
+    uint16_t age_rank;   /* the warp's GTO age rank in its scheduler, 0 = oldest
+                            (< max_warps_per_sm <= 128: 16 bits keep batches small) */
 } replay_issue;
 
 typedef struct level_counts {

@@ -13,7 +13,7 @@
 void replay_options_default(replay_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->schedule = (sched_options){.cta = CTA_RR, .warp = WARP_GTO};
+    o->schedule = (sched_options){.cta = CTA_RR, .warp = &warp_order_gto};
 }
 
 /* ---- batches: the decoded stream, handed to the hierarchies ---- */
@@ -262,7 +262,8 @@ static int push_issue(void *ctx, const sched_event *e)
     *it = (item){.kind = ITEM_ISSUE, .first = s->fill->request_count, .count = (uint32_t)n,
                  .issue = {.kernel = e->kernel, .sm = e->sm, .cta = e->cta,
                            .warp = (uint32_t)e->warp_id, .warp_slot = e->warp_slot,
-                           .scheduler = e->scheduler, .age_rank = e->age_rank, .pc = r->pc,
+                           .scheduler = e->scheduler, .age_rank = (uint16_t)e->age_rank,
+                           .no_allocate = !e->may_allocate, .pc = r->pc,
                            .step = e->step,
                            .cta_warp = r->warp, .kind = r->kind, .space = r->space,
                            .cache_op = r->cache_op}};
@@ -306,7 +307,7 @@ static int run_stream(stream *s)
     const gpu_config *c = s->config;
     ws_error *err = &s->err;
     sched *sc = sched_new(c, &s->options->schedule, s->source,
-                          s->options->schedule.warp == WARP_GTO ? push_issue : NULL, s, err);
+                          s->options->schedule.warp->uses_misses ? push_issue : NULL, s, err);
     int got = sc ? 1 : -1;
     sched_event e;
     while (sc && !s->failed && (got = sched_next(sc, &e, err)) == 1) {
@@ -316,7 +317,7 @@ static int run_stream(stream *s)
         } else if (e.kind == SCHED_KERNEL_END) {
             s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0;
         } else if (e.kind == SCHED_ISSUE) {
-            if (s->options->schedule.warp != WARP_GTO)
+            if (!s->options->schedule.warp->uses_misses)
                 push_issue(s, &e);
             if (s->options->observe_event)
                 s->options->observe_event(s->options->observe_event_ctx, &e);

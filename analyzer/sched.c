@@ -20,7 +20,6 @@ typedef struct warp_state {
     uint32_t cta_slot;
     uint32_t next, end; /* range of the CTA's packed records */
     uint64_t id;       /* dispatch order = age */
-    uint64_t ready_at; /* GTO: the scheduler's issue count when ready again */
 } warp_state;
 
 typedef struct sm_state {
@@ -31,12 +30,11 @@ typedef struct sm_state {
      * is by_age[t × age_stride ..] with age_count[t] entries. */
     uint32_t *by_age;
     uint32_t age_count[8];
+    uint8_t *live;     /* [warp slots]: warps[slot].active, as the warp order sees it */
+    uint32_t *rank;    /* [warp slots]: the live warp's position in its age list */
     uint32_t free_ctas;
     uint32_t live_warps;
     uint32_t next_scheduler;
-    uint32_t lrr_last[8];
-    int32_t gto_current[8];
-    uint64_t scheduler_issues[8];
     uint64_t steps;
     uint32_t group_next, group_end; /* qN: this SM's group in the CTA list */
 } sm_state;
@@ -49,6 +47,7 @@ struct sched {
     sched_source source;
     sched_miss_fn miss;
     void *miss_ctx;
+    void *order; /* the warp order's state */
     sched_state state;
     uint32_t kernel;
     /* The current kernel. */
@@ -83,7 +82,7 @@ struct sched {
 
 int sched_options_parse(const char *text, sched_options *out, ws_error *err)
 {
-    *out = (sched_options){.cta = CTA_RR, .warp = WARP_GTO};
+    *out = (sched_options){.cta = CTA_RR, .warp = &warp_order_gto};
     char buf[64];
     snprintf(buf, sizeof buf, "%s", text);
     int saw_warp = 0;
@@ -103,20 +102,18 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err)
             if (*end)
                 return ws_fail(err, "--schedule: '%s' is not qN", part);
             out->cta = CTA_QN;
-        } else if (strcmp(part, "lrr") == 0) {
-            out->warp = WARP_LRR, saw_warp = 1;
-        } else if (strcmp(part, "gto") == 0) {
-            out->warp = WARP_GTO, saw_warp = 1;
         } else if (strcmp(part, "recorded") == 0) {
             out->cta = CTA_RECORDED;
             if (!saw_warp)
-                out->warp = WARP_RECORDED;
+                out->warp = &warp_order_recorded;
+        } else if (warp_order_find(part)) {
+            out->warp = warp_order_find(part), saw_warp = 1;
         } else {
             return ws_fail(err, "--schedule: unknown policy '%s' (CTA: rr, qN, qx, qx_adpt, bcs, "
                            "recorded; warp: lrr, gto, recorded)", part);
         }
     }
-    if ((out->cta == CTA_RECORDED) != (out->warp == WARP_RECORDED))
+    if ((out->cta == CTA_RECORDED) != (out->warp->recorded != 0))
         return ws_fail(err, "--schedule: 'recorded' replays the trace's own order for both CTAs "
                        "and warps; use it alone");
     return 0;
@@ -125,13 +122,12 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err)
 void sched_options_format(const sched_options *o, char *buf, size_t cap)
 {
     static const char *const cta[] = {"rr", "recorded", "q", "qx", "qx_adpt", "bcs"};
-    static const char *const warp[] = {"lrr", "gto", "recorded"};
     if (o->cta == CTA_RECORDED)
         snprintf(buf, cap, "recorded");
     else if (o->cta == CTA_QN)
-        snprintf(buf, cap, "q%u,%s", o->group, warp[o->warp]);
+        snprintf(buf, cap, "q%u,%s", o->group, o->warp->name);
     else
-        snprintf(buf, cap, "%s,%s", cta[o->cta], warp[o->warp]);
+        snprintf(buf, cap, "%s,%s", cta[o->cta], o->warp->name);
 }
 
 /* ---- sources ---- */
@@ -300,6 +296,8 @@ static void free_sms(sched *s)
         free(s->sms[i].ctas);
         free(s->sms[i].warps);
         free(s->sms[i].by_age);
+        free(s->sms[i].live);
+        free(s->sms[i].rank);
     }
     free(s->sms);
     s->sms = NULL;
@@ -370,8 +368,13 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
         c->warps_left += ws->active;
         /* Ids grow with dispatch, so appending keeps each list oldest first. */
         uint32_t warp_slot = slot * s->warps_per_cta + w, t = scheduler_of(s, warp_slot);
-        if (ws->active)
+        sm->live[warp_slot] = (uint8_t)ws->active;
+        if (ws->active) {
+            sm->rank[warp_slot] = sm->age_count[t];
             age_list(s, sm, t)[sm->age_count[t]++] = warp_slot;
+            if (s->options.warp->arrived)
+                s->options.warp->arrived(s->order, sm_index, warp_slot);
+        }
     }
     sm->live_warps += c->warps_left;
     sm->free_ctas--;
@@ -538,48 +541,12 @@ static int admit_recorded(sched *s, uint64_t earliest, int any_resident, ws_erro
 
 static int warp_ready(const warp_state *w) { return w->active; }
 
-/* Loose round robin: the scheduler's warps in slot order, one instruction
- * each per turn, starting after the last one issued. */
-static int32_t pick_lrr(sched *s, sm_state *sm, uint32_t scheduler)
+/* Scheduler t of sm as its warp order sees it. */
+static warp_view view_of(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t)
 {
-    uint32_t step = s->config.schedulers_per_sm;
-    if (scheduler >= s->warp_slots)
-        return -1;
-    uint32_t count = (s->warp_slots - scheduler + step - 1) / step;
-    for (uint32_t k = 1; k <= count; k++) {
-        uint32_t position = (sm->lrr_last[scheduler] + k) % count;
-        uint32_t slot = scheduler + position * step;
-        if (warp_ready(&sm->warps[slot])) {
-            sm->lrr_last[scheduler] = position;
-            return (int32_t)slot;
-        }
-    }
-    return -1;
-}
-
-static int32_t pick_gto(sched *s, sm_state *sm, uint32_t scheduler)
-{
-    int32_t current = sm->gto_current[scheduler];
-    uint64_t now = sm->scheduler_issues[scheduler];
-    if (current >= 0 && warp_ready(&sm->warps[current]) && sm->warps[current].ready_at <= now)
-        return current;
-    /* The oldest ready warp; if every warp is waiting after a miss, the one
-     * that becomes ready first (time passes in a functional model). */
-    const uint32_t *by_age = age_list(s, sm, scheduler);
-    int32_t soonest = -1;
-    for (uint32_t k = 0; k < sm->age_count[scheduler]; k++) {
-        uint32_t slot = by_age[k];
-        const warp_state *w = &sm->warps[slot];
-        if (w->ready_at <= now) {
-            soonest = (int32_t)slot; /* the oldest ready warp */
-            break;
-        }
-        /* Strictly sooner: of warps ready at the same time, the older. */
-        if (soonest < 0 || w->ready_at < sm->warps[soonest].ready_at)
-            soonest = (int32_t)slot;
-    }
-    sm->gto_current[scheduler] = soonest;
-    return soonest;
+    return (warp_view){.sm = sm_index, .scheduler = t, .by_age = age_list(s, sm, t),
+                       .live_count = sm->age_count[t], .live = sm->live,
+                       .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm};
 }
 
 /* A finished warp leaves its scheduler's age list. */
@@ -594,16 +561,8 @@ static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
         return;
     memmove(list + at, list + at + 1, (n - at - 1) * sizeof *list);
     sm->age_count[t] = n - 1;
-}
-
-/* The warp's position in its scheduler's age list: its GTO priority. */
-static uint32_t age_rank_of(const sched *s, sm_state *sm, uint32_t slot)
-{
-    uint32_t t = scheduler_of(s, slot), rank = 0;
-    const uint32_t *list = age_list(s, sm, t);
-    while (rank < sm->age_count[t] && list[rank] != slot)
-        rank++;
-    return rank;
+    for (uint32_t k = at; k < n - 1; k++) /* the younger warps move up one rank */
+        sm->rank[list[k]] = k;
 }
 
 /* Issues the chosen warp's next record as an event. */
@@ -612,10 +571,12 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     sm_state *sm = &s->sms[sm_index];
     warp_state *w = &sm->warps[slot];
     cta_state *c = &sm->ctas[w->cta_slot];
+    uint32_t rank = sm->rank[slot]; /* its GTO priority (S4 §4.2) */
+    const warp_order_ops *order = s->options.warp;
     *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
-                       .warp_slot = slot, .scheduler = scheduler_of(s, slot),
-                       .age_rank = age_rank_of(s, sm, slot), .warp_id = w->id,
-                       .step = sm->steps++, .record = &s->issued};
+                       .warp_slot = slot, .scheduler = scheduler_of(s, slot), .age_rank = rank,
+                       .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
+                       .warp_id = w->id, .step = sm->steps++, .record = &s->issued};
     packed_cta_expand(&c->records, w->next, c->cta, &s->issued);
     const packed_record *q = &c->records.records[w->next];
     e->affine = q->affine;
@@ -625,10 +586,9 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     __builtin_prefetch(&c->records.records[w->next + 1]);
     if (++w->next == w->end) {
         w->active = 0;
-        /* GTO's greedy choice belongs to the warp (SPEC §6): a newcomer to
-         * this slot is not greedy. */
-        if (sm->gto_current[e->scheduler] == (int32_t)slot)
-            sm->gto_current[e->scheduler] = -1;
+        sm->live[slot] = 0;
+        if (order->left)
+            order->left(s->order, sm_index, e->scheduler, slot);
         sm->live_warps--;
         retire_warp_from_age_list(s, sm, slot);
         if (--c->warps_left == 0) {
@@ -679,21 +639,19 @@ static int issue_next(sched *s, sched_event *e)
         if (!sm->live_warps)
             continue;
         uint32_t schedulers = s->config.schedulers_per_sm;
+        const warp_order_ops *order = s->options.warp;
         for (uint32_t t = 0; t < schedulers; t++) {
             uint32_t scheduler = (sm->next_scheduler + t) % schedulers;
-            int32_t slot = s->options.warp == WARP_GTO ? pick_gto(s, sm, scheduler)
-                                                       : pick_lrr(s, sm, scheduler);
+            warp_view v = view_of(s, sm, i, scheduler);
+            int32_t slot = order->pick(s->order, &v);
             if (slot < 0)
                 continue;
             sm->next_scheduler = (scheduler + 1) % schedulers;
             issue(s, i, (uint32_t)slot, e);
-            if (s->options.warp == WARP_GTO) {
-                sm->scheduler_issues[scheduler]++;
-                if (s->miss && s->miss(s->miss_ctx, e)) {
-                    sm->warps[slot].ready_at = sm->scheduler_issues[scheduler] + s->config.gto_k;
-                    sm->gto_current[scheduler] = -1;
-                }
-            }
+            /* The reference L1's answer, for an order that uses it (GTO). */
+            int missed = order->uses_misses && s->miss && s->miss(s->miss_ctx, e);
+            v.live_count = sm->age_count[scheduler]; /* the issue may have ended the warp */
+            order->issued(s->order, &v, (uint32_t)slot, missed);
             s->sm_cursor = (i + 1) % s->config.sms;
             return 1;
         }
@@ -728,14 +686,14 @@ static int begin_kernel(sched *s, ws_error *err)
         sm->warps = calloc(s->warp_slots, sizeof *sm->warps);
         sm->by_age = calloc((size_t)s->age_stride * s->config.schedulers_per_sm + 1,
                             sizeof *sm->by_age);
-        if (!sm->ctas || !sm->warps || !sm->by_age)
+        sm->live = calloc(s->warp_slots + 1, 1);
+        sm->rank = calloc(s->warp_slots + 1, sizeof *sm->rank);
+        if (!sm->ctas || !sm->warps || !sm->by_age || !sm->live || !sm->rank)
             return ws_fail(err, "out of memory");
         sm->free_ctas = s->cta_slots;
-        for (int t = 0; t < 8; t++) {
-            sm->gto_current[t] = -1;
-            sm->lrr_last[t] = UINT32_MAX; /* so the first turn starts at position 0 */
-        }
     }
+    if (s->options.warp->kernel_begin)
+        s->options.warp->kernel_begin(s->order, s->warp_slots);
     s->next_cta = s->groups_handed_out = 0;
     s->adaptive_rr = 0;
     s->sm_cursor = 0;
@@ -795,7 +753,7 @@ int sched_next(sched *s, sched_event *e, ws_error *err)
             s->state = STATE_RUNNING;
             continue;
         }
-        int rc = s->options.cta == CTA_RECORDED ? issue_recorded(s, e, err) : issue_next(s, e);
+        int rc = s->options.warp->recorded ? issue_recorded(s, e, err) : issue_next(s, e);
         if (rc < 0)
             return -1;
         if (rc == 1)
@@ -825,6 +783,13 @@ sched *sched_new(const gpu_config *config, const sched_options *options, const s
     s->source = *source;
     s->miss = miss;
     s->miss_ctx = miss_ctx;
+    /* Residency never gives an SM more warp slots than max_warps_per_sm. */
+    warp_order_geometry g = {.sms = config->sms, .schedulers = config->schedulers_per_sm,
+                             .slots = config->max_warps_per_sm, .gto_k = config->gto_k};
+    if (!(s->order = options->warp->create(&g, err))) {
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -833,6 +798,8 @@ void sched_free(sched *s)
     if (!s)
         return;
     free_sms(s);
+    if (s->order)
+        s->options.warp->destroy(s->order);
     free(s->queue);
     free(s->admission);
     free(s->recorded_sm);

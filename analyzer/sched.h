@@ -13,16 +13,16 @@
 #include <stdint.h>
 
 #include "analyzer/config.h"
+#include "analyzer/warp_order.h"
 #include "formats/memtrace.h"
 #include "formats/wst.h"
 
 typedef enum cta_policy { CTA_RR, CTA_RECORDED, CTA_QN, CTA_QX, CTA_QX_ADPT, CTA_BCS } cta_policy;
-typedef enum warp_policy { WARP_LRR, WARP_GTO, WARP_RECORDED } warp_policy;
 
 typedef struct sched_options {
     cta_policy cta;
     uint32_t group; /* N of qN */
-    warp_policy warp;
+    const warp_order_ops *warp; /* analyzer/warp_orders/, resolved once */
 } sched_options;
 
 /* "rr,gto" (default), "q4,lrr", "qx_adpt", "bcs,lrr", "recorded" (both). */
@@ -68,6 +68,7 @@ typedef struct sched_event {
     uint32_t scheduler;   /* ISSUE: warp slot mod schedulers */
     uint32_t age_rank;    /* ISSUE: the warp's age among its scheduler's live warps,
                              0 = oldest: its GTO priority (S4 §4.2) */
+    uint8_t may_allocate; /* ISSUE: the warp order lets it allocate in L1 */
     uint64_t warp_id;     /* ISSUE: unique per warp over the whole run */
     uint64_t step;        /* ISSUE: issues so far on this SM (a per-SM clock) */
     const wst_record *record; /* ISSUE; valid until the next call */

@@ -613,3 +613,53 @@ Test(replay_props, opt_bounds_dacache_and_each_variant_repeats)
         wst_memtrace_free(m);
     }
 }
+
+/* A warp order may forbid allocation: LRR, with only each scheduler's
+ * oldest warp allowed to allocate in L1 (throttling, S3 ch. 5). */
+static int oldest_allocates(const void *state, uint32_t age_rank)
+{
+    (void)state;
+    return age_rank == 0;
+}
+
+typedef struct fill_log {
+    uint64_t fills_by_young, hits_by_young;
+} fill_log;
+
+static int log_fill(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    (void)line, (void)err;
+    ((fill_log *)ctx)->fills_by_young += is->kind == WST_LOAD && is->age_rank != 0;
+    return 0;
+}
+
+static int log_hit(void *ctx, const replay_issue *is, uint64_t line, uint32_t owner, ws_error *err)
+{
+    (void)line, (void)owner, (void)err;
+    ((fill_log *)ctx)->hits_by_young += is->age_rank != 0;
+    return 0;
+}
+
+Test(replay_props, a_warp_order_may_forbid_allocation_but_not_hits)
+{
+    wst_memtrace *m = load_trace(3, 4, 40);
+    gpu_config c = small_gpu();
+    warp_order_ops throttled = warp_order_lrr;
+    throttled.may_allocate = oldest_allocates;
+    fill_log log = {0};
+    hierarchy_options o = {.config = c, .seed = 5};
+    o.observers[o.observer_count++] = (l1_observer){.ctx = &log, .fill = log_fill, .hit = log_hit};
+    replay_options ro;
+    replay_options_default(&ro);
+    ro.schedule.warp = &throttled;
+    sched_source src = sched_source_memtrace(m);
+    hierarchy *h;
+    ws_error err;
+    cr_assert_eq(replay_run(&src, &c, &ro, &o, 1, &h, NULL, &err), 0, "%s", err.msg);
+    cr_expect_eq(log.fills_by_young, 0, "only the oldest warps allocate");
+    cr_expect_gt(log.hits_by_young, 0, "the others still hit");
+    cr_expect_gt(hierarchy_results(h)->total.l1.bypasses, 0);
+    hierarchy_free(h);
+    sched_source_free(&src);
+    wst_memtrace_free(m);
+}

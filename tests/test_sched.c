@@ -434,3 +434,62 @@ Test(sched, every_record_once_in_warp_order)
     }
     wst_memtrace_free(m);
 }
+
+/* ---- warp orders are pluggable (analyzer/warp_order.h) ---- */
+
+/* A test order: the youngest live warp first. */
+static int32_t youngest_first(void *state, const warp_view *v)
+{
+    (void)state;
+    return v->live_count ? (int32_t)v->by_age[v->live_count - 1] : -1;
+}
+static void nothing_issued(void *state, const warp_view *v, uint32_t slot, int missed)
+{
+    (void)state, (void)v, (void)slot, (void)missed;
+}
+static void *no_state(const warp_order_geometry *g, ws_error *err)
+{
+    (void)g, (void)err;
+    static int none;
+    return &none;
+}
+static void no_destroy(void *state) { (void)state; }
+
+Test(sched, a_warp_order_is_one_interface)
+{
+    /* One CTA of 3 warps, 2 records each, one scheduler: youngest first
+     * issues warp 2 to its end, then 1, then 0. */
+    wst_memtrace *m = grid_trace(1, 1, 3, 2, 0);
+    gpu_config c = small_gpu(1, 1);
+    c.schedulers_per_sm = 1;
+    warp_order_ops order = {.name = "youngest", .create = no_state, .destroy = no_destroy,
+                            .pick = youngest_first, .issued = nothing_issued};
+    sched_options o = {.cta = CTA_RR, .warp = &order};
+    sched_source src = sched_source_memtrace(m);
+    ws_error err;
+    sched *s = sched_new(&c, &o, &src, NULL, NULL, &err);
+    cr_assert_not_null(s, "%s", err.msg);
+    sched_event e;
+    uint64_t issued[6];
+    int n = 0;
+    while (sched_next(s, &e, &err) == 1)
+        if (e.kind == SCHED_ISSUE)
+            issued[n++] = e.record->addr[0];
+    cr_assert_eq(n, 6);
+    uint64_t want[6] = {ENCODE(0, 2, 0), ENCODE(0, 2, 1), ENCODE(0, 1, 0),
+                        ENCODE(0, 1, 1), ENCODE(0, 0, 0), ENCODE(0, 0, 1)};
+    for (int i = 0; i < 6; i++)
+        cr_expect_eq(issued[i], want[i], "issue %d", i);
+    sched_free(s);
+    sched_source_free(&src);
+    wst_memtrace_free(m);
+}
+
+Test(sched, the_builtin_orders_are_registered)
+{
+    cr_expect_eq(warp_order_find("gto"), &warp_order_gto);
+    cr_expect_eq(warp_order_find("lrr"), &warp_order_lrr);
+    cr_expect(warp_order_find("recorded")->recorded);
+    cr_expect(warp_order_gto.uses_misses);
+    cr_expect_null(warp_order_find("nope"));
+}

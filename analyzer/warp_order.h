@@ -1,0 +1,67 @@
+/* analyzer/warp_order.h: the warp-order interface (SPEC §6; DESIGN:
+ * extension points).
+ *
+ * Inside an SM each warp scheduler picks which of its ready warps issues
+ * next; a warp order makes that choice, and may also forbid a warp to
+ * allocate in L1 (throttling, S3 ch. 5: the others may hit but never
+ * allocate).  The scheduler (sched.c) keeps the warps and hands an order a
+ * view of one scheduler at a time; the order keeps whatever state it needs
+ * (GTO its greedy warp and when each missing warp is ready again, LRR its
+ * turn), told when a warp arrives in a slot, issues, and leaves.
+ *
+ * Each order is one file in analyzer/warp_orders/ exporting one
+ * warp_order_ops; analyzer/warp_orders/registry.c lists them. */
+#ifndef WS_WARP_ORDER_H
+#define WS_WARP_ORDER_H
+
+#include <stdint.h>
+
+#include "util/error.h"
+
+/* One warp scheduler of one SM as an order sees it. */
+typedef struct warp_view {
+    uint32_t sm, scheduler;
+    const uint32_t *by_age; /* its live warp slots, oldest first */
+    uint32_t live_count;
+    const uint8_t *live;    /* [slot_count]: the slot's warp has records left */
+    uint32_t slot_count;    /* warp slots of the SM; slot s is scheduler s mod schedulers' */
+    uint32_t schedulers;
+} warp_view;
+
+typedef struct warp_order_geometry {
+    uint32_t sms, schedulers, slots; /* slots: warp slots per SM */
+    uint32_t gto_k;                  /* GTO: issues a missing warp waits */
+} warp_order_geometry;
+
+typedef struct warp_order_ops {
+    const char *name;
+    const char *description;
+    /* Issues depend on the reference L1's misses (GTO): the stream asks
+     * after every issue. */
+    int uses_misses;
+    /* The order across SMs is the trace's own timestamps (recorded): the
+     * scheduler issues by time and never calls pick. */
+    int recorded;
+    void *(*create)(const warp_order_geometry *g, ws_error *err);
+    void (*destroy)(void *state);
+    /* A kernel begins with slots warp slots per SM (optional). */
+    void (*kernel_begin)(void *state, uint32_t slots);
+    /* A new warp took a slot (optional). */
+    void (*arrived)(void *state, uint32_t sm, uint32_t slot);
+    /* The slot to issue from among the scheduler's live warps, or -1. */
+    int32_t (*pick)(void *state, const warp_view *v);
+    /* The slot issued; missed is whether it missed in the reference L1
+     * (only when uses_misses).  Called after `left` if the warp is done. */
+    void (*issued)(void *state, const warp_view *v, uint32_t slot, int missed);
+    /* The slot's warp has no records left (optional). */
+    void (*left)(void *state, uint32_t sm, uint32_t scheduler, uint32_t slot);
+    /* Optional: whether a warp of this age rank may allocate in L1 (NULL:
+     * every warp may). */
+    int (*may_allocate)(const void *state, uint32_t age_rank);
+} warp_order_ops;
+
+const warp_order_ops *warp_order_find(const char *name);
+extern const warp_order_ops *const warp_order_all[];
+extern const warp_order_ops warp_order_gto, warp_order_lrr, warp_order_recorded;
+
+#endif

@@ -1,0 +1,124 @@
+/* analyzer/warp_orders/gto.c: greedy-then-oldest (SPEC §6): keep issuing
+ * the greedy warp until it misses in the reference L1, then the oldest
+ * ready warp; a warp that missed is ready again after K = gto_k issues of
+ * its scheduler.  The greedy choice belongs to a warp, not a slot: when the
+ * greedy warp leaves, the next pick is the oldest ready warp, never a
+ * newcomer to the same slot. */
+#include <stdlib.h>
+
+#include "analyzer/warp_order.h"
+
+typedef struct gto {
+    uint32_t sms, schedulers, slots, k;
+    int32_t *greedy;       /* [sms × schedulers]: the greedy warp's slot, or -1 */
+    uint64_t *issues;      /* [sms × schedulers]: the scheduler's issue count */
+    uint64_t *ready_at;    /* [sms × slots]: issue count when the warp is ready */
+} gto;
+
+static void gto_destroy(void *state)
+{
+    gto *o = state;
+    if (!o)
+        return;
+    free(o->greedy);
+    free(o->issues);
+    free(o->ready_at);
+    free(o);
+}
+
+static void *gto_create(const warp_order_geometry *g, ws_error *err)
+{
+    gto *o = calloc(1, sizeof *o);
+    size_t per_sm = (size_t)g->sms * g->schedulers;
+    if (!o || !(o->greedy = malloc(per_sm * sizeof *o->greedy)) ||
+        !(o->issues = calloc(per_sm, sizeof *o->issues)) ||
+        !(o->ready_at = calloc((size_t)g->sms * (g->slots ? g->slots : 1), sizeof *o->ready_at))) {
+        gto_destroy(o);
+        return ws_fail(err, "out of memory"), NULL;
+    }
+    o->sms = g->sms;
+    o->schedulers = g->schedulers;
+    o->slots = g->slots;
+    o->k = g->gto_k;
+    for (size_t i = 0; i < per_sm; i++)
+        o->greedy[i] = -1;
+    return o;
+}
+
+/* A kernel starts afresh: no greedy warp, clocks at zero.  (Its warp
+ * slots never exceed the geometry's: residency caps them at
+ * max_warps_per_sm.) */
+static void gto_kernel_begin(void *state, uint32_t slots)
+{
+    (void)slots;
+    gto *o = state;
+    size_t per_sm = (size_t)o->sms * o->schedulers;
+    for (size_t i = 0; i < per_sm; i++) {
+        o->greedy[i] = -1;
+        o->issues[i] = 0;
+    }
+}
+
+static void gto_arrived(void *state, uint32_t sm, uint32_t slot)
+{
+    gto *o = state;
+    o->ready_at[(size_t)sm * o->slots + slot] = 0;
+}
+
+static int32_t gto_pick(void *state, const warp_view *v)
+{
+    gto *o = state;
+    size_t at = (size_t)v->sm * o->schedulers + v->scheduler;
+    const uint64_t *ready_at = o->ready_at + (size_t)v->sm * o->slots;
+    int32_t current = o->greedy[at];
+    uint64_t now = o->issues[at];
+    if (current >= 0 && v->live[current] && ready_at[current] <= now)
+        return current;
+    /* The oldest ready warp; if every warp is waiting after a miss, the one
+     * that becomes ready first (time passes in a functional model). */
+    int32_t soonest = -1;
+    for (uint32_t k = 0; k < v->live_count; k++) {
+        uint32_t slot = v->by_age[k];
+        if (ready_at[slot] <= now) {
+            soonest = (int32_t)slot; /* the oldest ready warp */
+            break;
+        }
+        /* Strictly sooner: of warps ready at the same time, the older. */
+        if (soonest < 0 || ready_at[slot] < ready_at[soonest])
+            soonest = (int32_t)slot;
+    }
+    o->greedy[at] = soonest;
+    return soonest;
+}
+
+static void gto_left(void *state, uint32_t sm, uint32_t scheduler, uint32_t slot)
+{
+    gto *o = state;
+    int32_t *greedy = &o->greedy[(size_t)sm * o->schedulers + scheduler];
+    if (*greedy == (int32_t)slot)
+        *greedy = -1;
+}
+
+static void gto_issued(void *state, const warp_view *v, uint32_t slot, int missed)
+{
+    gto *o = state;
+    size_t at = (size_t)v->sm * o->schedulers + v->scheduler;
+    o->issues[at]++;
+    if (missed) {
+        o->ready_at[(size_t)v->sm * o->slots + slot] = o->issues[at] + o->k;
+        o->greedy[at] = -1;
+    }
+}
+
+const warp_order_ops warp_order_gto = {
+    .name = "gto",
+    .description = "greedy-then-oldest: the greedy warp until it misses in L1, then the oldest",
+    .uses_misses = 1,
+    .create = gto_create,
+    .destroy = gto_destroy,
+    .kernel_begin = gto_kernel_begin,
+    .arrived = gto_arrived,
+    .pick = gto_pick,
+    .issued = gto_issued,
+    .left = gto_left,
+};
