@@ -97,6 +97,9 @@ typedef struct hierarchy_options {
     /* The policies, resolved once; a level left zero is resolved from the
      * config's name when the hierarchy is made. */
     policy_spec l1_spec, l2_spec;
+    /* The warp order this hierarchy is replayed under, when the order is
+     * itself under study (SPEC §6: its own issue stream); NULL: the run's. */
+    const struct warp_order_ops *warp_order;
     uint64_t seed;              /* for randomized policies */
     const void *l1_param, *l2_param; /* policy parameters (bypass tables) */
     int l2_cold;                /* flush L2 between kernels too */

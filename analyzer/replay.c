@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analyzer/coalesce.h"
+#include "analyzer/cta_cache.h"
 
 void replay_options_default(replay_options *o)
 {
@@ -203,6 +204,8 @@ typedef struct stream {
     const sched_source *source;
     const gpu_config *config;
     const replay_options *options;
+    sched_options schedule; /* the options' schedule, or this stream's warp order */
+    uint64_t dispatched;    /* CTAs dispatched so far (lockstep of several streams) */
     coalesce_config coalesce;
     ref_l1 *ref;    /* the reference L1s, for GTO */
     batch *fill;
@@ -300,35 +303,56 @@ static int hand_over(stream *s, int last)
     return rc;
 }
 
-/* One pass over the schedule, every hierarchy fed.  Always ends with a
- * last batch so the workers stop. */
-static int run_stream(stream *s)
+static sched *stream_sched(stream *s)
 {
-    const gpu_config *c = s->config;
-    ws_error *err = &s->err;
-    sched *sc = sched_new(c, &s->options->schedule, s->source,
-                          s->options->schedule.warp->uses_misses ? push_issue : NULL, s, err);
-    int got = sc ? 1 : -1;
+    return sched_new(s->config, &s->schedule, s->source,
+                     s->schedule.warp->uses_misses ? push_issue : NULL, s, &s->err);
+}
+
+/* One event of the stream's scheduler into its batch: 1 = go on, 0 = the
+ * trace is done, -1 = error. */
+static int stream_step(stream *s, sched *sc)
+{
     sched_event e;
-    while (sc && !s->failed && (got = sched_next(sc, &e, err)) == 1) {
-        if (e.kind == SCHED_KERNEL_BEGIN) {
-            ref_l1_flush(s->ref);
-            s->failed = push_kernel(s, ITEM_KERNEL_BEGIN, e.kernel) != 0;
-        } else if (e.kind == SCHED_KERNEL_END) {
-            s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0;
-        } else if (e.kind == SCHED_ISSUE) {
-            if (!s->options->schedule.warp->uses_misses)
-                push_issue(s, &e);
-            if (s->options->observe_event)
-                s->options->observe_event(s->options->observe_event_ctx, &e);
-            progress_update(s->bar, ++s->issued);
-        }
+    int got = sched_next(sc, &e, &s->err);
+    if (got != 1)
+        return got;
+    if (e.kind == SCHED_KERNEL_BEGIN) {
+        ref_l1_flush(s->ref);
+        s->failed = push_kernel(s, ITEM_KERNEL_BEGIN, e.kernel) != 0;
+    } else if (e.kind == SCHED_KERNEL_END) {
+        s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0;
+    } else if (e.kind == SCHED_CTA_DISPATCH) {
+        s->dispatched++;
+    } else if (e.kind == SCHED_ISSUE) {
+        if (!s->schedule.warp->uses_misses)
+            push_issue(s, &e);
+        if (s->options->observe_event)
+            s->options->observe_event(s->options->observe_event_ctx, &e);
+        progress_update(s->bar, ++s->issued);
     }
+    return s->failed ? -1 : 1;
+}
+
+/* The stream's end: its scheduler's peak, and a last batch so the workers
+ * stop.  got is the last stream_step's answer. */
+static int stream_finish(stream *s, sched *sc, int got)
+{
     if (sc)
         s->peak_resident = sched_peak_resident_ctas(sc);
     sched_free(sc);
     int rc = hand_over(s, 1);
     return got < 0 || s->failed || rc != 0 ? -1 : 0;
+}
+
+/* One pass over the schedule, every hierarchy fed. */
+static int run_stream(stream *s)
+{
+    sched *sc = stream_sched(s);
+    int got = sc ? 1 : -1;
+    while (got == 1)
+        got = stream_step(s, sc);
+    return stream_finish(s, sc, got);
 }
 
 /* CPU seconds charged so far to consumers fed on the decoding thread. */
@@ -351,7 +375,7 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
                       const replay_consumer *consumers, uint32_t count, progress *bar,
                       replay_stream_stats *stats, ws_error *err)
 {
-    stream s = {.source = source, .config = config, .options = o,
+    stream s = {.source = source, .config = config, .options = o, .schedule = o->schedule,
                 .coalesce = {.line_bytes = config->l1.line_bytes, .half_warp = o->half_warp},
                 .bar = bar,
                 .inline_consumers = consumers, .inline_count = count};
@@ -412,17 +436,121 @@ out:
     return rc;
 }
 
-/* Feeds `count` hierarchies one pass of the stream. */
+/* ---- several warp orders, one decode ---- */
+
+/* A stream per distinct warp order, each feeding its own consumers inline,
+ * advanced in lockstep by CTA dispatch (the one furthest behind steps
+ * next) over a shared cache of decoded CTAs (cta_cache.h), so the trace is
+ * decoded once and the copies held stay about one residency of CTAs. */
+static int run_streams(const sched_source *source, const gpu_config *config,
+                       const replay_options *o, const replay_consumer *consumers,
+                       const uint32_t *group_of, uint32_t count,
+                       const warp_order_ops *const *orders, uint32_t groups, progress *bar,
+                       ws_error *err)
+{
+    replay_options own = *o;
+    own.consumer_cpu_seconds = NULL; /* indices are per stream here */
+    cta_cache *cache = cta_cache_new(source, groups, err);
+    sched_source shared = cache ? cta_cache_source(cache) : *source;
+    stream *st = calloc(groups, sizeof *st);
+    sched **sc = calloc(groups, sizeof *sc);
+    replay_consumer *mine = calloc(count ? count : 1, sizeof *mine);
+    int *state = calloc(groups, sizeof *state);
+    int rc = -1;
+    if (!cache || !st || !sc || !mine || !state) {
+        ws_fail(err, "out of memory");
+        goto out;
+    }
+    for (uint32_t g = 0, first = 0; g < groups; g++) {
+        stream *s = &st[g];
+        *s = (stream){.source = &shared, .config = config, .options = &own,
+                      .schedule = o->schedule,
+                      .coalesce = {.line_bytes = config->l1.line_bytes, .half_warp = o->half_warp},
+                      .bar = g == 0 ? bar : NULL, .inline_consumers = mine + first};
+        s->schedule.warp = orders[g];
+        for (uint32_t i = 0; i < count; i++)
+            if (group_of[i] == g)
+                mine[first + s->inline_count++] = consumers[i];
+        first += s->inline_count;
+        if (!(s->ref = ref_l1_new(config, err)) || !(s->fill = malloc(sizeof(batch)))) {
+            if (!s->fill)
+                ws_fail(err, "out of memory");
+            goto out;
+        }
+        s->fill->item_count = s->fill->request_count = 0;
+        sc[g] = stream_sched(s);
+        state[g] = sc[g] ? 1 : -1;
+    }
+    for (;;) {
+        int64_t next = -1;
+        for (uint32_t g = 0; g < groups; g++)
+            if (state[g] == 1 && (next < 0 || st[g].dispatched < st[next].dispatched))
+                next = g;
+        if (next < 0)
+            break;
+        state[next] = stream_step(&st[next], sc[next]);
+        if (state[next] < 0)
+            break;
+    }
+    rc = 0;
+    for (uint32_t g = 0; g < groups; g++)
+        if (stream_finish(&st[g], sc[g], state[g]) != 0 && rc == 0)
+            rc = ws_fail(err, "%s", st[g].err.msg);
+    memset(sc, 0, groups * sizeof *sc);
+out:
+    for (uint32_t g = 0; st && g < groups; g++) {
+        if (sc && sc[g])
+            sched_free(sc[g]);
+        ref_l1_free(st[g].ref);
+        free(st[g].fill);
+    }
+    free(st);
+    free(sc);
+    free(mine);
+    free(state);
+    cta_cache_free(cache);
+    return rc;
+}
+
+/* Feeds `count` hierarchies one pass: hierarchy i under warp order
+ * orders[i] (NULL: the options' own); one stream when they all agree. */
 static int feed(const sched_source *source, const gpu_config *config, const replay_options *o,
-                hierarchy **hs, uint32_t count, progress *bar, ws_error *err)
+                hierarchy **hs, const warp_order_ops *const *orders, uint32_t count,
+                progress *bar, ws_error *err)
 {
     replay_consumer *cs = calloc(count ? count : 1, sizeof *cs);
-    if (!cs)
-        return ws_fail(err, "out of memory");
-    for (uint32_t i = 0; i < count; i++)
+    uint32_t *group_of = calloc(count ? count : 1, sizeof *group_of);
+    const warp_order_ops **distinct = calloc(count ? count : 1, sizeof *distinct);
+    uint32_t groups = 0;
+    int rc = -1;
+    if (!cs || !group_of || !distinct) {
+        ws_fail(err, "out of memory");
+        goto out;
+    }
+    for (uint32_t i = 0; i < count; i++) {
         cs[i] = hierarchy_consumer(hs[i]);
-    int rc = replay_stream_run(source, config, o, cs, count, bar, NULL, err);
+        const warp_order_ops *order = orders && orders[i] ? orders[i] : o->schedule.warp;
+        uint32_t g = 0;
+        while (g < groups && distinct[g] != order)
+            g++;
+        if (g == groups)
+            distinct[groups++] = order;
+        group_of[i] = g;
+    }
+    if (groups > 1 && o->schedule.warp->recorded) {
+        rc = ws_fail(err, "the recorded schedule is one order: no warp order can be compared on it");
+    } else if (groups > 1) {
+        rc = run_streams(source, config, o, cs, group_of, count, distinct, groups, bar, err);
+    } else {
+        replay_options one = *o;
+        if (groups == 1)
+            one.schedule.warp = distinct[0];
+        rc = replay_stream_run(source, config, &one, cs, count, bar, NULL, err);
+    }
+out:
     free(cs);
+    free(group_of);
+    free(distinct);
     return rc;
 }
 
@@ -452,10 +580,11 @@ static hierarchy *recorder(const hierarchy_options *o, uint32_t kernels, int kee
 /* Feeds the recorders one pass, frees them, and ends their key streams
  * (streams[0..n_streams)) with the backward pass. */
 static int recording_pass(const sched_source *source, const gpu_config *config,
-                          const replay_options *o, hierarchy **rec, uint32_t *n_rec,
+                          const replay_options *o, hierarchy **rec,
+                          const warp_order_ops *const *orders, uint32_t *n_rec,
                           nextuse *const *streams, uint32_t n_streams, ws_error *err)
 {
-    int rc = *n_rec ? feed(source, config, o, rec, *n_rec, NULL, err) : 0;
+    int rc = *n_rec ? feed(source, config, o, rec, orders, *n_rec, NULL, err) : 0;
     for (uint32_t i = 0; i < *n_rec; i++)
         hierarchy_free(rec[i]);
     *n_rec = 0;
@@ -472,12 +601,15 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
     hierarchy_options *final = calloc(slots, sizeof *final);
     nextuse **owned = calloc(3 * (size_t)slots, sizeof *owned);  /* every key stream */
     hierarchy **rec = calloc(2 * (size_t)slots, sizeof *rec);     /* one pass's recorders */
+    /* Each hierarchy's warp order, and each recorder's (its hierarchy's). */
+    const warp_order_ops **orders = calloc(slots, sizeof *orders);
+    const warp_order_ops **rec_orders = calloc(2 * (size_t)slots, sizeof *rec_orders);
     nextuse **l1_for_l2 = calloc(slots, sizeof *l1_for_l2);
     uint32_t n_owned = 0, n_rec = 0;
     int rc = -1;
     if (count)
         memset(out, 0, count * sizeof *out);
-    if (!final || !owned || !rec || !l1_for_l2) {
+    if (!final || !owned || !rec || !orders || !rec_orders || !l1_for_l2) {
         ws_fail(err, "out of memory");
         goto out;
     }
@@ -485,6 +617,7 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
      * L2 recorder replays the same L1 and consumes one copy). */
     for (uint32_t i = 0; i < count; i++) {
         final[i] = options[i];
+        orders[i] = options[i].warp_order;
         if (hierarchy_resolve_policies(&final[i], err) != 0)
             goto out;
     }
@@ -497,11 +630,12 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
                 goto out;
             owned[n_owned++] = n;
             *(copy ? &l1_for_l2[i] : &final[i].l1_next) = n;
+            rec_orders[n_rec] = orders[i];
             if (!(rec[n_rec++] = recorder(&final[i], kernels, 0, NULL, n, NULL, err)))
                 goto out;
         }
     }
-    if (recording_pass(source, config, o, rec, &n_rec, owned, n_owned, err) != 0)
+    if (recording_pass(source, config, o, rec, rec_orders, &n_rec, owned, n_owned, err) != 0)
         goto out;
     /* Pass 2: L2 keys for every OPT L2, behind the real L1 policy. */
     uint32_t first_l2 = n_owned;
@@ -512,17 +646,18 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
         if (!n)
             goto out;
         owned[n_owned++] = final[i].l2_next = n;
+        rec_orders[n_rec] = orders[i];
         if (!(rec[n_rec++] = recorder(&final[i], kernels, 1, l1_for_l2[i], NULL, n, err)))
             goto out;
     }
-    if (recording_pass(source, config, o, rec, &n_rec, owned + first_l2, n_owned - first_l2,
-                       err) != 0)
+    if (recording_pass(source, config, o, rec, rec_orders, &n_rec, owned + first_l2,
+                       n_owned - first_l2, err) != 0)
         goto out;
     /* The real pass. */
     for (uint32_t i = 0; i < count; i++)
         if (!(out[i] = hierarchy_new(&final[i], kernels, err)))
             goto out;
-    if (feed(source, config, o, out, count, bar, err) != 0)
+    if (feed(source, config, o, out, orders, count, bar, err) != 0)
         goto out;
     for (uint32_t i = 0; i < count; i++)
         if (hierarchy_finish(out[i], err) != 0)
@@ -541,6 +676,8 @@ out:
     free(final);
     free(owned);
     free(rec);
+    free(orders);
+    free(rec_orders);
     free(l1_for_l2);
     return rc;
 }

@@ -16,7 +16,9 @@ static const char usage[] =
     "Replays the trace once through one hierarchy per policy and prints hit\n"
     "rates, MPLI and L2 / DRAM traffic side by side, relative to the first.\n"
     "A policy P applies at L1 (L2 keeps the config's); L1P/L2P sets both,\n"
-    "e.g. lru/lru,opt/opt.  Every hierarchy sees the same issue order.\n\n"
+    "e.g. lru/lru,opt/opt.  Every hierarchy sees the same issue order, unless\n"
+    "an entry names a warp order of its own, P@ORDER (e.g. lru@lrr): then\n"
+    "each order gets its own issue stream, still from one decode of the trace.\n\n"
     "  --policies LIST       default lru,fifo,random,dip,srrip,drrip,opt\n"
     REPLAY_ARGS_USAGE
     "  -o FILE               the comparison as JSON (docs/report-schema.md)\n"

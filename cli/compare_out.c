@@ -37,13 +37,28 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
         *o = *base;
         memcpy(set->names[set->count], p, len);
         set->names[set->count][len] = '\0';
-        const char *slash = memchr(p, '/', len);
+        /* POLICY@ORDER: this hierarchy gets its own issue stream under that
+         * warp order (SPEC §6); the trace is still decoded once. */
+        const char *at = memchr(p, '@', len);
+        size_t policy_len = at ? (size_t)(at - p) : len;
+        if (at) {
+            char order[32];
+            size_t order_len = len - (size_t)(at - p) - 1;
+            if (order_len == 0 || order_len >= sizeof order)
+                return ws_fail(err, "'%s': expected POLICY@ORDER", set->names[set->count]);
+            memcpy(order, at + 1, order_len);
+            order[order_len] = '\0';
+            if (!(o->warp_order = warp_order_find(order)) || o->warp_order->recorded)
+                return ws_fail(err, "'%s': unknown warp order '%s' (gto, lrr)",
+                               set->names[set->count], order);
+        }
+        const char *slash = memchr(p, '/', policy_len);
         if (slash) {
             if (set_policy(&o->config.l1, &o->l1_spec, p, (size_t)(slash - p), err) != 0 ||
-                set_policy(&o->config.l2, &o->l2_spec, slash + 1, len - (size_t)(slash - p) - 1,
-                           err) != 0)
+                set_policy(&o->config.l2, &o->l2_spec, slash + 1,
+                           policy_len - (size_t)(slash - p) - 1, err) != 0)
                 return -1;
-        } else if (set_policy(&o->config.l1, &o->l1_spec, p, len, err) != 0) {
+        } else if (set_policy(&o->config.l1, &o->l1_spec, p, policy_len, err) != 0) {
             return -1;
         }
         set->count++;
@@ -61,6 +76,8 @@ json_t *compare_json(const compare_set *set, hierarchy *const *hs)
         const replay_results *r = hierarchy_results(hs[i]);
         json_t *o = replay_totals_json(r);
         json_object_set_new(o, "name", json_string(set->names[i]));
+        if (set->options[i].warp_order)
+            json_object_set_new(o, "warp_order", json_string(set->options[i].warp_order->name));
         json_array_append_new(list, o);
     }
     return json_pack("{s:o}", "policies", list);

@@ -236,3 +236,38 @@ Test(cli_replay, corrupt_trace_is_one_line_error)
     free(trace);
     test_tmpdir_cleanup(dir);
 }
+
+/* compare POLICY@ORDER: that hierarchy under its own warp order (SPEC §6),
+ * equal to a run of that order alone; a bad order is a one-line error. */
+Test(cli_replay, compare_per_policy_warp_orders)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "spmv");
+    char *both = test_path(dir, "both.json"), *lrr = test_path(dir, "lrr.json");
+    cli_result r = cli_run("compare", trace, "--policies", "lru,lru@lrr", "-o", both, "--quiet",
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run("compare", trace, "--policies", "lru", "--schedule", "rr,lrr", "-o", lrr,
+                "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *a = json_load_file(both, 0, NULL), *b = json_load_file(lrr, 0, NULL);
+    json_t *mixed = json_array_get(json_object_get(a, "policies"), 1);
+    json_t *alone = json_array_get(json_object_get(b, "policies"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(mixed, "warp_order")), "lrr");
+    cr_assert_null(json_object_get(json_array_get(json_object_get(a, "policies"), 0), "warp_order"));
+    json_object_del(mixed, "warp_order");
+    json_object_del(mixed, "name");
+    json_object_del(alone, "name");
+    cr_expect(json_equal(mixed, alone), "lru@lrr equals lru under rr,lrr");
+    json_decref(a);
+    json_decref(b);
+    r = cli_run("compare", trace, "--policies", "lru@nope", NULL);
+    cr_expect_neq(r.status, 0);
+    cr_expect(test_is_one_line(r.err) && strstr(r.err, "unknown warp order 'nope'"), "%s", r.err);
+    cli_result_free(&r);
+    free(both);
+    free(lrr);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}

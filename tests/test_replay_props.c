@@ -663,3 +663,114 @@ Test(replay_props, a_warp_order_may_forbid_allocation_but_not_hits)
     sched_source_free(&src);
     wst_memtrace_free(m);
 }
+
+/* ---- an issue stream per warp order, one decode (SPEC §6) ---- */
+
+#include "analyzer/cta_cache.h"
+
+typedef struct counting_source {
+    sched_source inner;
+    uint32_t loads[64]; /* per CTA of kernel 0 */
+    uint32_t other_loads;
+} counting_source;
+
+static const uint32_t *counting_ctas(void *ctx, uint32_t kernel, uint32_t *count)
+{
+    counting_source *c = ctx;
+    return c->inner.ctas(c->inner.ctx, kernel, count);
+}
+
+static int counting_load(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn take,
+                         void *take_ctx, ws_error *err)
+{
+    counting_source *c = ctx;
+    if (kernel == 0 && cta < 64)
+        c->loads[cta]++;
+    else
+        c->other_loads++;
+    return c->inner.load_cta(c->inner.ctx, kernel, cta, take, take_ctx, err);
+}
+
+Test(replay_props, each_warp_order_its_own_stream_from_one_decode)
+{
+    /* Two hierarchies under gto, two under lrr (with OPT's recording
+     * passes): every CTA is decoded once per pass, and each hierarchy's
+     * counts equal a run of its order alone. */
+    wst_memtrace *m = load_trace(9, 12, 40);
+    gpu_config c = small_gpu();
+    counting_source counting = {.inner = sched_source_memtrace(m)};
+    sched_source src = {.ctx = &counting, .trace = counting.inner.trace, .ctas = counting_ctas,
+                        .load_cta = counting_load};
+    const char *const policies[4] = {"lru", "lru", "srrip", "srrip"};
+    hierarchy_options o[4];
+    for (int i = 0; i < 4; i++) {
+        o[i] = (hierarchy_options){.config = c, .seed = 5,
+                                   .warp_order = i % 2 ? &warp_order_lrr : NULL};
+        snprintf(o[i].config.l1.policy, sizeof o[i].config.l1.policy, "%s", policies[i]);
+    }
+    replay_options ro;
+    replay_options_default(&ro);
+    hierarchy *h[4];
+    ws_error err;
+    cr_assert_eq(replay_run(&src, &c, &ro, o, 4, h, NULL, &err), 0, "%s", err.msg);
+    for (uint32_t cta = 0; cta < 12; cta++)
+        cr_expect_eq(counting.loads[cta], 1, "CTA %u decoded %u times", cta, counting.loads[cta]);
+    /* Each order alone. */
+    for (int order = 0; order < 2; order++) {
+        replay_options alone = ro;
+        alone.schedule.warp = order ? &warp_order_lrr : &warp_order_gto;
+        hierarchy_options single[2] = {o[order], o[2 + order]};
+        single[0].warp_order = single[1].warp_order = NULL;
+        hierarchy *hs[2];
+        sched_source plain = sched_source_memtrace(m);
+        cr_assert_eq(replay_run(&plain, &c, &alone, single, 2, hs, NULL, &err), 0, "%s", err.msg);
+        for (int k = 0; k < 2; k++) {
+            const replay_counts *a = &hierarchy_results(h[2 * k + order])->total;
+            const replay_counts *b = &hierarchy_results(hs[k])->total;
+            cr_expect(memcmp(a, b, sizeof *a) == 0, "%s under %s differs from its own run",
+                      policies[2 * k + order], order ? "lrr" : "gto");
+            hierarchy_free(hs[k]);
+        }
+        sched_source_free(&plain);
+    }
+    cr_expect_neq(hierarchy_results(h[0])->total.l1.hits, hierarchy_results(h[1])->total.l1.hits,
+                  "the two orders do differ on this trace");
+    for (int i = 0; i < 4; i++)
+        hierarchy_free(h[i]);
+    sched_source_free(&counting.inner);
+    wst_memtrace_free(m);
+}
+
+static int count_records(void *ctx, const wst_record *records, size_t n, ws_error *err)
+{
+    (void)records, (void)err;
+    *(size_t *)ctx += n;
+    return 0;
+}
+
+Test(replay_props, the_cta_cache_holds_a_cta_until_every_reader_took_it)
+{
+    wst_memtrace *m = load_trace(2, 4, 10);
+    counting_source counting = {.inner = sched_source_memtrace(m)};
+    sched_source src = {.ctx = &counting, .trace = counting.inner.trace, .ctas = counting_ctas,
+                        .load_cta = counting_load};
+    ws_error err;
+    cta_cache *held = cta_cache_new(&src, 3, &err);
+    sched_source shared = cta_cache_source(held);
+    size_t got[3] = {0};
+    for (int reader = 0; reader < 3; reader++) {
+        cr_assert_eq(shared.load_cta(shared.ctx, 0, 1, count_records, &got[reader], &err), 0);
+        cr_assert_eq(shared.load_cta(shared.ctx, 0, 2, count_records, &got[reader], &err), 0);
+    }
+    cr_expect_eq(counting.loads[1], 1, "decoded once for three readers");
+    cr_expect_eq(counting.loads[2], 1);
+    cr_expect_eq(got[0], 2 * 10 * 4, "every reader gets both CTAs' records");
+    cr_expect_eq(got[1], got[0]);
+    cr_expect_eq(got[2], got[0]);
+    cr_expect_eq(cta_cache_peak(held), 2, "two CTAs held at most, then dropped");
+    cr_assert_eq(shared.load_cta(shared.ctx, 0, 1, count_records, &got[0], &err), 0);
+    cr_expect_eq(counting.loads[1], 2, "dropped after the third reader: a fourth load decodes");
+    cta_cache_free(held);
+    sched_source_free(&counting.inner);
+    wst_memtrace_free(m);
+}

@@ -1,0 +1,25 @@
+/* analyzer/cta_cache.h: one decode of each CTA for several schedulers.
+ *
+ * When the warp order is itself under study, each compared hierarchy has
+ * its own scheduler (SPEC §6), yet the trace is decoded once (DESIGN).
+ * This source wraps another: the first of `readers` schedulers to load a
+ * CTA decodes it into memory, the others take the same records, and the
+ * copy is dropped when the last has.  The schedulers are advanced in
+ * lockstep by CTA dispatch (replay.c), so the copies held are the CTAs
+ * some scheduler has dispatched and another not yet: about one residency
+ * of CTAs, never a kernel. */
+#ifndef WS_CTA_CACHE_H
+#define WS_CTA_CACHE_H
+
+#include "analyzer/sched.h"
+
+typedef struct cta_cache cta_cache;
+
+cta_cache *cta_cache_new(const sched_source *inner, uint32_t readers, ws_error *err);
+void cta_cache_free(cta_cache *c);
+/* The source the schedulers read; valid while c lives. */
+sched_source cta_cache_source(cta_cache *c);
+/* The most CTAs held at once (for memory tests). */
+uint32_t cta_cache_peak(const cta_cache *c);
+
+#endif
