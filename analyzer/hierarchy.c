@@ -31,11 +31,8 @@ struct hierarchy {
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
     l1_collectors *collectors;
-    l1_observer observers[L1_COLLECTORS + HIERARCHY_MAX_OBSERVERS];
-    uint32_t observer_count;
-    /* Per event, the subscribers that have a hook for it, so raising an
-     * event walks only those (the hot path: several events a request). */
-    const l1_observer *on[L1_EVENTS][L1_COLLECTORS + HIERARCHY_MAX_OBSERVERS];
+    /* The caller's collectors; per event, those with a hook for it. */
+    const l1_observer *on[L1_EVENTS][HIERARCHY_MAX_OBSERVERS];
     uint32_t on_count[L1_EVENTS];
     mshr_entry *mshr; /* [sms × mshr_entries] */
     uint32_t mshr_entries;
@@ -144,12 +141,8 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     if (!(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1), h->l1,
                                             &h->res, &h->kernel, err)))
         goto fail;
-    /* The built-in collectors first, then the caller's. */
-    l1_collectors_observers(h->collectors, h->observers);
-    memcpy(h->observers + L1_COLLECTORS, o->observers, o->observer_count * sizeof *o->observers);
-    h->observer_count = L1_COLLECTORS + o->observer_count;
-    for (uint32_t i = 0; i < h->observer_count; i++) {
-        const l1_observer *ob = &h->observers[i];
+    for (uint32_t i = 0; i < h->o.observer_count; i++) {
+        const l1_observer *ob = &h->o.observers[i];
         const int has[L1_EVENTS] = {ob->lookup != NULL, ob->hit != NULL, ob->miss != NULL,
                                     ob->fill != NULL, ob->depart != NULL, ob->store != NULL,
                                     ob->instruction_end != NULL};
@@ -165,9 +158,12 @@ fail:
 
 /* ---- L1 events to the collectors (hierarchy.h) ---- */
 
-/* Raises an event to every subscriber that has a hook for it. */
+/* Raises an event: to the built-in collectors, then to every subscriber
+ * of the caller's with a hook for it. */
 #define RAISE(h, event, hook, ...)                                                       \
     do {                                                                                 \
+        if (l1_collectors_##hook((h)->collectors, __VA_ARGS__) != 0)                     \
+            return -1;                                                                   \
         for (uint32_t o_ = 0; o_ < (h)->on_count[event]; o_++)                           \
             if ((h)->on[event][o_]->hook((h)->on[event][o_]->ctx, __VA_ARGS__) != 0)      \
                 return -1;                                                               \
@@ -576,6 +572,7 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             cache_load_done(h->l1[is->sm], &q, misses);
         }
     }
+    l1_collectors_instruction(h->collectors, is);
     for (uint32_t o = 0; o < h->on_count[EV_INSTRUCTION]; o++)
         h->on[EV_INSTRUCTION][o]->instruction_end(h->on[EV_INSTRUCTION][o]->ctx, is);
     return 0;
@@ -591,9 +588,11 @@ int hierarchy_kernel_begin(hierarchy *h, uint32_t kernel, uint32_t pc_count, ws_
     if (!(h->kernel->pcs = calloc(pc_count ? pc_count : 1, sizeof *h->kernel->pcs)))
         return ws_fail(err, "out of memory");
     h->kernel->pc_count = pc_count;
-    for (uint32_t o = 0; o < h->observer_count; o++)
-        if (h->observers[o].kernel_begin &&
-            h->observers[o].kernel_begin(h->observers[o].ctx, kernel, pc_count, err) != 0)
+    if (l1_collectors_kernel_begin(h->collectors, kernel, pc_count, err) != 0)
+        return -1;
+    for (uint32_t o = 0; o < h->o.observer_count; o++)
+        if (h->o.observers[o].kernel_begin &&
+            h->o.observers[o].kernel_begin(h->o.observers[o].ctx, kernel, pc_count, err) != 0)
             return -1;
     h->in_kernel = 1;
     return 0;
@@ -626,8 +625,9 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
         return -1;
     if (l1_collectors_kernel_end(h->collectors, err) != 0)
         return -1;
-    for (uint32_t o = L1_COLLECTORS; o < h->observer_count; o++)
-        if (h->observers[o].kernel_end && h->observers[o].kernel_end(h->observers[o].ctx, err) != 0)
+    for (uint32_t o = 0; o < h->o.observer_count; o++)
+        if (h->o.observers[o].kernel_end &&
+            h->o.observers[o].kernel_end(h->o.observers[o].ctx, err) != 0)
             return -1;
     /* L1s are flushed between kernels (SPEC §7); local data dies with the
      * kernel, so dirty local lines are dropped, not written back. */

@@ -12,7 +12,10 @@
 #define WS_L1_COLLECTORS_H
 
 #include "analyzer/cache.h"
+#include "analyzer/falru.h"
 #include "analyzer/hierarchy.h"
+#include "formats/trace.h"
+#include "util/u64map.h"
 
 typedef struct l1_collectors l1_collectors;
 
@@ -21,16 +24,234 @@ l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, cache *const *
                                  ws_error *err);
 void l1_collectors_free(l1_collectors *c);
 
-/* Writes its observers to out (room for L1_COLLECTORS of them). */
-#define L1_COLLECTORS 3
-void l1_collectors_observers(l1_collectors *c, l1_observer *out);
-
-/* Starts fetching what the collectors know of a line (ahead of an
- * instruction's misses). */
-void l1_collectors_prefetch(const l1_collectors *c, uint32_t sm, uint64_t line);
-
 /* Kernel end: the generations and replication at the end, then a fresh
  * start (the L1s are flushed). */
 int l1_collectors_kernel_end(l1_collectors *c, ws_error *err);
+
+/* ---- the events, inline ----
+ *
+ * The L1 events of hierarchy.h, each handed to the three.  The hierarchy
+ * raises them here directly (then to the caller's subscribers); they are
+ * inline because they run several times a request on the replay's hottest
+ * path. */
+
+struct l1_collectors {
+    uint32_t sms;
+    cache *const *l1;
+    replay_results *res;
+    replay_kernel *const *current;
+    /* miss classes */
+    missclass *classes;
+    falru **fully;       /* per SM: the 3C reference */
+    int fully_hit;       /* of the request being looked up */
+    /* generations */
+    locality *generations;
+    /* inter-core */
+    u64map holders;      /* line -> number of L1s holding it */
+    uint64_t copies, distinct;
+};
+
+static inline void l1_collectors_prefetch(const l1_collectors *c, uint32_t sm, uint64_t line)
+{
+    missclass_prefetch(c->classes, sm, line);
+}
+
+static inline replay_counts *counts_of(const l1_collectors *c) { return &(*c->current)->counts; }
+
+/* ---- miss classes (SPEC §8) ---- */
+
+static inline int classes_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
+{
+    (void)kernel, (void)pcs, (void)err;
+    missclass_begin_kernel(((l1_collectors *)ctx)->classes);
+    return 0;
+}
+
+static inline int classes_lookup(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    l1_collectors *c = ctx;
+    return (c->fully_hit = falru_access(c->fully[is->sm], line, err)) < 0 ? -1 : 0;
+}
+
+static inline int classes_miss(void *ctx, const replay_issue *is, uint64_t line, int present,
+                        ws_error *err)
+{
+    (void)present, (void)err;
+    l1_collectors *c = ctx;
+    missclass_miss(c->classes, is->sm, line, is->warp, c->fully_hit, &counts_of(c)->miss_classes);
+    return 0;
+}
+
+static inline int classes_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
+                          evict_cause cause, ws_error *err)
+{
+    l1_collectors *c = ctx;
+    return cause == EVICT_REPLACE ? missclass_evicted(c->classes, sm, line, evictor, err)
+                                  : missclass_invalidated(c->classes, sm, line, err);
+}
+
+static inline int classes_store(void *ctx, const replay_issue *is, uint64_t line, int present,
+                         ws_error *err)
+{
+    (void)present, (void)err;
+    l1_collectors *c = ctx;
+    falru_invalidate(c->fully[is->sm], line);
+    return 0;
+}
+
+/* ---- locality generations (SPEC §4) ---- */
+
+static inline int generations_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
+{
+    (void)kernel;
+    return locality_begin_kernel(((l1_collectors *)ctx)->generations, pcs, err);
+}
+
+static inline int generations_hit(void *ctx, const replay_issue *is, uint64_t line, uint32_t owner,
+                           ws_error *err)
+{
+    (void)owner, (void)err;
+    locality_hit(((l1_collectors *)ctx)->generations, is->sm, line, is->warp);
+    return 0;
+}
+
+static inline int generations_fill(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    /* S2's single monitored warp: the one in slot 0 of each SM. */
+    return locality_fill(((l1_collectors *)ctx)->generations, is->sm, line, is->warp, is->pc,
+                         is->warp_slot == 0, err);
+}
+
+static inline int generations_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
+                              evict_cause cause, ws_error *err)
+{
+    (void)evictor, (void)cause, (void)err;
+    locality_evict(((l1_collectors *)ctx)->generations, sm, line);
+    return 0;
+}
+
+/* ---- inter-core reuse and replication (SPEC §5) ---- */
+
+/* A μRC candidate: a global load that looked L1 up and missed.  Counts it,
+ * and which other SMs' L1s hold its line now. */
+static inline int inter_core_miss(void *ctx, const replay_issue *is, uint64_t line, int present,
+                           ws_error *err)
+{
+    (void)err;
+    l1_collectors *c = ctx;
+    if (is->space != WST_GLOBAL)
+        return 0;
+    replay_counts *k = counts_of(c);
+    uint32_t *held = u64map_find(&c->holders, line);
+    uint32_t others = held ? *held - (present ? 1 : 0) : 0;
+    k->l1_load_misses++;
+    c->res->sm_load_misses[is->sm]++;
+    if (!others)
+        return 0;
+    k->remote_held_misses++;
+    uint64_t *row = c->res->remote_holders + (size_t)is->sm * c->sms;
+    for (uint32_t s = 0; s < c->sms; s++)
+        if (s != is->sm && cache_contains(c->l1[s], line))
+            row[s]++;
+    return 0;
+}
+
+static inline int inter_core_fill(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    (void)is;
+    l1_collectors *c = ctx;
+    int inserted;
+    uint32_t *n = u64map_upsert(&c->holders, line, 0, &inserted);
+    if (!n)
+        return ws_fail(err, "out of memory");
+    c->distinct += *n == 0;
+    c->copies++;
+    (*n)++;
+    return 0;
+}
+
+static inline int inter_core_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
+                             evict_cause cause, ws_error *err)
+{
+    (void)sm, (void)evictor, (void)cause, (void)err;
+    l1_collectors *c = ctx;
+    uint32_t *n = u64map_find(&c->holders, line);
+    if (!n || *n == 0)
+        return 0;
+    (*n)--;
+    c->copies--;
+    if (*n == 0) {
+        c->distinct--;
+        u64map_remove(&c->holders, line); /* the map holds only what the L1s hold */
+    }
+    return 0;
+}
+
+static inline void inter_core_instruction(void *ctx, const replay_issue *is)
+{
+    (void)is;
+    l1_collectors *c = ctx;
+    if (c->distinct) { /* undefined while the L1s are empty (SPEC §5) */
+        c->res->replication_sum += (double)c->copies / (double)c->distinct;
+        c->res->replication_samples++;
+    }
+}
+
+/* ---- the events, each to the three (l1_collectors.h) ---- */
+
+static inline int l1_collectors_kernel_begin(l1_collectors *c, uint32_t kernel, uint32_t pcs,
+                                             ws_error *err)
+{
+    return classes_begin(c, kernel, pcs, err) != 0 ? -1 : generations_begin(c, kernel, pcs, err);
+}
+
+static inline int l1_collectors_lookup(l1_collectors *c, const replay_issue *is, uint64_t line,
+                                       ws_error *err)
+{
+    return classes_lookup(c, is, line, err);
+}
+
+static inline int l1_collectors_hit(l1_collectors *c, const replay_issue *is, uint64_t line,
+                                    uint32_t owner,
+                      ws_error *err)
+{
+    return generations_hit(c, is, line, owner, err);
+}
+
+static inline int l1_collectors_miss(l1_collectors *c, const replay_issue *is, uint64_t line,
+                                     int present,
+                       ws_error *err)
+{
+    classes_miss(c, is, line, present, err);
+    return inter_core_miss(c, is, line, present, err);
+}
+
+static inline int l1_collectors_fill(l1_collectors *c, const replay_issue *is, uint64_t line,
+                                     ws_error *err)
+{
+    return generations_fill(c, is, line, err) != 0 ? -1 : inter_core_fill(c, is, line, err);
+}
+
+static inline int l1_collectors_depart(l1_collectors *c, uint32_t sm, uint64_t line,
+                                       uint32_t evictor,
+                         evict_cause cause, ws_error *err)
+{
+    if (classes_depart(c, sm, line, evictor, cause, err) != 0)
+        return -1;
+    generations_depart(c, sm, line, evictor, cause, err);
+    return inter_core_depart(c, sm, line, evictor, cause, err);
+}
+
+static inline int l1_collectors_store(l1_collectors *c, const replay_issue *is, uint64_t line,
+                                      int present,
+                        ws_error *err)
+{
+    return classes_store(c, is, line, present, err);
+}
+
+static inline void l1_collectors_instruction(l1_collectors *c, const replay_issue *is)
+{
+    inter_core_instruction(c, is);
+}
 
 #endif

@@ -310,8 +310,8 @@ static sched *stream_sched(stream *s)
 }
 
 /* One event of the stream's scheduler into its batch: 1 = go on, 0 = the
- * trace is done, -1 = error. */
-static int stream_step(stream *s, sched *sc)
+ * trace is done, -1 = error.  Inline: it is the decoding thread's loop. */
+static inline __attribute__((always_inline)) int stream_step(stream *s, sched *sc)
 {
     sched_event e;
     int got = sched_next(sc, &e, &s->err);

@@ -650,8 +650,10 @@ static int issue_next(sched *s, sched_event *e)
             issue(s, i, (uint32_t)slot, e);
             /* The reference L1's answer, for an order that uses it (GTO). */
             int missed = order->uses_misses && s->miss && s->miss(s->miss_ctx, e);
-            v.live_count = sm->age_count[scheduler]; /* the issue may have ended the warp */
-            order->issued(s->order, &v, (uint32_t)slot, missed);
+            if (order->issued) {
+                v.live_count = sm->age_count[scheduler]; /* the issue may have ended the warp */
+                order->issued(s->order, &v, (uint32_t)slot, missed);
+            }
             s->sm_cursor = (i + 1) % s->config.sms;
             return 1;
         }

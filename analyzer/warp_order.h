@@ -50,8 +50,9 @@ typedef struct warp_order_ops {
     void (*arrived)(void *state, uint32_t sm, uint32_t slot);
     /* The slot to issue from among the scheduler's live warps, or -1. */
     int32_t (*pick)(void *state, const warp_view *v);
-    /* The slot issued; missed is whether it missed in the reference L1
-     * (only when uses_misses).  Called after `left` if the warp is done. */
+    /* Optional: the slot issued; missed is whether it missed in the
+     * reference L1 (only when uses_misses).  Called after `left` if the
+     * warp is done. */
     void (*issued)(void *state, const warp_view *v, uint32_t slot, int missed);
     /* The slot's warp has no records left (optional). */
     void (*left)(void *state, uint32_t sm, uint32_t scheduler, uint32_t slot);

@@ -443,10 +443,6 @@ static int32_t youngest_first(void *state, const warp_view *v)
     (void)state;
     return v->live_count ? (int32_t)v->by_age[v->live_count - 1] : -1;
 }
-static void nothing_issued(void *state, const warp_view *v, uint32_t slot, int missed)
-{
-    (void)state, (void)v, (void)slot, (void)missed;
-}
 static void *no_state(const warp_order_geometry *g, ws_error *err)
 {
     (void)g, (void)err;
@@ -463,7 +459,7 @@ Test(sched, a_warp_order_is_one_interface)
     gpu_config c = small_gpu(1, 1);
     c.schedulers_per_sm = 1;
     warp_order_ops order = {.name = "youngest", .create = no_state, .destroy = no_destroy,
-                            .pick = youngest_first, .issued = nothing_issued};
+                            .pick = youngest_first};
     sched_options o = {.cta = CTA_RR, .warp = &order};
     sched_source src = sched_source_memtrace(m);
     ws_error err;

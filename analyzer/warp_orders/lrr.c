@@ -58,11 +58,6 @@ static int32_t lrr_pick(void *state, const warp_view *v)
     return -1;
 }
 
-static void lrr_issued(void *state, const warp_view *v, uint32_t slot, int missed)
-{
-    (void)state, (void)v, (void)slot, (void)missed;
-}
-
 const warp_order_ops warp_order_lrr = {
     .name = "lrr",
     .description = "loose round robin: each ready warp issues one instruction per turn",
@@ -70,5 +65,4 @@ const warp_order_ops warp_order_lrr = {
     .destroy = lrr_destroy,
     .kernel_begin = lrr_kernel_begin,
     .pick = lrr_pick,
-    .issued = lrr_issued,
 };
