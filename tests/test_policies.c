@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/bypass_pcs.h"
 #include "analyzer/cache.h"
 #include "analyzer/nextuse.h"
 #include "analyzer/policies/dueling.h"
@@ -287,8 +288,6 @@ Test(policies, drrip_followers_switch_to_brrip_when_srrip_leaders_miss)
 }
 
 /* ---- the interface (policy.h): specs, admission, steps, causes, stalls ---- */
-
-#include "analyzer/bypass_pcs.h"
 
 Test(policies, specs_resolve_replacement_and_admission)
 {

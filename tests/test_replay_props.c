@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "analyzer/cta_cache.h"
 #include "analyzer/analysis.h"
 #include "analyzer/cache.h"
 #include "analyzer/replay.h"
@@ -665,8 +666,6 @@ Test(replay_props, a_warp_order_may_forbid_allocation_but_not_hits)
 }
 
 /* ---- an issue stream per warp order, one decode (SPEC §6) ---- */
-
-#include "analyzer/cta_cache.h"
 
 typedef struct counting_source {
     sched_source inner;
