@@ -80,6 +80,34 @@ struct sched {
 
 /* ---- options ---- */
 
+/* NAME:N or NAME:N,p of an order that takes parameters; p, when given, is
+ * the next comma-separated part.  0, or -1 with err set (err->msg empty
+ * when NAME is no such order). */
+static int parse_throttle(char *part, char **save, sched_options *out, ws_error *err)
+{
+    char *colon = strchr(part, ':'), *end;
+    *colon = '\0';
+    const warp_order_ops *order = warp_order_find(part);
+    *colon = ':';
+    err->msg[0] = '\0';
+    if (!order || !order->parameters)
+        return -1;
+    unsigned long n = strtoul(colon + 1, &end, 10), p = n;
+    if (*end || colon[1] < '1' || colon[1] > '9' || n > 128)
+        return ws_fail(err, "--schedule: '%s': N is a whole number from 1 to 128", part);
+    /* pcal's p is the next part ("pcal:6,2"); swl has none. */
+    if (order == &warp_order_pcal) {
+        char *next = strtok_r(NULL, ",", save);
+        if (!next || (p = strtoul(next, &end, 10), *end) || next[0] < '0' || next[0] > '9' ||
+            p > n)
+            return ws_fail(err, "--schedule: '%s' needs p <= N after it: pcal:N,p", part);
+    }
+    out->warp = order;
+    out->warp_n = (uint32_t)n;
+    out->warp_p = (uint32_t)p;
+    return 0;
+}
+
 int sched_options_parse(const char *text, sched_options *out, ws_error *err)
 {
     *out = (sched_options){.cta = CTA_RR, .warp = &warp_order_gto};
@@ -108,9 +136,16 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err)
                 out->warp = &warp_order_recorded;
         } else if (warp_order_find(part)) {
             out->warp = warp_order_find(part), saw_warp = 1;
+            if (out->warp->parameters)
+                return ws_fail(err, "--schedule: '%s' takes parameters: %s", part,
+                               out->warp->description);
+        } else if (strchr(part, ':') && parse_throttle(part, &save, out, err) == 0) {
+            saw_warp = 1;
         } else {
+            if (strchr(part, ':') && err->msg[0])
+                return -1;
             return ws_fail(err, "--schedule: unknown policy '%s' (CTA: rr, qN, qx, qx_adpt, bcs, "
-                           "recorded; warp: lrr, gto, recorded)", part);
+                           "recorded; warp: lrr, gto, swl:N, pcal:N,p, recorded)", part);
         }
     }
     if ((out->cta == CTA_RECORDED) != (out->warp->recorded != 0))
@@ -122,12 +157,19 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err)
 void sched_options_format(const sched_options *o, char *buf, size_t cap)
 {
     static const char *const cta[] = {"rr", "recorded", "q", "qx", "qx_adpt", "bcs"};
+    char warp[48];
+    if (o->warp == &warp_order_pcal)
+        snprintf(warp, sizeof warp, "pcal:%u,%u", o->warp_n, o->warp_p);
+    else if (o->warp->parameters)
+        snprintf(warp, sizeof warp, "%s:%u", o->warp->name, o->warp_n);
+    else
+        snprintf(warp, sizeof warp, "%s", o->warp->name);
     if (o->cta == CTA_RECORDED)
         snprintf(buf, cap, "recorded");
     else if (o->cta == CTA_QN)
-        snprintf(buf, cap, "q%u,%s", o->group, o->warp->name);
+        snprintf(buf, cap, "q%u,%s", o->group, warp);
     else
-        snprintf(buf, cap, "%s,%s", cta[o->cta], o->warp->name);
+        snprintf(buf, cap, "%s,%s", cta[o->cta], warp);
 }
 
 /* ---- sources ---- */
@@ -787,7 +829,8 @@ sched *sched_new(const gpu_config *config, const sched_options *options, const s
     s->miss_ctx = miss_ctx;
     /* Residency never gives an SM more warp slots than max_warps_per_sm. */
     warp_order_geometry g = {.sms = config->sms, .schedulers = config->schedulers_per_sm,
-                             .slots = config->max_warps_per_sm, .gto_k = config->gto_k};
+                             .slots = config->max_warps_per_sm, .gto_k = config->gto_k,
+                             .issue_n = options->warp_n, .allocate_p = options->warp_p};
     if (!(s->order = options->warp->create(&g, err))) {
         free(s);
         return NULL;

@@ -23,9 +23,11 @@ typedef struct sched_options {
     cta_policy cta;
     uint32_t group; /* N of qN */
     const warp_order_ops *warp; /* analyzer/warp_orders/, resolved once */
+    uint32_t warp_n, warp_p;    /* its parameters (swl:N, pcal:N,p) */
 } sched_options;
 
-/* "rr,gto" (default), "q4,lrr", "qx_adpt", "bcs,lrr", "recorded" (both). */
+/* "rr,gto" (default), "q4,lrr", "qx_adpt", "bcs,lrr", "rr,swl:4",
+ * "qx,pcal:6,2", "recorded" (both). */
 int sched_options_parse(const char *text, sched_options *out, ws_error *err);
 /* Writes e.g. "rr,gto" into buf. */
 void sched_options_format(const sched_options *o, char *buf, size_t cap);

@@ -31,6 +31,9 @@ typedef struct warp_view {
 typedef struct warp_order_geometry {
     uint32_t sms, schedulers, slots; /* slots: warp slots per SM */
     uint32_t gto_k;                  /* GTO: issues a missing warp waits */
+    /* The order's parameters (throttling: swl:N, pcal:N,p): the warps of a
+     * scheduler that may issue, and that may allocate, oldest first. */
+    uint32_t issue_n, allocate_p;
 } warp_order_geometry;
 
 typedef struct warp_order_ops {
@@ -42,6 +45,8 @@ typedef struct warp_order_ops {
     /* The order across SMs is the trace's own timestamps (recorded): the
      * scheduler issues by time and never calls pick. */
     int recorded;
+    /* Takes parameters: NAME:N (p = N) or NAME:N,p (throttling). */
+    int parameters;
     void *(*create)(const warp_order_geometry *g, ws_error *err);
     void (*destroy)(void *state);
     /* A kernel begins with slots warp slots per SM (optional). */
@@ -63,6 +68,7 @@ typedef struct warp_order_ops {
 
 const warp_order_ops *warp_order_find(const char *name);
 extern const warp_order_ops *const warp_order_all[];
-extern const warp_order_ops warp_order_gto, warp_order_lrr, warp_order_recorded;
+extern const warp_order_ops warp_order_gto, warp_order_lrr, warp_order_recorded, warp_order_swl,
+    warp_order_pcal;
 
 #endif

@@ -37,7 +37,8 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
     "  --sms N, --l1 SIZE:WAYS:LINE[:SECTOR], --l2 ...   override the geometry\n"           \
     "  --set FIELD=VALUE     any field of the config, e.g. --set max_warps_per_sm=64\n"    \
     "  --schedule S          CTA dispatch rr|qN|qx|qx_adpt|bcs and warp order\n"            \
-    "                        lrr|gto, e.g. rr,gto (default); or recorded\n"                 \
+    "                        lrr|gto|swl:N|pcal:N,p, e.g. rr,gto (default);\n"            \
+    "                        or recorded\n"                                               \
     "  --half-warp           coalesce each half-warp separately\n"                          \
     "  --seed N              seed of the randomized policies (default 1)\n"                 \
     "  --l2-cold             flush L2 between kernels (default: kept warm)\n"               \

@@ -773,3 +773,25 @@ Test(replay_props, the_cta_cache_holds_a_cta_until_every_reader_took_it)
     sched_source_free(&counting.inner);
     wst_memtrace_free(m);
 }
+
+Test(replay_props, pcal_lets_only_the_p_oldest_allocate)
+{
+    /* pcal:4,1 (S3's (N, p) tuple): the others may hit, never allocate. */
+    wst_memtrace *m = load_trace(4, 4, 40);
+    gpu_config c = small_gpu();
+    fill_log log = {0};
+    hierarchy_options o = {.config = c, .seed = 5};
+    o.observers[o.observer_count++] = (l1_observer){.ctx = &log, .fill = log_fill, .hit = log_hit};
+    replay_options ro;
+    replay_options_default(&ro);
+    ws_error err;
+    cr_assert_eq(sched_options_parse("rr,pcal:4,1", &ro.schedule, &err), 0, "%s", err.msg);
+    sched_source src = sched_source_memtrace(m);
+    hierarchy *h;
+    cr_assert_eq(replay_run(&src, &c, &ro, &o, 1, &h, NULL, &err), 0, "%s", err.msg);
+    cr_expect_eq(log.fills_by_young, 0);
+    cr_expect_gt(log.hits_by_young, 0);
+    hierarchy_free(h);
+    sched_source_free(&src);
+    wst_memtrace_free(m);
+}

@@ -489,3 +489,49 @@ Test(sched, the_builtin_orders_are_registered)
     cr_expect(warp_order_gto.uses_misses);
     cr_expect_null(warp_order_find("nope"));
 }
+
+static int always_miss(void *ctx, const sched_event *e)
+{
+    (void)ctx, (void)e;
+    return 1;
+}
+
+Test(sched, throttling_orders_parse_and_print)
+{
+    sched_options o;
+    ws_error err;
+    char buf[48];
+    cr_assert_eq(sched_options_parse("qx,pcal:6,2", &o, &err), 0, "%s", err.msg);
+    cr_expect_eq(o.cta, CTA_QX);
+    cr_expect_eq(o.warp, &warp_order_pcal);
+    cr_expect_eq(o.warp_n, 6);
+    cr_expect_eq(o.warp_p, 2);
+    sched_options_format(&o, buf, sizeof buf);
+    cr_expect_str_eq(buf, "qx,pcal:6,2");
+    cr_assert_eq(sched_options_parse("swl:4", &o, &err), 0, "%s", err.msg);
+    cr_expect_eq(o.warp_n, 4);
+    cr_expect_eq(o.warp_p, 4, "swl:N = pcal:N,N");
+    sched_options_format(&o, buf, sizeof buf);
+    cr_expect_str_eq(buf, "rr,swl:4");
+    cr_expect_eq(sched_options_parse("rr,swl", &o, &err), -1);
+    cr_expect(strstr(err.msg, "takes parameters") != NULL, "%s", err.msg);
+    cr_expect_eq(sched_options_parse("rr,pcal:4,5", &o, &err), -1, "p > N");
+    cr_expect_eq(sched_options_parse("rr,pcal:4", &o, &err), -1, "no p");
+    cr_expect_eq(sched_options_parse("rr,swl:0", &o, &err), -1);
+    cr_expect_eq(sched_options_parse("rr,nope:3", &o, &err), -1);
+    cr_expect(strstr(err.msg, "unknown policy 'nope:3'") != NULL, "%s", err.msg);
+}
+
+Test(sched, swl_issues_only_the_n_oldest_warps)
+{
+    /* One scheduler, 3 warps of 2 records, a miss on every issue: GTO
+     * would rotate; swl:1 keeps to the oldest live warp. */
+    wst_memtrace *m = grid_trace(1, 1, 3, 2, 0);
+    gpu_config c = small_gpu(1, 1);
+    c.schedulers_per_sm = 1;
+    run_log log = run(m, &c, "rr,swl:1", always_miss, NULL);
+    cr_assert_eq(log.issues, 6);
+    for (uint32_t i = 0; i < 6; i++)
+        cr_expect_eq(log.issued[i], ENCODE(0, i / 2, i % 2), "issue %u", i);
+    wst_memtrace_free(m);
+}

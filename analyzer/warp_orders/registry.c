@@ -6,7 +6,8 @@
 #include "analyzer/warp_order.h"
 
 const warp_order_ops *const warp_order_all[] = {&warp_order_gto, &warp_order_lrr,
-                                                &warp_order_recorded, NULL};
+                                                &warp_order_recorded, &warp_order_swl,
+                                                &warp_order_pcal, NULL};
 
 const warp_order_ops *warp_order_find(const char *name)
 {
