@@ -13,7 +13,8 @@ PREFIX  ?= /usr/local
 PKGS    := libzstd jansson
 BUILD   := build
 
-LIB_DIRS := util formats analyzer analyzer/policies analyzer/warp_orders collectors/emu \
+LIB_DIRS := util formats analyzer analyzer/policies analyzer/stages analyzer/warp_orders \
+            collectors/emu \
             collectors/workloads collectors/accelsim collectors/nvbit/host reports
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)

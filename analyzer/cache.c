@@ -17,6 +17,9 @@ struct cache {
     int64_t *meta;     /* the policy's words */
     uint32_t *warps, *pcs; /* who filled each line */
     uint8_t *valid, *dirty; /* sector masks */
+    uint8_t *flags;         /* LINE_SHARED, ... */
+    uint16_t *owners;       /* track_owners: the SM that filled the line */
+    int track_owners;
     uint64_t *ready;   /* pending until (reserved-line mode) */
     uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
     uint64_t all_ways; /* mask of every way */
@@ -49,6 +52,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     size_t n = (size_t)o->sets * o->ways;
     if (!c || !(c->lines = malloc(n * sizeof *c->lines)) || !(c->meta = calloc(n, sizeof *c->meta)) ||
         !(c->warps = calloc(n, 4)) || !(c->pcs = calloc(n, 4)) || !(c->valid = calloc(n, 1)) ||
+        !(c->flags = calloc(n, 1)) || !(c->owners = calloc(n, sizeof *c->owners)) ||
         !(c->dirty = calloc(n, 1)) || !(c->ready = calloc(n, 8)) ||
         !(c->filled = calloc(o->sets, 1))) {
         cache_free(c);
@@ -63,6 +67,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->all_ways = o->ways == 64 ? ~0ull : (1ull << o->ways) - 1;
     c->index = o->index;
     c->track_pending = o->track_pending;
+    c->track_owners = o->track_owners;
     c->policy = o->policy;
     c->admission = o->admission;
     c->admission_param = o->policy_geometry.param;
@@ -89,6 +94,8 @@ void cache_free(cache *c)
     free(c->pcs);
     free(c->valid);
     free(c->dirty);
+    free(c->flags);
+    free(c->owners);
     free(c->ready);
     free(c->filled);
     free(c);
@@ -126,7 +133,8 @@ static inline cache_set full_view(const cache *c, uint32_t set, uint64_t now)
 {
     size_t base = (size_t)set * c->ways;
     return (cache_set){.index = set, .ways = c->ways, .lines = c->lines + base, .meta = c->meta + base,
-                       .warps = c->warps + base, .ready = c->ready + base, .now = now};
+                       .warps = c->warps + base, .ready = c->ready + base,
+                       .flags = c->flags + base, .now = now};
 }
 
 void cache_flush(cache *c)
@@ -227,6 +235,13 @@ probe(cache *c, const cache_req *r, int write, uint64_t now, uint32_t set, cache
         c->valid[i] |= need;
         if (write)
             c->dirty[i] |= need;
+        if (c->track_owners) {
+            if (!(c->flags[i] & LINE_SHARED) && c->owners[i] != r->sm) {
+                c->flags[i] |= LINE_SHARED; /* a second SM: shared from now on */
+                out->became_shared = 1;
+            }
+            out->line_flags = c->flags[i];
+        }
         c->policy->hit(c->state, &s, (uint32_t)at, r);
         return PROBE_PRESENT;
     }
@@ -266,6 +281,11 @@ fill(cache *c, const cache_req *r, cache_way chosen, int write, const cache_set 
     c->warps[i] = r->warp;
     c->pcs[i] = r->pc;
     c->ready[i] = 0;
+    /* An owner-tracking cache starts a line private to its filler; others
+     * keep what the level below said of it. */
+    c->flags[i] = c->track_owners ? 0 : r->fill_hint;
+    if (c->track_owners)
+        c->owners[i] = (uint16_t)r->sm;
     c->policy->fill(c->state, s, way, r);
     out->allocated = 1;
     out->slot = (uint32_t)i;
@@ -298,6 +318,14 @@ void cache_load_done(cache *c, const cache_req *r, uint32_t misses)
 uint64_t cache_way_line(const cache *c, const cache_result *probe, cache_way way)
 {
     return way.way == POLICY_BYPASS ? CACHE_INVALID : c->lines[(size_t)probe->set * c->ways + way.way];
+}
+
+uint8_t cache_way_flags(const cache *c, const cache_result *probe, cache_way way)
+{
+    if (way.way == POLICY_BYPASS)
+        return 0;
+    size_t i = (size_t)probe->set * c->ways + way.way;
+    return c->lines[i] == CACHE_INVALID ? 0 : c->flags[i];
 }
 
 static inline __attribute__((always_inline)) void

@@ -29,6 +29,9 @@ typedef struct cache_options {
     const admission_ops *admission; /* optional; its table is policy_geometry.param */
     policy_geometry policy_geometry; /* sets/ways are filled in by cache_new */
     int track_pending;      /* reserved-line mode: pending lines are not victims */
+    /* Each line keeps the SM that filled it; a hit from another SM marks
+     * it LINE_SHARED (S0 §VI: ownerId and SF of an L2 line). */
+    int track_owners;
 } cache_options;
 
 /* The flags come first and are always set; the other fields are valid only
@@ -41,6 +44,9 @@ typedef struct cache_result {
     uint8_t bypassed;        /* admission or the policy refused the request */
     uint8_t no_victim;       /* every way pending: nothing could be replaced */
     uint8_t stalled;         /* the policy waited for a way (stall_until) */
+    uint8_t became_shared;   /* track_owners: this hit made the line shared */
+    uint8_t line_flags;      /* track_owners: the flags of the line hit (LINE_SHARED);
+                                0 on a fill, which starts private */
     uint8_t pending;         /* the line hit is still pending (an MSHR merge) */
     uint8_t fetch_sectors;   /* sectors the access must fetch from below */
     uint8_t evicted;         /* a valid line was replaced */
@@ -93,8 +99,10 @@ void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_re
 /* A global warp-load whose first request was r finished with `misses`
  * misses: tells the policy (policy.h load_done). */
 void cache_load_done(cache *c, const cache_req *r, uint32_t misses);
-/* The line in the chosen way (CACHE_INVALID for an empty way or none). */
+/* The line in the chosen way (CACHE_INVALID for an empty way or none),
+ * and its flags (0 for those). */
 uint64_t cache_way_line(const cache *c, const cache_result *probe, cache_way way);
+uint8_t cache_way_flags(const cache *c, const cache_result *probe, cache_way way);
 
 /* A read: probe and, on a miss with `allocate`, choose and fill (the
  * requested sectors if sectored, else the whole line). */

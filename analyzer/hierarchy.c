@@ -28,6 +28,8 @@ typedef struct mshr_entry {
 struct hierarchy {
     hierarchy_options o;
     uint32_t sms, slices, line_bytes, line_shift, l1_sectored, l2_sectored;
+    int sharing;      /* L2 tracks owners; the L1 fill waits for L2's LINE_SHARED */
+    int fill_later;   /* the L1 fill comes after L2 answers (stages or sharing) */
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
     l1_collectors *collectors;
@@ -50,7 +52,7 @@ double level_hit_rate(const level_counts *c)
 
 static cache *make_cache(const cache_config *g, const policy_spec *spec, uint32_t divisor,
                          const void *param, const hierarchy_options *o, uint64_t seed_offset,
-                         ws_error *err)
+                         int track_owners, ws_error *err)
 {
     if (spec->admission && spec->admission->needs_param && !param)
         return ws_fail(err, "policy '%s' needs a table (use `warpscope bypass`)", g->policy), NULL;
@@ -60,6 +62,7 @@ static cache *make_cache(const cache_config *g, const policy_spec *spec, uint32_
     co.policy_geometry = (policy_geometry){.seed = o->seed + seed_offset, .param = param,
                                            .schedulers = o->config.schedulers_per_sm};
     co.track_pending = o->reserved_lines;
+    co.track_owners = track_owners;
     return cache_new(&co, err);
 }
 
@@ -131,12 +134,16 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     }
     if (hierarchy_resolve_policies(&h->o, err) != 0)
         goto fail;
+    h->sharing = o->track_sharing || h->o.l1_spec.replacement->needs_sharing ||
+                 h->o.l2_spec.replacement->needs_sharing;
+    h->fill_later = h->sharing || o->stage_count;
+    h->res.sharing_tracked = h->sharing;
     for (uint32_t s = 0; s < h->sms; s++)
-        if (!(h->l1[s] = make_cache(&c->l1, &h->o.l1_spec, 1, o->l1_param, o, s, err)))
+        if (!(h->l1[s] = make_cache(&c->l1, &h->o.l1_spec, 1, o->l1_param, o, s, 0, err)))
             goto fail;
     for (uint32_t s = 0; s < h->slices; s++)
         if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
-                                    err)))
+                                    h->sharing, err)))
             goto fail;
     if (!(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1), h->l1,
                                             &h->res, &h->kernel, err)))
@@ -261,9 +268,10 @@ static void make_req(const replay_issue *is, const ws_request *rq, uint64_t line
 }
 
 /* A read (write = 0) or write of `sectors` of a line at L2.  *hit is set for
- * reads (the latency model needs it). */
+ * reads (the latency model needs it), *flags to the line's flags after the
+ * access (LINE_SHARED: the L1 fill's hint). */
 static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                     int write, int *hit, ws_error *err)
+                     int write, int *hit, uint8_t *flags, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     cache_req q;
@@ -287,6 +295,12 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     }
     if (hit)
         *hit = r.hit;
+    if (flags)
+        *flags = r.line_flags;
+    if (h->sharing) { /* S0 §VI: each L2 fill starts private; a second SM's hit shares it */
+        h->kernel->l2_fills += r.allocated;
+        h->kernel->l2_became_shared += r.became_shared;
+    }
     uint64_t line_bytes = h->line_bytes;
     if (!write && !r.hit)
         k->traffic.dram_read_bytes += h->l2_sectored ? sector_bytes(r.fetch_sectors) : line_bytes;
@@ -311,7 +325,7 @@ static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *
     k->traffic.l1_to_l2_requests++;
     k->traffic.l1_to_l2_write_bytes += h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes;
     return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors, 1,
-                     NULL, err);
+                     NULL, NULL, err);
 }
 
 /* ---- the reserved-line mode (SPEC §7) ---- */
@@ -350,25 +364,31 @@ static int mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 
 /* ---- the stages (hierarchy.h) ---- */
 
-/* A miss on its way down: a stage may serve it (1), else L2 does. */
+/* A miss on its way down: a stage may serve it (1), or send it to DRAM
+ * past L2 (2); else L2 does, and says whether the line is shared. */
 static int route_miss(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t fetch,
                       uint8_t *fill_hint, int *l2_hit, ws_error *err)
 {
     for (uint32_t i = 0; i < h->o.stage_count; i++) {
         const hierarchy_stage *st = &h->o.stages[i];
-        if (st->miss_route && st->miss_route(st->ctx, is, line, fetch, fill_hint))
+        int routed = st->miss_route ? st->miss_route(st->ctx, is, line, fetch, fill_hint) : 0;
+        if (routed == 2)
+            h->kernel->counts.traffic.dram_read_bytes +=
+                h->l2_sectored ? sector_bytes(fetch) : h->line_bytes;
+        if (routed)
             return 0;
     }
-    return l2_access(h, is, line, fetch, 0, l2_hit, err);
+    return l2_access(h, is, line, fetch, 0, l2_hit, fill_hint, err);
 }
 
 /* Whether every stage lets the L1 fill go ahead. */
 static int fill_allowed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t fill_hint,
-                        uint64_t victim_line)
+                        uint64_t victim_line, uint8_t victim_flags)
 {
     for (uint32_t i = 0; i < h->o.stage_count; i++) {
         const hierarchy_stage *st = &h->o.stages[i];
-        if (st->fill_filter && !st->fill_filter(st->ctx, is, line, fill_hint, victim_line))
+        if (st->fill_filter &&
+            !st->fill_filter(st->ctx, is, line, fill_hint, victim_line, victim_flags))
             return 0;
     }
     return 1;
@@ -405,7 +425,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             allocate = 0;
             k->l1.reservation_fails++;
         }
-        if (h->o.stage_count) { /* the fill waits for the stages: it comes after L2 */
+        if (h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
             cache_probe(l1, &q, 0, is->step, &r);
             if (allocate && !r.present && !r.bypassed)
                 way = cache_choose(l1, &q, is->step, &r);
@@ -462,9 +482,10 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         return -1;
     if (!allocating)
         return 1;
-    if (h->o.stage_count) {
+    if (h->fill_later) {
         q.fill_hint = fill_hint;
-        if (!fill_allowed(h, is, line, fill_hint, cache_way_line(l1, &r, way)))
+        if (h->o.stage_count && !fill_allowed(h, is, line, fill_hint, cache_way_line(l1, &r, way),
+                                              cache_way_flags(l1, &r, way)))
             return 1; /* the stage kept the line out: the victim stays */
         cache_fill(l1, &q, way, 0, &r);
     }
@@ -497,7 +518,7 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     k->traffic.l1_to_l2_requests++;
     k->traffic.l1_to_l2_write_bytes += sector_bytes(sectors);
-    return l2_access(h, is, line, sectors, 1, NULL, err);
+    return l2_access(h, is, line, sectors, 1, NULL, NULL, err);
 }
 
 /* A local store: write-back, write-allocate in L1. */
@@ -518,7 +539,7 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
     if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
         h->kernel->counts.traffic.l1_to_l2_requests++;
         h->kernel->counts.traffic.l1_to_l2_write_bytes += sector_bytes(q.sector_mask);
-        return l2_access(h, is, line, q.sector_mask, 1, NULL, err);
+        return l2_access(h, is, line, q.sector_mask, 1, NULL, NULL, err);
     }
     return 0;
 }

@@ -45,12 +45,14 @@ struct cache_result;
  *                or drop them: LCM's inter-warp coalescing); returns the new
  *                count (at most n), or -1 with err set;
  *   miss_route   after an L1 miss, before L2: 1 = the stage served the line
- *                (a remote L1 over the CCN ring), 0 = on to L2; it may set
+ *                (a remote L1 over the CCN ring), 2 = DRAM served it, past
+ *                L2 (S0's local misses), 0 = on to L2; it may set
  *                *fill_hint, which the L1 fill's request carries;
  *   fill_filter  after the level below answered, before the L1 fill: 0 =
  *                do not fill (the chosen victim stays; sharing-aware fills).
- *                victim_line is the line the fill would evict, or
- *                UINT64_MAX for an empty way. */
+ *                fill_hint is the level below's word on the line (L2's
+ *                LINE_SHARED), victim_line the line the fill would evict
+ *                (UINT64_MAX for an empty way) and victim_flags its flags. */
 typedef struct hierarchy_stage {
     void *ctx;
     int (*front_end)(void *ctx, const struct replay_issue *is, ws_request *requests, int n,
@@ -58,7 +60,7 @@ typedef struct hierarchy_stage {
     int (*miss_route)(void *ctx, const struct replay_issue *is, uint64_t line, uint8_t sectors,
                       uint8_t *fill_hint);
     int (*fill_filter)(void *ctx, const struct replay_issue *is, uint64_t line, uint8_t fill_hint,
-                       uint64_t victim_line);
+                       uint64_t victim_line, uint8_t victim_flags);
 } hierarchy_stage;
 
 /* ---- L1 events: what the metric collectors subscribe to ----
@@ -97,6 +99,10 @@ typedef struct hierarchy_options {
     /* The policies, resolved once; a level left zero is resolved from the
      * config's name when the hierarchy is made. */
     policy_spec l1_spec, l2_spec;
+    /* L2 lines keep their owner SM and shared flag (S0 §VI), whatever the
+     * policies: set by sharing-aware management; on too whenever a policy
+     * reads LINE_SHARED. */
+    int track_sharing;
     /* The warp order this hierarchy is replayed under, when the order is
      * itself under study (SPEC §6: its own issue stream); NULL: the run's. */
     const struct warp_order_ops *warp_order;
@@ -169,6 +175,9 @@ typedef struct replay_kernel {
     /* Replication at kernel end = end_copies ÷ end_lines, the copies and
      * distinct lines in the L1s; undefined (null) when they end empty. */
     uint64_t end_copies, end_lines;
+    /* With L2 sharing tracked: lines filled into L2 (each starts private)
+     * and how many of them turned shared, a second SM hitting them. */
+    uint64_t l2_fills, l2_became_shared;
 } replay_kernel;
 
 typedef struct replay_results {
@@ -184,6 +193,7 @@ typedef struct replay_results {
      * caches; none for most policies. */
     policy_stat l1_policy_stats[POLICY_MAX_STATS], l2_policy_stats[POLICY_MAX_STATS];
     uint32_t l1_policy_stat_count, l2_policy_stat_count;
+    int sharing_tracked; /* L2 owners were tracked: the kernels' l2_fills are set */
     /* Time average of the replication factor: the sum over issued
      * instructions at which it was defined (the L1s held a line), and how
      * many those were. */

@@ -62,7 +62,13 @@ typedef struct cache_req {
     uint8_t fill_hint;  /* what the level below said of the line (a stage's flag) */
 } cache_req;
 
-/* One set as a policy sees it.  warps, ready and now are there for
+/* A line's flags (cache_set.flags): what the level below said of it when
+ * it was filled (the request's fill hint), or, in a cache that tracks
+ * owners (an L2 under sharing-aware management, S0 §VI), whether an SM
+ * other than the one that filled it has hit it. */
+#define LINE_SHARED 0x1
+
+/* One set as a policy sees it.  warps, ready, flags and now are there for
  * victim() and evicted() only (NULL / 0 in the hotter hit(), fill() and
  * miss(), which then cost less). */
 typedef struct cache_set {
@@ -72,6 +78,7 @@ typedef struct cache_set {
     int64_t *meta;         /* [ways], the policy's words */
     const uint32_t *warps; /* [ways], the warp that filled each line */
     const uint64_t *ready; /* [ways], pending until (reserved-line mode), else 0 */
+    const uint8_t *flags;  /* [ways], LINE_SHARED, ... */
     uint64_t now;          /* the requester's clock */
 } cache_set;
 
@@ -100,6 +107,9 @@ typedef struct policy_ops {
     const char *name;
     const char *description;
     int needs_next_use; /* OPT: the replay must run the backward pass */
+    /* Reads LINE_SHARED: the L1 fill waits for L2's answer, and the L2
+     * tracks which SM filled each line (sharing-aware management). */
+    int needs_sharing;
     void *(*create)(const policy_geometry *g, ws_error *err);
     void (*destroy)(void *state);
     void (*hit)(void *state, const cache_set *set, uint32_t way, const cache_req *r);

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "analyzer/systems.h"
 #include "cli/cli.h"
 #include "reports/csv_out.h"
 #include "reports/json_out.h"
@@ -52,13 +53,19 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
                 return ws_fail(err, "'%s': unknown warp order '%s' (gto, lrr)",
                                set->names[set->count], order);
         }
+        char system[52];
+        memcpy(system, p, policy_len);
+        system[policy_len] = '\0';
+        int applied = system_apply(system, o, err); /* a whole system, e.g. sharing-aware */
+        if (applied < 0)
+            return -1;
         const char *slash = memchr(p, '/', policy_len);
-        if (slash) {
+        if (!applied && slash) {
             if (set_policy(&o->config.l1, &o->l1_spec, p, (size_t)(slash - p), err) != 0 ||
                 set_policy(&o->config.l2, &o->l2_spec, slash + 1,
                            policy_len - (size_t)(slash - p) - 1, err) != 0)
                 return -1;
-        } else if (set_policy(&o->config.l1, &o->l1_spec, p, policy_len, err) != 0) {
+        } else if (!applied && set_policy(&o->config.l1, &o->l1_spec, p, policy_len, err) != 0) {
             return -1;
         }
         set->count++;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyzer/bypass_advisor.h"
+#include "analyzer/systems.h"
 #include "cli/cli.h"
 #include "collectors/workloads/workloads.h"
 
@@ -77,6 +78,8 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
                     return cli_error(NULL, "unknown size '%s' (sizes: small, medium, large)", value);
             } else if (strcmp(opt, "--policies") == 0 && valued(opt, extra) >= 0) {
                 a->policies = value;
+            } else if (strcmp(opt, "--manage") == 0) {
+                a->manage = value;
             } else if (strcmp(opt, "--schedule") == 0) {
                 if (sched_options_parse(value, &a->replay.schedule, &err) != 0)
                     return cli_fail(NULL, &err);
@@ -101,5 +104,11 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
     if (config_validate(&a->config, &err) != 0)
         return cli_fail(NULL, &err);
     a->hierarchy.config = a->config;
+    int applied = a->manage ? system_apply(a->manage, &a->hierarchy, &err) : 1;
+    if (applied < 0)
+        return cli_fail("--manage", &err);
+    if (applied == 0)
+        return cli_error("--manage", "unknown system '%s' (sharing-aware, sa-fill, sa-local)",
+                         a->manage);
     return 0;
 }

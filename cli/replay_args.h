@@ -14,6 +14,7 @@ typedef struct replay_args {
     uint32_t trials;        /* bypass --trials */
     bypass_u_kind utilization; /* bypass --u */
     const char *workload;   /* profile --workload: record instead of reading */
+    const char *manage;     /* --manage: a management system (analyzer/systems.h) */
     int size;               /* profile --size */
     int quiet;
     gpu_config config;
@@ -40,6 +41,8 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
     "                        lrr|gto|swl:N|pcal:N,p, e.g. rr,gto (default);\n"            \
     "                        or recorded\n"                                               \
     "  --half-warp           coalesce each half-warp separately\n"                          \
+    "  --manage SYSTEM       a cache-management system at both levels: sharing-aware\n"    \
+    "                        (S0), or one of its switches sa-fill, sa-local\n"             \
     "  --seed N              seed of the randomized policies (default 1)\n"                 \
     "  --l2-cold             flush L2 between kernels (default: kept warm)\n"               \
     "  --reserved-lines      pending lines, latencies and MSHR limits (SPEC §7)\n"          \

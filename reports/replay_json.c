@@ -62,9 +62,26 @@ static void add_policy_stats(json_t *o, const char *key, const policy_stat *stat
     json_object_set_new(o, key, figures);
 }
 
+/* S0's classification (SPEC §9): L2 fills, each private at first, and how
+ * many turned shared; only when L2 tracked its lines' owners. */
+static json_t *l2_sharing_json(uint64_t fills, uint64_t became_shared)
+{
+    return json_pack("{s:o,s:o,s:o}", "fills", report_json_u64(fills), "became_shared",
+                     report_json_u64(became_shared), "shared_fraction",
+                     report_json_ratio((double)became_shared, (double)fills));
+}
+
 json_t *replay_totals_json(const replay_results *r)
 {
     json_t *o = replay_counts_json(&r->total, r);
+    if (r->sharing_tracked) {
+        uint64_t fills = 0, shared = 0;
+        for (uint32_t k = 0; k < r->kernel_count; k++) {
+            fills += r->kernels[k].l2_fills;
+            shared += r->kernels[k].l2_became_shared;
+        }
+        json_object_set_new(o, "l2_sharing", l2_sharing_json(fills, shared));
+    }
     add_policy_stats(o, "l1_policy_figures", r->l1_policy_stats, r->l1_policy_stat_count);
     add_policy_stats(o, "l2_policy_figures", r->l2_policy_stats, r->l2_policy_stat_count);
     return o;
@@ -143,6 +160,9 @@ json_t *replay_document_json(const replay_results *r, const gpu_config *config,
         json_object_set_new(kj, "name", report_json_string_or_null(t->kernels[k].name));
         json_object_set_new(kj, "replication_end",
                             report_json_ratio((double)rk->end_copies, (double)rk->end_lines));
+        if (r->sharing_tracked)
+            json_object_set_new(kj, "l2_sharing",
+                                l2_sharing_json(rk->l2_fills, rk->l2_became_shared));
         json_object_set_new(kj, "pcs", pcs);
         json_array_append_new(kernels, kj);
     }

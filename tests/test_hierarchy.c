@@ -346,9 +346,10 @@ static int serve_everything(void *ctx, const replay_issue *is, uint64_t line, ui
     return 1;
 }
 
-static int keep_out(void *ctx, const replay_issue *is, uint64_t line, uint8_t hint, uint64_t victim)
+static int keep_out(void *ctx, const replay_issue *is, uint64_t line, uint8_t hint, uint64_t victim,
+                    uint8_t victim_flags)
 {
-    (void)is, (void)line;
+    (void)is, (void)line, (void)victim_flags;
     stage_log *l = ctx;
     l->filtered++;
     l->hint = hint;

@@ -10,14 +10,15 @@
 extern const policy_ops policy_lru, policy_fifo, policy_random, policy_lip, policy_bip,
     policy_dip, policy_srrip, policy_brrip, policy_drrip, policy_opt, policy_dacache,
     policy_dacache_stall, policy_dacache_uncon, policy_dacache_static0, policy_dacache_static1,
-    policy_dacache_static2, policy_dacache_static3;
+    policy_dacache_static2, policy_dacache_static3, policy_sa_l1, policy_sa_l2;
 extern const admission_ops admission_bypass_table, admission_bypass_pc;
 
 const policy_ops *const policy_all[] = {
     &policy_lru,   &policy_fifo,  &policy_random, &policy_lip, &policy_bip,
     &policy_dip,   &policy_srrip, &policy_brrip,  &policy_drrip, &policy_opt,
     &policy_dacache, &policy_dacache_stall, &policy_dacache_uncon, &policy_dacache_static0,
-    &policy_dacache_static1, &policy_dacache_static2, &policy_dacache_static3, NULL,
+    &policy_dacache_static1, &policy_dacache_static2, &policy_dacache_static3, &policy_sa_l1,
+    &policy_sa_l2, NULL,
 };
 
 const admission_ops *const admission_all[] = {&admission_bypass_table, &admission_bypass_pc, NULL};

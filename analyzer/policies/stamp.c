@@ -38,3 +38,13 @@ void stamp_keep(void *state, const cache_set *set, uint32_t way, const cache_req
     (void)way;
     (void)r;
 }
+
+uint32_t stamp_lru_with(const cache_set *set, uint64_t candidates, int shared)
+{
+    uint32_t best = set->ways;
+    for (uint32_t w = 0; w < set->ways; w++)
+        if ((candidates >> w & 1) && ((set->flags[w] & LINE_SHARED) != 0) == shared &&
+            (best == set->ways || set->meta[w] < set->meta[best]))
+            best = w;
+    return best;
+}

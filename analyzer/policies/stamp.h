@@ -42,6 +42,9 @@ static inline void stamp_bimodal(stamp_state *s, const cache_set *set, uint32_t 
 }
 
 uint32_t stamp_victim(void *state, const cache_set *set, uint64_t candidates, const cache_req *r);
+/* The least recently used candidate whose LINE_SHARED bit is `shared`, or
+ * set->ways if none (S0's sharing-aware replacement). */
+uint32_t stamp_lru_with(const cache_set *set, uint64_t candidates, int shared);
 
 void stamp_promote(void *state, const cache_set *set, uint32_t way, const cache_req *r);
 void stamp_keep(void *state, const cache_set *set, uint32_t way, const cache_req *r);
