@@ -19,6 +19,8 @@ struct cache {
     uint8_t *valid, *dirty; /* sector masks */
     uint8_t *flags;         /* LINE_SHARED, ... */
     uint16_t *owners;       /* track_owners: the SM that filled the line */
+    uint64_t *filled_at;    /* track_owners: the filler's clock at the fill */
+    uint32_t *filled_in;    /* track_owners: the kernel of the fill */
     int track_owners;
     uint64_t *ready;   /* pending until (reserved-line mode) */
     uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
@@ -53,6 +55,8 @@ cache *cache_new(const cache_options *o, ws_error *err)
     if (!c || !(c->lines = malloc(n * sizeof *c->lines)) || !(c->meta = calloc(n, sizeof *c->meta)) ||
         !(c->warps = calloc(n, 4)) || !(c->pcs = calloc(n, 4)) || !(c->valid = calloc(n, 1)) ||
         !(c->flags = calloc(n, 1)) || !(c->owners = calloc(n, sizeof *c->owners)) ||
+        !(c->filled_at = calloc(n, sizeof *c->filled_at)) ||
+        !(c->filled_in = calloc(n, sizeof *c->filled_in)) ||
         !(c->dirty = calloc(n, 1)) || !(c->ready = calloc(n, 8)) ||
         !(c->filled = calloc(o->sets, 1))) {
         cache_free(c);
@@ -96,6 +100,8 @@ void cache_free(cache *c)
     free(c->dirty);
     free(c->flags);
     free(c->owners);
+    free(c->filled_at);
+    free(c->filled_in);
     free(c->ready);
     free(c->filled);
     free(c);
@@ -284,8 +290,11 @@ fill(cache *c, const cache_req *r, cache_way chosen, int write, const cache_set 
     /* An owner-tracking cache starts a line private to its filler; others
      * keep what the level below said of it. */
     c->flags[i] = c->track_owners ? 0 : r->fill_hint;
-    if (c->track_owners)
+    if (c->track_owners) {
         c->owners[i] = (uint16_t)r->sm;
+        c->filled_at[i] = s->now;
+        c->filled_in[i] = r->kernel;
+    }
     c->policy->fill(c->state, s, way, r);
     out->allocated = 1;
     out->slot = (uint32_t)i;
@@ -318,6 +327,14 @@ void cache_load_done(cache *c, const cache_req *r, uint32_t misses)
 uint64_t cache_way_line(const cache *c, const cache_result *probe, cache_way way)
 {
     return way.way == POLICY_BYPASS ? CACHE_INVALID : c->lines[(size_t)probe->set * c->ways + way.way];
+}
+
+uint8_t cache_slot_flags(const cache *c, uint32_t slot) { return c->flags[slot]; }
+
+int cache_slot_filled_long_ago(const cache *c, uint32_t slot, uint32_t kernel, uint64_t now,
+                               uint64_t interval)
+{
+    return c->filled_in[slot] != kernel || now >= c->filled_at[slot] + interval;
 }
 
 uint8_t cache_way_flags(const cache *c, const cache_result *probe, cache_way way)

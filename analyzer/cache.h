@@ -103,6 +103,13 @@ void cache_load_done(cache *c, const cache_req *r, uint32_t misses);
  * and its flags (0 for those). */
 uint64_t cache_way_line(const cache *c, const cache_result *probe, cache_way way);
 uint8_t cache_way_flags(const cache *c, const cache_result *probe, cache_way way);
+/* The flags of the line in `slot` (a probe's or fill's out->slot). */
+uint8_t cache_slot_flags(const cache *c, uint32_t slot);
+/* track_owners: whether the line in `slot` was filled at least `interval`
+ * before `now` of `kernel` on the requesters' clock (a fill in an earlier
+ * kernel always was: the clocks restart with each kernel). */
+int cache_slot_filled_long_ago(const cache *c, uint32_t slot, uint32_t kernel, uint64_t now,
+                               uint64_t interval);
 
 /* A read: probe and, on a miss with `allocate`, choose and fill (the
  * requested sectors if sectored, else the whole line). */

@@ -298,8 +298,14 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     if (flags)
         *flags = r.line_flags;
     if (h->sharing) { /* S0 §VI: each L2 fill starts private; a second SM's hit shares it */
-        h->kernel->l2_fills += r.allocated;
-        h->kernel->l2_became_shared += r.became_shared;
+        replay_kernel *rk = h->kernel;
+        rk->l2_fills += r.allocated;
+        rk->l2_became_shared += r.became_shared;
+        if (r.hit && !write && (r.line_flags & LINE_SHARED)) { /* a shared line's re-reference */
+            rk->shared_rereferences++;
+            rk->shared_rereferences_late += cache_slot_filled_long_ago(
+                slice, r.slot, is->kernel, is->step, SHARING_LONG_INTERVAL);
+        }
     }
     uint64_t line_bytes = h->line_bytes;
     if (!write && !r.hit)
@@ -440,6 +446,9 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             k->l1.reservation_fails++;
         } else if (r.hit && r.pending) {
             k->l1.pending_hits++;
+            /* S0 §VI-C: a request to a shared line served by the MSHR */
+            h->kernel->shared_mshr_hits +=
+                h->sharing && (cache_slot_flags(l1, r.slot) & LINE_SHARED);
         }
     }
     int bypassed = route == L1_BYPASS || r.bypassed;
@@ -480,6 +489,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     uint8_t fill_hint = 0;
     if (route_miss(h, is, line, fetch, &fill_hint, &l2_hit, err) != 0)
         return -1;
+    h->kernel->shared_misses += h->sharing && (fill_hint & LINE_SHARED);
     if (!allocating)
         return 1;
     if (h->fill_later) {

@@ -178,6 +178,12 @@ typedef struct replay_kernel {
     /* With L2 sharing tracked: lines filled into L2 (each starts private)
      * and how many of them turned shared, a second SM hitting them. */
     uint64_t l2_fills, l2_became_shared;
+    /* S0 §VI-C, with --reserved-lines: L1 load requests to shared lines that
+     * merged into a pending miss (MSHR hits) or missed, and re-references
+     * (L2 hits) of shared lines, those at least SHARING_LONG_INTERVAL steps
+     * of the per-SM issue clock after the line's L2 fill. */
+    uint64_t shared_mshr_hits, shared_misses;
+    uint64_t shared_rereferences, shared_rereferences_late;
 } replay_kernel;
 
 typedef struct replay_results {
@@ -200,6 +206,10 @@ typedef struct replay_results {
     double replication_sum;
     uint64_t replication_samples;
 } replay_results;
+
+/* S0's "long" re-reference interval: 1000 cycles, here 1000 steps of the
+ * per-SM issue clock (one issue per SM per step). */
+#define SHARING_LONG_INTERVAL 1000
 
 typedef struct hierarchy hierarchy;
 

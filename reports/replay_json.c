@@ -63,24 +63,43 @@ static void add_policy_stats(json_t *o, const char *key, const policy_stat *stat
 }
 
 /* S0's classification (SPEC §9): L2 fills, each private at first, and how
- * many turned shared; only when L2 tracked its lines' owners. */
-static json_t *l2_sharing_json(uint64_t fills, uint64_t became_shared)
+ * many turned shared; and S0 §VI-C's two measurements of shared lines:
+ * requests served by an MSHR, and re-references long after the fill.
+ * Only when L2 tracked its lines' owners. */
+static json_t *l2_sharing_json(const replay_kernel *k)
 {
-    return json_pack("{s:o,s:o,s:o}", "fills", report_json_u64(fills), "became_shared",
-                     report_json_u64(became_shared), "shared_fraction",
-                     report_json_ratio((double)became_shared, (double)fills));
+    json_t *o = json_object();
+    json_object_set_new(o, "fills", report_json_u64(k->l2_fills));
+    json_object_set_new(o, "became_shared", report_json_u64(k->l2_became_shared));
+    json_object_set_new(o, "shared_fraction",
+                        report_json_ratio((double)k->l2_became_shared, (double)k->l2_fills));
+    json_object_set_new(o, "shared_mshr_hits", report_json_u64(k->shared_mshr_hits));
+    json_object_set_new(o, "shared_misses", report_json_u64(k->shared_misses));
+    json_object_set_new(o, "shared_mshr_hit_share",
+                        report_json_ratio((double)k->shared_mshr_hits,
+                                          (double)(k->shared_mshr_hits + k->shared_misses)));
+    json_object_set_new(o, "shared_rereferences", report_json_u64(k->shared_rereferences));
+    json_object_set_new(o, "late_rereference_share",
+                        report_json_ratio((double)k->shared_rereferences_late,
+                                          (double)k->shared_rereferences));
+    return o;
 }
 
 json_t *replay_totals_json(const replay_results *r)
 {
     json_t *o = replay_counts_json(&r->total, r);
     if (r->sharing_tracked) {
-        uint64_t fills = 0, shared = 0;
+        replay_kernel sum = {0};
         for (uint32_t k = 0; k < r->kernel_count; k++) {
-            fills += r->kernels[k].l2_fills;
-            shared += r->kernels[k].l2_became_shared;
+            const replay_kernel *rk = &r->kernels[k];
+            sum.l2_fills += rk->l2_fills;
+            sum.l2_became_shared += rk->l2_became_shared;
+            sum.shared_mshr_hits += rk->shared_mshr_hits;
+            sum.shared_misses += rk->shared_misses;
+            sum.shared_rereferences += rk->shared_rereferences;
+            sum.shared_rereferences_late += rk->shared_rereferences_late;
         }
-        json_object_set_new(o, "l2_sharing", l2_sharing_json(fills, shared));
+        json_object_set_new(o, "l2_sharing", l2_sharing_json(&sum));
     }
     add_policy_stats(o, "l1_policy_figures", r->l1_policy_stats, r->l1_policy_stat_count);
     add_policy_stats(o, "l2_policy_figures", r->l2_policy_stats, r->l2_policy_stat_count);
@@ -161,8 +180,7 @@ json_t *replay_document_json(const replay_results *r, const gpu_config *config,
         json_object_set_new(kj, "replication_end",
                             report_json_ratio((double)rk->end_copies, (double)rk->end_lines));
         if (r->sharing_tracked)
-            json_object_set_new(kj, "l2_sharing",
-                                l2_sharing_json(rk->l2_fills, rk->l2_became_shared));
+            json_object_set_new(kj, "l2_sharing", l2_sharing_json(rk));
         json_object_set_new(kj, "pcs", pcs);
         json_array_append_new(kernels, kj);
     }

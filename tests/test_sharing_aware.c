@@ -168,3 +168,39 @@ Test(sharing_aware, the_whole_system_and_unknown_names)
     cr_expect(o.track_sharing);
     cr_expect_eq(system_apply("lru", &o, &err), 0, "a policy is no system");
 }
+
+/* A load of line on sm at its issue clock `step`, in kernel `kernel`. */
+static void load_at(hierarchy *h, uint32_t sm, uint64_t line, uint64_t step)
+{
+    ws_request rq = {.line_addr = line * 128, .sector_mask = 0xf, .req_count = 1};
+    replay_issue is = {.sm = sm, .warp = sm, .step = step, .kind = WST_LOAD, .space = WST_GLOBAL};
+    ws_error err;
+    cr_assert_eq(hierarchy_instruction(h, &is, &rq, 1, &err), 0, "%s", err.msg);
+}
+
+Test(sharing_aware, mshr_hits_and_late_rereferences_of_shared_lines)
+{
+    /* With reserved lines: SM 1's first load of A finds it shared in L2
+     * (a shared miss) and fills its L1, pending; its second load merges
+     * into that pending miss (a shared MSHR hit).  B, filled by SM 0 at step
+     * 0, is re-referenced by SM 1 at step 1500: late (>= 1000 steps). */
+    hierarchy_options o = {.seed = 1, .reserved_lines = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    o.config.sms = 2;
+    cr_assert_eq(system_apply("sa-fill", &o, &err), 1);
+    hierarchy *h = hierarchy_new(&o, 1, &err);
+    cr_assert_not_null(h, "%s", err.msg);
+    cr_assert_eq(hierarchy_kernel_begin(h, 0, 1, &err), 0);
+    load_at(h, 0, A, 0);
+    load_at(h, 0, B, 1);
+    load_at(h, 1, A, 2);    /* shared miss */
+    load_at(h, 1, A, 3);    /* MSHR hit on the shared line */
+    load_at(h, 1, B, 1500); /* a late re-reference of shared B */
+    const replay_kernel *k = finish(h);
+    cr_expect_eq(k->shared_misses, 2);
+    cr_expect_eq(k->shared_mshr_hits, 1);
+    cr_expect_eq(k->shared_rereferences, 2, "SM 1's L2 hits on A and B");
+    cr_expect_eq(k->shared_rereferences_late, 1, "B's, 1499 steps after its fill");
+    hierarchy_free(h);
+}
