@@ -13,11 +13,15 @@
  *   DRAM           bytes read on L2 read misses and written on dirty L2
  *                  evictions, at 32 B sectors when L2 is sectored, else whole
  *                  lines; dirty L2 lines are written back at the end.
- * L1s are flushed between kernels; L2 stays warm unless l2_cold.
+ * L1s are flushed between kernels; L2 stays warm unless l2_cold.  The L1
+ * rules are analyzer/l1_rules.h's, shared with the scheduler's reference L1.
  *
- * Alongside: MPLI per global load (SPEC §8), miss classes and the 3C split,
- * per-PC hit rates and locality generations of this L1 (SPEC §4), μRC and
- * the remote-holder matrix and the replication factor (SPEC §5).
+ * An L1 load runs in the cache's steps (probe, choose, fill), with stages
+ * at fixed places (below) and L1 events raised to the metric collectors:
+ * MPLI per global load (SPEC §8) in the core; miss classes and the 3C
+ * split, locality generations (SPEC §4), μRC, the remote-holder matrix and
+ * the replication factor (SPEC §5) in analyzer/l1_collectors.h; and any
+ * collector the caller subscribes.
  *
  * Memory is the cache models plus maps of the lines held (O(distinct
  * lines of a kernel)); nothing grows with trace length. */
