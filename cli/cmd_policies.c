@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "analyzer/policy.h"
+#include "analyzer/systems.h"
 #include "cli/cli.h"
 
 static const char usage[] =
@@ -10,7 +11,9 @@ static const char usage[] =
     "compare --policies), then the admission modules, which decide before any\n"
     "lookup whether a request uses the cache at all.  An admission module\n"
     "composes with any replacement policy, REPLACEMENT+ADMISSION (for example\n"
-    "srrip+bypass-pc); alone it runs on lru.\n";
+    "srrip+bypass-pc); alone it runs on lru.  Last, the management systems,\n"
+    "which set both levels and hierarchy stages at once (compare --policies\n"
+    "NAME, or --manage NAME).\n";
 
 static int run(int argc, char **argv)
 {
@@ -22,6 +25,9 @@ static int run(int argc, char **argv)
     printf("admission (alone = lru+NAME; or REPLACEMENT+NAME):\n");
     for (int i = 0; admission_all[i]; i++)
         printf("  %-13s %s\n", admission_all[i]->name, admission_all[i]->description);
+    printf("systems (--manage NAME, or NAME in compare --policies):\n");
+    for (int i = 0; managed_systems[i].name; i++)
+        printf("  %-13s %s\n", managed_systems[i].name, managed_systems[i].description);
     return 0;
 }
 
