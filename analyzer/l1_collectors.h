@@ -33,7 +33,7 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err);
  * The L1 events of hierarchy.h, each handed to the three.  The hierarchy
  * raises them here directly (then to the caller's subscribers); they are
  * inline because they run several times a request on the replay's hottest
- * path. */
+ * path.  The l1c_ helpers are the three collectors' own, not for callers. */
 
 struct l1_collectors {
     uint32_t sms;
@@ -56,33 +56,38 @@ static inline void l1_collectors_prefetch(const l1_collectors *c, uint32_t sm, u
     missclass_prefetch(c->classes, sm, line);
 }
 
-static inline replay_counts *counts_of(const l1_collectors *c) { return &(*c->current)->counts; }
+static inline replay_counts *l1c_counts_of(const l1_collectors *c)
+{
+    return &(*c->current)->counts;
+}
 
 /* ---- miss classes (SPEC §8) ---- */
 
-static inline int classes_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
+static inline int l1c_classes_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
 {
     (void)kernel, (void)pcs, (void)err;
     missclass_begin_kernel(((l1_collectors *)ctx)->classes);
     return 0;
 }
 
-static inline int classes_lookup(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
+static inline int l1c_classes_lookup(void *ctx, const replay_issue *is, uint64_t line,
+                                     ws_error *err)
 {
     l1_collectors *c = ctx;
     return (c->fully_hit = falru_access(c->fully[is->sm], line, err)) < 0 ? -1 : 0;
 }
 
-static inline int classes_miss(void *ctx, const replay_issue *is, uint64_t line, int present,
+static inline int l1c_classes_miss(void *ctx, const replay_issue *is, uint64_t line, int present,
                         ws_error *err)
 {
     (void)present, (void)err;
     l1_collectors *c = ctx;
-    missclass_miss(c->classes, is->sm, line, is->warp, c->fully_hit, &counts_of(c)->miss_classes);
+    missclass_miss(c->classes, is->sm, line, is->warp, c->fully_hit,
+                   &l1c_counts_of(c)->miss_classes);
     return 0;
 }
 
-static inline int classes_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
+static inline int l1c_classes_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
                           evict_cause cause, ws_error *err)
 {
     l1_collectors *c = ctx;
@@ -90,7 +95,7 @@ static inline int classes_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t
                                   : missclass_invalidated(c->classes, sm, line, err);
 }
 
-static inline int classes_store(void *ctx, const replay_issue *is, uint64_t line, int present,
+static inline int l1c_classes_store(void *ctx, const replay_issue *is, uint64_t line, int present,
                          ws_error *err)
 {
     (void)present, (void)err;
@@ -101,13 +106,14 @@ static inline int classes_store(void *ctx, const replay_issue *is, uint64_t line
 
 /* ---- locality generations (SPEC §4) ---- */
 
-static inline int generations_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
+static inline int l1c_generations_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
 {
     (void)kernel;
     return locality_begin_kernel(((l1_collectors *)ctx)->generations, pcs, err);
 }
 
-static inline int generations_hit(void *ctx, const replay_issue *is, uint64_t line, uint32_t owner,
+static inline int l1c_generations_hit(void *ctx, const replay_issue *is, uint64_t line,
+                                      uint32_t owner,
                            ws_error *err)
 {
     (void)owner, (void)err;
@@ -115,14 +121,15 @@ static inline int generations_hit(void *ctx, const replay_issue *is, uint64_t li
     return 0;
 }
 
-static inline int generations_fill(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
+static inline int l1c_generations_fill(void *ctx, const replay_issue *is, uint64_t line,
+                                       ws_error *err)
 {
     /* S2's single monitored warp: the one in slot 0 of each SM. */
     return locality_fill(((l1_collectors *)ctx)->generations, is->sm, line, is->warp, is->pc,
                          is->warp_slot == 0, err);
 }
 
-static inline int generations_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
+static inline int l1c_generations_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
                               evict_cause cause, ws_error *err)
 {
     (void)evictor, (void)cause, (void)err;
@@ -134,14 +141,14 @@ static inline int generations_depart(void *ctx, uint32_t sm, uint64_t line, uint
 
 /* A μRC candidate: a global load that looked L1 up and missed.  Counts it,
  * and which other SMs' L1s hold its line now. */
-static inline int inter_core_miss(void *ctx, const replay_issue *is, uint64_t line, int present,
+static inline int l1c_inter_core_miss(void *ctx, const replay_issue *is, uint64_t line, int present,
                            ws_error *err)
 {
     (void)err;
     l1_collectors *c = ctx;
     if (is->space != WST_GLOBAL)
         return 0;
-    replay_counts *k = counts_of(c);
+    replay_counts *k = l1c_counts_of(c);
     uint32_t *held = u64map_find(&c->holders, line);
     uint32_t others = held ? *held - (present ? 1 : 0) : 0;
     k->l1_load_misses++;
@@ -156,7 +163,8 @@ static inline int inter_core_miss(void *ctx, const replay_issue *is, uint64_t li
     return 0;
 }
 
-static inline int inter_core_fill(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
+static inline int l1c_inter_core_fill(void *ctx, const replay_issue *is, uint64_t line,
+                                      ws_error *err)
 {
     (void)is;
     l1_collectors *c = ctx;
@@ -170,7 +178,7 @@ static inline int inter_core_fill(void *ctx, const replay_issue *is, uint64_t li
     return 0;
 }
 
-static inline int inter_core_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
+static inline int l1c_inter_core_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
                              evict_cause cause, ws_error *err)
 {
     (void)sm, (void)evictor, (void)cause, (void)err;
@@ -187,7 +195,7 @@ static inline int inter_core_depart(void *ctx, uint32_t sm, uint64_t line, uint3
     return 0;
 }
 
-static inline void inter_core_instruction(void *ctx, const replay_issue *is)
+static inline void l1c_inter_core_instruction(void *ctx, const replay_issue *is)
 {
     (void)is;
     l1_collectors *c = ctx;
@@ -202,56 +210,57 @@ static inline void inter_core_instruction(void *ctx, const replay_issue *is)
 static inline int l1_collectors_kernel_begin(l1_collectors *c, uint32_t kernel, uint32_t pcs,
                                              ws_error *err)
 {
-    return classes_begin(c, kernel, pcs, err) != 0 ? -1 : generations_begin(c, kernel, pcs, err);
+    return l1c_classes_begin(c, kernel, pcs, err) != 0 ? -1 : l1c_generations_begin(c, kernel, pcs,
+                             err);
 }
 
 static inline int l1_collectors_lookup(l1_collectors *c, const replay_issue *is, uint64_t line,
                                        ws_error *err)
 {
-    return classes_lookup(c, is, line, err);
+    return l1c_classes_lookup(c, is, line, err);
 }
 
 static inline int l1_collectors_hit(l1_collectors *c, const replay_issue *is, uint64_t line,
                                     uint32_t owner,
                       ws_error *err)
 {
-    return generations_hit(c, is, line, owner, err);
+    return l1c_generations_hit(c, is, line, owner, err);
 }
 
 static inline int l1_collectors_miss(l1_collectors *c, const replay_issue *is, uint64_t line,
                                      int present,
                        ws_error *err)
 {
-    classes_miss(c, is, line, present, err);
-    return inter_core_miss(c, is, line, present, err);
+    l1c_classes_miss(c, is, line, present, err);
+    return l1c_inter_core_miss(c, is, line, present, err);
 }
 
 static inline int l1_collectors_fill(l1_collectors *c, const replay_issue *is, uint64_t line,
                                      ws_error *err)
 {
-    return generations_fill(c, is, line, err) != 0 ? -1 : inter_core_fill(c, is, line, err);
+    return l1c_generations_fill(c, is, line, err) != 0 ? -1 : l1c_inter_core_fill(c, is, line, err);
 }
 
 static inline int l1_collectors_depart(l1_collectors *c, uint32_t sm, uint64_t line,
                                        uint32_t evictor,
                          evict_cause cause, ws_error *err)
 {
-    if (classes_depart(c, sm, line, evictor, cause, err) != 0)
+    if (l1c_classes_depart(c, sm, line, evictor, cause, err) != 0)
         return -1;
-    generations_depart(c, sm, line, evictor, cause, err);
-    return inter_core_depart(c, sm, line, evictor, cause, err);
+    l1c_generations_depart(c, sm, line, evictor, cause, err);
+    return l1c_inter_core_depart(c, sm, line, evictor, cause, err);
 }
 
 static inline int l1_collectors_store(l1_collectors *c, const replay_issue *is, uint64_t line,
                                       int present,
                         ws_error *err)
 {
-    return classes_store(c, is, line, present, err);
+    return l1c_classes_store(c, is, line, present, err);
 }
 
 static inline void l1_collectors_instruction(l1_collectors *c, const replay_issue *is)
 {
-    inter_core_instruction(c, is);
+    l1c_inter_core_instruction(c, is);
 }
 
 #endif

@@ -48,10 +48,9 @@ void ref_l1_flush(ref_l1 *r)
         cache_flush(r->l1[s]);
 }
 
-int ref_l1_request(ref_l1 *r, uint32_t sm, uint8_t kind, uint8_t space, uint8_t cache_op,
-                   uint32_t warp, const ws_request *rq, replay_ref *out)
+int ref_l1_request(ref_l1 *r, uint32_t sm, l1_route route, uint32_t warp, const ws_request *rq,
+                   replay_ref *out)
 {
-    l1_route route = l1_route_of(kind, space, cache_op);
     uint64_t line = rq->line_addr >> r->line_shift;
     cache *l1 = r->l1[sm];
     *out = (replay_ref){.outcome = (uint8_t)route};

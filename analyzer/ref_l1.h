@@ -32,10 +32,10 @@ void ref_l1_free(ref_l1 *r);
 /* Kernel boundary: the L1s are flushed (SPEC §7). */
 void ref_l1_flush(ref_l1 *r);
 
-/* One request of an instruction of (kind, space, cache_op) by `warp` on
- * `sm`; returns whether GTO counts it as a miss (a lookup that did not hit,
- * or a bypass, which waits on L2). */
-int ref_l1_request(ref_l1 *r, uint32_t sm, uint8_t kind, uint8_t space, uint8_t cache_op,
-                   uint32_t warp, const ws_request *rq, replay_ref *out);
+/* One request of an instruction by `warp` on `sm`, routed by the L1 rules
+ * (l1_route_of of the instruction); returns whether GTO counts it as a
+ * miss (a lookup that did not hit, or a bypass, which waits on L2). */
+int ref_l1_request(ref_l1 *r, uint32_t sm, l1_route route, uint32_t warp, const ws_request *rq,
+                   replay_ref *out);
 
 #endif

@@ -278,9 +278,9 @@ static int push_issue(void *ctx, const sched_event *e)
     }
     int missed = 0;
     replay_ref *refs = s->fill->refs + it->first;
+    l1_route route = l1_route_of(r->kind, r->space, r->cache_op); /* the instruction's */
     for (int i = 0; i < n; i++)
-        missed |= ref_l1_request(s->ref, e->sm, r->kind, r->space, r->cache_op,
-                                 (uint32_t)e->warp_id, &out[i], &refs[i]);
+        missed |= ref_l1_request(s->ref, e->sm, route, (uint32_t)e->warp_id, &out[i], &refs[i]);
     return missed;
 }
 
@@ -538,7 +538,8 @@ static int feed(const sched_source *source, const gpu_config *config, const repl
         group_of[i] = g;
     }
     if (groups > 1 && o->schedule.warp->recorded) {
-        rc = ws_fail(err, "the recorded schedule is one order: no warp order can be compared on it");
+        rc = ws_fail(err, "the recorded schedule is one order: no warp order can be compared "
+                     "on it");
     } else if (groups > 1) {
         rc = run_streams(source, config, o, cs, group_of, count, distinct, groups, bar, err);
     } else {

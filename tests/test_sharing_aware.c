@@ -10,10 +10,10 @@
 enum { A = 1, B = 2, P = 3, Q = 4, R = 5, S = 6, T = 8, X = 7, Y = 9 };
 
 /* Two SMs, L1 = l1 geometry, one L2 slice of `l2` geometry, under `system`
- * (a system name, or an L1/L2 policy pair "p1/p2"). */
-static hierarchy *make(const char *l1, const char *l2, const char *system)
+ * (a system name, or an L1/L2 policy pair "p1/p2"), reserved lines or not. */
+static hierarchy *make_reserved(const char *l1, const char *l2, const char *system, int reserved)
 {
-    hierarchy_options o = {.seed = 1};
+    hierarchy_options o = {.seed = 1, .reserved_lines = reserved};
     ws_error err;
     cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
     o.config.sms = 2;
@@ -32,14 +32,26 @@ static hierarchy *make(const char *l1, const char *l2, const char *system)
     return h;
 }
 
-/* One warp instruction of one request to `line` on `sm`. */
-static void access(hierarchy *h, uint32_t sm, uint64_t line, wst_space space, wst_cache_op op)
+static hierarchy *make(const char *l1, const char *l2, const char *system)
+{
+    return make_reserved(l1, l2, system, 0);
+}
+
+/* One warp instruction of one request to `line` on `sm`, at its SM's issue
+ * clock `step`. */
+static void access_at(hierarchy *h, uint32_t sm, uint64_t line, wst_space space,
+                      wst_cache_op op, uint64_t step)
 {
     ws_request rq = {.line_addr = line * 128, .sector_mask = 0xf, .req_count = 1};
-    replay_issue is = {.sm = sm, .warp = sm, .kind = WST_LOAD, .space = (uint8_t)space,
-                       .cache_op = (uint8_t)op};
+    replay_issue is = {.sm = sm, .warp = sm, .step = step, .kind = WST_LOAD,
+                       .space = (uint8_t)space, .cache_op = (uint8_t)op};
     ws_error err;
     cr_assert_eq(hierarchy_instruction(h, &is, &rq, 1, &err), 0, "%s", err.msg);
+}
+
+static void access(hierarchy *h, uint32_t sm, uint64_t line, wst_space space, wst_cache_op op)
+{
+    access_at(h, sm, line, space, op, 0);
 }
 
 static void load(hierarchy *h, uint32_t sm, uint64_t line)
@@ -169,13 +181,9 @@ Test(sharing_aware, the_whole_system_and_unknown_names)
     cr_expect_eq(system_apply("lru", &o, &err), 0, "a policy is no system");
 }
 
-/* A load of line on sm at its issue clock `step`, in kernel `kernel`. */
 static void load_at(hierarchy *h, uint32_t sm, uint64_t line, uint64_t step)
 {
-    ws_request rq = {.line_addr = line * 128, .sector_mask = 0xf, .req_count = 1};
-    replay_issue is = {.sm = sm, .warp = sm, .step = step, .kind = WST_LOAD, .space = WST_GLOBAL};
-    ws_error err;
-    cr_assert_eq(hierarchy_instruction(h, &is, &rq, 1, &err), 0, "%s", err.msg);
+    access_at(h, sm, line, WST_GLOBAL, WST_OP_DEFAULT, step);
 }
 
 Test(sharing_aware, mshr_hits_and_late_rereferences_of_shared_lines)
@@ -184,14 +192,7 @@ Test(sharing_aware, mshr_hits_and_late_rereferences_of_shared_lines)
      * (a shared miss) and fills its L1, pending; its second load merges
      * into that pending miss (a shared MSHR hit).  B, filled by SM 0 at step
      * 0, is re-referenced by SM 1 at step 1500: late (>= 1000 steps). */
-    hierarchy_options o = {.seed = 1, .reserved_lines = 1};
-    ws_error err;
-    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
-    o.config.sms = 2;
-    cr_assert_eq(system_apply("sa-fill", &o, &err), 1);
-    hierarchy *h = hierarchy_new(&o, 1, &err);
-    cr_assert_not_null(h, "%s", err.msg);
-    cr_assert_eq(hierarchy_kernel_begin(h, 0, 1, &err), 0);
+    hierarchy *h = make_reserved("16K:4:128", "48K:8:128", "sa-fill", 1);
     load_at(h, 0, A, 0);
     load_at(h, 0, B, 1);
     load_at(h, 1, A, 2);    /* shared miss */
