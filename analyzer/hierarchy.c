@@ -370,21 +370,21 @@ static int mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 
 /* ---- the stages (hierarchy.h) ---- */
 
-/* A miss on its way down: a stage may serve it (1), or send it to DRAM
- * past L2 (2); else L2 does, and says whether the line is shared. */
-static int route_miss(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t fetch,
-                      uint8_t *fill_hint, int *l2_hit, ws_error *err)
+/* A miss on its way down: a stage may serve it (1: no L1->L2 request), or
+ * send it to DRAM past L2 (2); else L2 does (0), and says whether the line
+ * is shared.  Returns the route, or -1 on error. */
+static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_hit, ws_error *err)
 {
     for (uint32_t i = 0; i < h->o.stage_count; i++) {
         const hierarchy_stage *st = &h->o.stages[i];
-        int routed = st->miss_route ? st->miss_route(st->ctx, is, line, fetch, fill_hint) : 0;
+        int routed = st->miss_route ? st->miss_route(st->ctx, is, m) : 0;
         if (routed == 2)
             h->kernel->counts.traffic.dram_read_bytes +=
-                h->l2_sectored ? sector_bytes(fetch) : h->line_bytes;
+                h->l2_sectored ? sector_bytes(m->sectors) : h->line_bytes;
         if (routed)
-            return 0;
+            return routed;
     }
-    return l2_access(h, is, line, fetch, 0, l2_hit, fill_hint, err);
+    return l2_access(h, is, m->line, m->sectors, 0, l2_hit, &m->fill_hint, err) != 0 ? -1 : 0;
 }
 
 /* Whether every stage lets the L1 fill go ahead. */
@@ -482,19 +482,23 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         fetch = h->all_sectors;
         bytes = h->line_bytes;
     }
-    k->traffic.l1_to_l2_requests++;
-    k->traffic.l1_to_l2_read_bytes += bytes;
-    pc->traffic_bytes += bytes;
     int l2_hit = 0;
-    uint8_t fill_hint = 0;
-    if (route_miss(h, is, line, fetch, &fill_hint, &l2_hit, err) != 0)
+    l1_miss m = {.line = line, .req = route != L1_BYPASS ? &q : NULL, .sectors = fetch,
+                 .fills = allocating || r.present};
+    int routed = route_miss(h, is, &m, &l2_hit, err);
+    if (routed < 0)
         return -1;
-    h->kernel->shared_misses += h->sharing && (fill_hint & LINE_SHARED);
+    if (routed != 1) { /* it left for the memory side */
+        k->traffic.l1_to_l2_requests++;
+        k->traffic.l1_to_l2_read_bytes += bytes;
+        pc->traffic_bytes += bytes;
+    }
+    h->kernel->shared_misses += h->sharing && (m.fill_hint & LINE_SHARED);
     if (!allocating)
         return 1;
     if (h->fill_later) {
-        q.fill_hint = fill_hint;
-        if (h->o.stage_count && !fill_allowed(h, is, line, fill_hint, cache_way_line(l1, &r, way),
+        q.fill_hint = m.fill_hint;
+        if (h->o.stage_count && !fill_allowed(h, is, line, m.fill_hint, cache_way_line(l1, &r, way),
                                               cache_way_flags(l1, &r, way)))
             return 1; /* the stage kept the line out: the victim stays */
         cache_fill(l1, &q, way, 0, &r);
@@ -503,7 +507,8 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         return -1;
     if (h->o.reserved_lines) {
         uint64_t from = r.stalled && r.stall_until > is->step ? r.stall_until : is->step;
-        uint64_t ready = from + (l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency);
+        uint64_t below = routed == 1 ? 0 : l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency;
+        uint64_t ready = from + m.latency + below;
         cache_set_ready(l1, r.slot, ready);
         *mshr = (mshr_entry){.line = line, .ready = ready};
     }

@@ -48,21 +48,32 @@ struct cache_result;
  *   front_end    before L1: may rewrite the instruction's requests (merge
  *                or drop them: LCM's inter-warp coalescing); returns the new
  *                count (at most n), or -1 with err set;
- *   miss_route   after an L1 miss, before L2: 1 = the stage served the line
- *                (a remote L1 over the CCN ring), 2 = DRAM served it, past
- *                L2 (S0's local misses), 0 = on to L2; it may set
- *                *fill_hint, which the L1 fill's request carries;
+ *   miss_route   after an L1 miss, before L2, with the miss (l1_miss): 1 =
+ *                the stage served the line (a remote L1 over the CCN ring:
+ *                no L1->L2 request), 2 = DRAM served it, past L2 (S0's
+ *                local misses), 0 = on to L2; it may set the fill's hint
+ *                and, in the reserved-line mode, a latency;
  *   fill_filter  after the level below answered, before the L1 fill: 0 =
  *                do not fill (the chosen victim stays; sharing-aware fills).
  *                fill_hint is the level below's word on the line (L2's
  *                LINE_SHARED), victim_line the line the fill would evict
  *                (UINT64_MAX for an empty way) and victim_flags its flags. */
+typedef struct l1_miss {
+    uint64_t line;
+    const struct cache_req *req; /* the request as L1 saw it; NULL if it bypassed L1 */
+    uint8_t sectors;   /* the 32 B sectors to fetch */
+    uint8_t fills;     /* L1 takes the data: a way was chosen, or sectors of a present line */
+    uint8_t fill_hint; /* out: the hint the L1 fill's request carries */
+    /* out, reserved-line mode: served (1), the cycles until the line
+     * arrives; routed on (0), cycles spent before the level below. */
+    uint32_t latency;
+} l1_miss;
+
 typedef struct hierarchy_stage {
     void *ctx;
     int (*front_end)(void *ctx, const struct replay_issue *is, ws_request *requests, int n,
                      ws_error *err);
-    int (*miss_route)(void *ctx, const struct replay_issue *is, uint64_t line, uint8_t sectors,
-                      uint8_t *fill_hint);
+    int (*miss_route)(void *ctx, const struct replay_issue *is, l1_miss *miss);
     int (*fill_filter)(void *ctx, const struct replay_issue *is, uint64_t line, uint8_t fill_hint,
                        uint64_t victim_line, uint8_t victim_flags);
 } hierarchy_stage;

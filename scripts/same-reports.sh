@@ -3,7 +3,8 @@
 # of two warpscope builds byte-identical?  A refactor must change no number:
 # for every embedded workload at SIZE (default small) it records one trace
 # with NEW_BIN, then runs analyze, replay, compare (every replacement
-# policy) and bypass with both builds under each schedule (default rr,gto)
+# policy; the management systems and DaCache with reserved lines) and
+# bypass with both builds under each schedule (default rr,gto)
 # and compares their JSON and CSV outputs byte for byte.  Prints one line
 # per output that differs and a closing count; exits 1 if any differ.
 # KEEP=DIR keeps the outputs there (DIR/a from OLD_BIN, DIR/b from NEW_BIN).
@@ -20,6 +21,7 @@ else
 fi
 workloads=$("$new" workloads | awk 'NR > 1 && $1 != "sizes:" && $0 !~ /^ / {print $1}')
 policies=lru,fifo,random,lip,bip,dip,srrip,brrip,drrip,opt
+systems=lru,sharing-aware,sa-fill,sa-local,dacache,dacache-stall
 same=0 differ=0
 run_both() { # name, then the command's arguments after the binary; outputs in OUT_A / OUT_B
     local name=$1; shift
@@ -43,6 +45,8 @@ for w in $workloads; do
         run_both "$tag.replay" replay "$trace" --schedule "$s" -o replay.json
         run_both "$tag.compare" compare "$trace" --schedule "$s" --policies "$policies" \
             -o compare.json --csv csv
+        run_both "$tag.systems" compare "$trace" --schedule "$s" --reserved-lines \
+            --policies "$systems" -o compare.json --csv csv
         run_both "$tag.bypass" bypass "$trace" --schedule "$s" -o hints.csv --json hints.json
     done
 done

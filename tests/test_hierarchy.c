@@ -336,13 +336,12 @@ typedef struct stage_log {
     int events[8]; /* lookup, hit, miss, fill, depart, store, instruction, kernel */
 } stage_log;
 
-static int serve_everything(void *ctx, const replay_issue *is, uint64_t line, uint8_t sectors,
-                            uint8_t *fill_hint)
+static int serve_everything(void *ctx, const replay_issue *is, l1_miss *miss)
 {
-    (void)is, (void)line, (void)sectors;
+    (void)is;
     stage_log *l = ctx;
     l->routed++;
-    *fill_hint = 7;
+    miss->fill_hint = 7;
     return 1;
 }
 
@@ -387,6 +386,7 @@ Test(hierarchy, a_miss_route_stage_serves_misses_before_l2)
     const replay_results *r = finish(h);
     cr_expect_eq(log.routed, 1);
     cr_expect_eq(r->total.l2.accesses, 0, "served before L2");
+    cr_expect_eq(r->total.traffic.l1_to_l2_requests, 0, "no request left for L2");
     cr_expect_eq(r->total.l1.hits, 1, "and filled L1");
     hierarchy_free(h);
 }

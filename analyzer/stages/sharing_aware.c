@@ -18,10 +18,9 @@ static int shared_fill_filter(void *ctx, const replay_issue *is, uint64_t line, 
     return victim_line == UINT64_MAX || (victim_flags & LINE_SHARED);
 }
 
-static int local_past_l2(void *ctx, const replay_issue *is, uint64_t line, uint8_t sectors,
-                         uint8_t *fill_hint)
+static int local_past_l2(void *ctx, const replay_issue *is, l1_miss *miss)
 {
-    (void)ctx, (void)line, (void)sectors, (void)fill_hint;
+    (void)ctx, (void)miss;
     return is->space == WST_LOCAL ? 2 : 0;
 }
 
