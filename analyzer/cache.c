@@ -388,6 +388,27 @@ int cache_contains(const cache *c, uint64_t line)
     return find(c, line, (size_t)cache_set_of(c, line) * c->ways) >= 0;
 }
 
+int64_t cache_peek(const cache *c, uint64_t line, uint8_t sectors, uint64_t now)
+{
+    size_t base = (size_t)cache_set_of(c, line) * c->ways;
+    int64_t at = find(c, line, base);
+    if (at < 0)
+        return -1;
+    size_t i = base + (size_t)at;
+    uint8_t need = c->sectors == 1 ? 1 : (uint8_t)(sectors & c->full_mask);
+    if (!need)
+        need = c->full_mask;
+    if ((need & ~c->valid[i]) || (c->track_pending && c->ready[i] > now))
+        return -1;
+    return (int64_t)i;
+}
+
+void cache_touch(cache *c, uint32_t slot, const cache_req *r)
+{
+    cache_set s = view(c, slot / c->ways);
+    c->policy->hit(c->state, &s, slot % c->ways, r);
+}
+
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready) { c->ready[slot] = ready; }
 
 uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t line, uint8_t dirty),

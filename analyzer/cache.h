@@ -121,6 +121,13 @@ void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out);
  * 0 if absent. */
 uint32_t cache_invalidate(cache *c, uint64_t line);
 int cache_contains(const cache *c, uint64_t line);
+/* A look through shadow tags (S3 §4.4.3): the slot holding `line` with
+ * every one of `sectors` valid (whole lines when unsectored) and not
+ * pending at `now`, or -1.  Changes nothing: no promotion, no policy call. */
+int64_t cache_peek(const cache *c, uint64_t line, uint8_t sectors, uint64_t now);
+/* Tells the policy of a hit by r on the line in `slot` (a remote read that
+ * is allowed to promote the line it found). */
+void cache_touch(cache *c, uint32_t slot, const cache_req *r);
 
 /* Reserved-line mode: the line in `slot` is pending until `ready`. */
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready);

@@ -32,6 +32,7 @@ struct hierarchy {
     int fill_later;   /* the L1 fill comes after L2 answers (stages or sharing) */
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
+    ccn *ring;        /* the CCN over the L1s, when on */
     l1_collectors *collectors;
     /* The caller's collectors; per event, those with a hook for it. */
     const l1_observer *on[L1_EVENTS][HIERARCHY_MAX_OBSERVERS];
@@ -86,6 +87,7 @@ void hierarchy_free(hierarchy *h)
     free(h->l1);
     free(h->l2);
     free(h->mshr);
+    ccn_free(h->ring);
     l1_collectors_free(h->collectors);
     for (uint32_t k = 0; h->res.kernels && k < h->res.kernel_count; k++) {
         free(h->res.kernels[k].pcs);
@@ -97,6 +99,21 @@ void hierarchy_free(hierarchy *h)
     free(h->res.sm_load_misses);
     free(h->res.remote_holders);
     free(h);
+}
+
+/* The CCN ring over the L1s, as the first miss route: a miss it serves
+ * never reaches the other stages or L2. */
+static int add_ring(hierarchy *h, uint32_t kernel_count, ws_error *err)
+{
+    if (h->o.stage_count == HIERARCHY_MAX_STAGES)
+        return ws_fail(err, "replay: too many stages for the CCN ring");
+    if (!(h->ring = ccn_new(&h->o.ccn, h->sms, h->l1, kernel_count, err)))
+        return -1;
+    memmove(h->o.stages + 1, h->o.stages, h->o.stage_count * sizeof *h->o.stages);
+    ccn_stage(h->ring, &h->o.stages[0]);
+    h->o.stage_count++;
+    h->res.ccn = ccn_results_of(h->ring);
+    return 0;
 }
 
 hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_error *err)
@@ -136,11 +153,13 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         goto fail;
     h->sharing = o->track_sharing || h->o.l1_spec.replacement->needs_sharing ||
                  h->o.l2_spec.replacement->needs_sharing;
-    h->fill_later = h->sharing || o->stage_count;
     h->res.sharing_tracked = h->sharing;
     for (uint32_t s = 0; s < h->sms; s++)
         if (!(h->l1[s] = make_cache(&c->l1, &h->o.l1_spec, 1, o->l1_param, o, s, 0, err)))
             goto fail;
+    if (o->ccn.enabled && add_ring(h, kernel_count, err) != 0)
+        goto fail;
+    h->fill_later = h->sharing || h->o.stage_count;
     for (uint32_t s = 0; s < h->slices; s++)
         if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
                                     h->sharing, err)))

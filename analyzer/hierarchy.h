@@ -37,6 +37,7 @@
 #include "analyzer/nextuse.h"
 #include "analyzer/policy.h"
 #include "analyzer/request.h"
+#include "analyzer/stages/ccn.h"
 #include "util/error.h"
 
 struct replay_issue;
@@ -124,6 +125,9 @@ typedef struct hierarchy_options {
     uint64_t seed;              /* for randomized policies */
     const void *l1_param, *l2_param; /* policy parameters (bypass tables) */
     int l2_cold;                /* flush L2 between kernels too */
+    /* The Cooperative Caching Network over the L1s (analyzer/stages/ccn.h):
+     * when enabled, its ring is the first miss route. */
+    ccn_options ccn;
     int reserved_lines;         /* SPEC §7 latency model and MSHR limits */
     /* OPT: the next-use streams of this hierarchy's L1 / L2 accesses (from
      * a backward pass), or NULL when the policy is not OPT. */
@@ -220,6 +224,7 @@ typedef struct replay_results {
      * many those were. */
     double replication_sum;
     uint64_t replication_samples;
+    const ccn_results *ccn; /* the ring's figures, or NULL without one */
 } replay_results;
 
 /* S0's "long" re-reference interval: 1000 cycles, here 1000 steps of the

@@ -450,14 +450,14 @@ static int run_streams(const sched_source *source, const gpu_config *config,
 {
     replay_options own = *o;
     own.consumer_cpu_seconds = NULL; /* indices are per stream here */
-    cta_cache *cache = cta_cache_new(source, groups, err);
-    sched_source shared = cache ? cta_cache_source(cache) : *source;
+    cta_cache *ctas = cta_cache_new(source, groups, err);
+    sched_source shared = ctas ? cta_cache_source(ctas) : *source;
     stream *st = calloc(groups, sizeof *st);
     sched **sc = calloc(groups, sizeof *sc);
     replay_consumer *mine = calloc(count ? count : 1, sizeof *mine);
     int *state = calloc(groups, sizeof *state);
     int rc = -1;
-    if (!cache || !st || !sc || !mine || !state) {
+    if (!ctas || !st || !sc || !mine || !state) {
         ws_fail(err, "out of memory");
         goto out;
     }
@@ -508,7 +508,7 @@ out:
     free(sc);
     free(mine);
     free(state);
-    cta_cache_free(cache);
+    cta_cache_free(ctas);
     return rc;
 }
 
