@@ -8,12 +8,26 @@
 
 const managed_system managed_systems[] = {
     {"sharing-aware", "S0's management: sa-l1 and sa-l2 replacement, shared fills and local "
-                      "misses past L2", "sa-l1", "sa-l2", 1, 1},
+                      "misses past L2", "sa-l1", "sa-l2", 1, 1, RING_NONE},
     {"sa-fill", "S0's shared fills alone: a shared L2 hit fills L1 only over an invalid or "
-                "shared victim", NULL, NULL, 1, 0},
-    {"sa-local", "S0's local misses alone: to DRAM past L2", NULL, NULL, 0, 1},
-    {NULL, NULL, NULL, NULL, 0, 0},
+                "shared victim", NULL, NULL, 1, 0, RING_NONE},
+    {"sa-local", "S0's local misses alone: to DRAM past L2", NULL, NULL, 0, 1, RING_NONE},
+    {"ccn", "S3's Cooperative Caching Network: L1 misses probe the other L1s over a ring "
+            "first; a per-SM throttler turns the ring off for epochs of little reuse (CCN-RT)",
+     NULL, NULL, 0, 0, RING_THROTTLED},
+    {"ccn-b", "the CCN ring without its throttler (S3's CCN-B)", NULL, NULL, 0, 0, RING_ALWAYS},
+    {NULL, NULL, NULL, NULL, 0, 0, RING_NONE},
 };
+
+const char *system_names(void)
+{
+    static char names[128];
+    if (!names[0])
+        for (const managed_system *s = managed_systems; s->name; s++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     s == managed_systems ? "" : ", ", s->name);
+    return names;
+}
 
 static int add_stage(hierarchy_options *o, const hierarchy_stage *stage, ws_error *err)
 {
@@ -29,18 +43,70 @@ static int set_level(cache_config *c, policy_spec *spec, const char *name, ws_er
     return policy_spec_parse(name, spec, err);
 }
 
-int system_apply(const char *name, hierarchy_options *o, ws_error *err)
+static const managed_system *find(const char *name, size_t len)
 {
-    const managed_system *s = managed_systems;
-    while (s->name && strcmp(s->name, name) != 0)
-        s++;
-    if (!s->name)
+    for (const managed_system *s = managed_systems; s->name; s++)
+        if (strlen(s->name) == len && strncmp(s->name, name, len) == 0)
+            return s;
+    return NULL;
+}
+
+static int apply(const managed_system *s, hierarchy_options *o, ws_error *err)
+{
+    if (s->ring != RING_NONE) {
+        if (o->ccn.epoch_steps == 0) /* options never set: S3's defaults */
+            o->ccn = ccn_options_default();
+        o->ccn.enabled = 1;
+        o->ccn.throttle = s->ring == RING_THROTTLED;
         return 0;
-    o->track_sharing = 1;
+    }
+    o->track_sharing = 1; /* S0's parts read the L2 lines' owners */
     if ((s->l1 && set_level(&o->config.l1, &o->l1_spec, s->l1, err) != 0) ||
         (s->l2 && set_level(&o->config.l2, &o->l2_spec, s->l2, err) != 0) ||
         (s->shared_fills && add_stage(o, &sharing_shared_fills, err) != 0) ||
         (s->local_misses && add_stage(o, &sharing_local_misses, err) != 0))
         return -1;
-    return 1;
+    return 0;
+}
+
+int system_apply(const char *name, hierarchy_options *o, ws_error *err)
+{
+    const managed_system *s = find(name, strlen(name));
+    if (!s)
+        return 0;
+    return apply(s, o, err) == 0 ? 1 : -1;
+}
+
+int system_apply_list(const char *list, hierarchy_options *o, ws_error *err)
+{
+    for (const char *p = list;; p++) {
+        size_t len = strcspn(p, "+");
+        const managed_system *s = find(p, len);
+        if (!s)
+            return ws_fail(err, "unknown system '%.*s' (%s)", (int)len, p, system_names());
+        if (apply(s, o, err) != 0)
+            return -1;
+        p += len;
+        if (!*p)
+            return 0;
+    }
+}
+
+long system_apply_suffixes(const char *entry, size_t len, hierarchy_options *o, ws_error *err)
+{
+    for (;;) {
+        const char *plus = NULL;
+        for (size_t i = len; i-- > 0;)
+            if (entry[i] == '+') {
+                plus = entry + i;
+                break;
+            }
+        const managed_system *s =
+            plus ? find(plus + 1, len - (size_t)(plus + 1 - entry)) : NULL;
+        if (!s)
+            return (long)len;
+        if (apply(s, o, err) != 0)
+            return -1;
+        len = (size_t)(plus - entry);
+    }
 }

@@ -18,11 +18,14 @@ static const char usage[] =
     "A policy P applies at L1 (L2 keeps the config's); L1P/L2P sets both,\n"
     "e.g. lru/lru,opt/opt.  Every hierarchy sees the same issue order, unless\n"
     "an entry names a warp order of its own, P@ORDER (e.g. lru@lrr): then\n"
-    "each order gets its own issue stream, still from one decode of the trace.\n\n"
+    "each order gets its own issue stream, still from one decode of the trace.\n"
+    "P+SYSTEM adds a management system to the entry, e.g. srrip+ccn (the CCN\n"
+    "ring of S3 over the L1s) or sharing-aware+ccn.\n\n"
     "  --policies LIST       default lru,fifo,random,dip,srrip,drrip,opt\n"
     REPLAY_ARGS_USAGE
     "  -o FILE               the comparison as JSON (docs/report-schema.md)\n"
-    "  --csv DIR             DIR/compare.csv, one row per policy\n\n"
+    "  --csv DIR             DIR/compare.csv, one row per policy; with a CCN ring\n"
+    "                        also DIR/ccn.csv and DIR/ccn_hops.csv\n\n"
     "example:\n"
     "  warpscope compare gaussian.wst --gpu fermi --policies lru,srrip,drrip,dip,opt\n";
 

@@ -35,6 +35,7 @@ static const char usage[] =
     "  report.html   the same, as one self-contained page of charts\n"
     "  hints.csv     bypass hints per load PC and per line\n"
     "  compare.csv   one row per policy\n"
+    "  ccn.csv, ccn_hops.csv  the CCN ring's figures, when a policy has one\n"
     "  trace.wst     the recorded trace (with --workload)\n\n"
     REPLAY_ARGS_USAGE
     "  --policies LIST       compared policies (default " PROFILE_POLICIES ")\n"
@@ -54,8 +55,8 @@ static char *join(const char *dir, const char *name)
 }
 
 /* What profile writes into DIR. */
-static const char *const outputs[] = {"trace.wst", "hints.csv", "compare.csv", "report.json",
-                                      "report.html"};
+static const char *const outputs[] = {"trace.wst", "hints.csv",   "compare.csv", "ccn.csv",
+                                      "ccn_hops.csv", "report.json", "report.html"};
 
 /* After a failure in a directory this run created: nothing is left behind. */
 static void remove_outputs(const char *dir)
@@ -120,6 +121,8 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     char *csv = join(dir, "compare.csv");
     if (compare_write_csv(set, hs, csv, &err) != 0)
         status = cli_fail(csv, &err);
+    else if (compare_write_ccn_csv(set, hs, dir, &err) != 0)
+        status = cli_fail(NULL, &err);
     printf("\npolicy comparison (L1 policy; same issue order for all):\n");
     compare_print(stdout, set, hs);
     for (uint32_t i = 0; i < set->count; i++)

@@ -1,10 +1,12 @@
 /* cli/compare_out.c: see compare_out.h. */
 #include "cli/compare_out.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "analyzer/systems.h"
 #include "cli/cli.h"
+#include "reports/ccn_csv.h"
 #include "reports/csv_out.h"
 #include "reports/json_out.h"
 #include "reports/replay_json.h"
@@ -53,6 +55,14 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
                 return ws_fail(err, "'%s': unknown warp order '%s' (gto, lrr)",
                                set->names[set->count], order);
         }
+        /* POLICY+SYSTEM: the trailing systems apply to this hierarchy
+         * (`srrip+ccn`); what is left names the policies or a system. */
+        long kept = system_apply_suffixes(p, policy_len, o, err);
+        if (kept < 0)
+            return -1;
+        if (kept == 0)
+            return ws_fail(err, "'%s': expected a policy before '+'", set->names[set->count]);
+        policy_len = (size_t)kept;
         char system[52];
         memcpy(system, p, policy_len);
         system[policy_len] = '\0';
@@ -95,7 +105,8 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
     static const char *const header[] = {
         "policy", "l1_policy", "l2_policy", "l1_accesses", "l1_hits", "l1_hit_rate", "l2_accesses",
         "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
-        "l1_to_l2_vs_first", "dram_vs_first"};
+        "l1_to_l2_vs_first", "dram_vs_first", "l1_to_l2_requests", "ccn_remote_hits",
+        "ccn_remote_hit_rate"};
     csv_table *t = csv_table_open(path, header, sizeof header / sizeof header[0], err);
     if (!t)
         return -1;
@@ -122,6 +133,11 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
         csv_row_u64(t, c->traffic.dram_write_bytes);
         csv_row_double(t, base_l2 > 0 ? (double)l2 / base_l2 : 0.0);
         csv_row_double(t, base_dram > 0 ? (double)dram / base_dram : 0.0);
+        csv_row_u64(t, c->traffic.l1_to_l2_requests);
+        const ccn_counts *ring = r->ccn ? &r->ccn->total : NULL; /* empty without a ring */
+        csv_row_double(t, ring ? (double)ring->remote_hits : NAN);
+        csv_row_double(t, ring && ring->requests ? (double)ring->remote_hits / (double)ring->requests
+                                                 : NAN);
         csv_row_end(t);
     }
     return csv_table_commit(t, err);
@@ -152,8 +168,22 @@ int compare_write(const compare_set *set, hierarchy *const *hs, const replay_arg
         snprintf(path, sizeof path, "%s/compare.csv", a->csv);
         if (compare_write_csv(set, hs, path, &err) != 0)
             return cli_fail(path, &err);
+        if (compare_write_ccn_csv(set, hs, a->csv, &err) != 0)
+            return cli_fail(NULL, &err);
     }
     return 0;
+}
+
+int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const char *dir,
+                          ws_error *err)
+{
+    const char *names[COMPARE_MAX];
+    const replay_results *results[COMPARE_MAX];
+    for (uint32_t i = 0; i < set->count; i++) {
+        names[i] = set->names[i];
+        results[i] = hierarchy_results(hs[i]);
+    }
+    return ccn_write_csv(dir, names, results, set->count, err);
 }
 
 void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs)

@@ -30,6 +30,7 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
         return cli_fail(NULL, &err);
     replay_options_default(&a->replay);
     a->hierarchy.seed = 1;
+    a->hierarchy.ccn = ccn_options_default(); /* on with --manage ccn or P+ccn */
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(opt, "--half-warp") == 0) {
@@ -40,6 +41,8 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
             a->hierarchy.l2_cold = 1;
         } else if (strcmp(opt, "--reserved-lines") == 0) {
             a->hierarchy.reserved_lines = 1;
+        } else if (strcmp(opt, "--ccn-promote") == 0) {
+            a->hierarchy.ccn.promote = 1;
         } else if (opt[0] != '-') {
             if (a->trace)
                 return cli_error(NULL, "%s takes one trace file", command);
@@ -83,6 +86,24 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
             } else if (strcmp(opt, "--schedule") == 0) {
                 if (sched_options_parse(value, &a->replay.schedule, &err) != 0)
                     return cli_fail(NULL, &err);
+            } else if (strcmp(opt, "--ccn-sample") == 0) {
+                if (cli_parse_in_range(opt, value, 1, UINT32_MAX, &n) != 0)
+                    return 1;
+                a->hierarchy.ccn.sample_steps = n;
+            } else if (strcmp(opt, "--ccn-epoch") == 0) {
+                if (cli_parse_in_range(opt, value, 2, UINT32_MAX, &n) != 0)
+                    return 1;
+                a->hierarchy.ccn.epoch_steps = n;
+            } else if (strcmp(opt, "--ccn-hop-cycles") == 0) {
+                if (cli_parse_in_range(opt, value, 0, 1000, &n) != 0)
+                    return 1;
+                a->hierarchy.ccn.hop_cycles = (uint32_t)n;
+            } else if (strcmp(opt, "--ccn-min-hit-rate") == 0) {
+                char *end;
+                double rate = strtod(value, &end);
+                if (end == value || *end || !(rate >= 0 && rate <= 1))
+                    return cli_error(opt, "expected a hit rate from 0 to 1, not '%s'", value);
+                a->hierarchy.ccn.min_hit_rate = rate;
             } else if (strcmp(opt, "--seed") == 0) {
                 if (cli_parse_u64(opt, value, &n) != 0)
                     return 1;
@@ -104,11 +125,11 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
     if (config_validate(&a->config, &err) != 0)
         return cli_fail(NULL, &err);
     a->hierarchy.config = a->config;
-    int applied = a->manage ? system_apply(a->manage, &a->hierarchy, &err) : 1;
-    if (applied < 0)
+    ccn_options ring = a->hierarchy.ccn;
+    ring.throttle = 1; /* check the throttler's options even if ccn-b will not use them */
+    if (ccn_options_validate(&ring, &err) != 0)
+        return cli_fail(NULL, &err);
+    if (a->manage && system_apply_list(a->manage, &a->hierarchy, &err) != 0)
         return cli_fail("--manage", &err);
-    if (applied == 0)
-        return cli_error("--manage", "unknown system '%s' (sharing-aware, sa-fill, sa-local)",
-                         a->manage);
     return 0;
 }

@@ -41,8 +41,16 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
     "                        lrr|gto|swl:N|pcal:N,p, e.g. rr,gto (default);\n"            \
     "                        or recorded\n"                                               \
     "  --half-warp           coalesce each half-warp separately\n"                          \
-    "  --manage SYSTEM       a cache-management system at both levels: sharing-aware\n"    \
-    "                        (S0), or one of its switches sa-fill, sa-local\n"             \
+    "  --manage SYSTEM       a cache-management system: sharing-aware (S0), or one\n"      \
+    "                        of its switches sa-fill, sa-local; ccn, the cooperative\n"    \
+    "                        L1 ring of S3 with its throttler, or ccn-b without;\n"       \
+    "                        joined with +, e.g. sharing-aware+ccn\n"                    \
+    "  --ccn-sample N, --ccn-epoch N\n"                                                    \
+    "                        the throttler's sampling interval and epoch, in steps\n"     \
+    "                        of the SM's issue clock (default 1000, 10000)\n"             \
+    "  --ccn-min-hit-rate R  ring off for the epoch below this hit rate (0.05)\n"          \
+    "  --ccn-promote         a remote hit promotes the line (default: shadow tags)\n"      \
+    "  --ccn-hop-cycles C    cycles a ring hop, with --reserved-lines (default 4)\n"        \
     "  --seed N              seed of the randomized policies (default 1)\n"                 \
     "  --l2-cold             flush L2 between kernels (default: kept warm)\n"               \
     "  --reserved-lines      pending lines, latencies and MSHR limits (SPEC §7)\n"          \

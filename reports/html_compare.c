@@ -99,6 +99,7 @@ void html_policy_compare(FILE *out, const json_t *doc)
             n = MAX_POLICIES;
         table(out, policies, n);
         charts(out, policies, n);
+        html_ccn(out, policies, n);
     }
     html_section_end(out);
 }

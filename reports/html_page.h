@@ -44,6 +44,8 @@ void html_replay(FILE *out, const json_t *doc);
 void html_mpli(FILE *out, const json_t *doc);
 void html_remote_holders(FILE *out, const json_t *doc);
 void html_policy_compare(FILE *out, const json_t *doc);
+/* Inside the comparison: the CCN ring of each of policies[0, n) with one. */
+void html_ccn(FILE *out, const json_t *policies, size_t n);
 void html_pc_table(FILE *out, const json_t *doc, const pc_groups *pcs);
 
 #endif

@@ -85,6 +85,62 @@ static json_t *l2_sharing_json(const replay_kernel *k)
     return o;
 }
 
+/* The CCN's counts of one scope (a kernel, an SM, the run), SPEC §9: the
+ * remote hit rate is S3's h_reuse (hits ÷ requests sent round the ring);
+ * the L1->L2 request reduction is the share of the L1 load misses the ring
+ * kept from L2.  distance_hits (or NULL) gives the hop histogram. */
+static json_t *ccn_counts_json(const ccn_counts *c, const uint64_t *distance_hits, uint32_t sms)
+{
+    json_t *o = json_object();
+    const struct {
+        const char *key;
+        uint64_t value;
+    } counts[] = {{"l1_load_misses", c->misses}, {"candidates", c->candidates},
+                  {"requests", c->requests},     {"remote_hits", c->remote_hits},
+                  {"throttled", c->throttled},   {"hit_hops", c->hit_hops},
+                  {"probe_hops", c->probe_hops}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        json_object_set_new(o, counts[i].key, report_json_u64(counts[i].value));
+    const struct {
+        const char *key;
+        uint64_t num, den;
+    } ratios[] = {{"remote_hit_rate", c->remote_hits, c->requests},
+                  {"l1_to_l2_request_reduction", c->remote_hits, c->misses},
+                  {"mean_hit_hops", c->hit_hops, c->remote_hits}};
+    for (size_t i = 0; i < sizeof ratios / sizeof ratios[0]; i++)
+        json_object_set_new(o, ratios[i].key,
+                            report_json_ratio((double)ratios[i].num, (double)ratios[i].den));
+    json_object_set_new(o, "throttler",
+                        json_pack("{s:o,s:o}", "epochs", report_json_u64(c->epochs),
+                                  "ring_off_epochs", report_json_u64(c->ring_off_epochs)));
+    if (distance_hits) {
+        json_t *hops = json_array();
+        for (uint32_t d = 1; d < sms; d++)
+            json_array_append_new(hops, json_pack("{s:i,s:o}", "hops", (int)(2 * d), "remote_hits",
+                                                  report_json_u64(distance_hits[d])));
+        json_object_set_new(o, "hop_histogram", hops);
+    }
+    return o;
+}
+
+static json_t *ccn_run_json(const ccn_results *c)
+{
+    json_t *o = ccn_counts_json(&c->total, c->distance_hits + (size_t)c->kernel_count * c->sms,
+                                c->sms);
+    const ccn_options *opt = &c->options;
+    json_object_set_new(o, "options",
+                        json_pack("{s:b,s:b,s:o,s:o,s:f,s:i}", "throttle", opt->throttle,
+                                  "promote", opt->promote, "sample_steps",
+                                  report_json_u64(opt->sample_steps), "epoch_steps",
+                                  report_json_u64(opt->epoch_steps), "min_hit_rate",
+                                  opt->min_hit_rate, "hop_cycles", (int)opt->hop_cycles));
+    json_t *per_sm = json_array();
+    for (uint32_t s = 0; s < c->sms; s++)
+        json_array_append_new(per_sm, ccn_counts_json(&c->per_sm[s], NULL, c->sms));
+    json_object_set_new(o, "per_sm", per_sm);
+    return o;
+}
+
 json_t *replay_totals_json(const replay_results *r)
 {
     json_t *o = replay_counts_json(&r->total, r);
@@ -101,6 +157,8 @@ json_t *replay_totals_json(const replay_results *r)
         }
         json_object_set_new(o, "l2_sharing", l2_sharing_json(&sum));
     }
+    if (r->ccn)
+        json_object_set_new(o, "ccn", ccn_run_json(r->ccn));
     add_policy_stats(o, "l1_policy_figures", r->l1_policy_stats, r->l1_policy_stat_count);
     add_policy_stats(o, "l2_policy_figures", r->l2_policy_stats, r->l2_policy_stat_count);
     return o;
@@ -181,6 +239,10 @@ json_t *replay_document_json(const replay_results *r, const gpu_config *config,
                             report_json_ratio((double)rk->end_copies, (double)rk->end_lines));
         if (r->sharing_tracked)
             json_object_set_new(kj, "l2_sharing", l2_sharing_json(rk));
+        if (r->ccn)
+            json_object_set_new(kj, "ccn", ccn_counts_json(&r->ccn->kernels[k],
+                                                           r->ccn->distance_hits + (size_t)k * r->sms,
+                                                           r->sms));
         json_object_set_new(kj, "pcs", pcs);
         json_array_append_new(kernels, kj);
     }

@@ -51,6 +51,21 @@ void replay_text_summary(FILE *out, const replay_results *r)
             pct(c->inter_warp_hits, c->intra_warp_hits + c->inter_warp_hits));
     fprintf(out, "  %-22s %.1f%% of global load misses held by another SM's L1\n", "uRC",
             pct(c->remote_held_misses, c->l1_load_misses));
+    if (r->ccn)
+        replay_text_ccn(out, "CCN ring", r->ccn);
+}
+
+void replay_text_ccn(FILE *out, const char *label, const ccn_results *ring)
+{
+    const ccn_counts *c = &ring->total;
+    fprintf(out, "  %-22s %.1f%% remote hit rate (%" PRIu64 " of %" PRIu64 " requests), "
+                 "%.1f%% fewer L1->L2 load requests, %.1f hops a hit\n",
+            label, pct(c->remote_hits, c->requests), c->remote_hits, c->requests,
+            pct(c->remote_hits, c->misses), c->remote_hits ? (double)c->hit_hops / (double)c->remote_hits : 0.0);
+    if (ring->options.throttle)
+        fprintf(out, "  %-22s ring off in %" PRIu64 " of %" PRIu64 " SM epochs; %" PRIu64
+                     " misses went straight to L2\n",
+                "  throttler", c->ring_off_epochs, c->epochs, c->throttled);
 }
 
 static double relative(uint64_t v, uint64_t base) { return base ? (double)v / (double)base : 0.0; }
@@ -73,4 +88,7 @@ void compare_text_table(FILE *out, const char *const *names, const replay_result
                 pct(c->l1.hits, c->l1.accesses), pct(c->l2.hits, c->l2.accesses), mpli_mean(&c->mpli),
                 l2s, relative(l2, l2_base), drams, relative(dram, dram_base));
     }
+    for (uint32_t i = 0; i < count; i++)
+        if (r[i]->ccn)
+            replay_text_ccn(out, names[i], r[i]->ccn);
 }

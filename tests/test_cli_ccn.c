@@ -1,0 +1,155 @@
+/* tests/test_cli_ccn.c: the CCN ring end to end (`compare P+ccn`,
+ * `replay --manage ccn`): its figures in the summary, JSON, CSV and HTML,
+ * and one-line errors for bad ring options. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/helpers.h"
+
+static json_t *load_json(const char *path)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    cr_assert_not_null(doc, "%s: %s", path, jerr.text);
+    return doc;
+}
+
+static json_t *at(json_t *o, const char *a, const char *b)
+{
+    json_t *v = json_object_get(json_object_get(o, a), b);
+    cr_assert_not_null(v, "%s.%s", a, b);
+    return v;
+}
+
+Test(cli_ccn, compare_reports_the_ring_beside_its_baseline)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "hotspot");
+    char *out = test_path(dir, "c.json");
+    cli_result r = cli_run("compare", trace, "--policies", "lru,lru+ccn,srrip+ccn-b", "-o", out,
+                           "--csv", dir, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "remote hit rate") != NULL, "%s", r.out);
+    cli_result_free(&r);
+    json_t *doc = load_json(out);
+    json_t *list = json_object_get(doc, "policies");
+    json_t *base = json_array_get(list, 0), *ring = json_array_get(list, 1);
+    cr_expect_null(json_object_get(base, "ccn"), "no ring, no figures");
+    json_t *ccn = json_object_get(ring, "ccn");
+    cr_assert_not_null(ccn);
+    cr_expect_str_eq(json_string_value(json_object_get(ring, "l1_policy")), "lru");
+    json_int_t hits = json_integer_value(json_object_get(ccn, "remote_hits"));
+    cr_expect_gt(hits, 0);
+    /* Without timing, the ring takes exactly its hits off L1->L2 requests. */
+    cr_expect_eq(json_integer_value(at(base, "traffic", "l1_to_l2_requests")) - hits,
+                 json_integer_value(at(ring, "traffic", "l1_to_l2_requests")));
+    cr_expect_eq(json_array_size(json_object_get(ccn, "per_sm")), 15, "fermi: 15 SMs");
+    json_t *hist = json_object_get(ccn, "hop_histogram");
+    cr_assert_eq(json_array_size(hist), 14);
+    json_int_t binned = 0;
+    for (size_t i = 0; i < 14; i++)
+        binned += json_integer_value(json_object_get(json_array_get(hist, i), "remote_hits"));
+    cr_expect_eq(binned, hits);
+    cr_expect(json_is_true(json_object_get(at(ring, "ccn", "options"), "throttle")));
+    cr_expect(json_is_false(json_object_get(at(json_array_get(list, 2), "ccn", "options"), "throttle")),
+              "ccn-b has no throttler");
+    size_t len;
+    char *path = test_path(dir, "ccn.csv"), *text = test_read_file(path, &len);
+    cr_assert_not_null(text);
+    cr_expect(strncmp(text, "policy,scope,index,l1_load_misses", 33) == 0, "%s", text);
+    cr_expect(strstr(text, "lru+ccn,run,,") && strstr(text, "srrip+ccn-b,sm,14,"), "%s", text);
+    free(text);
+    free(path);
+    path = test_path(dir, "ccn_hops.csv");
+    text = test_read_file(path, &len);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "lru+ccn,run,,1,2,") != NULL);
+    free(text);
+    free(path);
+    json_decref(doc);
+    free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_ccn, replay_with_the_ring_reports_it_per_kernel)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "hotspot");
+    char *out = test_path(dir, "r.json");
+    cli_result r = cli_run("replay", trace, "--manage", "ccn", "--ccn-sample", "10",
+                           "--ccn-epoch", "100", "--ccn-min-hit-rate", "0.9", "-o", out, "--quiet",
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "CCN ring") && strstr(r.out, "throttler"), "%s", r.out);
+    cli_result_free(&r);
+    json_t *doc = load_json(out);
+    json_t *ccn = json_object_get(json_object_get(doc, "summary"), "ccn");
+    cr_assert_not_null(ccn);
+    json_t *throttler = json_object_get(ccn, "throttler");
+    cr_expect_gt(json_integer_value(json_object_get(throttler, "epochs")), 0);
+    cr_expect_gt(json_integer_value(json_object_get(throttler, "ring_off_epochs")), 0,
+                 "a 0.9 threshold turns the ring off somewhere");
+    cr_expect_gt(json_integer_value(json_object_get(ccn, "throttled")), 0);
+    json_int_t sum = 0;
+    json_t *kernels = json_object_get(doc, "kernels"), *k;
+    size_t i;
+    json_array_foreach(kernels, i, k)
+        sum += json_integer_value(json_object_get(json_object_get(k, "ccn"), "remote_hits"));
+    cr_expect_eq(sum, json_integer_value(json_object_get(ccn, "remote_hits")));
+    json_decref(doc);
+    free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+static void refused(const char *what, const char *const *args, const char *needle)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gaussian");
+    cli_result r = cli_run(args[0], trace, args[1], args[2], args[3], args[4], "--quiet", NULL);
+    cr_expect_neq(r.status, 0, "%s", what);
+    cr_expect(test_is_one_line(r.err), "%s: %s", what, r.err);
+    cr_expect(strstr(r.err, needle) != NULL, "%s: %s", what, r.err);
+    cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_ccn, bad_ring_options_give_one_line)
+{
+    refused("sample past the epoch",
+            (const char *const[]){"replay", "--ccn-sample", "500", "--ccn-epoch", "100"},
+            "sampling interval");
+    refused("a hit rate above 1",
+            (const char *const[]){"replay", "--manage", "ccn", "--ccn-min-hit-rate", "2"},
+            "hit rate");
+    refused("an unknown system",
+            (const char *const[]){"replay", "--manage", "ccn+nope", "--seed", "1"}, "nope");
+    refused("a system with no policy",
+            (const char *const[]){"compare", "--policies", "+ccn", "--seed", "1"}, "+ccn");
+}
+
+Test(cli_ccn, profile_draws_the_ring_and_writes_its_tables)
+{
+    char *dir = test_tmpdir(), *out = test_path(dir, "report");
+    cli_result r = cli_run("profile", "--workload", "hotspot", "--policies", "lru,lru+ccn", "-o",
+                           out, "--trials", "1", "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    static const char *const files[] = {"report.html", "ccn.csv", "ccn_hops.csv"};
+    for (size_t i = 0; i < 3; i++) {
+        char *path = test_path(out, files[i]);
+        size_t len;
+        char *text = test_read_file(path, &len);
+        cr_assert_not_null(text, "%s", files[i]);
+        if (i == 0) {
+            cr_expect(strstr(text, "CCN ring of lru+ccn") != NULL, "the ring's subsection");
+            cr_expect(strstr(text, "ring hops (out and back)") != NULL, "the hop histogram");
+            cr_expect(strstr(text, "SM (ring position)") != NULL, "the per-SM bars");
+        }
+        free(text);
+        free(path);
+    }
+    free(out);
+    test_tmpdir_cleanup(dir);
+}
