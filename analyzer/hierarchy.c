@@ -440,11 +440,14 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     cache_result r = {0};
     cache_way way = {POLICY_BYPASS};
     mshr_entry *mshr = NULL; /* reserved mode: the one a new fill takes */
+    /* A throttled warp may hit, never allocate (S3 ch. 5). */
+    int polluting = !is->no_allocate && (!h->o.allocate_p || is->age_rank < h->o.allocate_p);
+    *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
     if (route != L1_BYPASS) {
         make_req(is, rq, line, sectors, &q);
         if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
             return -1;
-        int allocate = !is->no_allocate; /* a throttled warp may hit, never allocate */
+        int allocate = polluting;
         if (allocate && h->o.reserved_lines && !cache_contains(l1, line) &&
             !(mshr = mshr_free(h, is->sm, is->step))) {
             allocate = 0;
@@ -473,6 +476,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     int bypassed = route == L1_BYPASS || r.bypassed;
     if (r.hit) {
         k->l1.hits++;
+        *(polluting ? &k->polluting_hits : &k->non_polluting_hits) += 1;
         pc->hits++;
         h->res.sm_hits[is->sm]++;
         int same = r.owner_warp == is->warp;

@@ -38,6 +38,7 @@
 #include "analyzer/policy.h"
 #include "analyzer/request.h"
 #include "analyzer/stages/ccn.h"
+#include "analyzer/warp_order.h"
 #include "util/error.h"
 
 struct replay_issue;
@@ -120,8 +121,13 @@ typedef struct hierarchy_options {
      * reads LINE_SHARED. */
     int track_sharing;
     /* The warp order this hierarchy is replayed under, when the order is
-     * itself under study (SPEC §6: its own issue stream); NULL: the run's. */
-    const struct warp_order_ops *warp_order;
+     * itself under study (SPEC §6: its own issue stream); ops NULL: the
+     * run's. */
+    warp_order_spec warp_order;
+    /* S3's p for this hierarchy alone: a warp of GTO age rank >= allocate_p
+     * in its scheduler may hit but never allocates in L1 (0: the warp
+     * order's rule).  Hierarchies that differ only in p share one stream. */
+    uint32_t allocate_p;
     uint64_t seed;              /* for randomized policies */
     const void *l1_param, *l2_param; /* policy parameters (bypass tables) */
     int l2_cold;                /* flush L2 between kernels too */
@@ -177,6 +183,11 @@ typedef struct replay_counts {
     uint64_t l1_load_misses;     /* μRC denominator: global loads that looked L1 up
                                     and missed (SPEC §5; bypasses are not candidates) */
     uint64_t intra_warp_hits, inter_warp_hits; /* SPEC §4 per hit */
+    /* S3 ch. 5: L1 load requests (and their hits) of the warps that may
+     * allocate ("polluting") and of those the warp order or allocate_p
+     * bars from allocating, which may only hit. */
+    uint64_t polluting_accesses, polluting_hits;
+    uint64_t non_polluting_accesses, non_polluting_hits;
 } replay_counts;
 
 typedef struct replay_pc {

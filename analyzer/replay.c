@@ -445,7 +445,7 @@ out:
 static int run_streams(const sched_source *source, const gpu_config *config,
                        const replay_options *o, const replay_consumer *consumers,
                        const uint32_t *group_of, uint32_t count,
-                       const warp_order_ops *const *orders, uint32_t groups, progress *bar,
+                       const warp_order_spec *orders, uint32_t groups, progress *bar,
                        ws_error *err)
 {
     replay_options own = *o;
@@ -467,7 +467,9 @@ static int run_streams(const sched_source *source, const gpu_config *config,
                       .schedule = o->schedule,
                       .coalesce = {.line_bytes = config->l1.line_bytes, .half_warp = o->half_warp},
                       .bar = g == 0 ? bar : NULL, .inline_consumers = mine + first};
-        s->schedule.warp = orders[g];
+        s->schedule.warp = orders[g].ops;
+        s->schedule.warp_n = orders[g].n;
+        s->schedule.warp_p = orders[g].p;
         for (uint32_t i = 0; i < count; i++)
             if (group_of[i] == g)
                 mine[first + s->inline_count++] = consumers[i];
@@ -515,12 +517,12 @@ out:
 /* Feeds `count` hierarchies one pass: hierarchy i under warp order
  * orders[i] (NULL: the options' own); one stream when they all agree. */
 static int feed(const sched_source *source, const gpu_config *config, const replay_options *o,
-                hierarchy **hs, const warp_order_ops *const *orders, uint32_t count,
+                hierarchy **hs, const warp_order_spec *orders, uint32_t count,
                 progress *bar, ws_error *err)
 {
     replay_consumer *cs = calloc(count ? count : 1, sizeof *cs);
     uint32_t *group_of = calloc(count ? count : 1, sizeof *group_of);
-    const warp_order_ops **distinct = calloc(count ? count : 1, sizeof *distinct);
+    warp_order_spec *distinct = calloc(count ? count : 1, sizeof *distinct);
     uint32_t groups = 0;
     int rc = -1;
     if (!cs || !group_of || !distinct) {
@@ -529,12 +531,13 @@ static int feed(const sched_source *source, const gpu_config *config, const repl
     }
     for (uint32_t i = 0; i < count; i++) {
         cs[i] = hierarchy_consumer(hs[i]);
-        const warp_order_ops *order = orders && orders[i] ? orders[i] : o->schedule.warp;
+        warp_order_spec run = {o->schedule.warp, o->schedule.warp_n, o->schedule.warp_p};
+        const warp_order_spec *order = orders && orders[i].ops ? &orders[i] : &run;
         uint32_t g = 0;
-        while (g < groups && distinct[g] != order)
+        while (g < groups && !warp_order_spec_equal(&distinct[g], order))
             g++;
         if (g == groups)
-            distinct[groups++] = order;
+            distinct[groups++] = *order;
         group_of[i] = g;
     }
     if (groups > 1 && o->schedule.warp->recorded) {
@@ -544,8 +547,11 @@ static int feed(const sched_source *source, const gpu_config *config, const repl
         rc = run_streams(source, config, o, cs, group_of, count, distinct, groups, bar, err);
     } else {
         replay_options one = *o;
-        if (groups == 1)
-            one.schedule.warp = distinct[0];
+        if (groups == 1) {
+            one.schedule.warp = distinct[0].ops;
+            one.schedule.warp_n = distinct[0].n;
+            one.schedule.warp_p = distinct[0].p;
+        }
         rc = replay_stream_run(source, config, &one, cs, count, bar, NULL, err);
     }
 out:
@@ -582,7 +588,7 @@ static hierarchy *recorder(const hierarchy_options *o, uint32_t kernels, int kee
  * (streams[0..n_streams)) with the backward pass. */
 static int recording_pass(const sched_source *source, const gpu_config *config,
                           const replay_options *o, hierarchy **rec,
-                          const warp_order_ops *const *orders, uint32_t *n_rec,
+                          const warp_order_spec *orders, uint32_t *n_rec,
                           nextuse *const *streams, uint32_t n_streams, ws_error *err)
 {
     int rc = *n_rec ? feed(source, config, o, rec, orders, *n_rec, NULL, err) : 0;
@@ -603,8 +609,8 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
     nextuse **owned = calloc(3 * (size_t)slots, sizeof *owned);  /* every key stream */
     hierarchy **rec = calloc(2 * (size_t)slots, sizeof *rec);     /* one pass's recorders */
     /* Each hierarchy's warp order, and each recorder's (its hierarchy's). */
-    const warp_order_ops **orders = calloc(slots, sizeof *orders);
-    const warp_order_ops **rec_orders = calloc(2 * (size_t)slots, sizeof *rec_orders);
+    warp_order_spec *orders = calloc(slots, sizeof *orders);
+    warp_order_spec *rec_orders = calloc(2 * (size_t)slots, sizeof *rec_orders);
     nextuse **l1_for_l2 = calloc(slots, sizeof *l1_for_l2);
     uint32_t n_owned = 0, n_rec = 0;
     int rc = -1;

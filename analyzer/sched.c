@@ -80,31 +80,35 @@ struct sched {
 
 /* ---- options ---- */
 
-/* NAME:N or NAME:N,p of an order that takes parameters; p, when given, is
- * the next comma-separated part.  0, or -1 with err set (err->msg empty
+/* NAME:N or NAME:N,p of an order that takes parameters; p, when taken,
+ * is the next comma-separated part.  0, or -1 with err set (err->msg empty
  * when NAME is no such order). */
 static int parse_throttle(char *part, char **save, sched_options *out, ws_error *err)
 {
-    char *colon = strchr(part, ':'), *end;
+    char *colon = strchr(part, ':');
     *colon = '\0';
     const warp_order_ops *order = warp_order_find(part);
     *colon = ':';
     err->msg[0] = '\0';
     if (!order || !order->parameters)
         return -1;
-    unsigned long n = strtoul(colon + 1, &end, 10), p = n;
-    if (*end || colon[1] < '1' || colon[1] > '9' || n > 128)
-        return ws_fail(err, "--schedule: '%s': N is a whole number from 1 to 128", part);
-    /* pcal's p is the next part ("pcal:6,2"); swl has none. */
-    if (order == &warp_order_pcal) {
-        char *next = strtok_r(NULL, ",", save);
-        if (!next || (p = strtoul(next, &end, 10), *end) || next[0] < '0' || next[0] > '9' ||
-            p > n)
-            return ws_fail(err, "--schedule: '%s' needs p <= N after it: pcal:N,p", part);
+    char text[64];
+    snprintf(text, sizeof text, "%s", part);
+    if (order->takes_p) { /* "pcal:6,2": p is the next part */
+        const char *next = strtok_r(NULL, ",", save);
+        size_t used = strlen(text);
+        if (next)
+            snprintf(text + used, sizeof text - used, ",%s", next);
     }
-    out->warp = order;
-    out->warp_n = (uint32_t)n;
-    out->warp_p = (uint32_t)p;
+    warp_order_spec spec;
+    if (warp_order_spec_parse(text, &spec, err) != 0) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return ws_fail(err, "--schedule: %s", why);
+    }
+    out->warp = spec.ops;
+    out->warp_n = spec.n;
+    out->warp_p = spec.p;
     return 0;
 }
 
@@ -145,7 +149,7 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err)
             if (strchr(part, ':') && err->msg[0])
                 return -1;
             return ws_fail(err, "--schedule: unknown policy '%s' (CTA: rr, qN, qx, qx_adpt, bcs, "
-                           "recorded; warp: lrr, gto, swl:N, pcal:N,p, recorded)", part);
+                           "recorded; warp: lrr, gto, swl:N, pcal:N,p, tuple:N,p, recorded)", part);
         }
     }
     if ((out->cta == CTA_RECORDED) != (out->warp->recorded != 0))
@@ -158,12 +162,8 @@ void sched_options_format(const sched_options *o, char *buf, size_t cap)
 {
     static const char *const cta[] = {"rr", "recorded", "q", "qx", "qx_adpt", "bcs"};
     char warp[48];
-    if (o->warp == &warp_order_pcal)
-        snprintf(warp, sizeof warp, "pcal:%u,%u", o->warp_n, o->warp_p);
-    else if (o->warp->parameters)
-        snprintf(warp, sizeof warp, "%s:%u", o->warp->name, o->warp_n);
-    else
-        snprintf(warp, sizeof warp, "%s", o->warp->name);
+    warp_order_spec spec = {o->warp, o->warp_n, o->warp_p};
+    warp_order_spec_format(&spec, warp, sizeof warp);
     if (o->cta == CTA_RECORDED)
         snprintf(buf, cap, "recorded");
     else if (o->cta == CTA_QN)

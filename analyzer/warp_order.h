@@ -14,6 +14,7 @@
 #ifndef WS_WARP_ORDER_H
 #define WS_WARP_ORDER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/error.h"
@@ -45,8 +46,8 @@ typedef struct warp_order_ops {
     /* The order across SMs is the trace's own timestamps (recorded): the
      * scheduler issues by time and never calls pick. */
     int recorded;
-    /* Takes parameters: NAME:N (p = N) or NAME:N,p (throttling). */
-    int parameters;
+    /* Takes parameters: NAME:N (p = N), or NAME:N,p when takes_p. */
+    int parameters, takes_p;
     void *(*create)(const warp_order_geometry *g, ws_error *err);
     void (*destroy)(void *state);
     /* A kernel begins with slots warp slots per SM (optional). */
@@ -66,9 +67,21 @@ typedef struct warp_order_ops {
     int (*may_allocate)(const void *state, uint32_t age_rank);
 } warp_order_ops;
 
+/* A warp order with its parameters: what an issue stream is made of. */
+typedef struct warp_order_spec {
+    const warp_order_ops *ops; /* NULL: the run's own */
+    uint32_t n, p;             /* NAME:N,p (throttling); 0 without */
+} warp_order_spec;
+
+int warp_order_spec_equal(const warp_order_spec *a, const warp_order_spec *b);
+/* "gto", "swl:8", "pcal:6,2", "tuple:6,2": 0, or -1 with err set. */
+int warp_order_spec_parse(const char *text, warp_order_spec *out, ws_error *err);
+/* Writes e.g. "pcal:6,2" into buf. */
+void warp_order_spec_format(const warp_order_spec *s, char *buf, size_t cap);
+
 const warp_order_ops *warp_order_find(const char *name);
 extern const warp_order_ops *const warp_order_all[];
 extern const warp_order_ops warp_order_gto, warp_order_lrr, warp_order_recorded, warp_order_swl,
-    warp_order_pcal;
+    warp_order_pcal, warp_order_tuple;
 
 #endif

@@ -25,13 +25,31 @@ static int set_policy(cache_config *c, policy_spec *spec, const char *name, size
     return policy_spec_parse(c->policy, spec, err);
 }
 
+/* An entry runs to the next comma, except that an order taking p keeps its
+ * own: "lru@pcal:6,2,srrip" is lru@pcal:6,2 then srrip. */
+static size_t entry_length(const char *p)
+{
+    size_t len = strcspn(p, ",");
+    const char *at = memchr(p, '@', len);
+    if (!at || p[len] != ',' || p[len + 1] < '0' || p[len + 1] > '9')
+        return len;
+    char name[32];
+    size_t name_len = strcspn(at + 1, ":,");
+    if (name_len >= sizeof name)
+        return len;
+    memcpy(name, at + 1, name_len);
+    name[name_len] = '\0';
+    const warp_order_ops *order = warp_order_find(name);
+    return order && order->takes_p ? len + 1 + strspn(p + len + 1, "0123456789") : len;
+}
+
 int compare_set_parse(compare_set *set, const char *list, const hierarchy_options *base,
                       ws_error *err)
 {
     memset(set, 0, sizeof *set);
     const char *p = list;
     while (*p) {
-        size_t len = strcspn(p, ",");
+        size_t len = entry_length(p);
         if (set->count == COMPARE_MAX)
             return ws_fail(err, "at most %d policies", COMPARE_MAX);
         if (len == 0 || len >= sizeof set->names[0])
@@ -45,15 +63,21 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
         const char *at = memchr(p, '@', len);
         size_t policy_len = at ? (size_t)(at - p) : len;
         if (at) {
-            char order[32];
+            char order[48];
             size_t order_len = len - (size_t)(at - p) - 1;
             if (order_len == 0 || order_len >= sizeof order)
                 return ws_fail(err, "'%s': expected POLICY@ORDER", set->names[set->count]);
             memcpy(order, at + 1, order_len);
             order[order_len] = '\0';
-            if (!(o->warp_order = warp_order_find(order)) || o->warp_order->recorded)
-                return ws_fail(err, "'%s': unknown warp order '%s' (gto, lrr)",
-                               set->names[set->count], order);
+            if (warp_order_spec_parse(order, &o->warp_order, err) != 0) {
+                char why[sizeof err->msg];
+                snprintf(why, sizeof why, "%s", err->msg);
+                return ws_fail(err, "'%s': %s (gto, lrr, swl:N, pcal:N,p, tuple:N,p, ccws)",
+                               set->names[set->count], why);
+            }
+            if (o->warp_order.ops->recorded)
+                return ws_fail(err, "'%s': the recorded order is the trace's own, not one to "
+                               "compare", set->names[set->count]);
         }
         /* POLICY+SYSTEM: the trailing systems apply to this hierarchy
          * (`srrip+ccn`); what is left names the policies or a system. */
@@ -93,8 +117,11 @@ json_t *compare_json(const compare_set *set, hierarchy *const *hs)
         const replay_results *r = hierarchy_results(hs[i]);
         json_t *o = replay_totals_json(r);
         json_object_set_new(o, "name", json_string(set->names[i]));
-        if (set->options[i].warp_order)
-            json_object_set_new(o, "warp_order", json_string(set->options[i].warp_order->name));
+        if (set->options[i].warp_order.ops) {
+            char order[48];
+            warp_order_spec_format(&set->options[i].warp_order, order, sizeof order);
+            json_object_set_new(o, "warp_order", json_string(order));
+        }
         json_array_append_new(list, o);
     }
     return json_pack("{s:o}", "policies", list);

@@ -33,6 +33,20 @@ static json_t *traffic_json(const traffic_counts *t)
     return o;
 }
 
+/* S3's split of the L1 load requests by whether their warp may allocate. */
+static json_t *allocation_json(const replay_counts *c)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "polluting_accesses", report_json_u64(c->polluting_accesses));
+    json_object_set_new(o, "polluting_hit_rate", report_json_ratio((double)c->polluting_hits,
+                                                                   (double)c->polluting_accesses));
+    json_object_set_new(o, "non_polluting_accesses", report_json_u64(c->non_polluting_accesses));
+    json_object_set_new(o, "non_polluting_hit_rate",
+                        report_json_ratio((double)c->non_polluting_hits,
+                                          (double)c->non_polluting_accesses));
+    return o;
+}
+
 json_t *replay_counts_json(const replay_counts *c, const replay_results *r)
 {
     json_t *o = json_object();
@@ -47,6 +61,8 @@ json_t *replay_counts_json(const replay_counts *c, const replay_results *r)
     json_object_set_new(o, "inter_warp_hits", report_json_u64(c->inter_warp_hits));
     json_object_set_new(o, "urc", report_json_ratio((double)c->remote_held_misses,
                                                     (double)c->l1_load_misses));
+    if (c->non_polluting_accesses) /* some warps could not allocate (S3 ch. 5) */
+        json_object_set_new(o, "allocation", allocation_json(c));
     return o;
 }
 

@@ -704,7 +704,7 @@ Test(replay_props, each_warp_order_its_own_stream_from_one_decode)
     hierarchy_options o[4];
     for (int i = 0; i < 4; i++) {
         o[i] = (hierarchy_options){.config = c, .seed = 5,
-                                   .warp_order = i % 2 ? &warp_order_lrr : NULL};
+                                   .warp_order = {i % 2 ? &warp_order_lrr : NULL}};
         snprintf(o[i].config.l1.policy, sizeof o[i].config.l1.policy, "%s", policies[i]);
     }
     replay_options ro;
@@ -719,7 +719,7 @@ Test(replay_props, each_warp_order_its_own_stream_from_one_decode)
         replay_options alone = ro;
         alone.schedule.warp = order ? &warp_order_lrr : &warp_order_gto;
         hierarchy_options single[2] = {o[order], o[2 + order]};
-        single[0].warp_order = single[1].warp_order = NULL;
+        single[0].warp_order = single[1].warp_order = (warp_order_spec){0};
         hierarchy *hs[2];
         sched_source plain = sched_source_memtrace(m);
         cr_assert_eq(replay_run(&plain, &c, &alone, single, 2, hs, NULL, &err), 0, "%s", err.msg);
@@ -793,5 +793,47 @@ Test(replay_props, pcal_lets_only_the_p_oldest_allocate)
     cr_expect_gt(log.hits_by_young, 0);
     hierarchy_free(h);
     sched_source_free(&src);
+    wst_memtrace_free(m);
+}
+
+/* Replays m with each hierarchy's warp order spec and allocate_p. */
+static void replay_specs(const wst_memtrace *m, const gpu_config *c, const char *const *orders,
+                         const uint32_t *allocate_p, int n, hierarchy **h)
+{
+    hierarchy_options o[8];
+    ws_error err;
+    for (int i = 0; i < n; i++) {
+        o[i] = (hierarchy_options){.config = *c, .seed = 5, .allocate_p = allocate_p[i]};
+        cr_assert_eq(warp_order_spec_parse(orders[i], &o[i].warp_order, &err), 0, "%s", err.msg);
+    }
+    replay_options ro;
+    replay_options_default(&ro);
+    sched_source src = sched_source_memtrace(m);
+    cr_assert_eq(replay_run(&src, c, &ro, o, (uint32_t)n, h, NULL, &err), 0, "%s", err.msg);
+    sched_source_free(&src);
+}
+
+Test(replay_props, swl_is_the_tuple_n_n_and_a_hierarchys_p_equals_its_own_stream)
+{
+    /* S3's (N, p): swl:N is (N, N); and a hierarchy given allocate_p = p
+     * on the (N, N) stream sees what tuple:N,p's own stream gives it (p
+     * changes allocation, never the issue order), so a sweep's column of p
+     * values shares one stream. */
+    wst_memtrace *m = load_trace(7, 6, 40);
+    gpu_config c = small_gpu();
+    const char *const orders[4] = {"swl:3", "tuple:3,3", "tuple:3,1", "tuple:3,3"};
+    const uint32_t p[4] = {0, 0, 0, 1};
+    hierarchy *h[4];
+    replay_specs(m, &c, orders, p, 4, h);
+    const replay_counts *swl = &hierarchy_results(h[0])->total, *tuple = &hierarchy_results(h[1])->total;
+    cr_expect(memcmp(swl, tuple, sizeof *swl) == 0, "swl:3 = tuple:3,3");
+    const replay_counts *own = &hierarchy_results(h[2])->total, *shared = &hierarchy_results(h[3])->total;
+    cr_expect(memcmp(own, shared, sizeof *own) == 0, "tuple:3,1 = tuple:3,3 with allocate_p 1");
+    cr_expect_gt(own->non_polluting_accesses, 0, "the younger warps were barred");
+    cr_expect_eq(own->polluting_accesses + own->non_polluting_accesses, own->l1.accesses);
+    cr_expect_eq(own->polluting_hits + own->non_polluting_hits, own->l1.hits);
+    cr_expect_eq(swl->non_polluting_accesses, 0);
+    for (int i = 0; i < 4; i++)
+        hierarchy_free(h[i]);
     wst_memtrace_free(m);
 }

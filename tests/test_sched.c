@@ -62,6 +62,7 @@ typedef struct run_log {
     uint64_t issued[4096];
     uint32_t issued_sm[4096];
     uint32_t age_rank[4096];
+    uint8_t may_allocate[4096];
     uint32_t issues, retires, kernels_begun, kernels_ended;
 } run_log;
 
@@ -90,6 +91,7 @@ static run_log run(const wst_memtrace *m, const gpu_config *c, const char *sched
             cr_assert_eq(e.record->cta, e.cta);
             log.issued_sm[log.issues] = e.sm;
             log.age_rank[log.issues] = e.age_rank;
+            log.may_allocate[log.issues] = e.may_allocate;
             log.issued[log.issues++] = e.record->addr[0];
             break;
         }
@@ -520,6 +522,27 @@ Test(sched, throttling_orders_parse_and_print)
     cr_expect_eq(sched_options_parse("rr,swl:0", &o, &err), -1);
     cr_expect_eq(sched_options_parse("rr,nope:3", &o, &err), -1);
     cr_expect(strstr(err.msg, "unknown policy 'nope:3'") != NULL, "%s", err.msg);
+}
+
+Test(sched, tuple_2_1_issues_the_two_oldest_and_lets_only_the_oldest_allocate)
+{
+    /* One scheduler, 3 warps of 2 records, a miss on every issue (S3's
+     * (N, p) = (2, 1)): GTO rotates between the two oldest live warps; the
+     * third issues only once warp 0 is done, as the younger of the two;
+     * only the oldest live warp may allocate. */
+    wst_memtrace *m = grid_trace(1, 1, 3, 2, 0);
+    gpu_config c = small_gpu(1, 1);
+    c.schedulers_per_sm = 1;
+    run_log log = run(m, &c, "rr,tuple:2,1", always_miss, NULL);
+    cr_assert_eq(log.issues, 6);
+    const uint64_t order[6] = {ENCODE(0, 0, 0), ENCODE(0, 1, 0), ENCODE(0, 0, 1),
+                               ENCODE(0, 2, 0), ENCODE(0, 1, 1), ENCODE(0, 2, 1)};
+    const uint8_t allocates[6] = {1, 0, 1, 0, 1, 1};
+    for (uint32_t i = 0; i < 6; i++) {
+        cr_expect_eq(log.issued[i], order[i], "issue %u", i);
+        cr_expect_eq(log.may_allocate[i], allocates[i], "issue %u (rank %u)", i, log.age_rank[i]);
+    }
+    wst_memtrace_free(m);
 }
 
 Test(sched, swl_issues_only_the_n_oldest_warps)

@@ -1,5 +1,6 @@
-/* analyzer/warp_orders/throttle.c: static warp throttling (SPEC §9, the
- * baselines S2, S3 and S4 cite), on top of GTO:
+/* analyzer/warp_orders/throttle.c: static warp throttling (SPEC §6, §9, the
+ * baselines S2, S3 and S4 cite, and S3 ch. 5's warp tuples), on top of GTO:
+ *   tuple:N,p S3's (N, p): the same rule as pcal:N,p, under S3's name;
  *   swl:N     static warp limiting: only the N oldest warps of each
  *             scheduler issue (= pcal:N,N);
  *   pcal:N,p  priority-based cache allocation with a static tuple: the N
@@ -69,13 +70,15 @@ static int throttle_may_allocate(const void *state, uint32_t age_rank)
     return age_rank < ((const throttle *)state)->allocate_p;
 }
 
-#define THROTTLE(id, order_name, text)                                                      \
+#define THROTTLE(id, order_name, with_p, text)                                              \
     const warp_order_ops warp_order_##id = {                                               \
         .name = order_name, .description = text, .uses_misses = 1, .parameters = 1,        \
+        .takes_p = with_p,                                                                 \
         .create = throttle_create, .destroy = throttle_destroy,                            \
         .kernel_begin = throttle_kernel_begin, .arrived = throttle_arrived,                \
         .pick = throttle_pick, .issued = throttle_issued, .left = throttle_left,           \
         .may_allocate = throttle_may_allocate}
 
-THROTTLE(swl, "swl", "swl:N, static warp limiting: only the N oldest warps per scheduler issue");
-THROTTLE(pcal, "pcal", "pcal:N,p: the N oldest warps per scheduler issue, the p oldest allocate");
+THROTTLE(swl, "swl", 0, "swl:N, static warp limiting: only the N oldest warps per scheduler issue");
+THROTTLE(pcal, "pcal", 1, "pcal:N,p: the N oldest warps per scheduler issue, the p oldest allocate");
+THROTTLE(tuple, "tuple", 1, "tuple:N,p, S3's warp-tuple (N, p): as pcal:N,p, the grid sweep's points");
