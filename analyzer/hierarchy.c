@@ -164,7 +164,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
                                     h->sharing, err)))
             goto fail;
-    if (!(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1), h->l1,
+    if (!o->lean && !(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1), h->l1,
                                             &h->res, &h->kernel, err)))
         goto fail;
     for (uint32_t i = 0; i < h->o.observer_count; i++) {
@@ -188,7 +188,7 @@ fail:
  * of the caller's with a hook for it. */
 #define RAISE(h, event, hook, ...)                                                       \
     do {                                                                                 \
-        if (l1_collectors_##hook((h)->collectors, __VA_ARGS__) != 0)                     \
+        if ((h)->collectors && l1_collectors_##hook((h)->collectors, __VA_ARGS__) != 0)  \
             return -1;                                                                   \
         for (uint32_t o_ = 0; o_ < (h)->on_count[event]; o_++)                           \
             if ((h)->on[event][o_]->hook((h)->on[event][o_]->ctx, __VA_ARGS__) != 0)      \
@@ -517,6 +517,8 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         pc->traffic_bytes += bytes;
     }
     h->kernel->shared_misses += h->sharing && (m.fill_hint & LINE_SHARED);
+    uint64_t below = routed == 1 ? 0 : l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency;
+    k->load_miss_latency += m.latency + below;
     if (!allocating)
         return 1;
     if (h->fill_later) {
@@ -530,7 +532,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         return -1;
     if (h->o.reserved_lines) {
         uint64_t from = r.stalled && r.stall_until > is->step ? r.stall_until : is->step;
-        uint64_t below = routed == 1 ? 0 : l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency;
+        k->load_miss_latency += from - is->step; /* waited for a way */
         uint64_t ready = from + m.latency + below;
         cache_set_ready(l1, r.slot, ready);
         *mshr = (mshr_entry){.line = line, .ready = ready};
@@ -593,7 +595,7 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     replay_pc *pc = &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
-    for (int i = 0; load && n > 1 && i < n; i++)
+    for (int i = 0; h->collectors && load && n > 1 && i < n; i++)
         l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
     /* The front-end stages may rewrite the requests (merge, drop). */
     ws_request staged[COALESCE_MAX_REQUESTS];
@@ -631,7 +633,8 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             cache_load_done(h->l1[is->sm], &q, misses);
         }
     }
-    l1_collectors_instruction(h->collectors, is);
+    if (h->collectors)
+        l1_collectors_instruction(h->collectors, is);
     for (uint32_t o = 0; o < h->on_count[EV_INSTRUCTION]; o++)
         h->on[EV_INSTRUCTION][o]->instruction_end(h->on[EV_INSTRUCTION][o]->ctx, is);
     return 0;
@@ -647,7 +650,7 @@ int hierarchy_kernel_begin(hierarchy *h, uint32_t kernel, uint32_t pc_count, ws_
     if (!(h->kernel->pcs = calloc(pc_count ? pc_count : 1, sizeof *h->kernel->pcs)))
         return ws_fail(err, "out of memory");
     h->kernel->pc_count = pc_count;
-    if (l1_collectors_kernel_begin(h->collectors, kernel, pc_count, err) != 0)
+    if (h->collectors && l1_collectors_kernel_begin(h->collectors, kernel, pc_count, err) != 0)
         return -1;
     for (uint32_t o = 0; o < h->o.observer_count; o++)
         if (h->o.observers[o].kernel_begin &&
@@ -682,7 +685,7 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
     if ((h->o.record_l1 && nextuse_fence(h->o.record_l1, err) != 0) ||
         (h->o.record_l2 && h->o.l2_cold && nextuse_fence(h->o.record_l2, err) != 0))
         return -1;
-    if (l1_collectors_kernel_end(h->collectors, err) != 0)
+    if (h->collectors && l1_collectors_kernel_end(h->collectors, err) != 0)
         return -1;
     for (uint32_t o = 0; o < h->o.observer_count; o++)
         if (h->o.observers[o].kernel_end &&

@@ -35,6 +35,7 @@ typedef struct batch {
     replay_ref refs[BATCH_REQUESTS]; /* the reference L1 on each request */
     uint32_t item_count, request_count;
     int last;
+    uint32_t group; /* several streams: whose consumers the batch is for */
 } batch;
 
 static double thread_cpu_seconds(void)
@@ -119,6 +120,9 @@ enum { POOL_RING = 8 };
 struct pool {
     batch *batches[POOL_RING];
     const replay_consumer *consumers;
+    /* Several streams: group g's consumers are consumers[group_first[g] ..
+     * + group_count[g]); NULL: every batch is for every consumer. */
+    const uint32_t *group_first, *group_count;
     double *consumer_cpu_seconds; /* NULL, or one entry per consumer */
     uint32_t count, threads;
     pthread_mutex_t lock;
@@ -139,7 +143,12 @@ static void *worker_main(void *arg)
         const batch *b = p->batches[w->consumed % POOL_RING];
         /* `failed` is published under the lock: the decoder reads it there. */
         int failed = w->failed;
-        for (uint32_t h = w->index; h < p->count && !failed; h += p->threads)
+        uint32_t first = p->group_first ? p->group_first[b->group] : 0;
+        uint32_t end = p->group_first ? first + p->group_count[b->group] : p->count;
+        /* A consumer always goes to the same worker (index mod threads), so
+         * it sees its batches in order. */
+        uint32_t h = first + (w->index + p->threads - first % p->threads) % p->threads;
+        for (; h < end && !failed; h += p->threads)
             failed = feed_batch(b, p->consumers, h, p->consumer_cpu_seconds, &w->err) != 0;
         /* Read before reporting done: from then on the decoder may refill b. */
         int last = b->last;
@@ -198,6 +207,33 @@ static int pool_publish(pool *p)
     return failed;
 }
 
+/* Several streams share one pool: a stream fills a batch of its own and
+ * copies it into the ring's next slot once every worker is done with that
+ * slot.  Returns whether a worker failed. */
+static int pool_publish_copy(pool *p, const batch *b, uint32_t group, int last)
+{
+    pthread_mutex_lock(&p->lock);
+    while (p->published >= POOL_RING && pool_consumed(p) < p->published - POOL_RING + 1)
+        pthread_cond_wait(&p->changed, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    batch *slot = p->batches[p->published % POOL_RING];
+    memcpy(slot->items, b->items, b->item_count * sizeof *b->items);
+    memcpy(slot->requests, b->requests, b->request_count * sizeof *b->requests);
+    memcpy(slot->refs, b->refs, b->request_count * sizeof *b->refs);
+    slot->item_count = b->item_count;
+    slot->request_count = b->request_count;
+    slot->group = group;
+    slot->last = last;
+    pthread_mutex_lock(&p->lock);
+    p->published++;
+    pthread_cond_broadcast(&p->changed);
+    int failed = 0;
+    for (uint32_t w = 0; w < p->threads; w++)
+        failed |= p->workers[w].failed;
+    pthread_mutex_unlock(&p->lock);
+    return failed;
+}
+
 /* ---- the decoding side ---- */
 
 typedef struct stream {
@@ -210,6 +246,8 @@ typedef struct stream {
     ref_l1 *ref;    /* the reference L1s, for GTO */
     batch *fill;
     pool *pool;     /* NULL: replay inline */
+    int copies;     /* several streams, one pool: fill privately, copy over */
+    uint32_t group; /* then: this stream's index in the pool */
     const replay_consumer *inline_consumers;
     uint32_t inline_count;
     uint64_t issued;
@@ -292,6 +330,9 @@ static int hand_over(stream *s, int last)
         for (uint32_t h = 0; h < s->inline_count && rc == 0; h++)
             rc = feed_batch(s->fill, s->inline_consumers, h, s->options->consumer_cpu_seconds,
                             &s->err);
+    } else if (s->copies) { /* the workers stop at the pool's own last batch */
+        if (s->fill->item_count && pool_publish_copy(s->pool, s->fill, s->group, 0))
+            rc = pool_failure(s->pool, &s->err);
     } else {
         /* The next slot is taken even after a failure, so the final batch
          * is never one the workers may still be reading. */
@@ -438,7 +479,8 @@ out:
 
 /* ---- several warp orders, one decode ---- */
 
-/* A stream per distinct warp order, each feeding its own consumers inline,
+/* A stream per distinct warp order, each feeding its own consumers (on
+ * worker threads through one pool where there are cores, else inline),
  * advanced in lockstep by CTA dispatch (the one furthest behind steps
  * next) over a shared cache of decoded CTAs (cta_cache.h), so the trace is
  * decoded once and the copies held stay about one residency of CTAs. */
@@ -455,21 +497,33 @@ static int run_streams(const sched_source *source, const gpu_config *config,
     stream *st = calloc(groups, sizeof *st);
     sched **sc = calloc(groups, sizeof *sc);
     replay_consumer *mine = calloc(count ? count : 1, sizeof *mine);
+    uint32_t *first_of = calloc(groups, sizeof *first_of);
     int *state = calloc(groups, sizeof *state);
+    /* Worker threads for the hierarchies when there are cores: the streams
+     * stay on this thread, their batches go through one pool. */
+    uint32_t wanted = thread_count(o, count);
+    pool p = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
     int rc = -1;
-    if (!ctas || !st || !sc || !mine || !state) {
+    if (!ctas || !st || !sc || !mine || !first_of || !state ||
+        (wanted > 1 && !(p.workers = calloc(wanted, sizeof *p.workers)))) {
         ws_fail(err, "out of memory");
         goto out;
     }
+    for (uint32_t b = 0; wanted > 1 && b < POOL_RING; b++)
+        if (!(p.batches[b] = malloc(sizeof(batch)))) {
+            ws_fail(err, "out of memory");
+            goto out;
+        }
     for (uint32_t g = 0, first = 0; g < groups; g++) {
         stream *s = &st[g];
         *s = (stream){.source = &shared, .config = config, .options = &own,
                       .schedule = o->schedule,
                       .coalesce = {.line_bytes = config->l1.line_bytes, .half_warp = o->half_warp},
-                      .bar = g == 0 ? bar : NULL, .inline_consumers = mine + first};
+                      .bar = g == 0 ? bar : NULL, .inline_consumers = mine + first, .group = g};
         s->schedule.warp = orders[g].ops;
         s->schedule.warp_n = orders[g].n;
         s->schedule.warp_p = orders[g].p;
+        first_of[g] = first;
         for (uint32_t i = 0; i < count; i++)
             if (group_of[i] == g)
                 mine[first + s->inline_count++] = consumers[i];
@@ -480,7 +534,31 @@ static int run_streams(const sched_source *source, const gpu_config *config,
             goto out;
         }
         s->fill->item_count = s->fill->request_count = 0;
-        sc[g] = stream_sched(s);
+    }
+    uint32_t *group_count = calloc(groups, sizeof *group_count);
+    if (!group_count) {
+        ws_fail(err, "out of memory");
+        goto out;
+    }
+    for (uint32_t g = 0; g < groups; g++)
+        group_count[g] = st[g].inline_count;
+    p.consumers = mine;
+    p.count = count;
+    p.group_first = first_of;
+    p.group_count = group_count;
+    for (uint32_t w = 0; wanted > 1 && w < wanted; w++) {
+        p.workers[p.threads] = (worker){.pool = &p, .index = p.threads};
+        if (pthread_create(&p.workers[p.threads].thread, NULL, worker_main,
+                           &p.workers[p.threads]) != 0)
+            break;
+        p.threads++;
+    }
+    for (uint32_t g = 0; g < groups; g++) {
+        if (p.threads) {
+            st[g].pool = &p;
+            st[g].copies = 1;
+        }
+        sc[g] = stream_sched(&st[g]);
         state[g] = sc[g] ? 1 : -1;
     }
     for (;;) {
@@ -499,16 +577,33 @@ static int run_streams(const sched_source *source, const gpu_config *config,
         if (stream_finish(&st[g], sc[g], state[g]) != 0 && rc == 0)
             rc = ws_fail(err, "%s", st[g].err.msg);
     memset(sc, 0, groups * sizeof *sc);
-out:
+    if (p.threads) { /* the pool's own last batch: the workers stop */
+        batch *end = st[0].fill;
+        end->item_count = end->request_count = 0;
+        pool_publish_copy(&p, end, 0, 1);
+        pool_wait_done(&p);
+        for (uint32_t w = 0; w < p.threads; w++) {
+            pthread_join(p.workers[w].thread, NULL);
+            if (p.workers[w].failed && rc == 0)
+                rc = ws_fail(err, "%s", p.workers[w].err.msg);
+        }
+        p.threads = 0;
+    }
+    free(group_count);
+out: /* the workers start after the last `goto out`: none is running here */
     for (uint32_t g = 0; st && g < groups; g++) {
         if (sc && sc[g])
             sched_free(sc[g]);
         ref_l1_free(st[g].ref);
         free(st[g].fill);
     }
+    for (uint32_t b = 0; b < POOL_RING; b++)
+        free(p.batches[b]);
+    free(p.workers);
     free(st);
     free(sc);
     free(mine);
+    free(first_of);
     free(state);
     cta_cache_free(ctas);
     return rc;

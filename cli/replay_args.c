@@ -1,6 +1,7 @@
 /* cli/replay_args.c: see replay_args.h. */
 #include "cli/replay_args.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,18 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
             } else if (strcmp(opt, "--size") == 0 && valued(opt, extra) >= 0) {
                 if ((a->size = workload_size_parse(value)) < 0)
                     return cli_error(NULL, "unknown size '%s' (sizes: small, medium, large)", value);
+            } else if (strcmp(opt, "--n-max") == 0 && valued(opt, extra) >= 0) {
+                if (cli_parse_in_range(opt, value, 1, 128, &n) != 0)
+                    return 1;
+                a->n_max = (uint32_t)n;
+            } else if (strcmp(opt, "--poise-stride") == 0 && valued(opt, extra) >= 0) {
+                unsigned sn, sp;
+                char tail;
+                if (sscanf(value, "%u,%u%c", &sn, &sp, &tail) != 2 || sn > 64 || sp > 64)
+                    return cli_error(opt, "expected N,P strides from 0 to 64, not '%s'", value);
+                a->stride_n = sn;
+                a->stride_p = sp;
+                a->strides_set = 1;
             } else if (strcmp(opt, "--policies") == 0 && valued(opt, extra) >= 0) {
                 a->policies = value;
             } else if (strcmp(opt, "--manage") == 0) {

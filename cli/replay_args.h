@@ -16,6 +16,9 @@ typedef struct replay_args {
     const char *workload;   /* profile --workload: record instead of reading */
     const char *manage;     /* --manage: a management system (analyzer/systems.h) */
     int size;               /* profile --size */
+    uint32_t n_max;         /* sweep --n-max (0: the config's warps per scheduler) */
+    uint32_t stride_n, stride_p; /* sweep --poise-stride */
+    int strides_set;
     int quiet;
     gpu_config config;
     replay_options replay;

@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 
 extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
-    cmd_analyze, cmd_replay, cmd_compare, cmd_policies, cmd_bypass, cmd_profile, cmd_report;
+    cmd_analyze, cmd_replay, cmd_compare, cmd_sweep, cmd_policies, cmd_bypass, cmd_profile, cmd_report;
 
 /* One line per subcommand, in the order `--help` lists them. */
 static const cli_command *const commands[] = {
@@ -20,6 +20,7 @@ static const cli_command *const commands[] = {
     &cmd_analyze,
     &cmd_replay,
     &cmd_compare,
+    &cmd_sweep,
     &cmd_policies,
     &cmd_bypass,
     &cmd_report,

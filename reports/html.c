@@ -86,14 +86,22 @@ void html_cell(FILE *out, const char *cls, const char *text)
     fputs("</td>", out);
 }
 
-static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
+void html_page_open(FILE *out, const char *title)
 {
     fputs(head, out);
-    fputs("<title>warpscope report: ", out);
-    xml_escape(out, report_str(doc, "trace.path"));
+    fputs("<title>", out);
+    xml_escape(out, title);
     fputs("</title>\n", out);
     fputs(style, out);
     fputs("<body>\n<main>\n", out);
+}
+
+static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
+{
+    char title[512];
+    const char *trace = report_str(doc, "trace.path");
+    snprintf(title, sizeof title, "warpscope report: %s", trace ? trace : "?");
+    html_page_open(out, title);
     html_summary(out, doc);
     fputs("<nav>", out);
     for (size_t i = 0; i < html_section_count; i++)

@@ -24,6 +24,8 @@ const html_section_text *html_section_find(const char *id);
 
 /* <section id=ID><h2>title</h2><p class="how">how</p> ... </section>, the
  * words from html_sections. */
+/* The page up to <main>: doctype, CSP, title, style (html.c). */
+void html_page_open(FILE *out, const char *title);
 void html_section_begin(FILE *out, const char *id);
 void html_section_end(FILE *out);
 /* A short note in place of a chart whose data is not in the report. */

@@ -1,0 +1,50 @@
+/* analyzer/sweep.h: S3 ch. 5's warp-tuple grid (SPEC §6, §9): every
+ * (N, p) with 1 <= p <= N <= n_max replayed from one decode of the trace.
+ *
+ * p changes only which warps allocate in L1, never the issue order (the
+ * scheduler's reference L1 ignores allocation, SPEC §6), so the grid is
+ * n_max issue streams, one per N under tuple:N,N, each feeding the N
+ * hierarchies p = 1..N (hierarchy_options.allocate_p).  The streams share
+ * one decode (analyzer/cta_cache.c) and their hierarchies run on worker
+ * threads. */
+#ifndef WS_SWEEP_H
+#define WS_SWEEP_H
+
+#include "analyzer/hierarchy.h"
+#include "analyzer/replay.h"
+
+typedef struct sweep_point {
+    uint32_t n, p;
+    replay_counts counts; /* the whole run's */
+} sweep_point;
+
+typedef struct sweep_result {
+    uint32_t n_max, count;
+    sweep_point *points; /* by N, then p: (1,1), (2,1), (2,2), (3,1) ... */
+    uint64_t warp_instructions, global_loads; /* issued, over the whole run */
+} sweep_result;
+
+/* The warps of one scheduler: the largest N worth sweeping. */
+uint32_t sweep_default_n_max(const gpu_config *c);
+
+/* Replays the grid with hierarchies like `base` (its warp order and
+ * allocate_p are set per point).  0, or -1 with err set. */
+int sweep_run(const sched_source *source, const gpu_config *config, const replay_options *ro,
+              const hierarchy_options *base, uint32_t n_max, progress *bar, sweep_result *out,
+              ws_error *err);
+void sweep_result_free(sweep_result *r);
+
+/* The point (n, p), or NULL outside the grid. */
+const sweep_point *sweep_at(const sweep_result *r, uint32_t n, uint32_t p);
+
+/* Figures of a point (SPEC §9): L1 hit rate, of polluting and
+ * non-polluting warps, intra-warp hit rate (intra-warp hits ÷ L1
+ * accesses), L1->L2 bytes, average memory latency; -1 when undefined. */
+double sweep_hit_rate(const sweep_point *p);
+double sweep_polluting_hit_rate(const sweep_point *p);
+double sweep_non_polluting_hit_rate(const sweep_point *p);
+double sweep_intra_warp_hit_rate(const sweep_point *p);
+uint64_t sweep_l2_bytes(const sweep_point *p);
+double sweep_memory_latency(const sweep_point *p);
+
+#endif
