@@ -1,0 +1,92 @@
+/* tests/test_cli_sweep.c: `warpscope sweep` end to end: the grid's points
+ * equal replays under the same warp tuple, and its JSON, CSV and HTML, and
+ * one-line errors for bad options. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/helpers.h"
+
+static json_t *load_json(const char *path)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    cr_assert_not_null(doc, "%s: %s", path, jerr.text);
+    return doc;
+}
+
+static json_int_t integer(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    cr_assert(json_is_integer(v), "%s", key);
+    return json_integer_value(v);
+}
+
+Test(cli_sweep, every_point_equals_a_replay_under_its_tuple)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "syrk");
+    char *out = test_path(dir, "s.json"), *html = test_path(dir, "s.html");
+    cli_result r = cli_run("sweep", trace, "--n-max", "4", "-o", out, "--csv", dir, "--html", html,
+                           "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "Poise predicted") != NULL, "%s", r.out);
+    cli_result_free(&r);
+    json_t *doc = load_json(out);
+    cr_expect_str_eq(json_string_value(json_object_get(doc, "schema")), "warpscope-sweep");
+    json_t *points = json_object_get(doc, "points");
+    cr_assert_eq(json_array_size(points), 10, "p <= N <= 4: 10 points");
+    /* (3, 1) from the grid against its own replay. */
+    json_t *pt = json_array_get(points, 3);
+    cr_assert_eq(integer(pt, "n"), 3);
+    cr_assert_eq(integer(pt, "p"), 1);
+    char *rj = test_path(dir, "r.json");
+    r = cli_run("replay", trace, "--schedule", "rr,tuple:3,1", "-o", rj, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *replay = load_json(rj);
+    json_t *summary = json_object_get(replay, "summary");
+    cr_expect_eq(integer(pt, "l1_hits"), integer(json_object_get(summary, "l1"), "hits"));
+    cr_expect_eq(integer(pt, "l1_to_l2_bytes"), integer(json_object_get(summary, "traffic"),
+                                                        "l1_to_l2_bytes"));
+    json_t *poise = json_object_get(doc, "poise");
+    cr_expect_str_eq(json_string_value(json_object_get(poise, "latency_model")), "fixed");
+    cr_expect_eq(json_object_size(json_object_get(poise, "features")), 8);
+    json_int_t n = integer(json_object_get(poise, "predicted"), "n");
+    cr_expect(n >= 1 && n <= 4);
+    size_t len;
+    char *csv = test_path(dir, "sweep.csv"), *text = test_read_file(csv, &len);
+    cr_assert_not_null(text);
+    int lines = 0;
+    for (char *c = text; *c; c++)
+        lines += *c == '\n';
+    cr_expect_eq(lines, 11, "a header and 10 points");
+    free(text);
+    text = test_read_file(html, &len);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "<svg") && strstr(text, "Poise predicted"));
+    free(text);
+    free(csv);
+    json_decref(replay);
+    json_decref(doc);
+    free(rj);
+    free(out);
+    free(html);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_sweep, bad_options_give_one_line)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gaussian");
+    const char *const cases[][2] = {{"--n-max", "0"}, {"--n-max", "200"},
+                                    {"--poise-stride", "two"}, {"--poise-stride", "2,99"}};
+    for (size_t i = 0; i < 4; i++) {
+        cli_result r = cli_run("sweep", trace, cases[i][0], cases[i][1], "--quiet", NULL);
+        cr_expect_neq(r.status, 0, "%s %s", cases[i][0], cases[i][1]);
+        cr_expect(test_is_one_line(r.err), "%s %s: %s", cases[i][0], cases[i][1], r.err);
+        cli_result_free(&r);
+    }
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
