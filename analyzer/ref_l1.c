@@ -59,6 +59,7 @@ int ref_l1_request(ref_l1 *r, uint32_t sm, l1_route route, uint32_t warp, const 
     if (route == L1_WRITE_EVICT) {
         out->evicted = cache_invalidate(l1, line) != 0;
         out->victim_line = line;
+        out->victim_warp = UINT32_MAX;
         return 0;
     }
     cache_req q = {.line = line, .warp = warp,
@@ -72,5 +73,6 @@ int ref_l1_request(ref_l1 *r, uint32_t sm, l1_route route, uint32_t warp, const 
     out->present = res.present;
     out->evicted = res.evicted;
     out->victim_line = res.evicted ? res.victim_line : 0;
+    out->victim_warp = res.evicted ? res.victim_warp : UINT32_MAX;
     return !res.hit;
 }

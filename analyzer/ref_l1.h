@@ -22,6 +22,8 @@ typedef struct replay_ref {
     uint8_t hit;       /* every sector asked for was valid */
     uint8_t present;   /* the line was there (a sector miss is present, not hit) */
     uint8_t evicted;   /* a lookup's fill replaced a line, or a write-evict removed this one */
+    uint32_t victim_warp; /* a replaced line's filler (the warp argument it was filled
+                             with); UINT32_MAX for a write-evict */
     uint64_t victim_line;
 } replay_ref;
 

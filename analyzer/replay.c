@@ -207,6 +207,34 @@ static int pool_publish(pool *p)
     return failed;
 }
 
+/* Starts up to `wanted` workers (none for fewer than 2); a thread that
+ * cannot start just means fewer workers. */
+static void pool_start(pool *p, uint32_t wanted)
+{
+    for (uint32_t w = 0; wanted > 1 && w < wanted; w++) {
+        p->workers[p->threads] = (worker){.pool = p, .index = p->threads};
+        if (pthread_create(&p->workers[p->threads].thread, NULL, worker_main,
+                           &p->workers[p->threads]) != 0)
+            break;
+        p->threads++;
+    }
+}
+
+/* Waits for the workers to finish and joins them; the first failure's
+ * message lands in err unless rc already says the run failed.  Returns rc
+ * or -1. */
+static int pool_stop(pool *p, int rc, ws_error *err)
+{
+    pool_wait_done(p);
+    for (uint32_t w = 0; w < p->threads; w++) {
+        pthread_join(p->workers[w].thread, NULL);
+        if (p->workers[w].failed && rc == 0)
+            rc = ws_fail(err, "%s", p->workers[w].err.msg);
+    }
+    p->threads = 0;
+    return rc;
+}
+
 /* Several streams share one pool: a stream fills a batch of its own and
  * copies it into the ring's next slot once every worker is done with that
  * slot.  Returns whether a worker failed. */
@@ -245,6 +273,7 @@ typedef struct stream {
     coalesce_config coalesce;
     ref_l1 *ref;    /* the reference L1s, for GTO */
     batch *fill;
+    sched *sched;   /* its scheduler (for orders that watch the reference L1) */
     pool *pool;     /* NULL: replay inline */
     int copies;     /* several streams, one pool: fill privately, copy over */
     uint32_t group; /* then: this stream's index in the pool */
@@ -319,6 +348,8 @@ static int push_issue(void *ctx, const sched_event *e)
     l1_route route = l1_route_of(r->kind, r->space, r->cache_op); /* the instruction's */
     for (int i = 0; i < n; i++)
         missed |= ref_l1_request(s->ref, e->sm, route, (uint32_t)e->warp_id, &out[i], &refs[i]);
+    if (s->schedule.warp->observed)
+        sched_observe(s->sched, e, out, refs, n);
     return missed;
 }
 
@@ -346,8 +377,8 @@ static int hand_over(stream *s, int last)
 
 static sched *stream_sched(stream *s)
 {
-    return sched_new(s->config, &s->schedule, s->source,
-                     s->schedule.warp->uses_misses ? push_issue : NULL, s, &s->err);
+    return s->sched = sched_new(s->config, &s->schedule, s->source,
+                                s->schedule.warp->uses_misses ? push_issue : NULL, s, &s->err);
 }
 
 /* One event of the stream's scheduler into its batch: 1 = go on, 0 = the
@@ -438,15 +469,8 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
         goto out;
     s.fill = p.batches[0];
     s.fill->item_count = s.fill->request_count = 0;
-    /* Workers only when there is more than one hierarchy and core; a thread
-     * that cannot start just means fewer workers. */
-    for (uint32_t w = 0; wanted > 1 && w < wanted; w++) {
-        p.workers[p.threads] = (worker){.pool = &p, .index = p.threads};
-        if (pthread_create(&p.workers[p.threads].thread, NULL, worker_main,
-                           &p.workers[p.threads]) != 0)
-            break;
-        p.threads++;
-    }
+    /* Workers only when there is more than one hierarchy and core. */
+    pool_start(&p, wanted);
     if (p.threads > 0)
         s.pool = &p;
     /* Consumers fed inline are charged on this thread: not decoding. */
@@ -454,16 +478,8 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
     rc = run_stream(&s);
     double decode_cpu = thread_cpu_seconds() - start -
                         (inline_consumer_cpu(o, count, !s.pool) - inline_before);
-    if (s.pool) {
-        pool_wait_done(&p);
-        for (uint32_t w = 0; w < p.threads; w++) {
-            pthread_join(p.workers[w].thread, NULL);
-            if (p.workers[w].failed && rc == 0) {
-                ws_fail(&s.err, "%s", p.workers[w].err.msg);
-                rc = -1;
-            }
-        }
-    }
+    if (s.pool)
+        rc = pool_stop(&p, rc, &s.err);
     if (rc != 0)
         ws_fail(err, "%s", s.err.msg);
     if (stats)
@@ -546,13 +562,7 @@ static int run_streams(const sched_source *source, const gpu_config *config,
     p.count = count;
     p.group_first = first_of;
     p.group_count = group_count;
-    for (uint32_t w = 0; wanted > 1 && w < wanted; w++) {
-        p.workers[p.threads] = (worker){.pool = &p, .index = p.threads};
-        if (pthread_create(&p.workers[p.threads].thread, NULL, worker_main,
-                           &p.workers[p.threads]) != 0)
-            break;
-        p.threads++;
-    }
+    pool_start(&p, wanted);
     for (uint32_t g = 0; g < groups; g++) {
         if (p.threads) {
             st[g].pool = &p;
@@ -581,13 +591,7 @@ static int run_streams(const sched_source *source, const gpu_config *config,
         batch *end = st[0].fill;
         end->item_count = end->request_count = 0;
         pool_publish_copy(&p, end, 0, 1);
-        pool_wait_done(&p);
-        for (uint32_t w = 0; w < p.threads; w++) {
-            pthread_join(p.workers[w].thread, NULL);
-            if (p.workers[w].failed && rc == 0)
-                rc = ws_fail(err, "%s", p.workers[w].err.msg);
-        }
-        p.threads = 0;
+        rc = pool_stop(&p, rc, err);
     }
     free(group_count);
 out: /* the workers start after the last `goto out`: none is running here */

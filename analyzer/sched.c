@@ -149,7 +149,7 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err)
             if (strchr(part, ':') && err->msg[0])
                 return -1;
             return ws_fail(err, "--schedule: unknown policy '%s' (CTA: rr, qN, qx, qx_adpt, bcs, "
-                           "recorded; warp: lrr, gto, swl:N, pcal:N,p, tuple:N,p, recorded)", part);
+                           "recorded; warp: lrr, gto, ccws, swl:N, pcal:N,p, tuple:N,p, recorded)", part);
         }
     }
     if ((out->cta == CTA_RECORDED) != (out->warp->recorded != 0))
@@ -703,6 +703,14 @@ static int issue_next(sched *s, sched_event *e)
     return 0;
 }
 
+void sched_observe(sched *s, const sched_event *e, const ws_request *requests,
+                   const replay_ref *refs, int n)
+{
+    const warp_order_ops *order = s->options.warp;
+    if (order->observed)
+        order->observed(s->order, e->sm, e->warp_slot, (uint32_t)e->warp_id, requests, refs, n);
+}
+
 /* ---- kernels ---- */
 
 static int begin_kernel(sched *s, ws_error *err)
@@ -829,6 +837,7 @@ sched *sched_new(const gpu_config *config, const sched_options *options, const s
     s->miss_ctx = miss_ctx;
     /* Residency never gives an SM more warp slots than max_warps_per_sm. */
     warp_order_geometry g = {.sms = config->sms, .schedulers = config->schedulers_per_sm,
+                             .line_bytes = config->l1.line_bytes,
                              .slots = config->max_warps_per_sm, .gto_k = config->gto_k,
                              .issue_n = options->warp_n, .allocate_p = options->warp_p};
     if (!(s->order = options->warp->create(&g, err))) {

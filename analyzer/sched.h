@@ -87,6 +87,11 @@ typedef int (*sched_miss_fn)(void *ctx, const sched_event *issue);
 
 typedef struct sched sched;
 
+/* The reference L1's answer on an issue's requests, for an order that
+ * watches it (warp_order_ops.observed); the miss callback calls it. */
+void sched_observe(sched *s, const sched_event *issue, const ws_request *requests,
+                   const replay_ref *refs, int n);
+
 sched *sched_new(const gpu_config *config, const sched_options *options,
                  const sched_source *source, sched_miss_fn miss, void *miss_ctx, ws_error *err);
 void sched_free(sched *s);

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyzer/ref_l1.h"
+#include "analyzer/request.h"
 #include "util/error.h"
 
 /* One warp scheduler of one SM as an order sees it. */
@@ -32,6 +34,7 @@ typedef struct warp_view {
 typedef struct warp_order_geometry {
     uint32_t sms, schedulers, slots; /* slots: warp slots per SM */
     uint32_t gto_k;                  /* GTO: issues a missing warp waits */
+    uint32_t line_bytes;             /* the L1's line */
     /* The order's parameters (throttling: swl:N, pcal:N,p): the warps of a
      * scheduler that may issue, and that may allocate, oldest first. */
     uint32_t issue_n, allocate_p;
@@ -65,6 +68,11 @@ typedef struct warp_order_ops {
     /* Optional: whether a warp of this age rank may allocate in L1 (NULL:
      * every warp may). */
     int (*may_allocate)(const void *state, uint32_t age_rank);
+    /* Optional (with uses_misses): the reference L1 on each of the issued
+     * instruction's n requests, before `issued` (CCWS's victim tags).
+     * warp is the issuing warp's id as the reference L1 records fillers. */
+    void (*observed)(void *state, uint32_t sm, uint32_t slot, uint32_t warp,
+                     const ws_request *requests, const replay_ref *refs, int n);
 } warp_order_ops;
 
 /* A warp order with its parameters: what an issue stream is made of. */
@@ -82,6 +90,6 @@ void warp_order_spec_format(const warp_order_spec *s, char *buf, size_t cap);
 const warp_order_ops *warp_order_find(const char *name);
 extern const warp_order_ops *const warp_order_all[];
 extern const warp_order_ops warp_order_gto, warp_order_lrr, warp_order_recorded, warp_order_swl,
-    warp_order_pcal, warp_order_tuple;
+    warp_order_pcal, warp_order_tuple, warp_order_ccws;
 
 #endif

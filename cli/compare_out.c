@@ -174,15 +174,8 @@ int compare_write(const compare_set *set, hierarchy *const *hs, const replay_arg
 {
     ws_error err;
     if (a->json) {
-        char schedule[32];
-        sched_options_format(&a->replay.schedule, schedule, sizeof schedule);
         json_t *doc = compare_json(set, hs);
-        json_object_set_new(doc, "schema", json_string("warpscope-compare"));
-        json_object_set_new(doc, "version", json_integer(1));
-        json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
-        json_object_set_new(doc, "trace", json_pack("{s:s}", "path", a->trace));
-        json_object_set_new(doc, "gpu", config_to_json(&a->config));
-        json_object_set_new(doc, "schedule", json_string(schedule));
+        replay_args_document(doc, a, "warpscope-compare");
         int rc = report_json_write(a->json, doc, &err);
         json_decref(doc);
         if (rc != 0)

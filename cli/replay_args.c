@@ -9,6 +9,7 @@
 #include "analyzer/systems.h"
 #include "cli/cli.h"
 #include "collectors/workloads/workloads.h"
+#include "util/version.h"
 
 static int valued(const char *opt, const char *const *extra)
 {
@@ -16,6 +17,18 @@ static int valued(const char *opt, const char *const *extra)
         if (strcmp(opt, extra[i]) == 0)
             return i;
     return -1;
+}
+
+void replay_args_document(json_t *doc, const replay_args *a, const char *schema)
+{
+    char schedule[32];
+    sched_options_format(&a->replay.schedule, schedule, sizeof schedule);
+    json_object_set_new(doc, "schema", json_string(schema));
+    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
+    json_object_set_new(doc, "trace", json_pack("{s:s}", "path", a->trace));
+    json_object_set_new(doc, "gpu", config_to_json(&a->config));
+    json_object_set_new(doc, "schedule", json_string(schedule));
 }
 
 int replay_args_parse(const char *command, int argc, char **argv, const char *const *extra,

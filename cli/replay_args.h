@@ -4,6 +4,8 @@
 #ifndef WS_REPLAY_ARGS_H
 #define WS_REPLAY_ARGS_H
 
+#include <jansson.h>
+
 #include "analyzer/bypass_table.h"
 #include "analyzer/hierarchy.h"
 #include "analyzer/replay.h"
@@ -32,6 +34,10 @@ typedef struct replay_args {
 int replay_args_parse(const char *command, int argc, char **argv, const char *const *extra,
                       replay_args *a);
 
+/* Adds a replaying command's document head to doc: schema, version,
+ * warpscope_version, trace, gpu and schedule (docs/report-schema.md). */
+void replay_args_document(json_t *doc, const replay_args *a, const char *schema);
+
 /* The shared part of the usage text. */
 #define REPLAY_ARGS_USAGE                                                                  \
     "  --gpu NAME            fermi (default), kepler-s2, dacache, poise, volta,\n"          \
@@ -41,7 +47,8 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
     "  --sms N, --l1 SIZE:WAYS:LINE[:SECTOR], --l2 ...   override the geometry\n"           \
     "  --set FIELD=VALUE     any field of the config, e.g. --set max_warps_per_sm=64\n"    \
     "  --schedule S          CTA dispatch rr|qN|qx|qx_adpt|bcs and warp order\n"            \
-    "                        lrr|gto|swl:N|pcal:N,p, e.g. rr,gto (default);\n"            \
+    "                        lrr|gto|ccws|swl:N|pcal:N,p|tuple:N,p, e.g. rr,gto\n"         \
+    "                        (default);\n"                                               \
     "                        or recorded\n"                                               \
     "  --half-warp           coalesce each half-warp separately\n"                          \
     "  --manage SYSTEM       a cache-management system: sharing-aware (S0), or one\n"      \

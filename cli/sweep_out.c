@@ -2,6 +2,7 @@
 #include "cli/sweep_out.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "analyzer/poise.h"
 #include "cli/cli.h"
@@ -122,15 +123,19 @@ static json_t *sweep_json(const sweep_result *g, const replay_args *a)
     json_t *points = json_array();
     for (uint32_t i = 0; i < g->count; i++)
         json_array_append_new(points, point_json(&g->points[i]));
-    char schedule[32];
-    sched_options_format(&a->replay.schedule, schedule, sizeof schedule);
     json_t *doc = json_object();
-    json_object_set_new(doc, "schema", json_string("warpscope-sweep"));
-    json_object_set_new(doc, "version", json_integer(1));
-    json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
-    json_object_set_new(doc, "trace", json_pack("{s:s}", "path", a->trace));
-    json_object_set_new(doc, "gpu", config_to_json(&a->config));
-    json_object_set_new(doc, "cta_schedule", json_string(schedule));
+    replay_args_document(doc, a, "warpscope-sweep");
+    /* The warp order is each point's tuple: the schedule names the CTA
+     * dispatch and "tuple". */
+    sched_options run = a->replay.schedule;
+    run.warp = &warp_order_tuple;
+    run.warp_n = run.warp_p = g->n_max;
+    char schedule[32];
+    sched_options_format(&run, schedule, sizeof schedule);
+    char *comma = strchr(schedule, ',');
+    if (comma)
+        snprintf(comma, sizeof schedule - (size_t)(comma - schedule), ",tuple:N,p");
+    json_object_set_new(doc, "schedule", json_string(schedule));
     json_object_set_new(doc, "n_max", json_integer(g->n_max));
     json_object_set_new(doc, "warp_instructions", report_json_u64(g->warp_instructions));
     json_object_set_new(doc, "global_loads", report_json_u64(g->global_loads));
