@@ -25,9 +25,12 @@ static int run(int argc, char **argv)
     printf("admission (alone = lru+NAME; or REPLACEMENT+NAME):\n");
     for (int i = 0; admission_all[i]; i++)
         printf("  %-13s %s\n", admission_all[i]->name, admission_all[i]->description);
-    printf("systems (--manage NAME, or NAME in compare --policies):\n");
+    printf("systems (--manage NAME, or NAME and P+NAME in compare --policies):\n");
     for (int i = 0; managed_systems[i].name; i++)
         printf("  %-13s %s\n", managed_systems[i].name, managed_systems[i].description);
+    printf("warp orders (--schedule CTA,ORDER, or P@ORDER in compare --policies):\n");
+    for (int i = 0; warp_order_all[i]; i++)
+        printf("  %-13s %s\n", warp_order_all[i]->name, warp_order_all[i]->description);
     return 0;
 }
 
