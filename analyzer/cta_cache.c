@@ -4,14 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/packed_record.h"
 #include "util/grow.h"
 
+/* Records are held packed (32 bytes for most instead of a wst_record's
+ * 288): at a kernel's start the first scheduler dispatches a whole
+ * residency of CTAs before the others take any. */
 typedef struct held_cta {
     uint32_t kernel, cta;
     uint32_t loads_left; /* schedulers that have not taken it yet */
-    wst_record *records;
-    size_t count, capacity;
+    packed_cta records;
 } held_cta;
+
+enum { EXPAND_BATCH = 256 }; /* records handed to a reader at a time */
 
 struct cta_cache {
     sched_source inner;
@@ -36,7 +41,7 @@ void cta_cache_free(cta_cache *c)
     if (!c)
         return;
     for (size_t i = 0; i < c->held_count; i++)
-        free(c->held[i].records);
+        packed_cta_free(&c->held[i].records);
     free(c->held);
     free(c);
 }
@@ -52,10 +57,23 @@ static const uint32_t *cached_ctas(void *ctx, uint32_t kernel, uint32_t *count)
 static int keep_batch(void *ctx, const wst_record *records, size_t n, ws_error *err)
 {
     held_cta *h = ctx;
-    if (ws_grow((void **)&h->records, &h->capacity, h->count + n, sizeof *h->records))
-        return ws_fail(err, "out of memory");
-    memcpy(h->records + h->count, records, n * sizeof *records);
-    h->count += n;
+    return packed_cta_append(&h->records, records, n, err);
+}
+
+/* Hands the held records to a reader, expanded, a batch at a time, until
+ * it has enough: 0, or -1 with err set. */
+static int give(const held_cta *h, sched_take_fn take, void *take_ctx, ws_error *err)
+{
+    wst_record batch[EXPAND_BATCH];
+    for (size_t at = 0; at < h->records.count;) {
+        size_t n = h->records.count - at < EXPAND_BATCH ? h->records.count - at : EXPAND_BATCH;
+        for (size_t i = 0; i < n; i++)
+            packed_cta_expand(&h->records, at + i, h->cta, &batch[i]);
+        int rc = take(take_ctx, batch, n, err);
+        if (rc != 0)
+            return rc < 0 ? -1 : 0;
+        at += n;
+    }
     return 0;
 }
 
@@ -77,12 +95,12 @@ static int cached_load_cta(void *ctx, uint32_t kernel, uint32_t cta, sched_take_
             return -1;
     }
     held_cta *h = &c->held[at];
-    int rc = h->count ? take(take_ctx, h->records, h->count, err) : 0;
+    int rc = give(h, take, take_ctx, err);
     if (--h->loads_left == 0) { /* the last reader: drop the copy */
-        free(h->records);
+        packed_cta_free(&h->records);
         c->held[at] = c->held[--c->held_count];
     }
-    return rc < 0 ? -1 : 0;
+    return rc;
 }
 
 sched_source cta_cache_source(cta_cache *c)
