@@ -4,25 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/packed_record.h"
 #include "util/grow.h"
 
-/* Records are held packed (32 bytes for most instead of a wst_record's
- * 288): at a kernel's start the first scheduler dispatches a whole
- * residency of CTAs before the others take any. */
+/* One CTA, packed and grouped by warp, shared by the schedulers that hold
+ * it resident. */
 typedef struct held_cta {
     uint32_t kernel, cta;
-    uint32_t loads_left; /* schedulers that have not taken it yet */
+    uint32_t to_borrow; /* schedulers that have not borrowed it yet */
+    uint32_t lent;      /* borrowed and not given back */
+    uint32_t warps;
     packed_cta records;
+    uint32_t *starts;   /* [warps + 1] */
 } held_cta;
-
-enum { EXPAND_BATCH = 256 }; /* records handed to a reader at a time */
 
 struct cta_cache {
     sched_source inner;
     uint32_t readers;
-    held_cta *held; /* a handful: searched linearly */
+    held_cta **held; /* by pointer: a borrower keeps &records */
     size_t held_count, held_capacity;
+    packed_cta spare; /* scratch of the grouping */
     uint32_t peak;
 };
 
@@ -36,13 +36,21 @@ cta_cache *cta_cache_new(const sched_source *inner, uint32_t readers, ws_error *
     return c;
 }
 
+static void drop(held_cta *h)
+{
+    packed_cta_free(&h->records);
+    free(h->starts);
+    free(h);
+}
+
 void cta_cache_free(cta_cache *c)
 {
     if (!c)
         return;
     for (size_t i = 0; i < c->held_count; i++)
-        packed_cta_free(&c->held[i].records);
+        drop(c->held[i]);
     free(c->held);
+    packed_cta_free(&c->spare);
     free(c);
 }
 
@@ -54,57 +62,102 @@ static const uint32_t *cached_ctas(void *ctx, uint32_t kernel, uint32_t *count)
     return c->inner.ctas(c->inner.ctx, kernel, count);
 }
 
-static int keep_batch(void *ctx, const wst_record *records, size_t n, ws_error *err)
-{
-    held_cta *h = ctx;
-    return packed_cta_append(&h->records, records, n, err);
-}
-
-/* Hands the held records to a reader, expanded, a batch at a time, until
- * it has enough: 0, or -1 with err set. */
-static int give(const held_cta *h, sched_take_fn take, void *take_ctx, ws_error *err)
-{
-    wst_record batch[EXPAND_BATCH];
-    for (size_t at = 0; at < h->records.count;) {
-        size_t n = h->records.count - at < EXPAND_BATCH ? h->records.count - at : EXPAND_BATCH;
-        for (size_t i = 0; i < n; i++)
-            packed_cta_expand(&h->records, at + i, h->cta, &batch[i]);
-        int rc = take(take_ctx, batch, n, err);
-        if (rc != 0)
-            return rc < 0 ? -1 : 0;
-        at += n;
-    }
-    return 0;
-}
-
-static int cached_load_cta(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn take,
+/* Plain loads (the recorded schedule's look at first timestamps) go to
+ * the inner source: only dispatch borrows. */
+static int passed_load_cta(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn take,
                            void *take_ctx, ws_error *err)
 {
     cta_cache *c = ctx;
+    return c->inner.load_cta(c->inner.ctx, kernel, cta, take, take_ctx, err);
+}
+
+static size_t find(const cta_cache *c, uint32_t kernel, uint32_t cta)
+{
     size_t at = 0;
-    while (at < c->held_count && (c->held[at].kernel != kernel || c->held[at].cta != cta))
+    while (at < c->held_count && (c->held[at]->kernel != kernel || c->held[at]->cta != cta))
         at++;
-    if (at == c->held_count) { /* the first reader decodes it */
-        if (ws_grow((void **)&c->held, &c->held_capacity, c->held_count + 1, sizeof *c->held))
-            return ws_fail(err, "out of memory");
-        c->held[at] = (held_cta){.kernel = kernel, .cta = cta, .loads_left = c->readers};
-        c->held_count++;
-        if (c->held_count > c->peak)
-            c->peak = (uint32_t)c->held_count;
-        if (c->inner.load_cta(c->inner.ctx, kernel, cta, keep_batch, &c->held[at], err) != 0)
-            return -1;
+    return at;
+}
+
+static int keep_batch(void *ctx, const wst_record *records, size_t n, ws_error *err)
+{
+    held_cta *h = ctx;
+    for (size_t i = 0; i < n; i++) {
+        if (records[i].warp >= h->warps)
+            return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", h->kernel, h->cta,
+                           records[i].warp);
+        h->starts[records[i].warp + 1]++;
     }
-    held_cta *h = &c->held[at];
-    int rc = give(h, take, take_ctx, err);
-    if (--h->loads_left == 0) { /* the last reader: drop the copy */
-        packed_cta_free(&h->records);
+    return packed_cta_append(&h->records, records, n, err);
+}
+
+/* The first borrower decodes the CTA once, packs it and groups it by warp
+ * (the scheduler's own layout: a counting sort keeps each warp's records
+ * in trace order). */
+static held_cta *decode(cta_cache *c, uint32_t kernel, uint32_t cta, uint32_t warps,
+                        ws_error *err)
+{
+    held_cta *h = calloc(1, sizeof *h);
+    if (!h || !(h->starts = calloc((size_t)warps + 1, sizeof *h->starts)) ||
+        ws_grow((void **)&c->held, &c->held_capacity, c->held_count + 1, sizeof *c->held)) {
+        if (h)
+            drop(h);
+        return ws_fail(err, "out of memory"), NULL;
+    }
+    *h = (held_cta){.kernel = kernel, .cta = cta, .to_borrow = c->readers, .warps = warps,
+                    .starts = h->starts};
+    if (c->inner.load_cta(c->inner.ctx, kernel, cta, keep_batch, h, err) != 0) {
+        drop(h);
+        return NULL;
+    }
+    for (uint32_t w = 0; w < warps; w++)
+        h->starts[w + 1] += h->starts[w];
+    if (packed_cta_group_by_warp(&h->records, &c->spare, h->starts, warps, err) != 0) {
+        drop(h);
+        return NULL;
+    }
+    c->held[c->held_count++] = h;
+    if (c->held_count > c->peak)
+        c->peak = (uint32_t)c->held_count;
+    return h;
+}
+
+static const packed_cta *borrow_cta(void *ctx, uint32_t kernel, uint32_t cta, uint32_t warps,
+                                    const uint32_t **starts, ws_error *err)
+{
+    cta_cache *c = ctx;
+    size_t at = find(c, kernel, cta);
+    held_cta *h = at < c->held_count ? c->held[at] : decode(c, kernel, cta, warps, err);
+    if (!h)
+        return NULL;
+    if (h->warps != warps)
+        return ws_fail(err, "kernel %u CTA %u: %u warps for one scheduler, %u for another",
+                       kernel, cta, h->warps, warps),
+               NULL;
+    h->to_borrow--;
+    h->lent++;
+    *starts = h->starts;
+    return &h->records;
+}
+
+/* A scheduler retired the CTA: the copy goes once every scheduler has
+ * borrowed it and given it back. */
+static void give_back_cta(void *ctx, uint32_t kernel, uint32_t cta)
+{
+    cta_cache *c = ctx;
+    size_t at = find(c, kernel, cta);
+    if (at == c->held_count)
+        return;
+    held_cta *h = c->held[at];
+    if (--h->lent == 0 && h->to_borrow == 0) {
+        drop(h);
         c->held[at] = c->held[--c->held_count];
     }
-    return rc;
 }
 
 sched_source cta_cache_source(cta_cache *c)
 {
     return (sched_source){.ctx = c, .trace = c->inner.trace, .ctas = cached_ctas,
-                          .load_cta = cached_load_cta};
+                          .load_cta = passed_load_cta, .borrow_cta = borrow_cta,
+                          .give_back_cta = give_back_cta};
 }

@@ -2,12 +2,13 @@
  *
  * When the warp order is itself under study, each compared hierarchy has
  * its own scheduler (SPEC §6), yet the trace is decoded once (DESIGN).
- * This source wraps another: the first of `readers` schedulers to load a
- * CTA decodes it into memory, the others take the same records, and the
- * copy is dropped when the last has.  The schedulers are advanced in
- * lockstep by CTA dispatch (replay.c), so the copies held are the CTAs
- * some scheduler has dispatched and another not yet: about one residency
- * of CTAs, never a kernel. */
+ * This source wraps another: the first of `readers` schedulers to dispatch
+ * a CTA decodes it, packs it and groups it by warp (the scheduler's own
+ * layout), and every scheduler issues from that one copy (borrow_cta),
+ * given back when the CTA retires; the copy is dropped once every
+ * scheduler has borrowed and given it back.  The schedulers are advanced
+ * in lockstep by CTA dispatch (replay.c), so the copies held are about one
+ * residency of CTAs, however many schedulers there are. */
 #ifndef WS_CTA_CACHE_H
 #define WS_CTA_CACHE_H
 

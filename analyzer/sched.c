@@ -12,6 +12,8 @@ typedef struct cta_state {
     int active;
     uint32_t cta;
     packed_cta records; /* packed: resident CTAs are the scheduler's memory */
+    const packed_cta *view; /* the records issued from: &records, or borrowed */
+    int borrowed;           /* from the source (borrow_cta), given back at retire */
     uint32_t warps_left;
 } cta_state;
 
@@ -388,17 +390,28 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
     if (slot == s->cta_slots)
         return ws_fail(err, "scheduler: SM %u has no free CTA slot", sm_index);
     cta_state *c = &sm->ctas[slot];
+    const uint32_t *starts;
     cta_packing packing = {.s = s, .records = &c->records, .cta = cta};
-    packed_cta_clear(&c->records);
-    if (s->source.load_cta(s->source.ctx, s->kernel, cta, pack_batch, &packing, err) != 0)
-        return -1;
-    /* Grouped by warp (a counting sort keeps each warp's records in trace
-     * order), a warp that keeps issuing (GTO) reads memory sequentially. */
-    uint32_t *starts = packing.starts;
-    for (uint32_t w = 0; w < s->warps_per_cta; w++)
-        starts[w + 1] += starts[w];
-    if (packed_cta_group_by_warp(&c->records, &s->spare, starts, s->warps_per_cta, err) != 0)
-        return -1;
+    if (s->source.borrow_cta) { /* packed and grouped once for several schedulers */
+        if (!(c->view = s->source.borrow_cta(s->source.ctx, s->kernel, cta, s->warps_per_cta,
+                                             &starts, err)))
+            return -1;
+        c->borrowed = 1;
+    } else {
+        packed_cta_clear(&c->records);
+        if (s->source.load_cta(s->source.ctx, s->kernel, cta, pack_batch, &packing, err) != 0)
+            return -1;
+        /* Grouped by warp (a counting sort keeps each warp's records in
+         * trace order), a warp that keeps issuing (GTO) reads memory
+         * sequentially. */
+        for (uint32_t w = 0; w < s->warps_per_cta; w++)
+            packing.starts[w + 1] += packing.starts[w];
+        if (packed_cta_group_by_warp(&c->records, &s->spare, packing.starts, s->warps_per_cta,
+                                     err) != 0)
+            return -1;
+        c->view = &c->records;
+        starts = packing.starts;
+    }
     c->active = 1;
     c->cta = cta;
     c->warps_left = 0;
@@ -555,7 +568,7 @@ static int prepare_recorded(sched *s, ws_error *err)
 /* The timestamp of the warp's next record. */
 static uint64_t warp_head_time(const sm_state *sm, const warp_state *w)
 {
-    return packed_cta_timestamp(&sm->ctas[w->cta_slot].records, w->next);
+    return packed_cta_timestamp(sm->ctas[w->cta_slot].view, w->next);
 }
 
 /* Admits CTAs whose start time has come: before the earliest pending record
@@ -619,13 +632,13 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
                        .warp_slot = slot, .scheduler = scheduler_of(s, slot), .age_rank = rank,
                        .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
                        .warp_id = w->id, .step = sm->steps++, .record = &s->issued};
-    packed_cta_expand(&c->records, w->next, c->cta, &s->issued);
-    const packed_record *q = &c->records.records[w->next];
+    packed_cta_expand(c->view, w->next, c->cta, &s->issued);
+    const packed_record *q = &c->view->records[w->next];
     e->affine = q->affine;
     e->stride = q->stride;
     /* This SM issues again only after every other SM has: fetch the warp's
      * next record now, so it is in cache by then. */
-    __builtin_prefetch(&c->records.records[w->next + 1]);
+    __builtin_prefetch(&c->view->records[w->next + 1]);
     if (++w->next == w->end) {
         w->active = 0;
         sm->live[slot] = 0;
@@ -775,6 +788,10 @@ static int retire(sched *s, ws_error *err)
     sm_state *sm = &s->sms[s->retire_sm];
     cta_state *c = &sm->ctas[s->retire_slot];
     c->active = 0;
+    if (c->borrowed) {
+        s->source.give_back_cta(s->source.ctx, s->kernel, c->cta);
+        c->borrowed = 0;
+    }
     sm->free_ctas++;
     s->resident--;
     if (push(s, (sched_event){.kind = SCHED_CTA_RETIRE, .kernel = s->kernel, .cta = c->cta,

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "analyzer/config.h"
+#include "analyzer/packed_record.h"
 #include "analyzer/warp_order.h"
 #include "formats/memtrace.h"
 #include "formats/wst.h"
@@ -46,6 +47,13 @@ typedef struct sched_source {
      * batches, until take has enough; 0 or -1 (err set). */
     int (*load_cta)(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn take, void *take_ctx,
                     ws_error *err);
+    /* Optional (analyzer/cta_cache.h): the CTA's records packed and grouped
+     * by warp of `warps` (warp w's are [starts[w], starts[w + 1])), shared
+     * by several schedulers instead of each loading its own copy; given
+     * back when the CTA retires.  NULL: dispatch loads and packs. */
+    const packed_cta *(*borrow_cta)(void *ctx, uint32_t kernel, uint32_t cta, uint32_t warps,
+                                    const uint32_t **starts, ws_error *err);
+    void (*give_back_cta)(void *ctx, uint32_t kernel, uint32_t cta);
 } sched_source;
 
 /* The source keeps pointers to r / m: they must outlive it. */

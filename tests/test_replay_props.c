@@ -740,15 +740,11 @@ Test(replay_props, each_warp_order_its_own_stream_from_one_decode)
     wst_memtrace_free(m);
 }
 
-static int count_records(void *ctx, const wst_record *records, size_t n, ws_error *err)
+Test(replay_props, the_cta_cache_shares_a_cta_until_every_reader_gave_it_back)
 {
-    (void)records, (void)err;
-    *(size_t *)ctx += n;
-    return 0;
-}
-
-Test(replay_props, the_cta_cache_holds_a_cta_until_every_reader_took_it)
-{
+    /* 4 warps of 10 records per CTA: three schedulers borrow the same
+     * packed copy, grouped by warp; it is decoded once and dropped when the
+     * last has given it back. */
     wst_memtrace *m = load_trace(2, 4, 10);
     counting_source counting = {.inner = sched_source_memtrace(m)};
     sched_source src = {.ctx = &counting, .trace = counting.inner.trace, .ctas = counting_ctas,
@@ -756,19 +752,26 @@ Test(replay_props, the_cta_cache_holds_a_cta_until_every_reader_took_it)
     ws_error err;
     cta_cache *held = cta_cache_new(&src, 3, &err);
     sched_source shared = cta_cache_source(held);
-    size_t got[3] = {0};
-    for (int reader = 0; reader < 3; reader++) {
-        cr_assert_eq(shared.load_cta(shared.ctx, 0, 1, count_records, &got[reader], &err), 0);
-        cr_assert_eq(shared.load_cta(shared.ctx, 0, 2, count_records, &got[reader], &err), 0);
-    }
+    const packed_cta *copy[3][2];
+    const uint32_t *starts;
+    for (int reader = 0; reader < 3; reader++)
+        for (uint32_t c = 0; c < 2; c++) {
+            copy[reader][c] = shared.borrow_cta(shared.ctx, 0, 1 + c, 4, &starts, &err);
+            cr_assert_not_null(copy[reader][c], "%s", err.msg);
+            cr_expect_eq(starts[4], 40, "every record, grouped by warp");
+            cr_expect_eq(starts[1], 10);
+        }
     cr_expect_eq(counting.loads[1], 1, "decoded once for three readers");
     cr_expect_eq(counting.loads[2], 1);
-    cr_expect_eq(got[0], 2 * 10 * 4, "every reader gets both CTAs' records");
-    cr_expect_eq(got[1], got[0]);
-    cr_expect_eq(got[2], got[0]);
-    cr_expect_eq(cta_cache_peak(held), 2, "two CTAs held at most, then dropped");
-    cr_assert_eq(shared.load_cta(shared.ctx, 0, 1, count_records, &got[0], &err), 0);
-    cr_expect_eq(counting.loads[1], 2, "dropped after the third reader: a fourth load decodes");
+    cr_expect_eq(copy[1][0], copy[0][0], "one copy, shared");
+    cr_expect_eq(copy[2][1], copy[0][1]);
+    cr_expect_eq(cta_cache_peak(held), 2);
+    for (int reader = 0; reader < 3; reader++)
+        shared.give_back_cta(shared.ctx, 0, 1);
+    cr_assert_not_null(shared.borrow_cta(shared.ctx, 0, 1, 4, &starts, &err));
+    cr_expect_eq(counting.loads[1], 2, "dropped once all three gave it back: decoded again");
+    cr_expect_null(shared.borrow_cta(shared.ctx, 0, 2, 8, &starts, &err),
+                   "a reader with another warp count is refused");
     cta_cache_free(held);
     sched_source_free(&counting.inner);
     wst_memtrace_free(m);
