@@ -4,7 +4,10 @@
  *     20M-request stream with a hot set, a warm set and a stream;
  *   - `compare` of 6 policies (one decode feeding 6 hierarchies on worker
  *     threads) against 6 separate single-policy replays, same process, same
- *     trace (PolyBench gemm, medium size), as a ratio.
+ *     trace (PolyBench gemm, medium size), as a ratio;
+ *   - the CCN ring's cost (lru+ccn-b against lru) on the same trace;
+ *   - the (N, p) sweep on the poise preset against one replay (target:
+ *     under 60x one replay's wall time).
  *
  *   build/rel/bench/bench_replay */
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include "analyzer/cache.h"
 #include "analyzer/nextuse.h"
 #include "analyzer/replay.h"
+#include "analyzer/sweep.h"
 #include "analyzer/tagcache.h"
 #include "collectors/workloads/workloads.h"
 
@@ -159,6 +163,56 @@ static double replay_seconds(const sched_source *src, const gpu_config *c, const
     return t;
 }
 
+/* Seconds of one replay of src on config c, lru, with or without the CCN
+ * ring (ccn-b: every candidate miss probes the other L1s). */
+static double lru_seconds(const sched_source *src, const gpu_config *c, int ring)
+{
+    hierarchy_options o = {.config = *c, .seed = 1};
+    if (ring) {
+        o.ccn = ccn_options_default();
+        o.ccn.enabled = 1;
+        o.ccn.throttle = 0;
+    }
+    replay_options ro;
+    replay_options_default(&ro);
+    ro.threads = 1;
+    hierarchy *h;
+    ws_error err;
+    double t0 = now();
+    if (replay_run(src, c, &ro, &o, 1, &h, NULL, &err) != 0)
+        die("replay", &err);
+    double t = now() - t0;
+    hierarchy_free(h);
+    return t;
+}
+
+static void ccn_and_sweep(const sched_source *src, const char *path)
+{
+    ws_error err;
+    gpu_config fermi, poise;
+    if (config_load(&fermi, "fermi", &err) != 0 || config_load(&poise, "poise", &err) != 0)
+        die("config", &err);
+    double plain = lru_seconds(src, &fermi, 0), ring = lru_seconds(src, &fermi, 1);
+    printf("\nThe CCN ring on gemm (medium), fermi, one thread: `lru` %.2f s, `lru+ccn-b`\n"
+           "(every candidate miss probes up to 14 other L1s) %.2f s: **%.2fx**.\n",
+           plain, ring, ring / plain);
+    double one = lru_seconds(src, &poise, 0);
+    replay_options ro;
+    replay_options_default(&ro);
+    hierarchy_options base = {.config = poise, .seed = 1};
+    sweep_result grid;
+    double t0 = now();
+    if (sweep_run(src, &poise, &ro, &base, sweep_default_n_max(&poise), NULL, &grid, &err) != 0)
+        die(path, &err);
+    double sweep = now() - t0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("\nThe (N, p) sweep on gemm (medium), poise preset: %u hierarchies from one\n"
+           "decode, on %ld cores, %.1f s; one `lru` replay %.2f s. Target: under 60x.\n\n"
+           "sweep / replay = **%.1fx**\n",
+           grid.count, cores, sweep, one, sweep / one);
+    sweep_result_free(&grid);
+}
+
 int main(void)
 {
     ws_error err;
@@ -231,6 +285,7 @@ int main(void)
     printf("| 6 separate replays | %.2f | %.2f M |\n", separate, 6 * records / separate / 1e6);
     printf("| one compare | %.2f | %.2f M |\n", together, 6 * records / together / 1e6);
     printf("\ncompare / separate = **%.2f**\n", together / separate);
+    ccn_and_sweep(&src, path);
     printf("\nThe reference row is the bare tag-only LRU the scheduler uses (no policy\n"
            "interface, sectors, owners or pending times): the floor any policy cache pays\n"
            "on this machine.  Profiling the policy cache shows its extra cost spread over\n"
