@@ -35,6 +35,9 @@ static int run(int argc, char **argv)
     int status = replay_args_parse("sweep", argc, argv, extra, &a);
     if (status != 0)
         return status;
+    if (a.replay.schedule.warp != &warp_order_gto)
+        return cli_error("--schedule", "sweep sets the warp order itself (each point's tuple, "
+                                       "GTO among the N); give the CTA dispatch only, e.g. rr");
     uint32_t n_max = a.n_max ? a.n_max : sweep_default_n_max(&a.config);
     wst_reader *r;
     ws_error err;

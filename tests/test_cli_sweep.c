@@ -79,9 +79,10 @@ Test(cli_sweep, every_point_equals_a_replay_under_its_tuple)
 Test(cli_sweep, bad_options_give_one_line)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gaussian");
-    const char *const cases[][2] = {{"--n-max", "0"}, {"--n-max", "200"},
-                                    {"--poise-stride", "two"}, {"--poise-stride", "2,99"}};
-    for (size_t i = 0; i < 4; i++) {
+    const char *const cases[][2] = {{"--n-max", "0"},           {"--n-max", "200"},
+                                    {"--poise-stride", "two"},  {"--poise-stride", "2,99"},
+                                    {"--schedule", "rr,ccws"}, {"--schedule", "recorded"}};
+    for (size_t i = 0; i < 6; i++) {
         cli_result r = cli_run("sweep", trace, cases[i][0], cases[i][1], "--quiet", NULL);
         cr_expect_neq(r.status, 0, "%s %s", cases[i][0], cases[i][1]);
         cr_expect(test_is_one_line(r.err), "%s %s: %s", cases[i][0], cases[i][1], r.err);
