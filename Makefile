@@ -33,6 +33,7 @@ HOST_FLAGS := $(shell grep -qw popcnt /proc/cpuinfo 2>/dev/null && echo -mpopcnt
 REL_CFLAGS  = $(BASE_CFLAGS) -O3 -g $(HOST_FLAGS)
 ASAN_FLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_CFLAGS = $(BASE_CFLAGS) -O1 -g $(ASAN_FLAGS)
+TSAN_CFLAGS = $(BASE_CFLAGS) -O1 -g -fsanitize=thread
 
 objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
@@ -41,9 +42,11 @@ ASAN_LIB := $(BUILD)/asan/libwarpscope.a
 REL_BIN  := $(BUILD)/rel/warpscope
 ASAN_BIN := $(BUILD)/asan/warpscope
 ASAN_TESTS := $(BUILD)/asan/unit-tests
+TSAN_LIB := $(BUILD)/tsan/libwarpscope.a
+TSAN_BIN := $(BUILD)/tsan/warpscope
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps deps-install test demo bench fuzz install clean check-asan nvbit
+.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan nvbit
 .DEFAULT_GOAL := all
 
 all: deps
@@ -63,6 +66,17 @@ $(BUILD)/rel/%.o: %.c Makefile
 $(BUILD)/asan/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ASAN_CFLAGS) -c $< -o $@
+
+$(BUILD)/tsan/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(TSAN_CFLAGS) -c $< -o $@
+
+$(TSAN_LIB): $(call objs,tsan,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(TSAN_BIN): $(call objs,tsan,$(CLI_SRC)) $(TSAN_LIB)
+	$(CC) $(TSAN_CFLAGS) -o $@ $^ $(LIBS)
 
 $(REL_LIB): $(call objs,rel,$(LIB_SRC))
 	@rm -f $@
@@ -91,6 +105,12 @@ $(BUILD)/rel/bench/%: $(BUILD)/rel/bench/%.o $(REL_LIB)
 # ---- the README's commands ------------------------------------------------
 test: deps-install
 	@$(MAKE) --no-print-directory check-asan
+	@$(MAKE) --no-print-directory check-tsan
+
+# ThreadSanitizer over every threaded path of the CLI (Criterion's runner
+# cannot start under TSan, so scripts/tsan-check.sh drives the binary).
+check-tsan: $(TSAN_BIN)
+	@scripts/tsan-check.sh $(TSAN_BIN)
 
 check-asan: $(ASAN_BIN) $(ASAN_TESTS) $(REL_BIN)
 	@scripts/nvbit-check.sh
