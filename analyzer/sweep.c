@@ -56,8 +56,9 @@ int sweep_run(const sched_source *source, const gpu_config *config, const replay
     *out = (sweep_result){.n_max = n_max, .count = n_max * (n_max + 1) / 2};
     if (n_max == 0 || n_max > 128)
         return ws_fail(err, "sweep: N runs from 1 to 128, not %u", n_max);
-    hierarchy_options *o = calloc(out->count, sizeof *o);
-    hierarchy **hs = calloc(out->count, sizeof *hs);
+    uint32_t total = out->count + 2; /* the grid, then the two timed corners */
+    hierarchy_options *o = calloc(total, sizeof *o);
+    hierarchy **hs = calloc(total, sizeof *hs);
     out->points = calloc(out->count, sizeof *out->points);
     int rc = -1;
     if (!o || !hs || !out->points) {
@@ -72,10 +73,23 @@ int sweep_run(const sched_source *source, const gpu_config *config, const replay
             o[i].lean = 1; /* hit rates and traffic only */
             out->points[i] = (sweep_point){.n = n, .p = p};
         }
-    if (replay_run(source, config, ro, o, out->count, hs, bar, err) != 0)
+    for (uint32_t k = 0; k < 2; k++) { /* (n_max, n_max) and (1, 1), timed */
+        uint32_t n = k == 0 ? n_max : 1;
+        hierarchy_options *t = &o[out->count + k];
+        *t = *base;
+        t->warp_order = (warp_order_spec){&warp_order_tuple, n, n};
+        t->allocate_p = n;
+        t->lean = 1;
+        t->reserved_lines = 1;
+    }
+    if (replay_run(source, config, ro, o, total, hs, bar, err) != 0)
         goto done;
     for (uint32_t i = 0; i < out->count; i++)
         out->points[i].counts = hierarchy_results(hs[i])->total;
+    out->timed_base = (sweep_point){.n = n_max, .p = n_max,
+                                    .counts = hierarchy_results(hs[out->count])->total};
+    out->timed_one = (sweep_point){.n = 1, .p = 1,
+                                   .counts = hierarchy_results(hs[out->count + 1])->total};
     /* The run's global warp-loads are the same at every point (the
      * (n_max, n_max) one counts them); its warp instructions are the
      * trace's records. */
@@ -85,7 +99,7 @@ int sweep_run(const sched_source *source, const gpu_config *config, const replay
         out->warp_instructions += source->trace->kernels[k].record_count;
     rc = 0;
 done:
-    for (uint32_t i = 0; hs && i < out->count; i++)
+    for (uint32_t i = 0; hs && i < total; i++)
         hierarchy_free(hs[i]);
     free(hs);
     free(o);

@@ -6,7 +6,8 @@
  * n_max issue streams, one per N under tuple:N,N, each feeding the N
  * hierarchies p = 1..N (hierarchy_options.allocate_p).  The streams share
  * one decode (analyzer/cta_cache.c) and their hierarchies run on worker
- * threads. */
+ * threads.  Two more hierarchies, on the N_MAX and 1 streams, replay the
+ * corner points with reserved lines for Poise's latencies. */
 #ifndef WS_SWEEP_H
 #define WS_SWEEP_H
 
@@ -21,6 +22,11 @@ typedef struct sweep_point {
 typedef struct sweep_result {
     uint32_t n_max, count;
     sweep_point *points; /* by N, then p: (1,1), (2,1), (2,2), (3,1) ... */
+    /* (n_max, n_max) and (1, 1) replayed once more with reserved lines
+     * (SPEC §7's latencies, pending lines, MSHR limits): what Poise's
+     * timing feature reads (poise.h).  The same as the grid's points when
+     * the grid itself has reserved lines. */
+    sweep_point timed_base, timed_one;
     uint64_t warp_instructions, global_loads; /* issued, over the whole run */
 } sweep_result;
 

@@ -50,7 +50,11 @@ Test(cli_sweep, every_point_equals_a_replay_under_its_tuple)
     cr_expect_eq(integer(pt, "l1_to_l2_bytes"), integer(json_object_get(summary, "traffic"),
                                                         "l1_to_l2_bytes"));
     json_t *poise = json_object_get(doc, "poise");
-    cr_expect_str_eq(json_string_value(json_object_get(poise, "latency_model")), "fixed");
+    cr_expect_str_eq(json_string_value(json_object_get(poise, "latency_model")), "reserved-lines");
+    cr_expect_str_eq(json_string_value(json_object_get(poise, "grid_model")), "functional");
+    json_t *inputs = json_object_get(poise, "inputs");
+    cr_expect_geq(json_real_value(json_object_get(inputs, "l_o")), 120,
+                  "at least the L2 latency of the fermi preset");
     cr_expect_eq(json_object_size(json_object_get(poise, "features")), 8);
     json_int_t n = integer(json_object_get(poise, "predicted"), "n");
     cr_expect(n >= 1 && n <= 4);
