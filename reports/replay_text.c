@@ -55,6 +55,13 @@ void replay_text_summary(FILE *out, const replay_results *r)
         replay_text_ccn(out, "CCN ring", r->ccn);
 }
 
+/* An SM's remote hit rate, or -1 when it sent no request round the ring. */
+static double sm_hit_rate(const ccn_results *ring, uint32_t sm)
+{
+    const ccn_counts *k = &ring->per_sm[sm];
+    return k->requests ? (double)k->remote_hits / (double)k->requests : -1;
+}
+
 void replay_text_ccn(FILE *out, const char *label, const ccn_results *ring)
 {
     const ccn_counts *c = &ring->total;
@@ -62,6 +69,20 @@ void replay_text_ccn(FILE *out, const char *label, const ccn_results *ring)
                  "%.1f%% fewer L1->L2 load requests, %.1f hops a hit\n",
             label, pct(c->remote_hits, c->requests), c->remote_hits, c->requests,
             pct(c->remote_hits, c->misses), c->remote_hits ? (double)c->hit_hops / (double)c->remote_hits : 0.0);
+    /* Per SM: the spread of the remote hit rate (SMs that sent requests). */
+    int lo = -1, hi = -1;
+    for (uint32_t s = 0; s < ring->sms; s++) {
+        double rate = sm_hit_rate(ring, s);
+        if (rate < 0)
+            continue;
+        if (lo < 0 || rate < sm_hit_rate(ring, (uint32_t)lo))
+            lo = (int)s;
+        if (hi < 0 || rate > sm_hit_rate(ring, (uint32_t)hi))
+            hi = (int)s;
+    }
+    if (lo >= 0)
+        fprintf(out, "  %-22s remote hit rate from %.1f%% (SM %d) to %.1f%% (SM %d)\n", "  per SM",
+                100 * sm_hit_rate(ring, (uint32_t)lo), lo, 100 * sm_hit_rate(ring, (uint32_t)hi), hi);
     if (ring->options.throttle)
         fprintf(out, "  %-22s ring off in %" PRIu64 " of %" PRIu64 " SM epochs; %" PRIu64
                      " misses went straight to L2\n",
