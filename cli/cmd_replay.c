@@ -1,13 +1,16 @@
 /* cli/cmd_replay.c: `warpscope replay`: one trace through one L1/L2
  * hierarchy (SPEC §7, §8). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/compare_out.h"
 #include "cli/replay_args.h"
 #include "cli/replay_run.h"
 #include "reports/json_out.h"
 #include "reports/replay_json.h"
 #include "reports/replay_text.h"
+#include "util/outfile.h"
 
 static const char usage[] =
     "usage: warpscope replay FILE.wst [--gpu NAME] [--l1 POLICY] [--l2 POLICY]\n"
@@ -16,9 +19,34 @@ static const char usage[] =
     "policies (default: the config's), and reports hits, misses, MPLI, miss\n"
     "classes, uRC and L1/L2/DRAM traffic, in total, per kernel and per PC.\n\n"
     REPLAY_ARGS_USAGE
-    "  -o FILE               the replay as JSON (docs/report-schema.md, REPLAY)\n\n"
+    "  -o FILE               the replay as JSON (docs/report-schema.md, REPLAY)\n"
+    "  --csv DIR             DIR/replay.csv (compare.csv's columns, one row); with a\n"
+    "                        CCN ring also DIR/ccn.csv and DIR/ccn_hops.csv\n\n"
     "example:\n"
     "  warpscope replay gaussian.wst --gpu fermi --l1 srrip -o replay.json\n";
+
+/* --csv: the one hierarchy as compare's table, named by its policies. */
+static int write_csv(const replay_args *a, hierarchy *h)
+{
+    ws_error err;
+    compare_set *one = calloc(1, sizeof *one);
+    if (!one)
+        return cli_error(NULL, "out of memory");
+    one->count = 1;
+    snprintf(one->names[0], sizeof one->names[0], "%s/%s", a->config.l1.policy,
+             a->config.l2.policy);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/replay.csv", a->csv);
+    int status = 0;
+    if (ws_make_dir(a->csv, &err) != 0)
+        status = cli_fail(NULL, &err);
+    else if (compare_write_csv(one, &h, path, &err) != 0)
+        status = cli_fail(path, &err);
+    else if (compare_write_ccn_csv(one, &h, a->csv, &err) != 0)
+        status = cli_fail(NULL, &err);
+    free(one);
+    return status;
+}
 
 static int run(int argc, char **argv)
 {
@@ -40,6 +68,8 @@ static int run(int argc, char **argv)
             status = cli_fail(a.json, &err);
         json_decref(doc);
     }
+    if (status == 0 && a.csv)
+        status = write_csv(&a, h);
     if (status == 0)
         replay_text_summary(stdout, res);
     hierarchy_free(h);

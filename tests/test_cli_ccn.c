@@ -78,8 +78,8 @@ Test(cli_ccn, replay_with_the_ring_reports_it_per_kernel)
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "hotspot");
     char *out = test_path(dir, "r.json");
     cli_result r = cli_run("replay", trace, "--manage", "ccn", "--ccn-sample", "10",
-                           "--ccn-epoch", "100", "--ccn-min-hit-rate", "0.9", "-o", out, "--quiet",
-                           NULL);
+                           "--ccn-epoch", "100", "--ccn-min-hit-rate", "0.9", "-o", out, "--csv",
+                           dir, "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "CCN ring") && strstr(r.out, "throttler"), "%s", r.out);
     cli_result_free(&r);
@@ -97,6 +97,15 @@ Test(cli_ccn, replay_with_the_ring_reports_it_per_kernel)
     json_array_foreach(kernels, i, k)
         sum += json_integer_value(json_object_get(json_object_get(k, "ccn"), "remote_hits"));
     cr_expect_eq(sum, json_integer_value(json_object_get(ccn, "remote_hits")));
+    static const char *const tables[] = {"replay.csv", "ccn.csv", "ccn_hops.csv"};
+    for (size_t t = 0; t < 3; t++) {
+        char *path = test_path(dir, tables[t]);
+        size_t len;
+        char *text = test_read_file(path, &len);
+        cr_expect_not_null(text, "replay --csv writes %s", tables[t]);
+        free(text);
+        free(path);
+    }
     json_decref(doc);
     free(out);
     free(trace);
