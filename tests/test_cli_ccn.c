@@ -16,6 +16,17 @@ static json_t *load_json(const char *path)
     return doc;
 }
 
+/* The text of dir/name, which the run must have written (free it). */
+static char *read_output(const char *dir, const char *name)
+{
+    char *path = test_path(dir, name);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    free(path);
+    cr_assert_not_null(text, "%s was not written", name);
+    return text;
+}
+
 static json_t *at(json_t *o, const char *a, const char *b)
 {
     json_t *v = json_object_get(json_object_get(o, a), b);
@@ -54,19 +65,13 @@ Test(cli_ccn, compare_reports_the_ring_beside_its_baseline)
     cr_expect(json_is_true(json_object_get(at(ring, "ccn", "options"), "throttle")));
     cr_expect(json_is_false(json_object_get(at(json_array_get(list, 2), "ccn", "options"), "throttle")),
               "ccn-b has no throttler");
-    size_t len;
-    char *path = test_path(dir, "ccn.csv"), *text = test_read_file(path, &len);
-    cr_assert_not_null(text);
+    char *text = read_output(dir, "ccn.csv");
     cr_expect(strncmp(text, "policy,scope,index,l1_load_misses", 33) == 0, "%s", text);
     cr_expect(strstr(text, "lru+ccn,run,,") && strstr(text, "srrip+ccn-b,sm,14,"), "%s", text);
     free(text);
-    free(path);
-    path = test_path(dir, "ccn_hops.csv");
-    text = test_read_file(path, &len);
-    cr_assert_not_null(text);
+    text = read_output(dir, "ccn_hops.csv");
     cr_expect(strstr(text, "lru+ccn,run,,1,2,") != NULL);
     free(text);
-    free(path);
     json_decref(doc);
     free(out);
     free(trace);
@@ -98,14 +103,8 @@ Test(cli_ccn, replay_with_the_ring_reports_it_per_kernel)
         sum += json_integer_value(json_object_get(json_object_get(k, "ccn"), "remote_hits"));
     cr_expect_eq(sum, json_integer_value(json_object_get(ccn, "remote_hits")));
     static const char *const tables[] = {"replay.csv", "ccn.csv", "ccn_hops.csv"};
-    for (size_t t = 0; t < 3; t++) {
-        char *path = test_path(dir, tables[t]);
-        size_t len;
-        char *text = test_read_file(path, &len);
-        cr_expect_not_null(text, "replay --csv writes %s", tables[t]);
-        free(text);
-        free(path);
-    }
+    for (size_t t = 0; t < 3; t++)
+        free(read_output(dir, tables[t]));
     json_decref(doc);
     free(out);
     free(trace);
@@ -147,17 +146,13 @@ Test(cli_ccn, profile_draws_the_ring_and_writes_its_tables)
     cli_result_free(&r);
     static const char *const files[] = {"report.html", "ccn.csv", "ccn_hops.csv"};
     for (size_t i = 0; i < 3; i++) {
-        char *path = test_path(out, files[i]);
-        size_t len;
-        char *text = test_read_file(path, &len);
-        cr_assert_not_null(text, "%s", files[i]);
+        char *text = read_output(out, files[i]);
         if (i == 0) {
             cr_expect(strstr(text, "CCN ring of lru+ccn") != NULL, "the ring's subsection");
             cr_expect(strstr(text, "ring hops (out and back)") != NULL, "the hop histogram");
             cr_expect(strstr(text, "SM (ring position)") != NULL, "the per-SM bars");
         }
         free(text);
-        free(path);
     }
     free(out);
     test_tmpdir_cleanup(dir);
