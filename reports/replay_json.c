@@ -151,8 +151,20 @@ static json_t *ccn_run_json(const ccn_results *c)
                                   report_json_u64(opt->epoch_steps), "min_hit_rate",
                                   opt->min_hit_rate, "hop_cycles", (int)opt->hop_cycles));
     json_t *per_sm = json_array();
-    for (uint32_t s = 0; s < c->sms; s++)
-        json_array_append_new(per_sm, ccn_counts_json(&c->per_sm[s], NULL, c->sms));
+    for (uint32_t s = 0; s < c->sms; s++) {
+        json_t *sm = ccn_counts_json(&c->per_sm[s], NULL, c->sms);
+        const ccn_timeline *t = &c->timelines[s];
+        json_t *decided = json_array(), *off = json_array();
+        for (uint32_t b = 0; b < t->buckets; b++) {
+            json_array_append_new(decided, json_integer(t->decided[b]));
+            json_array_append_new(off, json_integer(t->ring_off[b]));
+        }
+        json_object_set_new(json_object_get(sm, "throttler"), "timeline",
+                            json_pack("{s:i,s:o,s:o}", "epochs_per_bucket",
+                                      (json_int_t)(t->width ? t->width : 1), "decided", decided,
+                                      "ring_off", off));
+        json_array_append_new(per_sm, sm);
+    }
     json_object_set_new(o, "per_sm", per_sm);
     return o;
 }

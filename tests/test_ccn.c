@@ -158,6 +158,10 @@ Test(ccn, the_throttler_turns_the_ring_off_below_the_threshold_and_on_again)
     cr_expect_eq(c->per_sm[2].ring_off_epochs, 0);
     cr_expect_eq(c->total.epochs, 3, "SM 0 twice, SM 2 once: SMs 1 and 3 missed only in samples");
     cr_expect_eq(c->kernels[0].ring_off_epochs, 1);
+    const ccn_timeline *t = &c->timelines[0];
+    cr_expect_eq(t->buckets, 2, "SM 0's decisions in order, one an epoch");
+    cr_expect_eq(t->ring_off[0], 1, "epoch 0: off");
+    cr_expect_eq(t->ring_off[1], 0, "epoch 1: on");
     hierarchy_free(h);
 }
 
@@ -201,4 +205,24 @@ Test(ccn, on_a_real_workload_the_ring_serves_exactly_the_remotely_held_misses)
     for (int i = 0; i < 2; i++)
         hierarchy_free(h[i]);
     wst_memtrace_free(m);
+}
+
+Test(ccn, the_decision_timeline_stays_bounded_and_keeps_every_decision)
+{
+    /* 200 decisions, every third with the ring off: 64 fit one an epoch,
+     * then buckets of 2, then of 4: 50 buckets of 4. */
+    ccn_timeline t = {0};
+    for (int i = 0; i < 200; i++)
+        ccn_timeline_add(&t, i % 3 == 0);
+    cr_expect_eq(t.width, 4);
+    cr_expect_eq(t.buckets, 50);
+    uint64_t decided = 0, off = 0;
+    for (uint32_t b = 0; b < t.buckets; b++) {
+        decided += t.decided[b];
+        off += t.ring_off[b];
+        cr_expect_eq(t.decided[b], 4, "bucket %u", b);
+    }
+    cr_expect_eq(decided, 200);
+    cr_expect_eq(off, 67, "decisions 0, 3, ..., 198");
+    cr_expect_eq(t.ring_off[0], 2, "decisions 0-3: 0 and 3 off");
 }

@@ -46,6 +46,7 @@ void ccn_free(ccn *r)
     free(r->stops);
     free(r->res.kernels);
     free(r->res.per_sm);
+    free(r->res.timelines);
     free(r->res.distance_hits);
     free(r);
 }
@@ -59,6 +60,7 @@ ccn *ccn_new(const ccn_options *o, uint32_t sms, cache *const *l1, uint32_t kern
     if (!r || !(r->stops = calloc(sms, sizeof *r->stops)) ||
         !(r->res.kernels = calloc(kernel_count ? kernel_count : 1, sizeof *r->res.kernels)) ||
         !(r->res.per_sm = calloc(sms, sizeof *r->res.per_sm)) ||
+        !(r->res.timelines = calloc(sms, sizeof *r->res.timelines)) ||
         !(r->res.distance_hits = calloc((size_t)(kernel_count + 1) * sms, 8))) {
         ccn_free(r);
         return ws_fail(err, "out of memory"), NULL;
@@ -72,6 +74,26 @@ ccn *ccn_new(const ccn_options *o, uint32_t sms, cache *const *l1, uint32_t kern
 }
 
 const ccn_results *ccn_results_of(const ccn *r) { return &r->res; }
+
+void ccn_timeline_add(ccn_timeline *t, int ring_off)
+{
+    if (t->width == 0)
+        t->width = 1;
+    if (t->count == (uint64_t)CCN_TIMELINE * t->width) { /* full: halve the resolution */
+        for (uint32_t b = 0; b < CCN_TIMELINE / 2; b++) {
+            t->decided[b] = t->decided[2 * b] + t->decided[2 * b + 1];
+            t->ring_off[b] = t->ring_off[2 * b] + t->ring_off[2 * b + 1];
+        }
+        for (uint32_t b = CCN_TIMELINE / 2; b < CCN_TIMELINE; b++)
+            t->decided[b] = t->ring_off[b] = 0;
+        t->width *= 2;
+    }
+    uint32_t b = (uint32_t)(t->count / t->width);
+    t->decided[b]++;
+    t->ring_off[b] += ring_off != 0;
+    t->buckets = b + 1;
+    t->count++;
+}
 
 /* Adds to a field of the kernel's, the SM's and the run's counts at once. */
 #define COUNT(r, is, field, n)                          \
@@ -102,6 +124,7 @@ static int ring_open(ccn *r, const replay_issue *is, int *sampling)
                        (double)st->sample_hits < r->o.min_hit_rate * (double)st->sample_requests;
         COUNT(r, is, epochs, 1);
         COUNT(r, is, ring_off_epochs, (uint64_t)st->ring_off);
+        ccn_timeline_add(&r->res.timelines[is->sm], st->ring_off);
     }
     return !st->ring_off;
 }

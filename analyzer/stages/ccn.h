@@ -53,12 +53,26 @@ typedef struct ccn_counts {
     uint64_t epochs, ring_off_epochs; /* throttler decisions, and how many turned the ring off */
 } ccn_counts;
 
+/* One SM's throttler decisions in order, per epoch while they fit and then
+ * in buckets of 2, 4, 8 ... epochs: bounded memory however long the run.
+ * Bucket b holds decisions [b × width, (b + 1) × width) of the SM's run. */
+#define CCN_TIMELINE 64
+typedef struct ccn_timeline {
+    uint32_t width, buckets; /* epochs per bucket; buckets in use */
+    uint32_t decided[CCN_TIMELINE], ring_off[CCN_TIMELINE];
+    uint64_t count;          /* decisions so far */
+} ccn_timeline;
+
+/* Adds the SM's next decision (exposed for tests). */
+void ccn_timeline_add(ccn_timeline *t, int ring_off);
+
 typedef struct ccn_results {
     uint32_t sms, kernel_count;
     ccn_options options;
     ccn_counts total;
     ccn_counts *kernels; /* [kernel_count] */
     ccn_counts *per_sm;  /* [sms], the whole run */
+    ccn_timeline *timelines; /* [sms]: the throttler's decisions in order */
     /* [(kernel_count + 1) × sms]: remote hits at ring distance d (2d hops)
      * in row k's kernel; the last row is the whole run's. */
     uint64_t *distance_hits;
