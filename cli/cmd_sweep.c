@@ -56,9 +56,10 @@ static int run(int argc, char **argv)
         wst_reader_close(r);
         return cli_fail(a.trace, &err);
     }
-    status = sweep_write(&grid, &a);
+    sweep_summary summary = sweep_summarize(&grid, &a);
+    status = sweep_write(&grid, &summary, &a);
     if (status == 0)
-        sweep_print(stdout, &grid, &a);
+        sweep_print(stdout, &grid, &summary);
     sweep_result_free(&grid);
     wst_reader_close(r);
     return status;

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyzer/poise.h"
 #include "cli/cli.h"
 #include "reports/csv_out.h"
 #include "reports/html_sweep.h"
@@ -29,19 +28,11 @@ static const sweep_point *best(const sweep_result *g, poise_objective f)
     return b;
 }
 
-/* Everything the outputs show of the Poise prediction, computed once. */
-typedef struct poise_view {
-    poise_inputs in;
-    double x[POISE_FEATURES];
-    poise_prediction predicted;
-    poise_search_result by_hits, by_traffic;
-    uint32_t stride_n, stride_p;
-} poise_view;
-
-static poise_view poise_of(const sweep_result *g, const replay_args *a)
+sweep_summary sweep_summarize(const sweep_result *g, const replay_args *a)
 {
-    poise_view v = {.stride_n = a->strides_set ? a->stride_n : DEFAULT_STRIDE_N,
-                    .stride_p = a->strides_set ? a->stride_p : DEFAULT_STRIDE_P};
+    sweep_summary v = {.best_hits = best(g, hit_rate), .best_traffic = best(g, less_traffic),
+                       .stride_n = a->strides_set ? a->stride_n : DEFAULT_STRIDE_N,
+                       .stride_p = a->strides_set ? a->stride_p : DEFAULT_STRIDE_P};
     double i_n = g->global_loads ? (double)g->warp_instructions / (double)g->global_loads : 1;
     v.in = poise_inputs_from(g, i_n);
     poise_features(&v.in, v.x);
@@ -87,7 +78,7 @@ static json_t *search_json(const sweep_result *g, const poise_search_result *s)
     return o;
 }
 
-static json_t *poise_json(const sweep_result *g, const poise_view *v, const replay_args *a)
+static json_t *poise_json(const sweep_result *g, const sweep_summary *v, const replay_args *a)
 {
     static const char *const names[POISE_FEATURES] = {
         "x1_h_o", "x2_h_1", "x3_eta_o", "x4_eta_1", "x5_eta_gain_sq", "x6_in_eta_gain_sq",
@@ -120,9 +111,8 @@ static json_t *poise_json(const sweep_result *g, const poise_view *v, const repl
     return o;
 }
 
-static json_t *sweep_json(const sweep_result *g, const replay_args *a)
+static json_t *sweep_json(const sweep_result *g, const sweep_summary *v, const replay_args *a)
 {
-    poise_view v = poise_of(g, a);
     json_t *points = json_array();
     for (uint32_t i = 0; i < g->count; i++)
         json_array_append_new(points, point_json(&g->points[i]));
@@ -143,13 +133,15 @@ static json_t *sweep_json(const sweep_result *g, const replay_args *a)
     json_object_set_new(doc, "warp_instructions", report_json_u64(g->warp_instructions));
     json_object_set_new(doc, "global_loads", report_json_u64(g->global_loads));
     json_object_set_new(doc, "baseline", at_json(g, g->n_max, g->n_max));
-    const sweep_point *bh = best(g, hit_rate), *bt = best(g, less_traffic);
-    json_object_set_new(doc, "best", json_pack("{s:o,s:o}", "hit_rate", point_json(bh), "traffic",
-                                               point_json(bt)));
-    json_object_set_new(doc, "poise", poise_json(g, &v, a));
+    json_object_set_new(doc, "best", json_pack("{s:o,s:o}", "hit_rate", point_json(v->best_hits),
+                                               "traffic", point_json(v->best_traffic)));
+    json_object_set_new(doc, "poise", poise_json(g, v, a));
     json_object_set_new(doc, "points", points);
     return doc;
 }
+
+/* An undefined figure (-1) is an empty CSV field. */
+static double undefined_empty(double v) { return v < 0 ? NAN : v; }
 
 static int write_csv(const sweep_result *g, const char *dir)
 {
@@ -174,23 +166,23 @@ static int write_csv(const sweep_result *g, const char *dir)
         const double rates[] = {sweep_hit_rate(p), sweep_polluting_hit_rate(p),
                                 sweep_non_polluting_hit_rate(p)};
         for (int k = 0; k < 3; k++)
-            csv_row_double(t, rates[k] < 0 ? NAN : rates[k]);
+            csv_row_double(t, undefined_empty(rates[k]));
         csv_row_u64(t, p->counts.intra_warp_hits);
-        csv_row_double(t, sweep_intra_warp_hit_rate(p) < 0 ? NAN : sweep_intra_warp_hit_rate(p));
+        csv_row_double(t, undefined_empty(sweep_intra_warp_hit_rate(p)));
         csv_row_u64(t, p->counts.traffic.l1_to_l2_requests);
         csv_row_u64(t, sweep_l2_bytes(p));
         csv_row_u64(t, p->counts.traffic.dram_read_bytes);
-        csv_row_double(t, sweep_memory_latency(p) < 0 ? NAN : sweep_memory_latency(p));
+        csv_row_double(t, undefined_empty(sweep_memory_latency(p)));
         csv_row_end(t);
     }
     return csv_table_commit(t, &err) == 0 ? 0 : cli_fail(path, &err);
 }
 
-int sweep_write(const sweep_result *grid, const replay_args *a)
+int sweep_write(const sweep_result *grid, const sweep_summary *s, const replay_args *a)
 {
     ws_error err;
     int status = 0;
-    json_t *doc = a->json || a->html ? sweep_json(grid, a) : NULL;
+    json_t *doc = a->json || a->html ? sweep_json(grid, s, a) : NULL;
     if (a->json && report_json_write(a->json, doc, &err) != 0)
         status = cli_fail(a->json, &err);
     if (status == 0 && a->html && html_sweep_write(doc, a->html, &err) != 0)
@@ -209,14 +201,14 @@ static void print_point(FILE *out, const char *what, const sweep_point *p, const
             l2_base > 0 ? l2 / l2_base : 0);
 }
 
-void sweep_print(FILE *out, const sweep_result *g, const replay_args *a)
+void sweep_print(FILE *out, const sweep_result *g, const sweep_summary *s)
 {
-    poise_view v = poise_of(g, a);
+    const sweep_summary v = *s;
     const sweep_point *base = sweep_at(g, g->n_max, g->n_max);
     fprintf(out, "sweep: %u warp tuples (N, p), N up to %u, from one decode\n", g->count, g->n_max);
     print_point(out, "baseline (all warps)", base, base);
-    print_point(out, "best by L1 hit rate", best(g, hit_rate), base);
-    print_point(out, "best by L1->L2 traffic", best(g, less_traffic), base);
+    print_point(out, "best by L1 hit rate", v.best_hits, base);
+    print_point(out, "best by L1->L2 traffic", v.best_traffic, base);
     print_point(out, "Poise predicted", sweep_at(g, v.predicted.n, v.predicted.p), base);
     print_point(out, "Poise searched (hit rate)", sweep_at(g, v.by_hits.n, v.by_hits.p), base);
     print_point(out, "Poise searched (traffic)", sweep_at(g, v.by_traffic.n, v.by_traffic.p), base);

@@ -6,11 +6,24 @@
 
 #include <stdio.h>
 
+#include "analyzer/poise.h"
 #include "analyzer/sweep.h"
 #include "cli/replay_args.h"
 
+/* What every output shows beside the grid, worked out once: the best points
+ * and Poise's prediction and searches. */
+typedef struct sweep_summary {
+    const sweep_point *best_hits, *best_traffic;
+    poise_inputs in;
+    double x[POISE_FEATURES];
+    poise_prediction predicted;
+    poise_search_result by_hits, by_traffic;
+    uint32_t stride_n, stride_p;
+} sweep_summary;
+
+sweep_summary sweep_summarize(const sweep_result *grid, const replay_args *a);
 /* -o, --csv and --html; 0 or an exit status after a one-line complaint. */
-int sweep_write(const sweep_result *grid, const replay_args *a);
-void sweep_print(FILE *out, const sweep_result *grid, const replay_args *a);
+int sweep_write(const sweep_result *grid, const sweep_summary *s, const replay_args *a);
+void sweep_print(FILE *out, const sweep_result *grid, const sweep_summary *s);
 
 #endif
