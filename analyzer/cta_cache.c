@@ -79,21 +79,8 @@ static size_t find(const cta_cache *c, uint32_t kernel, uint32_t cta)
     return at;
 }
 
-static int keep_batch(void *ctx, const wst_record *records, size_t n, ws_error *err)
-{
-    held_cta *h = ctx;
-    for (size_t i = 0; i < n; i++) {
-        if (records[i].warp >= h->warps)
-            return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", h->kernel, h->cta,
-                           records[i].warp);
-        h->starts[records[i].warp + 1]++;
-    }
-    return packed_cta_append(&h->records, records, n, err);
-}
-
 /* The first borrower decodes the CTA once, packs it and groups it by warp
- * (the scheduler's own layout: a counting sort keeps each warp's records
- * in trace order). */
+ * (the scheduler's own layout, packed_record.h). */
 static held_cta *decode(cta_cache *c, uint32_t kernel, uint32_t cta, uint32_t warps,
                         ws_error *err)
 {
@@ -106,13 +93,10 @@ static held_cta *decode(cta_cache *c, uint32_t kernel, uint32_t cta, uint32_t wa
     }
     *h = (held_cta){.kernel = kernel, .cta = cta, .to_borrow = c->readers, .warps = warps,
                     .starts = h->starts};
-    if (c->inner.load_cta(c->inner.ctx, kernel, cta, keep_batch, h, err) != 0) {
-        drop(h);
-        return NULL;
-    }
-    for (uint32_t w = 0; w < warps; w++)
-        h->starts[w + 1] += h->starts[w];
-    if (packed_cta_group_by_warp(&h->records, &c->spare, h->starts, warps, err) != 0) {
+    cta_grouping g = {.records = &h->records, .starts = h->starts, .warps = warps,
+                      .kernel = kernel, .cta = cta};
+    if (c->inner.load_cta(c->inner.ctx, kernel, cta, cta_grouping_take, &g, err) != 0 ||
+        cta_grouping_finish(&g, &c->spare, err) != 0) {
         drop(h);
         return NULL;
     }

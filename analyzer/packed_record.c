@@ -154,6 +154,25 @@ uint64_t packed_cta_timestamp(const packed_cta *p, size_t i)
     return p->records[i].has_time ? p->timestamps[i] : 0;
 }
 
+int cta_grouping_take(void *grouping, const wst_record *records, size_t n, ws_error *err)
+{
+    cta_grouping *g = grouping;
+    for (size_t i = 0; i < n; i++) {
+        if (records[i].warp >= g->warps)
+            return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", g->kernel, g->cta,
+                           records[i].warp);
+        g->starts[records[i].warp + 1]++;
+    }
+    return packed_cta_append(g->records, records, n, err);
+}
+
+int cta_grouping_finish(cta_grouping *g, packed_cta *spare, ws_error *err)
+{
+    for (uint32_t w = 0; w < g->warps; w++)
+        g->starts[w + 1] += g->starts[w];
+    return packed_cta_group_by_warp(g->records, spare, g->starts, g->warps, err);
+}
+
 void packed_cta_free(packed_cta *p)
 {
     free(p->records);

@@ -55,4 +55,22 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
 uint64_t packed_cta_timestamp(const packed_cta *p, size_t i);
 void packed_cta_free(packed_cta *p);
 
+/* One CTA's records packed as they arrive in batches, each record checked
+ * and counted per warp (starts[w + 1], zeroed by the caller), then grouped
+ * by warp: the scheduler's layout, built by the scheduler itself or, once
+ * for several, by analyzer/cta_cache.c. */
+typedef struct cta_grouping {
+    packed_cta *records; /* cleared by the caller */
+    uint32_t *starts;    /* [warps + 1] */
+    uint32_t warps, kernel, cta;
+} cta_grouping;
+
+/* Takes a batch (sched_take_fn's shape): a warp outside the CTA is an
+ * error naming the kernel and CTA. */
+int cta_grouping_take(void *grouping, const wst_record *records, size_t n, ws_error *err);
+/* After the last batch: starts become prefix sums and the records are
+ * grouped by warp (a counting sort: each warp's in trace order, so a warp
+ * that keeps issuing reads memory sequentially).  spare is scratch. */
+int cta_grouping_finish(cta_grouping *g, packed_cta *spare, ws_error *err);
+
 #endif

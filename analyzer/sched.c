@@ -359,27 +359,6 @@ static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
     return sm->by_age + (size_t)t * s->age_stride;
 }
 
-/* A dispatched CTA's records arrive in batches: each is checked, counted
- * per warp and packed into the slot while it is still in cache. */
-typedef struct cta_packing {
-    sched *s;
-    packed_cta *records;
-    uint32_t cta;
-    uint32_t starts[1025]; /* [w + 1]: warp w's records, then prefix sums */
-} cta_packing;
-
-static int pack_batch(void *ctx, const wst_record *records, size_t n, ws_error *err)
-{
-    cta_packing *p = ctx;
-    for (size_t i = 0; i < n; i++) {
-        if (records[i].warp >= p->s->warps_per_cta)
-            return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", p->s->kernel, p->cta,
-                           records[i].warp);
-        p->starts[records[i].warp + 1]++;
-    }
-    return packed_cta_append(p->records, records, n, err);
-}
-
 /* Loads a CTA into a free slot of sm and makes its warps issuable. */
 static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
 {
@@ -391,7 +370,7 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
         return ws_fail(err, "scheduler: SM %u has no free CTA slot", sm_index);
     cta_state *c = &sm->ctas[slot];
     const uint32_t *starts;
-    cta_packing packing = {.s = s, .records = &c->records, .cta = cta};
+    uint32_t own_starts[1025] = {0}; /* warps_per_cta <= 1024 (begin_kernel) */
     if (s->source.borrow_cta) { /* packed and grouped once for several schedulers */
         if (!(c->view = s->source.borrow_cta(s->source.ctx, s->kernel, cta, s->warps_per_cta,
                                              &starts, err)))
@@ -399,18 +378,13 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
         c->borrowed = 1;
     } else {
         packed_cta_clear(&c->records);
-        if (s->source.load_cta(s->source.ctx, s->kernel, cta, pack_batch, &packing, err) != 0)
-            return -1;
-        /* Grouped by warp (a counting sort keeps each warp's records in
-         * trace order), a warp that keeps issuing (GTO) reads memory
-         * sequentially. */
-        for (uint32_t w = 0; w < s->warps_per_cta; w++)
-            packing.starts[w + 1] += packing.starts[w];
-        if (packed_cta_group_by_warp(&c->records, &s->spare, packing.starts, s->warps_per_cta,
-                                     err) != 0)
+        cta_grouping g = {.records = &c->records, .starts = own_starts,
+                          .warps = s->warps_per_cta, .kernel = s->kernel, .cta = cta};
+        if (s->source.load_cta(s->source.ctx, s->kernel, cta, cta_grouping_take, &g, err) != 0 ||
+            cta_grouping_finish(&g, &s->spare, err) != 0)
             return -1;
         c->view = &c->records;
-        starts = packing.starts;
+        starts = own_starts;
     }
     c->active = 1;
     c->cta = cta;
