@@ -15,6 +15,7 @@
 #include "analyzer/l1_collectors.h"
 #include "analyzer/l1_rules.h"
 #include "formats/trace.h"
+#include "util/counts.h"
 
 /* The L1 events, as indices of hierarchy.on. */
 enum { EV_LOOKUP, EV_HIT, EV_MISS, EV_FILL, EV_DEPART, EV_STORE, EV_INSTRUCTION, L1_EVENTS };
@@ -33,6 +34,7 @@ struct hierarchy {
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
     ccn *ring;        /* the CCN over the L1s, when on */
+    lcm *lcm;         /* locality-based management, when on */
     l1_collectors *collectors;
     /* The caller's collectors; per event, those with a hook for it. */
     const l1_observer *on[L1_EVENTS][HIERARCHY_MAX_OBSERVERS];
@@ -88,6 +90,7 @@ void hierarchy_free(hierarchy *h)
     free(h->l2);
     free(h->mshr);
     ccn_free(h->ring);
+    lcm_free(h->lcm);
     l1_collectors_free(h->collectors);
     for (uint32_t k = 0; h->res.kernels && k < h->res.kernel_count; k++) {
         free(h->res.kernels[k].pcs);
@@ -113,6 +116,20 @@ static int add_ring(hierarchy *h, uint32_t kernel_count, ws_error *err)
     ccn_stage(h->ring, &h->o.stages[0]);
     h->o.stage_count++;
     h->res.ccn = ccn_results_of(h->ring);
+    return 0;
+}
+
+/* LCM: its front end after the caller's stages, its monitor after the
+ * caller's collectors. */
+static int add_lcm(hierarchy *h, uint32_t kernel_count, ws_error *err)
+{
+    if (h->o.stage_count == HIERARCHY_MAX_STAGES || h->o.observer_count == HIERARCHY_MAX_OBSERVERS)
+        return ws_fail(err, "replay: too many stages or collectors for LCM");
+    if (!(h->lcm = lcm_new(&h->o.lcm, h->sms, h->line_bytes, kernel_count, err)))
+        return -1;
+    lcm_stage(h->lcm, &h->o.stages[h->o.stage_count++]);
+    lcm_observer(h->lcm, &h->o.observers[h->o.observer_count++]);
+    h->res.lcm = lcm_results_of(h->lcm);
     return 0;
 }
 
@@ -159,7 +176,12 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
             goto fail;
     if (o->ccn.enabled && add_ring(h, kernel_count, err) != 0)
         goto fail;
-    h->fill_later = h->sharing || h->o.stage_count;
+    if ((o->lcm.bypass || o->lcm.coalesce) && add_lcm(h, kernel_count, err) != 0)
+        goto fail;
+    /* The fill waits when a stage may route the miss or filter the fill. */
+    h->fill_later = h->sharing;
+    for (uint32_t i = 0; i < h->o.stage_count; i++)
+        h->fill_later |= h->o.stages[i].miss_route || h->o.stages[i].fill_filter;
     for (uint32_t s = 0; s < h->slices; s++)
         if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
                                     h->sharing, err)))
@@ -523,7 +545,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         return 1;
     if (h->fill_later) {
         q.fill_hint = m.fill_hint;
-        if (h->o.stage_count && !fill_allowed(h, is, line, m.fill_hint, cache_way_line(l1, &r, way),
+        if (!fill_allowed(h, is, line, m.fill_hint, cache_way_line(l1, &r, way),
                                               cache_way_flags(l1, &r, way)))
             return 1; /* the stage kept the line out: the victim stays */
         cache_fill(l1, &q, way, 0, &r);
@@ -599,6 +621,7 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
         l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
     /* The front-end stages may rewrite the requests (merge, drop). */
     ws_request staged[COALESCE_MAX_REQUESTS];
+    uint8_t bypass_l1 = 0;
     for (uint32_t i = 0; i < h->o.stage_count; i++) {
         const hierarchy_stage *st = &h->o.stages[i];
         if (!st->front_end)
@@ -607,10 +630,10 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             memcpy(staged, requests, (size_t)n * sizeof *requests);
             requests = staged;
         }
-        if ((n = st->front_end(st->ctx, is, staged, n, err)) < 0)
+        if ((n = st->front_end(st->ctx, is, staged, n, &bypass_l1, err)) < 0)
             return -1;
     }
-    l1_route route = l1_route_of(is->kind, is->space, is->cache_op);
+    l1_route route = bypass_l1 ? L1_BYPASS : l1_route_of(is->kind, is->space, is->cache_op);
     for (int i = 0; i < n; i++) {
         int rc;
         if (route == L1_WRITE_EVICT)
@@ -703,21 +726,13 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
     return 0;
 }
 
-static void add_counts(replay_counts *into, const replay_counts *from)
-{
-    uint64_t *dst = (uint64_t *)into;
-    const uint64_t *src = (const uint64_t *)from;
-    for (size_t i = 0; i < sizeof *into / sizeof(uint64_t); i++)
-        dst[i] += src[i];
-}
-
 int hierarchy_finish(hierarchy *h, ws_error *err)
 {
     if (h->in_kernel && hierarchy_kernel_end(h, err) != 0)
         return -1;
     flush_l2(h); /* the last dirty lines reach DRAM too */
     for (uint32_t k = 0; k < h->res.kernel_count; k++)
-        add_counts(&h->res.total, &h->res.kernels[k].counts);
+        counts_add(&h->res.total, &h->res.kernels[k].counts, sizeof h->res.total);
     for (uint32_t s = 0; s < h->sms; s++)
         cache_add_policy_stats(h->l1[s], h->res.l1_policy_stats, &h->res.l1_policy_stat_count);
     for (uint32_t s = 0; s < h->slices; s++)

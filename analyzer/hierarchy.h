@@ -38,6 +38,7 @@
 #include "analyzer/policy.h"
 #include "analyzer/request.h"
 #include "analyzer/stages/ccn.h"
+#include "analyzer/stages/lcm.h"
 #include "analyzer/warp_order.h"
 #include "util/error.h"
 
@@ -48,8 +49,10 @@ struct cache_result;
  *
  * A stage is a few optional hooks at fixed places of an L1 load:
  *   front_end    before L1: may rewrite the instruction's requests (merge
- *                or drop them: LCM's inter-warp coalescing); returns the new
- *                count (at most n), or -1 with err set;
+ *                or drop them: LCM's inter-warp coalescing) and returns the
+ *                new count (at most n), or -1 with err set; may send the
+ *                instruction around L1 as `cg` (*bypass_l1 = 1: LCM's
+ *                streaming PCs);
  *   miss_route   after an L1 miss, before L2, with the miss (l1_miss): 1 =
  *                the stage served the line (a remote L1 over the CCN ring:
  *                no L1->L2 request), 2 = DRAM served it, past L2 (S0's
@@ -74,7 +77,7 @@ typedef struct l1_miss {
 typedef struct hierarchy_stage {
     void *ctx;
     int (*front_end)(void *ctx, const struct replay_issue *is, ws_request *requests, int n,
-                     ws_error *err);
+                     uint8_t *bypass_l1, ws_error *err);
     int (*miss_route)(void *ctx, const struct replay_issue *is, l1_miss *miss);
     int (*fill_filter)(void *ctx, const struct replay_issue *is, uint64_t line, uint8_t fill_hint,
                        uint64_t victim_line, uint8_t victim_flags);
@@ -139,6 +142,9 @@ typedef struct hierarchy_options {
     /* The Cooperative Caching Network over the L1s (analyzer/stages/ccn.h):
      * when enabled, its ring is the first miss route. */
     ccn_options ccn;
+    /* Locality-based cache management (analyzer/stages/lcm.h): on when it
+     * bypasses or coalesces; its front end comes after the caller's. */
+    lcm_options lcm;
     int reserved_lines;         /* SPEC §7 latency model and MSHR limits */
     /* OPT: the next-use streams of this hierarchy's L1 / L2 accesses (from
      * a backward pass), or NULL when the policy is not OPT. */
@@ -246,6 +252,7 @@ typedef struct replay_results {
     double replication_sum;
     uint64_t replication_samples;
     const ccn_results *ccn; /* the ring's figures, or NULL without one */
+    const lcm_results *lcm; /* LCM's figures, or NULL without it */
 } replay_results;
 
 /* S0's "long" re-reference interval: 1000 cycles, here 1000 steps of the

@@ -31,6 +31,9 @@ struct locality {
     sm_generations *per_sm;
     locality_pc *pcs;
     uint32_t pc_count;
+    uint32_t threshold; /* close a generation once Tot reaches it (0: never) */
+    locality_close_fn on_close;
+    void *close_ctx;
 };
 
 locality *locality_new(uint32_t sm_count, ws_error *err)
@@ -87,7 +90,14 @@ locality_class locality_classify(uint32_t total, uint32_t intra)
     return intra > 1 ? LOCALITY_BOTH : LOCALITY_INTER_ONLY;
 }
 
-static void close_generation(locality *loc, generation *g)
+void locality_watch(locality *loc, uint32_t threshold, locality_close_fn on_close, void *ctx)
+{
+    loc->threshold = threshold;
+    loc->on_close = on_close;
+    loc->close_ctx = ctx;
+}
+
+static void close_generation(locality *loc, uint32_t sm, generation *g)
 {
     if (!g->open)
         return;
@@ -99,6 +109,8 @@ static void close_generation(locality *loc, generation *g)
     pc->generations[c]++;
     if (g->monitored)
         pc->monitored_generations[c]++;
+    if (loc->on_close)
+        loc->on_close(loc->close_ctx, sm, g->filler_pc, c, g->monitored);
 }
 
 static generation *find(const locality *loc, uint32_t sm, uint64_t line)
@@ -136,7 +148,7 @@ int locality_fill(locality *loc, uint32_t sm, uint64_t line, uint32_t warp, uint
         else
             s->count++;
     } else {
-        close_generation(loc, &s->gens[*slot]); /* a fill without an eviction event */
+        close_generation(loc, sm, &s->gens[*slot]); /* a fill without an eviction event */
     }
     s->gens[*slot] = (generation){.filler_warp = warp, .filler_pc = pc, .total = 1,
                                   .intra = 1, .open = 1, .monitored = monitored != 0};
@@ -158,6 +170,8 @@ void locality_hit(locality *loc, uint32_t sm, uint64_t line, uint32_t warp)
         else
             pc->inter_warp_hits++;
     }
+    if (loc->threshold && g->total >= loc->threshold)
+        close_generation(loc, sm, g); /* S2's observation ends at Tot >= T */
 }
 
 void locality_evict(locality *loc, uint32_t sm, uint64_t line)
@@ -165,7 +179,7 @@ void locality_evict(locality *loc, uint32_t sm, uint64_t line)
     generation *g = find(loc, sm, line);
     if (!g)
         return;
-    close_generation(loc, g);
+    close_generation(loc, sm, g);
     sm_generations *s = &loc->per_sm[sm];
     s->unused[s->unused_count++] = (uint32_t)(g - s->gens);
     u64map_remove(&s->index, line);
@@ -175,7 +189,7 @@ void locality_end_kernel(locality *loc)
 {
     for (uint32_t s = 0; s < loc->sm_count; s++)
         for (size_t i = 0; i < loc->per_sm[s].count; i++)
-            close_generation(loc, &loc->per_sm[s].gens[i]);
+            close_generation(loc, s, &loc->per_sm[s].gens[i]);
 }
 
 const locality_pc *locality_pcs(const locality *loc, uint32_t *pc_count)

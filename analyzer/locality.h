@@ -40,6 +40,15 @@ typedef struct locality locality;
 locality *locality_new(uint32_t sm_count, ws_error *err);
 void locality_free(locality *loc);
 
+/* A generation closed, of the PC (< the kernel's pc_count) that filled
+ * it on sm; monitored: the filling warp was the monitored one. */
+typedef void (*locality_close_fn)(void *ctx, uint32_t sm, uint32_t pc, locality_class c,
+                                  int monitored);
+/* S2's monitor (LCM, SPEC §9): a generation also closes once Tot reaches
+ * threshold (0: only on eviction and at kernel end), and on_close (or
+ * NULL) hears of every closed generation. */
+void locality_watch(locality *loc, uint32_t threshold, locality_close_fn on_close, void *ctx);
+
 /* Starts a kernel with pc_count PCs; per-PC results reset. */
 int locality_begin_kernel(locality *loc, uint32_t pc_count, ws_error *err);
 

@@ -1,6 +1,8 @@
 /* analyzer/mpli.c: see mpli.h (SPEC §8). */
 #include "analyzer/mpli.h"
 
+#include "util/counts.h"
+
 int mpli_bucket(uint32_t misses)
 {
     if (misses <= 2)
@@ -46,10 +48,7 @@ void mpli_add_load(mpli_counts *c, uint32_t requests, uint32_t misses)
 
 void mpli_merge(mpli_counts *into, const mpli_counts *from)
 {
-    uint64_t *dst = (uint64_t *)into;
-    const uint64_t *src = (const uint64_t *)from;
-    for (unsigned i = 0; i < sizeof *into / sizeof(uint64_t); i++)
-        dst[i] += src[i];
+    counts_add(into, from, sizeof *into);
 }
 
 double mpli_mean(const mpli_counts *c)

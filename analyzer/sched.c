@@ -570,12 +570,25 @@ static int admit_recorded(sched *s, uint64_t earliest, int any_resident, ws_erro
 
 static int warp_ready(const warp_state *w) { return w->active; }
 
+/* warp_view.next_load: the live slot's next record. */
+static int next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
+{
+    const sm_state *sm = sched_sm;
+    const warp_state *w = &sm->warps[slot];
+    if (!w->active)
+        return 0;
+    const packed_record *q = &sm->ctas[w->cta_slot].view->records[w->next];
+    *pc = q->pc;
+    return q->kind == WST_LOAD && q->space == WST_GLOBAL;
+}
+
 /* Scheduler t of sm as its warp order sees it. */
 static warp_view view_of(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t)
 {
     return (warp_view){.sm = sm_index, .scheduler = t, .by_age = age_list(s, sm, t),
                        .live_count = sm->age_count[t], .live = sm->live,
-                       .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm};
+                       .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm,
+                       .next_load = next_load, .sched_sm = sm};
 }
 
 /* A finished warp leaves its scheduler's age list. */
@@ -695,7 +708,8 @@ void sched_observe(sched *s, const sched_event *e, const ws_request *requests,
 {
     const warp_order_ops *order = s->options.warp;
     if (order->observed)
-        order->observed(s->order, e->sm, e->warp_slot, (uint32_t)e->warp_id, requests, refs, n);
+        order->observed(s->order, e->sm, e->warp_slot, (uint32_t)e->warp_id, e->record->pc,
+                        requests, refs, n);
 }
 
 /* ---- kernels ---- */
@@ -732,7 +746,7 @@ static int begin_kernel(sched *s, ws_error *err)
         sm->free_ctas = s->cta_slots;
     }
     if (s->options.warp->kernel_begin)
-        s->options.warp->kernel_begin(s->order, s->warp_slots);
+        s->options.warp->kernel_begin(s->order, s->warp_slots, k->pc_count);
     s->next_cta = s->groups_handed_out = 0;
     s->adaptive_rr = 0;
     s->sm_cursor = 0;
@@ -829,6 +843,8 @@ sched *sched_new(const gpu_config *config, const sched_options *options, const s
     /* Residency never gives an SM more warp slots than max_warps_per_sm. */
     warp_order_geometry g = {.sms = config->sms, .schedulers = config->schedulers_per_sm,
                              .line_bytes = config->l1.line_bytes,
+                             .l2_latency = config->l2_latency,
+                             .dram_latency = config->dram_latency,
                              .slots = config->max_warps_per_sm, .gto_k = config->gto_k,
                              .issue_n = options->warp_n, .allocate_p = options->warp_p};
     if (!(s->order = options->warp->create(&g, err))) {

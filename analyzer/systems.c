@@ -8,20 +8,27 @@
 
 const managed_system managed_systems[] = {
     {"sharing-aware", "S0's management: sa-l1 and sa-l2 replacement, shared fills and local "
-                      "misses past L2", "sa-l1", "sa-l2", 1, 1, RING_NONE},
+                      "misses past L2", "sa-l1", "sa-l2", 1, 1, RING_NONE, 0},
     {"sa-fill", "S0's shared fills alone: a shared L2 hit fills L1 only over an invalid or "
-                "shared victim", NULL, NULL, 1, 0, RING_NONE},
-    {"sa-local", "S0's local misses alone: to DRAM past L2", NULL, NULL, 0, 1, RING_NONE},
+                "shared victim", NULL, NULL, 1, 0, RING_NONE, 0},
+    {"sa-local", "S0's local misses alone: to DRAM past L2", NULL, NULL, 0, 1, RING_NONE, 0},
     {"ccn", "S3's Cooperative Caching Network: L1 misses probe the other L1s over a ring "
             "first; a per-SM throttler turns the ring off for epochs of little reuse (CCN-RT)",
-     NULL, NULL, 0, 0, RING_THROTTLED},
-    {"ccn-b", "the CCN ring without its throttler (S3's CCN-B)", NULL, NULL, 0, 0, RING_ALWAYS},
-    {NULL, NULL, NULL, NULL, 0, 0, RING_NONE},
+     NULL, NULL, 0, 0, RING_THROTTLED, 0},
+    {"ccn-b", "the CCN ring without its throttler (S3's CCN-B)", NULL, NULL, 0, 0, RING_ALWAYS, 0},
+    {"lcm", "S2's locality-based cache management: streaming PCs bypass L1, inter-warp PCs' "
+            "requests are coalesced across warps", NULL, NULL, 0, 0, RING_NONE,
+     LCM_BYPASS | LCM_COALESCE},
+    {"lcm-bypass", "S2's locality-based bypass alone: PCs whose last observed L1 generation "
+                   "saw one access bypass L1", NULL, NULL, 0, 0, RING_NONE, LCM_BYPASS},
+    {"lcm-coalesce", "S2's inter-warp coalescing alone: 32 queues of 2 tags merge inter-warp "
+                     "PCs' requests to a line", NULL, NULL, 0, 0, RING_NONE, LCM_COALESCE},
+    {NULL, NULL, NULL, NULL, 0, 0, RING_NONE, 0},
 };
 
 const char *system_names(void)
 {
-    static char names[128];
+    static char names[192];
     if (!names[0])
         for (const managed_system *s = managed_systems; s->name; s++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
@@ -58,6 +65,13 @@ static int apply(const managed_system *s, hierarchy_options *o, ws_error *err)
             o->ccn = ccn_options_default();
         o->ccn.enabled = 1;
         o->ccn.throttle = s->ring == RING_THROTTLED;
+        return 0;
+    }
+    if (s->lcm) {
+        if (o->lcm.threshold == 0) /* options never set: S2's defaults */
+            o->lcm = lcm_options_default();
+        o->lcm.bypass |= (s->lcm & LCM_BYPASS) != 0;
+        o->lcm.coalesce |= (s->lcm & LCM_COALESCE) != 0;
         return 0;
     }
     o->track_sharing = 1; /* S0's parts read the L2 lines' owners */

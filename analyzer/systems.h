@@ -4,9 +4,11 @@
  * its parts are switches of their own, so their effects can be told apart
  * (`sa-fill`, `sa-local`, and the replacement policies `sa-l1` and `sa-l2`,
  * which any level can name directly); `ccn` is S3's Cooperative Caching
- * Network with its request throttler, `ccn-b` the ring alone.  Systems
+ * Network with its request throttler, `ccn-b` the ring alone; `lcm` is
+ * S2's locality-based management, `lcm-bypass` and `lcm-coalesce` its two
+ * halves.  Systems
  * compose with policies and with each other: `srrip+ccn`,
- * `sharing-aware+ccn`. */
+ * `sharing-aware+ccn`, `lcm-bypass+ccn`. */
 #ifndef WS_SYSTEMS_H
 #define WS_SYSTEMS_H
 
@@ -15,12 +17,14 @@
 #include "analyzer/hierarchy.h"
 
 typedef enum system_ring { RING_NONE, RING_THROTTLED, RING_ALWAYS } system_ring;
+enum { LCM_BYPASS = 1, LCM_COALESCE = 2 }; /* managed_system.lcm */
 
 typedef struct managed_system {
     const char *name, *description;
     const char *l1, *l2; /* replacement policies, or NULL to keep the hierarchy's */
     int shared_fills, local_misses; /* analyzer/stages/sharing_aware.c */
     system_ring ring;               /* analyzer/stages/ccn.c */
+    int lcm;                        /* LCM_BYPASS | LCM_COALESCE: analyzer/stages/lcm.c */
 } managed_system;
 
 extern const managed_system managed_systems[];

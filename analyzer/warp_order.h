@@ -29,12 +29,17 @@ typedef struct warp_view {
     const uint8_t *live;    /* [slot_count]: the slot's warp has records left */
     uint32_t slot_count;    /* warp slots of the SM; slot s is scheduler s mod schedulers' */
     uint32_t schedulers;
+    /* The PC of a live slot's next record; whether that record is a
+     * global load (LWS steers by the loads warps are about to issue). */
+    int (*next_load)(const void *sched_sm, uint32_t slot, uint32_t *pc);
+    const void *sched_sm;
 } warp_view;
 
 typedef struct warp_order_geometry {
     uint32_t sms, schedulers, slots; /* slots: warp slots per SM */
     uint32_t gto_k;                  /* GTO: issues a missing warp waits */
     uint32_t line_bytes;             /* the L1's line */
+    uint32_t l2_latency, dram_latency; /* the config's (LWS's CUS) */
     /* The order's parameters (throttling: swl:N, pcal:N,p): the warps of a
      * scheduler that may issue, and that may allocate, oldest first. */
     uint32_t issue_n, allocate_p;
@@ -49,12 +54,17 @@ typedef struct warp_order_ops {
     /* The order across SMs is the trace's own timestamps (recorded): the
      * scheduler issues by time and never calls pick. */
     int recorded;
+    /* The order is itself under study (throttling, CCWS, LWS): it steers
+     * issue by the cache, so its order is its own, not the baseline's GTO,
+     * and reports say so (SPEC §6). */
+    int under_study;
     /* Takes parameters: NAME:N (p = N), or NAME:N,p when takes_p. */
     int parameters, takes_p;
     void *(*create)(const warp_order_geometry *g, ws_error *err);
     void (*destroy)(void *state);
-    /* A kernel begins with slots warp slots per SM (optional). */
-    void (*kernel_begin)(void *state, uint32_t slots);
+    /* A kernel begins with slots warp slots per SM and PCs 0..pc_count-1
+     * (optional). */
+    void (*kernel_begin)(void *state, uint32_t slots, uint32_t pc_count);
     /* A new warp took a slot (optional). */
     void (*arrived)(void *state, uint32_t sm, uint32_t slot);
     /* The slot to issue from among the scheduler's live warps, or -1. */
@@ -69,9 +79,10 @@ typedef struct warp_order_ops {
      * every warp may). */
     int (*may_allocate)(const void *state, uint32_t age_rank);
     /* Optional (with uses_misses): the reference L1 on each of the issued
-     * instruction's n requests, before `issued` (CCWS's victim tags).
-     * warp is the issuing warp's id as the reference L1 records fillers. */
-    void (*observed)(void *state, uint32_t sm, uint32_t slot, uint32_t warp,
+     * instruction's n requests, before `issued` (CCWS's victim tags, LWS's
+     * monitor).  warp is the issuing warp's id as the reference L1 records
+     * fillers, pc the instruction's. */
+    void (*observed)(void *state, uint32_t sm, uint32_t slot, uint32_t warp, uint32_t pc,
                      const ws_request *requests, const replay_ref *refs, int n);
 } warp_order_ops;
 
@@ -90,6 +101,6 @@ void warp_order_spec_format(const warp_order_spec *s, char *buf, size_t cap);
 const warp_order_ops *warp_order_find(const char *name);
 extern const warp_order_ops *const warp_order_all[];
 extern const warp_order_ops warp_order_gto, warp_order_lrr, warp_order_recorded, warp_order_swl,
-    warp_order_pcal, warp_order_tuple, warp_order_ccws;
+    warp_order_pcal, warp_order_tuple, warp_order_ccws, warp_order_lws;
 
 #endif

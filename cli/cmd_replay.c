@@ -63,6 +63,8 @@ static int run(int argc, char **argv)
         char schedule[32];
         sched_options_format(&a.replay.schedule, schedule, sizeof schedule);
         json_t *doc = replay_document_json(res, &a.config, schedule, wst_reader_trace(r), a.trace);
+        if (a.replay.schedule.warp->under_study) /* SPEC §6: a schedule that is the policy */
+            json_object_set_new(doc, "own_issue_order", json_true());
         ws_error err;
         if (report_json_write(a.json, doc, &err) != 0)
             status = cli_fail(a.json, &err);
@@ -72,6 +74,12 @@ static int run(int argc, char **argv)
         status = write_csv(&a, h);
     if (status == 0)
         replay_text_summary(stdout, res);
+    if (status == 0 && a.replay.schedule.warp->under_study) {
+        char schedule[32];
+        sched_options_format(&a.replay.schedule, schedule, sizeof schedule);
+        printf("  %-22s %s is under study: its issue order is its own, steered by the "
+               "cache, not the baseline's\n", "issue order", schedule);
+    }
     hierarchy_free(h);
     wst_reader_close(r);
     return status;

@@ -133,7 +133,7 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
         "policy", "l1_policy", "l2_policy", "l1_accesses", "l1_hits", "l1_hit_rate", "l2_accesses",
         "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
         "l1_to_l2_vs_first", "dram_vs_first", "l1_to_l2_requests", "ccn_remote_hits",
-        "ccn_remote_hit_rate"};
+        "ccn_remote_hit_rate", "lcm_bypassed_requests", "lcm_merged_requests"};
     csv_table *t = csv_table_open(path, header, sizeof header / sizeof header[0], err);
     if (!t)
         return -1;
@@ -165,6 +165,9 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
         csv_row_double(t, ring ? (double)ring->remote_hits : NAN);
         csv_row_double(t, ring && ring->requests ? (double)ring->remote_hits / (double)ring->requests
                                                  : NAN);
+        const lcm_counts *managed = r->lcm ? &r->lcm->total : NULL; /* empty without LCM */
+        csv_row_double(t, managed ? (double)managed->bypassed_requests : NAN);
+        csv_row_double(t, managed ? (double)managed->merged_requests : NAN);
         csv_row_end(t);
     }
     return csv_table_commit(t, err);

@@ -45,6 +45,7 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
     replay_options_default(&a->replay);
     a->hierarchy.seed = 1;
     a->hierarchy.ccn = ccn_options_default(); /* on with --manage ccn or P+ccn */
+    a->hierarchy.lcm = lcm_options_default(); /* on with --manage lcm or P+lcm */
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(opt, "--half-warp") == 0) {
@@ -130,6 +131,21 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
                 if (end == value || *end || !(rate >= 0 && rate <= 1))
                     return cli_error(opt, "expected a hit rate from 0 to 1, not '%s'", value);
                 a->hierarchy.ccn.min_hit_rate = rate;
+            } else if (strcmp(opt, "--lcm-monitor") == 0) {
+                if (strcmp(value, "all-warps") == 0)
+                    a->hierarchy.lcm.monitor = LCM_MONITOR_ALL_WARPS;
+                else if (strcmp(value, "one-warp") == 0)
+                    a->hierarchy.lcm.monitor = LCM_MONITOR_ONE_WARP;
+                else
+                    return cli_error(opt, "expected all-warps or one-warp, not '%s'", value);
+            } else if (strcmp(opt, "--lcm-threshold") == 0) {
+                if (cli_parse_in_range(opt, value, 2, 1000000, &n) != 0)
+                    return 1;
+                a->hierarchy.lcm.threshold = (uint32_t)n;
+            } else if (strcmp(opt, "--lcm-window") == 0) {
+                if (cli_parse_in_range(opt, value, 1, 1000000, &n) != 0)
+                    return 1;
+                a->hierarchy.lcm.window = (uint32_t)n;
             } else if (strcmp(opt, "--seed") == 0) {
                 if (cli_parse_u64(opt, value, &n) != 0)
                     return 1;

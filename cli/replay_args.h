@@ -47,23 +47,31 @@ void replay_args_document(json_t *doc, const replay_args *a, const char *schema)
     "  --sms N, --l1 SIZE:WAYS:LINE[:SECTOR], --l2 ...   override the geometry\n"           \
     "  --set FIELD=VALUE     any field of the config, e.g. --set max_warps_per_sm=64\n"    \
     "  --schedule S          CTA dispatch rr|qN|qx|qx_adpt|bcs and warp order\n"            \
-    "                        lrr|gto|ccws|swl:N|pcal:N,p|tuple:N,p, e.g. rr,gto\n"         \
-    "                        (default);\n"                                               \
+    "                        lrr|gto|ccws|lws|swl:N|pcal:N,p|tuple:N,p, e.g. rr,gto\n"     \
+    "                        (default); ccws, lws and the tuples steer by the cache:\n"  \
+    "                        their issue order is their own;\n"                          \
     "                        or recorded\n"                                               \
     "  --half-warp           coalesce each half-warp separately\n"                          \
     "  --manage SYSTEM       a cache-management system: sharing-aware (S0), or one\n"      \
     "                        of its switches sa-fill, sa-local; ccn, the cooperative\n"    \
     "                        L1 ring of S3 with its throttler, or ccn-b without;\n"       \
-    "                        joined with +, e.g. sharing-aware+ccn\n"                    \
+    "                        lcm, S2's locality-based management, or its halves\n"       \
+    "                        lcm-bypass (streaming PCs bypass L1) and lcm-coalesce\n"    \
+    "                        (inter-warp coalescing); joined with +, e.g.\n"             \
+    "                        sharing-aware+ccn\n"                                        \
     "  --ccn-sample N, --ccn-epoch N\n"                                                    \
     "                        the throttler's sampling interval and epoch, in steps\n"     \
     "                        of the SM's issue clock (default 1000, 10000)\n"             \
     "  --ccn-min-hit-rate R  ring off for the epoch below this hit rate (0.05)\n"          \
     "  --ccn-promote         a remote hit promotes the line (default: shadow tags)\n"      \
     "  --ccn-hop-cycles C    cycles a ring hop, with --reserved-lines (default 4)\n"        \
+    "  --lcm-monitor M       whose observations LCM acts on: all-warps (default) or\n"   \
+    "                        one-warp, S2's single monitored warp (slot 0)\n"            \
+    "  --lcm-threshold T     an observation closes at T accesses (default 8)\n"          \
+    "  --lcm-window W        a coalescing tag lives W requests (default 32)\n"           \
     "  --seed N              seed of the randomized policies (default 1)\n"                 \
     "  --l2-cold             flush L2 between kernels (default: kept warm)\n"               \
-    "  --reserved-lines      pending lines, latencies and MSHR limits (SPEC §7)\n"          \
+    "  --reserved-lines      pending lines, latencies and MSHR limits\n"          \
     "  --threads N           worker threads (default: one per core)\n"                      \
     "  --quiet               no progress bar\n"
 

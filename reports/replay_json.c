@@ -169,6 +169,62 @@ static json_t *ccn_run_json(const ccn_results *c)
     return o;
 }
 
+/* LCM's counts of one scope (a kernel, the run), SPEC §9: what its monitor
+ * decided, how often S2's single monitored warp would have acted alike,
+ * and what the coalescer merged (each merged request is an L1 access
+ * saved). */
+static json_t *lcm_counts_json(const lcm_counts *c)
+{
+    json_t *o = json_object();
+    const struct {
+        const char *key;
+        uint64_t value;
+    } counts[] = {{"loads", c->loads},
+                  {"bypassed_loads", c->bypassed_loads},
+                  {"bypassed_requests", c->bypassed_requests},
+                  {"monitored_warp_kept", c->monitored_kept},
+                  {"observations", c->observations},
+                  {"monitored_observations", c->monitored_observations},
+                  {"turned_streaming", c->turned_streaming},
+                  {"turned_back", c->turned_back}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        json_object_set_new(o, counts[i].key, report_json_u64(counts[i].value));
+    json_object_set_new(o, "monitor_agreement",
+                        report_json_ratio((double)c->agreed, (double)c->loads));
+    json_object_set_new(
+        o, "coalescer",
+        json_pack("{s:o,s:o,s:o,s:{s:o,s:o,s:o}}", "requests",
+                  report_json_u64(c->coalescer_requests), "merged_requests",
+                  report_json_u64(c->merged_requests), "l1_accesses_saved",
+                  report_json_u64(c->merged_requests), "flushes", "conflict",
+                  report_json_u64(c->flushes_conflict), "window",
+                  report_json_u64(c->flushes_window), "kernel_end",
+                  report_json_u64(c->flushes_kernel_end)));
+    return o;
+}
+
+static json_t *lcm_run_json(const lcm_results *l)
+{
+    json_t *o = lcm_counts_json(&l->total);
+    const lcm_options *opt = &l->options;
+    json_object_set_new(o, "options",
+                        json_pack("{s:b,s:b,s:s,s:i,s:i}", "bypass", opt->bypass, "coalesce",
+                                  opt->coalesce, "monitor", lcm_monitor_name(opt->monitor),
+                                  "threshold", (int)opt->threshold, "window", (int)opt->window));
+    return o;
+}
+
+static json_t *lcm_pc_json(const lcm_pc *pc)
+{
+    json_t *generations = json_object();
+    for (int c = 0; c < LOCALITY_CLASSES; c++)
+        json_object_set_new(generations, locality_class_name((locality_class)c),
+                            report_json_u64(pc->generations[c]));
+    return json_pack("{s:o,s:o,s:o,s:o}", "loads", report_json_u64(pc->loads), "bypassed_loads",
+                     report_json_u64(pc->bypassed_loads), "merged_requests",
+                     report_json_u64(pc->merged_requests), "observations", generations);
+}
+
 json_t *replay_totals_json(const replay_results *r)
 {
     json_t *o = replay_counts_json(&r->total, r);
@@ -187,6 +243,8 @@ json_t *replay_totals_json(const replay_results *r)
     }
     if (r->ccn)
         json_object_set_new(o, "ccn", ccn_run_json(r->ccn));
+    if (r->lcm)
+        json_object_set_new(o, "lcm", lcm_run_json(r->lcm));
     add_policy_stats(o, "l1_policy_figures", r->l1_policy_stats, r->l1_policy_stat_count);
     add_policy_stats(o, "l2_policy_figures", r->l2_policy_stats, r->l2_policy_stat_count);
     return o;
@@ -253,6 +311,8 @@ json_t *replay_document_json(const replay_results *r, const gpu_config *config,
         for (uint32_t i = 0; i < rk->pc_count; i++) {
             json_t *pc = replay_pc_json(&rk->pcs[i], rk->locality ? &rk->locality[i] : NULL);
             json_object_set_new(pc, "index", json_integer(i));
+            if (r->lcm && i < r->lcm->kernels[k].pc_count)
+                json_object_set_new(pc, "lcm", lcm_pc_json(&r->lcm->kernels[k].pcs[i]));
             if (i < t->kernels[k].pc_count) {
                 const wst_pc *wp = &t->kernels[k].pcs[i];
                 json_object_set_new(pc, "offset", report_json_u64(wp->offset));
@@ -271,6 +331,8 @@ json_t *replay_document_json(const replay_results *r, const gpu_config *config,
             json_object_set_new(kj, "ccn", ccn_counts_json(&r->ccn->kernels[k],
                                                            r->ccn->distance_hits + (size_t)k * r->sms,
                                                            r->sms));
+        if (r->lcm)
+            json_object_set_new(kj, "lcm", lcm_counts_json(&r->lcm->kernels[k].counts));
         json_object_set_new(kj, "pcs", pcs);
         json_array_append_new(kernels, kj);
     }

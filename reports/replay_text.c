@@ -53,6 +53,27 @@ void replay_text_summary(FILE *out, const replay_results *r)
             pct(c->remote_held_misses, c->l1_load_misses));
     if (r->ccn)
         replay_text_ccn(out, "CCN ring", r->ccn);
+    if (r->lcm)
+        replay_text_lcm(out, "LCM", r->lcm);
+}
+
+void replay_text_lcm(FILE *out, const char *label, const lcm_results *l)
+{
+    const lcm_counts *c = &l->total;
+    if (l->options.bypass)
+        fprintf(out, "  %-22s %.1f%% of global loads bypassed L1 as streaming (%" PRIu64
+                     " requests); PCs turned streaming %" PRIu64 "x, back %" PRIu64 "x\n",
+                label, pct(c->bypassed_loads, c->loads), c->bypassed_requests, c->turned_streaming,
+                c->turned_back);
+    if (l->options.coalesce)
+        fprintf(out, "  %-22s %" PRIu64 " of %" PRIu64 " inter-warp requests merged (L1 accesses "
+                     "saved); flushes: %" PRIu64 " conflict, %" PRIu64 " window, %" PRIu64
+                     " kernel end\n",
+                l->options.bypass ? "  coalescer" : label, c->merged_requests,
+                c->coalescer_requests, c->flushes_conflict, c->flushes_window, c->flushes_kernel_end);
+    fprintf(out, "  %-22s %.1f%% of loads decided alike by every warp's monitor and S2's "
+                 "single warp's (%s acts)\n",
+            "  monitors", pct(c->agreed, c->loads), lcm_monitor_name(l->options.monitor));
 }
 
 /* An SM's remote hit rate, or -1 when it sent no request round the ring. */
@@ -109,7 +130,10 @@ void compare_text_table(FILE *out, const char *const *names, const replay_result
                 pct(c->l1.hits, c->l1.accesses), pct(c->l2.hits, c->l2.accesses), mpli_mean(&c->mpli),
                 l2s, relative(l2, l2_base), drams, relative(dram, dram_base));
     }
-    for (uint32_t i = 0; i < count; i++)
+    for (uint32_t i = 0; i < count; i++) {
         if (r[i]->ccn)
             replay_text_ccn(out, names[i], r[i]->ccn);
+        if (r[i]->lcm)
+            replay_text_lcm(out, names[i], r[i]->lcm);
+    }
 }

@@ -12,6 +12,9 @@ void replay_text_summary(FILE *out, const replay_results *r);
 /* The CCN ring's lines (remote hit rate, requests kept from L2, hops, the
  * throttler's decisions), labelled. */
 void replay_text_ccn(FILE *out, const char *label, const ccn_results *ring);
+/* LCM's lines: what it bypassed, what its coalescer merged, how the two
+ * monitors agreed. */
+void replay_text_lcm(FILE *out, const char *label, const lcm_results *l);
 
 /* One row per hierarchy; traffic columns also relative to the first row. */
 void compare_text_table(FILE *out, const char *const *names, const replay_results *const *r,

@@ -168,3 +168,21 @@ int test_is_one_line(const char *text)
     const char *nl = strchr(text, '\n');
     return nl && nl[1] == '\0';
 }
+
+json_t *test_load_json(const char *path)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    cr_assert_not_null(doc, "%s: %s", path, jerr.text);
+    return doc;
+}
+
+char *test_read_output(const char *dir, const char *name)
+{
+    char *path = test_path(dir, name);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    free(path);
+    cr_assert_not_null(text, "%s was not written", name);
+    return text;
+}

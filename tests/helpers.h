@@ -2,6 +2,7 @@
 #ifndef WS_TEST_HELPERS_H
 #define WS_TEST_HELPERS_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 /* Output of one run of the warpscope binary (the sanitized build). */
@@ -24,6 +25,10 @@ char *test_path(const char *dir, const char *name);
 /* Whole file into memory (NUL-terminated); NULL if unreadable. */
 char *test_read_file(const char *path, size_t *len);
 int test_write_file(const char *path, const void *data, size_t len);
+/* The JSON document at path (asserts it parses). */
+json_t *test_load_json(const char *path);
+/* The text of dir/name, which the run must have written (asserts; free it). */
+char *test_read_output(const char *dir, const char *name);
 
 /* Path of a real Accel-Sim trace under ../shared/traces/accelsim. */
 const char *test_shared_dir(void);

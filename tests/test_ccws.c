@@ -22,7 +22,7 @@ static void setup(fixture *f)
     ws_error err;
     f->order = warp_order_ccws.create(&g, &err);
     cr_assert_not_null(f->order, "%s", err.msg);
-    warp_order_ccws.kernel_begin(f->order, 3);
+    warp_order_ccws.kernel_begin(f->order, 3, 1);
     for (uint32_t s = 0; s < 3; s++) {
         warp_order_ccws.arrived(f->order, 0, s);
         f->by_age[s] = s;
@@ -37,7 +37,7 @@ static void load(fixture *f, uint32_t slot, uint64_t line, replay_ref ref)
 {
     ws_request rq = {.line_addr = line * 128, .sector_mask = 1, .req_count = 1};
     ref.outcome = L1_LOOKUP;
-    warp_order_ccws.observed(f->order, 0, slot, 10 + slot, &rq, &ref, 1);
+    warp_order_ccws.observed(f->order, 0, slot, 10 + slot, 0, &rq, &ref, 1);
     warp_order_ccws.issued(f->order, &f->view, slot, !ref.hit);
 }
 
@@ -81,7 +81,7 @@ Test(ccws, without_lost_locality_it_is_gto)
     ws_error err;
     void *gto = warp_order_gto.create(&g, &err);
     cr_assert_not_null(gto);
-    warp_order_gto.kernel_begin(gto, 3);
+    warp_order_gto.kernel_begin(gto, 3, 1);
     for (uint32_t s = 0; s < 3; s++)
         warp_order_gto.arrived(gto, 0, s);
     const struct {

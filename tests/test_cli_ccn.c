@@ -8,25 +8,6 @@
 
 #include "tests/helpers.h"
 
-static json_t *load_json(const char *path)
-{
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
-    cr_assert_not_null(doc, "%s: %s", path, jerr.text);
-    return doc;
-}
-
-/* The text of dir/name, which the run must have written (free it). */
-static char *read_output(const char *dir, const char *name)
-{
-    char *path = test_path(dir, name);
-    size_t len;
-    char *text = test_read_file(path, &len);
-    free(path);
-    cr_assert_not_null(text, "%s was not written", name);
-    return text;
-}
-
 static json_t *at(json_t *o, const char *a, const char *b)
 {
     json_t *v = json_object_get(json_object_get(o, a), b);
@@ -43,7 +24,7 @@ Test(cli_ccn, compare_reports_the_ring_beside_its_baseline)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "remote hit rate") != NULL, "%s", r.out);
     cli_result_free(&r);
-    json_t *doc = load_json(out);
+    json_t *doc = test_load_json(out);
     json_t *list = json_object_get(doc, "policies");
     json_t *base = json_array_get(list, 0), *ring = json_array_get(list, 1);
     cr_expect_null(json_object_get(base, "ccn"), "no ring, no figures");
@@ -65,11 +46,11 @@ Test(cli_ccn, compare_reports_the_ring_beside_its_baseline)
     cr_expect(json_is_true(json_object_get(at(ring, "ccn", "options"), "throttle")));
     cr_expect(json_is_false(json_object_get(at(json_array_get(list, 2), "ccn", "options"), "throttle")),
               "ccn-b has no throttler");
-    char *text = read_output(dir, "ccn.csv");
+    char *text = test_read_output(dir, "ccn.csv");
     cr_expect(strncmp(text, "policy,scope,index,l1_load_misses", 33) == 0, "%s", text);
     cr_expect(strstr(text, "lru+ccn,run,,") && strstr(text, "srrip+ccn-b,sm,14,"), "%s", text);
     free(text);
-    text = read_output(dir, "ccn_hops.csv");
+    text = test_read_output(dir, "ccn_hops.csv");
     cr_expect(strstr(text, "lru+ccn,run,,1,2,") != NULL);
     free(text);
     json_decref(doc);
@@ -88,7 +69,7 @@ Test(cli_ccn, replay_with_the_ring_reports_it_per_kernel)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "CCN ring") && strstr(r.out, "throttler"), "%s", r.out);
     cli_result_free(&r);
-    json_t *doc = load_json(out);
+    json_t *doc = test_load_json(out);
     json_t *ccn = json_object_get(json_object_get(doc, "summary"), "ccn");
     cr_assert_not_null(ccn);
     json_t *throttler = json_object_get(ccn, "throttler");
@@ -104,7 +85,7 @@ Test(cli_ccn, replay_with_the_ring_reports_it_per_kernel)
     cr_expect_eq(sum, json_integer_value(json_object_get(ccn, "remote_hits")));
     static const char *const tables[] = {"replay.csv", "ccn.csv", "ccn_hops.csv"};
     for (size_t t = 0; t < 3; t++)
-        free(read_output(dir, tables[t]));
+        free(test_read_output(dir, tables[t]));
     json_decref(doc);
     free(out);
     free(trace);
@@ -146,7 +127,7 @@ Test(cli_ccn, profile_draws_the_ring_and_writes_its_tables)
     cli_result_free(&r);
     static const char *const files[] = {"report.html", "ccn.csv", "ccn_hops.csv"};
     for (size_t i = 0; i < 3; i++) {
-        char *text = read_output(out, files[i]);
+        char *text = test_read_output(out, files[i]);
         if (i == 0) {
             cr_expect(strstr(text, "CCN ring of lru+ccn") != NULL, "the ring's subsection");
             cr_expect(strstr(text, "ring hops (out and back)") != NULL, "the hop histogram");

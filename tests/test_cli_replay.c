@@ -9,14 +9,6 @@
 
 #include "tests/helpers.h"
 
-static json_t *load_json(const char *path)
-{
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
-    cr_assert_not_null(doc, "%s: %s", path, jerr.text);
-    return doc;
-}
-
 static uint64_t u64(json_t *o, const char *a, const char *b)
 {
     json_t *v = json_object_get(json_object_get(o, a), b);
@@ -35,7 +27,7 @@ static void compare_orders(const char *workload)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "drrip") && strstr(r.out, "opt"), "the table lists the policies");
     cli_result_free(&r);
-    json_t *doc = load_json(out);
+    json_t *doc = test_load_json(out);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "schema")), "warpscope-compare");
     json_t *list = json_object_get(doc, "policies");
     cr_assert_eq(json_array_size(list), 10);
@@ -71,7 +63,7 @@ Test(cli_replay, replay_writes_a_consistent_report)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "L1 srrip") != NULL, "%s", r.out);
     cli_result_free(&r);
-    json_t *doc = load_json(out);
+    json_t *doc = test_load_json(out);
     json_t *s = json_object_get(doc, "summary");
     cr_expect_str_eq(json_string_value(json_object_get(s, "l1_policy")), "srrip");
     cr_expect_eq(u64(s, "l1", "hits") + u64(s, "l1", "misses"), u64(s, "l1", "accesses"));
@@ -146,7 +138,7 @@ Test(cli_replay, analyze_replay_agrees_with_the_reference_lru)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "replay: L1 lru, L2 lru") != NULL, "%s", r.out);
     cli_result_free(&r);
-    json_t *doc = load_json(out);
+    json_t *doc = test_load_json(out);
     json_t *s = json_object_get(doc, "summary");
     json_t *replay = json_object_get(s, "replay");
     cr_assert(json_is_object(replay));
@@ -177,7 +169,7 @@ static void bypass_on(const char *workload)
     cr_expect(strncmp(text, "scope,kernel,pc_offset", 22) == 0);
     cr_expect(strstr(text, "\nline,") != NULL, "line rows");
     free(text);
-    json_t *doc = load_json(js);
+    json_t *doc = test_load_json(js);
     json_t *ba = json_object_get(doc, "before_after");
     json_t *before = json_object_get(json_object_get(ba, "baseline"), "global_load_traffic_bytes");
     json_t *after = json_object_get(json_object_get(ba, "bypass_table"), "global_load_traffic_bytes");
@@ -192,7 +184,7 @@ static void bypass_on(const char *workload)
     r = cli_run("bypass", trace, "--gpu", "fermi", "--u", "raw", "--json", js, "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
-    doc = load_json(js);
+    doc = test_load_json(js);
     cr_expect_str_eq(json_string_value(json_object_get(doc, "utilization")), "raw");
     cr_expect_geq((uint64_t)json_integer_value(json_object_get(doc, "lines_bypass_worthy")), worthy_sector);
     json_decref(doc);

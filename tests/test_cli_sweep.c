@@ -8,14 +8,6 @@
 
 #include "tests/helpers.h"
 
-static json_t *load_json(const char *path)
-{
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
-    cr_assert_not_null(doc, "%s: %s", path, jerr.text);
-    return doc;
-}
-
 static json_int_t integer(json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);
@@ -32,7 +24,7 @@ Test(cli_sweep, every_point_equals_a_replay_under_its_tuple)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "Poise predicted") != NULL, "%s", r.out);
     cli_result_free(&r);
-    json_t *doc = load_json(out);
+    json_t *doc = test_load_json(out);
     cr_expect_str_eq(json_string_value(json_object_get(doc, "schema")), "warpscope-sweep");
     json_t *points = json_object_get(doc, "points");
     cr_assert_eq(json_array_size(points), 10, "p <= N <= 4: 10 points");
@@ -44,7 +36,7 @@ Test(cli_sweep, every_point_equals_a_replay_under_its_tuple)
     r = cli_run("replay", trace, "--schedule", "rr,tuple:3,1", "-o", rj, "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
-    json_t *replay = load_json(rj);
+    json_t *replay = test_load_json(rj);
     json_t *summary = json_object_get(replay, "summary");
     cr_expect_eq(integer(pt, "l1_hits"), integer(json_object_get(summary, "l1"), "hits"));
     cr_expect_eq(integer(pt, "l1_to_l2_bytes"), integer(json_object_get(summary, "traffic"),

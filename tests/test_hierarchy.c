@@ -357,11 +357,19 @@ static int keep_out(void *ctx, const replay_issue *is, uint64_t line, uint8_t hi
 }
 
 static int keep_first_request(void *ctx, const replay_issue *is, ws_request *rq, int n,
-                              ws_error *err)
+                              uint8_t *bypass_l1, ws_error *err)
 {
-    (void)is, (void)rq, (void)err;
+    (void)is, (void)rq, (void)err, (void)bypass_l1;
     ((stage_log *)ctx)->merged += n - 1;
     return n ? 1 : 0;
+}
+
+static int send_around_l1(void *ctx, const replay_issue *is, ws_request *rq, int n,
+                         uint8_t *bypass_l1, ws_error *err)
+{
+    (void)ctx, (void)is, (void)rq, (void)err;
+    *bypass_l1 = 1;
+    return n;
 }
 
 static hierarchy *make_staged(hierarchy_stage stage)
@@ -406,6 +414,20 @@ Test(hierarchy, a_fill_filter_decides_after_the_level_below)
     cr_expect_eq(r->total.l1.hits, 0, "nothing was filled");
     cr_expect_eq(r->total.l1.misses, 2);
     cr_expect_eq(r->kernels[0].end_lines, 0);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, a_front_end_stage_sends_a_load_around_l1_as_cg)
+{
+    hierarchy *h = make_staged((hierarchy_stage){.front_end = send_around_l1});
+    uint64_t a = 3;
+    load(h, 0, 0, &a, 1);
+    load(h, 0, 0, &a, 1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.hits, 0, "a bypass never fills L1");
+    cr_expect_eq(r->total.l1.bypasses, 2);
+    cr_expect_eq(r->total.traffic.l1_to_l2_read_bytes, 2 * 32, "32 B sectors, as cg");
+    cr_expect_eq(r->total.miss_classes.by_class[MISS_COLD], 0, "bypasses get no miss class");
     hierarchy_free(h);
 }
 

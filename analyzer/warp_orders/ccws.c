@@ -83,10 +83,10 @@ static void reset_slot(ccws *c, uint32_t sm, uint32_t slot)
     c->victims[at] = (vta){0};
 }
 
-static void ccws_kernel_begin(void *state, uint32_t slots)
+static void ccws_kernel_begin(void *state, uint32_t slots, uint32_t pc_count)
 {
     ccws *c = state;
-    warp_order_gto.kernel_begin(c->gto, slots);
+    warp_order_gto.kernel_begin(c->gto, slots, pc_count);
     for (uint32_t sm = 0; sm < c->sms; sm++)
         for (uint32_t s = 0; s < c->slots; s++)
             reset_slot(c, sm, s);
@@ -130,9 +130,10 @@ static void vta_put(vta *v, uint64_t line)
 
 /* The reference L1's answer: evicted lines go to their filler's VTA; a
  * miss that finds its line in its own VTA raises the warp's score. */
-static void ccws_observed(void *state, uint32_t sm, uint32_t slot, uint32_t warp,
+static void ccws_observed(void *state, uint32_t sm, uint32_t slot, uint32_t warp, uint32_t pc,
                           const ws_request *requests, const replay_ref *refs, int n)
 {
+    (void)pc;
     ccws *c = state;
     size_t base = (size_t)sm * c->slots;
     c->warp[base + slot] = warp;
@@ -205,6 +206,7 @@ const warp_order_ops warp_order_ccws = {
     .description = "cache-conscious wavefront scheduling: warps that lose locality to L1 "
                    "thrashing shut the lowest-scoring warps out (GTO among the rest)",
     .uses_misses = 1,
+    .under_study = 1,
     .create = ccws_create,
     .destroy = ccws_destroy,
     .kernel_begin = ccws_kernel_begin,

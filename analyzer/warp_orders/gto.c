@@ -6,7 +6,7 @@
  * newcomer to the same slot. */
 #include <stdlib.h>
 
-#include "analyzer/warp_order.h"
+#include "analyzer/warp_orders/gto.h"
 
 typedef struct gto {
     uint32_t sms, schedulers, slots, k;
@@ -48,9 +48,9 @@ static void *gto_create(const warp_order_geometry *g, ws_error *err)
 /* A kernel starts afresh: no greedy warp, clocks at zero.  (Its warp
  * slots never exceed the geometry's: residency caps them at
  * max_warps_per_sm.) */
-static void gto_kernel_begin(void *state, uint32_t slots)
+static void gto_kernel_begin(void *state, uint32_t slots, uint32_t pc_count)
 {
-    (void)slots;
+    (void)slots, (void)pc_count;
     gto *o = state;
     size_t per_sm = (size_t)o->sms * o->schedulers;
     for (size_t i = 0; i < per_sm; i++) {
@@ -65,17 +65,18 @@ static void gto_arrived(void *state, uint32_t sm, uint32_t slot)
     o->ready_at[(size_t)sm * o->slots + slot] = 0;
 }
 
-static int32_t gto_pick(void *state, const warp_view *v)
+/* The greedy warp if it is ready, else the oldest ready warp; if every
+ * warp is waiting after a miss, the one that becomes ready first (time
+ * passes in a functional model), unless ready_only: then -1, and the
+ * greedy warp stays. */
+static int32_t choose(gto *o, const warp_view *v, int ready_only)
 {
-    gto *o = state;
     size_t at = (size_t)v->sm * o->schedulers + v->scheduler;
     const uint64_t *ready_at = o->ready_at + (size_t)v->sm * o->slots;
     int32_t current = o->greedy[at];
     uint64_t now = o->issues[at];
     if (current >= 0 && v->live[current] && ready_at[current] <= now)
         return current;
-    /* The oldest ready warp; if every warp is waiting after a miss, the one
-     * that becomes ready first (time passes in a functional model). */
     int32_t soonest = -1;
     for (uint32_t k = 0; k < v->live_count; k++) {
         uint32_t slot = v->by_age[k];
@@ -83,13 +84,20 @@ static int32_t gto_pick(void *state, const warp_view *v)
             soonest = (int32_t)slot; /* the oldest ready warp */
             break;
         }
+        if (ready_only)
+            continue;
         /* Strictly sooner: of warps ready at the same time, the older. */
         if (soonest < 0 || ready_at[slot] < ready_at[soonest])
             soonest = (int32_t)slot;
     }
-    o->greedy[at] = soonest;
+    if (soonest >= 0 || !ready_only)
+        o->greedy[at] = soonest;
     return soonest;
 }
+
+static int32_t gto_pick(void *state, const warp_view *v) { return choose(state, v, 0); }
+
+int32_t gto_pick_ready(void *state, const warp_view *v) { return choose(state, v, 1); }
 
 static void gto_left(void *state, uint32_t sm, uint32_t scheduler, uint32_t slot)
 {

@@ -10,9 +10,9 @@ typedef struct lrr {
     uint32_t *last; /* [sms × schedulers]: position of the last issue */
 } lrr;
 
-static void lrr_kernel_begin(void *state, uint32_t slots)
+static void lrr_kernel_begin(void *state, uint32_t slots, uint32_t pc_count)
 {
-    (void)slots;
+    (void)slots, (void)pc_count;
     lrr *o = state;
     size_t n = (size_t)o->sms * o->schedulers;
     for (size_t i = 0; i < n; i++)
@@ -28,7 +28,7 @@ static void *lrr_create(const warp_order_geometry *g, ws_error *err)
     }
     o->sms = g->sms;
     o->schedulers = g->schedulers;
-    lrr_kernel_begin(o, g->slots);
+    lrr_kernel_begin(o, g->slots, 0);
     return o;
 }
 

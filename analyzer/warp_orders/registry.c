@@ -10,6 +10,7 @@
 const warp_order_ops *const warp_order_all[] = {&warp_order_gto, &warp_order_lrr,
                                                 &warp_order_recorded, &warp_order_swl,
                                                 &warp_order_pcal, &warp_order_tuple, &warp_order_ccws,
+                                                &warp_order_lws,
                                                 NULL};
 
 int warp_order_spec_equal(const warp_order_spec *a, const warp_order_spec *b)

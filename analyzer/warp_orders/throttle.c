@@ -35,9 +35,9 @@ static void throttle_destroy(void *state)
     free(t);
 }
 
-static void throttle_kernel_begin(void *state, uint32_t slots)
+static void throttle_kernel_begin(void *state, uint32_t slots, uint32_t pc_count)
 {
-    warp_order_gto.kernel_begin(((throttle *)state)->gto, slots);
+    warp_order_gto.kernel_begin(((throttle *)state)->gto, slots, pc_count);
 }
 
 static void throttle_arrived(void *state, uint32_t sm, uint32_t slot)
@@ -73,6 +73,7 @@ static int throttle_may_allocate(const void *state, uint32_t age_rank)
 #define THROTTLE(id, order_name, with_p, text)                                              \
     const warp_order_ops warp_order_##id = {                                               \
         .name = order_name, .description = text, .uses_misses = 1, .parameters = 1,        \
+        .under_study = 1,                                                                  \
         .takes_p = with_p,                                                                 \
         .create = throttle_create, .destroy = throttle_destroy,                            \
         .kernel_begin = throttle_kernel_begin, .arrived = throttle_arrived,                \

@@ -1,0 +1,303 @@
+/* analyzer/stages/lcm.c: see lcm.h (S2 §4, SPEC §9). */
+#include "analyzer/stages/lcm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/hierarchy.h"
+#include "analyzer/l1_rules.h"
+#include "formats/trace.h"
+#include "util/counts.h"
+
+#define UNDECIDED 0xFF
+
+/* One tag of a coalescing queue: the line, and the coalescer's clock when
+ * it was taken. */
+typedef struct lcm_tag {
+    uint64_t line, born;
+    uint8_t valid;
+} lcm_tag;
+
+typedef struct lcm_coalescer {
+    lcm_tag tags[LCM_QUEUES][LCM_TAGS];
+    uint64_t clock; /* requests that entered it this kernel */
+} lcm_coalescer;
+
+struct lcm {
+    lcm_options o;
+    uint32_t sms, line_shift;
+    locality *monitor;   /* the SMs' L1 generations, closed at T */
+    uint8_t *every_warp; /* [sms × pc_count]: a locality_class, or UNDECIDED */
+    uint8_t *one_warp;   /* the same, from the monitored warp's generations only */
+    uint32_t pc_count;
+    lcm_coalescer *coalescers; /* [sms] */
+    lcm_kernel *kernel;        /* the current one */
+    lcm_results res;
+};
+
+lcm_options lcm_options_default(void)
+{
+    return (lcm_options){.monitor = LCM_MONITOR_ALL_WARPS, .threshold = 8, .window = 32};
+}
+
+int lcm_options_validate(const lcm_options *o, ws_error *err)
+{
+    /* T = 1 would close every observation at its fill, streaming. */
+    if (o->threshold < 2 || o->threshold > 1000000)
+        return ws_fail(err, "LCM threshold T %u outside 2..1000000", o->threshold);
+    if (o->window < 1 || o->window > 1000000)
+        return ws_fail(err, "LCM coalescing window W %u outside 1..1000000", o->window);
+    return 0;
+}
+
+const char *lcm_monitor_name(lcm_monitor m)
+{
+    return m == LCM_MONITOR_ONE_WARP ? "one-warp" : "all-warps";
+}
+
+void lcm_free(lcm *m)
+{
+    if (!m)
+        return;
+    locality_free(m->monitor);
+    free(m->every_warp);
+    free(m->one_warp);
+    free(m->coalescers);
+    for (uint32_t k = 0; m->res.kernels && k < m->res.kernel_count; k++)
+        free(m->res.kernels[k].pcs);
+    free(m->res.kernels);
+    free(m);
+}
+
+static int is_streaming(uint8_t c) { return c == LOCALITY_STREAMING; }
+static int is_inter_warp(uint8_t c) { return c == LOCALITY_INTER_ONLY || c == LOCALITY_BOTH; }
+
+/* A closed observation decides its PC on its SM, in both monitors. */
+static void observed(void *ctx, uint32_t sm, uint32_t pc, locality_class c, int monitored)
+{
+    lcm *m = ctx;
+    lcm_kernel *k = m->kernel;
+    size_t at = (size_t)sm * m->pc_count + pc;
+    uint8_t *acting = m->o.monitor == LCM_MONITOR_ONE_WARP ? m->one_warp : m->every_warp;
+    uint8_t before = acting[at];
+    k->counts.observations++;
+    k->pcs[pc].generations[c]++;
+    m->every_warp[at] = (uint8_t)c;
+    if (monitored) {
+        k->counts.monitored_observations++;
+        m->one_warp[at] = (uint8_t)c;
+    }
+    k->counts.turned_streaming += !is_streaming(before) && is_streaming(acting[at]);
+    k->counts.turned_back += before != UNDECIDED && is_streaming(before) && !is_streaming(acting[at]);
+}
+
+lcm *lcm_new(const lcm_options *o, uint32_t sms, uint32_t line_bytes, uint32_t kernel_count,
+             ws_error *err)
+{
+    if (lcm_options_validate(o, err) != 0)
+        return NULL;
+    lcm *m = calloc(1, sizeof *m);
+    if (!m || !(m->coalescers = calloc(sms ? sms : 1, sizeof *m->coalescers)) ||
+        !(m->res.kernels = calloc(kernel_count + 1, sizeof *m->res.kernels))) {
+        lcm_free(m);
+        return ws_fail(err, "out of memory"), NULL;
+    }
+    m->o = *o;
+    m->sms = sms;
+    m->line_shift = (uint32_t)__builtin_ctz(line_bytes);
+    m->res.options = *o;
+    m->res.kernel_count = kernel_count;
+    if (!(m->monitor = locality_new(sms, err))) {
+        lcm_free(m);
+        return NULL;
+    }
+    locality_watch(m->monitor, o->threshold, observed, m);
+    return m;
+}
+
+const lcm_results *lcm_results_of(const lcm *m) { return &m->res; }
+
+/* ---- the coalescer ---- */
+
+static void flush_tag(lcm_tag *t, uint64_t *cause)
+{
+    t->valid = 0;
+    (*cause)++;
+}
+
+/* One request of an inter-warp PC: 1 = merged into a tag (no L1 access),
+ * 0 = on to L1 (it took a tag). */
+static int coalesce(lcm *m, lcm_coalescer *c, uint64_t line)
+{
+    lcm_counts *k = &m->kernel->counts;
+    lcm_tag *queue = c->tags[line % LCM_QUEUES];
+    uint64_t now = ++c->clock;
+    k->coalescer_requests++;
+    lcm_tag *free_tag = NULL, *oldest = NULL;
+    for (uint32_t i = 0; i < LCM_TAGS; i++) {
+        lcm_tag *t = &queue[i];
+        if (t->valid && now - t->born > m->o.window) /* its window has passed */
+            flush_tag(t, &k->flushes_window);
+        if (t->valid && t->line == line) {
+            k->merged_requests++;
+            return 1;
+        }
+        if (!t->valid && !free_tag)
+            free_tag = t;
+        if (t->valid && (!oldest || t->born < oldest->born))
+            oldest = t;
+    }
+    if (!free_tag) { /* a conflict: the oldest tag goes */
+        free_tag = oldest;
+        flush_tag(free_tag, &k->flushes_conflict);
+    }
+    *free_tag = (lcm_tag){.line = line, .born = now, .valid = 1};
+    return 0;
+}
+
+static void flush_all(lcm *m)
+{
+    lcm_counts *k = &m->kernel->counts;
+    for (uint32_t s = 0; s < m->sms; s++) {
+        lcm_coalescer *c = &m->coalescers[s];
+        for (uint32_t q = 0; q < LCM_QUEUES; q++)
+            for (uint32_t i = 0; i < LCM_TAGS; i++) {
+                lcm_tag *t = &c->tags[q][i];
+                if (t->valid)
+                    flush_tag(t, c->clock - t->born > m->o.window ? &k->flushes_window
+                                                                         : &k->flushes_kernel_end);
+            }
+        c->clock = 0;
+    }
+}
+
+/* ---- the front end: bypass and coalescing ---- */
+
+/* What a decision makes LCM do: 1 bypass, 2 coalesce, 0 neither. */
+static int action_of(const lcm *m, uint8_t c)
+{
+    if (c == UNDECIDED)
+        return 0;
+    if (m->o.bypass && is_streaming(c))
+        return 1;
+    return m->o.coalesce && is_inter_warp(c) ? 2 : 0;
+}
+
+static int front_end(void *ctx, const replay_issue *is, ws_request *requests, int n,
+                     uint8_t *bypass_l1, ws_error *err)
+{
+    (void)err;
+    lcm *m = ctx;
+    if (is->kind != WST_LOAD || is->space != WST_GLOBAL || is->pc >= m->pc_count ||
+        l1_route_of(is->kind, is->space, is->cache_op) != L1_LOOKUP)
+        return n;
+    lcm_kernel *k = m->kernel;
+    lcm_pc *pc = &k->pcs[is->pc];
+    size_t at = (size_t)is->sm * m->pc_count + is->pc;
+    int every = action_of(m, m->every_warp[at]), one = action_of(m, m->one_warp[at]);
+    int act = m->o.monitor == LCM_MONITOR_ONE_WARP ? one : every;
+    k->counts.loads++;
+    k->counts.agreed += every == one;
+    pc->loads++;
+    if (act == 1 && is->warp_slot == 0) { /* the monitored warp keeps caching */
+        k->counts.monitored_kept++;
+        return n;
+    }
+    if (act == 1) {
+        /* The monitor still counts the use of a line L1 holds, though the
+         * request goes around it: else a PC found streaming could never
+         * show the inter-warp reuse of the monitored warp's lines. */
+        for (int i = 0; i < n; i++)
+            locality_hit(m->monitor, is->sm, requests[i].line_addr >> m->line_shift, is->warp);
+        *bypass_l1 = 1;
+        k->counts.bypassed_loads++;
+        k->counts.bypassed_requests += (uint64_t)n;
+        pc->bypassed_loads++;
+        return n;
+    }
+    if (act != 2)
+        return n;
+    lcm_coalescer *c = &m->coalescers[is->sm];
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t line = requests[i].line_addr >> m->line_shift;
+        if (coalesce(m, c, line)) {
+            /* Served by the line its tag fetched: a use of the line the
+             * monitor counts, or merging would hide the very reuse that
+             * earned the PC its inter-warp bit. */
+            locality_hit(m->monitor, is->sm, line, is->warp);
+            pc->merged_requests++;
+            continue;
+        }
+        requests[kept++] = requests[i];
+    }
+    return kept;
+}
+
+void lcm_stage(lcm *m, hierarchy_stage *out)
+{
+    *out = (hierarchy_stage){.ctx = m, .front_end = front_end};
+}
+
+/* ---- the monitor: L1 events ---- */
+
+static int kernel_begin(void *ctx, uint32_t kernel, uint32_t pc_count, ws_error *err)
+{
+    lcm *m = ctx;
+    size_t n = (size_t)m->sms * (pc_count ? pc_count : 1);
+    lcm_kernel *k = &m->res.kernels[kernel < m->res.kernel_count ? kernel : m->res.kernel_count];
+    free(m->every_warp);
+    free(m->one_warp);
+    m->every_warp = m->one_warp = NULL;
+    if (!(m->every_warp = malloc(n)) || !(m->one_warp = malloc(n)) ||
+        !(k->pcs = calloc(pc_count ? pc_count : 1, sizeof *k->pcs)))
+        return ws_fail(err, "out of memory");
+    memset(m->every_warp, UNDECIDED, n); /* every PC starts undecided: cached */
+    memset(m->one_warp, UNDECIDED, n);
+    m->pc_count = k->pc_count = pc_count;
+    m->kernel = k;
+    return locality_begin_kernel(m->monitor, pc_count, err);
+}
+
+static int on_fill(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
+{
+    lcm *m = ctx;
+    return locality_fill(m->monitor, is->sm, line, is->warp, is->pc, is->warp_slot == 0, err);
+}
+
+static int on_hit(void *ctx, const replay_issue *is, uint64_t line, uint32_t owner, ws_error *err)
+{
+    (void)owner;
+    (void)err;
+    lcm *m = ctx;
+    locality_hit(m->monitor, is->sm, line, is->warp);
+    return 0;
+}
+
+static int on_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor, evict_cause cause,
+                     ws_error *err)
+{
+    (void)evictor;
+    (void)cause;
+    (void)err;
+    lcm *m = ctx;
+    locality_evict(m->monitor, sm, line);
+    return 0;
+}
+
+static int kernel_end(void *ctx, ws_error *err)
+{
+    (void)err;
+    lcm *m = ctx;
+    flush_all(m);
+    /* The observations still open are dropped: the kernel's PCs die with
+     * it, so they would decide nothing. */
+    counts_add(&m->res.total, &m->kernel->counts, sizeof m->res.total);
+    return 0;
+}
+
+void lcm_observer(lcm *m, l1_observer *out)
+{
+    *out = (l1_observer){.ctx = m, .kernel_begin = kernel_begin, .hit = on_hit, .fill = on_fill,
+                         .depart = on_depart, .kernel_end = kernel_end};
+}

@@ -1,0 +1,13 @@
+/* analyzer/warp_orders/gto.h: GTO's choice for orders built on it (CCWS,
+ * throttling, LWS), beyond warp_order_gto's ops. */
+#ifndef WS_WARP_ORDERS_GTO_H
+#define WS_WARP_ORDERS_GTO_H
+
+#include "analyzer/warp_order.h"
+
+/* GTO's pick among v's live warps that are ready now (the greedy warp
+ * first, then the oldest); -1 if none is, leaving GTO's state as it was.
+ * An order favouring a group of warps tries the group this way first. */
+int32_t gto_pick_ready(void *gto_state, const warp_view *v);
+
+#endif

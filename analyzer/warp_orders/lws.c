@@ -1,0 +1,213 @@
+/* analyzer/warp_orders/lws.c: locality-based warp scheduling (S2 §5, SPEC
+ * §9): GTO, steered by how well each SM's L1 is doing.
+ *
+ * Every 256 L1 accesses of an SM, the cache utilization score of that
+ * window is
+ *     CUS = (hits × L2 latency) ÷ (misses × stall penalty)
+ * with the config's L2 latency, and its DRAM latency as the stall a miss
+ * costs (S2's Stall_net; a window without misses scores above any
+ * threshold).  Until the next score:
+ *   CUS < 0.2  the cache is contended: the warps whose next load is
+ *              streaming (it will bypass L1) go first;
+ *   CUS > 1    the cache is doing well: the other warps go first;
+ *   otherwise  plain GTO.
+ * Within the favoured group the order is GTO's, among its ready warps; if
+ * none is ready, GTO over every warp.
+ *
+ * Like GTO and CCWS it reads the scheduler's reference L1 (SPEC §6), so its
+ * order is computed once, before any policy: the L1 accesses, hits and
+ * misses are the reference L1's, and a PC is streaming by an LCM monitor on
+ * that L1 (every warp's generations, closed at eviction or T = 8 accesses,
+ * the last closed one deciding; analyzer/stages/lcm.h).  Its issue order is
+ * its own (a schedule under study), and reports name it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/locality.h"
+#include "analyzer/warp_orders/gto.h"
+
+enum { WINDOW = 256, THRESHOLD_T = 8 };
+#define CUS_LOW 0.2
+#define CUS_HIGH 1.0
+
+typedef enum { FAVOUR_NONE, FAVOUR_STREAMING, FAVOUR_OTHERS } favour;
+
+typedef struct sm_window {
+    uint32_t accesses, hits, misses;
+    favour mode;
+} sm_window;
+
+typedef struct lws {
+    void *gto;
+    uint32_t sms, slots, line_shift;
+    double l2_latency, stall;
+    sm_window *windows;  /* [sms] */
+    locality *monitor;   /* the reference L1's generations */
+    uint8_t *streaming;  /* [sms × pc_count]: the PC's last observation was single-use */
+    uint32_t pc_count;
+    uint32_t *group;     /* scratch: a scheduler's favoured slots, oldest first */
+    uint8_t *in_group;   /* scratch: the group as a live mask */
+} lws;
+
+static void lws_destroy(void *state)
+{
+    lws *o = state;
+    if (!o)
+        return;
+    if (o->gto)
+        warp_order_gto.destroy(o->gto);
+    locality_free(o->monitor);
+    free(o->windows);
+    free(o->streaming);
+    free(o->group);
+    free(o->in_group);
+    free(o);
+}
+
+static void decided(void *ctx, uint32_t sm, uint32_t pc, locality_class c, int monitored)
+{
+    (void)monitored;
+    lws *o = ctx;
+    o->streaming[(size_t)sm * o->pc_count + pc] = c == LOCALITY_STREAMING;
+}
+
+static void *lws_create(const warp_order_geometry *g, ws_error *err)
+{
+    lws *o = calloc(1, sizeof *o);
+    if (!o)
+        return ws_fail(err, "out of memory"), NULL;
+    size_t slots = g->slots ? g->slots : 1;
+    if (!(o->gto = warp_order_gto.create(g, err)) || !(o->monitor = locality_new(g->sms, err))) {
+        lws_destroy(o);
+        return NULL;
+    }
+    if (!(o->windows = calloc(g->sms ? g->sms : 1, sizeof *o->windows)) ||
+        !(o->group = calloc(slots, sizeof *o->group)) || !(o->in_group = calloc(slots, 1))) {
+        lws_destroy(o);
+        return ws_fail(err, "out of memory"), NULL;
+    }
+    o->sms = g->sms;
+    o->slots = g->slots;
+    o->line_shift = g->line_bytes ? (uint32_t)__builtin_ctz(g->line_bytes) : 7;
+    o->l2_latency = g->l2_latency;
+    o->stall = g->dram_latency;
+    locality_watch(o->monitor, THRESHOLD_T, decided, o);
+    return o;
+}
+
+/* A kernel starts with no PC decided and plain GTO on every SM.  (Out of
+ * memory here leaves every PC undecided: LWS is then GTO.) */
+static void lws_kernel_begin(void *state, uint32_t slots, uint32_t pc_count)
+{
+    lws *o = state;
+    warp_order_gto.kernel_begin(o->gto, slots, pc_count);
+    memset(o->windows, 0, o->sms * sizeof *o->windows);
+    free(o->streaming);
+    o->streaming = calloc((size_t)o->sms * (pc_count ? pc_count : 1), 1);
+    o->pc_count = o->streaming ? pc_count : 0;
+    ws_error ignored;
+    if (locality_begin_kernel(o->monitor, o->pc_count, &ignored) != 0)
+        o->pc_count = 0;
+}
+
+static void lws_arrived(void *state, uint32_t sm, uint32_t slot)
+{
+    warp_order_gto.arrived(((lws *)state)->gto, sm, slot);
+}
+
+static void lws_left(void *state, uint32_t sm, uint32_t scheduler, uint32_t slot)
+{
+    warp_order_gto.left(((lws *)state)->gto, sm, scheduler, slot);
+}
+
+/* S2 Eq. 1 over the SM's last window, and the group it favours. */
+static favour score(const lws *o, const sm_window *w)
+{
+    if (!w->misses)
+        return FAVOUR_OTHERS;
+    double cus = ((double)w->hits * o->l2_latency) / ((double)w->misses * o->stall);
+    return cus < CUS_LOW ? FAVOUR_STREAMING : cus > CUS_HIGH ? FAVOUR_OTHERS : FAVOUR_NONE;
+}
+
+/* The reference L1 on the issued instruction: the SM's window counts its
+ * lookups, and the monitor follows the lines' generations. */
+static void lws_observed(void *state, uint32_t sm, uint32_t slot, uint32_t warp, uint32_t pc,
+                         const ws_request *requests, const replay_ref *refs, int n)
+{
+    (void)slot;
+    lws *o = state;
+    sm_window *w = &o->windows[sm];
+    for (int i = 0; i < n; i++) {
+        const replay_ref *r = &refs[i];
+        uint64_t line = requests[i].line_addr >> o->line_shift;
+        if (r->evicted)
+            locality_evict(o->monitor, sm, r->victim_line);
+        if (r->outcome != L1_LOOKUP)
+            continue;
+        if (r->hit) {
+            locality_hit(o->monitor, sm, line, warp);
+        } else if (!r->present) {
+            ws_error ignored; /* out of memory: the line goes unwatched */
+            (void)locality_fill(o->monitor, sm, line, warp, pc, 0, &ignored);
+        }
+        w->accesses++;
+        w->hits += r->hit;
+        w->misses += !r->hit;
+        if (w->accesses == WINDOW) {
+            w->mode = score(o, w);
+            w->accesses = w->hits = w->misses = 0;
+        }
+    }
+}
+
+static int next_is_streaming(const lws *o, const warp_view *v, uint32_t slot)
+{
+    uint32_t pc;
+    return v->next_load && v->next_load(v->sched_sm, slot, &pc) && pc < o->pc_count &&
+           o->streaming[(size_t)v->sm * o->pc_count + pc];
+}
+
+static int32_t lws_pick(void *state, const warp_view *v)
+{
+    lws *o = state;
+    favour mode = o->windows[v->sm].mode;
+    if (mode != FAVOUR_NONE) {
+        warp_view favoured = *v;
+        favoured.live_count = 0;
+        memset(o->in_group, 0, v->slot_count);
+        for (uint32_t k = 0; k < v->live_count; k++) {
+            uint32_t s = v->by_age[k];
+            if (next_is_streaming(o, v, s) == (mode == FAVOUR_STREAMING)) {
+                o->group[favoured.live_count++] = s;
+                o->in_group[s] = 1;
+            }
+        }
+        favoured.by_age = o->group;
+        favoured.live = o->in_group;
+        int32_t slot = favoured.live_count ? gto_pick_ready(o->gto, &favoured) : -1;
+        if (slot >= 0)
+            return slot;
+    }
+    return warp_order_gto.pick(o->gto, v);
+}
+
+static void lws_issued(void *state, const warp_view *v, uint32_t slot, int missed)
+{
+    warp_order_gto.issued(((lws *)state)->gto, v, slot, missed);
+}
+
+const warp_order_ops warp_order_lws = {
+    .name = "lws",
+    .description = "locality-based warp scheduling (S2): GTO that favours warps about to "
+                   "load streaming data when L1 is contended, the others when it does well",
+    .uses_misses = 1,
+    .under_study = 1,
+    .create = lws_create,
+    .destroy = lws_destroy,
+    .kernel_begin = lws_kernel_begin,
+    .arrived = lws_arrived,
+    .pick = lws_pick,
+    .issued = lws_issued,
+    .left = lws_left,
+    .observed = lws_observed,
+};
