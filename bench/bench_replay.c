@@ -5,7 +5,8 @@
  *   - `compare` of 6 policies (one decode feeding 6 hierarchies on worker
  *     threads) against 6 separate single-policy replays, same process, same
  *     trace (PolyBench gemm, medium size), as a ratio;
- *   - the CCN ring's cost (lru+ccn-b against lru) on the same trace;
+ *   - the CCN ring's cost (lru+ccn-b against lru) and LCM's (lcm against
+ *     lru) on the same trace;
  *   - the (N, p) sweep on the poise preset against one replay (target:
  *     under 60x one replay's wall time).
  *
@@ -163,15 +164,21 @@ static double replay_seconds(const sched_source *src, const gpu_config *c, const
     return t;
 }
 
-/* Seconds of one replay of src on config c, lru, with or without the CCN
- * ring (ccn-b: every candidate miss probes the other L1s). */
-static double lru_seconds(const sched_source *src, const gpu_config *c, int ring)
+typedef enum { PLAIN, WITH_RING, WITH_LCM } managed;
+
+/* Seconds of one replay of src on config c, lru, alone, with the CCN ring
+ * (ccn-b: every candidate miss probes the other L1s) or with LCM (its
+ * monitor on every fill, hit and eviction, bypass and coalescing). */
+static double lru_seconds(const sched_source *src, const gpu_config *c, managed with)
 {
     hierarchy_options o = {.config = *c, .seed = 1};
-    if (ring) {
+    if (with == WITH_RING) {
         o.ccn = ccn_options_default();
         o.ccn.enabled = 1;
         o.ccn.throttle = 0;
+    } else if (with == WITH_LCM) {
+        o.lcm = lcm_options_default();
+        o.lcm.bypass = o.lcm.coalesce = 1;
     }
     replay_options ro;
     replay_options_default(&ro);
@@ -192,11 +199,14 @@ static void ccn_and_sweep(const sched_source *src, const char *path)
     gpu_config fermi, poise;
     if (config_load(&fermi, "fermi", &err) != 0 || config_load(&poise, "poise", &err) != 0)
         die("config", &err);
-    double plain = lru_seconds(src, &fermi, 0), ring = lru_seconds(src, &fermi, 1);
+    double plain = lru_seconds(src, &fermi, PLAIN), ring = lru_seconds(src, &fermi, WITH_RING);
+    double managed_time = lru_seconds(src, &fermi, WITH_LCM);
     printf("\nThe CCN ring on gemm (medium), fermi, one thread: `lru` %.2f s, `lru+ccn-b`\n"
            "(every candidate miss probes up to 14 other L1s) %.2f s: **%.2fx**.\n",
            plain, ring, ring / plain);
-    double one = lru_seconds(src, &poise, 0);
+    printf("\nLCM on the same replay: `lcm` (bypass and coalescing, its monitor on\n"
+           "every L1 fill, hit and eviction) %.2f s: **%.2fx** `lru`.\n", managed_time, managed_time / plain);
+    double one = lru_seconds(src, &poise, PLAIN);
     replay_options ro;
     replay_options_default(&ro);
     hierarchy_options base = {.config = poise, .seed = 1};

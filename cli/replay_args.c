@@ -66,6 +66,11 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
             if (!value)
                 return cli_error(NULL, "%s: %s needs a value", command, opt);
             i++;
+            if ((strcmp(opt, "--l1") == 0 || strcmp(opt, "--l2") == 0) &&
+                system_apply(value, &(hierarchy_options){0}, &err) != 0)
+                return cli_error(opt, "'%s' is a management system, not a policy: use "
+                                      "--manage %s (or %s in compare --policies)",
+                                 value, value, value);
             int rc = config_override(&a->config, opt, value, &err);
             if (rc < 0)
                 return cli_fail(NULL, &err);

@@ -86,11 +86,15 @@ Test(cli_lcm, bad_options_fail_in_one_line)
     const char *cases[][2] = {{"--lcm-monitor", "some-warps"},
                               {"--lcm-threshold", "1"},
                               {"--lcm-window", "0"},
-                              {"--manage", "lcm+nothing"}};
+                              {"--manage", "lcm+nothing"},
+                              {"--l1", "lcm"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cli_result r = cli_run("replay", "x.wst", cases[i][0], cases[i][1], NULL);
         cr_expect_neq(r.status, 0, "%s %s", cases[i][0], cases[i][1]);
         cr_expect(test_is_one_line(r.err), "%s", r.err);
         cli_result_free(&r);
     }
+    cli_result r = cli_run("replay", "x.wst", "--l1", "lcm", NULL);
+    cr_expect(strstr(r.err, "--manage lcm") != NULL, "a system named as a policy: %s", r.err);
+    cli_result_free(&r);
 }
