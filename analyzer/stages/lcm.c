@@ -2,14 +2,12 @@
 #include "analyzer/stages/lcm.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "analyzer/hierarchy.h"
 #include "analyzer/l1_rules.h"
+#include "analyzer/pc_monitor.h"
 #include "formats/trace.h"
 #include "util/counts.h"
-
-#define UNDECIDED 0xFF
 
 /* One tag of a coalescing queue: the line, and the coalescer's clock when
  * it was taken. */
@@ -26,9 +24,8 @@ typedef struct lcm_coalescer {
 struct lcm {
     lcm_options o;
     uint32_t sms, line_shift;
-    locality *monitor;   /* the SMs' L1 generations, closed at T */
-    uint8_t *every_warp; /* [sms × pc_count]: a locality_class, or UNDECIDED */
-    uint8_t *one_warp;   /* the same, from the monitored warp's generations only */
+    pc_monitor *monitor; /* the SMs' L1 generations, closed at T, and the PCs' decisions */
+    pc_monitor_table acting;
     uint32_t pc_count;
     lcm_coalescer *coalescers; /* [sms] */
     lcm_kernel *kernel;        /* the current one */
@@ -59,9 +56,7 @@ void lcm_free(lcm *m)
 {
     if (!m)
         return;
-    locality_free(m->monitor);
-    free(m->every_warp);
-    free(m->one_warp);
+    pc_monitor_free(m->monitor);
     free(m->coalescers);
     for (uint32_t k = 0; m->res.kernels && k < m->res.kernel_count; k++)
         free(m->res.kernels[k].pcs);
@@ -71,25 +66,6 @@ void lcm_free(lcm *m)
 
 static int is_streaming(uint8_t c) { return c == LOCALITY_STREAMING; }
 static int is_inter_warp(uint8_t c) { return c == LOCALITY_INTER_ONLY || c == LOCALITY_BOTH; }
-
-/* A closed observation decides its PC on its SM, in both monitors. */
-static void observed(void *ctx, uint32_t sm, uint32_t pc, locality_class c, int monitored)
-{
-    lcm *m = ctx;
-    lcm_kernel *k = m->kernel;
-    size_t at = (size_t)sm * m->pc_count + pc;
-    uint8_t *acting = m->o.monitor == LCM_MONITOR_ONE_WARP ? m->one_warp : m->every_warp;
-    uint8_t before = acting[at];
-    k->counts.observations++;
-    k->pcs[pc].generations[c]++;
-    m->every_warp[at] = (uint8_t)c;
-    if (monitored) {
-        k->counts.monitored_observations++;
-        m->one_warp[at] = (uint8_t)c;
-    }
-    k->counts.turned_streaming += !is_streaming(before) && is_streaming(acting[at]);
-    k->counts.turned_back += before != UNDECIDED && is_streaming(before) && !is_streaming(acting[at]);
-}
 
 lcm *lcm_new(const lcm_options *o, uint32_t sms, uint32_t line_bytes, uint32_t kernel_count,
              ws_error *err)
@@ -107,11 +83,11 @@ lcm *lcm_new(const lcm_options *o, uint32_t sms, uint32_t line_bytes, uint32_t k
     m->line_shift = (uint32_t)__builtin_ctz(line_bytes);
     m->res.options = *o;
     m->res.kernel_count = kernel_count;
-    if (!(m->monitor = locality_new(sms, err))) {
+    m->acting = o->monitor == LCM_MONITOR_ONE_WARP ? PC_ONE_WARP : PC_EVERY_WARP;
+    if (!(m->monitor = pc_monitor_new(sms, o->threshold, err))) {
         lcm_free(m);
         return NULL;
     }
-    locality_watch(m->monitor, o->threshold, observed, m);
     return m;
 }
 
@@ -176,7 +152,7 @@ static void flush_all(lcm *m)
 /* What a decision makes LCM do: 1 bypass, 2 coalesce, 0 neither. */
 static int action_of(const lcm *m, uint8_t c)
 {
-    if (c == UNDECIDED)
+    if (c == PC_UNDECIDED)
         return 0;
     if (m->o.bypass && is_streaming(c))
         return 1;
@@ -193,9 +169,9 @@ static int front_end(void *ctx, const replay_issue *is, ws_request *requests, in
         return n;
     lcm_kernel *k = m->kernel;
     lcm_pc *pc = &k->pcs[is->pc];
-    size_t at = (size_t)is->sm * m->pc_count + is->pc;
-    int every = action_of(m, m->every_warp[at]), one = action_of(m, m->one_warp[at]);
-    int act = m->o.monitor == LCM_MONITOR_ONE_WARP ? one : every;
+    int every = action_of(m, pc_monitor_decision(m->monitor, PC_EVERY_WARP, is->sm, is->pc));
+    int one = action_of(m, pc_monitor_decision(m->monitor, PC_ONE_WARP, is->sm, is->pc));
+    int act = m->acting == PC_ONE_WARP ? one : every;
     k->counts.loads++;
     k->counts.agreed += every == one;
     pc->loads++;
@@ -208,7 +184,7 @@ static int front_end(void *ctx, const replay_issue *is, ws_request *requests, in
          * request goes around it: else a PC found streaming could never
          * show the inter-warp reuse of the monitored warp's lines. */
         for (int i = 0; i < n; i++)
-            locality_hit(m->monitor, is->sm, requests[i].line_addr >> m->line_shift, is->warp);
+            pc_monitor_use(m->monitor, is->sm, requests[i].line_addr >> m->line_shift, is->warp);
         *bypass_l1 = 1;
         k->counts.bypassed_loads++;
         k->counts.bypassed_requests += (uint64_t)n;
@@ -225,7 +201,7 @@ static int front_end(void *ctx, const replay_issue *is, ws_request *requests, in
             /* Served by the line its tag fetched: a use of the line the
              * monitor counts, or merging would hide the very reuse that
              * earned the PC its inter-warp bit. */
-            locality_hit(m->monitor, is->sm, line, is->warp);
+            pc_monitor_use(m->monitor, is->sm, line, is->warp);
             pc->merged_requests++;
             continue;
         }
@@ -244,25 +220,18 @@ void lcm_stage(lcm *m, hierarchy_stage *out)
 static int kernel_begin(void *ctx, uint32_t kernel, uint32_t pc_count, ws_error *err)
 {
     lcm *m = ctx;
-    size_t n = (size_t)m->sms * (pc_count ? pc_count : 1);
     lcm_kernel *k = &m->res.kernels[kernel < m->res.kernel_count ? kernel : m->res.kernel_count];
-    free(m->every_warp);
-    free(m->one_warp);
-    m->every_warp = m->one_warp = NULL;
-    if (!(m->every_warp = malloc(n)) || !(m->one_warp = malloc(n)) ||
-        !(k->pcs = calloc(pc_count ? pc_count : 1, sizeof *k->pcs)))
+    if (!(k->pcs = calloc(pc_count ? pc_count : 1, sizeof *k->pcs)))
         return ws_fail(err, "out of memory");
-    memset(m->every_warp, UNDECIDED, n); /* every PC starts undecided: cached */
-    memset(m->one_warp, UNDECIDED, n);
     m->pc_count = k->pc_count = pc_count;
     m->kernel = k;
-    return locality_begin_kernel(m->monitor, pc_count, err);
+    return pc_monitor_begin_kernel(m->monitor, pc_count, err); /* every PC undecided: cached */
 }
 
 static int on_fill(void *ctx, const replay_issue *is, uint64_t line, ws_error *err)
 {
     lcm *m = ctx;
-    return locality_fill(m->monitor, is->sm, line, is->warp, is->pc, is->warp_slot == 0, err);
+    return pc_monitor_fill(m->monitor, is->sm, line, is->warp, is->pc, is->warp_slot == 0, err);
 }
 
 static int on_hit(void *ctx, const replay_issue *is, uint64_t line, uint32_t owner, ws_error *err)
@@ -270,7 +239,7 @@ static int on_hit(void *ctx, const replay_issue *is, uint64_t line, uint32_t own
     (void)owner;
     (void)err;
     lcm *m = ctx;
-    locality_hit(m->monitor, is->sm, line, is->warp);
+    pc_monitor_use(m->monitor, is->sm, line, is->warp);
     return 0;
 }
 
@@ -281,7 +250,7 @@ static int on_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor, ev
     (void)cause;
     (void)err;
     lcm *m = ctx;
-    locality_evict(m->monitor, sm, line);
+    pc_monitor_evict(m->monitor, sm, line);
     return 0;
 }
 
@@ -289,10 +258,22 @@ static int kernel_end(void *ctx, ws_error *err)
 {
     (void)err;
     lcm *m = ctx;
+    lcm_kernel *k = m->kernel;
     flush_all(m);
-    /* The observations still open are dropped: the kernel's PCs die with
-     * it, so they would decide nothing. */
-    counts_add(&m->res.total, &m->kernel->counts, sizeof m->res.total);
+    /* The monitor's closed observations (those still open are dropped:
+     * the kernel's PCs die with it, so they would decide nothing). */
+    uint32_t n;
+    const locality_pc *observed = pc_monitor_pcs(m->monitor, &n);
+    for (uint32_t pc = 0; pc < n && pc < k->pc_count; pc++)
+        for (int c = 0; c < LOCALITY_CLASSES; c++) {
+            k->pcs[pc].generations[c] = observed[pc].generations[c];
+            k->counts.observations += observed[pc].generations[c];
+            k->counts.monitored_observations += observed[pc].monitored_generations[c];
+        }
+    pc_monitor_turns turns = pc_monitor_turns_of(m->monitor, m->acting);
+    k->counts.turned_streaming = turns.to_streaming;
+    k->counts.turned_back = turns.back;
+    counts_add(&m->res.total, &k->counts, sizeof m->res.total);
     return 0;
 }
 

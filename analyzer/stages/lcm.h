@@ -2,8 +2,8 @@
  * and §9): streaming PCs bypass L1, and inter-warp PCs' requests are
  * coalesced across warps before L1.
  *
- * The monitor.  Each SM watches its L1's line generations (fill to
- * eviction, analyzer/locality.h): Tot counts a generation's accesses,
+ * The monitor (analyzer/pc_monitor.h).  Each SM watches its L1's line
+ * generations (fill to eviction): Tot counts a generation's accesses,
  * Intra those of the warp that filled it, and an observation closes on
  * eviction or once Tot reaches T.  A closed observation decides its filling
  * PC on that SM: streaming (Tot = 1), or the inter-warp bit (Intra < Tot);

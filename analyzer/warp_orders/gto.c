@@ -118,6 +118,29 @@ static void gto_issued(void *state, const warp_view *v, uint32_t slot, int misse
     }
 }
 
+/* The GTO state of an order built on it: its first member. */
+static void *inner(void *state) { return *(void **)state; }
+
+void gto_inner_kernel_begin(void *state, uint32_t slots, uint32_t pc_count)
+{
+    gto_kernel_begin(inner(state), slots, pc_count);
+}
+
+void gto_inner_arrived(void *state, uint32_t sm, uint32_t slot)
+{
+    gto_arrived(inner(state), sm, slot);
+}
+
+void gto_inner_issued(void *state, const warp_view *v, uint32_t slot, int missed)
+{
+    gto_issued(inner(state), v, slot, missed);
+}
+
+void gto_inner_left(void *state, uint32_t sm, uint32_t scheduler, uint32_t slot)
+{
+    gto_left(inner(state), sm, scheduler, slot);
+}
+
 const warp_order_ops warp_order_gto = {
     .name = "gto",
     .description = "greedy-then-oldest: the greedy warp until it misses in L1, then the oldest",

@@ -17,13 +17,13 @@
  * Like GTO and CCWS it reads the scheduler's reference L1 (SPEC §6), so its
  * order is computed once, before any policy: the L1 accesses, hits and
  * misses are the reference L1's, and a PC is streaming by an LCM monitor on
- * that L1 (every warp's generations, closed at eviction or T = 8 accesses,
- * the last closed one deciding; analyzer/stages/lcm.h).  Its issue order is
+ * that L1 (analyzer/pc_monitor.h, LCM's: every warp's generations, closed
+ * at eviction or T = 8 accesses, the last closed one deciding).  Its issue order is
  * its own (a schedule under study), and reports name it. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/locality.h"
+#include "analyzer/pc_monitor.h"
 #include "analyzer/warp_orders/gto.h"
 
 enum { WINDOW = 256, THRESHOLD_T = 8 };
@@ -38,13 +38,11 @@ typedef struct sm_window {
 } sm_window;
 
 typedef struct lws {
-    void *gto;
+    void *gto;           /* GTO's state (first: gto.h) */
     uint32_t sms, slots, line_shift;
     double l2_latency, stall;
     sm_window *windows;  /* [sms] */
-    locality *monitor;   /* the reference L1's generations */
-    uint8_t *streaming;  /* [sms × pc_count]: the PC's last observation was single-use */
-    uint32_t pc_count;
+    pc_monitor *monitor; /* the reference L1's generations and the PCs' decisions */
     uint32_t *group;     /* scratch: a scheduler's favoured slots, oldest first */
     uint8_t *in_group;   /* scratch: the group as a live mask */
 } lws;
@@ -56,19 +54,11 @@ static void lws_destroy(void *state)
         return;
     if (o->gto)
         warp_order_gto.destroy(o->gto);
-    locality_free(o->monitor);
+    pc_monitor_free(o->monitor);
     free(o->windows);
-    free(o->streaming);
     free(o->group);
     free(o->in_group);
     free(o);
-}
-
-static void decided(void *ctx, uint32_t sm, uint32_t pc, locality_class c, int monitored)
-{
-    (void)monitored;
-    lws *o = ctx;
-    o->streaming[(size_t)sm * o->pc_count + pc] = c == LOCALITY_STREAMING;
 }
 
 static void *lws_create(const warp_order_geometry *g, ws_error *err)
@@ -77,7 +67,8 @@ static void *lws_create(const warp_order_geometry *g, ws_error *err)
     if (!o)
         return ws_fail(err, "out of memory"), NULL;
     size_t slots = g->slots ? g->slots : 1;
-    if (!(o->gto = warp_order_gto.create(g, err)) || !(o->monitor = locality_new(g->sms, err))) {
+    if (!(o->gto = warp_order_gto.create(g, err)) ||
+        !(o->monitor = pc_monitor_new(g->sms, THRESHOLD_T, err))) {
         lws_destroy(o);
         return NULL;
     }
@@ -91,7 +82,6 @@ static void *lws_create(const warp_order_geometry *g, ws_error *err)
     o->line_shift = g->line_bytes ? (uint32_t)__builtin_ctz(g->line_bytes) : 7;
     o->l2_latency = g->l2_latency;
     o->stall = g->dram_latency;
-    locality_watch(o->monitor, THRESHOLD_T, decided, o);
     return o;
 }
 
@@ -100,24 +90,10 @@ static void *lws_create(const warp_order_geometry *g, ws_error *err)
 static void lws_kernel_begin(void *state, uint32_t slots, uint32_t pc_count)
 {
     lws *o = state;
-    warp_order_gto.kernel_begin(o->gto, slots, pc_count);
+    gto_inner_kernel_begin(o, slots, pc_count);
     memset(o->windows, 0, o->sms * sizeof *o->windows);
-    free(o->streaming);
-    o->streaming = calloc((size_t)o->sms * (pc_count ? pc_count : 1), 1);
-    o->pc_count = o->streaming ? pc_count : 0;
     ws_error ignored;
-    if (locality_begin_kernel(o->monitor, o->pc_count, &ignored) != 0)
-        o->pc_count = 0;
-}
-
-static void lws_arrived(void *state, uint32_t sm, uint32_t slot)
-{
-    warp_order_gto.arrived(((lws *)state)->gto, sm, slot);
-}
-
-static void lws_left(void *state, uint32_t sm, uint32_t scheduler, uint32_t slot)
-{
-    warp_order_gto.left(((lws *)state)->gto, sm, scheduler, slot);
+    (void)pc_monitor_begin_kernel(o->monitor, pc_count, &ignored);
 }
 
 /* S2 Eq. 1 over the SM's last window, and the group it favours. */
@@ -141,14 +117,14 @@ static void lws_observed(void *state, uint32_t sm, uint32_t slot, uint32_t warp,
         const replay_ref *r = &refs[i];
         uint64_t line = requests[i].line_addr >> o->line_shift;
         if (r->evicted)
-            locality_evict(o->monitor, sm, r->victim_line);
+            pc_monitor_evict(o->monitor, sm, r->victim_line);
         if (r->outcome != L1_LOOKUP)
             continue;
         if (r->hit) {
-            locality_hit(o->monitor, sm, line, warp);
+            pc_monitor_use(o->monitor, sm, line, warp);
         } else if (!r->present) {
             ws_error ignored; /* out of memory: the line goes unwatched */
-            (void)locality_fill(o->monitor, sm, line, warp, pc, 0, &ignored);
+            (void)pc_monitor_fill(o->monitor, sm, line, warp, pc, 0, &ignored);
         }
         w->accesses++;
         w->hits += r->hit;
@@ -163,8 +139,8 @@ static void lws_observed(void *state, uint32_t sm, uint32_t slot, uint32_t warp,
 static int next_is_streaming(const lws *o, const warp_view *v, uint32_t slot)
 {
     uint32_t pc;
-    return v->next_load && v->next_load(v->sched_sm, slot, &pc) && pc < o->pc_count &&
-           o->streaming[(size_t)v->sm * o->pc_count + pc];
+    return v->next_load && v->next_load(v->sched_sm, slot, &pc) &&
+           pc_monitor_decision(o->monitor, PC_EVERY_WARP, v->sm, pc) == LOCALITY_STREAMING;
 }
 
 static int32_t lws_pick(void *state, const warp_view *v)
@@ -191,11 +167,6 @@ static int32_t lws_pick(void *state, const warp_view *v)
     return warp_order_gto.pick(o->gto, v);
 }
 
-static void lws_issued(void *state, const warp_view *v, uint32_t slot, int missed)
-{
-    warp_order_gto.issued(((lws *)state)->gto, v, slot, missed);
-}
-
 const warp_order_ops warp_order_lws = {
     .name = "lws",
     .description = "locality-based warp scheduling (S2): GTO that favours warps about to "
@@ -205,9 +176,9 @@ const warp_order_ops warp_order_lws = {
     .create = lws_create,
     .destroy = lws_destroy,
     .kernel_begin = lws_kernel_begin,
-    .arrived = lws_arrived,
+    .arrived = gto_inner_arrived,
     .pick = lws_pick,
-    .issued = lws_issued,
-    .left = lws_left,
+    .issued = gto_inner_issued,
+    .left = gto_inner_left,
     .observed = lws_observed,
 };

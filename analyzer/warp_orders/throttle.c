@@ -9,10 +9,10 @@
  * Among the warps allowed to issue the order is GTO's. */
 #include <stdlib.h>
 
-#include "analyzer/warp_order.h"
+#include "analyzer/warp_orders/gto.h"
 
 typedef struct throttle {
-    void *gto;        /* GTO's state, for the N oldest */
+    void *gto;        /* GTO's state, for the N oldest (first: gto.h) */
     uint32_t issue_n, allocate_p;
 } throttle;
 
@@ -35,16 +35,6 @@ static void throttle_destroy(void *state)
     free(t);
 }
 
-static void throttle_kernel_begin(void *state, uint32_t slots, uint32_t pc_count)
-{
-    warp_order_gto.kernel_begin(((throttle *)state)->gto, slots, pc_count);
-}
-
-static void throttle_arrived(void *state, uint32_t sm, uint32_t slot)
-{
-    warp_order_gto.arrived(((throttle *)state)->gto, sm, slot);
-}
-
 /* GTO among the scheduler's N oldest live warps only. */
 static int32_t throttle_pick(void *state, const warp_view *v)
 {
@@ -53,16 +43,6 @@ static int32_t throttle_pick(void *state, const warp_view *v)
     if (oldest.live_count > t->issue_n)
         oldest.live_count = t->issue_n;
     return warp_order_gto.pick(t->gto, &oldest);
-}
-
-static void throttle_issued(void *state, const warp_view *v, uint32_t slot, int missed)
-{
-    warp_order_gto.issued(((throttle *)state)->gto, v, slot, missed);
-}
-
-static void throttle_left(void *state, uint32_t sm, uint32_t scheduler, uint32_t slot)
-{
-    warp_order_gto.left(((throttle *)state)->gto, sm, scheduler, slot);
 }
 
 static int throttle_may_allocate(const void *state, uint32_t age_rank)
@@ -76,8 +56,8 @@ static int throttle_may_allocate(const void *state, uint32_t age_rank)
         .under_study = 1,                                                                  \
         .takes_p = with_p,                                                                 \
         .create = throttle_create, .destroy = throttle_destroy,                            \
-        .kernel_begin = throttle_kernel_begin, .arrived = throttle_arrived,                \
-        .pick = throttle_pick, .issued = throttle_issued, .left = throttle_left,           \
+        .kernel_begin = gto_inner_kernel_begin, .arrived = gto_inner_arrived,              \
+        .pick = throttle_pick, .issued = gto_inner_issued, .left = gto_inner_left,         \
         .may_allocate = throttle_may_allocate}
 
 THROTTLE(swl, "swl", 0, "swl:N, static warp limiting: only the N oldest warps per scheduler issue");
