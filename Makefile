@@ -95,7 +95,7 @@ $(ASAN_BIN): $(call objs,asan,$(CLI_SRC)) $(ASAN_LIB)
 # The CLI tests run the sanitized binary, so bad-input tests also catch
 # memory errors in the command-line paths.
 $(BUILD)/asan/tests/%.o: ASAN_CFLAGS += -DWARPSCOPE_BIN='"$(abspath $(ASAN_BIN))"' \
-	-DWARPSCOPE_SHARED='"$(abspath ../shared)"'
+	-DWARPSCOPE_FIXTURES='"$(abspath tests/fixtures)"'
 $(ASAN_TESTS): $(call objs,asan,$(TEST_SRC)) $(ASAN_LIB)
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(TEST_LIBS) $(LIBS)
 

@@ -14,11 +14,11 @@ seed() { # selector byte, file
     name=$(printf '%s' "$2" | tr '/' '_')
     { printf "\\x$1"; head -c 8000 "$2"; } > "$out/corpus/seed-$1-$name"
 }
-for t in ../shared/traces/accelsim/*/kernel-*.traceg; do
+for t in tests/fixtures/accelsim/*/kernel-*.traceg; do
     [ -f "$t" ] && seed 00 "$t"
 done
 # A small real trace (713 bytes); a recorded one would pass the input limit.
-build/rel/warpscope import accelsim ../shared/traces/accelsim/vectoradd -o "$out/small.wst" >/dev/null
+build/rel/warpscope import accelsim tests/fixtures/accelsim/vectoradd -o "$out/small.wst" >/dev/null
 seed 01 "$out/small.wst"
 # The report the edits start from, and one edit to begin with.
 build/rel/warpscope profile "$out/small.wst" --gpu volta -o "$out/report" --quiet >/dev/null

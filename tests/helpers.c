@@ -17,11 +17,11 @@
 #ifndef WARPSCOPE_BIN
 #define WARPSCOPE_BIN "build/asan/warpscope"
 #endif
-#ifndef WARPSCOPE_SHARED
-#define WARPSCOPE_SHARED "../shared"
+#ifndef WARPSCOPE_FIXTURES
+#define WARPSCOPE_FIXTURES "tests/fixtures"
 #endif
 
-const char *test_shared_dir(void) { return WARPSCOPE_SHARED; }
+const char *test_fixture_dir(void) { return WARPSCOPE_FIXTURES; }
 
 static char *slurp_fd(int fd)
 {
@@ -155,7 +155,7 @@ char *test_import_accelsim(const char *dir, const char *app)
 {
     char name[128], src[4096];
     snprintf(name, sizeof name, "%s.wst", app);
-    snprintf(src, sizeof src, "%s/traces/accelsim/%s/kernelslist.g", test_shared_dir(), app);
+    snprintf(src, sizeof src, "%s/accelsim/%s/kernelslist.g", test_fixture_dir(), app);
     char *trace = test_path(dir, name);
     cli_result r = cli_run("import", "accelsim", src, "-o", trace, NULL);
     cr_assert_eq(r.status, 0, "import %s: %s", app, r.err);

@@ -30,14 +30,14 @@ json_t *test_load_json(const char *path);
 /* The text of dir/name, which the run must have written (asserts; free it). */
 char *test_read_output(const char *dir, const char *name);
 
-/* Path of a real Accel-Sim trace under ../shared/traces/accelsim. */
-const char *test_shared_dir(void);
+/* The test fixtures directory (tests/fixtures: real Accel-Sim traces under accelsim/). */
+const char *test_fixture_dir(void);
 
 /* Records an embedded workload with the CLI into dir/WORKLOAD.wst (asserts
  * success); returns the malloc'd path. */
 char *test_record_trace(const char *dir, const char *workload);
 
-/* Imports ../shared/traces/accelsim/APP with the CLI into dir/APP.wst
+/* Imports tests/fixtures/accelsim/APP with the CLI into dir/APP.wst
  * (asserts success); returns the malloc'd path. */
 char *test_import_accelsim(const char *dir, const char *app);
 

@@ -44,7 +44,7 @@ static const wst_record *find_record(const wst_memtrace *m, uint32_t warp, uint6
 static char *real_trace(const char *name)
 {
     char *path = NULL;
-    cr_assert_geq(asprintf(&path, "%s/traces/accelsim/%s", test_shared_dir(), name), 0);
+    cr_assert_geq(asprintf(&path, "%s/accelsim/%s", test_fixture_dir(), name), 0);
     return path;
 }
 

@@ -84,10 +84,10 @@ Test(accelsim_roundtrip, export_then_import_is_identity)
     test_tmpdir_cleanup(dir);
 }
 
-static char *shared_trace(const char *app)
+static char *fixture_trace(const char *app)
 {
     char *p = malloc(512);
-    snprintf(p, 512, "%s/traces/accelsim/%s/kernelslist.g", test_shared_dir(), app);
+    snprintf(p, 512, "%s/accelsim/%s/kernelslist.g", test_fixture_dir(), app);
     return p;
 }
 
@@ -95,7 +95,7 @@ Test(accelsim_cli, import_real_traces_then_info)
 {
     char *dir = test_tmpdir();
     char *out = test_path(dir, "mm.wst");
-    char *mm = shared_trace("matrixmul");
+    char *mm = fixture_trace("matrixmul");
     cli_result r = cli_run("import", "accelsim", mm, "-o", out, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
@@ -104,7 +104,7 @@ Test(accelsim_cli, import_real_traces_then_info)
     cr_assert(strstr(r.out, "grid (1,1,1)  block (32,32,1)  shared 8192 B  registers 30") != NULL);
     cr_assert(strstr(r.out, "records 96 (loads 64, stores 32, atomics 0)") != NULL);
     cli_result_free(&r);
-    char *va = shared_trace("vectoradd");
+    char *va = fixture_trace("vectoradd");
     r = cli_run("import", "accelsim", va, "-o", out, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
