@@ -51,6 +51,9 @@ int config_validate(const gpu_config *c, ws_error *err);
 /* Names of the built-in presets, NULL-terminated, and their JSON text. */
 extern const char *const config_preset_names[];
 const char *config_preset_json(const char *name);
+/* The preset for a trace's GPU of origin (a preset name or "sm_XY"), or
+ * NULL when it names none. */
+const char *config_preset_for_gpu(const char *gpu);
 
 /* Applies one override: option is "--sms", "--l1", "--l2", "--l1-policy",
  * "--l2-policy" or "--set"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M

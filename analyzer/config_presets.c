@@ -1,6 +1,7 @@
 /* analyzer/config_presets.c: the GPU presets of SPEC §10, built in.
  * configs/NAME.json holds the same documents for reading and copying;
  * tests/test_config.c checks that the two agree. */
+#include <stdio.h>
 #include <string.h>
 
 #include "analyzer/config.h"
@@ -18,7 +19,7 @@
     ", \"latency\": {\"l2\": 120, \"dram\": 220}, \"mshr\": {\"entries\": 32, \"merges\": 8}"        \
     ", \"gto_k\": 8}"
 
-const char *const config_preset_names[] = {"fermi", "kepler-s2", "dacache", "poise",
+const char *const config_preset_names[] = {"fermi", "kepler-s2", "dacache", "poise", "pascal",
                                            "volta", "ampere", "hopper", NULL};
 
 static const char *const preset_json[] = {
@@ -30,6 +31,8 @@ static const char *const preset_json[] = {
            786432, 16, 6),
     PRESET("poise", "S3 ch. 5; 2 MB over 24 slices rounded to 85 sets a slice (1.99 MB)", "false",
            32, 8, 48, 1536, 32768, 49152, 2, 16384, 4, 0, "fermi-hash", 2088960, 8, 24),
+    PRESET("pascal", "P100-like, approx.: 24 KB sectored L1 data, 4 MB L2 in 32 slices", "true", 56,
+           32, 64, 2048, 65536, 65536, 2, 24576, 6, 32, "linear", 4194304, 16, 32),
     PRESET("volta", "V100-like, approx.: 32 KB sectored L1 data, 6 MB L2 in 48 slices", "true", 80,
            32, 64, 2048, 65536, 98304, 4, 32768, 4, 32, "linear", 6291456, 16, 48),
     PRESET("ampere", "A100-like, approx.: 128 KB sectored L1 data, 40 MB L2 in 80 slices", "true",
@@ -37,6 +40,29 @@ static const char *const preset_json[] = {
     PRESET("hopper", "H100-like, approx.: 192 KB sectored L1 data, 50 MB L2 in 100 slices", "true",
            132, 32, 64, 2048, 65536, 233472, 4, 196608, 6, 32, "linear", 52428800, 16, 100),
 };
+
+/* The preset of the family a trace's GPU belongs to: its name when it is
+ * a preset, else by compute capability ("sm_61": Pascal).  Families
+ * without a preset of their own take the nearest one. */
+const char *config_preset_for_gpu(const char *gpu)
+{
+    if (!gpu)
+        return NULL;
+    if (config_preset_json(gpu))
+        return gpu;
+    unsigned cc;
+    char tail;
+    if (sscanf(gpu, "sm_%u%c", &cc, &tail) != 1 || cc < 20)
+        return NULL;
+    static const struct {
+        unsigned below;
+        const char *preset;
+    } families[] = {{30, "fermi"}, {50, "kepler-s2"}, {70, "pascal"}, {80, "volta"}, {90, "ampere"}};
+    for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+        if (cc < families[i].below)
+            return families[i].preset;
+    return "hopper";
+}
 
 const char *config_preset_json(const char *name)
 {

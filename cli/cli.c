@@ -100,3 +100,13 @@ int cli_convert_args(const char *command, int argc, char **argv, const char **in
         return cli_error(NULL, "%s: unknown trace format '%s' (known: accelsim)", command, format);
     return 0;
 }
+
+int cli_parse_cache_op(const char *text, int *ignore)
+{
+    if (strcmp(text, "honour") != 0 && strcmp(text, "ignore") != 0) {
+        cli_error(NULL, "--cache-op: honour or ignore, not '%s'", text);
+        return -1;
+    }
+    *ignore = strcmp(text, "ignore") == 0;
+    return 0;
+}

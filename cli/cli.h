@@ -36,6 +36,9 @@ int cli_parse_u64(const char *option, const char *text, unsigned long long *out)
 int cli_parse_in_range(const char *option, const char *text, unsigned long long lo,
                        unsigned long long hi, unsigned long long *out);
 
+/* --cache-op honour|ignore: 0 with *ignore set, or -1 after a complaint. */
+int cli_parse_cache_op(const char *text, int *ignore);
+
 /* Parses `FORMAT INPUT -o OUTPUT` for the converters (import, export);
  * only the accelsim format exists.  0 or an exit status after complaining. */
 int cli_convert_args(const char *command, int argc, char **argv, const char **input,

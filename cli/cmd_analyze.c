@@ -5,6 +5,7 @@
 
 #include "analyzer/analysis.h"
 #include "cli/cli.h"
+#include "cli/default_gpu.h"
 #include "reports/csv_tables.h"
 #include "reports/html.h"
 #include "reports/json_out.h"
@@ -33,6 +34,9 @@ static const char usage[] =
     "                        or recorded\n"
     "  --include-stores      count stores and atomics too (default: global loads)\n"
     "  --half-warp           coalesce each half-warp separately\n"
+    "  --cache-op honour|ignore\n"
+    "                        ignore: ld.cg/ld.cv loads, which bypass L1, count as\n"
+    "                        cached (a what-if; default honour)\n"
     "  --sample R            SHARDS sampling of reuse distance at rate R (0 < R <= 1)\n"
     "  --sharing-block B     sharing per block of B bytes: a power of two from 4 (words)\n"
     "                        to 4096 (pages); default the L1 line (SPEC §5)\n"
@@ -50,11 +54,10 @@ typedef struct analyze_args {
     int quiet;
 } analyze_args;
 
-static int parse(int argc, char **argv, analyze_args *a, gpu_config *config,
-                 analysis_options *options)
+static int parse_with(int argc, char **argv, analyze_args *a, gpu_config *config,
+                      analysis_options *options, const char *gpu)
 {
     ws_error err;
-    const char *gpu = "fermi";
     /* The config comes first so overrides apply to the chosen preset. */
     for (int i = 1; i + 1 < argc; i++)
         if (strcmp(argv[i], "--gpu") == 0)
@@ -90,6 +93,9 @@ static int parse(int argc, char **argv, analyze_args *a, gpu_config *config,
                 a->csv = value;
             } else if (strcmp(opt, "--html") == 0) {
                 a->html = value;
+            } else if (strcmp(opt, "--cache-op") == 0) {
+                if (cli_parse_cache_op(value, &options->ignore_cache_ops) != 0)
+                    return 1;
             } else if (strcmp(opt, "--schedule") == 0) {
                 if (sched_options_parse(value, &options->schedule, &err) != 0)
                     return cli_fail(NULL, &err);
@@ -122,6 +128,15 @@ static int parse(int argc, char **argv, analyze_args *a, gpu_config *config,
         }
     }
     return a->trace ? 0 : cli_error(NULL, "analyze needs a trace file; see 'warpscope analyze --help'");
+}
+
+static int parse(int argc, char **argv, analyze_args *a, gpu_config *config, analysis_options *options)
+{
+    int rc = parse_with(argc, argv, a, config, options, "fermi");
+    if (rc != 0 || cli_has_option(argc, argv, "--gpu"))
+        return rc;
+    const char *preset = cli_default_gpu(a->trace, a->quiet);
+    return strcmp(preset, "fermi") == 0 ? 0 : parse_with(argc, argv, a, config, options, preset);
 }
 
 static int run(int argc, char **argv)

@@ -38,6 +38,7 @@ static int run(int argc, char **argv)
     wst_reader *r = wst_reader_open(a.trace, &err);
     if (!r)
         return cli_fail(a.trace, &err);
+    replay_args_prepare_reader(&a, r);
     sched_source src = sched_source_wst(r);
     bypass_advice *advice =
         bypass_advise(&src, &a.replay, &a.hierarchy, a.trials ? a.trials : 24,

@@ -1,4 +1,6 @@
 /* cli/cmd_import.c: `warpscope import accelsim PATH -o FILE.wst`. */
+#include <stdio.h>
+
 #include "cli/cli.h"
 #include "collectors/accelsim/accelsim.h"
 #include "formats/sink.h"
@@ -17,9 +19,17 @@ static int run(int argc, char **argv)
     if (!w)
         return cli_fail(output, &err);
     wst_sink sink = wst_writer_sink(w);
-    if (accelsim_import(input, &sink, &err) != 0) {
+    accelsim_info info;
+    if (accelsim_import(input, &sink, &info, &err) != 0) {
         wst_writer_abort(w);
         return cli_fail(NULL, &err); /* the message starts with FILE:LINE */
+    }
+    /* The SASS's compute capability names the GPU family: sm_61. */
+    char gpu[16];
+    snprintf(gpu, sizeof gpu, "sm_%u", info.binary_version);
+    if (info.binary_version && wst_writer_set_gpu(w, gpu, &err) != 0) {
+        wst_writer_abort(w);
+        return cli_fail(output, &err);
     }
     if (wst_writer_close(w, &err) != 0)
         return cli_fail(output, &err);

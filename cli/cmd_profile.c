@@ -75,6 +75,7 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
                          json_t **doc_out)
 {
     ws_error err;
+    replay_args_prepare_reader(a, r);
     const wst_trace *t = wst_reader_trace(r);
     uint64_t records = 0;
     for (uint32_t k = 0; k < t->kernel_count; k++)
@@ -85,6 +86,7 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     ao.schedule = a->replay.schedule;
     ao.half_warp = a->replay.half_warp;
     ao.replay_seed = a->hierarchy.seed;
+    ao.ignore_cache_ops = a->ignore_cache_ops;
     progress *bar = progress_new("analyze", records, a->quiet);
     analysis *an = analysis_run(r, &a->config, &ao, bar, &err);
     progress_free(bar);

@@ -60,9 +60,9 @@ static int run(int argc, char **argv)
         return status;
     const replay_results *res = hierarchy_results(h);
     if (a.json) {
-        char schedule[32];
-        sched_options_format(&a.replay.schedule, schedule, sizeof schedule);
-        json_t *doc = replay_document_json(res, &a.config, schedule, wst_reader_trace(r), a.trace);
+        json_t *doc = json_object();
+        replay_args_document(doc, &a, "warpscope-replay");
+        replay_document_body(doc, res, wst_reader_trace(r));
         if (a.replay.schedule.warp->under_study) /* SPEC §6: a schedule that is the policy */
             json_object_set_new(doc, "own_issue_order", json_true());
         ws_error err;

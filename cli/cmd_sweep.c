@@ -43,6 +43,7 @@ static int run(int argc, char **argv)
     ws_error err;
     if (!(r = wst_reader_open(a.trace, &err)))
         return cli_fail(a.trace, &err);
+    replay_args_prepare_reader(&a, r);
     const wst_trace *t = wst_reader_trace(r);
     uint64_t records = 0;
     for (uint32_t k = 0; k < t->kernel_count; k++)

@@ -8,6 +8,7 @@
 #include "analyzer/bypass_advisor.h"
 #include "analyzer/systems.h"
 #include "cli/cli.h"
+#include "cli/default_gpu.h"
 #include "collectors/workloads/workloads.h"
 #include "util/version.h"
 
@@ -29,13 +30,13 @@ void replay_args_document(json_t *doc, const replay_args *a, const char *schema)
     json_object_set_new(doc, "trace", json_pack("{s:s}", "path", a->trace));
     json_object_set_new(doc, "gpu", config_to_json(&a->config));
     json_object_set_new(doc, "schedule", json_string(schedule));
+    json_object_set_new(doc, "cache_ops", json_string(a->ignore_cache_ops ? "ignore" : "honour"));
 }
 
-int replay_args_parse(const char *command, int argc, char **argv, const char *const *extra,
-                      replay_args *a)
+static int parse(const char *command, int argc, char **argv, const char *const *extra,
+                 replay_args *a, const char *gpu)
 {
     ws_error err;
-    const char *gpu = "fermi";
     memset(a, 0, sizeof *a);
     for (int i = 1; i + 1 < argc; i++)
         if (strcmp(argv[i], "--gpu") == 0)
@@ -115,6 +116,9 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
                 a->policies = value;
             } else if (strcmp(opt, "--manage") == 0) {
                 a->manage = value;
+            } else if (strcmp(opt, "--cache-op") == 0) {
+                if (cli_parse_cache_op(value, &a->ignore_cache_ops) != 0)
+                    return 1;
             } else if (strcmp(opt, "--schedule") == 0) {
                 if (sched_options_parse(value, &a->replay.schedule, &err) != 0)
                     return cli_fail(NULL, &err);
@@ -179,4 +183,20 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
     if (a->manage && system_apply_list(a->manage, &a->hierarchy, &err) != 0)
         return cli_fail("--manage", &err);
     return 0;
+}
+
+void replay_args_prepare_reader(const replay_args *a, wst_reader *r)
+{
+    if (a->ignore_cache_ops)
+        wst_reader_ignore_cache_ops(r);
+}
+
+int replay_args_parse(const char *command, int argc, char **argv, const char *const *extra,
+                      replay_args *a)
+{
+    int rc = parse(command, argc, argv, extra, a, "fermi");
+    if (rc != 0 || cli_has_option(argc, argv, "--gpu") || !a->trace)
+        return rc;
+    const char *preset = cli_default_gpu(a->trace, a->quiet);
+    return strcmp(preset, "fermi") == 0 ? 0 : parse(command, argc, argv, extra, a, preset);
 }

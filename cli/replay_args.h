@@ -22,6 +22,7 @@ typedef struct replay_args {
     uint32_t stride_n, stride_p; /* sweep --poise-stride */
     int strides_set;
     int quiet;
+    int ignore_cache_ops;   /* --cache-op ignore */
     gpu_config config;
     replay_options replay;
     hierarchy_options hierarchy; /* config filled in by replay_args_finish */
@@ -38,6 +39,10 @@ int replay_args_parse(const char *command, int argc, char **argv, const char *co
  * warpscope_version, trace, gpu and schedule (docs/report-schema.md). */
 void replay_args_document(json_t *doc, const replay_args *a, const char *schema);
 
+/* Applies the options that change how the trace reads (--cache-op) to a
+ * reader the command opened. */
+void replay_args_prepare_reader(const replay_args *a, wst_reader *r);
+
 /* The shared part of the usage text. */
 #define REPLAY_ARGS_USAGE                                                                  \
     "  --gpu NAME            fermi (default), kepler-s2, dacache, poise, volta,\n"          \
@@ -52,6 +57,9 @@ void replay_args_document(json_t *doc, const replay_args *a, const char *schema)
     "                        their issue order is their own;\n"                          \
     "                        or recorded\n"                                               \
     "  --half-warp           coalesce each half-warp separately\n"                          \
+    "  --cache-op honour|ignore\n"                                                            \
+    "                        ignore: replay ld.cg/ld.cv loads (which bypass L1) as\n"     \
+    "                        cached, a what-if (default honour)\n"                        \
     "  --manage SYSTEM       a cache-management system: sharing-aware (S0), or one\n"      \
     "                        of its switches sa-fill, sa-local; ccn, the cooperative\n"    \
     "                        L1 ring of S3 with its throttler, or ccn-b without;\n"       \

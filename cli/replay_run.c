@@ -25,6 +25,7 @@ int cli_replay(const replay_args *a, const hierarchy_options *options, uint32_t 
     wst_reader *r = wst_reader_open(a->trace, &err);
     if (!r)
         return cli_fail(a->trace, &err);
+    replay_args_prepare_reader(a, r);
     int status = cli_replay_reader(a, r, options, count, out);
     if (status != 0) {
         wst_reader_close(r);

@@ -58,6 +58,10 @@ int wst_writer_add_record(wst_writer *w, uint32_t kernel, const wst_record *rec,
 /* Optional hint that a CTA is complete: flushes its buffer now. */
 int wst_writer_end_cta(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *err);
 
+/* Names the GPU of origin when it is learned while recording (an imported
+ * trace's headers); before wst_writer_close.  0, or -1 out of memory. */
+int wst_writer_set_gpu(wst_writer *w, const char *gpu, ws_error *err);
+
 /* Flushes, writes metadata, index and trailer, renames into place, frees w. */
 int wst_writer_close(wst_writer *w, ws_error *err);
 
@@ -80,6 +84,9 @@ typedef struct wst_chunk_info {
 
 wst_reader *wst_reader_open(const char *path, ws_error *err);
 void wst_reader_close(wst_reader *r);
+/* From now on the reader's records carry the default cache operator: a
+ * what-if that replays `cg`/`cv` loads as cached (--cache-op ignore). */
+void wst_reader_ignore_cache_ops(wst_reader *r);
 
 const wst_trace *wst_reader_trace(const wst_reader *r);
 uint64_t wst_reader_file_bytes(const wst_reader *r);

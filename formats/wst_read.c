@@ -39,6 +39,7 @@ struct wst_reader {
     /* One freed cursor kept for the next: the scheduler opens a cursor per
      * CTA, and a fresh zstd context and buffers each time cost page faults. */
     struct wst_cursor *spare;
+    int ignore_cache_ops;
 };
 
 static void cursor_destroy(struct wst_cursor *c);
@@ -315,6 +316,7 @@ fail:
 }
 
 const wst_trace *wst_reader_trace(const wst_reader *r) { return &r->trace; }
+void wst_reader_ignore_cache_ops(wst_reader *r) { r->ignore_cache_ops = 1; }
 uint64_t wst_reader_file_bytes(const wst_reader *r) { return r->file_bytes; }
 size_t wst_reader_chunk_count(const wst_reader *r) { return r->chunk_count; }
 
@@ -460,6 +462,9 @@ int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, ui
     int64_t n = wst_decoder_next(&c->decoder, out, capacity, err);
     if (n < 0)
         goto fail;
+    if (r->ignore_cache_ops)
+        for (int64_t i = 0; i < n; i++)
+            out[i].cache_op = WST_OP_DEFAULT;
     if (kernel)
         *kernel = r->chunks[c->chunk_index].kernel;
     return n;

@@ -341,6 +341,16 @@ static void writer_free(wst_writer *w)
     free(w);
 }
 
+int wst_writer_set_gpu(wst_writer *w, const char *gpu, ws_error *err)
+{
+    char *copy = gpu ? strdup(gpu) : NULL;
+    if (gpu && !copy)
+        return ws_fail(err, "out of memory");
+    free(w->trace.origin.gpu);
+    w->trace.origin.gpu = copy;
+    return 0;
+}
+
 int wst_writer_close(wst_writer *w, ws_error *err)
 {
     int rc = w->failed ? ws_fail(err, "writer already failed") : 0;

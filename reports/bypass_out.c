@@ -6,6 +6,8 @@
 
 #include "reports/csv_out.h"
 #include "reports/json_out.h"
+#include "reports/numfmt.h"
+#include "reports/pc_label.h"
 #include "reports/replay_text.h"
 #include "util/version.h"
 
@@ -138,16 +140,33 @@ static double miss_rate(const replay_counts *c)
     return cached ? 100.0 * (double)(c->l1.misses - c->l1.bypasses) / (double)cached : 0.0;
 }
 
-static void where(char *buf, size_t cap, const wst_trace *t, const bypass_pc_hint *h)
+/* Bytes below L1 first (the verdict's measure), then S1's miss rate. */
+static void print_before_after(FILE *out, const bypass_advice *a)
+{
+    fprintf(out, "  %-14s %18s %10s %16s %10s\n", "replay", "global-load bytes", "change",
+            "L1 miss rate of", "change");
+    fprintf(out, "  %-14s %18s %10s %16s\n", "", "(L1 -> L2)", "", "the cached loads*");
+    const replay_counts *rows[] = {&a->baseline, &a->with_table, &a->with_pcs};
+    const char *names[] = {"baseline", "bypass-table", "bypass-pc"};
+    for (int i = 0; i < 3; i++) {
+        char b[32];
+        replay_format_bytes(b, sizeof b, rows[i]->traffic.l1_to_l2_read_bytes);
+        fprintf(out, "  %-14s %18s %+9.1f%% %15.1f%% %+9.1f\n", names[i], b,
+                pct_change(rows[i]->traffic.l1_to_l2_read_bytes, a->baseline.traffic.l1_to_l2_read_bytes),
+                miss_rate(rows[i]), miss_rate(rows[i]) - miss_rate(&a->baseline));
+    }
+    fprintf(out, "  * S1's measure: it falls as loads leave L1, useful or not; bytes are the verdict's\n");
+}
+
+/* "mult_gpu<float>+0x208" (reports/pc_label.h) and, beside it, file:line. */
+static void where(char *at, size_t at_cap, char *source, size_t source_cap, const wst_trace *t,
+                  const bypass_pc_hint *h, size_t width)
 {
     const wst_pc *pc = pc_of(t, h);
-    if (pc->file && pc->line) {
-        const char *base = strrchr(pc->file, '/');
-        snprintf(buf, cap, "%s:%u", base ? base + 1 : pc->file, pc->line);
-    }
-    else
-        snprintf(buf, cap, "%s+0x%" PRIx64, t->kernels[h->kernel].name ? t->kernels[h->kernel].name : "?",
-                 pc->offset);
+    pc_label(at, at_cap, t->kernels[h->kernel].name, pc->offset, width);
+    source_label(source, source_cap, pc->file, pc->line);
+    if (!*source)
+        snprintf(source, source_cap, "-");
 }
 
 /* Source files whose every global-load PC is recommended: one compiler flag
@@ -171,63 +190,76 @@ static void print_whole_files(FILE *out, const bypass_advice *a, const wst_trace
         char bytes[32];
         replay_format_bytes(bytes, sizeof bytes, (uint64_t)(-saved));
         const char *base = strrchr(file, '/');
-        fprintf(out, "  %-28s every load listed: compile it with -Xptxas -dlcm=cg  saves up to %s\n",
+        fprintf(out, "  %-30s every load listed: compile it with -Xptxas -dlcm=cg  saves up to %s\n",
                 base ? base + 1 : file, bytes);
     }
+}
+
+/* The headline is traffic below L1, what bypassing is for (docs/metrics.md
+ * §9): S1's miss rate over the loads still cached falls whenever loads
+ * leave L1, useful or not, so it is shown last and labelled so. */
+static void print_headline(FILE *out, const bypass_advice *a)
+{
+    uint64_t before = bypass_traffic(&a->baseline), after = bypass_traffic(&a->with_pcs);
+    char saved[32];
+    replay_format_bytes(saved, sizeof saved, before > after ? before - after : 0);
+    if (a->recommended && after < before)
+        fprintf(out, "  verdict: bypass L1 at %u load PC%s: %s less traffic below L1 (L1 -> L2 and DRAM, "
+                     "%+.1f%%)\n",
+                a->recommended, a->recommended == 1 ? "" : "s", saved, pct_change(after, before));
+    else
+        fprintf(out, "  verdict: keep: no load PC lowers the traffic below L1 by bypassing it\n");
+    if (a->baseline.l1.accesses && a->baseline.l1.bypasses == a->baseline.l1.accesses)
+        fprintf(out, "  every global load of the trace already bypasses L1 (ld.cg/ld.cv): nothing to "
+                     "advise; what-if: --cache-op ignore\n");
 }
 
 void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
 {
     uint64_t worthy = bypass_table_worthy_count(a->table);
-    fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s), "
-                 "baseline L1 %s\n",
+    fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s; "
+                 "baseline L1 %s)\n",
             a->utilization == BYPASS_U_RAW_BYTES ? "of raw bytes" : "sector-rounded", a->l1_policy);
-    fprintf(out, "  lines touched by global loads %" PRIu64 ", bypass-worthy %" PRIu64 " (%.1f%%)\n\n",
-            bypass_table_count(a->table), worthy,
-            bypass_table_count(a->table) ? 100.0 * (double)worthy / (double)bypass_table_count(a->table) : 0.0);
-    fprintf(out, "  %-28s %-22s %12s %8s %-9s %14s\n", "load PC", "SASS", "accesses", "worthy",
-            "verdict", "traffic change");
+    print_headline(out, a);
+    fprintf(out, "  lines touched by cached global loads %s, bypass-worthy %s (%s)\n\n",
+            numfmt_grouped(bypass_table_count(a->table)).s, numfmt_grouped(worthy).s,
+            numfmt_share((double)worthy, (double)bypass_table_count(a->table)).s);
+    if (a->pc_count == 0) {
+        print_before_after(out, a);
+        return;
+    }
+    fprintf(out, "  %-30s %-18s %-18s %12s %8s %-7s %14s\n", "load PC", "source", "SASS", "requests",
+            "worthy", "verdict", "traffic change");
     uint64_t before = bypass_traffic(&a->baseline);
     for (uint32_t i = 0; i < a->pc_count; i++) {
         const bypass_pc_hint *h = &a->pcs[i];
-        char at[64], change[32] = "-";
-        where(at, sizeof at, t, h);
+        char at[64], source[64], change[32] = "untested";
+        where(at, sizeof at, source, sizeof source, t, h, 30);
         const char *sass = pc_of(t, h)->sass;
         if (h->tested)
             snprintf(change, sizeof change, "%+.1f%%", before ? 100.0 * (double)h->traffic_change / (double)before : 0.0);
-        fprintf(out, "  %-28.28s %-22.22s %12" PRIu64 " %7.1f%% %-9s %14s\n", at, sass ? sass : "-",
-                h->accesses, 100.0 * bypass_share(h),
-                h->recommend ? "BYPASS" : h->tested ? "cache" : "untested", change);
+        fprintf(out, "  %-30s %-18.18s %-18.18s %12s %7.1f%% %-7s %14s\n", at, source, sass ? sass : "-",
+                numfmt_grouped(h->accesses).s, 100.0 * bypass_share(h), h->recommend ? "bypass" : "keep",
+                change);
     }
-    fprintf(out, "\n");
+    fprintf(out, "  (requests: the PC's line requests to L1; worthy: the share to lines Eq. 1 would "
+                 "bypass; untested: no worthy line)\n\n");
     if (a->recommended) {
         fprintf(out, "Source lines to change (load through L2 only):\n");
         for (uint32_t i = 0; i < a->pc_count; i++) {
             const bypass_pc_hint *h = &a->pcs[i];
             if (!h->recommend)
                 continue;
-            char at[64], saved[32];
-            where(at, sizeof at, t, h);
+            char at[64], source[64], saved[32];
+            where(at, sizeof at, source, sizeof source, t, h, 0);
             replay_format_bytes(saved, sizeof saved, (uint64_t)(-h->traffic_change));
-            fprintf(out, "  %-28s use __ldcg(...) for this load   saves %s\n", at, saved);
+            fprintf(out, "  %-30s use __ldcg(...) for this load (%s)   saves %s\n",
+                    strcmp(source, "-") ? source : at, at, saved);
         }
         print_whole_files(out, a, t);
         fprintf(out, "\n");
-    } else {
-        fprintf(out, "No load PC lowers traffic when it bypasses L1: keep the defaults.\n\n");
     }
-    fprintf(out, "  %-14s %18s %10s %14s %10s\n", "replay", "global-load bytes", "change",
-            "L1 miss rate", "change");
-    fprintf(out, "  %-14s %18s %10s %14s\n", "", "(L1 -> L2)", "", "(cached loads)");
-    const replay_counts *rows[] = {&a->baseline, &a->with_table, &a->with_pcs};
-    const char *names[] = {"baseline", "bypass-table", "bypass-pc"};
-    for (int i = 0; i < 3; i++) {
-        char b[32];
-        replay_format_bytes(b, sizeof b, rows[i]->traffic.l1_to_l2_read_bytes);
-        fprintf(out, "  %-14s %18s %+9.1f%% %13.1f%% %+9.1f\n", names[i], b,
-                pct_change(rows[i]->traffic.l1_to_l2_read_bytes, a->baseline.traffic.l1_to_l2_read_bytes),
-                miss_rate(rows[i]), miss_rate(rows[i]) - miss_rate(&a->baseline));
-    }
+    print_before_after(out, a);
 }
 
 void bypass_annotate_report(json_t *report, const bypass_advice *a, const wst_trace *t)

@@ -74,3 +74,20 @@ numtext numfmt(numfmt_kind kind, double value)
         return t;
     }
 }
+
+numtext numfmt_grouped(unsigned long long value)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%llu", value);
+    numtext t;
+    int o = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            t.s[o++] = ',';
+        t.s[o++] = digits[i];
+    }
+    t.s[o] = '\0';
+    return t;
+}
+
+numtext numfmt_share(double num, double den) { return numfmt_percent(den > 0 ? num / den : NAN); }

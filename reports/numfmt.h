@@ -21,5 +21,9 @@ numtext numfmt(numfmt_kind kind, double value);
 numtext numfmt_count(double value);
 numtext numfmt_percent(double ratio);
 numtext numfmt_bytes(double bytes);
+/* An exact count with thousands separators for the terminal: 1,234,567. */
+numtext numfmt_grouped(unsigned long long value);
+/* num / den as a percentage, "n/a" when den is 0 (an undefined ratio). */
+numtext numfmt_share(double num, double den);
 
 #endif

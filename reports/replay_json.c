@@ -301,8 +301,7 @@ json_t *replay_pc_json(const replay_pc *pc, const locality_pc *generations)
     return o;
 }
 
-json_t *replay_document_json(const replay_results *r, const gpu_config *config,
-                             const char *schedule, const wst_trace *t, const char *trace_path)
+void replay_document_body(json_t *doc, const replay_results *r, const wst_trace *t)
 {
     json_t *kernels = json_array();
     for (uint32_t k = 0; k < r->kernel_count; k++) {
@@ -336,14 +335,6 @@ json_t *replay_document_json(const replay_results *r, const gpu_config *config,
         json_object_set_new(kj, "pcs", pcs);
         json_array_append_new(kernels, kj);
     }
-    json_t *doc = json_object();
-    json_object_set_new(doc, "schema", json_string("warpscope-replay"));
-    json_object_set_new(doc, "version", json_integer(1));
-    json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
-    json_object_set_new(doc, "trace", json_pack("{s:s}", "path", trace_path));
-    json_object_set_new(doc, "gpu", config_to_json(config));
-    json_object_set_new(doc, "schedule", json_string(schedule));
     json_object_set_new(doc, "summary", replay_summary_json(r));
     json_object_set_new(doc, "kernels", kernels);
-    return doc;
 }

@@ -18,9 +18,9 @@ json_t *replay_totals_json(const replay_results *r);
 json_t *replay_summary_json(const replay_results *r);
 /* The per-PC replay figures. */
 json_t *replay_pc_json(const replay_pc *pc, const locality_pc *generations);
-/* A whole replay document: schema, trace, gpu, options, summary, kernels
- * with their PCs (`warpscope replay -o`). */
-json_t *replay_document_json(const replay_results *r, const gpu_config *config,
-                             const char *schedule, const wst_trace *t, const char *trace_path);
+/* Adds a replay document's body to doc, whose head (schema, trace, gpu,
+ * options) the command wrote: summary, and kernels with their PCs
+ * (`warpscope replay -o`). */
+void replay_document_body(json_t *doc, const replay_results *r, const wst_trace *t);
 
 #endif

@@ -3,11 +3,13 @@
 
 #include <inttypes.h>
 
+#include "reports/numfmt.h"
+
 static double pct(uint64_t num, uint64_t den) { return den ? 100.0 * (double)num / (double)den : 0.0; }
 
 void replay_format_bytes(char *buf, size_t cap, uint64_t bytes)
 {
-    static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     double v = (double)bytes;
     int u = 0;
     while (v >= 1024.0 && u < 4) {
@@ -15,6 +17,27 @@ void replay_format_bytes(char *buf, size_t cap, uint64_t bytes)
         u++;
     }
     snprintf(buf, cap, u ? "%.2f %s" : "%.0f %s", v, units[u]);
+}
+
+#define GROUPED(v) numfmt_grouped(v).s
+#define SHARE(num, den) numfmt_share((double)(num), (double)(den)).s
+
+/* L1 and L2 request counts.  An L1 request bypassed (ld.cg, ld.cv, or a
+ * bypassing policy) is neither a hit nor a looked-up miss: docs/metrics.md
+ * §7.  Hit rates are of all requests, so bypassing never raises them. */
+static void print_levels(FILE *out, const replay_counts *c)
+{
+    fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", "", "requests", "bypassed", "hits",
+            "misses", "hit rate");
+    fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", "L1 (loads)", GROUPED(c->l1.accesses),
+            GROUPED(c->l1.bypasses), GROUPED(c->l1.hits), GROUPED(c->l1.misses - c->l1.bypasses),
+            SHARE(c->l1.hits, c->l1.accesses));
+    fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", "L2", GROUPED(c->l2.accesses), "-",
+            GROUPED(c->l2.hits), GROUPED(c->l2.misses), SHARE(c->l2.hits, c->l2.accesses));
+    if (c->l1.bypasses)
+        fprintf(out, "  %-22s %s of L1 load requests skip it (ld.cg/ld.cv, or the policy); "
+                     "what-if: --cache-op ignore\n",
+                "bypassed", SHARE(c->l1.bypasses, c->l1.accesses));
 }
 
 void replay_text_summary(FILE *out, const replay_results *r)
@@ -25,32 +48,31 @@ void replay_text_summary(FILE *out, const replay_results *r)
     replay_format_bytes(dram_r, sizeof dram_r, c->traffic.dram_read_bytes);
     replay_format_bytes(dram_w, sizeof dram_w, c->traffic.dram_write_bytes);
     fprintf(out, "replay: L1 %s, L2 %s\n", r->l1_policy, r->l2_policy);
-    fprintf(out, "  %-22s %14s %14s %10s\n", "", "accesses", "misses", "hit rate");
-    fprintf(out, "  %-22s %14" PRIu64 " %14" PRIu64 " %9.1f%%\n", "L1 (loads)", c->l1.accesses,
-            c->l1.misses, pct(c->l1.hits, c->l1.accesses));
-    fprintf(out, "  %-22s %14" PRIu64 " %14" PRIu64 " %9.1f%%\n", "L2", c->l2.accesses,
-            c->l2.misses, pct(c->l2.hits, c->l2.accesses));
+    print_levels(out, c);
     fprintf(out, "  %-22s %14s\n", "L1 -> L2 bytes", l2b);
     fprintf(out, "  %-22s %14s read, %s written\n", "DRAM", dram_r, dram_w);
     const mpli_counts *m = &c->mpli;
-    fprintf(out, "  %-22s %14.2f  (fully cached %.1f%%, partial %.1f%%, fully missed %.1f%%)\n",
-            "MPLI", mpli_mean(m), pct(m->fully_cached, m->loads), pct(m->partially_cached, m->loads),
-            pct(m->fully_missed, m->loads));
+    char mpli[16] = "n/a";
+    if (m->loads)
+        snprintf(mpli, sizeof mpli, "%.2f", mpli_mean(m));
+    fprintf(out, "  %-22s %14s  (fully cached %s, partial %s, fully missed %s)\n", "MPLI",
+            mpli, SHARE(m->fully_cached, m->loads),
+            SHARE(m->partially_cached, m->loads), SHARE(m->fully_missed, m->loads));
     const miss_counts *mc = &c->miss_classes;
     uint64_t classified = 0;
     for (int k = 0; k < MISS_CLASSES; k++)
         classified += mc->by_class[k];
-    fprintf(out, "  %-22s cold %.1f%%, intra-warp %.1f%%, inter-warp %.1f%%, write-evict %.1f%%\n",
-            "L1 miss classes", pct(mc->by_class[MISS_COLD], classified),
-            pct(mc->by_class[MISS_INTRA_WARP], classified),
-            pct(mc->by_class[MISS_INTER_WARP], classified),
-            pct(mc->by_class[MISS_WRITE_EVICT], classified));
-    fprintf(out, "  %-22s capacity %.1f%%, conflict %.1f%% of non-cold misses\n", "3C",
-            pct(mc->capacity, mc->capacity + mc->conflict), pct(mc->conflict, mc->capacity + mc->conflict));
-    fprintf(out, "  %-22s %.1f%% of L1 hits\n", "inter-warp hits",
-            pct(c->inter_warp_hits, c->intra_warp_hits + c->inter_warp_hits));
-    fprintf(out, "  %-22s %.1f%% of global load misses held by another SM's L1\n", "uRC",
-            pct(c->remote_held_misses, c->l1_load_misses));
+    fprintf(out, "  %-22s cold %s, intra-warp %s, inter-warp %s, write-evict %s\n",
+            "L1 miss classes", SHARE(mc->by_class[MISS_COLD], classified),
+            SHARE(mc->by_class[MISS_INTRA_WARP], classified),
+            SHARE(mc->by_class[MISS_INTER_WARP], classified),
+            SHARE(mc->by_class[MISS_WRITE_EVICT], classified));
+    fprintf(out, "  %-22s capacity %s, conflict %s of non-cold misses\n", "3C",
+            SHARE(mc->capacity, mc->capacity + mc->conflict), SHARE(mc->conflict, mc->capacity + mc->conflict));
+    fprintf(out, "  %-22s %s of L1 hits\n", "inter-warp hits",
+            SHARE(c->inter_warp_hits, c->intra_warp_hits + c->inter_warp_hits));
+    fprintf(out, "  %-22s %s of global load misses held by another SM's L1\n", "uRC",
+            SHARE(c->remote_held_misses, c->l1_load_misses));
     if (r->ccn)
         replay_text_ccn(out, "CCN ring", r->ccn);
     if (r->lcm)

@@ -4,11 +4,14 @@
 
 #include <string.h>
 
+#include "reports/numfmt.h"
+#include "reports/pc_label.h"
+
 typedef struct name_group {
     const char *name;
     uint32_t launches;
     metrics_counts counts;
-    uint64_t l1_hits, l1_misses, generations[LOCALITY_CLASSES];
+    uint64_t l1_hits, l1_misses, l1_bypasses, generations[LOCALITY_CLASSES];
 } name_group;
 
 static double pct(double num, double den) { return den > 0 ? 100.0 * num / den : 0.0; }
@@ -25,6 +28,7 @@ static void add_group(name_group *g, const metrics_kernel *mk, const analysis_ke
     g->counts.divergent += c->divergent;
     g->l1_hits += ak->l1_hits;
     g->l1_misses += ak->l1_misses;
+    g->l1_bypasses += ak->l1_bypasses;
     for (uint32_t p = 0; p < ak->pc_count; p++)
         for (int k = 0; k < LOCALITY_CLASSES; k++)
             g->generations[k] += ak->locality[p].generations[k];
@@ -57,7 +61,9 @@ void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
         uint64_t gens = 0;
         for (int k = 0; k < LOCALITY_CLASSES; k++)
             gens += x->generations[k];
-        fprintf(out, "%-32.32s %8u %10llu %6.1f%% %6.1f%% %8.1f%% %8.1f%% %9.1f%%\n", x->name,
+        char label[64];
+        kernel_label(label, sizeof label, x->name, 32);
+        fprintf(out, "%-32s %8u %10llu %6.1f%% %6.1f%% %8.1f%% %8.1f%% %9.1f%%\n", label,
                 x->launches, (unsigned long long)x->counts.executions,
                 100 * metrics_utilization(&x->counts, line, GRAN_LINE),
                 100 * metrics_utilization(&x->counts, line, GRAN_SECTOR),
@@ -70,13 +76,22 @@ void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
     const reuse_hist *global = &s->reuse[GRAN_LINE][SCOPE_GLOBAL].distance;
     uint64_t l1_lines = cache_config_lines(&a->config.l1), l2_lines = cache_config_lines(&a->config.l2);
     const sharing_results *sh = sharing_get(a->sharing);
-    fprintf(out, "\nwhole trace (%s, %u SMs, L1 %llu KB, L2 %llu KB)\n", a->config.name,
+    fprintf(out, "\nwhole trace (%s, %u SMs, L1 %llu KiB, L2 %llu KiB)\n", a->config.name,
             a->config.sms, (unsigned long long)a->config.l1.size_bytes / 1024,
             (unsigned long long)a->config.l2.size_bytes / 1024);
     fprintf(out, "  global loads          %llu, %llu line requests, U %.1f%% (line) %.1f%% (sector)\n",
             (unsigned long long)s->counts.executions, (unsigned long long)s->counts.requests,
             100 * metrics_utilization(&s->counts, line, GRAN_LINE),
             100 * metrics_utilization(&s->counts, line, GRAN_SECTOR));
+    uint64_t bypasses = 0, lru_requests = 0;
+    for (uint32_t g = 0; g < n; g++) {
+        bypasses += groups[g].l1_bypasses;
+        lru_requests += groups[g].l1_hits + groups[g].l1_misses;
+    }
+    if (bypasses)
+        fprintf(out, "  bypassing L1          %s of the line requests (%s) are ld.cg/ld.cv loads, which "
+                     "skip L1: L1 figures cover the rest (what-if: --cache-op ignore)\n",
+                numfmt_share((double)bypasses, (double)lru_requests).s, numfmt_grouped(bypasses).s);
     fprintf(out, "  fully-assoc. LRU      L1-sized miss ratio %.1f%%, L2-sized %.1f%% (from reuse distance)\n",
             pct(reuse_hist_misses_at(per_sm, l1_lines), (double)per_sm->total),
             pct(reuse_hist_misses_at(global, l2_lines), (double)global->total));

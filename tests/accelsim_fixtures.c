@@ -18,7 +18,7 @@ wst_memtrace *fixture_import(const char *path, ws_error *err)
 {
     wst_memtrace *m = wst_memtrace_new(NULL);
     wst_sink sink = wst_memtrace_sink(m);
-    if (accelsim_import(path, &sink, err) != 0) {
+    if (accelsim_import(path, &sink, NULL, err) != 0) {
         wst_memtrace_free(m);
         return NULL;
     }

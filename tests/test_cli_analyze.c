@@ -98,7 +98,7 @@ Test(cli_analyze, bad_options_are_one_line_errors)
     struct {
         const char *a, *b, *expect;
     } cases[] = {
-        {"--gpu", "pascal", "warpscope: unknown GPU 'pascal' (presets: fermi,"},
+        {"--gpu", "maxwell", "warpscope: unknown GPU 'maxwell' (presets: fermi,"},
         {"--schedule", "rr,fifo", "warpscope: --schedule: unknown policy 'fifo'"},
         {"--sample", "2", "warpscope: --sample: expected a rate in (0, 1], got '2'"},
         {"--l1", "16K:0:128", "warpscope: l1.ways: must be at least 1"},

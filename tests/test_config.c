@@ -127,8 +127,8 @@ Test(config, files_unknown_keys_and_bad_json)
     test_write_file(path, "{ not json", 10);
     cr_assert_eq(config_load(&c, path, &err), -1);
     cr_assert(strstr(err.msg, path) != NULL);
-    cr_assert_eq(config_load(&c, "pascal", &err), -1);
-    cr_assert(strstr(err.msg, "unknown GPU 'pascal' (presets: fermi, kepler-s2,") != NULL);
+    cr_assert_eq(config_load(&c, "maxwell", &err), -1);
+    cr_assert(strstr(err.msg, "unknown GPU 'maxwell' (presets: fermi, kepler-s2,") != NULL);
     free(path);
     test_tmpdir_cleanup(dir);
 }

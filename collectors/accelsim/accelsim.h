@@ -15,11 +15,18 @@
 #include "formats/sink.h"
 #include "util/error.h"
 
+/* What the traces say beyond the kernels. */
+typedef struct accelsim_info {
+    unsigned binary_version; /* the first kernel's "-binary version" (61: sm_61); 0 unknown */
+} accelsim_info;
+
 /* path: a kernelslist.g (or raw kernelslist), a directory holding one, or a
  * single kernel-N.traceg / kernel-N.trace, optionally .xz-compressed.
  * Streams: memory is bounded by one line plus the PC table of a kernel.
- * Records of a .traceg thread block are followed by end_cta(). */
-int accelsim_import(const char *path, const wst_sink *sink, ws_error *err);
+ * Records of a .traceg thread block are followed by end_cta().  A kernel
+ * file a list names but that exists only as FILE.xz is read from there.
+ * info (may be NULL) receives what the headers say of the GPU. */
+int accelsim_import(const char *path, const wst_sink *sink, accelsim_info *info, ws_error *err);
 
 /* Writes out_dir/kernelslist.g and out_dir/kernel-N.traceg (N from 1) for
  * every kernel of the .wst file; creates out_dir if missing.  Memory is

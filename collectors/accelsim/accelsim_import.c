@@ -39,6 +39,7 @@ typedef struct kernel_reader {
     wst_kernel kernel;
     int have_grid, have_block;
     unsigned version;
+    unsigned binary_version; /* "-binary version = 61": sm_61 */
     int lineinfo;
     accelsim_windows windows;
     int64_t index; /* in the sink; -1 until the header ends */
@@ -168,6 +169,9 @@ static int header_line(kernel_reader *k, char *line, ws_error *err)
     } else if (strcmp(key, "accelsim tracer version") == 0) {
         bad = parse_unsigned(value, 10, &number) || number > 1000;
         k->version = (unsigned)number;
+    } else if (strcmp(key, "binary version") == 0) {
+        bad = parse_unsigned(value, 10, &number) || number > 1000;
+        k->binary_version = (unsigned)number;
     } else if (strcmp(key, "enable lineinfo") == 0) {
         bad = parse_unsigned(value, 10, &number) || number > 1;
         k->lineinfo = (int)number;
@@ -403,12 +407,14 @@ static int kernel_lines(kernel_reader *k, ws_error *err)
     return 0;
 }
 
-static int import_kernel(const char *path, const wst_sink *sink, ws_error *err)
+static int import_kernel(const char *path, const wst_sink *sink, accelsim_info *info, ws_error *err)
 {
     kernel_reader k = {.sink = sink, .raw = is_raw_name(path), .index = -1};
     if (!(k.in = accelsim_input_open(path, err)))
         return -1;
     int rc = kernel_lines(&k, err);
+    if (rc == 0 && info && !info->binary_version)
+        info->binary_version = k.binary_version;
     if (rc == -1)
         ws_fail_prefix(err, "%s:%lu: ", path, accelsim_input_lineno(k.in));
     accelsim_input_close(k.in);
@@ -420,7 +426,7 @@ static int import_kernel(const char *path, const wst_sink *sink, ws_error *err)
 
 /* kernelslist(.g): "kernel-N.traceg" lines in launch order, relative to
  * the list's directory; Memcpy lines describe host copies and are skipped. */
-static int import_list(const char *path, const wst_sink *sink, ws_error *err)
+static int import_list(const char *path, const wst_sink *sink, accelsim_info *info, ws_error *err)
 {
     accelsim_input *in = accelsim_input_open(path, err);
     if (!in)
@@ -444,12 +450,22 @@ static int import_list(const char *path, const wst_sink *sink, ws_error *err)
             rc = ws_fail(err, "out of memory");
             break;
         }
+        /* Lists name kernel-N.traceg; traces are often kept compressed
+         * beside them as kernel-N.traceg.xz. */
         struct stat st;
+        if (stat(kernel_path, &st) != 0 && !ends_with(kernel_path, ".xz")) {
+            char *xz = NULL;
+            if (asprintf(&xz, "%s.xz", kernel_path) >= 0 && stat(xz, &st) == 0) {
+                free(kernel_path);
+                kernel_path = xz;
+            } else
+                free(xz);
+        }
         if (stat(kernel_path, &st) != 0)
-            rc = ws_fail(err, "%s:%lu: kernel file %s is missing", path,
-                         accelsim_input_lineno(in), kernel_path);
+            rc = ws_fail(err, "%s:%lu: kernel file %s is missing (nor %s.xz)", path,
+                         accelsim_input_lineno(in), kernel_path, kernel_path);
         else
-            rc = import_kernel(kernel_path, sink, err);
+            rc = import_kernel(kernel_path, sink, info, err);
         free(kernel_path);
     }
     if (got < 0)
@@ -458,21 +474,23 @@ static int import_list(const char *path, const wst_sink *sink, ws_error *err)
     return rc;
 }
 
-int accelsim_import(const char *path, const wst_sink *sink, ws_error *err)
+int accelsim_import(const char *path, const wst_sink *sink, accelsim_info *info, ws_error *err)
 {
+    if (info)
+        *info = (accelsim_info){0};
     struct stat st;
     if (stat(path, &st) != 0)
         return ws_fail(err, "%s: no such file or directory", path);
     if (!S_ISDIR(st.st_mode))
-        return is_kernel_name(path) ? import_kernel(path, sink, err)
-                                    : import_list(path, sink, err);
+        return is_kernel_name(path) ? import_kernel(path, sink, info, err)
+                                    : import_list(path, sink, info, err);
     static const char *const lists[] = {"kernelslist.g", "kernelslist"};
     for (size_t i = 0; i < 2; i++) {
         char *list = NULL;
         if (asprintf(&list, "%s/%s", path, lists[i]) < 0)
             return ws_fail(err, "out of memory");
         int found = stat(list, &st) == 0;
-        int rc = found ? import_list(list, sink, err) : 0;
+        int rc = found ? import_list(list, sink, info, err) : 0;
         free(list);
         if (found)
             return rc;

@@ -44,7 +44,7 @@ static void import_accelsim(const char *path)
     wst_sink sink = {.ctx = &pcs, .add_kernel = ignore_kernel, .add_pc = number_pc,
                      .add_record = ignore_record};
     ws_error err;
-    accelsim_import(path, &sink, &err);
+    accelsim_import(path, &sink, NULL, &err);
 }
 
 static void read_wst(const char *path)

@@ -1,0 +1,31 @@
+/* cli/default_gpu.c: see default_gpu.h. */
+#include "cli/default_gpu.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "analyzer/config.h"
+#include "formats/wst.h"
+
+int cli_has_option(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+const char *cli_default_gpu(const char *path, int quiet)
+{
+    ws_error err;
+    wst_reader *r = path ? wst_reader_open(path, &err) : NULL;
+    if (!r)
+        return "fermi";
+    const char *origin = wst_reader_trace(r)->origin.gpu;
+    const char *preset = config_preset_for_gpu(origin);
+    if (preset && strcmp(preset, "fermi") != 0 && !quiet)
+        fprintf(stderr, "warpscope: %s was recorded on %s: using the %s preset (--gpu to choose another)\n",
+                path, origin, preset);
+    wst_reader_close(r);
+    return preset ? preset : "fermi";
+}
