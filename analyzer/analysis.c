@@ -43,7 +43,7 @@ typedef struct pass {
     tagcache **window; /* per SM, with locality_window: the generations' cache */
     locality *locality;
     uint32_t line_shift, line_bytes;
-    uint32_t sharing_block; /* bytes (SPEC §5): the line, or a sector or word */
+    uint32_t sharing_block; /* bytes (docs/metrics.md §5): the line, or a sector or word */
     analysis_kernel *kernel;
     uint64_t issued; /* the access map's clock */
 } pass;
@@ -111,7 +111,7 @@ static int metrics_on_kernel_end(void *ctx, ws_error *err)
     return metrics_kernel_end(((metrics_sink *)ctx)->m, err);
 }
 
-/* SPEC §5 sharing of one request: its line, or, at a finer granularity,
+/* docs/metrics.md §5 sharing of one request: its line, or, at a finer granularity,
  * each sector or word of the line that a lane asked for a byte of. */
 static int sharing_request(pass *p, const replay_issue *is, const ws_request *rq, ws_error *err)
 {
@@ -152,7 +152,7 @@ static int on_kernel_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error *err)
     analysis *a = p->a;
     p->kernel = &a->kernels[k];
     for (uint32_t s = 0; p->window && s < a->config.sms; s++)
-        tagcache_flush(p->window[s]); /* L1s are flushed between kernels (SPEC §7) */
+        tagcache_flush(p->window[s]); /* L1s are flushed between kernels (docs/metrics.md §7) */
     return locality_begin_kernel(p->locality, pcs, err);
 }
 

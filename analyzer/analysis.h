@@ -1,9 +1,9 @@
 /* analyzer/analysis.h: the single streaming pass of `warpscope analyze`.
  *
  * scheduler -> coalescer -> consumers (DESIGN.md): the cache-independent
- * metrics (SPEC §2-3), sharing (SPEC §5), and an LRU L1 per SM whose line
- * generations give the locality classes (SPEC §4).  That L1 is also the
- * scheduler's reference L1 for GTO (SPEC §6), so the issue order and the
+ * metrics (docs/metrics.md §2-3), sharing (docs/metrics.md §5), and an LRU L1 per SM whose line
+ * generations give the locality classes (docs/metrics.md §4).  That L1 is also the
+ * scheduler's reference L1 for GTO (docs/metrics.md §6), so the issue order and the
  * classes come from one model.  Results are plain data for the reports. */
 #ifndef WS_ANALYSIS_H
 #define WS_ANALYSIS_H
@@ -23,10 +23,10 @@ typedef struct analysis_options {
     int include_stores;
     int half_warp;
     double sample_rate;      /* SHARDS; 0 or 1 = exact */
-    /* SPEC §5 block, in bytes: 0 = the L1 line; a power of two, finer (a
+    /* docs/metrics.md §5 block, in bytes: 0 = the L1 line; a power of two, finer (a
      * sector, a word) or coarser (a page) than the line. */
     uint32_t sharing_block;
-    /* SPEC §4 option: 0 = locality generations of the configured L1; N =
+    /* docs/metrics.md §4 option: 0 = locality generations of the configured L1; N =
      * of a fully-associative LRU of N lines per SM, so a reuse counts only
      * if its per-SM stack distance is below N (cache-independent classes). */
     uint32_t locality_window;
@@ -37,7 +37,7 @@ typedef struct analysis_options {
      * consumes them (`dump --order scheduled` prints them). */
     void (*observe)(void *ctx, const sched_event *issue);
     void *observe_ctx;
-    /* Replays the config's L1/L2 policies in the same pass (SPEC §7); off
+    /* Replays the config's L1/L2 policies in the same pass (docs/metrics.md §7); off
      * when the policy needs a backward pass (OPT: use `replay`). */
     int replay;
     uint64_t replay_seed;
@@ -56,7 +56,7 @@ typedef struct analysis_kernel {
     uint32_t pc_count;
     uint64_t sharing_blocks, sharing_shared, sharing_multi_cta, sharing_pairs, sharing_neighbour_pairs;
     uint64_t l1_hits, l1_misses; /* the LRU L1's, over counted loads */
-    uint64_t l1_bypasses;        /* of the misses: cg / cv loads, which skip L1 (SPEC §7) */
+    uint64_t l1_bypasses;        /* of the misses: cg / cv loads, which skip L1 (docs/metrics.md §7) */
 } analysis_kernel;
 
 /* Where the pass's CPU time went, in seconds, with options.measure_cpu:

@@ -1,4 +1,4 @@
-/* analyzer/bypass_advisor.h: L1 bypass hints from a profile (SPEC §9, S1).
+/* analyzer/bypass_advisor.h: L1 bypass hints from a profile (docs/metrics.md §9, S1).
  *
  * Three passes over the same schedule, each decoding the trace once:
  *   1. baseline   the config's hierarchy; every global-load request feeds the
@@ -39,7 +39,7 @@ typedef struct bypass_advice {
 
 /* max_trials (at most BYPASS_MAX_TRIALS) caps the PCs replayed one by one,
  * the most accessed first.  `utilization` is Eq. 1's U: sector-rounded
- * (SPEC §9 default) or S1's raw bytes.
+ * (docs/metrics.md §9 default) or S1's raw bytes.
  * Progress bars on stderr unless quiet (util/progress.h). */
 bypass_advice *bypass_advise(const sched_source *source, const replay_options *replay,
                              const hierarchy_options *base, uint32_t max_trials,

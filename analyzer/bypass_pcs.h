@@ -1,5 +1,5 @@
 /* analyzer/bypass_pcs.h: which load PCs bypass L1, the parameter of the
- * `bypass-pc` policy (SPEC §9: per-PC recommendation).
+ * `bypass-pc` policy (docs/metrics.md §9: per-PC recommendation).
  *
  * flags[k][pc] != 0: global loads of PC index pc in kernel k go to L2 as 32 B
  * sectors.  A PC is named by kernel name and byte offset, so every launch of

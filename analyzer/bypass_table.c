@@ -1,4 +1,4 @@
-/* analyzer/bypass_table.c: see bypass_table.h (SPEC §9, S1 §III-B). */
+/* analyzer/bypass_table.c: see bypass_table.h (docs/metrics.md §9, S1 §III-B). */
 #include "analyzer/bypass_table.h"
 
 #include <stdlib.h>

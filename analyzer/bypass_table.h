@@ -1,9 +1,9 @@
-/* analyzer/bypass_table.h: S1's profiling-based bypass table (SPEC §9).
+/* analyzer/bypass_table.h: S1's profiling-based bypass table (docs/metrics.md §9).
  *
  * For every line address A touched by global loads:
  *   U(A)  the average utilization of the requests to A.  By default the
  *         sector-rounded utilization (bytes of the 32 B sectors touched ÷
- *         line bytes, SPEC §9 decision); S1's raw-byte U on request.
+ *         line bytes, docs/metrics.md §9 decision); S1's raw-byte U on request.
  *   R(A)  L1 hits on A per fill, in the baseline replay.
  * A is bypass-worthy when U × (1 + R) < 1 (S1 Eq. 1): caching it moves more
  * bytes from L2 than the 32 B path would.
@@ -16,7 +16,7 @@
 #include "util/error.h"
 
 typedef enum bypass_u_kind {
-    BYPASS_U_SECTOR = 0, /* SPEC §9 default */
+    BYPASS_U_SECTOR = 0, /* docs/metrics.md §9 default */
     BYPASS_U_RAW_BYTES   /* S1's original definition */
 } bypass_u_kind;
 

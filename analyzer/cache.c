@@ -220,7 +220,7 @@ probe(cache *c, const cache_req *r, int write, uint64_t now, uint32_t set, cache
     memset(out, 0, offsetof(cache_result, victim_line));
     uint8_t need = wanted(c, r);
     if (c->admission && c->admission->skip_lookup(c->admission_param, r)) {
-        out->bypassed = 1; /* around the cache: no hit, no change (SPEC §9) */
+        out->bypassed = 1; /* around the cache: no hit, no change (docs/metrics.md §9) */
         out->fetch_sectors = write ? 0 : need;
         return PROBE_SKIPPED;
     }

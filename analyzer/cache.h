@@ -1,4 +1,4 @@
-/* analyzer/cache.h: one functional set-associative cache (SPEC §7).
+/* analyzer/cache.h: one functional set-associative cache (docs/metrics.md §7).
  *
  * Tags only, no data: sets × ways of lines, optional 32 B sectors with
  * per-sector valid and dirty bits, linear or Fermi-hash set index, and an

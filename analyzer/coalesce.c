@@ -1,4 +1,4 @@
-/* analyzer/coalesce.c: warp instruction -> cache requests (SPEC §2).
+/* analyzer/coalesce.c: warp instruction -> cache requests (docs/metrics.md §2).
  *
  * Per lane group: collect the first and last line of every active lane's
  * element into a sorted, duplicate-free array (insertion into a short sorted
@@ -141,7 +141,7 @@ static unsigned coalesce_group(const coalesce_config *config, const wst_record *
         if (last >> shift == first_line) {
             coalesce_mark_bytes(out[hint].byte_mask, offset, (unsigned)(last - addr) + 1);
         } else {
-            /* Crosses into the next line, which is lines[hint + 1] (SPEC §2:
+            /* Crosses into the next line, which is lines[hint + 1] (docs/metrics.md §2:
              * the element counts in both). */
             unsigned head = config->line_bytes - offset;
             coalesce_mark_bytes(out[hint].byte_mask, offset, head);

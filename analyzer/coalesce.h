@@ -1,7 +1,7 @@
-/* analyzer/coalesce.h: warp instruction -> cache requests (SPEC §2).
+/* analyzer/coalesce.h: warp instruction -> cache requests (docs/metrics.md §2).
  *
  * One request per distinct line touched by the active lanes, in ascending
- * line-address order (SPEC §2 decision), each with its 32 B sector mask and
+ * line-address order (docs/metrics.md §2 decision), each with its 32 B sector mask and
  * the mask of bytes actually asked for.  An element that crosses a line
  * boundary counts in both lines.  In half-warp mode (GPGPU-Sim's default)
  * lanes 0-15 and 16-31 are coalesced separately: group 0's requests come
@@ -26,7 +26,7 @@ typedef struct coalesce_config {
     int half_warp;       /* nonzero: two groups of 16 lanes */
 } coalesce_config;
 
-/* Per-instruction totals, for U (SPEC §2, S1 §II-A). */
+/* Per-instruction totals, for U (docs/metrics.md §2, S1 §II-A). */
 typedef struct coalesce_summary {
     unsigned requests;   /* Req */
     unsigned bytes_used; /* sum of the requests' bytes_used */
@@ -69,7 +69,7 @@ double coalesce_line_utilization(const coalesce_summary *summary);
 /* U at sector granularity: bytes used ÷ (sectors touched × 32); 0 when Req = 0. */
 double coalesce_sector_utilization(const coalesce_summary *summary);
 
-/* SPEC §2 (S4 §2): coherent iff Req ≤ 2. */
+/* docs/metrics.md §2 (S4 §2): coherent iff Req ≤ 2. */
 static inline int coalesce_is_coherent(unsigned requests) { return requests <= 2; }
 
 #endif

@@ -1,4 +1,4 @@
-/* analyzer/config.h: the GPU configuration (SPEC §6, §7, §10).
+/* analyzer/config.h: the GPU configuration (docs/metrics.md §6, §7, §10).
  *
  * Presets are JSON documents (configs/NAME.json, also built into the binary
  * so --gpu NAME works from anywhere); --gpu FILE.json loads any file of the
@@ -59,7 +59,7 @@ const char *config_preset_for_gpu(const char *gpu);
  * "--l2-policy" or "--set"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M
  * suffixes, or a policy name (--l1 srrip = --l1-policy srrip); --set takes
  * FIELD=VALUE for any field of the config file, nested ones dotted
- * (l1.index=fermi-hash, mshr.entries=16: SPEC §10, any field).
+ * (l1.index=fermi-hash, mshr.entries=16: docs/metrics.md §10, any field).
  * Returns 1 if the option is not a config override, 0 done, -1 error. */
 int config_override(gpu_config *c, const char *option, const char *value, ws_error *err);
 

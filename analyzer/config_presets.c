@@ -1,4 +1,4 @@
-/* analyzer/config_presets.c: the GPU presets of SPEC §10, built in.
+/* analyzer/config_presets.c: the GPU presets of docs/metrics.md §10, built in.
  * configs/NAME.json holds the same documents for reading and copying;
  * tests/test_config.c checks that the two agree. */
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* analyzer/cta_cache.h: one decode of each CTA for several schedulers.
  *
  * When the warp order is itself under study, each compared hierarchy has
- * its own scheduler (SPEC §6), yet the trace is decoded once (DESIGN).
+ * its own scheduler (docs/metrics.md §6), yet the trace is decoded once (DESIGN).
  * This source wraps another: the first of `readers` schedulers to dispatch
  * a CTA decodes it, packs it and groups it by warp (the scheduler's own
  * layout), and every scheduler issues from that one copy (borrow_cta),

@@ -1,6 +1,6 @@
 /* analyzer/falru.h: a fully-associative LRU cache in O(1) per access.
  *
- * The reference for the 3C split (SPEC §8): a non-cold miss is a capacity
+ * The reference for the 3C split (docs/metrics.md §8): a non-cold miss is a capacity
  * miss if a fully-associative LRU cache of the same size would also miss.
  * A hash map from line to node plus a doubly linked recency list, so large
  * L1s (1536 lines) cost the same as small ones. */

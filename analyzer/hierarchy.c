@@ -20,7 +20,7 @@
 /* The L1 events, as indices of hierarchy.on. */
 enum { EV_LOOKUP, EV_HIT, EV_MISS, EV_FILL, EV_DEPART, EV_STORE, EV_INSTRUCTION, L1_EVENTS };
 
-/* One MSHR entry of the reserved-line mode (SPEC §7). */
+/* One MSHR entry of the reserved-line mode (docs/metrics.md §7). */
 typedef struct mshr_entry {
     uint64_t line, ready;
     uint32_t merges;
@@ -375,7 +375,7 @@ static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *
                      NULL, NULL, err);
 }
 
-/* ---- the reserved-line mode (SPEC §7) ---- */
+/* ---- the reserved-line mode (docs/metrics.md §7) ---- */
 
 static mshr_entry *mshrs_of(hierarchy *h, uint32_t sm)
 {
@@ -448,7 +448,7 @@ static int fill_allowed(hierarchy *h, const replay_issue *is, uint64_t line, uin
  * fill, fill.  Returns 1 if it missed, -1 on error.  A bypassed load (its
  * cache operator, admission, or the policy's choice) never looks L1 up nor
  * changes it, gets no miss class and is no μRC candidate; MPLI counts it as
- * a miss (SPEC §8, §9). */
+ * a miss (docs/metrics.md §8, §9). */
 static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, replay_pc *pc,
                    l1_route route, ws_error *err)
 {
@@ -646,7 +646,7 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             return -1;
         misses += (uint32_t)(rc == 1);
     }
-    if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (SPEC §8) */
+    if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (docs/metrics.md §8) */
         mpli_add_load(&h->kernel->counts.mpli, (uint32_t)n, misses);
         mpli_add_load(&pc->mpli, (uint32_t)n, misses);
         if (n > 0 && route == L1_LOOKUP && h->o.l1_spec.replacement->load_done) {
@@ -703,7 +703,7 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
 {
     if (!h->in_kernel)
         return ws_fail(err, "replay: kernel end without a kernel");
-    /* The L1s are flushed: no next use crosses the kernel's end (SPEC §7),
+    /* The L1s are flushed: no next use crosses the kernel's end (docs/metrics.md §7),
      * nor the L2's when it is flushed too. */
     if ((h->o.record_l1 && nextuse_fence(h->o.record_l1, err) != 0) ||
         (h->o.record_l2 && h->o.l2_cold && nextuse_fence(h->o.record_l2, err) != 0))
@@ -714,7 +714,7 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
         if (h->o.observers[o].kernel_end &&
             h->o.observers[o].kernel_end(h->o.observers[o].ctx, err) != 0)
             return -1;
-    /* L1s are flushed between kernels (SPEC §7); local data dies with the
+    /* L1s are flushed between kernels (docs/metrics.md §7); local data dies with the
      * kernel, so dirty local lines are dropped, not written back. */
     for (uint32_t s = 0; s < h->sms; s++)
         cache_flush(h->l1[s]);

@@ -1,8 +1,8 @@
-/* analyzer/hierarchy.h: the functional L1/L2/DRAM replay (SPEC §5, §7, §8).
+/* analyzer/hierarchy.h: the functional L1/L2/DRAM replay (docs/metrics.md §5, §7, §8).
  *
  * One L1 per SM and a sliced L2, each a policy cache (cache.h), fed one
  * issued warp instruction at a time with its coalesced requests.  The rules
- * of SPEC §7:
+ * of docs/metrics.md §7:
  *   global loads   allocate in L1 on a miss; `cg` and `cv` bypass L1, and
  *                  so does any request the policy refuses (both fetch 32 B
  *                  sectors from L2);
@@ -18,9 +18,9 @@
  *
  * An L1 load runs in the cache's steps (probe, choose, fill), with stages
  * at fixed places (below) and L1 events raised to the metric collectors:
- * MPLI per global load (SPEC §8) in the core; miss classes and the 3C
- * split, locality generations (SPEC §4), μRC, the remote-holder matrix and
- * the replication factor (SPEC §5) in analyzer/l1_collectors.h; and any
+ * MPLI per global load (docs/metrics.md §8) in the core; miss classes and the 3C
+ * split, locality generations (docs/metrics.md §4), μRC, the remote-holder matrix and
+ * the replication factor (docs/metrics.md §5) in analyzer/l1_collectors.h; and any
  * collector the caller subscribes.
  *
  * Memory is the cache models plus maps of the lines held (O(distinct
@@ -124,7 +124,7 @@ typedef struct hierarchy_options {
      * reads LINE_SHARED. */
     int track_sharing;
     /* The warp order this hierarchy is replayed under, when the order is
-     * itself under study (SPEC §6: its own issue stream); ops NULL: the
+     * itself under study (docs/metrics.md §6: its own issue stream); ops NULL: the
      * run's. */
     warp_order_spec warp_order;
     /* S3's p for this hierarchy alone: a warp of GTO age rank >= allocate_p
@@ -145,14 +145,14 @@ typedef struct hierarchy_options {
     /* Locality-based cache management (analyzer/stages/lcm.h): on when it
      * bypasses or coalesces; its front end comes after the caller's. */
     lcm_options lcm;
-    int reserved_lines;         /* SPEC §7 latency model and MSHR limits */
+    int reserved_lines;         /* docs/metrics.md §7 latency model and MSHR limits */
     /* OPT: the next-use streams of this hierarchy's L1 / L2 accesses (from
      * a backward pass), or NULL when the policy is not OPT. */
     nextuse *l1_next, *l2_next;
     /* Recording passes for OPT: append each L1 / L2 lookup's key. */
     nextuse *record_l1, *record_l2;
     /* Stages, in order, and collectors beyond the built-in ones (the
-     * bypass table's profile, SPEC §9); they run on the replay's thread. */
+     * bypass table's profile, docs/metrics.md §9); they run on the replay's thread. */
     hierarchy_stage stages[HIERARCHY_MAX_STAGES];
     uint32_t stage_count;
     l1_observer observers[HIERARCHY_MAX_OBSERVERS];
@@ -192,14 +192,14 @@ typedef struct replay_counts {
     miss_counts miss_classes;
     uint64_t remote_held_misses; /* μRC numerator (global load misses) */
     uint64_t l1_load_misses;     /* μRC denominator: global loads that looked L1 up
-                                    and missed (SPEC §5; bypasses are not candidates) */
-    uint64_t intra_warp_hits, inter_warp_hits; /* SPEC §4 per hit */
+                                    and missed (docs/metrics.md §5; bypasses are not candidates) */
+    uint64_t intra_warp_hits, inter_warp_hits; /* docs/metrics.md §4 per hit */
     /* S3 ch. 5: L1 load requests (and their hits) of the warps that may
      * allocate ("polluting") and of those the warp order or allocate_p
      * bars from allocating, which may only hit. */
     uint64_t polluting_accesses, polluting_hits;
     uint64_t non_polluting_accesses, non_polluting_hits;
-    /* The latency model (SPEC §7) over L1 load misses: the config's L2 or
+    /* The latency model (docs/metrics.md §7) over L1 load misses: the config's L2 or
      * DRAM latency by where the line was found (a CCN ring's own), plus
      * the wait for a way with --reserved-lines.  ÷ misses = the average
      * memory latency (S3 ch. 5's L). */
@@ -216,7 +216,7 @@ typedef struct replay_pc {
 typedef struct replay_kernel {
     replay_counts counts;
     replay_pc *pcs;
-    locality_pc *locality; /* generations of this replay's L1 (SPEC §4) */
+    locality_pc *locality; /* generations of this replay's L1 (docs/metrics.md §4) */
     uint32_t pc_count;
     /* Replication at kernel end = end_copies ÷ end_lines, the copies and
      * distinct lines in the L1s; undefined (null) when they end empty. */

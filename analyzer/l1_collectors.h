@@ -1,10 +1,10 @@
 /* analyzer/l1_collectors.h: the replay's built-in metric collectors, as
  * subscribers to the L1 events of hierarchy.h (DESIGN: collectors subscribe
  * to cache events):
- *   miss classes   SPEC §8: cold / intra-warp / inter-warp / write-evict,
+ *   miss classes   docs/metrics.md §8: cold / intra-warp / inter-warp / write-evict,
  *                  and the 3C split from a fully-associative LRU per SM;
- *   generations    SPEC §4: the locality classes of this L1's lines;
- *   inter-core     SPEC §5: μRC, the remote-holder matrix and the
+ *   generations    docs/metrics.md §4: the locality classes of this L1's lines;
+ *   inter-core     docs/metrics.md §5: μRC, the remote-holder matrix and the
  *                  replication factor, from a map of which L1s hold a line.
  * They write into the hierarchy's results: per-kernel figures into the
  * kernel *current points to. */
@@ -61,7 +61,7 @@ static inline replay_counts *l1c_counts_of(const l1_collectors *c)
     return &(*c->current)->counts;
 }
 
-/* ---- miss classes (SPEC §8) ---- */
+/* ---- miss classes (docs/metrics.md §8) ---- */
 
 static inline int l1c_classes_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
 {
@@ -104,7 +104,7 @@ static inline int l1c_classes_store(void *ctx, const replay_issue *is, uint64_t 
     return 0;
 }
 
-/* ---- locality generations (SPEC §4) ---- */
+/* ---- locality generations (docs/metrics.md §4) ---- */
 
 static inline int l1c_generations_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
 {
@@ -137,7 +137,7 @@ static inline int l1c_generations_depart(void *ctx, uint32_t sm, uint64_t line, 
     return 0;
 }
 
-/* ---- inter-core reuse and replication (SPEC §5) ---- */
+/* ---- inter-core reuse and replication (docs/metrics.md §5) ---- */
 
 /* A μRC candidate: a global load that looked L1 up and missed.  Counts it,
  * and which other SMs' L1s hold its line now. */
@@ -199,7 +199,7 @@ static inline void l1c_inter_core_instruction(void *ctx, const replay_issue *is)
 {
     (void)is;
     l1_collectors *c = ctx;
-    if (c->distinct) { /* undefined while the L1s are empty (SPEC §5) */
+    if (c->distinct) { /* undefined while the L1s are empty (docs/metrics.md §5) */
         c->res->replication_sum += (double)c->copies / (double)c->distinct;
         c->res->replication_samples++;
     }

@@ -1,4 +1,4 @@
-/* analyzer/l1_rules.h: what an L1 does with a request (SPEC §7), defined
+/* analyzer/l1_rules.h: what an L1 does with a request (docs/metrics.md §7), defined
  * once.  Every L1 model in the program applies these rules: the scheduler's
  * reference L1 (GTO's misses, analyze's LRU counts and locality
  * generations) and the replay's L1s under every policy, so they agree hit

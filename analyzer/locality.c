@@ -1,4 +1,4 @@
-/* analyzer/locality.c: see locality.h (SPEC §4). */
+/* analyzer/locality.c: see locality.h (docs/metrics.md §4). */
 #include "analyzer/locality.h"
 
 #include <stdlib.h>

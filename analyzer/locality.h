@@ -1,9 +1,9 @@
 /* analyzer/locality.h: per-PC locality classes by L1 line generation
- * (SPEC §4, S2 §4.1, S3 Fig. 5.6).
+ * (docs/metrics.md §4, S2 §4.1, S3 Fig. 5.6).
  *
  * Event driven, so it does not care which cache produces the generations:
  * the configured L1s (cache-dependent classes), or a fully-associative LRU of
- * C lines per SM (the cache-independent option of SPEC §4: a reuse counts
+ * C lines per SM (the cache-independent option of docs/metrics.md §4: a reuse counts
  * only if its per-SM stack distance is below C, which is exactly a hit in
  * such a cache).
  *
@@ -44,7 +44,7 @@ void locality_free(locality *loc);
  * it on sm; monitored: the filling warp was the monitored one. */
 typedef void (*locality_close_fn)(void *ctx, uint32_t sm, uint32_t pc, locality_class c,
                                   int monitored);
-/* S2's monitor (LCM, SPEC §9): a generation also closes once Tot reaches
+/* S2's monitor (LCM, docs/metrics.md §9): a generation also closes once Tot reaches
  * threshold (0: only on eviction and at kernel end), and on_close (or
  * NULL) hears of every closed generation. */
 void locality_watch(locality *loc, uint32_t threshold, locality_close_fn on_close, void *ctx);

@@ -1,4 +1,4 @@
-/* analyzer/metrics.c: see metrics.h (SPEC §2, §3). */
+/* analyzer/metrics.c: see metrics.h (docs/metrics.md §2, §3). */
 #include "analyzer/metrics.h"
 
 #include <stdlib.h>

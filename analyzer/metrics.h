@@ -1,14 +1,14 @@
 /* analyzer/metrics.h: the cache-independent metrics of one streaming pass
- * (SPEC §2 coalescing and U, SPEC §3 reuse distance).
+ * (docs/metrics.md §2 coalescing and U, docs/metrics.md §3 reuse distance).
  *
  * Fed one issued warp instruction at a time with its coalesced requests.
- * By default only global loads count (SPEC §3 decision); include_stores adds
+ * By default only global loads count (docs/metrics.md §3 decision); include_stores adds
  * stores and atomics.  Results are kept per kernel and per PC, and the
  * summary is the sum of the kernels.
  *
- * Reuse scopes (SPEC §3) and their lifetimes:
+ * Reuse scopes (docs/metrics.md §3) and their lifetimes:
  *   global    one stream for the whole trace (the L2 view; L2 stays warm
- *             across kernels, SPEC §7)
+ *             across kernels, docs/metrics.md §7)
  *   per SM    one stream per SM, restarted at each kernel (L1s are flushed
  *             between kernels)
  *   per warp  one stream per warp, kept in the warp's slot on its SM and
@@ -58,7 +58,7 @@ typedef struct metrics_totals {
     uint64_t loads, stores, atomics; /* every record, counted or not */
     uint64_t req_hist[COALESCE_MAX_REQUESTS + 1];
     reuse_pair reuse[GRANULARITIES][SCOPES];
-    /* Distinct lines by their U over the kernel (per-line U, SPEC §2). */
+    /* Distinct lines by their U over the kernel (per-line U, docs/metrics.md §2). */
     uint64_t line_u_hist[GRANULARITIES][METRICS_U_BINS];
 } metrics_totals;
 
@@ -72,7 +72,7 @@ typedef struct metrics_options {
     coalesce_config coalesce;
     uint32_t sm_count;
     uint32_t warp_slots_per_sm; /* max resident warps per SM */
-    uint64_t exact_distances;   /* E = 2 × L1 lines (SPEC §3) */
+    uint64_t exact_distances;   /* E = 2 × L1 lines (docs/metrics.md §3) */
     int include_stores;
     double sample_rate;         /* SHARDS; 0 or 1 = exact */
     /* Which reuse streams to run: bit METRICS_REUSE_BIT(g, s); 0 = all.

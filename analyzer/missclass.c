@@ -1,4 +1,4 @@
-/* analyzer/missclass.c: see missclass.h (SPEC §8). */
+/* analyzer/missclass.c: see missclass.h (docs/metrics.md §8). */
 #include "analyzer/missclass.h"
 
 #include <stdlib.h>
@@ -89,7 +89,7 @@ miss_class missclass_miss(missclass *mc, uint32_t sm, uint64_t line, uint32_t wa
         c = *cause == warp ? MISS_INTRA_WARP : MISS_INTER_WARP;
     counts->by_class[c]++;
     /* Write-evict is the fourth C, invalidation: outside the capacity /
-     * conflict split (SPEC §8). */
+     * conflict split (docs/metrics.md §8). */
     if (c != MISS_COLD && c != MISS_WRITE_EVICT) {
         if (fully_assoc_hit)
             counts->conflict++;

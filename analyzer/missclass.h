@@ -1,4 +1,4 @@
-/* analyzer/missclass.h: why an L1 access missed (SPEC §8, S4 §3).
+/* analyzer/missclass.h: why an L1 access missed (docs/metrics.md §8, S4 §3).
  *
  *   cold                 the line has not been resident in this L1 during
  *                        this kernel (first reference, or earlier references

@@ -1,4 +1,4 @@
-/* analyzer/mpli.c: see mpli.h (SPEC §8). */
+/* analyzer/mpli.c: see mpli.h (docs/metrics.md §8). */
 #include "analyzer/mpli.h"
 
 #include "util/counts.h"

@@ -1,9 +1,9 @@
-/* analyzer/mpli.h: misses per load instruction and load outcomes (SPEC §8,
+/* analyzer/mpli.h: misses per load instruction and load outcomes (docs/metrics.md §8,
  * S4 §3).
  *
  * One call per dynamic warp-level load, after all its requests have been
  * serviced: Req requests, of which `misses` missed L1 (bypassed requests
- * count as misses).  Coherent loads have Req <= 2 (SPEC §2). */
+ * count as misses).  Coherent loads have Req <= 2 (docs/metrics.md §2). */
 #ifndef WS_MPLI_H
 #define WS_MPLI_H
 

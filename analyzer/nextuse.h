@@ -1,4 +1,4 @@
-/* analyzer/nextuse.h: next-use positions for Belady's OPT (SPEC §7).
+/* analyzer/nextuse.h: next-use positions for Belady's OPT (docs/metrics.md §7).
  *
  * OPT needs, for every access, when the same key is used next.  That is a
  * backward pass over the access stream, and the stream can be far larger
@@ -12,7 +12,7 @@
  * private L1, the line for a shared L2 (63 bits: the top bit is the
  * stream's own).  Positions count accesses from 0.
  *
- * A next use is one the cache could still serve (SPEC §7): a kill (a store
+ * A next use is one the cache could still serve (docs/metrics.md §7): a kill (a store
  * that invalidates the line) or a fence (a kernel end that flushes the
  * cache) between two accesses of a key means the first has none. */
 #ifndef WS_NEXTUSE_H

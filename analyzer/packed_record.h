@@ -1,6 +1,6 @@
 /* analyzer/packed_record.h: resident CTAs' records, packed.
  *
- * The scheduler holds every record of the resident CTAs (SPEC §6), and a
+ * The scheduler holds every record of the resident CTAs (docs/metrics.md §6), and a
  * wst_record is 288 bytes, most of it 32 lane addresses.  Most warp
  * instructions address their lanes affinely (lane l at base + l × stride:
  * coalesced, strided and broadcast accesses), so a packed record keeps base

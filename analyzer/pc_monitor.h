@@ -1,4 +1,4 @@
-/* analyzer/pc_monitor.h: S2's per-PC locality monitor (S2 §4.1, SPEC §4,
+/* analyzer/pc_monitor.h: S2's per-PC locality monitor (S2 §4.1, docs/metrics.md §4,
  * §9), shared by LCM's bypass and coalescing (analyzer/stages/lcm.c) and
  * LWS's warp order (analyzer/warp_orders/lws.c).
  *

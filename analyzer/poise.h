@@ -1,5 +1,5 @@
 /* analyzer/poise.h: Poise's prediction of a warp tuple (S3 §5.5-5.6,
- * SPEC §9).
+ * docs/metrics.md §9).
  *
  * The features x1..x8 of S3 Table 5.3, from two points of the (N, p) grid
  * (S3: the variables that depend on N and p at (1, 1), the rest at the

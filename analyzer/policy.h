@@ -1,4 +1,4 @@
-/* analyzer/policy.h: the cache-policy interfaces (SPEC §7, §9).
+/* analyzer/policy.h: the cache-policy interfaces (docs/metrics.md §7, §9).
  *
  * Two kinds of module decide for a cache (DESIGN: extension points):
  *
@@ -11,7 +11,7 @@
  *   victim     victim()   picks a way among the candidates, or returns
  *                         POLICY_BYPASS (do not allocate) or
  *                         policy_stall(w) (wait until way w may be replaced,
- *                         then replace it: a stall, SPEC §7 reserved lines);
+ *                         then replace it: a stall, docs/metrics.md §7 reserved lines);
  *   bypass     bypass()   (optional) refuses to allocate a miss before any
  *                         way, even an invalid one, is looked for (OPT: a
  *                         line with no next use);
@@ -20,12 +20,12 @@
  *   eviction   evicted()  (optional) a valid line leaves, with the cause;
  *   load end   load_done() (optional) every request of a global warp-load
  *                         has been serviced, `misses` of them missed (the
- *                         MPLI point, SPEC §8: DaCache's FCW counter);
+ *                         MPLI point, docs/metrics.md §8: DaCache's FCW counter);
  *   figures    stats()    (optional) its own counts for the report.
  *
  * An admission module decides, before any lookup, whether a request uses
  * the cache at all; a request it turns away never looks the cache up nor
- * changes it, exactly as `__ldcg` skips L1 (SPEC §9: bypass tables, per-PC
+ * changes it, exactly as `__ldcg` skips L1 (docs/metrics.md §9: bypass tables, per-PC
  * hints).  It composes with any replacement policy: `srrip+bypass-pc`.
  *
  * The generic cache (analyzer/cache.c) does the lookup, fills invalid ways
@@ -55,8 +55,8 @@ typedef struct cache_req {
     uint64_t line_addr; /* byte address of the line */
     uint32_t pc, warp, warp_slot, scheduler, sm, kernel;
     uint32_t age_rank;  /* the warp's GTO age rank in its scheduler, 0 = oldest */
-    uint8_t req_count;  /* Req: requests of the whole instruction (SPEC §2) */
-    uint8_t coherent;   /* Req <= 2 (SPEC §2) */
+    uint8_t req_count;  /* Req: requests of the whole instruction (docs/metrics.md §2) */
+    uint8_t coherent;   /* Req <= 2 (docs/metrics.md §2) */
     uint8_t kind, space, cache_op;
     uint8_t sector_mask;
     uint8_t fill_hint;  /* what the level below said of the line (a stage's flag) */
@@ -134,7 +134,7 @@ typedef struct admission_ops {
     int (*skip_lookup)(const void *param, const cache_req *r);
 } admission_ops;
 
-/* A cache's policy, resolved once from its name (SPEC §7): REPLACEMENT,
+/* A cache's policy, resolved once from its name (docs/metrics.md §7): REPLACEMENT,
  * ADMISSION (= lru+ADMISSION) or REPLACEMENT+ADMISSION. */
 typedef struct policy_spec {
     const policy_ops *replacement;

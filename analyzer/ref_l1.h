@@ -1,4 +1,4 @@
-/* analyzer/ref_l1.h: the scheduler's reference L1 (SPEC §6, §7).
+/* analyzer/ref_l1.h: the scheduler's reference L1 (docs/metrics.md §6, §7).
  *
  * GTO switches warps when one misses in L1.  So that every consumer sees
  * the same issue order, that miss comes from one fixed model: per SM, the
@@ -31,7 +31,7 @@ typedef struct ref_l1 ref_l1;
 
 ref_l1 *ref_l1_new(const gpu_config *config, ws_error *err);
 void ref_l1_free(ref_l1 *r);
-/* Kernel boundary: the L1s are flushed (SPEC §7). */
+/* Kernel boundary: the L1s are flushed (docs/metrics.md §7). */
 void ref_l1_flush(ref_l1 *r);
 
 /* One request of an instruction by `warp` on `sm`, routed by the L1 rules

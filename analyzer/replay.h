@@ -1,8 +1,8 @@
 /* analyzer/replay.h: feeds one scheduled request stream to K hierarchies
- * (`warpscope replay` and `compare`, SPEC §6-§8).
+ * (`warpscope replay` and `compare`, docs/metrics.md §6-§8).
  *
  * The trace is decoded, scheduled and coalesced once; every hierarchy sees
- * exactly the same issue order (SPEC §6 decision: GTO's miss signal comes
+ * exactly the same issue order (docs/metrics.md §6 decision: GTO's miss signal comes
  * from the scheduler's own reference LRU L1, never from the policy under
  * study).  With more than one hierarchy and more than one core, the
  * hierarchies run on worker threads, fed in batches while the next batch is

@@ -1,6 +1,6 @@
 /* analyzer/request.h: one cache request, the unit every analyzer consumer sees.
  *
- * The coalescer (analyzer/coalesce.c, SPEC §2) turns one warp instruction
+ * The coalescer (analyzer/coalesce.c, docs/metrics.md §2) turns one warp instruction
  * into requests, one per distinct cache line its active lanes touch.  A
  * request carries the line, which 32 B sectors and which bytes the lanes
  * asked for, and a copy of the record metadata consumers need (PC, warp,
@@ -22,7 +22,7 @@ typedef struct ws_request {
     uint16_t bytes_used;                     /* distinct bytes asked for = popcount(byte_mask) */
     uint8_t sector_mask;                     /* bit s = sector s (32 B) has a used byte */
     uint8_t index;                           /* position among the instruction's requests */
-    uint8_t req_count;                       /* Req: requests of the whole instruction (SPEC §2) */
+    uint8_t req_count;                       /* Req: requests of the whole instruction (docs/metrics.md §2) */
     uint8_t group;                           /* half-warp group (0 or 1); 0 in whole-warp mode */
     /* Copied from the record (formats/trace.h). */
     uint8_t kind;                            /* wst_kind */

@@ -1,4 +1,4 @@
-/* analyzer/reuse.c: exact LRU stack distance in O(log n) per access (SPEC §3).
+/* analyzer/reuse.c: exact LRU stack distance in O(log n) per access (docs/metrics.md §3).
  *
  * Every key's last access holds one position on a timeline; a position is
  * "live" while it is some key's latest access.  The distance of an access is

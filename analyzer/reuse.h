@@ -1,9 +1,9 @@
-/* analyzer/reuse.h: exact LRU stack (reuse) distance and reuse time (SPEC §3).
+/* analyzer/reuse.h: exact LRU stack (reuse) distance and reuse time (docs/metrics.md §3).
  *
  * A reuse_state sees one stream of keys (line or sector ids) and returns, per
  * access, the number of distinct keys touched since the previous access to
  * the same key (REUSE_COLD on a first touch) and the number of accesses in
- * between (reuse time).  Scopes (SPEC §3) are separate states chosen by the
+ * between (reuse time).  Scopes (docs/metrics.md §3) are separate states chosen by the
  * caller: global = one state; per SM = an array indexed by SM id; per warp =
  * one state per live warp, created on its first access and freed when its
  * CTA retires (a retired warp never issues again, so nothing is lost).  An
@@ -32,7 +32,7 @@
 typedef struct reuse_options {
     /* SHARDS (Waldspurger FAST'15) fixed-rate spatial sampling: only keys
      * whose hash falls below rate × 2^24 are tracked, and their distances and
-     * reuse times are scaled by 1 / rate.  0 or 1 = exact (SPEC §3 default). */
+     * reuse times are scaled by 1 / rate.  0 or 1 = exact (docs/metrics.md §3 default). */
     double sample_rate;
     /* Timeline positions allocated on first use (rounded up to 512); 0 = 512.
      * Only tests need this, to force renumbering early. */
@@ -82,10 +82,10 @@ uint64_t reuse_state_renumberings(const reuse_state *state);
  * state stand for count / rate accesses; miss ratios need no scaling. */
 double reuse_state_sample_rate(const reuse_state *state);
 
-/* ---- histograms (SPEC §3) ---------------------------------------------
+/* ---- histograms (docs/metrics.md §3) ---------------------------------------------
  * log2 buckets over all finite distances: bucket 0 holds distance 0 and
  * bucket k ≥ 1 holds [2^(k-1), 2^k - 1]; plus exact counts for distances
- * 0..exact_limit-1 (SPEC: exact_limit = 2 × L1 lines) and the cold count.
+ * 0..exact_limit-1 (docs/metrics.md §3: exact_limit = 2 × L1 lines) and the cold count.
  * The same type holds reuse times. */
 #define REUSE_HIST_BUCKETS 65
 
@@ -125,7 +125,7 @@ static inline void reuse_hist_add(reuse_hist *hist, uint64_t distance)
 int reuse_hist_merge(reuse_hist *dst, const reuse_hist *src, ws_error *err);
 
 /* Misses of a fully-associative LRU cache of `capacity` keys, which hits
- * exactly the accesses at distance < capacity (SPEC §3).  Exact when
+ * exactly the accesses at distance < capacity (docs/metrics.md §3).  Exact when
  * capacity ≤ exact_limit or capacity is a power of two (a bucket boundary).
  * Otherwise the bucket holding capacity - 1 is split by linear interpolation
  * over the part of it above exact_limit. */

@@ -1,5 +1,5 @@
 /* analyzer/reuse_hist.c: reuse-distance histograms and miss-ratio curves
- * (SPEC §3).  Declared in analyzer/reuse.h. */
+ * (docs/metrics.md §3).  Declared in analyzer/reuse.h. */
 #include "analyzer/reuse.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* analyzer/sched.c: see sched.h (SPEC §6). */
+/* analyzer/sched.c: see sched.h (docs/metrics.md §6). */
 #include "analyzer/sched.h"
 
 #include <stdio.h>
@@ -413,7 +413,7 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
                                  .sm = sm_index}, err);
 }
 
-/* The next CTA the dispatch policy gives SM sm, or -1 (SPEC §6). */
+/* The next CTA the dispatch policy gives SM sm, or -1 (docs/metrics.md §6). */
 static int64_t next_cta_for(sched *s, uint32_t sm_index)
 {
     sm_state *sm = &s->sms[sm_index];
@@ -428,7 +428,7 @@ static int64_t next_cta_for(sched *s, uint32_t sm_index)
             s->adaptive_rr = 1; /* too few groups left to keep every SM busy */
         if (s->adaptive_rr || s->next_cta >= s->cta_count)
             break;
-        /* The group is cut by linear id (SPEC §6): the CTAs the trace holds
+        /* The group is cut by linear id (docs/metrics.md §6): the CTAs the trace holds
          * of group ⌊id ÷ N⌋, handed out whole. */
         uint32_t group = s->ctas[s->next_cta] / s->group_size;
         sm->group_next = s->next_cta;
@@ -458,7 +458,7 @@ static int fill(sched *s, int64_t only_sm, ws_error *err)
             uint32_t want = 1;
             if (s->options.cta == CTA_BCS) {
                 /* Pairs of consecutive CTAs, so neighbours share an L1; single
-             * CTAs where an SM holds only one (SPEC §6). */
+             * CTAs where an SM holds only one (docs/metrics.md §6). */
                 uint32_t left = s->cta_count - s->next_cta;
                 want = left >= 2 && s->cta_slots >= 2 ? 2 : left ? 1 : 0;
                 if (want == 0 || sm->free_ctas < want)
@@ -750,7 +750,7 @@ static int begin_kernel(sched *s, ws_error *err)
     s->next_cta = s->groups_handed_out = 0;
     s->adaptive_rr = 0;
     s->sm_cursor = 0;
-    /* qx: a group per row of CTAs; on a 1-D grid, min(gridDim.x, ⌈CTAs ÷ SMs⌉) (SPEC §6). */
+    /* qx: a group per row of CTAs; on a 1-D grid, min(gridDim.x, ⌈CTAs ÷ SMs⌉) (docs/metrics.md §6). */
     s->group_size = s->options.group ? s->options.group : 1;
     if (s->options.cta == CTA_QX || s->options.cta == CTA_QX_ADPT) {
         s->group_size = k->grid.x;

@@ -1,4 +1,4 @@
-/* analyzer/sched.h: the scheduler model that rebuilds issue order (SPEC §6).
+/* analyzer/sched.h: the scheduler model that rebuilds issue order (docs/metrics.md §6).
  *
  * A trace stores per-warp streams grouped by CTA; the scheduler places CTAs
  * on SMs (dispatch policy), interleaves the warps of each SM (warp policy),
@@ -88,7 +88,7 @@ typedef struct sched_event {
     uint64_t stride;
 } sched_event;
 
-/* Asked after each GTO issue: did it miss in the reference L1?  (SPEC §6:
+/* Asked after each GTO issue: did it miss in the reference L1?  (docs/metrics.md §6:
  * a tag-only LRU L1 owned by the caller, so every policy later replays the
  * same order.) */
 typedef int (*sched_miss_fn)(void *ctx, const sched_event *issue);

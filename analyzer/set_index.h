@@ -1,4 +1,4 @@
-/* analyzer/set_index.h: which set a line maps to (SPEC §7).
+/* analyzer/set_index.h: which set a line maps to (docs/metrics.md §7).
  *
  * Shared by the tag-only reference L1 (tagcache.c) and the policy caches
  * (cache.c), so both place a line in the same set. */

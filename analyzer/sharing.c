@@ -1,4 +1,4 @@
-/* analyzer/sharing.c: inter-SM and inter-CTA sharing (SPEC §5, S0 §III).
+/* analyzer/sharing.c: inter-SM and inter-CTA sharing (docs/metrics.md §5, S0 §III).
  *
  * Per block we keep the set of SMs (a bitmask) and the sorted set of CTAs
  * that touched it during the current kernel.  Folding happens once per block

@@ -1,4 +1,4 @@
-/* analyzer/sharing.h: inter-SM and inter-CTA sharing of blocks (SPEC §5).
+/* analyzer/sharing.h: inter-SM and inter-CTA sharing of blocks (docs/metrics.md §5).
  *
  * Fed one (block, SM, CTA) touch at a time during a kernel; at kernel end the
  * per-block sets are folded into histograms and the SM×SM matrix, and the
@@ -39,7 +39,7 @@ void sharing_free(sharing *s);
 
 /* One touch of the byte address addr by a thread of `cta` running on `sm`.
  * Only global-space touches belong here: local space is private by
- * definition (SPEC §5), and its per-thread addresses are not shared memory. */
+ * definition (docs/metrics.md §5), and its per-thread addresses are not shared memory. */
 /* Starts fetching addr's block entry (an instruction's requests, ahead of
  * their sharing_touch calls). */
 void sharing_prefetch(const sharing *s, uint64_t addr);
@@ -50,7 +50,7 @@ void sharing_end_kernel(sharing *s);
 
 const sharing_results *sharing_get(const sharing *s);
 
-/* Derived figures (SPEC §5). 0 when undefined (no blocks). */
+/* Derived figures (docs/metrics.md §5). 0 when undefined (no blocks). */
 double sharing_shared_fraction(const sharing_results *r);
 double sharing_mean_sms_per_block(const sharing_results *r);
 double sharing_mean_sms_per_shared_block(const sharing_results *r);

@@ -1,8 +1,8 @@
-/* analyzer/sweep.h: S3 ch. 5's warp-tuple grid (SPEC §6, §9): every
+/* analyzer/sweep.h: S3 ch. 5's warp-tuple grid (docs/metrics.md §6, §9): every
  * (N, p) with 1 <= p <= N <= n_max replayed from one decode of the trace.
  *
  * p changes only which warps allocate in L1, never the issue order (the
- * scheduler's reference L1 ignores allocation, SPEC §6), so the grid is
+ * scheduler's reference L1 ignores allocation, docs/metrics.md §6), so the grid is
  * n_max issue streams, one per N under tuple:N,N, each feeding the N
  * hierarchies p = 1..N (hierarchy_options.allocate_p).  The streams share
  * one decode (analyzer/cta_cache.c) and their hierarchies run on worker
@@ -23,7 +23,7 @@ typedef struct sweep_result {
     uint32_t n_max, count;
     sweep_point *points; /* by N, then p: (1,1), (2,1), (2,2), (3,1) ... */
     /* (n_max, n_max) and (1, 1) replayed once more with reserved lines
-     * (SPEC §7's latencies, pending lines, MSHR limits): what Poise's
+     * (docs/metrics.md §7's latencies, pending lines, MSHR limits): what Poise's
      * timing feature reads (poise.h).  The same as the grid's points when
      * the grid itself has reserved lines. */
     sweep_point timed_base, timed_one;
@@ -43,7 +43,7 @@ void sweep_result_free(sweep_result *r);
 /* The point (n, p), or NULL outside the grid. */
 const sweep_point *sweep_at(const sweep_result *r, uint32_t n, uint32_t p);
 
-/* Figures of a point (SPEC §9): L1 hit rate, of polluting and
+/* Figures of a point (docs/metrics.md §9): L1 hit rate, of polluting and
  * non-polluting warps, intra-warp hit rate (intra-warp hits ÷ L1
  * accesses), L1->L2 bytes, average memory latency; -1 when undefined. */
 double sweep_hit_rate(const sweep_point *p);

@@ -1,5 +1,5 @@
 /* analyzer/systems.h: cache-management systems that are more than one
- * replacement policy, by name (SPEC §9).  A system sets a hierarchy's
+ * replacement policy, by name (docs/metrics.md §9).  A system sets a hierarchy's
  * policies and stages at once: `sharing-aware` is S0's whole scheme, and
  * its parts are switches of their own, so their effects can be told apart
  * (`sa-fill`, `sa-local`, and the replacement policies `sa-l1` and `sa-l2`,

@@ -1,9 +1,9 @@
 /* analyzer/tagcache.h: a tag-only, set-associative LRU cache.
  *
- * The scheduler's reference L1 (SPEC §6: GTO's "misses in L1" comes from a
+ * The scheduler's reference L1 (docs/metrics.md §6: GTO's "misses in L1" comes from a
  * tag-only LRU L1 of the configured geometry) and the L1 whose line
- * generations give the locality classes (SPEC §4).  The replay policies of
- * SPEC §7 are a separate library; this is the one fixed LRU they are all
+ * generations give the locality classes (docs/metrics.md §4).  The replay policies of
+ * docs/metrics.md §7 are a separate library; this is the one fixed LRU they are all
  * compared under. */
 #ifndef WS_TAGCACHE_H
 #define WS_TAGCACHE_H

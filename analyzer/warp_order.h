@@ -1,4 +1,4 @@
-/* analyzer/warp_order.h: the warp-order interface (SPEC §6; DESIGN:
+/* analyzer/warp_order.h: the warp-order interface (docs/metrics.md §6; DESIGN:
  * extension points).
  *
  * Inside an SM each warp scheduler picks which of its ready warps issues
@@ -56,7 +56,7 @@ typedef struct warp_order_ops {
     int recorded;
     /* The order is itself under study (throttling, CCWS, LWS): it steers
      * issue by the cache, so its order is its own, not the baseline's GTO,
-     * and reports say so (SPEC §6). */
+     * and reports say so (docs/metrics.md §6). */
     int under_study;
     /* Takes parameters: NAME:N (p = N), or NAME:N,p when takes_p. */
     int parameters, takes_p;

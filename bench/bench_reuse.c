@@ -1,5 +1,5 @@
 /* bench/bench_reuse.c: throughput and memory of exact reuse distance
- * (analyzer/reuse.c, SPEC §3).
+ * (analyzer/reuse.c, docs/metrics.md §3).
  *
  * First, the real thing: the global-load line and sector streams of the large
  * emulated traces (gemm, bfs, spmv; up to TRACE_LINES line requests each) in

@@ -1,5 +1,5 @@
 /* cli/cmd_bypass.c: `warpscope bypass`: L1 bypass hints per line and per
- * load PC, verified by replay (SPEC §9, S1). */
+ * load PC, verified by replay (docs/metrics.md §9, S1). */
 #include <stdio.h>
 
 #include "analyzer/bypass_advisor.h"
@@ -21,7 +21,7 @@ static const char usage[] =
     REPLAY_ARGS_USAGE
     "  --trials N            replay at most N PCs one by one (default 24)\n"
     "  --u sector|raw        Eq. 1's U: bytes of the 32 B sectors touched (default,\n"
-    "                        SPEC §9) or the bytes lanes asked for (S1's own)\n"
+    "                        docs/metrics.md §9) or the bytes lanes asked for (S1's own)\n"
     "  -o FILE               hints as CSV: pc rows, then line rows\n"
     "  --json FILE           hints as JSON\n\n"
     "example:\n"

@@ -1,5 +1,5 @@
 /* cli/cmd_compare.c: `warpscope compare`: one decode of the trace feeds
- * one hierarchy per policy, side by side (SPEC §7; DESIGN "decodes once"). */
+ * one hierarchy per policy, side by side (docs/metrics.md §7; DESIGN "decodes once"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -40,7 +40,7 @@ static const char usage[] =
     REPLAY_ARGS_USAGE
     "  --policies LIST       compared policies (default " PROFILE_POLICIES ")\n"
     "  --trials N            PCs replayed one by one for the hints (default 24)\n"
-    "  --u sector|raw        U of the hints' Eq. 1 (default sector, SPEC §9)\n\n"
+    "  --u sector|raw        U of the hints' Eq. 1 (default sector, docs/metrics.md §9)\n\n"
     "examples:\n"
     "  warpscope profile --workload gaussian -o gaussian-report\n"
     "  warpscope profile app.wst --gpu volta -o app-report\n";

@@ -1,5 +1,5 @@
 /* cli/cmd_replay.c: `warpscope replay`: one trace through one L1/L2
- * hierarchy (SPEC §7, §8). */
+ * hierarchy (docs/metrics.md §7, §8). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -63,7 +63,7 @@ static int run(int argc, char **argv)
         json_t *doc = json_object();
         replay_args_document(doc, &a, "warpscope-replay");
         replay_document_body(doc, res, wst_reader_trace(r));
-        if (a.replay.schedule.warp->under_study) /* SPEC §6: a schedule that is the policy */
+        if (a.replay.schedule.warp->under_study) /* docs/metrics.md §6: a schedule that is the policy */
             json_object_set_new(doc, "own_issue_order", json_true());
         ws_error err;
         if (report_json_write(a.json, doc, &err) != 0)

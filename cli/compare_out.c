@@ -59,7 +59,7 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
         memcpy(set->names[set->count], p, len);
         set->names[set->count][len] = '\0';
         /* POLICY@ORDER: this hierarchy gets its own issue stream under that
-         * warp order (SPEC §6); the trace is still decoded once. */
+         * warp order (docs/metrics.md §6); the trace is still decoded once. */
         const char *at = memchr(p, '@', len);
         size_t policy_len = at ? (size_t)(at - p) : len;
         if (at) {

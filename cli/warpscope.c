@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/papers.h"
 
 extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
     cmd_analyze, cmd_replay, cmd_compare, cmd_sweep, cmd_policies, cmd_bypass, cmd_profile, cmd_report;
@@ -37,6 +38,10 @@ static void print_help(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (commands[i])
             fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    fputs("\nS0-S4 in help texts and reports are the papers warpscope implements:\n", out);
+    for (size_t i = 0; i < WS_PAPER_COUNT; i++)
+        fprintf(out, "  %s  %s\n", ws_papers[i].tag, ws_papers[i].about);
+    fputs("definitions: docs/metrics.md; citations: docs/references.md\n", out);
 }
 
 int main(int argc, char **argv)

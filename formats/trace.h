@@ -1,4 +1,4 @@
-/* formats/trace.h: the trace model of SPEC.md §1 as plain data.
+/* formats/trace.h: the trace model of docs/metrics.md §1 as plain data.
  *
  * A trace is kernels in launch order; each kernel has a PC table; records are
  * warp-level memory instructions referring to PCs by index.  Everything here
@@ -15,7 +15,7 @@
 typedef enum wst_kind { WST_LOAD = 0, WST_STORE = 1, WST_ATOMIC = 2 } wst_kind;
 typedef enum wst_space { WST_GLOBAL = 0, WST_LOCAL = 1 } wst_space;
 
-/* Cache operators of PTX ld/st (SPEC §1).  DEFAULT = none recorded, which
+/* Cache operators of PTX ld/st (docs/metrics.md §1).  DEFAULT = none recorded, which
  * the cache model treats as `ca` for loads. */
 typedef enum wst_cache_op {
     WST_OP_DEFAULT = 0,
@@ -67,7 +67,7 @@ typedef struct wst_trace {
     uint32_t kernel_count;
 } wst_trace;
 
-/* One warp-level memory instruction (SPEC §1).  addr[] is indexed by lane:
+/* One warp-level memory instruction (docs/metrics.md §1).  addr[] is indexed by lane:
  * only lanes set in `mask` are meaningful.  A record with mask 0 is legal
  * (e.g. a predicated-off instruction a collector chose to keep). */
 typedef struct wst_record {

@@ -1,4 +1,4 @@
-/* reports/bypass_out.h: the bypass hints of `warpscope bypass` (SPEC §9) as
+/* reports/bypass_out.h: the bypass hints of `warpscope bypass` (docs/metrics.md §9) as
  * CSV, JSON and a human summary with the source lines to change. */
 #ifndef WS_BYPASS_OUT_H
 #define WS_BYPASS_OUT_H

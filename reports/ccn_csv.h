@@ -1,4 +1,4 @@
-/* reports/ccn_csv.h: the CCN ring's figures as CSV for pandas (SPEC §9):
+/* reports/ccn_csv.h: the CCN ring's figures as CSV for pandas (docs/metrics.md §9):
  * DIR/ccn.csv, one row per hierarchy with a ring and scope (the run, each
  * kernel, each SM), and DIR/ccn_hops.csv, the hop histogram per hierarchy
  * and scope (the run, each kernel), long format. */

@@ -1,4 +1,5 @@
 /* reports/html.c: the page around the sections (see html.h). */
+#include "util/papers.h"
 #include "reports/html.h"
 
 #include "reports/html_page.h"
@@ -121,7 +122,13 @@ static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
     xml_escape(out, report_str(doc, "not_claimed"));
     fputs("</p><p>Written by warpscope ", out);
     xml_escape(out, report_str(doc, "warpscope_version"));
-    fputs(" from a report of schema version 1 (docs/report-schema.md).</p></footer>\n", out);
+    fputs(" from a report of schema version 1 (docs/report-schema.md).</p><p>S0-S4 name the papers "
+          "warpscope implements (full citations in docs/references.md):", out);
+    for (size_t i = 0; i < WS_PAPER_COUNT; i++) {
+        fprintf(out, "%s %s ", i ? ";" : "", ws_papers[i].tag);
+        xml_escape(out, ws_papers[i].about);
+    }
+    fputs(".</p></footer>\n", out);
     fputs("</main>\n</body>\n</html>\n", out);
 }
 

@@ -1,6 +1,6 @@
 /* reports/html_cache.c: the cache views: miss-ratio curves from reuse
- * distance (SPEC §3), and the replay's hit rates, miss classes and MPLI
- * (SPEC §7-8) when the report has a replay. */
+ * distance (docs/metrics.md §3), and the replay's hit rates, miss classes and MPLI
+ * (docs/metrics.md §7-8) when the report has a replay. */
 #include <math.h>
 #include <string.h>
 
@@ -89,7 +89,7 @@ static void miss_classes(FILE *out, const json_t *replay)
         html_absent(out, "The replay has no miss classes.");
         return;
     }
-    html_subtitle(out, "L1 misses by class (SPEC \xc2\xa7" "8)");
+    html_subtitle(out, "L1 misses by class (docs/metrics.md \xc2\xa7" "8)");
     bar_series s = {"L1 misses", counts};
     bar_chart c = {.label = "L1 misses by class", .categories = 4, .category_labels = names,
                    .series_count = 1, .series = &s, .x_title = "miss class", .y_title = "misses",

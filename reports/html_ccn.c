@@ -1,5 +1,5 @@
 /* reports/html_ccn.c: the CCN ring of each compared policy that has one
- * (S3 ch. 4, SPEC §9): a hop histogram of its remote hits and, per SM, its
+ * (S3 ch. 4, docs/metrics.md §9): a hop histogram of its remote hits and, per SM, its
  * remote hit rate and the share of L1 load misses it kept from L2.  Drawn
  * inside the policy comparison from `compare.policies[i].ccn`. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* reports/html_sharing.c: the sharing views (SPEC §5): the SM × SM
+/* reports/html_sharing.c: the sharing views (docs/metrics.md §5): the SM × SM
  * sharing matrix, sharing against CTA distance, and the replay's remote
  * holders of L1 misses. */
 #include <math.h>

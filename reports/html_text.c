@@ -41,7 +41,7 @@ const html_section_text html_sections[] = {
      "Dashed lines mark the configured sizes."},
     {"replay", "replay", "Cache replay",
      "The trace replayed, in the analysis' issue order, through per-SM L1s and "
-     "a shared L2 with the configured policies (SPEC \xc2\xa7"
+     "a shared L2 with the configured policies (docs/metrics.md \xc2\xa7"
      "7). Hit rates and "
      "traffic are those of a functional model: counts, not timing."},
     {"mpli", "MPLI", "Misses per load instruction (MPLI)",
@@ -56,7 +56,7 @@ const html_section_text html_sections[] = {
      "cooperative caching between L1s."},
     {"policy-compare", "policies", "Policies compared",
      "Every policy replayed on the same issue order, so differences come from "
-     "the policy alone (SPEC \xc2\xa7"
+     "the policy alone (docs/metrics.md \xc2\xa7"
      "6). Traffic is also shown relative to the "
      "first policy listed: below 1\xc3\x97 saves bandwidth."},
     {"pc-table", "PC table", "Load PCs",

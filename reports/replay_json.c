@@ -78,7 +78,7 @@ static void add_policy_stats(json_t *o, const char *key, const policy_stat *stat
     json_object_set_new(o, key, figures);
 }
 
-/* S0's classification (SPEC §9): L2 fills, each private at first, and how
+/* S0's classification (docs/metrics.md §9): L2 fills, each private at first, and how
  * many turned shared; and S0 §VI-C's two measurements of shared lines:
  * requests served by an MSHR, and re-references long after the fill.
  * Only when L2 tracked its lines' owners. */
@@ -101,7 +101,7 @@ static json_t *l2_sharing_json(const replay_kernel *k)
     return o;
 }
 
-/* The CCN's counts of one scope (a kernel, an SM, the run), SPEC §9: the
+/* The CCN's counts of one scope (a kernel, an SM, the run), docs/metrics.md §9: the
  * remote hit rate is S3's h_reuse (hits ÷ requests sent round the ring);
  * the L1->L2 request reduction is the share of the L1 load misses the ring
  * kept from L2.  distance_hits (or NULL) gives the hop histogram. */
@@ -169,7 +169,7 @@ static json_t *ccn_run_json(const ccn_results *c)
     return o;
 }
 
-/* LCM's counts of one scope (a kernel, the run), SPEC §9: what its monitor
+/* LCM's counts of one scope (a kernel, the run), docs/metrics.md §9: what its monitor
  * decided, how often S2's single monitored warp would have acted alike,
  * and what the coalescer merged (each merged request is an L1 access
  * saved). */
@@ -259,7 +259,7 @@ json_t *replay_summary_json(const replay_results *r)
                                                 "misses", report_json_u64(r->sm_misses[s])));
         /* Cell (x, y): the share of SM x's μRC candidates (global loads that
          * looked L1 up and missed) whose line SM y held: μRC's denominator,
-         * row by row (SPEC §5). */
+         * row by row (docs/metrics.md §5). */
         json_t *row = json_array();
         for (uint32_t y = 0; y < r->sms; y++)
             json_array_append_new(row, report_json_ratio((double)r->remote_holders[(size_t)s * r->sms + y],
@@ -268,7 +268,7 @@ json_t *replay_summary_json(const replay_results *r)
     }
     json_object_set_new(o, "l1_per_sm", per_sm);
     json_object_set_new(o, "remote_holders", holders);
-    /* Undefined is null, and averages skip it (SPEC §5). */
+    /* Undefined is null, and averages skip it (docs/metrics.md §5). */
     double end_sum = 0;
     uint32_t defined = 0;
     for (uint32_t k = 0; k < r->kernel_count; k++)

@@ -14,7 +14,7 @@
 
 #define NOT_CLAIMED                                                                              \
     "Counts and rates of a functional model. IPC, speedups, energy, latency, queue occupancy " \
-    "and DRAM efficiency need cycle-level timing and are not claimed (SPEC §11)."
+    "and DRAM efficiency need cycle-level timing and are not claimed (docs/metrics.md §11)."
 
 /* The reference LRU L1 (the scheduler's): misses include the bypasses
  * (cg / cv loads), as the replay counts them. */

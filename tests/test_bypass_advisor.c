@@ -1,4 +1,4 @@
-/* tests/test_bypass_advisor.c: bypass hints (SPEC §9) on a constructed trace
+/* tests/test_bypass_advisor.c: bypass hints (docs/metrics.md §9) on a constructed trace
  * with known answers, and the bypass policies. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -167,7 +167,7 @@ Test(bypass_advisor, whole_file_flag_only_when_every_load_bypasses)
     free(some);
 }
 
-/* ---- the advice is what __ldcg would do (SPEC §9) ---- */
+/* ---- the advice is what __ldcg would do (docs/metrics.md §9) ---- */
 
 /* Traffic of an LRU replay of m under `schedule` with (kernel, pc)'s global
  * loads rewritten to `cg` (pc = UINT32_MAX: as recorded). */

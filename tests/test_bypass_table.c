@@ -1,4 +1,4 @@
-/* tests/test_bypass_table.c: S1 Eq. 1 known answers (SPEC §9). */
+/* tests/test_bypass_table.c: S1 Eq. 1 known answers (docs/metrics.md §9). */
 #include <criterion/criterion.h>
 
 #include "analyzer/bypass_table.h"
@@ -71,7 +71,7 @@ Test(bypass_table, sector_rounding_versus_raw_bytes)
     cr_assert_float_eq(bypass_line_utilization(sector, bypass_table_get(sector, 5)), 0.25, 1e-12);
     cr_assert_float_eq(bypass_line_utilization(raw, bypass_table_get(raw, 5)), 8.0 / 128, 1e-12);
     /* R = 3: the sector-rounded U says cache it, raw U says bypass — the
-     * 32 B path could not deliver the raw-byte saving (SPEC §9 decision). */
+     * 32 B path could not deliver the raw-byte saving (docs/metrics.md §9 decision). */
     cr_assert_not(bypass_table_verdict(sector, 5));
     cr_assert(bypass_table_verdict(raw, 5));
     bypass_table_free(sector);

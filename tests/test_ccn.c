@@ -1,4 +1,4 @@
-/* tests/test_ccn.c: the Cooperative Caching Network (S3 ch. 4, SPEC §9):
+/* tests/test_ccn.c: the Cooperative Caching Network (S3 ch. 4, docs/metrics.md §9):
  * remote hits over the ring, hop counts, shadow-tag probes that do not
  * promote, the request throttler; and, on a real workload, the ring's hits
  * equal μRC's numerator when every miss fills L1. */
@@ -179,7 +179,7 @@ Test(ccn, options_out_of_range_are_refused)
 
 /* Without the throttler, timing or promotion, the ring changes no L1: it
  * serves exactly the misses whose line another L1 holds (μRC's numerator,
- * SPEC §5), and L1->L2 requests drop by as many. */
+ * docs/metrics.md §5), and L1->L2 requests drop by as many. */
 Test(ccn, on_a_real_workload_the_ring_serves_exactly_the_remotely_held_misses)
 {
     wst_memtrace *m = test_record_workload("hotspot", SIZE_SMALL, 1, 0);

@@ -1,4 +1,4 @@
-/* tests/test_ccws.c: cache-conscious wavefront scheduling (SPEC §9): a warp
+/* tests/test_ccws.c: cache-conscious wavefront scheduling (docs/metrics.md §9): a warp
  * that misses on a line in its own victim tags raises its lost-locality
  * score; past the cut-off the lowest-scoring warp stops issuing, until the
  * scores decay. */

@@ -255,7 +255,7 @@ static char *write_two_sectors(const char *dir)
     return path;
 }
 
-/* SPEC §5 at each granularity, on write_two_sectors: one line both SMs
+/* docs/metrics.md §5 at each granularity, on write_two_sectors: one line both SMs
  * touch; three sectors of which only the one at 0x1040 is shared; 18 words,
  * none shared; one page, shared. */
 Test(cli_analyze, sharing_at_every_block_size)
@@ -357,7 +357,7 @@ static double streaming_share(const char *dir, const char *trace, const char *wi
     return streaming / all;
 }
 
-/* SPEC §4's cache-independent option: generations of a fully-associative
+/* docs/metrics.md §4's cache-independent option: generations of a fully-associative
  * LRU of N lines per SM.  A smaller window can only end generations sooner,
  * so its streaming share is never lower. */
 Test(cli_analyze, locality_window_is_monotone)

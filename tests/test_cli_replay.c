@@ -229,7 +229,7 @@ Test(cli_replay, corrupt_trace_is_one_line_error)
     test_tmpdir_cleanup(dir);
 }
 
-/* compare POLICY@ORDER: that hierarchy under its own warp order (SPEC §6),
+/* compare POLICY@ORDER: that hierarchy under its own warp order (docs/metrics.md §6),
  * equal to a run of that order alone; a bad order is a one-line error. */
 Test(cli_replay, compare_per_policy_warp_orders)
 {

@@ -1,4 +1,4 @@
-/* tests/test_coalesce.c: the coalescer of SPEC §2 on hand-worked records. */
+/* tests/test_coalesce.c: the coalescer of docs/metrics.md §2 on hand-worked records. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -33,7 +33,7 @@ static int run(const wst_record *rec, unsigned line, int half_warp, ws_request *
     return coalesce_record(&config, rec, 2, out, summary, &err);
 }
 
-/* Coalesces and checks Req and both utilizations (SPEC §2). */
+/* Coalesces and checks Req and both utilizations (docs/metrics.md §2). */
 static void expect_coalesced(const wst_record *rec, unsigned line, int half_warp, int requests,
                              double line_u, double sector_u, ws_request *out)
 {

@@ -133,7 +133,7 @@ Test(config, files_unknown_keys_and_bad_json)
     test_tmpdir_cleanup(dir);
 }
 
-/* --set reaches every field of the config file (SPEC §10: any field can be
+/* --set reaches every field of the config file (docs/metrics.md §10: any field can be
  * overridden), goes through the file's checks, and names what is wrong. */
 Test(config, set_any_field)
 {

@@ -1,4 +1,4 @@
-/* tests/test_dacache.c: DaCache (S4 §4, SPEC §9) on S4's known answers:
+/* tests/test_dacache.c: DaCache (S4 §4, docs/metrics.md §9) on S4's known answers:
  * gauged insertion, the partition, the FCW rules of S4 Fig. 7 step by
  * step, constrained replacement with bypass and with stall, promotion by
  * G = 4, and the locality detector. */

@@ -1,5 +1,5 @@
 /* tests/test_hierarchy.c: the L1/L2/DRAM rules, MPLI, miss classes and μRC
- * on constructed loads (SPEC §5, §7, §8). */
+ * on constructed loads (docs/metrics.md §5, §7, §8). */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -261,7 +261,7 @@ Test(hierarchy, l2_stays_warm_across_kernels_unless_cold)
 
 Test(hierarchy, remote_holders_share_the_urc_denominator)
 {
-    /* SPEC §5: CTAs on SMs 0 and 1 both load line A, then SM 1 makes one
+    /* docs/metrics.md §5: CTAs on SMs 0 and 1 both load line A, then SM 1 makes one
      * cg load of line B.  The cg load never looked L1 up: it is no μRC
      * candidate, so SM 1's row is 1 of 1, and μRC = 1 of 2. */
     hierarchy *h = make(NULL, NULL, 2, 0);
@@ -280,7 +280,7 @@ Test(hierarchy, remote_holders_share_the_urc_denominator)
 
 Test(hierarchy, cv_loads_bypass_l1_like_cg)
 {
-    /* SPEC §7: one warp loads a line twice with LDG.E.STRONG.SYS (cv):
+    /* docs/metrics.md §7: one warp loads a line twice with LDG.E.STRONG.SYS (cv):
      * two bypassed misses, nothing allocated. */
     hierarchy *h = make(NULL, NULL, 1, 0);
     uint64_t a = 11;
@@ -297,7 +297,7 @@ Test(hierarchy, cv_loads_bypass_l1_like_cg)
 Test(hierarchy, replication_of_empty_l1s_is_undefined)
 {
     /* One warp loads line C, then stores to it: the L1s end empty, so the
-     * kernel's replication factor has no denominator (SPEC §5: null). */
+     * kernel's replication factor has no denominator (docs/metrics.md §5: null). */
     hierarchy *h = make(NULL, NULL, 1, 0);
     uint64_t c = 12;
     load(h, 0, 0, &c, 1);
@@ -312,7 +312,7 @@ Test(hierarchy, replication_of_empty_l1s_is_undefined)
 
 Test(hierarchy, write_evict_misses_are_outside_the_3c_split)
 {
-    /* SPEC §8: a line invalidated by a store misses as write-evict, neither
+    /* docs/metrics.md §8: a line invalidated by a store misses as write-evict, neither
      * capacity nor conflict. */
     hierarchy *h = make(NULL, NULL, 1, 0);
     uint64_t a = 7;

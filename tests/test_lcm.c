@@ -1,4 +1,4 @@
-/* tests/test_lcm.c: locality-based cache management (S2 §4, SPEC §9),
+/* tests/test_lcm.c: locality-based cache management (S2 §4, docs/metrics.md §9),
  * worked by hand on one SM of Fermi L1s (16 KB, 4 ways, 32 sets: lines 0,
  * 32, 64, 96 and 128 share set 0): the monitor deciding a PC streaming and
  * back, its two modes, the bypass, and the coalescer's merges and flushes. */

@@ -1,4 +1,4 @@
-/* tests/test_locality.c: SPEC §4 generation classes on hand-made events. */
+/* tests/test_locality.c: docs/metrics.md §4 generation classes on hand-made events. */
 #include <criterion/criterion.h>
 #include <string.h>
 

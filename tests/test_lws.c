@@ -1,4 +1,4 @@
-/* tests/test_lws.c: locality-based warp scheduling (S2 §5, SPEC §9),
+/* tests/test_lws.c: locality-based warp scheduling (S2 §5, docs/metrics.md §9),
  * worked by hand: one SM, one scheduler, three warps (slots 0-2, oldest
  * first) whose next loads are PCs 1, 0 and 1.  PC 0 turns streaming on the
  * reference L1; windows of 256 accesses then set CUS = (hits × 120) ÷

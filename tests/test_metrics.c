@@ -1,4 +1,4 @@
-/* tests/test_metrics.c: SPEC §2-3 metrics over hand-made instruction streams. */
+/* tests/test_metrics.c: docs/metrics.md §2-3 metrics over hand-made instruction streams. */
 #include <criterion/criterion.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* tests/test_mpli_missclass.c: SPEC §8 on constructed loads and evictions. */
+/* tests/test_mpli_missclass.c: docs/metrics.md §8 on constructed loads and evictions. */
 #include <criterion/criterion.h>
 #include <string.h>
 

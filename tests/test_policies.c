@@ -1,5 +1,5 @@
 /* tests/test_policies.c: every replacement policy on hand-computed
- * sequences (SPEC §7): hits, victims, insertion positions, set dueling. */
+ * sequences (docs/metrics.md §7): hits, victims, insertion positions, set dueling. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* tests/test_replay_props.c: properties of the replay on random traces
- * (SPEC §3, §7): LRU against reuse distance, OPT as the upper bound, seeded
+ * (docs/metrics.md §3, §7): LRU against reuse distance, OPT as the upper bound, seeded
  * randomness, and the threaded comparison equal to one-at-a-time replays. */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -156,7 +156,7 @@ static void replay_all(const wst_memtrace *m, const gpu_config *c, uint32_t thre
 }
 
 /* Every policy at L1 on the same schedule: OPT's hits are at least each
- * one's (SPEC §7). */
+ * one's (docs/metrics.md §7). */
 static void expect_opt_bounds_l1(const wst_memtrace *m, const gpu_config *c, uint64_t seed)
 {
     hierarchy *h[NPOL];
@@ -383,7 +383,7 @@ Test(replay_props, analysis_measures_each_part_only_when_asked)
     test_tmpdir_cleanup(dir);
 }
 
-/* ---- OPT's next use (SPEC §7): stores and kernel ends end it ---- */
+/* ---- OPT's next use (docs/metrics.md §7): stores and kernel ends end it ---- */
 
 typedef struct op {
     uint32_t kernel;
@@ -539,7 +539,7 @@ static analysis *analyze_memtrace(const wst_memtrace *m, const gpu_config *c, co
 
 Test(replay_props, cv_loads_bypass_the_reference_l1_too)
 {
-    /* SPEC §7: one warp loads a line twice with LDG.E.STRONG.SYS (cv).  The
+    /* docs/metrics.md §7: one warp loads a line twice with LDG.E.STRONG.SYS (cv).  The
      * reference L1 that GTO asks applies the same rules as the replay: two
      * bypassed misses in both. */
     op ops[] = {{0, WST_LOAD, 3, WST_OP_CV}, {0, WST_LOAD, 3, WST_OP_CV}};
@@ -565,7 +565,7 @@ Test(replay_props, cv_loads_bypass_the_reference_l1_too)
 
 Test(replay_props, analyze_reference_l1_equals_the_lru_replay)
 {
-    /* One definition of the L1 rules (SPEC §7): analyze's LRU counts equal
+    /* One definition of the L1 rules (docs/metrics.md §7): analyze's LRU counts equal
      * `replay --l1 lru` hit for hit, with stores, cg loads, kernels and
      * sectors, under GTO (whose order depends on that L1). */
     const char *const geometries[] = {"4K:4:128", "4K:4:128:32"};
@@ -598,7 +598,7 @@ Test(replay_props, analyze_reference_l1_equals_the_lru_replay)
 
 Test(replay_props, opt_bounds_dacache_and_each_variant_repeats)
 {
-    /* On one schedule OPT still bounds every DaCache variant (SPEC §7), and
+    /* On one schedule OPT still bounds every DaCache variant (docs/metrics.md §7), and
      * a variant replayed twice gives the same counts (it is deterministic). */
     const char *const policies[] = {"opt",           "dacache", "dacache-stall", "dacache-uncon",
                                     "static0",       "static3", "dacache"};
@@ -665,7 +665,7 @@ Test(replay_props, a_warp_order_may_forbid_allocation_but_not_hits)
     wst_memtrace_free(m);
 }
 
-/* ---- an issue stream per warp order, one decode (SPEC §6) ---- */
+/* ---- an issue stream per warp order, one decode (docs/metrics.md §6) ---- */
 
 typedef struct counting_source {
     sched_source inner;

@@ -1,5 +1,5 @@
 /* tests/test_reuse.c: exact LRU stack distance, reuse time, histograms,
- * miss-ratio curves and SHARDS sampling (SPEC §3). */
+ * miss-ratio curves and SHARDS sampling (docs/metrics.md §3). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

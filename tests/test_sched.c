@@ -1,4 +1,4 @@
-/* tests/test_sched.c: the scheduler model of SPEC §6 on small hand-checked
+/* tests/test_sched.c: the scheduler model of docs/metrics.md §6 on small hand-checked
  * grids, and its invariants on random traces. */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -194,7 +194,7 @@ Test(sched, bcs_dispatches_pairs)
 
 Test(sched, qx_groups_are_grid_rows_when_a_cta_is_missing)
 {
-    /* SPEC §6: groups are cut by linear CTA id.  A 2×2 grid without CTA 1:
+    /* docs/metrics.md §6: groups are cut by linear CTA id.  A 2×2 grid without CTA 1:
      * row 0 is {0} alone, row 1 is {2, 3}; CTA 2 must not join row 0. */
     wst_memtrace *m = grid_trace_without(2, 2, 1, 1, 0, 1);
     gpu_config c = small_gpu(2, 2);
@@ -225,7 +225,7 @@ Test(sched, qn_skips_groups_the_trace_lacks)
 
 Test(sched, bcs_with_one_slot_dispatches_single_ctas)
 {
-    /* SPEC §6: an SM that can hold one CTA of the kernel takes single CTAs;
+    /* docs/metrics.md §6: an SM that can hold one CTA of the kernel takes single CTAs;
      * it never waits for a second slot that cannot exist. */
     wst_memtrace *m = grid_trace(6, 1, 2, 3, 0);
     gpu_config c = small_gpu(2, 1);
@@ -238,7 +238,7 @@ Test(sched, bcs_with_one_slot_dispatches_single_ctas)
 
 Test(sched, gto_greedy_choice_is_a_warp_not_a_slot)
 {
-    /* SPEC §6: one SM with 2 CTA slots, one scheduler, three one-warp CTAs.
+    /* docs/metrics.md §6: one SM with 2 CTA slots, one scheduler, three one-warp CTAs.
      * When CTA 0's warp finishes, CTA 2 takes its slot; the next pick is the
      * oldest ready warp (CTA 1's), not the newcomer in the greedy slot. */
     wst_memtrace *m = grid_trace(3, 1, 1, 2, 0);

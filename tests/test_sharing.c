@@ -1,4 +1,4 @@
-/* tests/test_sharing.c: SPEC §5 sharing metrics on constructed touches. */
+/* tests/test_sharing.c: docs/metrics.md §5 sharing metrics on constructed touches. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* tests/test_sharing_aware.c: S0's sharing-aware management (SPEC §9,
+/* tests/test_sharing_aware.c: S0's sharing-aware management (docs/metrics.md §9,
  * S0 §V-VI), each rule on a hand-worked sequence over two SMs. */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* tests/test_tagcache.c: LRU behaviour, the Fermi hash, and the SPEC §3
+/* tests/test_tagcache.c: LRU behaviour, the Fermi hash, and the docs/metrics.md §3
  * property: a fully-associative LRU hits exactly the accesses whose reuse
  * distance is below its capacity. */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* analyzer/policies/bip.c: bimodal insertion (SPEC §7): LIP, except that
+/* analyzer/policies/bip.c: bimodal insertion (docs/metrics.md §7): LIP, except that
  * one fill in 32 goes to MRU so the cache still adapts to a new working set. */
 #include "analyzer/policies/stamp.h"
 

@@ -1,4 +1,4 @@
-/* analyzer/policies/brrip.c: bimodal RRIP (SPEC §7): insert at RRPV 7, at 6
+/* analyzer/policies/brrip.c: bimodal RRIP (docs/metrics.md §7): insert at RRPV 7, at 6
  * with probability 1/32, so scans do not displace the working set. */
 #include "analyzer/policies/rrip.h"
 

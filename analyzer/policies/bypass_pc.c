@@ -1,5 +1,5 @@
 /* analyzer/policies/bypass_pc.c: per-PC L1 bypass as an admission module
- * (SPEC §9): global loads of the marked PCs go to L2 as 32 B sectors
+ * (docs/metrics.md §9): global loads of the marked PCs go to L2 as 32 B sectors
  * without looking L1 up (a hit is lost too), as `__ldcg` or -dlcm=cg would
  * make them.  The marks come from `bypass`.  Alone, `bypass-pc` is
  * `lru+bypass-pc`. */

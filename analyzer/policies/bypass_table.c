@@ -1,5 +1,5 @@
 /* analyzer/policies/bypass_table.c: S1's bypass table as an admission
- * module (SPEC §9).  Global loads to lines the table marks (U × (1 + R) < 1,
+ * module (docs/metrics.md §9).  Global loads to lines the table marks (U × (1 + R) < 1,
  * Eq. 1) never look L1 up: they go to L2 as 32 B sectors, even when the line
  * is in L1, as `__ldcg` would make them.  The table comes from a baseline
  * replay (`warpscope bypass`).  Alone, `bypass-table` is `lru+bypass-table`. */

@@ -1,5 +1,5 @@
 /* analyzer/policies/dacache.c: DaCache, divergence-aware L1 management
- * (S4 §4, SPEC §9), in its variants:
+ * (S4 §4, docs/metrics.md §9), in its variants:
  *
  *   dacache        gauged insertion, coherent loads at MRU when their PC has
  *                  intra-warp locality, incremental promotion by G = 4,
@@ -12,7 +12,7 @@
  * Without --reserved-lines every line can be replaced, so the LRU end is
  * always a thrashing-region line: dacache, dacache-stall and dacache-uncon
  * then replay alike.  They differ where S4 sets them apart, when lines are
- * reserved for outstanding misses (SPEC §7).
+ * reserved for outstanding misses (docs/metrics.md §7).
  *
  * A line's word is its position in the set's LRU chain, 0 = MRU.  The
  * chain holds the valid lines; insertion at position k pushes the lines at
@@ -44,7 +44,7 @@ typedef struct dacache {
     variant v;
     uint32_t sets, ways, schedulers;
     dacache_fcw fcw;
-    /* The locality detector (SPEC §9 decision): the lines this L1 evicted,
+    /* The locality detector (docs/metrics.md §9 decision): the lines this L1 evicted,
      * with the warp that filled them, FIFO; and the coherent-load PCs of
      * the current kernel found to have intra-warp locality.  As in S4
      * §4.2, only the most prioritized warp is sampled: a line enters the
@@ -193,7 +193,7 @@ static int locality_warp(const dacache *d, uint32_t prio)
     return (int32_t)dacache_gauged_way(prio, d->schedulers, d->sets, d->ways) <= partition(d);
 }
 
-/* SPEC §9: coherent loads at MRU if their PC has intra-warp locality, else
+/* docs/metrics.md §9: coherent loads at MRU if their PC has intra-warp locality, else
  * at LRU; divergent loads of <= 5 requests at MRU; other divergent loads
  * at their warp's gauged way, or at LRU for a thrashing warp. */
 static void dacache_fill(void *state, const cache_set *set, uint32_t way, const cache_req *r)

@@ -1,4 +1,4 @@
-/* analyzer/policies/dacache.h: the arithmetic of DaCache (S4 §4, SPEC §9),
+/* analyzer/policies/dacache.h: the arithmetic of DaCache (S4 §4, docs/metrics.md §9),
  * apart from the policy so tests can check it against S4's known answers.
  *
  *   gauged insertion  way = min(prio × schedulers × 32 ÷ sets, ways − 1)

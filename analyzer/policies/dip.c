@@ -1,4 +1,4 @@
-/* analyzer/policies/dip.c: dynamic insertion (SPEC §7): set dueling between
+/* analyzer/policies/dip.c: dynamic insertion (docs/metrics.md §7): set dueling between
  * LRU (policy A) and BIP (policy B); see dueling.h for the leaders and PSEL. */
 #include "analyzer/policies/dueling.h"
 #include "analyzer/policies/stamp.h"

@@ -1,4 +1,4 @@
-/* analyzer/policies/drrip.c: dynamic RRIP (SPEC §7): set dueling between
+/* analyzer/policies/drrip.c: dynamic RRIP (docs/metrics.md §7): set dueling between
  * SRRIP (policy A) and BRRIP (policy B), as DIP does (dueling.h). */
 #include "analyzer/policies/dueling.h"
 #include "analyzer/policies/rrip.h"

@@ -1,4 +1,4 @@
-/* analyzer/policies/dueling.h: set dueling for DIP and DRRIP (SPEC §7).
+/* analyzer/policies/dueling.h: set dueling for DIP and DRRIP (docs/metrics.md §7).
  *
  * Leader sets: set % 8 == 0 always uses policy A, set % 8 == 7 policy B
  * (4 leaders of each with 32 sets).  A miss in an A leader counts against A

@@ -1,4 +1,4 @@
-/* analyzer/policies/fifo.c: first in, first out (SPEC §7): hits do not
+/* analyzer/policies/fifo.c: first in, first out (docs/metrics.md §7): hits do not
  * move a line, so the oldest fill is evicted. */
 #include "analyzer/policies/stamp.h"
 

@@ -1,4 +1,4 @@
-/* analyzer/policies/lip.c: LRU insertion policy (SPEC §7, Qureshi et al.):
+/* analyzer/policies/lip.c: LRU insertion policy (docs/metrics.md §7, Qureshi et al.):
  * new lines go to the LRU position and move to MRU only when hit, so a
  * streaming line is the next victim and cannot push out the working set. */
 #include "analyzer/policies/stamp.h"

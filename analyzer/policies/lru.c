@@ -1,4 +1,4 @@
-/* analyzer/policies/lru.c: least recently used (SPEC §7). */
+/* analyzer/policies/lru.c: least recently used (docs/metrics.md §7). */
 #include "analyzer/policies/stamp.h"
 
 const policy_ops policy_lru = {

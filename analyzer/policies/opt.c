@@ -1,9 +1,9 @@
-/* analyzer/policies/opt.c: Belady's OPT (SPEC §7).
+/* analyzer/policies/opt.c: Belady's OPT (docs/metrics.md §7).
  *
  * A line's word is the position of its next use, from the backward pass
  * over the same schedule (analyzer/nextuse.c): its next access in this
  * cache before a store invalidates it or the kernel ends and flushes the
- * L1s (SPEC §7).  The victim is the line used farthest in the future.  The
+ * L1s (docs/metrics.md §7).  The victim is the line used farthest in the future.  The
  * incoming line is a candidate too: when it has no next use, or its next
  * use is farther than every resident line's, it is not allocated (Belady's
  * MIN with bypass), even into an empty way.  That makes `opt` an upper bound on hits for

@@ -1,5 +1,5 @@
 /* analyzer/policies/random.c: a uniformly random victim among the
- * replaceable ways, from a seeded generator so runs repeat (SPEC §7). */
+ * replaceable ways, from a seeded generator so runs repeat (docs/metrics.md §7). */
 #include "analyzer/policies/stamp.h"
 
 static uint32_t random_victim(void *state, const cache_set *set, uint64_t candidates,

@@ -1,4 +1,4 @@
-/* analyzer/policies/rrip.h: re-reference interval prediction (SPEC §7,
+/* analyzer/policies/rrip.h: re-reference interval prediction (docs/metrics.md §7,
  * Jaleel et al.), shared by SRRIP, BRRIP and DRRIP.
  *
  * A line's word is its 3-bit RRPV: 0 = re-referenced soon, 7 = distant.

@@ -1,5 +1,5 @@
 /* analyzer/policies/sharing_l1.c: S0's L1 replacement (S0 §V-B3, §VI-B,
- * SPEC §9): LRU, but shared lines (LINE_SHARED from L2 when they were
+ * docs/metrics.md §9): LRU, but shared lines (LINE_SHARED from L2 when they were
  * filled) go first, so private lines live longer in the SM's own L1.  A
  * private line at the LRU end is declared dead (its dead-block flag) and
  * spared once, the LRU shared line going instead; still at the LRU end at

@@ -1,4 +1,4 @@
-/* analyzer/policies/sharing_l2.c: S0's L2 replacement (S0 §V-B3, SPEC §9):
+/* analyzer/policies/sharing_l2.c: S0's L2 replacement (S0 §V-B3, docs/metrics.md §9):
  * LRU, but the victim is the least recently used *private* line; only a set
  * of shared lines gives up its LRU shared line.  Shared lines so live
  * longer in L2, where every SM finds them. */

@@ -1,4 +1,4 @@
-/* analyzer/policies/srrip.c: static RRIP (SPEC §7): insert at RRPV 6. */
+/* analyzer/policies/srrip.c: static RRIP (docs/metrics.md §7): insert at RRPV 6. */
 #include "analyzer/policies/rrip.h"
 
 const policy_ops policy_srrip = {

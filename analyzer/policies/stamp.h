@@ -32,7 +32,7 @@ static inline void stamp_lru(stamp_state *s, const cache_set *set, uint32_t way)
     set->meta[way] = -(++s->clock);
 }
 
-/* BIP's insertion: MRU with probability 1/32 (SPEC §7), else LRU. */
+/* BIP's insertion: MRU with probability 1/32 (docs/metrics.md §7), else LRU. */
 static inline void stamp_bimodal(stamp_state *s, const cache_set *set, uint32_t way)
 {
     if ((policy_rand(&s->rng) & 31) == 0)

@@ -1,4 +1,4 @@
-/* analyzer/stages/ccn.h: the Cooperative Caching Network (S3 ch. 4, SPEC §9).
+/* analyzer/stages/ccn.h: the Cooperative Caching Network (S3 ch. 4, docs/metrics.md §9).
  *
  * The SMs' L1s sit on a ring, in SM order (SM i next to i + 1, the last
  * next to SM 0).  A global-load miss that fills its L1 is first sent round

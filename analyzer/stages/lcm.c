@@ -1,4 +1,4 @@
-/* analyzer/stages/lcm.c: see lcm.h (S2 §4, SPEC §9). */
+/* analyzer/stages/lcm.c: see lcm.h (S2 §4, docs/metrics.md §9). */
 #include "analyzer/stages/lcm.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* analyzer/stages/lcm.h: locality-based cache management (S2 §4, SPEC §4
+/* analyzer/stages/lcm.h: locality-based cache management (S2 §4, docs/metrics.md §4
  * and §9): streaming PCs bypass L1, and inter-warp PCs' requests are
  * coalesced across warps before L1.
  *
@@ -9,7 +9,7 @@
  * PC on that SM: streaming (Tot = 1), or the inter-warp bit (Intra < Tot);
  * a PC is decided by its last closed observation, and an undecided PC is
  * cached.  Two monitors run side by side on the same generations: every
- * warp's (the default, SPEC §4) and S2's single monitored warp's (the warp
+ * warp's (the default, docs/metrics.md §4) and S2's single monitored warp's (the warp
  * in slot 0 of the SM, as the locality report's); the `monitor` option
  * picks the one that acts, and the report counts the global loads on which
  * both would have acted alike.  The monitored warp is never bypassed, so a
@@ -17,7 +17,7 @@
  * keeps caching: it is the sample).
  *
  * Bypass.  A global load that would look L1 up, of a PC decided streaming,
- * goes around L1 as `cg` does (SPEC §9: it never looks L1 up).  The
+ * goes around L1 as `cg` does (docs/metrics.md §9: it never looks L1 up).  The
  * monitor, whose map holds the lines L1 holds, still counts it as a use of
  * its line if L1 holds it: the data was reused while cached.  Without
  * that, a PC whose reuse is across warps could never turn back once

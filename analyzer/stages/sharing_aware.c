@@ -1,5 +1,5 @@
 /* analyzer/stages/sharing_aware.c: the hierarchy stages of S0's
- * sharing-aware management (S0 §V, SPEC §9):
+ * sharing-aware management (S0 §V, docs/metrics.md §9):
  *   shared fills   on an L2 hit with SF = 1 the block is shared: it fills
  *                  L1 only if the L1 victim is invalid or shared, else it
  *                  bypasses L1, leaving private lines their L1 room;

@@ -1,4 +1,4 @@
-/* analyzer/warp_orders/ccws.c: cache-conscious wavefront scheduling (SPEC
+/* analyzer/warp_orders/ccws.c: cache-conscious wavefront scheduling (docs/metrics.md
  * §9's baseline; Rogers, O'Connor and Aamodt, "Cache-Conscious Wavefront
  * Scheduling", MICRO 2012; as S3 §5.2 describes it).
  *

@@ -1,4 +1,4 @@
-/* analyzer/warp_orders/gto.c: greedy-then-oldest (SPEC §6): keep issuing
+/* analyzer/warp_orders/gto.c: greedy-then-oldest (docs/metrics.md §6): keep issuing
  * the greedy warp until it misses in the reference L1, then the oldest
  * ready warp; a warp that missed is ready again after K = gto_k issues of
  * its scheduler.  The greedy choice belongs to a warp, not a slot: when the

@@ -1,4 +1,4 @@
-/* analyzer/warp_orders/lrr.c: loose round robin (SPEC §6): the scheduler's
+/* analyzer/warp_orders/lrr.c: loose round robin (docs/metrics.md §6): the scheduler's
  * warps in slot order, one instruction each per turn, starting after the
  * last one issued. */
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* analyzer/warp_orders/lws.c: locality-based warp scheduling (S2 §5, SPEC
+/* analyzer/warp_orders/lws.c: locality-based warp scheduling (S2 §5, docs/metrics.md
  * §9): GTO, steered by how well each SM's L1 is doing.
  *
  * Every 256 L1 accesses of an SM, the cache utilization score of that
@@ -14,7 +14,7 @@
  * Within the favoured group the order is GTO's, among its ready warps; if
  * none is ready, GTO over every warp.
  *
- * Like GTO and CCWS it reads the scheduler's reference L1 (SPEC §6), so its
+ * Like GTO and CCWS it reads the scheduler's reference L1 (docs/metrics.md §6), so its
  * order is computed once, before any policy: the L1 accesses, hits and
  * misses are the reference L1's, and a PC is streaming by an LCM monitor on
  * that L1 (analyzer/pc_monitor.h, LCM's: every warp's generations, closed

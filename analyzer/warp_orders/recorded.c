@@ -1,4 +1,4 @@
-/* analyzer/warp_orders/recorded.c: the trace's own order (SPEC §6): the
+/* analyzer/warp_orders/recorded.c: the trace's own order (docs/metrics.md §6): the
  * scheduler issues the record with the earliest timestamp over every SM,
  * so this order is a marker with nothing to decide. */
 #include "analyzer/warp_order.h"

@@ -1,4 +1,4 @@
-/* analyzer/warp_orders/throttle.c: static warp throttling (SPEC §6, §9, the
+/* analyzer/warp_orders/throttle.c: static warp throttling (docs/metrics.md §6, §9, the
  * baselines S2, S3 and S4 cite, and S3 ch. 5's warp tuples), on top of GTO:
  *   tuple:N,p S3's (N, p): the same rule as pcal:N,p, under S3's name;
  *   swl:N     static warp limiting: only the N oldest warps of each

@@ -4,7 +4,7 @@
  * post-processed into kernel-N.traceg grouped by thread block) and a
  * kernelslist(.g) naming them in launch order.  docs/accelsim.md lists what
  * is carried in each direction and how SASS opcodes map onto the trace model
- * of SPEC §1.
+ * of docs/metrics.md §1.
  *
  * Every error message starts with the file it is about and, when it is
  * about one line, that line: "dir/kernel-1.traceg:12: bad hex 'x12'", so

@@ -229,7 +229,7 @@ static int check_cta(const kernel_reader *k, const uint32_t xyz[3], uint32_t *li
     if (xyz[0] >= g.x || xyz[1] >= g.y || xyz[2] >= g.z)
         return ws_fail(err, "thread block %u,%u,%u outside grid (%u,%u,%u)", xyz[0], xyz[1],
                        xyz[2], g.x, g.y, g.z);
-    *linear = xyz[0] + xyz[1] * g.x + xyz[2] * g.x * g.y; /* SPEC §1 */
+    *linear = xyz[0] + xyz[1] * g.x + xyz[2] * g.x * g.y; /* docs/metrics.md §1 */
     return 0;
 }
 
