@@ -304,6 +304,9 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
             goto done;
         out->with_pcs = hierarchy_results(h[0])->total;
     }
+    out->recommended_pcs = all.set; /* kept for `compare`'s bypass-pc */
+    all.flags = NULL;
+    all.counts = NULL;
     ok = 1;
     goto done;
 oom:
@@ -333,5 +336,9 @@ void bypass_advice_free(bypass_advice *a)
         return;
     bypass_table_free(a->table);
     free(a->pcs);
+    for (uint32_t k = 0; a->recommended_pcs.flags && k < a->recommended_pcs.kernels; k++)
+        free(a->recommended_pcs.flags[k]);
+    free((void *)a->recommended_pcs.flags);
+    free((void *)a->recommended_pcs.pc_counts);
     free(a);
 }

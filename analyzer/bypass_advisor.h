@@ -13,6 +13,7 @@
 #ifndef WS_BYPASS_ADVISOR_H
 #define WS_BYPASS_ADVISOR_H
 
+#include "analyzer/bypass_pcs.h"
 #include "analyzer/bypass_table.h"
 #include "analyzer/replay.h"
 #include "util/progress.h"
@@ -33,6 +34,9 @@ typedef struct bypass_advice {
     replay_counts baseline, with_table, with_pcs;
     char l1_policy[24];      /* the baseline's */
     bypass_u_kind utilization; /* the U of Eq. 1 */
+    /* The recommended PCs together: the `bypass-pc` policy's parameter, as
+     * with_pcs replayed it (owned; flags NULL when none is recommended). */
+    bypass_pcs recommended_pcs;
 } bypass_advice;
 
 #define BYPASS_MAX_TRIALS 64

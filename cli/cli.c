@@ -110,3 +110,30 @@ int cli_parse_cache_op(const char *text, int *ignore)
     *ignore = strcmp(text, "ignore") == 0;
     return 0;
 }
+
+/* Whether the usage lists the option: its name as a whole word. */
+static int documented(const char *usage, const char *name, size_t len)
+{
+    for (const char *p = usage; p && *p; p++) {
+        if (strncmp(p, name, len) != 0)
+            continue;
+        char before = p == usage ? ' ' : p[-1], after = p[len];
+        if ((before == ' ' || before == '[' || before == '(' || before == ',') &&
+            !(after == '-' || (after >= 'a' && after <= 'z') || (after >= '0' && after <= '9')))
+            return 1;
+    }
+    return 0;
+}
+
+int cli_option_problem(const char *command, const char *opt)
+{
+    const char *eq = strchr(opt, '=');
+    size_t len = eq ? (size_t)(eq - opt) : strlen(opt);
+    if (!documented(cli_usage(command), opt, len))
+        return cli_error(NULL, "%s: unknown option '%.*s'; see 'warpscope %s --help'", command, (int)len,
+                         opt, command);
+    if (eq)
+        return cli_error(NULL, "%s: '%s': write '%.*s' alone (a switch) or '%.*s VALUE'", command, opt,
+                         (int)len, opt, (int)len, opt);
+    return cli_error(NULL, "%s: %s needs a value", command, opt);
+}

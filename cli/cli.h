@@ -36,6 +36,14 @@ int cli_parse_u64(const char *option, const char *text, unsigned long long *out)
 int cli_parse_in_range(const char *option, const char *text, unsigned long long lo,
                        unsigned long long hi, unsigned long long *out);
 
+/* The usage text of the command `name` (warpscope.c's table), or NULL. */
+const char *cli_usage(const char *name);
+
+/* The one-line complaint, exit status 1, for an option given as
+ * "--name=value" or last without its value: "unknown option" when the
+ * command's usage does not list it, else what is missing. */
+int cli_option_problem(const char *command, const char *opt);
+
 /* --cache-op honour|ignore: 0 with *ignore set, or -1 after a complaint. */
 int cli_parse_cache_op(const char *text, int *ignore);
 

@@ -79,8 +79,8 @@ static int parse_with(int argc, char **argv, analyze_args *a, gpu_config *config
                 return cli_error(NULL, "analyze takes one trace file");
             a->trace = opt;
         } else {
-            if (!value)
-                return cli_error(NULL, "analyze: %s needs a value", opt);
+            if (!value || strchr(opt, '='))
+                return cli_option_problem("analyze", opt);
             i++;
             int rc = config_override(config, opt, value, &err);
             if (rc < 0)

@@ -64,8 +64,8 @@ static int parse(const char *command, int argc, char **argv, const char *const *
                 return cli_error(NULL, "%s takes one trace file", command);
             a->trace = opt;
         } else {
-            if (!value)
-                return cli_error(NULL, "%s: %s needs a value", command, opt);
+            if (!value || strchr(opt, '='))
+                return cli_option_problem(command, opt);
             i++;
             if ((strcmp(opt, "--l1") == 0 || strcmp(opt, "--l2") == 0) &&
                 system_apply(value, &(hierarchy_options){0}, &err) != 0)

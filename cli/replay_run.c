@@ -1,7 +1,18 @@
 /* cli/replay_run.c: see replay_run.h. */
 #include "cli/replay_run.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/bypass_advisor.h"
 #include "cli/cli.h"
+
+/* Whether an entry runs an admission module that has no parameter yet:
+ * `bypass-table` or `bypass-pc` named in --policies without a table. */
+static int needs_advice(const hierarchy_options *o)
+{
+    return o->l1_spec.admission && o->l1_spec.admission->needs_param && !o->l1_param;
+}
 
 int cli_replay_reader(const replay_args *a, wst_reader *r, const hierarchy_options *options,
                       uint32_t count, hierarchy **out)
@@ -12,9 +23,29 @@ int cli_replay_reader(const replay_args *a, wst_reader *r, const hierarchy_optio
     for (uint32_t k = 0; k < t->kernel_count; k++)
         records += t->kernels[k].record_count;
     sched_source source = sched_source_wst(r);
-    progress *bar = progress_new("replay", records, a->quiet);
-    int rc = replay_run(&source, &a->config, &a->replay, options, count, out, bar, &err);
+    /* Tables the policies need are profiled in this run, on the baseline
+     * the command was given, as `warpscope bypass` would (docs/metrics.md §9). */
+    hierarchy_options *given = malloc(count * sizeof *given);
+    bypass_advice *advice = NULL;
+    int rc = given ? 0 : ws_fail(&err, "out of memory");
+    for (uint32_t i = 0; rc == 0 && i < count; i++) {
+        given[i] = options[i];
+        if (!needs_advice(&given[i]))
+            continue;
+        if (!advice && !(advice = bypass_advise(&source, &a->replay, &a->hierarchy, a->trials ? a->trials : 24,
+                                                a->utilization, a->quiet, &err)))
+            rc = -1;
+        else
+            given[i].l1_param = strcmp(given[i].l1_spec.admission->name, "bypass-pc") == 0
+                                    ? (const void *)&advice->recommended_pcs
+                                    : (const void *)advice->table;
+    }
+    progress *bar = rc == 0 ? progress_new("replay", records, a->quiet) : NULL;
+    if (rc == 0)
+        rc = replay_run(&source, &a->config, &a->replay, given, count, out, bar, &err);
     progress_free(bar);
+    bypass_advice_free(advice);
+    free(given);
     return rc == 0 ? 0 : cli_fail(a->trace, &err);
 }
 

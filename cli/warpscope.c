@@ -44,6 +44,14 @@ static void print_help(FILE *out)
     fputs("definitions: docs/metrics.md; citations: docs/references.md\n", out);
 }
 
+const char *cli_usage(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (commands[i] && strcmp(commands[i]->name, name) == 0)
+            return commands[i]->usage;
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {

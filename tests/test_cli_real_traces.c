@@ -151,3 +151,52 @@ Test(real_traces, a_list_of_xz_compressed_kernels_imports)
     free(out);
     test_tmpdir_cleanup(dir);
 }
+
+/* compare profiles the table bypass-pc needs in the same run, as bypass
+ * does: the two replays agree byte for byte. */
+Test(real_traces, compare_runs_bypass_pc_without_a_table_as_bypass_does)
+{
+    char *dir = test_tmpdir();
+    char *trace = test_record_trace(dir, "bfs");
+    char *c = test_path(dir, "c.json"), *b = test_path(dir, "b.json");
+    cli_result cmp = cli_run("compare", trace, "--policies", "lru,bypass-pc", "--quiet", "-o", c, NULL);
+    cr_assert_eq(cmp.status, 0, "%s", cmp.err);
+    cli_result byp = cli_run("bypass", trace, "--quiet", "--json", b, NULL);
+    cr_assert_eq(byp.status, 0, "%s", byp.err);
+    json_t *cd = test_load_json(c), *bd = test_load_json(b);
+    json_t *entry = json_array_get(json_object_get(cd, "policies"), 1);
+    json_t *after = json_object_get(json_object_get(bd, "before_after"), "bypass_pc");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(entry, "l1"), "accesses")),
+                 json_integer_value(json_object_get(after, "l1_accesses")));
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(entry, "traffic"), "l1_to_l2_bytes")),
+                 json_integer_value(json_object_get(after, "l1_to_l2_bytes")));
+    cr_expect_gt(json_integer_value(json_object_get(json_object_get(entry, "l1"), "bypasses")), 0);
+    json_decref(cd);
+    json_decref(bd);
+    cli_result_free(&cmp);
+    cli_result_free(&byp);
+    free(c);
+    free(b);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(real_traces, options_misspelt_or_glued_to_their_value_say_so)
+{
+    static const struct {
+        const char *command, *option, *message;
+    } cases[] = {
+        {"profile", "--bogus", "warpscope: profile: unknown option '--bogus'; see 'warpscope profile --help'\n"},
+        {"replay", "--bogus=1", "warpscope: replay: unknown option '--bogus'; see 'warpscope replay --help'\n"},
+        {"analyze", "--include-stores=yes",
+         "warpscope: analyze: '--include-stores=yes': write '--include-stores' alone (a switch) or "
+         "'--include-stores VALUE'\n"},
+        {"compare", "--policies", "warpscope: compare: --policies needs a value\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cli_result r = cli_run(cases[i].command, "x.wst", cases[i].option, NULL);
+        cr_expect_eq(r.status, 1);
+        cr_expect_str_eq(r.err, cases[i].message);
+        cli_result_free(&r);
+    }
+}

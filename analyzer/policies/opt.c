@@ -50,7 +50,7 @@ static int opt_dead(void *state, const cache_set *set, const cache_req *r)
 
 const policy_ops policy_opt = {
     .name = "opt",
-    .description = "Belady's OPT: evict the line used farthest ahead (bypass if the new one is)",
+    .description = "Belady's OPT, the bound on L1 hits (not on traffic): evict the line used farthest ahead",
     .needs_next_use = 1,
     .create = opt_create,
     .destroy = free,
