@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "reports/chart.h"
+#include "reports/pc_label.h"
 #include "reports/html_page.h"
 #include "reports/report_doc.h"
 #include "reports/svg.h"
@@ -12,9 +13,9 @@
 #define HEATMAP_ROWS 48 /* more PCs than this: the busiest, in program order */
 #define TABLE_ROWS 1000
 
-typedef struct pc_label {
-    char text[200];
-} pc_label;
+typedef struct row_label {
+    char text[256];
+} row_label;
 
 /* "0x1a0", or "?" when the report has no usable offset. */
 static void offset_text(char *dst, size_t size, const pc_group *g)
@@ -26,13 +27,17 @@ static void offset_text(char *dst, size_t size, const pc_group *g)
         snprintf(dst, size, "?");
 }
 
-static pc_label label_of(const pc_group *g)
+/* "file.cu:42 mult_gpu<float>+0x208" (reports/pc_label.h): the source line
+ * first, when the trace has it, as it is what a reader changes. */
+static row_label label_of(const pc_group *g)
 {
-    pc_label l;
-    char offset[24];
-    offset_text(offset, sizeof offset, g);
-    const char *sass = report_str(g->pc, "sass");
-    snprintf(l.text, sizeof l.text, "%s @%s%s%s", g->kernel, offset, sass ? " " : "", sass ? sass : "");
+    row_label l;
+    char at[128], source[96] = "";
+    json_t *offset = report_at(g->pc, "offset");
+    pc_label(at, sizeof at, g->kernel, json_is_integer(offset) ? (uint64_t)json_integer_value(offset) : 0, 40);
+    double line = report_num(g->pc, "line");
+    source_label(source, sizeof source, report_str(g->pc, "file"), isnan(line) ? 0 : (uint32_t)line);
+    snprintf(l.text, sizeof l.text, "%s%s%s", source, *source ? " " : "", at);
     return l;
 }
 
@@ -121,7 +126,7 @@ void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs)
             for (unsigned b = 0; b < PC_GROUP_BUCKETS; b++)
                 if (rows[r]->reuse[s][b] > 0 && b + 1 > buckets)
                     buckets = b + 1;
-    pc_label *labels = malloc(n * sizeof *labels);
+    row_label *labels = malloc(n * sizeof *labels);
     const char **row_labels = malloc(n * sizeof *row_labels);
     char col_text[PC_GROUP_BUCKETS + 1][12];
     const char *col_labels[PC_GROUP_BUCKETS + 1];
@@ -163,17 +168,15 @@ static void table_row(FILE *out, const pc_group *g)
 {
     char text[200];
     fputs("<tr>", out);
-    html_cell(out, "code", g->kernel);
+    kernel_label(text, sizeof text, g->kernel, 0);
+    html_cell(out, "code", text);
     html_cell(out, "n", numfmt_count(g->launches).s);
     offset_text(text, sizeof text, g);
     html_cell(out, "code", text);
     const char *sass = report_str(g->pc, "sass"), *file = report_str(g->pc, "file");
     html_cell(out, "code", sass ? sass : "");
     double line = report_num(g->pc, "line");
-    if (file && !isnan(line))
-        snprintf(text, sizeof text, "%s:%.0f", file, line);
-    else
-        snprintf(text, sizeof text, "%s", file ? file : "");
+    source_label(text, sizeof text, file, isnan(line) ? 0 : (uint32_t)line);
     html_cell(out, "code", text);
     html_cell(out, "n", numfmt_count(g->executions).s);
     html_cell(out, "n", numfmt_count(g->requests).s);

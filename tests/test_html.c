@@ -140,7 +140,7 @@ Test(html, real_report_has_every_section)
         cr_assert(!has_chart(html, notes[i]), "%s is a note", notes[i]);
     char *table = section(html, "pc-table");
     cr_assert_not_null(strstr(table, "gemm_kernel"));
-    cr_assert_not_null(strstr(table, "collectors/workloads/gemm.c:"), "file:line");
+    cr_assert_not_null(strstr(table, ">gemm.c:"), "file:line, the base name");
     free(table);
     cr_assert_not_null(strstr(html, "<header id=\"summary\">"));
     cr_assert_not_null(strstr(html, "rr,gto"), "the schedule is in the header");
