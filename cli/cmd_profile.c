@@ -119,9 +119,8 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
         return status;
     json_object_set_new(doc, "compare", compare_json(set, hs));
     char *csv = join(dir, "compare.csv");
-    if (compare_write_csv(set, hs, csv, &err) != 0)
-        status = cli_fail(csv, &err);
-    else if (compare_write_ccn_csv(set, hs, dir, &err) != 0)
+    if (compare_write_csv(set, hs, csv, &err) != 0 ||
+        compare_write_ccn_csv(set, hs, dir, &err) != 0)
         status = cli_fail(NULL, &err);
     printf("\npolicy comparison (L1 policy; same issue order for all):\n");
     compare_print(stdout, set, hs);

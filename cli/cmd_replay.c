@@ -38,11 +38,8 @@ static int write_csv(const replay_args *a, hierarchy *h)
     char path[4096];
     snprintf(path, sizeof path, "%s/replay.csv", a->csv);
     int status = 0;
-    if (ws_make_dir(a->csv, &err) != 0)
-        status = cli_fail(NULL, &err);
-    else if (compare_write_csv(one, &h, path, &err) != 0)
-        status = cli_fail(path, &err);
-    else if (compare_write_ccn_csv(one, &h, a->csv, &err) != 0)
+    if (ws_make_dir(a->csv, &err) != 0 || compare_write_csv(one, &h, path, &err) != 0 ||
+        compare_write_ccn_csv(one, &h, a->csv, &err) != 0)
         status = cli_fail(NULL, &err);
     free(one);
     return status;

@@ -190,7 +190,7 @@ int compare_write(const compare_set *set, hierarchy *const *hs, const replay_arg
         char path[4096];
         snprintf(path, sizeof path, "%s/compare.csv", a->csv);
         if (compare_write_csv(set, hs, path, &err) != 0)
-            return cli_fail(path, &err);
+            return cli_fail(NULL, &err);
         if (compare_write_ccn_csv(set, hs, a->csv, &err) != 0)
             return cli_fail(NULL, &err);
     }

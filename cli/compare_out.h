@@ -24,6 +24,7 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
 json_t *compare_json(const compare_set *set, hierarchy *const *hs);
 /* -o and --csv of a.  0 or an exit status. */
 int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a);
+/* compare.csv at path; err names it. */
 int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err);
 /* DIR/ccn.csv and DIR/ccn_hops.csv when any entry has a CCN ring
  * (reports/ccn_csv.h); nothing otherwise. */

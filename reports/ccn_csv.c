@@ -38,11 +38,11 @@ static void counts_row(csv_table *t, const char *name, const char *scope, long i
 /* One table: its rows for each hierarchy with a ring. */
 typedef void (*ring_rows)(csv_table *t, const char *name, const ccn_results *c);
 
-static int write_table(const char *path, const char *const *header, size_t columns,
-                       ring_rows rows, const char *const *names, const replay_results *const *r,
-                       uint32_t count, ws_error *err)
+static int write_table(const char *dir, const char *file, const char *const *header,
+                       size_t columns, ring_rows rows, const char *const *names,
+                       const replay_results *const *r, uint32_t count, ws_error *err)
 {
-    csv_table *t = csv_table_open(path, header, columns, err);
+    csv_table *t = csv_table_open_in(dir, file, header, columns, err);
     if (!t)
         return -1;
     for (uint32_t i = 0; i < count; i++)
@@ -79,14 +79,6 @@ static void hop_rows(csv_table *t, const char *name, const ccn_results *c)
         histogram_rows(t, name, "kernel", (long)k, c->distance_hits + (size_t)k * c->sms, c->sms);
 }
 
-/* The failure, with the file it was in. */
-static int in_file(ws_error *err, const char *path)
-{
-    char why[sizeof err->msg];
-    snprintf(why, sizeof why, "%s", err->msg);
-    return ws_fail(err, "%s: %s", path, why);
-}
-
 int ccn_write_csv(const char *dir, const char *const *names, const replay_results *const *r,
                   uint32_t count, ws_error *err)
 {
@@ -95,19 +87,15 @@ int ccn_write_csv(const char *dir, const char *const *names, const replay_result
         any |= r[i]->ccn != NULL;
     if (!any)
         return 0;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/ccn.csv", dir);
     static const char *const counts[] = {
         "policy", "scope", "index", "l1_load_misses", "candidates", "requests", "remote_hits",
         "remote_hit_rate", "l1_to_l2_request_reduction", "throttled", "hit_hops", "probe_hops",
         "epochs", "ring_off_epochs"};
-    if (write_table(path, counts, sizeof counts / sizeof counts[0], count_rows, names, r, count,
-                    err) != 0)
-        return in_file(err, path);
+    if (write_table(dir, "ccn.csv", counts, sizeof counts / sizeof counts[0], count_rows, names,
+                    r, count, err) != 0)
+        return -1;
     static const char *const hops[] = {"policy", "scope", "index", "distance", "hops",
                                        "remote_hits"};
-    snprintf(path, sizeof path, "%s/ccn_hops.csv", dir);
-    if (write_table(path, hops, sizeof hops / sizeof hops[0], hop_rows, names, r, count, err) != 0)
-        return in_file(err, path);
-    return 0;
+    return write_table(dir, "ccn_hops.csv", hops, sizeof hops / sizeof hops[0], hop_rows, names, r,
+                       count, err);
 }

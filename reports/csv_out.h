@@ -17,9 +17,13 @@
 
 typedef struct csv_table csv_table;
 
-/* path "-" writes to stdout. */
+/* path "-" writes to stdout.  Every failure, here or at commit, names the
+ * path, so callers report err as it is. */
 csv_table *csv_table_open(const char *path, const char *const *header, size_t columns,
                           ws_error *err);
+/* Same for dir/name. */
+csv_table *csv_table_open_in(const char *dir, const char *name, const char *const *header,
+                             size_t columns, ws_error *err);
 /* Same, on an already open stream the caller owns (no commit semantics). */
 csv_table *csv_table_on_stream(FILE *stream, const char *const *header, size_t columns);
 

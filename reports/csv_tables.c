@@ -12,17 +12,6 @@
 
 #include "reports/csv_out.h"
 
-static csv_table *open_in(const char *dir, const char *name, const char *const *header,
-                          size_t columns, ws_error *err)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    csv_table *t = csv_table_open(path, header, columns, err);
-    if (!t)
-        ws_fail_prefix(err, "%s: ", path);
-    return t;
-}
-
 static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
 
 static int write_pcs(const analysis *a, const wst_reader *r, const char *dir, ws_error *err)
@@ -31,7 +20,7 @@ static int write_pcs(const analysis *a, const wst_reader *r, const char *dir, ws
                                          "line", "executions", "requests", "u_line", "u_sector",
                                          "coherent", "divergent", "cold", "locality_class",
                                          "streaming", "intra", "inter", "both"};
-    csv_table *t = open_in(dir, "pcs.csv", header, sizeof header / sizeof *header, err);
+    csv_table *t = csv_table_open_in(dir, "pcs.csv", header, sizeof header / sizeof *header, err);
     if (!t)
         return -1;
     const wst_trace *trace = wst_reader_trace(r);
@@ -101,7 +90,7 @@ static int write_reuse(const analysis *a, const char *dir, ws_error *err)
 {
     static const char *const header[] = {"kernel", "granularity", "scope", "measure", "low", "high",
                                          "count"};
-    csv_table *t = open_in(dir, "reuse.csv", header, 7, err);
+    csv_table *t = csv_table_open_in(dir, "reuse.csv", header, 7, err);
     if (!t)
         return -1;
     reuse_rows(t, "all", metrics_summary(a->metrics));
@@ -116,7 +105,7 @@ static int write_reuse(const analysis *a, const char *dir, ws_error *err)
 static int write_sharing(const analysis *a, const char *dir, ws_error *err)
 {
     static const char *const header[] = {"table", "x", "y", "count"};
-    csv_table *t = open_in(dir, "sharing.csv", header, 4, err);
+    csv_table *t = csv_table_open_in(dir, "sharing.csv", header, 4, err);
     if (!t)
         return -1;
     const sharing_results *s = sharing_get(a->sharing);
