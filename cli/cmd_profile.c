@@ -33,7 +33,7 @@ static const char usage[] =
     "policies, and writes DIR (default warpscope-report):\n"
     "  report.json   the analysis report with replay, bypass and compare sections\n"
     "  report.html   the same, as one self-contained page of charts\n"
-    "  hints.csv     bypass hints per load PC and per line\n"
+    "  hints_pcs.csv, hints_lines.csv  bypass hints per load PC and per line\n"
     "  compare.csv   one row per policy\n"
     "  ccn.csv, ccn_hops.csv  the CCN ring's figures, when a policy has one\n"
     "  trace.wst     the recorded trace (with --workload)\n\n"
@@ -55,8 +55,9 @@ static char *join(const char *dir, const char *name)
 }
 
 /* What profile writes into DIR. */
-static const char *const outputs[] = {"trace.wst", "hints.csv",   "compare.csv", "ccn.csv",
-                                      "ccn_hops.csv", "report.json", "report.html"};
+static const char *const outputs[] = {"trace.wst",   BYPASS_PCS_CSV, BYPASS_LINES_CSV,
+                                      "compare.csv", "ccn.csv",      "ccn_hops.csv",
+                                      "report.json", "report.html"};
 
 /* After a failure in a directory this run created: nothing is left behind. */
 static void remove_outputs(const char *dir)
@@ -105,12 +106,12 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
         return cli_fail(a->trace, &err);
     json_object_set_new(doc, "bypass", bypass_json(advice, t, 1000));
     bypass_annotate_report(doc, advice, t);
-    char *hints = join(dir, "hints.csv");
-    int status = bypass_write_csv(hints, advice, t, &err) != 0 ? cli_fail(hints, &err) : 0;
+    int status = bypass_write_tables(dir, advice, t, a->hierarchy.config.l1.line_bytes, &err) != 0
+                     ? cli_fail(NULL, &err)
+                     : 0;
     printf("\n");
     bypass_print_summary(stdout, advice, t);
     bypass_advice_free(advice);
-    free(hints);
     if (status != 0)
         return status;
 
@@ -174,8 +175,9 @@ static int run(int argc, char **argv)
     if (status == 0 && html_report_write(doc, html_path, &err) != 0)
         status = cli_fail(html_path, &err);
     if (status == 0)
-        printf("\nreport: %s (open in a browser); data: %s, %s/hints.csv, %s/compare.csv\n",
-               html_path, json_path, dir, dir);
+        printf("\nreport: %s (open in a browser); data: %s, %s/hints_pcs.csv, "
+               "%s/hints_lines.csv, %s/compare.csv\n",
+               html_path, json_path, dir, dir, dir);
     json_decref(doc);
     if (r)
         wst_reader_close(r);

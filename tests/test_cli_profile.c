@@ -11,8 +11,9 @@
 
 static void check_report_dir(const char *dir)
 {
-    static const char *const files[] = {"report.json", "report.html", "hints.csv", "compare.csv"};
-    for (size_t i = 0; i < 4; i++) {
+    static const char *const files[] = {"report.json", "report.html", "hints_pcs.csv",
+                                        "hints_lines.csv", "compare.csv"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char *p = test_path(dir, files[i]);
         size_t len = 0;
         char *text = test_read_file(p, &len);
