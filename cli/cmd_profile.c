@@ -16,6 +16,7 @@
 #include "cli/replay_run.h"
 #include "collectors/workloads/workloads.h"
 #include "reports/bypass_out.h"
+#include "reports/ccn_csv.h"
 #include "reports/html.h"
 #include "reports/json_out.h"
 #include "reports/replay_text.h"
@@ -35,7 +36,7 @@ static const char usage[] =
     "  report.html   the same, as one self-contained page of charts\n"
     "  hints_pcs.csv, hints_lines.csv  bypass hints per load PC and per line\n"
     "  compare.csv   one row per policy\n"
-    "  ccn.csv, ccn_hops.csv  the CCN ring's figures, when a policy has one\n"
+    "  ccn*.csv      the CCN ring's tables, when a policy has one\n"
     "  trace.wst     the recorded trace (with --workload)\n\n"
     REPLAY_ARGS_USAGE
     "  --policies LIST       compared policies (default " PROFILE_POLICIES ")\n"
@@ -56,8 +57,8 @@ static char *join(const char *dir, const char *name)
 
 /* What profile writes into DIR. */
 static const char *const outputs[] = {"trace.wst",   BYPASS_PCS_CSV, BYPASS_LINES_CSV,
-                                      "compare.csv", "ccn.csv",      "ccn_hops.csv",
-                                      "report.json", "report.html"};
+                                      "compare.csv", CCN_CSV_FILES,  "report.json",
+                                      "report.html"};
 
 /* After a failure in a directory this run created: nothing is left behind. */
 static void remove_outputs(const char *dir)
@@ -121,7 +122,7 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     json_object_set_new(doc, "compare", compare_json(set, hs));
     char *csv = join(dir, "compare.csv");
     if (compare_write_csv(set, hs, csv, &err) != 0 ||
-        compare_write_ccn_csv(set, hs, dir, &err) != 0)
+        compare_write_ccn_csv(set, hs, t, dir, &err) != 0)
         status = cli_fail(NULL, &err);
     printf("\npolicy comparison (L1 policy; same issue order for all):\n");
     compare_print(stdout, set, hs);

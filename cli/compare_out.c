@@ -173,7 +173,8 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
     return csv_table_commit(t, err);
 }
 
-int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a)
+int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,
+                  const wst_trace *t)
 {
     ws_error err;
     if (a->json) {
@@ -189,16 +190,15 @@ int compare_write(const compare_set *set, hierarchy *const *hs, const replay_arg
             return cli_fail(NULL, &err);
         char path[4096];
         snprintf(path, sizeof path, "%s/compare.csv", a->csv);
-        if (compare_write_csv(set, hs, path, &err) != 0)
-            return cli_fail(NULL, &err);
-        if (compare_write_ccn_csv(set, hs, a->csv, &err) != 0)
+        if (compare_write_csv(set, hs, path, &err) != 0 ||
+            compare_write_ccn_csv(set, hs, t, a->csv, &err) != 0)
             return cli_fail(NULL, &err);
     }
     return 0;
 }
 
-int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const char *dir,
-                          ws_error *err)
+int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const wst_trace *t,
+                          const char *dir, ws_error *err)
 {
     const char *names[COMPARE_MAX];
     const replay_results *results[COMPARE_MAX];
@@ -206,7 +206,7 @@ int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const ch
         names[i] = set->names[i];
         results[i] = hierarchy_results(hs[i]);
     }
-    return ccn_write_csv(dir, names, results, set->count, err);
+    return ccn_write_csv(dir, names, results, set->count, t, err);
 }
 
 void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs)
