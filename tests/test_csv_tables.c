@@ -1,6 +1,6 @@
 /* tests/test_csv_tables.c: the CSV tables of `analyze --csv` are tidy (one
  * table per entity, shared keys, numeric columns numeric) and agree with
- * report.json. */
+ * report.json; report.json's histograms carry their bucket bounds. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -241,6 +241,47 @@ Test(csv_tables, pcs_without_a_replay_leave_the_l1_columns_empty)
     }
     table_free(&t);
     free(tables);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+static json_int_t at(json_t *array, size_t i) { return json_integer_value(json_array_get(array, i)); }
+
+Test(csv_tables, json_histograms_carry_their_bounds)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gemm");
+    analyze(dir, trace, NULL);
+    char *json = test_path(dir, "report.json");
+    json_t *doc = test_load_json(json), *summary = json_object_get(doc, "summary");
+    json_t *hist = json_object_get(json_object_get(json_object_get(summary, "reuse"), "line"), "global");
+    json_t *low = json_object_get(hist, "log2_low"), *high = json_object_get(hist, "log2_high");
+    cr_assert_eq(json_array_size(low), json_array_size(json_object_get(hist, "log2")));
+    cr_assert_eq(json_array_size(high), 65);
+    cr_expect(at(low, 0) == 0 && at(high, 0) == 0 && at(low, 1) == 1 && at(high, 1) == 1);
+    cr_expect(at(low, 3) == 4 && at(high, 3) == 7);
+    cr_expect(json_is_null(json_array_get(low, 64)) && json_is_null(json_array_get(high, 64)),
+              "2^63 and up do not fit a JSON integer");
+    json_t *pc = json_array_get(json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "pcs"), 0);
+    cr_expect_eq(json_array_size(json_object_get(json_object_get(json_object_get(pc, "reuse"), "per_sm"),
+                                                 "log2_low")), 65, "per-PC HISTs too");
+    json_t *u = json_object_get(summary, "utilization");
+    cr_expect_float_eq(json_real_value(json_array_get(json_object_get(u, "instruction_hist_low"), 9)),
+                       0.9, 1e-12);
+    cr_expect_float_eq(json_real_value(json_array_get(json_object_get(u, "line_hist_high"), 9)), 1.0,
+                       1e-12);
+    cr_expect_eq(at(json_object_get(summary, "req_hist_high"), 64), 64);
+    json_t *sharing = json_object_get(summary, "sharing");
+    cr_expect_eq(at(json_object_get(sharing, "cta_distance_log2_low"), 4), 16);
+    cr_expect_eq(at(json_object_get(sharing, "cta_distance_log2_high"), 4), 31);
+    cr_expect_eq(at(json_object_get(sharing, "cta_distance_exact_high"), 15), 15);
+    cr_expect_eq(json_array_size(json_object_get(sharing, "sharers_hist_low")),
+                 json_array_size(json_object_get(sharing, "sharers_hist")));
+    json_t *mpli = json_object_get(json_object_get(summary, "replay"), "mpli");
+    cr_expect(at(json_object_get(mpli, "bucket_low"), 3) == 3 &&
+              at(json_object_get(mpli, "bucket_high"), 3) == 31);
+    cr_expect_eq(at(json_object_get(mpli, "bucket_low"), 4), 32);
+    json_decref(doc);
+    free(json);
     free(trace);
     test_tmpdir_cleanup(dir);
 }
