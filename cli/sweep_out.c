@@ -153,7 +153,7 @@ static int write_csv(const sweep_result *g, const char *dir)
     static const char *const header[] = {
         "n", "p", "l1_accesses", "l1_hits", "l1_hit_rate", "polluting_hit_rate",
         "non_polluting_hit_rate", "intra_warp_hits", "intra_warp_hit_rate", "l1_to_l2_requests",
-        "l1_to_l2_bytes", "dram_read_bytes", "memory_latency"};
+        "l1_to_l2_bytes", "dram_read_bytes", "memory_latency_cycles"};
     csv_table *t = csv_table_open(path, header, sizeof header / sizeof header[0], &err);
     if (!t)
         return cli_fail(NULL, &err);
