@@ -148,23 +148,27 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
         csv_row_str(t, set->names[i]);
         csv_row_str(t, r->l1_policy);
         csv_row_str(t, r->l2_policy);
+        /* Undefined ratios (nothing reached the level, no loads, a first
+         * entry without traffic) are empty fields, not -1 or 0. */
         csv_row_u64(t, c->l1.accesses);
         csv_row_u64(t, c->l1.hits);
-        csv_row_double(t, level_hit_rate(&c->l1));
+        csv_row_ratio(t, (double)c->l1.hits, (double)c->l1.accesses);
         csv_row_u64(t, c->l2.accesses);
         csv_row_u64(t, c->l2.hits);
-        csv_row_double(t, level_hit_rate(&c->l2));
-        csv_row_double(t, mpli_mean(&c->mpli));
+        csv_row_ratio(t, (double)c->l2.hits, (double)c->l2.accesses);
+        csv_row_ratio(t, (double)c->mpli.misses, (double)c->mpli.loads);
         csv_row_u64(t, l2);
         csv_row_u64(t, c->traffic.dram_read_bytes);
         csv_row_u64(t, c->traffic.dram_write_bytes);
-        csv_row_double(t, base_l2 > 0 ? (double)l2 / base_l2 : 0.0);
-        csv_row_double(t, base_dram > 0 ? (double)dram / base_dram : 0.0);
+        csv_row_ratio(t, (double)l2, base_l2);
+        csv_row_ratio(t, (double)dram, base_dram);
         csv_row_u64(t, c->traffic.l1_to_l2_requests);
         const ccn_counts *ring = r->ccn ? &r->ccn->total : NULL; /* empty without a ring */
         csv_row_double(t, ring ? (double)ring->remote_hits : NAN);
-        csv_row_double(t, ring && ring->requests ? (double)ring->remote_hits / (double)ring->requests
-                                                 : NAN);
+        if (ring)
+            csv_row_ratio(t, (double)ring->remote_hits, (double)ring->requests);
+        else
+            csv_row_str(t, NULL);
         const lcm_counts *managed = r->lcm ? &r->lcm->total : NULL; /* empty without LCM */
         csv_row_double(t, managed ? (double)managed->bypassed_requests : NAN);
         csv_row_double(t, managed ? (double)managed->merged_requests : NAN);

@@ -1,7 +1,6 @@
 /* reports/ccn_csv.c: see ccn_csv.h. */
 #include "reports/ccn_csv.h"
 
-#include <math.h>
 #include <stdio.h>
 
 #include "reports/csv_keys.h"
@@ -20,16 +19,14 @@ typedef void (*ring_rows)(csv_table *t, const ring_of *ring);
         "l1_to_l2_request_reduction", "throttled", "hit_hops", "probe_hops", "epochs",           \
         "ring_off_epochs"
 
-static double ratio(uint64_t num, uint64_t den) { return den ? (double)num / (double)den : NAN; }
-
 /* The CCN_COUNT_COLUMNS of one scope, ending the row. */
 static void counts_columns(csv_table *t, const ccn_counts *c)
 {
     const uint64_t counts[] = {c->misses, c->candidates, c->requests, c->remote_hits};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         csv_row_u64(t, counts[i]);
-    csv_row_double(t, ratio(c->remote_hits, c->requests));
-    csv_row_double(t, ratio(c->remote_hits, c->misses));
+    csv_row_ratio(t, (double)c->remote_hits, (double)c->requests);
+    csv_row_ratio(t, (double)c->remote_hits, (double)c->misses);
     const uint64_t more[] = {c->throttled, c->hit_hops, c->probe_hops, c->epochs, c->ring_off_epochs};
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
         csv_row_u64(t, more[i]);

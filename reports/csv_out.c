@@ -117,6 +117,11 @@ void csv_row_double(csv_table *t, double v)
     put_field(t, buf);
 }
 
+void csv_row_ratio(csv_table *t, double num, double den)
+{
+    csv_row_double(t, den > 0 ? num / den : NAN);
+}
+
 void csv_row_end(csv_table *t)
 {
     if (fputc('\n', t->stream) == EOF)

@@ -1,12 +1,8 @@
 /* reports/csv_pcs.c: pcs.csv, one row per (kernel launch, PC): what the
  * analysis measured of the PC and, when the report has a replay, how the
  * configured L1 served it. */
-#include <math.h>
-
 #include "reports/csv_keys.h"
 #include "reports/csv_tables.h"
-
-static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
 
 static void locality_columns(csv_table *t, const locality_pc *l)
 {
@@ -16,7 +12,7 @@ static void locality_columns(csv_table *t, const locality_pc *l)
     csv_row_u64(t, gens);
     csv_row_str(t, gens ? locality_class_name(locality_dominant(l->generations)) : NULL);
     for (int c = 0; c < LOCALITY_CLASSES; c++)
-        csv_row_double(t, ratio((double)l->generations[c], (double)gens));
+        csv_row_ratio(t, (double)l->generations[c], (double)gens);
 }
 
 /* Empty without a replay (an `opt` policy needs `warpscope replay`). */
@@ -30,7 +26,7 @@ static void replay_columns(csv_table *t, const replay_pc *r)
     csv_row_u64(t, r->accesses);
     csv_row_u64(t, r->hits);
     csv_row_u64(t, r->misses);
-    csv_row_double(t, ratio((double)r->hits, (double)r->accesses));
+    csv_row_ratio(t, (double)r->hits, (double)r->accesses);
     csv_row_u64(t, r->bypasses);
     csv_row_u64(t, r->traffic_bytes);
 }
@@ -55,8 +51,8 @@ int csv_write_pcs(const analysis *a, const wst_trace *trace, const char *dir, ws
             csv_row_pc(t, trace, k, p);
             csv_row_u64(t, m->executions);
             csv_row_u64(t, m->requests);
-            csv_row_double(t, ratio((double)m->bytes_used, (double)m->requests * line));
-            csv_row_double(t, ratio((double)m->bytes_used, (double)m->sectors * REQUEST_SECTOR_BYTES));
+            csv_row_ratio(t, (double)m->bytes_used, (double)m->requests * line);
+            csv_row_ratio(t, (double)m->bytes_used, (double)m->sectors * REQUEST_SECTOR_BYTES);
             csv_row_u64(t, m->coherent);
             csv_row_u64(t, m->divergent);
             csv_row_u64(t, mk->pcs[p].reuse[SCOPE_GLOBAL].distance.cold);
