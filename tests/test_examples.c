@@ -53,43 +53,44 @@ static char *profile(const char *dir)
     return out;
 }
 
+/* Runs an example on a fresh profile: the command's format takes the
+ * examples directory, then the report directory.  Its output; it must exit
+ * with 0. */
+static char *run_example(const char *format)
+{
+    char *dir = test_tmpdir(), *report = profile(dir), *examples = examples_dir();
+    char *command = NULL, *out;
+    cr_assert(asprintf(&command, format, examples, report) > 0);
+    int rc = run_shell(command, &out);
+    cr_expect_eq(rc, 0, "%s: %s", command, out);
+    free(command);
+    free(examples);
+    free(report);
+    test_tmpdir_cleanup(dir);
+    return out;
+}
+
 Test(examples, hit_rates_sh_reads_report_json)
 {
     if (!available("command -v jq"))
         cr_skip_test("jq is not installed");
-    char *dir = test_tmpdir(), *report = profile(dir), *examples = examples_dir();
-    char *command = NULL, *out;
-    cr_assert(asprintf(&command, "sh '%s/hit_rates.sh' '%s/report.json'", examples, report) > 0);
-    int rc = run_shell(command, &out);
-    cr_expect_eq(rc, 0, "%s", out);
+    char *out = run_example("sh '%s/hit_rates.sh' '%s/report.json'");
     cr_expect(strstr(out, "L1 lru: ") && strstr(out, "hit rate 0."), "%s", out);
     cr_expect(strstr(out, "0\tgemm_kernel\t0.") != NULL, "a kernel's hit rate: %s", out);
     cr_expect(strstr(out, "gemm_kernel\t0x1c020\tLDG.E") != NULL, "a PC in hex: %s", out);
     cr_expect(strstr(out, "\n2\t3\t") != NULL, "a bucket's bounds: %s", out);
     cr_expect(strstr(out, "\nopt\t") != NULL, "the comparison: %s", out);
     free(out);
-    free(command);
-    free(examples);
-    free(report);
-    test_tmpdir_cleanup(dir);
 }
 
 Test(examples, pcs_by_kernel_py_joins_the_tables)
 {
     if (!available("python3 -c 'import pandas'"))
         cr_skip_test("python3 cannot import pandas");
-    char *dir = test_tmpdir(), *report = profile(dir), *examples = examples_dir();
-    char *command = NULL, *out;
-    cr_assert(asprintf(&command, "python3 '%s/pcs_by_kernel.py' '%s'", examples, report) > 0);
-    int rc = run_shell(command, &out);
-    cr_expect_eq(rc, 0, "%s", out);
+    char *out = run_example("python3 '%s/pcs_by_kernel.py' '%s'");
     cr_expect(strstr(out, "L1 hit rate per kernel launch") != NULL, "%s", out);
     cr_expect(strstr(out, "gemm_kernel") && strstr(out, "0x1c020"), "%s", out);
     cr_expect(strstr(out, "traffic_change_bytes") != NULL, "the hints joined: %s", out);
     cr_expect(strstr(out, "229248") != NULL, "a tested PC's traffic change: %s", out);
     free(out);
-    free(command);
-    free(examples);
-    free(report);
-    test_tmpdir_cleanup(dir);
 }
