@@ -7,9 +7,10 @@
 #include "cli/replay_args.h"
 #include "reports/bypass_out.h"
 #include "reports/json_out.h"
+#include "util/outfile.h"
 
 static const char usage[] =
-    "usage: warpscope bypass FILE.wst [--gpu NAME] [-o hints.csv] [--json hints.json]\n"
+    "usage: warpscope bypass FILE.wst [--gpu NAME] [--csv DIR] [--json hints.json]\n"
     "                        [options]\n\n"
     "Profiles the trace for L1 bypass: a baseline replay gives each line's\n"
     "utilization U and reuse times R (S1 Eq. 1: bypass when U x (1 + R) < 1); each\n"
@@ -22,10 +23,11 @@ static const char usage[] =
     "  --trials N            replay at most N PCs one by one (default 24)\n"
     "  --u sector|raw        Eq. 1's U: bytes of the 32 B sectors touched (default,\n"
     "                        docs/metrics.md §9) or the bytes lanes asked for (S1's own)\n"
-    "  -o FILE               hints as CSV: pc rows, then line rows\n"
+    "  --csv DIR             hints as CSV: DIR/hints_pcs.csv (one row per load PC)\n"
+    "                        and DIR/hints_lines.csv (one row per line)\n"
     "  --json FILE           hints as JSON\n\n"
     "example:\n"
-    "  warpscope bypass gaussian.wst --gpu fermi -o hints.csv\n";
+    "  warpscope bypass gaussian.wst --gpu fermi --csv hints\n";
 
 static int run(int argc, char **argv)
 {
@@ -34,6 +36,11 @@ static int run(int argc, char **argv)
     int status = replay_args_parse("bypass", argc, argv, extra, &a);
     if (status != 0)
         return status;
+    /* -o once wrote a single CSV of PC rows then line rows; say where the
+     * two tables went rather than write something else to that name. */
+    if (a.json)
+        return cli_error(NULL, "bypass: -o is gone: --csv DIR writes DIR/hints_pcs.csv and "
+                               "DIR/hints_lines.csv, --json FILE the JSON");
     ws_error err;
     wst_reader *r = wst_reader_open(a.trace, &err);
     if (!r)
@@ -54,8 +61,10 @@ static int run(int argc, char **argv)
             status = cli_fail(a.json_extra, &err);
         json_decref(doc);
     }
-    if (status == 0 && a.json && bypass_write_csv(a.json, advice, t, &err) != 0)
-        status = cli_fail(a.json, &err);
+    if (status == 0 && a.csv &&
+        (ws_make_dir(a.csv, &err) != 0 ||
+         bypass_write_tables(a.csv, advice, t, a.hierarchy.config.l1.line_bytes, &err) != 0))
+        status = cli_fail(NULL, &err);
     if (status == 0)
         bypass_print_summary(stdout, advice, t);
     bypass_advice_free(advice);

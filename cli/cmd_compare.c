@@ -25,7 +25,7 @@ static const char usage[] =
     REPLAY_ARGS_USAGE
     "  -o FILE               the comparison as JSON (docs/report-schema.md)\n"
     "  --csv DIR             DIR/compare.csv, one row per policy; with a CCN ring\n"
-    "                        also DIR/ccn.csv and DIR/ccn_hops.csv\n\n"
+    "                        also its tables, DIR/ccn*.csv\n\n"
     "example:\n"
     "  warpscope compare gaussian.wst --gpu fermi --policies lru,srrip,drrip,dip,opt\n";
 
@@ -48,7 +48,7 @@ static int run(int argc, char **argv)
         return cli_error(NULL, "out of memory");
     status = cli_replay(&a, set.options, set.count, hs, &r);
     if (status == 0) {
-        status = compare_write(&set, hs, &a);
+        status = compare_write(&set, hs, &a, wst_reader_trace(r));
         if (status == 0)
             compare_print(stdout, &set, hs);
     }

@@ -7,7 +7,7 @@
 #include "analyzer/analysis.h"
 #include "cli/cli.h"
 #include "formats/wst.h"
-#include "reports/csv_out.h"
+#include "reports/csv_keys.h"
 
 static const char usage[] =
     "usage: warpscope dump FILE.wst [--kernel N] [--cta N] [--csv]\n"
@@ -20,7 +20,8 @@ static const char usage[] =
     "lane:address for every active lane.\n\n"
     "  --kernel N   only kernel N (launch order, from 0)\n"
     "  --cta N      only CTA N (linear id)\n"
-    "  --csv        CSV with a header row; addresses in one field\n"
+    "  --csv        CSV with a header row, keyed as the report tables; the\n"
+    "               addresses in one field (docs/report-schema.md)\n"
     "  --order scheduled\n"
     "               the exact order `analyze` consumes the records in, with the\n"
     "               SM, warp slot and per-SM step of each; it takes every option\n"
@@ -32,9 +33,10 @@ static const char usage[] =
     "  warpscope dump gaussian.wst --kernel 0 --cta 3\n"
     "  warpscope dump gaussian.wst --csv > records.csv\n";
 
-static const char *const csv_header[] = {"kernel", "cta",  "warp", "pc",   "pc_offset", "sass",
-                                         "kind",   "space", "op",  "size", "mask",      "sm",
-                                         "timestamp", "addresses"};
+/* The keys of the report tables (reports/csv_keys.h), then the record. */
+static const char *const csv_header[] = {
+    CSV_KERNEL_COLUMNS, "cta",  "warp", "pc_index", "pc_offset", "sass", "kind", "space",
+    "cache_op",         "lane_bytes", "mask", "sm", "timestamp", "addresses"};
 #define CSV_COLUMNS (sizeof csv_header / sizeof csv_header[0])
 
 /* "lane:0xaddr lane:0xaddr ..." */
@@ -64,11 +66,12 @@ static void print_text(uint32_t kernel, const wst_record *r, const wst_pc *pc)
     printf(" | %s\n", lanes);
 }
 
-static void print_csv(csv_table *t, uint32_t kernel, const wst_record *r, const wst_pc *pc)
+static void print_csv(csv_table *t, const wst_trace *trace, uint32_t kernel, const wst_record *r)
 {
+    const wst_pc *pc = &trace->kernels[kernel].pcs[r->pc];
     char lanes[32 * 24 + 1];
     format_lanes(r, lanes, sizeof lanes);
-    csv_row_u64(t, kernel);
+    csv_row_kernel(t, trace, kernel);
     csv_row_u64(t, r->cta);
     csv_row_u64(t, r->warp);
     csv_row_u64(t, r->pc);
@@ -173,7 +176,7 @@ static void print_scheduled(void *ctx, const sched_event *e)
         csv_row_u64(d->table, e->sm);
         csv_row_u64(d->table, e->warp_slot);
         csv_row_u64(d->table, e->step);
-        print_csv(d->table, e->kernel, e->record, pc);
+        print_csv(d->table, d->trace, e->kernel, e->record);
     } else {
         printf("sm %u slot %u step %llu  ", e->sm, e->warp_slot, (unsigned long long)e->step);
         print_text(e->kernel, e->record, pc);
@@ -250,7 +253,7 @@ static int run(int argc, char **argv)
             for (int64_t i = 0; i < n; i++) {
                 const wst_pc *pc = &t->kernels[kernel].pcs[batch[i].pc];
                 if (table)
-                    print_csv(table, kernel, &batch[i], pc);
+                    print_csv(table, t, kernel, &batch[i]);
                 else
                     print_text(kernel, &batch[i], pc);
             }

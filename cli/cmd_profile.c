@@ -16,6 +16,8 @@
 #include "cli/replay_run.h"
 #include "collectors/workloads/workloads.h"
 #include "reports/bypass_out.h"
+#include "reports/ccn_csv.h"
+#include "reports/csv_tables.h"
 #include "reports/html.h"
 #include "reports/json_out.h"
 #include "reports/replay_text.h"
@@ -27,17 +29,20 @@
 
 static const char usage[] =
     "usage: warpscope profile (--workload NAME [--size S] | FILE.wst) [--gpu NAME]\n"
-    "                         [-o DIR] [--policies LIST] [options]\n\n"
+    "                         [-o DIR] [--csv DIR] [--policies LIST] [options]\n\n"
     "The main job in one go: records the workload in the emulator (or reads\n"
     "FILE.wst), analyzes it, replays it, derives L1 bypass hints, compares the\n"
     "policies, and writes DIR (default warpscope-report):\n"
     "  report.json   the analysis report with replay, bypass and compare sections\n"
     "  report.html   the same, as one self-contained page of charts\n"
-    "  hints.csv     bypass hints per load PC and per line\n"
+    "  pcs.csv, reuse.csv, sharing_*.csv  the tables of `analyze --csv`\n"
+    "  hints_pcs.csv, hints_lines.csv     bypass hints per load PC and per line\n"
     "  compare.csv   one row per policy\n"
-    "  ccn.csv, ccn_hops.csv  the CCN ring's figures, when a policy has one\n"
-    "  trace.wst     the recorded trace (with --workload)\n\n"
+    "  ccn*.csv      the CCN ring's tables, when a policy has one\n"
+    "  trace.wst     the recorded trace (with --workload)\n"
+    "The tables are documented in docs/report-schema.md.\n\n"
     REPLAY_ARGS_USAGE
+    "  --csv DIR             the CSV tables go to this directory instead\n"
     "  --policies LIST       compared policies (default " PROFILE_POLICIES ")\n"
     "  --trials N            PCs replayed one by one for the hints (default 24)\n"
     "  --u sector|raw        U of the hints' Eq. 1 (default sector, docs/metrics.md §9)\n\n"
@@ -54,9 +59,11 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-/* What profile writes into DIR. */
-static const char *const outputs[] = {"trace.wst", "hints.csv",   "compare.csv", "ccn.csv",
-                                      "ccn_hops.csv", "report.json", "report.html"};
+/* What profile writes: into DIR, and the tables into the --csv directory
+ * when there is one. */
+static const char *const outputs[] = {"trace.wst",      CSV_TABLE_FILES, BYPASS_PCS_CSV,
+                                      BYPASS_LINES_CSV, "compare.csv",   CCN_CSV_FILES,
+                                      "report.json",    "report.html"};
 
 /* After a failure in a directory this run created: nothing is left behind. */
 static void remove_outputs(const char *dir)
@@ -70,7 +77,7 @@ static void remove_outputs(const char *dir)
     rmdir(dir); /* fails, harmlessly, if anything else is in it */
 }
 
-/* Steps 2-4 on an open trace; fills doc. */
+/* Steps 2-4 on an open trace; fills doc and writes the tables into dir. */
 static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const compare_set *set,
                          json_t **doc_out)
 {
@@ -93,11 +100,15 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     if (!an)
         return cli_fail(a->trace, &err);
     json_t *doc = report_analysis_json(an, r, a->trace);
+    *doc_out = doc;
+    if (report_csv_tables(an, r, dir, &err) != 0) {
+        analysis_free(an);
+        return cli_fail(NULL, &err);
+    }
     report_text_summary(stdout, an, r);
     if (an->replay)
         replay_text_summary(stdout, hierarchy_results(an->replay));
     analysis_free(an);
-    *doc_out = doc;
 
     sched_source src = sched_source_wst(r);
     bypass_advice *advice =
@@ -107,12 +118,12 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
         return cli_fail(a->trace, &err);
     json_object_set_new(doc, "bypass", bypass_json(advice, t, 1000));
     bypass_annotate_report(doc, advice, t);
-    char *hints = join(dir, "hints.csv");
-    int status = bypass_write_csv(hints, advice, t, &err) != 0 ? cli_fail(hints, &err) : 0;
+    int status = bypass_write_tables(dir, advice, t, a->hierarchy.config.l1.line_bytes, &err) != 0
+                     ? cli_fail(NULL, &err)
+                     : 0;
     printf("\n");
     bypass_print_summary(stdout, advice, t);
     bypass_advice_free(advice);
-    free(hints);
     if (status != 0)
         return status;
 
@@ -121,9 +132,8 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
         return status;
     json_object_set_new(doc, "compare", compare_json(set, hs));
     char *csv = join(dir, "compare.csv");
-    if (compare_write_csv(set, hs, csv, &err) != 0)
-        status = cli_fail(csv, &err);
-    else if (compare_write_ccn_csv(set, hs, dir, &err) != 0)
+    if (compare_write_csv(set, hs, csv, &err) != 0 ||
+        compare_write_ccn_csv(set, hs, t, dir, &err) != 0)
         status = cli_fail(NULL, &err);
     printf("\npolicy comparison (L1 policy; same issue order for all):\n");
     compare_print(stdout, set, hs);
@@ -142,6 +152,7 @@ static int run(int argc, char **argv)
     if (status != 0)
         return status;
     const char *dir = a.json ? a.json : "warpscope-report";
+    const char *tables = a.csv ? a.csv : dir;
     ws_error err;
     /* Every input is checked before DIR is made: a typo costs no directory
      * and no wait for the analysis. */
@@ -154,9 +165,11 @@ static int run(int argc, char **argv)
     if (!a.workload && !(r = wst_reader_open(a.trace, &err)))
         return cli_fail(a.trace, &err);
     struct stat before;
-    int created = stat(dir, &before) != 0;
-    if (ws_make_dir(dir, &err) != 0) {
+    int created = stat(dir, &before) != 0, tables_created = stat(tables, &before) != 0;
+    if (ws_make_dir(dir, &err) != 0 || ws_make_dir(tables, &err) != 0) {
         wst_reader_close(r);
+        if (created)
+            remove_outputs(dir);
         return cli_fail(NULL, &err);
     }
     char *trace_path = NULL;
@@ -170,18 +183,21 @@ static int run(int argc, char **argv)
     }
     json_t *doc = NULL;
     if (status == 0)
-        status = profile_trace(&a, r, dir, &set, &doc);
+        status = profile_trace(&a, r, tables, &set, &doc);
     char *json_path = join(dir, "report.json"), *html_path = join(dir, "report.html");
     if (status == 0 && report_json_write(json_path, doc, &err) != 0)
         status = cli_fail(json_path, &err);
     if (status == 0 && html_report_write(doc, html_path, &err) != 0)
         status = cli_fail(html_path, &err);
     if (status == 0)
-        printf("\nreport: %s (open in a browser); data: %s, %s/hints.csv, %s/compare.csv\n",
-               html_path, json_path, dir, dir);
+        printf("\nreport: %s (open in a browser); data: %s and the tables in %s/ "
+               "(docs/report-schema.md)\n",
+               html_path, json_path, tables);
     json_decref(doc);
     if (r)
         wst_reader_close(r);
+    if (status != 0 && tables_created)
+        remove_outputs(tables);
     if (status != 0 && created)
         remove_outputs(dir);
     free(json_path);

@@ -21,12 +21,12 @@ static const char usage[] =
     REPLAY_ARGS_USAGE
     "  -o FILE               the replay as JSON (docs/report-schema.md, REPLAY)\n"
     "  --csv DIR             DIR/replay.csv (compare.csv's columns, one row); with a\n"
-    "                        CCN ring also DIR/ccn.csv and DIR/ccn_hops.csv\n\n"
+    "                        CCN ring also its tables, DIR/ccn*.csv\n\n"
     "example:\n"
     "  warpscope replay gaussian.wst --gpu fermi --l1 srrip -o replay.json\n";
 
 /* --csv: the one hierarchy as compare's table, named by its policies. */
-static int write_csv(const replay_args *a, hierarchy *h)
+static int write_csv(const replay_args *a, hierarchy *h, const wst_trace *t)
 {
     ws_error err;
     compare_set *one = calloc(1, sizeof *one);
@@ -38,11 +38,8 @@ static int write_csv(const replay_args *a, hierarchy *h)
     char path[4096];
     snprintf(path, sizeof path, "%s/replay.csv", a->csv);
     int status = 0;
-    if (ws_make_dir(a->csv, &err) != 0)
-        status = cli_fail(NULL, &err);
-    else if (compare_write_csv(one, &h, path, &err) != 0)
-        status = cli_fail(path, &err);
-    else if (compare_write_ccn_csv(one, &h, a->csv, &err) != 0)
+    if (ws_make_dir(a->csv, &err) != 0 || compare_write_csv(one, &h, path, &err) != 0 ||
+        compare_write_ccn_csv(one, &h, t, a->csv, &err) != 0)
         status = cli_fail(NULL, &err);
     free(one);
     return status;
@@ -71,7 +68,7 @@ static int run(int argc, char **argv)
         json_decref(doc);
     }
     if (status == 0 && a.csv)
-        status = write_csv(&a, h);
+        status = write_csv(&a, h, wst_reader_trace(r));
     if (status == 0)
         replay_text_summary(stdout, res);
     if (status == 0 && a.replay.schedule.warp->under_study) {

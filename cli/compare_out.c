@@ -148,23 +148,27 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
         csv_row_str(t, set->names[i]);
         csv_row_str(t, r->l1_policy);
         csv_row_str(t, r->l2_policy);
+        /* Undefined ratios (nothing reached the level, no loads, a first
+         * entry without traffic) are empty fields, not -1 or 0. */
         csv_row_u64(t, c->l1.accesses);
         csv_row_u64(t, c->l1.hits);
-        csv_row_double(t, level_hit_rate(&c->l1));
+        csv_row_ratio(t, (double)c->l1.hits, (double)c->l1.accesses);
         csv_row_u64(t, c->l2.accesses);
         csv_row_u64(t, c->l2.hits);
-        csv_row_double(t, level_hit_rate(&c->l2));
-        csv_row_double(t, mpli_mean(&c->mpli));
+        csv_row_ratio(t, (double)c->l2.hits, (double)c->l2.accesses);
+        csv_row_ratio(t, (double)c->mpli.misses, (double)c->mpli.loads);
         csv_row_u64(t, l2);
         csv_row_u64(t, c->traffic.dram_read_bytes);
         csv_row_u64(t, c->traffic.dram_write_bytes);
-        csv_row_double(t, base_l2 > 0 ? (double)l2 / base_l2 : 0.0);
-        csv_row_double(t, base_dram > 0 ? (double)dram / base_dram : 0.0);
+        csv_row_ratio(t, (double)l2, base_l2);
+        csv_row_ratio(t, (double)dram, base_dram);
         csv_row_u64(t, c->traffic.l1_to_l2_requests);
         const ccn_counts *ring = r->ccn ? &r->ccn->total : NULL; /* empty without a ring */
         csv_row_double(t, ring ? (double)ring->remote_hits : NAN);
-        csv_row_double(t, ring && ring->requests ? (double)ring->remote_hits / (double)ring->requests
-                                                 : NAN);
+        if (ring)
+            csv_row_ratio(t, (double)ring->remote_hits, (double)ring->requests);
+        else
+            csv_row_str(t, NULL);
         const lcm_counts *managed = r->lcm ? &r->lcm->total : NULL; /* empty without LCM */
         csv_row_double(t, managed ? (double)managed->bypassed_requests : NAN);
         csv_row_double(t, managed ? (double)managed->merged_requests : NAN);
@@ -173,7 +177,8 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
     return csv_table_commit(t, err);
 }
 
-int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a)
+int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,
+                  const wst_trace *t)
 {
     ws_error err;
     if (a->json) {
@@ -189,16 +194,15 @@ int compare_write(const compare_set *set, hierarchy *const *hs, const replay_arg
             return cli_fail(NULL, &err);
         char path[4096];
         snprintf(path, sizeof path, "%s/compare.csv", a->csv);
-        if (compare_write_csv(set, hs, path, &err) != 0)
-            return cli_fail(path, &err);
-        if (compare_write_ccn_csv(set, hs, a->csv, &err) != 0)
+        if (compare_write_csv(set, hs, path, &err) != 0 ||
+            compare_write_ccn_csv(set, hs, t, a->csv, &err) != 0)
             return cli_fail(NULL, &err);
     }
     return 0;
 }
 
-int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const char *dir,
-                          ws_error *err)
+int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const wst_trace *t,
+                          const char *dir, ws_error *err)
 {
     const char *names[COMPARE_MAX];
     const replay_results *results[COMPARE_MAX];
@@ -206,7 +210,7 @@ int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const ch
         names[i] = set->names[i];
         results[i] = hierarchy_results(hs[i]);
     }
-    return ccn_write_csv(dir, names, results, set->count, err);
+    return ccn_write_csv(dir, names, results, set->count, t, err);
 }
 
 void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs)

@@ -22,13 +22,15 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
                       ws_error *err);
 /* {"policies": [{"name", REPLAY...}, ...]} */
 json_t *compare_json(const compare_set *set, hierarchy *const *hs);
-/* -o and --csv of a.  0 or an exit status. */
-int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a);
+/* -o and --csv of a; t names the kernels.  0 or an exit status. */
+int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,
+                  const wst_trace *t);
+/* compare.csv at path; err names it. */
 int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err);
-/* DIR/ccn.csv and DIR/ccn_hops.csv when any entry has a CCN ring
- * (reports/ccn_csv.h); nothing otherwise. */
-int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const char *dir,
-                          ws_error *err);
+/* The CCN tables in dir when any entry has a ring (reports/ccn_csv.h);
+ * nothing otherwise. */
+int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const wst_trace *t,
+                          const char *dir, ws_error *err);
 void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs);
 
 #endif

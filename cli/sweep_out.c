@@ -153,10 +153,10 @@ static int write_csv(const sweep_result *g, const char *dir)
     static const char *const header[] = {
         "n", "p", "l1_accesses", "l1_hits", "l1_hit_rate", "polluting_hit_rate",
         "non_polluting_hit_rate", "intra_warp_hits", "intra_warp_hit_rate", "l1_to_l2_requests",
-        "l1_to_l2_bytes", "dram_read_bytes", "memory_latency"};
+        "l1_to_l2_bytes", "dram_read_bytes", "memory_latency_cycles"};
     csv_table *t = csv_table_open(path, header, sizeof header / sizeof header[0], &err);
     if (!t)
-        return cli_fail(path, &err);
+        return cli_fail(NULL, &err);
     for (uint32_t i = 0; i < g->count; i++) {
         const sweep_point *p = &g->points[i];
         csv_row_u64(t, p->n);
@@ -175,7 +175,7 @@ static int write_csv(const sweep_result *g, const char *dir)
         csv_row_double(t, undefined_empty(sweep_memory_latency(p)));
         csv_row_end(t);
     }
-    return csv_table_commit(t, &err) == 0 ? 0 : cli_fail(path, &err);
+    return csv_table_commit(t, &err) == 0 ? 0 : cli_fail(NULL, &err);
 }
 
 int sweep_write(const sweep_result *grid, const sweep_summary *s, const replay_args *a)

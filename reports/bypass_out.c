@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "reports/csv_out.h"
+#include "reports/csv_keys.h"
 #include "reports/json_out.h"
 #include "reports/numfmt.h"
 #include "reports/pc_label.h"
@@ -16,31 +16,25 @@ static const wst_pc *pc_of(const wst_trace *t, const bypass_pc_hint *h)
     return &t->kernels[h->kernel].pcs[h->pc];
 }
 
-int bypass_write_csv(const char *path, const bypass_advice *a, const wst_trace *t, ws_error *err)
+/* hints_pcs.csv: one row per global-load PC, (kernel name, offset) over all
+ * launches; kernel_id and pc_index name its first launch. */
+static int write_pc_hints(const char *dir, const bypass_advice *a, const wst_trace *t,
+                          ws_error *err)
 {
-    static const char *const header[] = {
-        "scope", "kernel", "pc_offset", "sass", "file", "line", "line_address", "accesses", "u",
-        "r", "bypass_share", "bypass", "traffic_change_bytes"};
-    csv_table *c = csv_table_open(path, header, sizeof header / sizeof header[0], err);
+    static const char *const header[] = {CSV_PC_COLUMNS, "accesses", "worthy_accesses",
+                                         "bypass_share", "tested", "recommend",
+                                         "traffic_change_bytes"};
+    csv_table *c = csv_table_open_in(dir, BYPASS_PCS_CSV, header, sizeof header / sizeof *header,
+                                     err);
     if (!c)
         return -1;
     for (uint32_t i = 0; i < a->pc_count; i++) {
         const bypass_pc_hint *h = &a->pcs[i];
-        const wst_pc *pc = pc_of(t, h);
-        csv_row_str(c, "pc");
-        csv_row_str(c, t->kernels[h->kernel].name);
-        csv_row_hex(c, pc->offset);
-        csv_row_str(c, pc->sass);
-        csv_row_str(c, pc->file);
-        if (pc->line)
-            csv_row_u64(c, pc->line);
-        else
-            csv_row_str(c, NULL);
-        csv_row_str(c, NULL);
+        csv_row_pc(c, t, h->kernel, h->pc);
         csv_row_u64(c, h->accesses);
-        csv_row_str(c, NULL);
-        csv_row_str(c, NULL);
+        csv_row_u64(c, h->worthy);
         csv_row_double(c, bypass_share(h));
+        csv_row_u64(c, (uint64_t)h->tested);
         csv_row_u64(c, (uint64_t)h->recommend);
         if (h->tested)
             csv_row_i64(c, h->traffic_change);
@@ -48,21 +42,41 @@ int bypass_write_csv(const char *path, const bypass_advice *a, const wst_trace *
             csv_row_str(c, NULL);
         csv_row_end(c);
     }
+    return csv_table_commit(c, err);
+}
+
+/* hints_lines.csv: one row per line global loads touched (S1 Eq. 1's
+ * inputs and verdict), by the byte address of its first byte. */
+static int write_line_hints(const char *dir, const bypass_advice *a, uint32_t line_bytes,
+                            ws_error *err)
+{
+    static const char *const header[] = {"line_address", "line_bytes", "requests", "fills",
+                                         "l1_hits", "utilization", "hits_per_fill",
+                                         "bypass_worthy"};
+    csv_table *c = csv_table_open_in(dir, BYPASS_LINES_CSV, header,
+                                     sizeof header / sizeof *header, err);
+    if (!c)
+        return -1;
     for (uint64_t i = 0; i < bypass_table_count(a->table); i++) {
         const bypass_line *l;
         uint64_t line = bypass_table_line_at(a->table, i, &l);
-        for (int k = 0; k < 6; k++)
-            csv_row_str(c, k == 0 ? "line" : NULL);
-        csv_row_hex(c, line);
+        csv_row_hex(c, line * line_bytes);
+        csv_row_u64(c, line_bytes);
         csv_row_u64(c, l->requests);
+        csv_row_u64(c, l->fills);
+        csv_row_u64(c, l->hits);
         csv_row_double(c, bypass_line_utilization(a->table, l));
         csv_row_double(c, bypass_line_reuse_times(l));
-        csv_row_str(c, NULL);
         csv_row_u64(c, (uint64_t)bypass_table_verdict(a->table, line));
-        csv_row_str(c, NULL);
         csv_row_end(c);
     }
     return csv_table_commit(c, err);
+}
+
+int bypass_write_tables(const char *dir, const bypass_advice *a, const wst_trace *t,
+                        uint32_t line_bytes, ws_error *err)
+{
+    return write_pc_hints(dir, a, t, err) || write_line_hints(dir, a, line_bytes, err) ? -1 : 0;
 }
 
 static json_t *outcome(const replay_counts *c)

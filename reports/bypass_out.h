@@ -9,8 +9,13 @@
 #include "analyzer/bypass_advisor.h"
 #include "formats/trace.h"
 
-/* One CSV: `scope` pc rows (the recommendation) then line rows (Eq. 1). */
-int bypass_write_csv(const char *path, const bypass_advice *a, const wst_trace *t, ws_error *err);
+/* The two tables, in DIR: one row per load PC (the recommendation), and one
+ * per line global loads touched (Eq. 1); line_bytes is the L1's line.  0,
+ * or -1 with err naming the file (docs/report-schema.md, CSV tables). */
+#define BYPASS_PCS_CSV "hints_pcs.csv"
+#define BYPASS_LINES_CSV "hints_lines.csv"
+int bypass_write_tables(const char *dir, const bypass_advice *a, const wst_trace *t,
+                        uint32_t line_bytes, ws_error *err);
 /* {"schema": "warpscope-bypass", "before_after", "pcs", "lines"}; lines lists
  * the bypass-worthy ones, at most max_lines. */
 json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines);

@@ -1,113 +1,116 @@
 /* reports/ccn_csv.c: see ccn_csv.h. */
 #include "reports/ccn_csv.h"
 
-#include <math.h>
 #include <stdio.h>
 
-#include "reports/csv_out.h"
+#include "reports/csv_keys.h"
 
-static double ratio(uint64_t num, uint64_t den) { return den ? (double)num / (double)den : NAN; }
+/* What one table's rows of one entry are drawn from. */
+typedef struct ring_of {
+    const char *name;
+    const ccn_results *c;
+    const wst_trace *t;
+} ring_of;
 
-/* The columns every row starts with: the hierarchy, the scope (run,
- * kernel, sm) and its index (empty for the run). */
-static void row_start(csv_table *t, const char *name, const char *scope, long index)
+typedef void (*ring_rows)(csv_table *t, const ring_of *ring);
+
+#define CCN_COUNT_COLUMNS                                                                        \
+    "l1_load_misses", "candidates", "requests", "remote_hits", "remote_hit_rate",                \
+        "l1_to_l2_request_reduction", "throttled", "hit_hops", "probe_hops", "epochs",           \
+        "ring_off_epochs"
+
+/* The CCN_COUNT_COLUMNS of one scope, ending the row. */
+static void counts_columns(csv_table *t, const ccn_counts *c)
 {
-    csv_row_str(t, name);
-    csv_row_str(t, scope);
-    if (index < 0)
-        csv_row_str(t, NULL);
-    else
-        csv_row_u64(t, (uint64_t)index);
-}
-
-static void counts_row(csv_table *t, const char *name, const char *scope, long index,
-                       const ccn_counts *c)
-{
-    row_start(t, name, scope, index);
     const uint64_t counts[] = {c->misses, c->candidates, c->requests, c->remote_hits};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         csv_row_u64(t, counts[i]);
-    csv_row_double(t, ratio(c->remote_hits, c->requests));
-    csv_row_double(t, ratio(c->remote_hits, c->misses));
+    csv_row_ratio(t, (double)c->remote_hits, (double)c->requests);
+    csv_row_ratio(t, (double)c->remote_hits, (double)c->misses);
     const uint64_t more[] = {c->throttled, c->hit_hops, c->probe_hops, c->epochs, c->ring_off_epochs};
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
         csv_row_u64(t, more[i]);
     csv_row_end(t);
 }
 
-/* One table: its rows for each hierarchy with a ring. */
-typedef void (*ring_rows)(csv_table *t, const char *name, const ccn_results *c);
-
-static int write_table(const char *path, const char *const *header, size_t columns,
-                       ring_rows rows, const char *const *names, const replay_results *const *r,
-                       uint32_t count, ws_error *err)
+static void run_rows(csv_table *t, const ring_of *ring)
 {
-    csv_table *t = csv_table_open(path, header, columns, err);
+    csv_row_str(t, ring->name);
+    counts_columns(t, &ring->c->total);
+}
+
+static void kernel_rows(csv_table *t, const ring_of *ring)
+{
+    for (uint32_t k = 0; k < ring->c->kernel_count; k++) {
+        csv_row_str(t, ring->name);
+        csv_row_kernel(t, ring->t, k);
+        counts_columns(t, &ring->c->kernels[k]);
+    }
+}
+
+static void sm_rows(csv_table *t, const ring_of *ring)
+{
+    for (uint32_t s = 0; s < ring->c->sms; s++) {
+        csv_row_str(t, ring->name);
+        csv_row_u64(t, s);
+        counts_columns(t, &ring->c->per_sm[s]);
+    }
+}
+
+/* Ring distance d (1 .. SMs - 1) is 2d hops out and back. */
+static void hop_rows(csv_table *t, const ring_of *ring)
+{
+    const ccn_results *c = ring->c;
+    for (uint32_t k = 0; k < c->kernel_count; k++)
+        for (uint32_t d = 1; d < c->sms; d++) {
+            csv_row_str(t, ring->name);
+            csv_row_kernel(t, ring->t, k);
+            csv_row_u64(t, d);
+            csv_row_u64(t, 2 * (uint64_t)d);
+            csv_row_u64(t, c->distance_hits[(size_t)k * c->sms + d]);
+            csv_row_end(t);
+        }
+}
+
+static int write_table(const char *dir, const char *file, const char *const *header,
+                       size_t columns, ring_rows rows, const char *const *names,
+                       const replay_results *const *r, uint32_t count, const wst_trace *trace,
+                       ws_error *err)
+{
+    csv_table *t = csv_table_open_in(dir, file, header, columns, err);
     if (!t)
         return -1;
     for (uint32_t i = 0; i < count; i++)
         if (r[i]->ccn)
-            rows(t, names[i], r[i]->ccn);
+            rows(t, &(ring_of){names[i], r[i]->ccn, trace});
     return csv_table_commit(t, err);
 }
 
-static void count_rows(csv_table *t, const char *name, const ccn_results *c)
-{
-    counts_row(t, name, "run", -1, &c->total);
-    for (uint32_t k = 0; k < c->kernel_count; k++)
-        counts_row(t, name, "kernel", (long)k, &c->kernels[k]);
-    for (uint32_t s = 0; s < c->sms; s++)
-        counts_row(t, name, "sm", (long)s, &c->per_sm[s]);
-}
-
-static void histogram_rows(csv_table *t, const char *name, const char *scope, long index,
-                           const uint64_t *distance_hits, uint32_t sms)
-{
-    for (uint32_t d = 1; d < sms; d++) {
-        row_start(t, name, scope, index);
-        csv_row_u64(t, d);
-        csv_row_u64(t, 2 * (uint64_t)d);
-        csv_row_u64(t, distance_hits[d]);
-        csv_row_end(t);
-    }
-}
-
-static void hop_rows(csv_table *t, const char *name, const ccn_results *c)
-{
-    histogram_rows(t, name, "run", -1, c->distance_hits + (size_t)c->kernel_count * c->sms, c->sms);
-    for (uint32_t k = 0; k < c->kernel_count; k++)
-        histogram_rows(t, name, "kernel", (long)k, c->distance_hits + (size_t)k * c->sms, c->sms);
-}
-
-/* The failure, with the file it was in. */
-static int in_file(ws_error *err, const char *path)
-{
-    char why[sizeof err->msg];
-    snprintf(why, sizeof why, "%s", err->msg);
-    return ws_fail(err, "%s: %s", path, why);
-}
-
 int ccn_write_csv(const char *dir, const char *const *names, const replay_results *const *r,
-                  uint32_t count, ws_error *err)
+                  uint32_t count, const wst_trace *trace, ws_error *err)
 {
     int any = 0;
     for (uint32_t i = 0; i < count; i++)
         any |= r[i]->ccn != NULL;
     if (!any)
         return 0;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/ccn.csv", dir);
-    static const char *const counts[] = {
-        "policy", "scope", "index", "l1_load_misses", "candidates", "requests", "remote_hits",
-        "remote_hit_rate", "l1_to_l2_request_reduction", "throttled", "hit_hops", "probe_hops",
-        "epochs", "ring_off_epochs"};
-    if (write_table(path, counts, sizeof counts / sizeof counts[0], count_rows, names, r, count,
-                    err) != 0)
-        return in_file(err, path);
-    static const char *const hops[] = {"policy", "scope", "index", "distance", "hops",
+    static const char *const run[] = {"policy", CCN_COUNT_COLUMNS};
+    static const char *const kernels[] = {"policy", CSV_KERNEL_COLUMNS, CCN_COUNT_COLUMNS};
+    static const char *const sms[] = {"policy", "sm", CCN_COUNT_COLUMNS};
+    static const char *const hops[] = {"policy", CSV_KERNEL_COLUMNS, "distance", "hops",
                                        "remote_hits"};
-    snprintf(path, sizeof path, "%s/ccn_hops.csv", dir);
-    if (write_table(path, hops, sizeof hops / sizeof hops[0], hop_rows, names, r, count, err) != 0)
-        return in_file(err, path);
+    static const char *const files[] = {CCN_CSV_FILES};
+    const struct {
+        const char *const *header;
+        size_t columns;
+        ring_rows rows;
+    } tables[] = {{run, sizeof run / sizeof *run, run_rows},
+                  {kernels, sizeof kernels / sizeof *kernels, kernel_rows},
+                  {sms, sizeof sms / sizeof *sms, sm_rows},
+                  {hops, sizeof hops / sizeof *hops, hop_rows}};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (write_table(dir, files[i], tables[i].header, tables[i].columns, tables[i].rows, names,
+                        r, count, trace, err) != 0)
+            return -1;
     return 0;
 }

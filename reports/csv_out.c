@@ -11,6 +11,7 @@
 
 struct csv_table {
     ws_outfile *out; /* NULL when writing to a caller's stream */
+    char *path;      /* for errors; NULL on a caller's stream */
     FILE *stream;
     size_t columns;
     size_t field; /* fields written in the current row */
@@ -59,16 +60,30 @@ csv_table *csv_table_open(const char *path, const char *const *header, size_t co
                           ws_error *err)
 {
     ws_outfile *out = ws_outfile_open(path, err);
-    if (!out)
+    if (!out) {
+        ws_fail_prefix(err, "%s: ", path);
         return NULL;
+    }
     csv_table *t = csv_table_on_stream(ws_outfile_stream(out), header, columns);
-    if (!t) {
+    char *copy = strdup(path);
+    if (!t || !copy) {
         ws_outfile_abort(out);
-        ws_fail(err, "out of memory");
+        free(t);
+        free(copy);
+        ws_fail(err, "%s: out of memory", path);
         return NULL;
     }
     t->out = out;
+    t->path = copy;
     return t;
+}
+
+csv_table *csv_table_open_in(const char *dir, const char *name, const char *const *header,
+                             size_t columns, ws_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return csv_table_open(path, header, columns, err);
 }
 
 void csv_row_str(csv_table *t, const char *s) { put_field(t, s); }
@@ -102,6 +117,11 @@ void csv_row_double(csv_table *t, double v)
     put_field(t, buf);
 }
 
+void csv_row_ratio(csv_table *t, double num, double den)
+{
+    csv_row_double(t, den > 0 ? num / den : NAN);
+}
+
 void csv_row_end(csv_table *t)
 {
     if (fputc('\n', t->stream) == EOF)
@@ -119,9 +139,12 @@ int csv_table_commit(csv_table *t, ws_error *err)
         } else {
             rc = ws_outfile_commit(t->out, err);
         }
+        if (rc != 0)
+            ws_fail_prefix(err, "%s: ", t->path);
     } else if (t->failed || fflush(t->stream) != 0) {
         rc = ws_fail(err, "cannot write CSV");
     }
+    free(t->path);
     free(t);
     return rc;
 }
@@ -131,5 +154,6 @@ void csv_table_abort(csv_table *t)
     if (!t)
         return;
     ws_outfile_abort(t->out);
+    free(t->path);
     free(t);
 }

@@ -17,9 +17,13 @@
 
 typedef struct csv_table csv_table;
 
-/* path "-" writes to stdout. */
+/* path "-" writes to stdout.  Every failure, here or at commit, names the
+ * path, so callers report err as it is. */
 csv_table *csv_table_open(const char *path, const char *const *header, size_t columns,
                           ws_error *err);
+/* Same for dir/name. */
+csv_table *csv_table_open_in(const char *dir, const char *name, const char *const *header,
+                             size_t columns, ws_error *err);
 /* Same, on an already open stream the caller owns (no commit semantics). */
 csv_table *csv_table_on_stream(FILE *stream, const char *const *header, size_t columns);
 
@@ -28,6 +32,9 @@ void csv_row_u64(csv_table *t, uint64_t v);
 void csv_row_i64(csv_table *t, int64_t v);
 void csv_row_hex(csv_table *t, uint64_t v);    /* 0x... */
 void csv_row_double(csv_table *t, double v);   /* empty when NaN */
+/* num ÷ den, or empty when den is 0: an undefined ratio is NaN to pandas,
+ * never a sentinel like -1 or 0. */
+void csv_row_ratio(csv_table *t, double num, double den);
 void csv_row_end(csv_table *t);
 
 /* Writes and renames into place (or flushes the stream); frees t. */

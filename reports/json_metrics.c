@@ -1,6 +1,7 @@
 /* reports/json_metrics.c: see json_metrics.h. */
 #include "reports/json_metrics.h"
 
+#include "reports/json_bounds.h"
 #include "reports/json_out.h"
 
 json_t *report_json_hist(const reuse_pair *pair, int with_exact)
@@ -14,6 +15,7 @@ json_t *report_json_hist(const reuse_pair *pair, int with_exact)
     json_object_set_new(o, "log2", report_json_u64_array(d->log2, REUSE_HIST_BUCKETS));
     json_object_set_new(o, "reuse_time_log2",
                         report_json_u64_array(pair->time.log2, REUSE_HIST_BUCKETS));
+    report_json_add_log2_bounds(o, "log2"); /* the same buckets for both */
     return o;
 }
 
@@ -51,6 +53,7 @@ static json_t *utilization(const metrics_counts *c, uint32_t line_bytes)
     json_object_set_new(u, "sector", report_json_ratio((double)c->bytes_used,
                                                        (double)c->sectors * REQUEST_SECTOR_BYTES));
     json_object_set_new(u, "instruction_hist", report_json_u64_array(c->u_hist, METRICS_U_BINS));
+    report_json_add_fraction_bounds(u, "instruction_hist", METRICS_U_BINS);
     return u;
 }
 
@@ -70,6 +73,7 @@ json_t *report_json_metrics_totals(const metrics_totals *t, uint32_t line_bytes,
         json_object_set_new(line_u, reuse_granularity_name((reuse_granularity)g),
                             report_json_u64_array(t->line_u_hist[g], METRICS_U_BINS));
     json_object_set_new(u, "line_hist", line_u);
+    report_json_add_fraction_bounds(u, "line_hist", METRICS_U_BINS);
 
     json_t *reuse = json_object();
     for (int g = 0; g < GRANULARITIES; g++) {
@@ -89,6 +93,7 @@ json_t *report_json_metrics_totals(const metrics_totals *t, uint32_t line_bytes,
     json_object_set_new(o, "instructions", instructions);
     json_object_set_new(o, "utilization", u);
     json_object_set_new(o, "req_hist", report_json_u64_array(t->req_hist, COALESCE_MAX_REQUESTS + 1));
+    report_json_add_index_bounds(o, "req_hist", COALESCE_MAX_REQUESTS + 1);
     json_object_set_new(o, "coherent_loads", report_json_u64(t->counts.coherent));
     json_object_set_new(o, "divergent_loads", report_json_u64(t->counts.divergent));
     json_object_set_new(o, "reuse", reuse);

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "reports/json_bounds.h"
 #include "util/outfile.h"
 
 int report_json_write(const char *path, const json_t *doc, ws_error *err)
@@ -57,6 +58,7 @@ json_t *report_json_sharing(const sharing_results *r, uint32_t block_bytes)
     json_object_set_new(o, "shared_fraction",
                         report_json_ratio((double)r->shared_blocks, (double)r->blocks));
     json_object_set_new(o, "sharers_hist", report_json_u64_array(r->sharers_hist, r->sm_count + 1));
+    report_json_add_index_bounds(o, "sharers_hist", r->sm_count + 1);
     json_object_set_new(o, "mean_sms_per_block",
                         r->blocks ? json_real(sharing_mean_sms_per_block(r)) : json_null());
     json_object_set_new(o, "mean_sms_per_shared_block",
@@ -71,6 +73,8 @@ json_t *report_json_sharing(const sharing_results *r, uint32_t block_bytes)
                         report_json_u64_array(r->cta_distance_exact, SHARING_EXACT_DISTANCES));
     json_object_set_new(o, "cta_distance_log2",
                         report_json_u64_array(r->cta_distance_log2, SHARING_LOG2_BUCKETS));
+    report_json_add_index_bounds(o, "cta_distance_exact", SHARING_EXACT_DISTANCES);
+    report_json_add_pow2_bounds(o, "cta_distance_log2", SHARING_LOG2_BUCKETS);
     json_object_set_new(o, "neighbour_pair_share",
                         r->cta_pairs ? json_real(sharing_neighbour_pair_share(r)) : json_null());
     return o;
@@ -83,6 +87,7 @@ json_t *report_json_mpli(const mpli_counts *c)
         json_array_append_new(names, json_string(mpli_bucket_name(b)));
     json_t *o = json_object();
     json_object_set_new(o, "buckets", names);
+    report_json_add_mpli_bounds(o, "bucket");
     json_object_set_new(o, "coherent", report_json_u64_array(c->coherent, MPLI_BUCKETS));
     json_object_set_new(o, "divergent", report_json_u64_array(c->divergent, MPLI_BUCKETS));
     json_object_set_new(o, "loads", report_json_u64(c->loads));

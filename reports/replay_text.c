@@ -9,6 +9,7 @@ static double pct(uint64_t num, uint64_t den) { return den ? 100.0 * (double)num
 
 void replay_format_bytes(char *buf, size_t cap, uint64_t bytes)
 {
+    /* Powers of 1024: the IEC names say so. */
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     double v = (double)bytes;
     int u = 0;

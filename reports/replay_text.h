@@ -20,7 +20,7 @@ void replay_text_lcm(FILE *out, const char *label, const lcm_results *l);
 void compare_text_table(FILE *out, const char *const *names, const replay_results *const *r,
                         uint32_t count);
 
-/* Human units: 1.23 MB, 45.6 KB. */
+/* Human units, powers of 1024: 1.23 MiB, 45.6 KiB. */
 void replay_format_bytes(char *buf, size_t cap, uint64_t bytes);
 
 #endif

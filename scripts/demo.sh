@@ -11,4 +11,4 @@ echo
 "$bin" profile --workload gaussian --size small --gpu fermi -o "$out"
 echo
 echo "Open $out/report.html in any browser (docs/html-report.md)."
-echo "Also in $out: report.json (docs/report-schema.md), hints.csv, compare.csv, trace.wst."
+echo "Also in $out: report.json and the CSV tables (docs/report-schema.md), trace.wst."

@@ -47,7 +47,7 @@ for w in $workloads; do
             -o compare.json --csv csv
         run_both "$tag.systems" compare "$trace" --schedule "$s" --reserved-lines \
             --policies "$systems" -o compare.json --csv csv
-        run_both "$tag.bypass" bypass "$trace" --schedule "$s" -o hints.csv --json hints.json
+        run_both "$tag.bypass" bypass "$trace" --schedule "$s" --csv csv --json hints.json
     done
 done
 echo "$same identical, $differ different"

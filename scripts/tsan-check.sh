@@ -23,7 +23,7 @@ for w in gemm bfs hotspot; do
     run compare "$t" --threads 2 --policies lru,srrip,drrip,opt,lru+ccn,sharing-aware
     run compare "$t" --threads 2 --policies lru,lru@lrr,lru@ccws,srrip@pcal:4,2
     run sweep "$t" --threads 2 --n-max 4
-    run bypass "$t" --threads 2 --trials 2 -o "$work/h.csv"
+    run bypass "$t" --threads 2 --trials 2 --csv "$work/hints"
 done
 run profile --workload gaussian --size small --threads 2 --trials 2 -o "$work/profile"
 echo "tsan-check: no data race in the threaded paths"

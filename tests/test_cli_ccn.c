@@ -46,12 +46,32 @@ Test(cli_ccn, compare_reports_the_ring_beside_its_baseline)
     cr_expect(json_is_true(json_object_get(at(ring, "ccn", "options"), "throttle")));
     cr_expect(json_is_false(json_object_get(at(json_array_get(list, 2), "ccn", "options"), "throttle")),
               "ccn-b has no throttler");
+    /* One table per entity: the runs, kernel launches, SMs, hop bins. */
     char *text = test_read_output(dir, "ccn.csv");
-    cr_expect(strncmp(text, "policy,scope,index,l1_load_misses", 33) == 0, "%s", text);
-    cr_expect(strstr(text, "lru+ccn,run,,") && strstr(text, "srrip+ccn-b,sm,14,"), "%s", text);
+    cr_expect(strncmp(text, "policy,l1_load_misses,", 22) == 0, "%s", text);
+    cr_expect(strstr(text, "\nlru+ccn,") && strstr(text, "\nsrrip+ccn-b,"), "%s", text);
+    cr_expect_null(strstr(text, "\nlru,"), "no ring, no row");
+    free(text);
+    text = test_read_output(dir, "ccn_kernels.csv");
+    cr_expect(strncmp(text, "policy,kernel_id,kernel,l1_load_misses,", 39) == 0, "%s", text);
+    cr_expect(strstr(text, "\nlru+ccn,0,_Z14calculate_temp") != NULL, "%s", text);
+    free(text);
+    text = test_read_output(dir, "ccn_sms.csv");
+    cr_expect(strncmp(text, "policy,sm,l1_load_misses,", 25) == 0, "%s", text);
+    cr_expect(strstr(text, "\nsrrip+ccn-b,14,") != NULL, "%s", text);
     free(text);
     text = test_read_output(dir, "ccn_hops.csv");
-    cr_expect(strstr(text, "lru+ccn,run,,1,2,") != NULL);
+    cr_expect(strncmp(text, "policy,kernel_id,kernel,distance,hops,remote_hits\n", 50) == 0, "%s", text);
+    cr_expect(strstr(text, "\nlru+ccn,0,_Z14calculate_temp") != NULL, "%s", text);
+    /* The run's histogram is the sum of the launches'. */
+    json_int_t at_one = 0;
+    for (char *row = strstr(text, "\nlru+ccn,"); row; row = strstr(row + 1, "\nlru+ccn,")) {
+        long long d, hops, binned_hits;
+        char *rest = strchr(strchr(strchr(row + 1, ',') + 1, ',') + 1, ',') + 1;
+        cr_assert_eq(sscanf(rest, "%lld,%lld,%lld", &d, &hops, &binned_hits), 3, "%.80s", row);
+        at_one += d == 1 ? binned_hits : 0;
+    }
+    cr_expect_eq(at_one, json_integer_value(json_object_get(json_array_get(hist, 0), "remote_hits")));
     free(text);
     json_decref(doc);
     free(out);
@@ -83,8 +103,9 @@ Test(cli_ccn, replay_with_the_ring_reports_it_per_kernel)
     json_array_foreach(kernels, i, k)
         sum += json_integer_value(json_object_get(json_object_get(k, "ccn"), "remote_hits"));
     cr_expect_eq(sum, json_integer_value(json_object_get(ccn, "remote_hits")));
-    static const char *const tables[] = {"replay.csv", "ccn.csv", "ccn_hops.csv"};
-    for (size_t t = 0; t < 3; t++)
+    static const char *const tables[] = {"replay.csv", "ccn.csv", "ccn_kernels.csv", "ccn_sms.csv",
+                                         "ccn_hops.csv"};
+    for (size_t t = 0; t < 5; t++)
         free(test_read_output(dir, tables[t]));
     json_decref(doc);
     free(out);
@@ -125,8 +146,9 @@ Test(cli_ccn, profile_draws_the_ring_and_writes_its_tables)
                            out, "--trials", "1", "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
-    static const char *const files[] = {"report.html", "ccn.csv", "ccn_hops.csv"};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const files[] = {"report.html", "ccn.csv", "ccn_kernels.csv", "ccn_sms.csv",
+                                        "ccn_hops.csv"};
+    for (size_t i = 0; i < 5; i++) {
         char *text = test_read_output(out, files[i]);
         if (i == 0) {
             cr_expect(strstr(text, "CCN ring of lru+ccn") != NULL, "the ring's subsection");

@@ -103,9 +103,9 @@ Test(cli_dump, csv_quotes_fields)
     cli_result r = cli_run("dump", path, "--csv", "--kernel", "0", "--cta", "0", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_str_eq(r.out,
-                     "kernel,cta,warp,pc,pc_offset,sass,kind,space,op,size,mask,sm,timestamp,"
-                     "addresses\n"
-                     "0,0,0,0,0x40,\"LDG.E.32, weird\",load,global,,4,0x00000003,,,"
+                     "kernel_id,kernel,cta,warp,pc_index,pc_offset,sass,kind,space,cache_op,"
+                     "lane_bytes,mask,sm,timestamp,addresses\n"
+                     "0,k<int>,0,0,0,0x40,\"LDG.E.32, weird\",load,global,,4,0x00000003,,,"
                      "0:0x1000 1:0x1004\n");
     cli_result_free(&r);
     free(path);

@@ -9,10 +9,30 @@
 
 #include "tests/helpers.h"
 
+/* The tables of a profile, in its directory or in --csv's. */
+static const char *const tables[] = {"pcs.csv",
+                                     "reuse.csv",
+                                     "sharing_sharer_counts.csv",
+                                     "sharing_sm_pairs.csv",
+                                     "sharing_cta_distances.csv",
+                                     "hints_pcs.csv",
+                                     "hints_lines.csv",
+                                     "compare.csv"};
+
+static void check_tables(const char *dir)
+{
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        char *text = test_read_output(dir, tables[i]);
+        cr_expect(strchr(text, '\n') && strchr(text, '\n')[1], "%s has rows", tables[i]);
+        free(text);
+    }
+}
+
 static void check_report_dir(const char *dir)
 {
-    static const char *const files[] = {"report.json", "report.html", "hints.csv", "compare.csv"};
-    for (size_t i = 0; i < 4; i++) {
+    check_tables(dir);
+    static const char *const files[] = {"report.json", "report.html", "compare.csv"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char *p = test_path(dir, files[i]);
         size_t len = 0;
         char *text = test_read_file(p, &len);
@@ -74,6 +94,46 @@ Test(cli_profile, a_recorded_trace)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
     check_report_dir(out);
+    free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+static int exists(const char *path);
+
+/* --csv DIR: the tables go there (the tables of `analyze --csv` too), the
+ * report stays in -o's directory. */
+Test(cli_profile, csv_puts_the_tables_in_their_own_directory)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gemm");
+    char *out = test_path(dir, "report"), *csv = test_path(dir, "tables");
+    cli_result r = cli_run("profile", trace, "-o", out, "--csv", csv, "--trials", "2", "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, csv) != NULL, "says where the tables are: %s", r.out);
+    cli_result_free(&r);
+    check_tables(csv);
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        char *p = test_path(out, tables[i]);
+        cr_expect_not(exists(p), "%s is in --csv's directory only", tables[i]);
+        free(p);
+    }
+    char *json = test_path(out, "report.json");
+    cr_expect(exists(json));
+    /* The same PCs as analyze's table: one row per (launch, PC). */
+    json_t *doc = test_load_json(json);
+    char *pcs = test_read_output(csv, "pcs.csv");
+    size_t rows = 0, expected = 0;
+    for (char *c = pcs; *c; c++)
+        rows += *c == '\n';
+    json_t *k;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "kernels"), i, k)
+        expected += json_array_size(json_object_get(k, "pcs"));
+    cr_expect_eq(rows, 1 + expected);
+    free(pcs);
+    json_decref(doc);
+    free(json);
+    free(csv);
     free(out);
     free(trace);
     test_tmpdir_cleanup(dir);

@@ -158,18 +158,38 @@ Test(cli_replay, analyze_replay_agrees_with_the_reference_lru)
 static void bypass_on(const char *workload)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, workload);
-    char *csv = test_path(dir, "hints.csv"), *js = test_path(dir, "hints.json");
-    cli_result r = cli_run("bypass", trace, "--gpu", "fermi", "-o", csv, "--json", js, "--quiet", NULL);
+    char *csv = test_path(dir, "hints"), *js = test_path(dir, "hints.json");
+    cli_result r = cli_run("bypass", trace, "--gpu", "fermi", "--csv", csv, "--json", js, "--quiet",
+                           NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "bypass-table") && strstr(r.out, "bypass-pc"), "%s", r.out);
     cli_result_free(&r);
-    size_t len;
-    char *text = test_read_file(csv, &len);
-    cr_assert_not_null(text);
-    cr_expect(strncmp(text, "scope,kernel,pc_offset", 22) == 0);
-    cr_expect(strstr(text, "\nline,") != NULL, "line rows");
+    static const char pcs_head[] = "kernel_id,kernel,pc_index,pc_offset,sass,source_file,"
+                                   "source_line,accesses,worthy_accesses,bypass_share,tested,"
+                                   "recommend,traffic_change_bytes\n0,";
+    char *text = test_read_output(csv, "hints_pcs.csv");
+    cr_expect(strncmp(text, pcs_head, strlen(pcs_head)) == 0, "%s", text);
     free(text);
+    /* One row per line touched, by the byte address of its first byte. */
+    static const char lines_head[] = "line_address,line_bytes,requests,fills,l1_hits,utilization,"
+                                     "hits_per_fill,bypass_worthy\n0x";
+    text = test_read_output(csv, "hints_lines.csv");
+    cr_expect(strncmp(text, lines_head, strlen(lines_head)) == 0, "%s", text);
+    unsigned long long address = strtoull(strchr(text, '\n') + 1, NULL, 16);
+    cr_expect(address > 0 && address % 128 == 0, "%llx", address);
+    size_t rows = 0;
+    for (char *c = text; *c; c++)
+        rows += *c == '\n';
     json_t *doc = test_load_json(js);
+    cr_expect_eq(rows - 1, (size_t)json_integer_value(json_object_get(doc, "lines_touched")));
+    json_t *worthy = json_array_get(json_object_get(doc, "lines"), 0);
+    if (worthy) {
+        char needle[40];
+        snprintf(needle, sizeof needle, "\n0x%llx,128,",
+                 (unsigned long long)json_integer_value(json_object_get(worthy, "line")) * 128);
+        cr_expect(strstr(text, needle) != NULL, "JSON's line number %s is the CSV's address", needle);
+    }
+    free(text);
     json_t *ba = json_object_get(doc, "before_after");
     json_t *before = json_object_get(json_object_get(ba, "baseline"), "global_load_traffic_bytes");
     json_t *after = json_object_get(json_object_get(ba, "bypass_table"), "global_load_traffic_bytes");
@@ -190,6 +210,10 @@ static void bypass_on(const char *workload)
     json_decref(doc);
     r = cli_run("bypass", trace, "--u", "bytes", NULL);
     cr_expect_str_eq(r.err, "warpscope: --u: 'sector' or 'raw', not 'bytes'\n");
+    cli_result_free(&r);
+    /* -o wrote one CSV of two tables; it now says where they went. */
+    r = cli_run("bypass", trace, "-o", "hints.csv", NULL);
+    cr_expect(r.status == 1 && test_is_one_line(r.err) && strstr(r.err, "--csv DIR"), "%s", r.err);
     cli_result_free(&r);
     free(csv);
     free(js);
@@ -214,7 +238,8 @@ Test(cli_replay, corrupt_trace_is_one_line_error)
     char *out = test_path(dir, "out.json");
     const char *commands[] = {"replay", "compare", "bypass", "analyze"};
     for (size_t i = 0; i < 4; i++) {
-        cli_result r = cli_run(commands[i], bad, "-o", out, "--quiet", NULL);
+        /* bypass writes its JSON with --json (its -o is gone) */
+        cli_result r = cli_run(commands[i], bad, i == 2 ? "--json" : "-o", out, "--quiet", NULL);
         cr_expect_neq(r.status, 0, "%s", commands[i]);
         cr_expect(strstr(r.err, "bad.wst") && test_is_one_line(r.err), "%s: %s", commands[i], r.err);
         cli_result_free(&r);

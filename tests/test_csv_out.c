@@ -33,3 +33,17 @@ Test(csv_out, quoting_and_numbers)
     free(path);
     test_tmpdir_cleanup(dir);
 }
+
+/* Every failure names the file, at open and at commit, so a command can
+ * report err as it is, on one line. */
+Test(csv_out, failures_name_the_path)
+{
+    ws_error err;
+    const char *const header[] = {"a"};
+    cr_assert_null(csv_table_open("/nonexistent/dir/t.csv", header, 1, &err));
+    cr_assert(strncmp(err.msg, "/nonexistent/dir/t.csv: ", 24) == 0, "%s", err.msg);
+    char *dir = test_tmpdir();
+    cr_assert_null(csv_table_open_in(dir, "", header, 1, &err), "a directory is no table");
+    cr_assert(strncmp(err.msg, dir, strlen(dir)) == 0, "%s", err.msg);
+    test_tmpdir_cleanup(dir);
+}
