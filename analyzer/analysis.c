@@ -296,8 +296,6 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
     }
     a->config = *config;
     a->options = *options;
-    if (options->ignore_cache_ops)
-        wst_reader_ignore_cache_ops(r);
     a->kernel_count = t->kernel_count;
     p.line_bytes = config->l1.line_bytes;
     p.line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes);

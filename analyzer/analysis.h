@@ -30,9 +30,6 @@ typedef struct analysis_options {
      * of a fully-associative LRU of N lines per SM, so a reuse counts only
      * if its per-SM stack distance is below N (cache-independent classes). */
     uint32_t locality_window;
-    /* --cache-op ignore: cg and cv loads replayed as cached, a what-if
-     * (docs/metrics.md §7); analysis_run sets the reader so. */
-    int ignore_cache_ops;
     /* Optional: called for every issued instruction, in the order the pass
      * consumes them (`dump --order scheduled` prints them). */
     void (*observe)(void *ctx, const sched_event *issue);

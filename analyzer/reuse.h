@@ -100,6 +100,14 @@ typedef struct reuse_hist {
 int reuse_hist_init(reuse_hist *hist, uint64_t exact_limit, ws_error *err);
 void reuse_hist_clear(reuse_hist *hist); /* frees the exact counts */
 
+/* Smallest and largest (inclusive) distance of log2 bucket k; reports state
+ * them beside every histogram (docs/report-schema.md). */
+static inline uint64_t reuse_bucket_low(unsigned k) { return k ? UINT64_C(1) << (k - 1) : 0; }
+static inline uint64_t reuse_bucket_high(unsigned k)
+{
+    return k == 0 ? 0 : k >= 64 ? UINT64_MAX : (UINT64_C(1) << k) - 1;
+}
+
 static inline unsigned reuse_hist_bucket(uint64_t distance)
 {
     return distance ? 64u - (unsigned)__builtin_clzll(distance) : 0u;

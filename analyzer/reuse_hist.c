@@ -44,13 +44,6 @@ int reuse_hist_merge(reuse_hist *dst, const reuse_hist *src, ws_error *err)
     return 0;
 }
 
-/* Smallest and largest distance of log2 bucket k. */
-static uint64_t reuse_bucket_low(unsigned k) { return k ? UINT64_C(1) << (k - 1) : 0; }
-static uint64_t reuse_bucket_high(unsigned k)
-{
-    return k == 0 ? 0 : k == 64 ? UINT64_MAX : (UINT64_C(1) << k) - 1;
-}
-
 int reuse_hist_exact_at(const reuse_hist *hist, uint64_t capacity)
 {
     return capacity <= hist->exact_limit || !(capacity & (capacity - 1));

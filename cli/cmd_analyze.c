@@ -54,6 +54,7 @@ static const char usage[] =
 typedef struct analyze_args {
     const char *trace, *json, *csv, *html;
     int quiet;
+    int ignore_cache_ops; /* --cache-op ignore */
 } analyze_args;
 
 static int parse_with(int argc, char **argv, analyze_args *a, gpu_config *config,
@@ -96,7 +97,7 @@ static int parse_with(int argc, char **argv, analyze_args *a, gpu_config *config
             } else if (strcmp(opt, "--html") == 0) {
                 a->html = value;
             } else if (strcmp(opt, "--cache-op") == 0) {
-                if (cli_parse_cache_op(value, &options->ignore_cache_ops) != 0)
+                if (cli_parse_cache_op(value, &a->ignore_cache_ops) != 0)
                     return 1;
             } else if (strcmp(opt, "--schedule") == 0) {
                 if (sched_options_parse(value, &options->schedule, &err) != 0)
@@ -153,6 +154,8 @@ static int run(int argc, char **argv)
     wst_reader *r = wst_reader_open(args.trace, &err);
     if (!r)
         return cli_fail(args.trace, &err);
+    if (args.ignore_cache_ops)
+        wst_reader_ignore_cache_ops(r);
     uint64_t records = 0;
     for (uint32_t k = 0; k < wst_reader_trace(r)->kernel_count; k++)
         records += wst_reader_trace(r)->kernels[k].record_count;

@@ -93,7 +93,6 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     ao.schedule = a->replay.schedule;
     ao.half_warp = a->replay.half_warp;
     ao.replay_seed = a->hierarchy.seed;
-    ao.ignore_cache_ops = a->ignore_cache_ops;
     progress *bar = progress_new("analyze", records, a->quiet);
     analysis *an = analysis_run(r, &a->config, &ao, bar, &err);
     progress_free(bar);

@@ -87,6 +87,7 @@ void wst_reader_close(wst_reader *r);
 /* From now on the reader's records carry the default cache operator: a
  * what-if that replays `cg`/`cv` loads as cached (--cache-op ignore). */
 void wst_reader_ignore_cache_ops(wst_reader *r);
+int wst_reader_ignores_cache_ops(const wst_reader *r);
 
 const wst_trace *wst_reader_trace(const wst_reader *r);
 uint64_t wst_reader_file_bytes(const wst_reader *r);

@@ -317,6 +317,7 @@ fail:
 
 const wst_trace *wst_reader_trace(const wst_reader *r) { return &r->trace; }
 void wst_reader_ignore_cache_ops(wst_reader *r) { r->ignore_cache_ops = 1; }
+int wst_reader_ignores_cache_ops(const wst_reader *r) { return r->ignore_cache_ops; }
 uint64_t wst_reader_file_bytes(const wst_reader *r) { return r->file_bytes; }
 size_t wst_reader_chunk_count(const wst_reader *r) { return r->chunk_count; }
 

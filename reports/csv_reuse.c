@@ -5,7 +5,7 @@
  * the kernels' (analyzer/metrics.c merges them), a groupby away. */
 #include "reports/csv_keys.h"
 #include "reports/csv_tables.h"
-#include "reports/hist_bounds.h"
+#include "analyzer/reuse.h"
 
 static void bucket_row(csv_table *t, const wst_trace *trace, uint32_t kernel, int g, int s,
                        int measure, int bucket, uint64_t count)
@@ -19,8 +19,8 @@ static void bucket_row(csv_table *t, const wst_trace *trace, uint32_t kernel, in
         csv_row_str(t, NULL);
         csv_row_str(t, NULL);
     } else {
-        csv_row_u64(t, hist_log2_low((unsigned)bucket));
-        csv_row_u64(t, hist_log2_high((unsigned)bucket));
+        csv_row_u64(t, reuse_bucket_low((unsigned)bucket));
+        csv_row_u64(t, reuse_bucket_high((unsigned)bucket));
     }
     csv_row_u64(t, count);
     csv_row_end(t);

@@ -5,7 +5,7 @@
  * start. */
 #include "reports/csv_out.h"
 #include "reports/csv_tables.h"
-#include "reports/hist_bounds.h"
+#include "analyzer/reuse.h"
 
 /* sharing_sharer_counts.csv: one row per number of distinct SMs. */
 static int sharer_counts(const sharing_results *s, uint32_t block, const char *dir, ws_error *err)
@@ -63,9 +63,10 @@ static int cta_distances(const sharing_results *s, uint32_t block, const char *d
         return -1;
     for (unsigned d = 1; d < SHARING_EXACT_DISTANCES; d++)
         distance_row(t, d, d, s->cta_distance_exact[d], block);
+    /* CTA-distance bucket b holds [2^b, 2^(b+1) - 1]: reuse bucket b + 1. */
     for (unsigned b = 4; b < SHARING_LOG2_BUCKETS; b++)
         if (s->cta_distance_log2[b])
-            distance_row(t, hist_log2_low(b + 1), hist_log2_high(b + 1), s->cta_distance_log2[b],
+            distance_row(t, reuse_bucket_low(b + 1), reuse_bucket_high(b + 1), s->cta_distance_log2[b],
                          block);
     return csv_table_commit(t, err);
 }

@@ -17,12 +17,19 @@ typedef struct row_label {
     char text[256];
 } row_label;
 
-/* "0x1a0", or "?" when the report has no usable offset. */
-static void offset_text(char *dst, size_t size, const pc_group *g)
+/* The PC's offset, or -1 when the report has no usable one. */
+static long long offset_of(const pc_group *g)
 {
     json_t *offset = report_at(g->pc, "offset");
-    if (json_is_integer(offset))
-        snprintf(dst, size, "0x%llx", (unsigned long long)json_integer_value(offset));
+    return json_is_integer(offset) ? (long long)json_integer_value(offset) : -1;
+}
+
+/* "0x1a0", or "?" without an offset. */
+static void offset_text(char *dst, size_t size, const pc_group *g)
+{
+    long long offset = offset_of(g);
+    if (offset >= 0)
+        snprintf(dst, size, "0x%llx", offset);
     else
         snprintf(dst, size, "?");
 }
@@ -33,8 +40,8 @@ static row_label label_of(const pc_group *g)
 {
     row_label l;
     char at[128], source[96] = "";
-    json_t *offset = report_at(g->pc, "offset");
-    pc_label(at, sizeof at, g->kernel, json_is_integer(offset) ? (uint64_t)json_integer_value(offset) : 0, 40);
+    long long offset = offset_of(g);
+    pc_label(at, sizeof at, g->kernel, offset >= 0 ? (uint64_t)offset : 0, 40);
     double line = report_num(g->pc, "line");
     source_label(source, sizeof source, report_str(g->pc, "file"), isnan(line) ? 0 : (uint32_t)line);
     snprintf(l.text, sizeof l.text, "%s%s%s", source, *source ? " " : "", at);

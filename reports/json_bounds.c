@@ -6,7 +6,7 @@
 
 #include "analyzer/mpli.h"
 #include "analyzer/reuse.h"
-#include "reports/hist_bounds.h"
+#include "analyzer/reuse.h"
 
 static json_t *bound(uint64_t v) { return v > INT64_MAX ? json_null() : json_integer((json_int_t)v); }
 
@@ -20,13 +20,13 @@ static void add_pair(json_t *o, const char *prefix, json_t *low, json_t *high)
     json_object_set_new(o, key, high);
 }
 
-/* Buckets first .. first+n-1 of hist_bounds.h's log2 buckets. */
+/* Buckets first .. first+n-1 of analyzer/reuse.h's log2 buckets. */
 static void add_log2_range(json_t *o, const char *prefix, unsigned first, size_t n)
 {
     json_t *low = json_array(), *high = json_array();
     for (size_t i = 0; i < n; i++) {
-        json_array_append_new(low, bound(hist_log2_low(first + (unsigned)i)));
-        json_array_append_new(high, bound(hist_log2_high(first + (unsigned)i)));
+        json_array_append_new(low, bound(reuse_bucket_low(first + (unsigned)i)));
+        json_array_append_new(high, bound(reuse_bucket_high(first + (unsigned)i)));
     }
     add_pair(o, prefix, low, high);
 }

@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* The 65 log2 buckets of a reuse histogram (hist_bounds.h) as prefix_low
+/* The 65 log2 buckets of a reuse histogram (analyzer/reuse.h) as prefix_low
  * and prefix_high.  A bound beyond a JSON integer (2^63 and up: only the
  * last bucket, which no trace reaches) is null. */
 void report_json_add_log2_bounds(json_t *o, const char *prefix);

@@ -84,7 +84,7 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(options, "sector_bytes", json_integer(32));
     json_object_set_new(options, "half_warp", json_boolean(a->options.half_warp));
     json_object_set_new(options, "include_stores", json_boolean(a->options.include_stores));
-    json_object_set_new(options, "cache_ops", json_string(a->options.ignore_cache_ops ? "ignore" : "honour"));
+    json_object_set_new(options, "cache_ops", json_string(wst_reader_ignores_cache_ops(r) ? "ignore" : "honour"));
     json_object_set_new(options, "sample_rate",
                         json_real(a->options.sample_rate > 0 ? a->options.sample_rate : 1.0));
     json_object_set_new(options, "exact_distances", report_json_u64(2 * l1_lines));

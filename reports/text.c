@@ -11,7 +11,7 @@ typedef struct name_group {
     const char *name;
     uint32_t launches;
     metrics_counts counts;
-    uint64_t l1_hits, l1_misses, l1_bypasses, generations[LOCALITY_CLASSES];
+    uint64_t l1_hits, l1_misses, generations[LOCALITY_CLASSES];
 } name_group;
 
 static double pct(double num, double den) { return den > 0 ? 100.0 * num / den : 0.0; }
@@ -28,7 +28,6 @@ static void add_group(name_group *g, const metrics_kernel *mk, const analysis_ke
     g->counts.divergent += c->divergent;
     g->l1_hits += ak->l1_hits;
     g->l1_misses += ak->l1_misses;
-    g->l1_bypasses += ak->l1_bypasses;
     for (uint32_t p = 0; p < ak->pc_count; p++)
         for (int k = 0; k < LOCALITY_CLASSES; k++)
             g->generations[k] += ak->locality[p].generations[k];
@@ -83,10 +82,10 @@ void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
             (unsigned long long)s->counts.executions, (unsigned long long)s->counts.requests,
             100 * metrics_utilization(&s->counts, line, GRAN_LINE),
             100 * metrics_utilization(&s->counts, line, GRAN_SECTOR));
-    uint64_t bypasses = 0, lru_requests = 0;
-    for (uint32_t g = 0; g < n; g++) {
-        bypasses += groups[g].l1_bypasses;
-        lru_requests += groups[g].l1_hits + groups[g].l1_misses;
+    uint64_t bypasses = 0, lru_requests = 0; /* every kernel, not only the listed groups */
+    for (uint32_t k = 0; k < a->kernel_count; k++) {
+        bypasses += a->kernels[k].l1_bypasses;
+        lru_requests += a->kernels[k].l1_hits + a->kernels[k].l1_misses;
     }
     if (bypasses)
         fprintf(out, "  bypassing L1          %s of the line requests (%s) are ld.cg/ld.cv loads, which "
