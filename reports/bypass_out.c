@@ -228,7 +228,7 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
     bypass_view_verdict(verdict, sizeof verdict, &v);
     fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s; "
                  "baseline L1 %s)\n",
-            a->utilization == BYPASS_U_RAW_BYTES ? "of raw bytes" : "sector-rounded", a->l1_policy);
+            bypass_view_u_words(a->utilization == BYPASS_U_RAW_BYTES), a->l1_policy);
     fprintf(out, "  verdict: %s\n", verdict);
     if (v.all_bypassed)
         fprintf(out, "  %s\n", BYPASS_ALL_BYPASSED);
@@ -249,8 +249,7 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
                     numfmt_grouped(pc->requests).s, 100.0 * pc->share,
                     pc->recommend ? "bypass" : "keep", change);
         }
-        fprintf(out, "  (requests: the PC's line requests to L1; worthy: the share to lines Eq. 1 "
-                     "would bypass; untested: no worthy line)\n\n");
+        fprintf(out, "  " BYPASS_TABLE_NOTE "\n\n");
         if (bypass_view_recommended(&v))
             print_changes(out, &v);
     }

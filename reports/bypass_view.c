@@ -14,6 +14,11 @@ double bypass_view_pct_change(uint64_t after, uint64_t before)
     return before ? 100.0 * ((double)after - (double)before) / (double)before : 0.0;
 }
 
+const char *bypass_view_u_words(int raw_bytes)
+{
+    return raw_bytes ? "of raw bytes" : "sector-rounded";
+}
+
 uint32_t bypass_view_recommended(const bypass_view *v)
 {
     uint32_t n = 0;

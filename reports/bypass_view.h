@@ -48,6 +48,12 @@ typedef struct bypass_view {
     "every global load of the trace already bypasses L1 (ld.cg/ld.cv): nothing to advise; " \
     "what-if: --cache-op ignore"
 #define BYPASS_WHOLE_FILE "every load listed: compile it with -Xptxas -dlcm=cg"
+#define BYPASS_TABLE_NOTE                                                                   \
+    "(requests: the PC's line requests to L1; worthy: the share to lines Eq. 1 would bypass; " \
+    "untested: no worthy line)"
+
+/* Eq. 1's U as the reports name it: "of raw bytes" or "sector-rounded". */
+const char *bypass_view_u_words(int raw_bytes);
 
 uint32_t bypass_view_recommended(const bypass_view *v);
 /* The verdict (after "verdict: "): "bypass L1 at 6 load PCs: 2.57 MiB less

@@ -25,6 +25,7 @@ static const char style[] =
     "section,header{background:#fff;border:1px solid #e2e2e2;border-radius:6px;"
     "padding:14px 18px;margin:16px 0}\n"
     "p.how{color:#555;margin:0 0 8px;max-width:80ch}p.absent{color:#777;font-style:italic}\n"
+    "p.verdict{font-size:16px;margin:8px 0}\n"
     "nav a{margin-right:12px;white-space:nowrap}\n"
     "dl.context{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:8px 0}"
     "dl.context dt{color:#666}dl.context dd{margin:0;word-break:break-all}\n"
@@ -108,6 +109,7 @@ static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
     for (size_t i = 0; i < html_section_count; i++)
         fprintf(out, "<a href=\"#%s\">%s</a>", html_sections[i].id, html_sections[i].nav);
     fputs("</nav>\n", out);
+    html_bypass(out, doc);
     html_pc_reuse(out, doc, pcs);
     html_sm_sharing(out, doc);
     html_cta_distance(out, doc);

@@ -37,6 +37,7 @@ void html_cell(FILE *out, const char *cls, const char *text);
 
 /* The sections, in page order. */
 void html_summary(FILE *out, const json_t *doc);
+void html_bypass(FILE *out, const json_t *doc);
 void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs);
 void html_sm_sharing(FILE *out, const json_t *doc);
 void html_cta_distance(FILE *out, const json_t *doc);

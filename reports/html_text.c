@@ -7,6 +7,13 @@
 #include <string.h>
 
 const html_section_text html_sections[] = {
+    {"bypass", "bypass", "L1 bypass: what to change",
+     "The profile's main result (S1, docs/metrics.md \xc2\xa7" "9): which global loads should "
+     "skip L1 and load through L2 only, in 32 B sectors (__ldcg), judged by the bytes moved "
+     "below L1 (L1\xe2\x86\x92L2 and DRAM) when each load PC is replayed bypassed. The "
+     "recommended PCs are listed at their source lines with what each saves; the table gives "
+     "every load PC's share of requests to lines Eq. 1 marks bypass-worthy, its verdict and "
+     "its traffic change; the last table replays the advice against the baseline."},
     {"pc-reuse-heatmap", "PC reuse", "Reuse distance per PC",
      "One row per load PC (launches of a kernel merged), one column per log2 bucket "
      "of reuse distance: the distinct lines touched since the PC's line was last "
