@@ -71,6 +71,13 @@ void html_absent(FILE *out, const char *what)
     fputs("</p>\n", out);
 }
 
+void html_note(FILE *out, const char *text)
+{
+    fputs("<p class=\"how\">", out);
+    xml_escape(out, text);
+    fputs("</p>\n", out);
+}
+
 void html_subtitle(FILE *out, const char *text)
 {
     fputs("<h3>", out);
@@ -116,6 +123,7 @@ static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
     html_access_map(out, doc);
     html_mrc(out, doc);
     html_replay(out, doc);
+    html_memory(out, doc);
     html_mpli(out, doc);
     html_remote_holders(out, doc);
     html_policy_compare(out, doc);

@@ -74,7 +74,7 @@ static void headline(FILE *out, const bypass_view *v, const json_t *bypass)
     xml_escape(out, verdict);
     fputs("</p>\n", out);
     if (v->all_bypassed)
-        html_absent(out, BYPASS_ALL_BYPASSED);
+        html_note(out, BYPASS_ALL_BYPASSED);
     uint64_t touched = count_at(bypass, "lines_touched");
     uint64_t worthy = count_at(bypass, "lines_bypass_worthy");
     const char *u = report_str(bypass, "utilization");
@@ -93,7 +93,7 @@ static void changes(FILE *out, const bypass_view *v)
 {
     html_subtitle(out, "Source lines to change (load through L2 only)");
     if (!bypass_view_recommended(v)) {
-        html_absent(out, "None: no load PC lowers the traffic below L1 by bypassing it.");
+        html_note(out, "None: no load PC lowers the traffic below L1 by bypassing it.");
         return;
     }
     fputs("<div class=\"scroll\"><table>\n<thead><tr><th>file:line</th><th>load PC</th>"
@@ -133,7 +133,7 @@ static void pc_table(FILE *out, const bypass_view *v)
 {
     html_subtitle(out, "Load PCs");
     if (v->pc_count == 0) {
-        html_absent(out, "No global load reached L1: there is no load PC to advise on.");
+        html_note(out, "No global load reached L1: there is no load PC to advise on.");
         return;
     }
     fputs("<div class=\"scroll\"><table>\n<thead><tr><th>load PC</th><th>source</th><th>SASS</th>"
@@ -161,9 +161,7 @@ static void pc_table(FILE *out, const bypass_view *v)
     if (shown < v->pc_count)
         fprintf(out, "<p class=\"how\">The first %u of %u load PCs are listed.</p>\n", shown,
                 v->pc_count);
-    fputs("<p class=\"how\">", out);
-    xml_escape(out, BYPASS_TABLE_NOTE);
-    fputs("</p>\n", out);
+    html_note(out, BYPASS_TABLE_NOTE);
 }
 
 /* Bytes below L1 first, the verdict's measure; S1's miss rate last,

@@ -51,6 +51,14 @@ const html_section_text html_sections[] = {
      "a shared L2 with the configured policies (docs/metrics.md \xc2\xa7"
      "7). Hit rates and "
      "traffic are those of a functional model: counts, not timing."},
+    {"memory", "memory chart", "Memory workload",
+     "After Nsight Compute's memory chart, from the same replay (docs/metrics.md \xc2\xa7"
+     "7): one row of arrows per kind of request, from the SMs towards DRAM, each with its "
+     "requests, 32 B sectors and bytes; an arrow's thickness is its bytes. Loads read, stores "
+     "and atomics write through L1, write-backs are dirty lines evicted. The L1 and L2 boxes "
+     "give each kind's hit rate (L1: loads only). An arrow below L1 thicker than the one above "
+     "is data moved that the lanes did not ask for; the excess sectors per source line say "
+     "which accesses are not coalesced, and the L2 slices should share the requests evenly."},
     {"mpli", "MPLI", "Misses per load instruction (MPLI)",
      "Each dynamic warp load counts once, in the bucket of how many of its line "
      "requests missed in L1 (S4). Coherent loads make at most 2 requests, "
