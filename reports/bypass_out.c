@@ -198,16 +198,10 @@ static void print_before_after(FILE *out, const bypass_view *v)
 static void print_changes(FILE *out, const bypass_view *v)
 {
     fprintf(out, "Source lines to change (load through L2 only):\n");
-    for (uint32_t i = 0; i < v->pc_count; i++) {
-        if (!v->pcs[i].recommend)
-            continue;
-        bypass_where w;
-        char saved[32];
-        bypass_view_where(&w, &v->pcs[i], 0);
-        bypass_view_saved(saved, sizeof saved, &v->pcs[i]);
-        fprintf(out, "  %-30s " BYPASS_ADVICE " (%s)   saves %s\n", *w.source ? w.source : w.at,
-                w.at, saved);
-    }
+    bypass_change c;
+    for (uint32_t i = 0; i < v->pc_count; i++)
+        if (bypass_view_change_at(v, i, &c))
+            fprintf(out, "  %-30s " BYPASS_ADVICE " (%s)   saves %s\n", c.place, c.at, c.saved);
     for (uint32_t i = 0; i < v->pc_count; i++) {
         const char *base;
         char saved[32];

@@ -67,8 +67,13 @@ typedef struct bypass_where {
     char source[96], at[160];
 } bypass_where;
 void bypass_view_where(bypass_where *w, const bypass_view_pc *pc, size_t width);
-/* The bytes a recommended PC saves: "189.00 KiB". */
-void bypass_view_saved(char *dst, size_t cap, const bypass_view_pc *pc);
+/* A source line to change: `place` is where (its source line, or its label
+ * without one), `at` its label, `saved` the bytes it saves ("189.00 KiB").
+ * 0 when pcs[i] is not recommended. */
+typedef struct bypass_change {
+    char place[160], at[160], saved[32];
+} bypass_change;
+int bypass_view_change_at(const bypass_view *v, uint32_t i, bypass_change *c);
 /* Its traffic change against the baseline's bytes below L1: "-3.2%", or
  * "untested". */
 void bypass_view_change(char *dst, size_t cap, const bypass_view *v, const bypass_view_pc *pc);

@@ -99,18 +99,15 @@ static void changes(FILE *out, const bypass_view *v)
     fputs("<div class=\"scroll\"><table>\n<thead><tr><th>file:line</th><th>load PC</th>"
           "<th>change</th><th>saves</th></tr></thead>\n<tbody>\n",
           out);
+    bypass_change c;
     for (uint32_t i = 0; i < v->pc_count; i++) {
-        if (!v->pcs[i].recommend)
+        if (!bypass_view_change_at(v, i, &c))
             continue;
-        bypass_where w;
-        char saved[32];
-        bypass_view_where(&w, &v->pcs[i], 0);
-        bypass_view_saved(saved, sizeof saved, &v->pcs[i]);
         fputs("<tr>", out);
-        html_cell(out, "code", *w.source ? w.source : w.at);
-        html_cell(out, "code", w.at);
+        html_cell(out, "code", c.place);
+        html_cell(out, "code", c.at);
         html_cell(out, NULL, BYPASS_ADVICE);
-        html_cell(out, "n", saved);
+        html_cell(out, "n", c.saved);
         fputs("</tr>\n", out);
     }
     for (uint32_t i = 0; i < v->pc_count; i++) {

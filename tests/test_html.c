@@ -184,16 +184,29 @@ Test(html, optional_sections_are_drawn)
     test_tmpdir_cleanup(dir);
 }
 
+/* Each of expected[0, n) is in section `id` of the fixture's page, which
+ * is drawn, not a note. */
+static void expect_in_fixture_section(const char *id, const char *const *expected, size_t n)
+{
+    char *dir = test_tmpdir();
+    json_t *doc = load_fixture();
+    char *html = render_checked(doc, dir, NULL);
+    char *s = section(html, id);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_not_null(strstr(s, expected[i]), "no %s in %s", expected[i], s);
+    cr_expect_null(strstr(s, "class=\"absent\""));
+    free(s);
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
 /* The fixture's bypass hints, as `profile` prints them: the verdict on the
  * bytes below L1 (5632 + 2048 before, 4608 + 2048 after), the source line
  * to change with the advice and what it saves, the file whose every load
  * goes, each PC's verdict, the replays before and after. */
 Test(html, bypass_section_lists_the_source_lines_to_change)
 {
-    char *dir = test_tmpdir();
-    json_t *doc = load_fixture();
-    char *html = render_checked(doc, dir, NULL);
-    char *s = section(html, "bypass");
     const char *expected[] = {
         "<b>verdict:</b> bypass L1 at 1 load PC: 1.00 KiB less traffic below L1 "
         "(L1 -&gt; L2 and DRAM, -13.3%)",
@@ -208,13 +221,7 @@ Test(html, bypass_section_lists_the_source_lines_to_change)
         "<td class=\"n\">40.0%</td><td class=\"n\">-25.0</td>",
         "L1 miss rate of the cached loads*", "S1&#39;s measure",
     };
-    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
-        cr_expect_not_null(strstr(s, expected[i]), "no %s in %s", expected[i], s);
-    cr_expect_null(strstr(s, "class=\"absent\""));
-    free(s);
-    free(html);
-    json_decref(doc);
-    test_tmpdir_cleanup(dir);
+    expect_in_fixture_section("bypass", expected, sizeof expected / sizeof expected[0]);
 }
 
 /* The fixture's memory workload: the chart's hover texts and the table
@@ -222,10 +229,6 @@ Test(html, bypass_section_lists_the_source_lines_to_change)
  * excess of 64). */
 Test(html, memory_section_draws_the_fixture)
 {
-    char *dir = test_tmpdir();
-    json_t *doc = load_fixture();
-    char *html = render_checked(doc, dir, NULL);
-    char *s = section(html, "memory");
     const char *expected[] = {
         "<title>loads, SM \xe2\x86\x92 L1: 64 requests, 100 sectors of 32 B, 2,048 bytes asked "
         "for by the lanes</title>",
@@ -244,12 +247,7 @@ Test(html, memory_section_draws_the_fixture)
         "1.36\xc3\x97 the mean)",
         "<title>slice 0 (the busiest): 20 requests</title>", "<title>slice 2: 10 requests</title>",
     };
-    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
-        cr_expect_not_null(strstr(s, expected[i]), "no %s in %s", expected[i], s);
-    free(s);
-    free(html);
-    json_decref(doc);
-    test_tmpdir_cleanup(dir);
+    expect_in_fixture_section("memory", expected, sizeof expected / sizeof expected[0]);
 }
 
 /* The numbers of a real analysis' memory chart are report.json's: every
