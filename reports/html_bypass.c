@@ -46,7 +46,7 @@ static bypass_view_pc pc_of(const json_t *p)
                             .traffic_change = json_integer_value(change)};
 }
 
-/* The view of doc's `bypass`; NULL (nothing to free) when there is none. */
+/* The view of a report's `bypass`: its PCs (to free), NULL when out of memory. */
 static bypass_view_pc *view_of(bypass_view *v, const json_t *bypass)
 {
     const json_t *pcs = report_at(bypass, "pcs");
