@@ -396,17 +396,11 @@ int config_override(gpu_config *c, const char *option, const char *value, ws_err
         c->sms = (uint32_t)v;
     } else if (strcmp(option, "--l1") == 0 || strcmp(option, "--l2") == 0) {
         cache_config *cache = option[3] == '1' ? &c->l1 : &c->l2;
-        /* --l1 POLICY is short for --l1-policy POLICY. */
-        policy_spec spec;
-        ws_error why;
-        if (!strchr(value, ':') && strlen(value) < sizeof cache->policy &&
-            policy_spec_parse(value, &spec, &why) == 0) {
-            snprintf(cache->policy, sizeof cache->policy, "%s", value);
-            return 0;
-        }
+        /* --l1 is the geometry only; a policy name here gets pointed to
+         * --l1-policy rather than guessed at (one meaning per option). */
         if (!strchr(value, ':') && !(value[0] >= '0' && value[0] <= '9'))
-            return ws_fail(err, "%s: unknown policy '%s' (see `warpscope policies`), and not a "
-                           "geometry SIZE:WAYS:LINE[:SECTOR] like 32K:8:128", option, value);
+            return ws_fail(err, "%s takes a geometry SIZE:WAYS:LINE[:SECTOR] like 32K:8:128, not "
+                           "'%s': a policy goes to %s-policy", option, value, option);
         if (parse_geometry(value, cache, option, err) != 0)
             return -1;
         if (cache->index == INDEX_FERMI_HASH && cache_config_sets(cache) != 32 &&

@@ -57,7 +57,7 @@ const char *config_preset_for_gpu(const char *gpu);
 
 /* Applies one override: option is "--sms", "--l1", "--l2", "--l1-policy",
  * "--l2-policy" or "--set"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M
- * suffixes, or a policy name (--l1 srrip = --l1-policy srrip); --set takes
+ * suffixes (policies go to --l1-policy and --l2-policy); --set takes
  * FIELD=VALUE for any field of the config file, nested ones dotted
  * (l1.index=fermi-hash, mshr.entries=16: docs/metrics.md §10, any field).
  * Returns 1 if the option is not a config override, 0 done, -1 error. */

@@ -72,7 +72,9 @@ Test(config, invalid_fields_are_named)
     expect_invalid("--l1", "16K:4:16", "l1.line");
     expect_invalid("--l1", "10000:4:128", "l1.size");
     expect_invalid("--l2", "768K:8", "--l2: expected SIZE:WAYS:LINE");
-    expect_invalid("--l1", "srip", "--l1: unknown policy 'srip' (see `warpscope policies`)");
+    expect_invalid("--l1", "srrip", "--l1 takes a geometry SIZE:WAYS:LINE[:SECTOR] like 32K:8:128, "
+                                    "not 'srrip': a policy goes to --l1-policy");
+    expect_invalid("--l1-policy", "srip", "unknown policy 'srip'");
     expect_invalid("--l1", "16K:4:128:64", "l1.sector");
     expect_invalid("--sms", "0", "sms");
     expect_invalid("--sms", "many", "--sms");
