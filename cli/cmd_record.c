@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "collectors/workloads/workloads.h"
+#include "util/interrupt.h"
 
 static const char usage[] =
     "usage: warpscope record --workload NAME [--size small|medium|large] [--seed N]\n"
@@ -64,6 +65,7 @@ static int record_app(const char *out, char **app)
         snprintf(absolute, sizeof absolute, "%s", out);
     pid_t pid = fork();
     if (pid == 0) {
+        interrupt_child_reset();
         setenv("WARPSCOPE_OUT", absolute, 1);
         setenv("LD_PRELOAD", tool, 1);
         execvp(app[0], app);
