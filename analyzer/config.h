@@ -48,6 +48,12 @@ int config_from_json(gpu_config *out, const json_t *doc, const char *what, ws_er
 json_t *config_to_json(const gpu_config *c);
 int config_validate(const gpu_config *c, ws_error *err);
 
+/* The cache state one replay of c holds, estimated from its geometry, and
+ * the most config_validate accepts: 4 GiB unless WARPSCOPE_MODEL_LIMIT
+ * (MiB) says otherwise (docs/gpu-configs.md, "Limits"). */
+uint64_t config_model_bytes(const gpu_config *c);
+uint64_t config_model_limit(void);
+
 /* Names of the built-in presets, NULL-terminated, and their JSON text. */
 extern const char *const config_preset_names[];
 const char *config_preset_json(const char *name);

@@ -187,3 +187,24 @@ Test(config, set_any_field)
     expect_invalid("--set", "l1.index=modulo", "index 'modulo' is not linear or fermi-hash");
     expect_invalid("--set", "l2.policy=nope", "l2.policy: unknown policy 'nope'");
 }
+
+/* A geometry whose cache state would not fit is refused up front, naming
+ * the field; WARPSCOPE_MODEL_LIMIT moves the limit. */
+Test(config, model_memory_past_the_limit_is_refused)
+{
+    gpu_config c;
+    ws_error err;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    cr_assert_eq(config_override(&c, "--sms", "256", &err), 0, "%s", err.msg);
+    cr_assert_eq(config_override(&c, "--l1", "1024M:64:128", &err), -1);
+    cr_assert(strstr(err.msg, "l1.size: the cache model would need about 262") != NULL, "%s",
+              err.msg);
+    cr_assert(strstr(err.msg, "over the limit of 4096 MiB") != NULL, "%s", err.msg);
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    cr_expect_eq(config_model_bytes(&c), (15ull * 128 + 6144) * 128, "fermi: 15 x 128 + 6144 lines");
+    setenv("WARPSCOPE_MODEL_LIMIT", "1", 1);
+    cr_assert_eq(config_validate(&c, &err), 0, "fermi's ~1 MiB fits 1 MiB: %s", err.msg);
+    cr_assert_eq(config_override(&c, "--l2", "1536K:16:128", &err), -1);
+    cr_assert(strstr(err.msg, "l2.size: ") == err.msg, "%s", err.msg);
+    unsetenv("WARPSCOPE_MODEL_LIMIT");
+}
