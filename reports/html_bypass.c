@@ -39,7 +39,7 @@ static bypass_view_pc pc_of(const json_t *p)
     return (bypass_view_pc){.kernel = report_str(p, "kernel"), .file = report_str(p, "file"),
                             .sass = report_str(p, "sass"), .offset = count_at(p, "offset"),
                             .line = (uint32_t)count_at(p, "line"),
-                            .requests = count_at(p, "accesses"),
+                            .requests = count_at(p, "requests"),
                             .share = isnan(share) ? 0.0 : share,
                             .recommend = json_is_true(report_at(p, "recommend")),
                             .tested = json_is_integer(change),
@@ -61,7 +61,7 @@ static bypass_view_pc *view_of(bypass_view *v, const json_t *bypass)
                        .outcomes = {outcome_of(baseline),
                                     outcome_of(report_at(bypass, "before_after.bypass_table")),
                                     outcome_of(report_at(bypass, "before_after.bypass_pc"))},
-                       .all_bypassed = report_num(baseline, "l1_accesses") > 0 &&
+                       .all_bypassed = report_num(baseline, "l1_requests") > 0 &&
                                        json_is_null(report_at(baseline, "l1_miss_rate"))};
     return items;
 }

@@ -67,7 +67,7 @@ static void level_row(FILE *out, const json_t *replay, const char *level)
     char path[64];
     fputs("<tr>", out);
     html_cell(out, NULL, level);
-    static const char *const fields[] = {"accesses", "hits", "misses", "bypasses"};
+    static const char *const fields[] = {"requests", "hits", "misses", "bypasses"};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         snprintf(path, sizeof path, "%s.%s", level, fields[i]);
         html_cell(out, "n", numfmt_count(report_num(replay, path)).s);
@@ -121,7 +121,7 @@ static void kernel_rows(FILE *out, const json_t *doc)
         }
         if (rows++ == 0)
             fputs("<h3>Per kernel launch</h3>\n<div class=\"scroll\"><table>\n<thead><tr>"
-                  "<th>#</th><th>kernel</th><th>L1 accesses</th><th>L1 hit rate</th>"
+                  "<th>#</th><th>kernel</th><th>L1 requests</th><th>L1 hit rate</th>"
                   "<th>L2 hit rate</th><th>L1\xe2\x86\x92L2 bytes</th><th>DRAM read bytes</th>"
                   "<th>MPLI mean</th></tr></thead>\n<tbody>\n",
                   out);
@@ -129,7 +129,7 @@ static void kernel_rows(FILE *out, const json_t *doc)
         html_cell(out, "n", numfmt_count((double)k).s);
         const char *name = report_str(kernel, "name");
         html_cell(out, "code", name ? name : "?");
-        html_cell(out, "n", numfmt_count(report_num(r, "l1.accesses")).s);
+        html_cell(out, "n", numfmt_count(report_num(r, "l1.requests")).s);
         html_cell(out, "n", numfmt_percent(report_num(r, "l1.hit_rate")).s);
         html_cell(out, "n", numfmt_percent(report_num(r, "l2.hit_rate")).s);
         html_cell(out, "n", numfmt_bytes(report_num(r, "traffic.l1_to_l2_bytes")).s);
@@ -154,7 +154,7 @@ void html_replay(FILE *out, const json_t *doc)
     xml_escape(out, report_str(replay, "l1_policy") ? report_str(replay, "l1_policy") : "?");
     fputs(", L2 ", out);
     xml_escape(out, report_str(replay, "l2_policy") ? report_str(replay, "l2_policy") : "?");
-    fputs(".</p>\n<table>\n<thead><tr><th>level</th><th>accesses</th><th>hits</th><th>misses</th>"
+    fputs(".</p>\n<table>\n<thead><tr><th>level</th><th>requests</th><th>hits</th><th>misses</th>"
           "<th>bypasses</th><th>hit rate</th></tr></thead>\n<tbody>\n",
           out);
     level_row(out, replay, "l1");

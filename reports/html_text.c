@@ -17,7 +17,7 @@ const html_section_text html_sections[] = {
     {"pc-reuse-heatmap", "PC reuse", "Reuse distance per PC",
      "One row per load PC (launches of a kernel merged), one column per log2 bucket "
      "of reuse distance: the distinct lines touched since the PC's line was last "
-     "used. The colour is the share of the PC's accesses in that bucket; the last "
+     "used. The colour is the share of the PC's requests in that bucket; the last "
      "column is first touches (cold). Mass at the left means reuse a small cache "
      "catches; mass at the right or in cold means streaming. The per-SM view is "
      "what an L1 sees, the global view what the L2 sees."},
@@ -79,7 +79,7 @@ const html_section_text html_sections[] = {
      "utilization at 128 B lines (bytes used / bytes moved). The locality class "
      "is the dominant kind of the L1 line generations the PC fills: streaming "
      "(never reused), intra (reused by the same warp), inter (by other warps) or "
-     "both. L1 hit rate, the share of accesses worth bypassing (S1 Eq. 1) and the "
+     "both. L1 hit rate, the share of requests worth bypassing (S1 Eq. 1) and the "
      "bypass verdict come from the cache replay when the report has one."},
 };
 const size_t html_section_count = sizeof html_sections / sizeof html_sections[0];

@@ -307,8 +307,8 @@ Test(html, memory_chart_numbers_match_the_report)
 Test(html, bare_report_gives_notes)
 {
     char *dir = test_tmpdir();
-    json_t *doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 1,
-                            "summary", "kernels");
+    json_t *doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version",
+                            REPORT_VERSION, "summary", "kernels");
     char *html = render_checked(doc, dir, NULL);
     for (size_t i = 0; i < SECTIONS; i++)
         cr_assert(!has_chart(html, section_ids[i]), "%s is a note", section_ids[i]);
@@ -352,10 +352,10 @@ Test(html, refuses_other_documents_and_leaves_no_file)
     cr_assert_eq(html_report_write(doc, path, &err), -1);
     cr_assert(strstr(err.msg, "not a warpscope report") != NULL, "%s", err.msg);
     json_decref(doc);
-    doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 2, "summary",
+    doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 3, "summary",
                     "kernels");
     cr_assert_eq(html_report_write(doc, path, &err), -1);
-    cr_assert_str_eq(err.msg, "report version 2 is not supported (this warpscope reads version 1)");
+    cr_assert_str_eq(err.msg, "report version 3 is not supported (this warpscope reads version 2)");
     cr_assert_null(test_read_file(path, NULL));
     json_decref(doc);
     free(path);

@@ -128,7 +128,7 @@ Test(memory_workload, hand_worked_trace)
 static void expect_identities(const memory_kernel *k, const replay_counts *r, uint32_t slices)
 {
     const memory_kind_counts *c = k->kinds, *loads = &c[MEMORY_LOADS];
-    cr_expect_eq(loads->l1.requests, r->l1.accesses, "load requests at L1 = replay.l1.accesses");
+    cr_expect_eq(loads->l1.requests, r->l1.accesses, "load requests at L1 = replay.l1.requests");
     cr_expect_eq(loads->l1_hits, r->l1.hits);
     uint64_t to_l2 = 0, written = 0, l2 = 0, l2_hits = 0, dram_written = 0, sliced = 0;
     for (int kind = 0; kind < MEMORY_KINDS; kind++) {
@@ -159,7 +159,7 @@ static analysis *analyze(const char *dir, const char *name, const char *gpu, wst
 {
     ws_error err;
     char *trace = test_path(dir, "t.wst");
-    cr_assert_eq(record_workload(name, SIZE_SMALL, 1, 0, trace, &err), 0, "%s", err.msg);
+    cr_assert_eq(record_workload(name, SIZE_SMALL, 1, 0, trace, NULL, &err), 0, "%s", err.msg);
     cr_assert_not_null(*r = wst_reader_open(trace, &err), "%s", err.msg);
     free(trace);
     gpu_config config;
@@ -209,7 +209,7 @@ Test(memory_workload, report_json_carries_them)
     json_t *doc = report_analysis_json(a, r, "t.wst");
     const json_t *mem = report_at(doc, "summary.memory"), *rep = report_at(doc, "summary.replay");
     cr_assert(json_is_object(mem));
-    cr_expect_eq(report_num(mem, "loads.l1.requests"), report_num(rep, "l1.accesses"));
+    cr_expect_eq(report_num(mem, "loads.l1.requests"), report_num(rep, "l1.requests"));
     cr_expect_eq(report_num(mem, "loads.l1.hit_rate"), report_num(rep, "l1.hit_rate"));
     double l1_to_l2 = 0, l2 = 0, slices = 0;
     static const char *const kinds[] = {"loads", "stores", "atomics", "write_backs"};
@@ -221,7 +221,7 @@ Test(memory_workload, report_json_carries_them)
         l2 += report_num(mem, path);
     }
     cr_expect_eq(l1_to_l2, report_num(rep, "traffic.l1_to_l2_bytes"), "L1->L2 bytes = traffic");
-    cr_expect_eq(l2, report_num(rep, "l2.accesses"));
+    cr_expect_eq(l2, report_num(rep, "l2.requests"));
     double counts[256];
     size_t n = report_nums(mem, "l2_slices.requests", counts, 256);
     cr_expect_eq(n, (size_t)report_num(doc, "gpu.l2.slices"));
