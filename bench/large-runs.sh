@@ -19,6 +19,11 @@ fi
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+echo "## The main job at --size large (\`bench/large-runs.sh\`)"
+echo
+echo "\`warpscope profile --workload W --size large --gpu fermi\`: record, analyze, bypass hints"
+echo "and the seven-policy comparison, one run after another; peak RSS from GNU time."
+echo
 echo "| workload | records | wall (s) | CPU (s) | peak RSS (MiB) |"
 echo "|---|---:|---:|---:|---:|"
 for w in "$@"; do

@@ -16,6 +16,16 @@ rm -rf build/bench-traces
         "$b"
         echo
     done
+    bench/import-scaling.sh build/rel/warpscope
+    echo
+    # Every workload at --size large takes hours: only with BENCH_LARGE=1;
+    # otherwise the last measured table is carried over as it was.
+    if [ "${BENCH_LARGE:-0}" = 1 ]; then
+        bench/large-runs.sh build/rel/warpscope
+    elif [ -f bench/RESULTS.md ]; then
+        awk '/^## The main job at --size large/ {on = 1} on && /^## / && !/--size large/ {on = 0} on' \
+            bench/RESULTS.md
+    fi
 } > "$out"
 mv "$out" bench/RESULTS.md
 cat bench/RESULTS.md

@@ -17,6 +17,7 @@
 #include "collectors/accelsim/accelsim_input.h"
 #include "collectors/accelsim/accelsim_lines.h"
 #include "collectors/accelsim/accelsim_opcode.h"
+#include "util/u64map.h"
 
 /* PC offset -> PC index, open addressing; grows with the kernel's code. */
 typedef struct pc_map {
@@ -24,12 +25,6 @@ typedef struct pc_map {
     int64_t *indexes; /* -1 = empty slot */
     size_t cap, count;
 } pc_map;
-
-/* Raw traces carry each LDGSTS twice per warp, shared half first
- * (post-traces-processing.cpp drops the first); warps between the halves. */
-typedef struct warp_key {
-    uint32_t cta, warp;
-} warp_key;
 
 typedef struct kernel_reader {
     accelsim_input *in;
@@ -49,8 +44,11 @@ typedef struct kernel_reader {
     int in_tb, have_cta, have_warp, have_insts;
     uint32_t cta, warp, insts_expected, insts_seen;
     pc_map pcs;
-    warp_key *ldgsts_pending;
-    size_t ldgsts_count, ldgsts_cap;
+    /* Raw traces carry each LDGSTS twice per warp, shared half first
+     * (post-traces-processing.cpp drops the first): the warps, cta << 32 |
+     * warp, between their halves.  A hash set: unmatched halves pile up in
+     * hostile input, and a list scanned per line made that quadratic. */
+    u64map ldgsts_pending;
 } kernel_reader;
 
 /* ---- PC table --------------------------------------------------------- */
@@ -205,20 +203,14 @@ static int header_done(kernel_reader *k, ws_error *err)
 /* For a raw LDGSTS: 1 if this line is the shared half (to drop). */
 static int ldgsts_first_half(kernel_reader *k, uint32_t cta, uint32_t warp, ws_error *err)
 {
-    for (size_t i = 0; i < k->ldgsts_count; i++)
-        if (k->ldgsts_pending[i].cta == cta && k->ldgsts_pending[i].warp == warp) {
-            k->ldgsts_pending[i] = k->ldgsts_pending[--k->ldgsts_count];
-            return 0;
-        }
-    if (k->ldgsts_count == k->ldgsts_cap) {
-        size_t cap = k->ldgsts_cap ? k->ldgsts_cap * 2 : 16;
-        warp_key *grown = realloc(k->ldgsts_pending, cap * sizeof *grown);
-        if (!grown)
-            return ws_fail(err, "out of memory");
-        k->ldgsts_pending = grown;
-        k->ldgsts_cap = cap;
-    }
-    k->ldgsts_pending[k->ldgsts_count++] = (warp_key){cta, warp};
+    uint64_t key = (uint64_t)cta << 32 | warp;
+    if (!k->ldgsts_pending.slots && u64map_init(&k->ldgsts_pending, 16) != 0)
+        return ws_fail(err, "out of memory");
+    if (u64map_remove(&k->ldgsts_pending, key))
+        return 0;
+    int inserted;
+    if (!u64map_upsert(&k->ldgsts_pending, key, 0, &inserted))
+        return ws_fail(err, "out of memory");
     return 1;
 }
 
@@ -420,7 +412,7 @@ static int import_kernel(const char *path, const wst_sink *sink, accelsim_info *
     accelsim_input_close(k.in);
     wst_kernel_clear(&k.kernel);
     pc_map_free(&k.pcs);
-    free(k.ldgsts_pending);
+    u64map_destroy(&k.ldgsts_pending);
     return rc < 0 ? -1 : 0;
 }
 
