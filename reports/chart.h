@@ -25,8 +25,12 @@ double chart_y(const chart_plot *p, double lo, double hi, double v);
 /* Grid lines, tick labels and the rotated title of a y axis lo..hi. */
 void chart_y_axis(FILE *out, const chart_plot *p, double lo, double hi, const double *ticks,
                   unsigned tick_count, numfmt_kind format, const char *title);
-/* The title centred under the plot, below its tick labels (drop px). */
-void chart_x_title(FILE *out, const chart_plot *p, double drop, const char *title);
+/* Width of a title of n characters at the page's title font (12 px). */
+#define CHART_TITLE_CHAR_PX 6.8
+/* The title centred under the plot, below its tick labels (drop px),
+ * moved left as far as it must to end before x = right (a legend beside
+ * the plot; 0: nothing there). */
+void chart_x_title(FILE *out, const chart_plot *p, double drop, const char *title, double right);
 /* The legend entry of series i (its colour swatch and name) at (x, y);
  * returns the x of the next entry, so a row is one loop. */
 double chart_legend_entry(FILE *out, double x, double y, unsigned i, const char *name);

@@ -79,9 +79,13 @@ void chart_bars(FILE *out, const bar_chart *c)
     if (c->categories)
         bars(out, c, &p, hi);
     category_labels(out, c, &p, rotate);
-    chart_x_title(out, &p, label_drop + 18, c->x_title);
-    double x = p.x;
-    for (unsigned s = 0; c->series_count > 1 && s < c->series_count; s++)
-        x = chart_legend_entry(out, x, 16, s, c->series[s].name);
+    chart_x_title(out, &p, label_drop + 18, c->x_title, 0);
+    if (c->series_count > 1) {
+        svg_group_open(out, "legend");
+        double x = p.x;
+        for (unsigned s = 0; s < c->series_count; s++)
+            x = chart_legend_entry(out, x, 16, s, c->series[s].name);
+        svg_group_close(out);
+    }
     svg_close(out);
 }

@@ -52,8 +52,9 @@ static void cells(FILE *out, const heatmap *h, const chart_plot *p, double cw, d
         }
 }
 
+/* legend_x: where the legend starts, which the x title must not reach. */
 static void labels(FILE *out, const heatmap *h, const chart_plot *p, double cw, double ch,
-                   double label_width)
+                   double label_width, double legend_x)
 {
     char text[160];
     unsigned row_stride = (unsigned)ceil(12 / ch);
@@ -70,7 +71,7 @@ static void labels(FILE *out, const heatmap *h, const chart_plot *p, double cw, 
             svg_text(out, p->x + (c + 0.5) * cw, p->y + p->h + 15, "middle", 0, "tick", h->col_labels[c]);
     if (last % col_stride != 0)
         svg_text(out, p->x + (last + 0.5) * cw, p->y + p->h + 15, "middle", 0, "tick", h->col_labels[last]);
-    chart_x_title(out, p, 36, h->x_title);
+    chart_x_title(out, p, 36, h->x_title, legend_x);
     /* A y title longer than a short plot would be cut off: it goes on top. */
     if (strlen(h->y_title) * CHAR_PX > p->h)
         svg_text(out, 4, p->y - 10, "start", 0, "title", h->y_title);
@@ -155,7 +156,9 @@ void chart_heatmap(FILE *out, const heatmap *h)
     double height = fmax(p.y + p.h + 48, legend_bottom + 10);
     svg_open(out, legend_x + legend_w, height, h->label);
     cells(out, h, &p, cw, ch);
-    labels(out, h, &p, cw, ch, label_width);
+    labels(out, h, &p, cw, ch, label_width, legend_x);
+    svg_group_open(out, "legend");
     legend(out, h, legend_x, p.y, legend_h);
+    svg_group_close(out);
     svg_close(out);
 }
