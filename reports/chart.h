@@ -51,6 +51,11 @@ typedef struct heatmap {
     const char *x_title, *y_title, *legend_title;
     numfmt_kind format;
     double max;      /* top of the colour scale; values above it clip */
+    /* Bottom of a linear colour scale (0 by default): values at or below it
+     * get the lightest colour.  Raised to the smallest cell, the scale
+     * spends its whole range on the differences between cells. */
+    double min;
+    const char *scale_note; /* under the legend: what the scale spans (may be NULL) */
     int log_scale;   /* colour by log(1 + v), for counts spanning decades */
     int square;      /* square cells (an SM × SM matrix) */
     double label_width; /* px for the row labels (0: 120) */
@@ -76,6 +81,9 @@ typedef struct bar_chart {
     const char *x_title, *y_title;
     numfmt_kind format;
     double y_max; /* 0: from the data */
+    /* Optional [categories]: the hover text of each category's bars, in
+     * place of "category, series: value". */
+    const char *const *tips;
 } bar_chart;
 
 void chart_bars(FILE *out, const bar_chart *c);

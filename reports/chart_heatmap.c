@@ -10,18 +10,26 @@
 #define CHAR_PX 6.2 /* width of a label character at the page's font size */
 #define LEGEND_STEPS 32
 
+/* The bottom of the scale: h->min on a linear scale below the top. */
+static double bottom_of(const heatmap *h)
+{
+    return !h->log_scale && h->min > 0 && h->min < h->max ? h->min : 0;
+}
+
 /* Where v sits on the colour scale, 0..1. */
 static double scale_of(const heatmap *h, double v)
 {
     if (!(h->max > 0))
         return 0;
-    return h->log_scale ? log1p(v) / log1p(h->max) : v / h->max;
+    double low = bottom_of(h);
+    return h->log_scale ? log1p(v) / log1p(h->max) : fmax(0, v - low) / (h->max - low);
 }
 
 /* The value at scale position t: the inverse of scale_of, for legend ticks. */
 static double value_at(const heatmap *h, double t)
 {
-    return h->log_scale ? expm1(t * log1p(h->max)) : t * h->max;
+    double low = bottom_of(h);
+    return h->log_scale ? expm1(t * log1p(h->max)) : low + t * (h->max - low);
 }
 
 static unsigned longest(const char *const *labels, unsigned n)
@@ -128,6 +136,10 @@ static double legend(FILE *out, const heatmap *h, double x, double y, double hei
         svg_rect(out, x, at - 10, 14, 12, COLOUR_OFF_SCALE, NULL);
         svg_text(out, x + 20, at, "start", 0, "tick", h->off_scale_note);
     }
+    if (h->scale_note) {
+        at += 18;
+        svg_text(out, x, at, "start", 0, "note", h->scale_note);
+    }
     return at;
 }
 
@@ -147,12 +159,13 @@ void chart_heatmap(FILE *out, const heatmap *h)
         cw = ch = fmin(cw, max_h / rows);
     chart_plot p = {28 + label_width, 24, cols * cw, rows * ch};
     double legend_x = p.x + p.w + 24, legend_h = fmax(120, fmin(p.h, 240));
-    const char *notes[] = {h->legend_title, h->off_scale ? h->off_scale_note : NULL};
+    const char *notes[] = {h->legend_title, h->off_scale ? h->off_scale_note : NULL, h->scale_note};
     double legend_w = 90;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (notes[i])
             legend_w = fmax(legend_w, 24 + CHAR_PX * (double)strlen(notes[i]));
-    double legend_bottom = p.y + legend_h + 20 + (h->off_scale && h->off_scale_note ? 18 : 0);
+    double legend_bottom = p.y + legend_h + 20 + (h->off_scale && h->off_scale_note ? 18 : 0) +
+                           (h->scale_note ? 18 : 0);
     double height = fmax(p.y + p.h + 48, legend_bottom + 10);
     svg_open(out, legend_x + legend_w, height, h->label);
     cells(out, h, &p, cw, ch);

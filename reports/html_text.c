@@ -18,13 +18,18 @@ const html_section_text html_sections[] = {
      "Cell (x, y) counts the blocks that threads on both SM x and SM y touched. "
      "A bright band near the diagonal means neighbouring SMs share data (as CTA "
      "schedules that place consecutive CTAs on one SM exploit); a uniform field "
-     "means data every SM reads. The diagonal (blocks SM x touched at all) is "
+     "means data every SM reads. The colours span the least to the most shared "
+     "pair of SMs, not 0 to the most, so differences between pairs show even "
+     "when every pair shares much. The diagonal (blocks SM x touched at all) is "
      "grey, off the colour scale, with its count on hover."},
     {"cta-distance-chart", "CTA distance", "Sharing against CTA distance",
      "For every block touched by two or more CTAs, each pair of those CTAs "
-     "counts once at its distance |a - b| in launch order (S0 Fig. 3). Pairs "
-     "piled at small distances mean neighbouring CTAs share data, which "
-     "placing them on the same SM turns into L1 hits."},
+     "counts once at its distance |a - b| in launch order (S0 Fig. 3). Distances "
+     "1 to 15 have a bar each; from 16 on a bar spans a power-of-two range "
+     "(16-31, 32-63, ...). So that wide bars do not tower by width alone, a bar "
+     "is the pairs per unit of distance: its pairs divided by the distances it "
+     "spans (hover for both). Pairs piled at small distances mean neighbouring "
+     "CTAs share data, which placing them on the same SM turns into L1 hits."},
     {"access-heatmap", "access map", "Memory accessed over time",
      "Rows are address regions, lowest address at the top; each packs an equal "
      "number of the pages the trace touched, so the gaps between allocations "

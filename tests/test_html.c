@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/cta_bins.h"
 #include "reports/html.h"
 #include "reports/numfmt.h"
 #include "reports/svg.h"
@@ -212,6 +213,58 @@ Test(html, malformed_sections_do_not_crash)
     cr_assert(!has_chart(html, "mpli"));
     cr_assert(!has_chart(html, "access-heatmap"));
     cr_assert(has_chart(html, "policy-compare"), "present policies, figures n/a");
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
+/* Bars of the CTA-distance chart are pairs per unit of distance: the
+ * power-of-two bins would otherwise tower by their width alone; a bin past
+ * the largest distance of any launch (50 CTAs: 49) spans only up to it. */
+Test(html, cta_distance_bars_are_a_density)
+{
+    json_t *doc = parse("{\"schema\": \"warpscope-report\", \"version\": 1, \"summary\": {\"sharing\": {"
+                        "\"cta_distance_exact\": [0, 10, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],"
+                        "\"cta_distance_log2\": [0, 0, 0, 0, 32, 36, 0]}},"
+                        "\"kernels\": [{\"grid\": [25, 2, 1]}, {\"grid\": [4, 1, 1]}]}");
+    cta_bin bins[CTA_BINS_MAX];
+    int present;
+    cr_assert_eq(cta_bins_read(doc, bins, &present), 17, "15 distances, 16-31, 32-49");
+    cr_assert(present);
+    cr_assert_float_eq(bins[0].density, 10, 1e-12);
+    cr_assert_float_eq(bins[1].density, 4, 1e-12);
+    cr_assert_eq(bins[15].low, 16);
+    cr_assert_eq(bins[15].high, 31);
+    cr_assert_float_eq(bins[15].density, 2, 1e-12, "32 pairs over 16 distances");
+    cr_assert_eq(bins[16].high, 49, "no launch has a distance past 49");
+    cr_assert_float_eq(bins[16].density, 2, 1e-12, "36 pairs over the 18 distances 32-49");
+    cr_assert_str_eq(bins[16].label, "32-49");
+    char *dir = test_tmpdir();
+    char *html = render_checked(doc, dir, NULL);
+    char *chart = section(html, "cta-distance-chart");
+    cr_assert_not_null(strstr(chart, "CTA pairs per unit distance"), "the axis says what a bar is");
+    cr_assert_not_null(strstr(chart, "distances 16-31: 32 pairs over 16 distances, 2 per distance"));
+    cr_assert_not_null(strstr(chart, "distance 1: 10 pairs"));
+    free(chart);
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
+/* The SM sharing matrix spends its colours on the differences between
+ * pairs: from the least to the most shared pair, as its legend says. */
+Test(html, sm_sharing_colours_span_the_off_diagonal)
+{
+    json_t *doc = parse("{\"schema\": \"warpscope-report\", \"version\": 1, \"summary\": {\"sharing\": {"
+                        "\"sm_matrix\": [[900, 100, 200], [100, 800, 150], [200, 150, 700]]}},"
+                        "\"kernels\": []}");
+    char *dir = test_tmpdir();
+    char *html = render_checked(doc, dir, NULL);
+    char *chart = section(html, "sm-sharing-heatmap");
+    cr_assert_not_null(strstr(chart, "colours: least to most shared pair"));
+    cr_assert_not_null(strstr(chart, ">100</text>"), "the scale starts at the least shared pair");
+    cr_assert_not_null(strstr(chart, ">200</text>"), "and ends at the most");
+    free(chart);
     free(html);
     json_decref(doc);
     test_tmpdir_cleanup(dir);
