@@ -3,12 +3,12 @@
  * (reports/kernel_groups.h), and under the table each name's launches in a
  * <details> that opens on their own rows (no script: the page has none). */
 #include "reports/html_page.h"
+#include "reports/html_pc_cells.h"
 #include "reports/kernel_groups.h"
 #include "reports/numfmt.h"
 #include "reports/pc_label.h"
 #include "reports/svg.h"
 
-#include <string.h>
 
 #define KERNEL_NAME_WIDTH 48
 #define LAUNCH_ROWS 200
@@ -33,14 +33,8 @@ static void name_cell(FILE *out, const char *name)
     char label[KERNEL_NAME_WIDTH + 8], full[600];
     kernel_label(label, sizeof label, name, KERNEL_NAME_WIDTH);
     kernel_label(full, sizeof full, name, 0);
-    fputs("<td class=\"code\"", out);
-    if (strcmp(label, full) != 0) {
-        fputs(" title=\"", out);
-        xml_escape(out, full);
-        fputc('"', out);
-    }
-    fputc('>', out);
-    xml_escape(out, label);
+    fputs("<td>", out);
+    html_code_shortened(out, label, full);
     fputs("</td>", out);
 }
 

@@ -11,20 +11,26 @@
 
 #define LAUNCH_ROWS 200 /* launches listed under one row */
 
-void html_pc_cell(FILE *out, const pc_group *g)
+void html_code_shortened(FILE *out, const char *text, const char *full)
 {
-    char label[128], full[600], source[128];
-    pc_group_label(g, label, sizeof label, PC_CELL_LABEL_WIDTH);
-    pc_group_label(g, full, sizeof full, 0);
-    fputs("<td class=\"pc\"><code", out);
-    if (strcmp(label, full) != 0) {
+    fputs("<code", out);
+    if (strcmp(text, full) != 0) {
         fputs(" title=\"", out);
         xml_escape(out, full);
         fputc('"', out);
     }
     fputc('>', out);
-    xml_escape(out, label);
+    xml_escape(out, text);
     fputs("</code>", out);
+}
+
+void html_pc_cell(FILE *out, const pc_group *g)
+{
+    char label[128], full[600], source[128];
+    pc_group_label(g, label, sizeof label, PC_CELL_LABEL_WIDTH);
+    pc_group_label(g, full, sizeof full, 0);
+    fputs("<td class=\"pc\">", out);
+    html_code_shortened(out, label, full);
     pc_group_source(g, source, sizeof source);
     const char *sass = report_str(g->pc, "sass");
     if (*source || sass) {
@@ -72,4 +78,30 @@ void html_launches_cell(FILE *out, const pc_group *g, const launch_column *colum
     if (shown < g->launches)
         fprintf(out, "<tr><td colspan=\"%zu\">and %zu more</td></tr>", n + 1, g->launches - shown);
     fputs("</tbody></table></details></td>", out);
+}
+
+static int selected(const pc_group *g, int loads)
+{
+    return (g->kind == PC_KIND_LOAD) == (loads != 0);
+}
+
+void html_pc_rows(FILE *out, const pc_groups *pcs, int loads, const char *heads,
+                  void (*row)(FILE *out, const pc_group *g, int option), int option)
+{
+    fprintf(out, "<div class=\"scroll\"><table>\n<thead><tr><th>PC (file:line \xc2\xb7 SASS)</th>"
+                 "%s</tr></thead>\n<tbody>\n",
+            heads);
+    size_t shown = 0, all = 0;
+    for (size_t i = 0; i < pcs->count; i++) {
+        if (!selected(&pcs->items[i], loads))
+            continue;
+        if (all++ < PC_TABLE_ROWS) {
+            row(out, &pcs->items[i], option);
+            shown++;
+        }
+    }
+    fputs("</tbody></table></div>\n", out);
+    if (shown < all)
+        fprintf(out, "<p class=\"how\">The first %zu of %zu %s PCs are listed.</p>\n", shown, all,
+                loads ? "load" : "store and atomic");
 }

@@ -10,8 +10,6 @@
 #include "reports/report_doc.h"
 #include "reports/svg.h"
 
-#define TABLE_ROWS 1000
-
 static const launch_column launch_columns[] = {
     {"requests", "requests", 0},
     {"L1 hit rate", "replay.hit_rate", 1},
@@ -65,22 +63,11 @@ void html_pc_table(FILE *out, const json_t *doc, const pc_groups *pcs)
         html_section_end(out);
         return;
     }
-    fputs("<div class=\"scroll\"><table>\n<thead><tr><th>PC (file:line \xc2\xb7 SASS)</th>"
-          "<th>launches</th><th>executions</th><th>requests</th><th>U (line)</th>"
-          "<th>locality</th><th>L1 hit rate</th>",
-          out);
-    if (hints)
-        fputs("<th>bypass-worthy</th><th>verdict, and why</th>", out);
-    fputs("</tr></thead>\n<tbody>\n", out);
-    size_t shown = 0;
-    for (size_t i = 0; i < pcs->count && shown < TABLE_ROWS; i++)
-        if (pcs->items[i].kind == PC_KIND_LOAD) {
-            table_row(out, &pcs->items[i], hints);
-            shown++;
-        }
-    fputs("</tbody></table></div>\n", out);
-    if (shown < loads)
-        fprintf(out, "<p class=\"how\">The first %zu of %zu load PCs are listed.</p>\n", shown, loads);
+    char heads[256];
+    snprintf(heads, sizeof heads, "<th>launches</th><th>executions</th><th>requests</th>"
+                                  "<th>U (line)</th><th>locality</th><th>L1 hit rate</th>%s",
+             hints ? "<th>bypass-worthy</th><th>verdict, and why</th>" : "");
+    html_pc_rows(out, pcs, 1, heads, table_row, hints);
     if (!hints)
         fputs("<p class=\"how\">No bypass verdicts: this report has no bypass hints "
               "(warpscope profile writes them; docs/metrics.md \xc2\xa7" "9).</p>\n",

@@ -9,8 +9,6 @@
 #include "reports/numfmt.h"
 #include "reports/report_doc.h"
 
-#define TABLE_ROWS 1000
-
 static const launch_column counted_columns[] = {
     {"executions", "executions", 0},
     {"requests", "requests", 0},
@@ -42,22 +40,11 @@ void html_store_pcs(FILE *out, const json_t *doc, const pc_groups *pcs)
         return;
     }
     int counted = json_is_true(report_at(doc, "options.include_stores"));
-    fputs("<div class=\"scroll\"><table>\n<thead><tr><th>PC (file:line \xc2\xb7 SASS)</th>"
-          "<th>kind</th><th>launches</th>",
-          out);
-    if (counted)
-        fputs("<th>executions</th><th>requests</th><th>U (line)</th>", out);
-    fputs("</tr></thead>\n<tbody>\n", out);
-    size_t shown = 0;
-    for (size_t i = 0; i < pcs->count && shown < TABLE_ROWS; i++)
-        if (pcs->items[i].kind != PC_KIND_LOAD) {
-            store_row(out, &pcs->items[i], counted);
-            shown++;
-        }
-    fputs("</tbody></table></div>\n", out);
-    if (shown < stores)
-        fprintf(out, "<p class=\"how\">The first %zu of %zu store and atomic PCs are listed.</p>\n",
-                shown, stores);
+    html_pc_rows(out, pcs, 0,
+                 counted ? "<th>kind</th><th>launches</th><th>executions</th><th>requests</th>"
+                           "<th>U (line)</th>"
+                         : "<th>kind</th><th>launches</th>",
+                 store_row, counted);
     if (!counted)
         fputs("<p class=\"how\">This analysis counted global loads only: "
               "<code>warpscope analyze --include-stores</code> counts these PCs' executions, "

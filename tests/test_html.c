@@ -107,6 +107,17 @@ static char *render_checked(const json_t *doc, const char *dir, int *svgs)
     return html;
 }
 
+/* Section id of doc's page (checked as every page is), malloc'd. */
+static char *rendered_section(const json_t *doc, const char *id)
+{
+    char *dir = test_tmpdir();
+    char *html = render_checked(doc, dir, NULL);
+    char *text = section(html, id);
+    free(html);
+    test_tmpdir_cleanup(dir);
+    return text;
+}
+
 static json_t *load_fixture(void)
 {
     json_error_t jerr;
@@ -271,9 +282,7 @@ Test(html, verdicts_say_why)
         " \"bypass\": {\"share\": 0.5, \"recommend\": false, \"traffic_change_bytes\": 4096}},"
         "{\"offset\": 48, \"sass\": \"LDG.E\", \"executions\": 1, \"requests\": 1,"
         " \"bypass\": {\"share\": 0, \"recommend\": false, \"traffic_change_bytes\": null}}]}]}");
-    char *dir = test_tmpdir();
-    char *html = render_checked(doc, dir, NULL);
-    char *table = section(html, "pc-table");
+    char *table = rendered_section(doc, "pc-table");
     const char *row = strstr(table, "<b>bypass</b>");
     cr_assert_not_null(row);
     cr_assert_not_null(strstr(row, "saved 2 KiB of L1"), "what the replay measured");
@@ -299,9 +308,7 @@ Test(html, verdicts_say_why)
                                      "&lt;float, 4&gt;+0x10\""), "the whole name on hover");
     cr_assert_not_null(strstr(table, "k.cu:7 \xc2\xb7 LDG.E"), "file:line and SASS");
     free(table);
-    free(html);
     json_decref(doc);
-    test_tmpdir_cleanup(dir);
 }
 
 /* The smallest valid report: every section is a note, nothing crashes. */
@@ -364,16 +371,12 @@ Test(html, cta_distance_bars_are_a_density)
     cr_assert_eq(bins[16].high, 49, "no launch has a distance past 49");
     cr_assert_float_eq(bins[16].density, 2, 1e-12, "36 pairs over the 18 distances 32-49");
     cr_assert_str_eq(bins[16].label, "32-49");
-    char *dir = test_tmpdir();
-    char *html = render_checked(doc, dir, NULL);
-    char *chart = section(html, "cta-distance-chart");
+    char *chart = rendered_section(doc, "cta-distance-chart");
     cr_assert_not_null(strstr(chart, "CTA pairs per unit distance"), "the axis says what a bar is");
     cr_assert_not_null(strstr(chart, "distances 16-31: 32 pairs over 16 distances, 2 per distance"));
     cr_assert_not_null(strstr(chart, "distance 1: 10 pairs"));
     free(chart);
-    free(html);
     json_decref(doc);
-    test_tmpdir_cleanup(dir);
 }
 
 /* The SM sharing matrix spends its colours on the differences between
@@ -383,16 +386,12 @@ Test(html, sm_sharing_colours_span_the_off_diagonal)
     json_t *doc = parse("{\"schema\": \"warpscope-report\", \"version\": 1, \"summary\": {\"sharing\": {"
                         "\"sm_matrix\": [[900, 100, 200], [100, 800, 150], [200, 150, 700]]}},"
                         "\"kernels\": []}");
-    char *dir = test_tmpdir();
-    char *html = render_checked(doc, dir, NULL);
-    char *chart = section(html, "sm-sharing-heatmap");
+    char *chart = rendered_section(doc, "sm-sharing-heatmap");
     cr_assert_not_null(strstr(chart, "colours: least to most shared pair"));
     cr_assert_not_null(strstr(chart, ">100</text>"), "the scale starts at the least shared pair");
     cr_assert_not_null(strstr(chart, ">200</text>"), "and ends at the most");
     free(chart);
-    free(html);
     json_decref(doc);
-    test_tmpdir_cleanup(dir);
 }
 
 Test(html, refuses_other_documents_and_leaves_no_file)
