@@ -45,7 +45,7 @@ static const char style[] =
     "border-bottom:1px solid #eee;text-align:left;vertical-align:top}"
     "th{background:#f4f4f4;position:sticky;top:0}td.n{text-align:right;"
     "font-variant-numeric:tabular-nums}td.code{font-family:ui-monospace,monospace}\n"
-    "td.pc code{white-space:nowrap}td .src{display:block;color:#666;font-size:12px}"
+    "td.pc{max-width:22em}td.pc code{white-space:nowrap}td .src{display:block;color:#666;font-size:12px;overflow-wrap:anywhere}"
     "td.verdict{min-width:14em;max-width:36em}td.verdict .why{display:block;color:#555;"
     "font-size:12px}\n"
     "summary{cursor:pointer}table.launches{font-size:12px;margin:2px 0 4px auto}"

@@ -17,13 +17,31 @@ typedef struct row_label {
 } row_label;
 
 /* "file.cu:42 mult_gpu<float>+0x208": the source line first, when the
- * trace has it, as it is what a reader changes. */
+ * trace has it, as it is what a reader changes.  The whole label fits the
+ * row-label column (LABEL_WIDTH px, some 38 characters): the PC keeps its
+ * offset, a long kernel name is shortened (reports/pc_label.h) to leave
+ * the source a third, a long file name is cut but keeps its line, and a
+ * source that still does not fit is left out (the PC table has it). */
+#define LABEL_WIDTH 240
+#define LABEL_CHARS 36
 static row_label label_of(const pc_group *g)
 {
     row_label l;
     char at[128], source[96];
-    pc_group_label(g, at, sizeof at, 40);
     pc_group_source(g, source, sizeof source);
+    pc_group_label(g, at, sizeof at, LABEL_CHARS);
+    if (*source && strlen(source) + 1 + strlen(at) > LABEL_CHARS) /* room for both */
+        pc_group_label(g, at, sizeof at, LABEL_CHARS * 2 / 3);
+    size_t room = strlen(at) + 1 < LABEL_CHARS ? LABEL_CHARS - strlen(at) - 1 : 0;
+    size_t len = strlen(source);
+    const char *line = strrchr(source, ':');
+    if (len > room && line && room >= strlen(line) + 6) { /* "abc..:42" */
+        size_t head = room - strlen(line) - 2;
+        memmove(source + head + 2, line, strlen(line) + 1);
+        memcpy(source + head, "..", 2);
+    } else if (len > room) {
+        source[0] = '\0';
+    }
     snprintf(l.text, sizeof l.text, "%s%s%s", source, *source ? " " : "", at);
     return l;
 }
@@ -87,7 +105,7 @@ static void one_scope(FILE *out, const pc_group *const *rows, size_t n, unsigned
                  .row_labels = row_labels, .col_labels = col_labels,
                  .x_title = "reuse distance (distinct lines, bucket start)", .y_title = "PC",
                  .legend_title = "share of the PC's accesses", .format = NUMFMT_PERCENT, .max = 1,
-                 .label_width = 240, .plot_width = 520, .plot_height = 560};
+                 .label_width = LABEL_WIDTH, .plot_width = 520, .plot_height = 560};
     html_subtitle(out, title);
     chart_heatmap(out, &h);
     free(values);

@@ -52,8 +52,8 @@ static void lines(pc_verdict *v, const pc_group *g, int bypass, double hit_rate)
                   "< 1: little of each line used, little reuse). ",
                numfmt_percent(share).s);
     else if (tried)
-        append(v, "Cached, it moves fewer bytes, though %s of its requests go to lines Eq. 1 "
-                  "calls bypass-worthy: Eq. 1 judges each line, the replay the whole PC. ",
+        append(v, "%s of its requests go to lines Eq. 1 calls bypass-worthy, but Eq. 1 "
+                  "judges each line and the replay the PC's whole traffic, which decides. ",
                numfmt_percent(share).s);
 }
 

@@ -6,7 +6,8 @@
 # browser shows that it renders, that nothing trips it up and that it fits.
 # Headless Chromium, in a window 1400 px wide, opens four pages: a gemm
 # analysis, the fixture with every optional section, the demo (`profile` of
-# gaussian, small, on Fermi: what `make demo` writes) and a bfs profile.
+# gaussian, small, on Fermi: what `make demo` writes) and a bfs profile
+# (with a CCN ring among its policies, for the ring's charts).
 # For each it
 #   - draws the page to PNG with its console on stderr, and fails on a
 #     missing or empty screenshot and on any console message: the page has
@@ -70,7 +71,7 @@ pages="gemm optional demo bfs"
         "$bin" profile --workload gaussian --size small --gpu fermi -o "$dir/demo" --quiet >/dev/null &&
         cp "$dir/demo/report.html" "$dir/demo.html" &&
         "$bin" record --workload bfs --size small -o "$dir/bfs.wst" >/dev/null &&
-        "$bin" profile "$dir/bfs.wst" -o "$dir/bfs" --quiet >/dev/null &&
+        "$bin" profile "$dir/bfs.wst" --policies lru,srrip,opt,ccn -o "$dir/bfs" --quiet >/dev/null &&
         cp "$dir/bfs/report.html" "$dir/bfs.html"
 } || { echo "browser test: warpscope could not write the pages" >&2; exit 1; }
 

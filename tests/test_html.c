@@ -187,6 +187,10 @@ Test(html, optional_sections_are_drawn)
     cr_assert_not_null(strstr(table, "bypass in 1 of 2 launches"));
     cr_assert_not_null(strstr(table, "intra"), "the class of the launch with most executions");
     free(table);
+    /* A long kernel name is shortened to fit, never the offset, in the
+     * table and in the heatmap's row labels (with its source line). */
+    cr_assert_not_null(strstr(html, ">gemm_tensorop_kernel_with_a..+0x1000</code>"));
+    cr_assert_not_null(strstr(html, ">an_e..:1234 gemm_tensorop_k..+0x1000</text>"));
     char *stores = section(html, "store-pcs");
     cr_assert_not_null(strstr(stores, "scale.cu:13 \xc2\xb7 @P0 STG.E"), "a predicated store");
     free(stores);
