@@ -222,6 +222,46 @@ static int validate_cache(const cache_config *c, const char *level, ws_error *er
     return 0;
 }
 
+/* What one replay of the configured hierarchy holds per cache line, all
+ * tables counted: tag, policy words, filler, sector masks, owners and fill
+ * times, pending time (analyzer/cache.c), plus in `analyze` the scheduler's
+ * reference L1 and the locality windows over the same lines.  Measured:
+ * 126 B per L1 line for analyze with 16 SMs of 16 MiB L1s. */
+#define MODEL_BYTES_PER_LINE 128u
+#define MODEL_LIMIT_DEFAULT_MIB 4096u
+
+uint64_t config_model_bytes(const gpu_config *c)
+{
+    return ((uint64_t)c->sms * cache_config_lines(&c->l1) + cache_config_lines(&c->l2)) *
+           MODEL_BYTES_PER_LINE;
+}
+
+uint64_t config_model_limit(void)
+{
+    const char *env = getenv("WARPSCOPE_MODEL_LIMIT");
+    char *end;
+    unsigned long long mib = env && *env ? strtoull(env, &end, 10) : 0;
+    if (!env || !*env || *end || mib == 0 || mib > (1ull << 30))
+        mib = MODEL_LIMIT_DEFAULT_MIB;
+    return (uint64_t)mib << 20;
+}
+
+/* A config can ask for more cache state than the machine has, and the
+ * allocation would fail (or swap) only after the trace is open: refuse
+ * up front, naming the level that holds most of it. */
+static int check_model_memory(const gpu_config *c, ws_error *err)
+{
+    uint64_t need = config_model_bytes(c), limit = config_model_limit();
+    if (need <= limit)
+        return 0;
+    uint64_t l1 = (uint64_t)c->sms * cache_config_lines(&c->l1);
+    int l1_most = l1 >= cache_config_lines(&c->l2);
+    return ws_fail(err, "%s: the cache model would need about %llu MiB (%s), over the limit of "
+                   "%llu MiB (set WARPSCOPE_MODEL_LIMIT=MiB to allow it)",
+                   l1_most ? "l1.size" : "l2.size", (unsigned long long)(need >> 20),
+                   l1_most ? "one L1 per SM" : "the L2", (unsigned long long)(limit >> 20));
+}
+
 int config_validate(const gpu_config *c, ws_error *err)
 {
     if (c->sms == 0 || c->sms > 256)
@@ -241,7 +281,7 @@ int config_validate(const gpu_config *c, ws_error *err)
     if (c->l1.line_bytes != c->l2.line_bytes)
         return ws_fail(err, "l2.line: %u differs from l1.line (%u); warpscope needs one line size",
                        c->l2.line_bytes, c->l1.line_bytes);
-    return 0;
+    return check_model_memory(c, err);
 }
 
 /* ---- loading and overrides ---- */
@@ -396,17 +436,11 @@ int config_override(gpu_config *c, const char *option, const char *value, ws_err
         c->sms = (uint32_t)v;
     } else if (strcmp(option, "--l1") == 0 || strcmp(option, "--l2") == 0) {
         cache_config *cache = option[3] == '1' ? &c->l1 : &c->l2;
-        /* --l1 POLICY is short for --l1-policy POLICY. */
-        policy_spec spec;
-        ws_error why;
-        if (!strchr(value, ':') && strlen(value) < sizeof cache->policy &&
-            policy_spec_parse(value, &spec, &why) == 0) {
-            snprintf(cache->policy, sizeof cache->policy, "%s", value);
-            return 0;
-        }
+        /* --l1 is the geometry only; a policy name here gets pointed to
+         * --l1-policy rather than guessed at (one meaning per option). */
         if (!strchr(value, ':') && !(value[0] >= '0' && value[0] <= '9'))
-            return ws_fail(err, "%s: unknown policy '%s' (see `warpscope policies`), and not a "
-                           "geometry SIZE:WAYS:LINE[:SECTOR] like 32K:8:128", option, value);
+            return ws_fail(err, "%s takes a geometry SIZE:WAYS:LINE[:SECTOR] like 32K:8:128, not "
+                           "'%s': a policy goes to %s-policy", option, value, option);
         if (parse_geometry(value, cache, option, err) != 0)
             return -1;
         if (cache->index == INDEX_FERMI_HASH && cache_config_sets(cache) != 32 &&

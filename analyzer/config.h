@@ -48,6 +48,12 @@ int config_from_json(gpu_config *out, const json_t *doc, const char *what, ws_er
 json_t *config_to_json(const gpu_config *c);
 int config_validate(const gpu_config *c, ws_error *err);
 
+/* The cache state one replay of c holds, estimated from its geometry, and
+ * the most config_validate accepts: 4 GiB unless WARPSCOPE_MODEL_LIMIT
+ * (MiB) says otherwise (docs/gpu-configs.md, "Limits"). */
+uint64_t config_model_bytes(const gpu_config *c);
+uint64_t config_model_limit(void);
+
 /* Names of the built-in presets, NULL-terminated, and their JSON text. */
 extern const char *const config_preset_names[];
 const char *config_preset_json(const char *name);
@@ -57,7 +63,7 @@ const char *config_preset_for_gpu(const char *gpu);
 
 /* Applies one override: option is "--sms", "--l1", "--l2", "--l1-policy",
  * "--l2-policy" or "--set"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M
- * suffixes, or a policy name (--l1 srrip = --l1-policy srrip); --set takes
+ * suffixes (policies go to --l1-policy and --l2-policy); --set takes
  * FIELD=VALUE for any field of the config file, nested ones dotted
  * (l1.index=fermi-hash, mshr.entries=16: docs/metrics.md §10, any field).
  * Returns 1 if the option is not a config override, 0 done, -1 error. */

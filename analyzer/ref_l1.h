@@ -4,7 +4,7 @@
  * the same issue order, that miss comes from one fixed model: per SM, the
  * replay's own cache model (cache.h) of the configured L1 geometry, sectors
  * included, under `lru` and the L1 rules of l1_rules.h.  It is therefore
- * exactly the L1 of `replay --l1 lru` on the same schedule.  The stream
+ * exactly the L1 of `replay --l1-policy lru` on the same schedule.  The stream
  * computes it once and hands each request's outcome to every consumer, so
  * analyze's LRU counts and locality generations need not simulate it
  * again. */

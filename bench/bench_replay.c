@@ -253,7 +253,7 @@ int main(void)
     if (fd < 0)
         return 1;
     close(fd);
-    if (record_workload("gemm", SIZE_MEDIUM, 1, 0, path, &err) != 0)
+    if (record_workload("gemm", SIZE_MEDIUM, 1, 0, path, NULL, &err) != 0)
         die("record gemm", &err);
     wst_reader *r = wst_reader_open(path, &err);
     if (!r)

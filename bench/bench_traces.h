@@ -32,7 +32,7 @@ static inline void bench_trace_record(const char *name, workload_size size, char
     char partial[512];
     snprintf(partial, sizeof partial, "%s.%d.partial", path, (int)getpid());
     ws_error err;
-    if (record_workload(name, size, 1, 0, partial, &err) != 0 || rename(partial, path) != 0) {
+    if (record_workload(name, size, 1, 0, partial, NULL, &err) != 0 || rename(partial, path) != 0) {
         fprintf(stderr, "bench: recording %s: %s\n", name, err.msg);
         unlink(partial);
         exit(1);

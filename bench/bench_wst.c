@@ -207,7 +207,7 @@ int main(int argc, char **argv)
     ws_error err;
     uint64_t gemm_read = 0;
     double gemm_read_s = 0;
-    if (record_workload("gemm", SIZE_MEDIUM, 1, 0, gemm_path, &err) == 0)
+    if (record_workload("gemm", SIZE_MEDIUM, 1, 0, gemm_path, NULL, &err) == 0)
         gemm_read_s = read_trace(gemm_path, &gemm_read);
     unlink(gemm_path);
     unlink(path);

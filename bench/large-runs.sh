@@ -14,7 +14,7 @@ shift || true
 [ -x "$bin" ] || { echo "large-runs: $bin: not an executable (make build/rel/warpscope)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "large-runs: /usr/bin/time (GNU time) is needed for peak memory" >&2; exit 1; }
 if [ $# -eq 0 ]; then
-    set -- $("$bin" workloads | awk 'NR > 1 && /^[^ ]/ {print $1}')
+    set -- $("$bin" workloads --names)
 fi
 
 dir=$(mktemp -d)

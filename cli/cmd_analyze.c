@@ -25,8 +25,7 @@ static const char usage[] =
     "sharing_sm_pairs.csv, sharing_cta_distances.csv; docs/report-schema.md),\n"
     "--html the self-contained HTML report (docs/html-report.md; also\n"
     "'warpscope report').\n\n"
-    "  --gpu NAME            fermi (default), kepler-s2, dacache, poise, volta,\n"
-    "                        ampere, hopper, or a JSON file (docs/gpu-configs.md)\n"
+    CLI_GPU_USAGE
     "  --sms N, --l1 SIZE:WAYS:LINE[:SECTOR], --l2 ..., --l1-policy P, --l2-policy P\n"
     "                        override the config, e.g. --l1 32K:8:128\n"
     "  --set FIELD=VALUE     any field of the config, e.g. --set max_warps_per_sm=64\n"

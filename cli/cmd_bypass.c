@@ -14,7 +14,7 @@ static const char usage[] =
     "                        [options]\n\n"
     "Profiles the trace for L1 bypass: a baseline replay gives each line's\n"
     "utilization U and reuse times R (S1 Eq. 1: bypass when U x (1 + R) < 1); each\n"
-    "load PC gets the share of its accesses that are bypass-worthy and a verdict\n"
+    "load PC gets the share of its requests that are bypass-worthy and a verdict\n"
     "from replaying the trace with that PC bypassed (bypass it when L1->L2 plus\n"
     "DRAM bytes go down).  Prints the source lines to change, and the traffic and\n"
     "L1 miss rate before and after, with the table (bypass-table) and with the\n"

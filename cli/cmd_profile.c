@@ -96,6 +96,7 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     progress *bar = progress_new("analyze", records, a->quiet);
     analysis *an = analysis_run(r, &a->config, &ao, bar, &err);
     progress_free(bar);
+    progress_next_phase();
     if (!an)
         return cli_fail(a->trace, &err);
     json_t *doc = report_analysis_json(an, r, a->trace);
@@ -125,6 +126,7 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     bypass_advice_free(advice);
     if (status != 0)
         return status;
+    progress_next_phase();
 
     hierarchy *hs[COMPARE_MAX] = {0};
     if ((status = cli_replay_reader(a, r, set->options, set->count, hs)) != 0)
@@ -172,17 +174,24 @@ static int run(int argc, char **argv)
         return cli_fail(NULL, &err);
     }
     char *trace_path = NULL;
+    /* record (with --workload), analyze, bypass hints, policies */
+    progress_plan(a.workload ? 4 : 3);
     if (a.workload) {
         trace_path = join(dir, "trace.wst");
-        if (record_workload(a.workload, (workload_size)a.size, 1, 0, trace_path, &err) != 0)
+        progress *bar = progress_new_counting("record", "records", a.quiet);
+        int recorded = record_workload(a.workload, (workload_size)a.size, 1, 0, trace_path, bar, &err);
+        progress_free(bar);
+        if (recorded != 0)
             status = cli_fail(a.workload, &err);
         else if (!(r = wst_reader_open(trace_path, &err)))
             status = cli_fail(trace_path, &err);
         a.trace = trace_path;
+        progress_next_phase();
     }
     json_t *doc = NULL;
     if (status == 0)
         status = profile_trace(&a, r, tables, &set, &doc);
+    progress_plan(0);
     char *json_path = join(dir, "report.json"), *html_path = join(dir, "report.html");
     if (status == 0 && report_json_write(json_path, doc, &err) != 0)
         status = cli_fail(json_path, &err);

@@ -8,15 +8,18 @@
 
 #include "cli/cli.h"
 #include "collectors/workloads/workloads.h"
+#include "util/interrupt.h"
 
 static const char usage[] =
     "usage: warpscope record --workload NAME [--size small|medium|large] [--seed N]\n"
-    "                        [--verify] -o FILE.wst\n"
+    "                        [--verify] [--quiet] -o FILE.wst\n"
     "       warpscope record -o FILE.wst -- ./app [args]   (a real GPU, NVBit)\n\n"
     "Runs an embedded benchmark in the CUDA-grid emulator and writes its\n"
     "per-warp memory trace.  Inputs come from --seed (default 1), so the same\n"
     "command writes the same trace.  --verify also checks the kernels' output\n"
-    "against a CPU reference.  `warpscope workloads` lists the workloads.\n\n"
+    "against a CPU reference.  `warpscope workloads` lists the workloads.\n"
+    "On a terminal, a long recording counts its records as it goes (--quiet:\n"
+    "not).\n\n"
     "With `--`, runs the application under warpscope's NVBit tool (built with\n"
     "`make nvbit NVBIT_PATH=...`, found next to this binary or through\n"
     "WARPSCOPE_NVBIT_TOOL); WARPSCOPE_KERNELS, WARPSCOPE_LAUNCHES and\n"
@@ -62,6 +65,7 @@ static int record_app(const char *out, char **app)
         snprintf(absolute, sizeof absolute, "%s", out);
     pid_t pid = fork();
     if (pid == 0) {
+        interrupt_child_reset();
         setenv("WARPSCOPE_OUT", absolute, 1);
         setenv("LD_PRELOAD", tool, 1);
         execvp(app[0], app);
@@ -82,7 +86,7 @@ static int run(int argc, char **argv)
     const char *name = NULL, *out = NULL;
     workload_size size = SIZE_SMALL;
     unsigned long long seed = 1;
-    int verify = 0;
+    int verify = 0, quiet = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -93,8 +97,8 @@ static int run(int argc, char **argv)
                 return cli_error(NULL, "record needs -o FILE.wst before --");
             return record_app(out, argv + i + 1);
         }
-        if (strcmp(a, "--verify") == 0) {
-            verify = 1;
+        if (strcmp(a, "--verify") == 0 || strcmp(a, "--quiet") == 0) {
+            *(a[2] == 'v' ? &verify : &quiet) = 1;
             continue;
         }
         if (strcmp(a, "--workload") && strcmp(a, "--size") && strcmp(a, "--seed") &&
@@ -122,7 +126,10 @@ static int run(int argc, char **argv)
     if (!out)
         return cli_error(NULL, "record needs -o FILE.wst");
     ws_error err;
-    if (record_workload(name, size, seed, verify, out, &err) != 0)
+    progress *bar = progress_new_counting("record", "records", quiet);
+    int rc = record_workload(name, size, seed, verify, out, bar, &err);
+    progress_free(bar);
+    if (rc != 0)
         return cli_fail(strstr(err.msg, "unknown workload") ? NULL : out, &err);
     return 0;
 }

@@ -13,7 +13,7 @@
 #include "util/outfile.h"
 
 static const char usage[] =
-    "usage: warpscope replay FILE.wst [--gpu NAME] [--l1 POLICY] [--l2 POLICY]\n"
+    "usage: warpscope replay FILE.wst [--gpu NAME] [--l1-policy P] [--l2-policy P]\n"
     "                        [--schedule CTA,WARP] [-o replay.json] [options]\n\n"
     "Replays the trace through one L1 per SM and a sliced L2 under the chosen\n"
     "policies (default: the config's), and reports hits, misses, MPLI, miss\n"
@@ -23,7 +23,7 @@ static const char usage[] =
     "  --csv DIR             DIR/replay.csv (compare.csv's columns, one row); with a\n"
     "                        CCN ring also its tables, DIR/ccn*.csv\n\n"
     "example:\n"
-    "  warpscope replay gaussian.wst --gpu fermi --l1 srrip -o replay.json\n";
+    "  warpscope replay gaussian.wst --gpu fermi --l1-policy srrip -o replay.json\n";
 
 /* --csv: the one hierarchy as compare's table, named by its policies. */
 static int write_csv(const replay_args *a, hierarchy *h, const wst_trace *t)

@@ -130,7 +130,7 @@ json_t *compare_json(const compare_set *set, hierarchy *const *hs)
 int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err)
 {
     static const char *const header[] = {
-        "policy", "l1_policy", "l2_policy", "l1_accesses", "l1_hits", "l1_hit_rate", "l2_accesses",
+        "policy", "l1_policy", "l2_policy", "l1_requests", "l1_hits", "l1_hit_rate", "l2_requests",
         "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
         "l1_to_l2_vs_first", "dram_vs_first", "l1_to_l2_requests", "ccn_remote_hits",
         "ccn_remote_hit_rate", "lcm_bypassed_requests", "lcm_merged_requests"};

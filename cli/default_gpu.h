@@ -12,4 +12,10 @@ int cli_has_option(int argc, char **argv, const char *name);
  * preset, says which and why on stderr unless quiet. */
 const char *cli_default_gpu(const char *path, int quiet);
 
+/* The --gpu line of every command's usage text. */
+#define CLI_GPU_USAGE                                                                      \
+    "  --gpu NAME            fermi, kepler-s2, pascal, volta, ampere, hopper, dacache,\n"   \
+    "                        poise, or a JSON file (docs/gpu-configs.md); default: the\n"   \
+    "                        trace's GPU family when it names one, else fermi\n"
+
 #endif

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/default_gpu.h"
 #include "collectors/workloads/workloads.h"
+#include "reports/report_doc.h"
 #include "util/version.h"
 
 static int valued(const char *opt, const char *const *extra)
@@ -25,7 +26,7 @@ void replay_args_document(json_t *doc, const replay_args *a, const char *schema)
     char schedule[32];
     sched_options_format(&a->replay.schedule, schedule, sizeof schedule);
     json_object_set_new(doc, "schema", json_string(schema));
-    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
     json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
     json_object_set_new(doc, "trace", json_pack("{s:s}", "path", a->trace));
     json_object_set_new(doc, "gpu", config_to_json(&a->config));
@@ -67,7 +68,7 @@ static int parse(const char *command, int argc, char **argv, const char *const *
             if (!value || strchr(opt, '='))
                 return cli_option_problem(command, opt);
             i++;
-            if ((strcmp(opt, "--l1") == 0 || strcmp(opt, "--l2") == 0) &&
+            if ((strcmp(opt, "--l1-policy") == 0 || strcmp(opt, "--l2-policy") == 0) &&
                 system_apply(value, &(hierarchy_options){0}, &err) != 0)
                 return cli_error(opt, "'%s' is a management system, not a policy: use "
                                       "--manage %s (or %s in compare --policies)",

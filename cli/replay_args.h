@@ -9,6 +9,7 @@
 #include "analyzer/bypass_table.h"
 #include "analyzer/hierarchy.h"
 #include "analyzer/replay.h"
+#include "cli/default_gpu.h"
 
 typedef struct replay_args {
     const char *trace, *json, *csv, *policies, *html;
@@ -45,9 +46,8 @@ void replay_args_prepare_reader(const replay_args *a, wst_reader *r);
 
 /* The shared part of the usage text. */
 #define REPLAY_ARGS_USAGE                                                                  \
-    "  --gpu NAME            fermi (default), kepler-s2, dacache, poise, volta,\n"          \
-    "                        ampere, hopper, or a JSON file (docs/gpu-configs.md)\n"        \
-    "  --l1 POLICY, --l2 POLICY\n"                                                          \
+    CLI_GPU_USAGE                                                                          \
+    "  --l1-policy P, --l2-policy P\n"                                                      \
     "                        replacement policy per level (`warpscope policies`)\n"         \
     "  --sms N, --l1 SIZE:WAYS:LINE[:SECTOR], --l2 ...   override the geometry\n"           \
     "  --set FIELD=VALUE     any field of the config, e.g. --set max_warps_per_sm=64\n"    \

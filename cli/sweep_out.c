@@ -50,7 +50,7 @@ static json_t *point_json(const sweep_point *p)
     json_t *o = json_object();
     json_object_set_new(o, "n", json_integer(p->n));
     json_object_set_new(o, "p", json_integer(p->p));
-    json_object_set_new(o, "l1_accesses", report_json_u64(p->counts.l1.accesses));
+    json_object_set_new(o, "l1_requests", report_json_u64(p->counts.l1.accesses));
     json_object_set_new(o, "l1_hits", report_json_u64(p->counts.l1.hits));
     json_object_set_new(o, "l1_hit_rate", rate(sweep_hit_rate(p)));
     json_object_set_new(o, "polluting_hit_rate", rate(sweep_polluting_hit_rate(p)));
@@ -151,7 +151,7 @@ static int write_csv(const sweep_result *g, const char *dir)
     char path[4096];
     snprintf(path, sizeof path, "%s/sweep.csv", dir);
     static const char *const header[] = {
-        "n", "p", "l1_accesses", "l1_hits", "l1_hit_rate", "polluting_hit_rate",
+        "n", "p", "l1_requests", "l1_hits", "l1_hit_rate", "polluting_hit_rate",
         "non_polluting_hit_rate", "intra_warp_hits", "intra_warp_hit_rate", "l1_to_l2_requests",
         "l1_to_l2_bytes", "dram_read_bytes", "memory_latency_cycles"};
     csv_table *t = csv_table_open(path, header, sizeof header / sizeof header[0], &err);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/interrupt.h"
 #include "util/papers.h"
 
 extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
@@ -54,6 +55,7 @@ const char *cli_usage(const char *name)
 
 int main(int argc, char **argv)
 {
+    interrupt_install(); /* before any thread: they inherit the blocked signals */
     if (argc < 2) {
         print_help(stderr);
         return 2;

@@ -51,8 +51,26 @@ struct wst_writer {
     size_t index_count, index_capacity;
     wst_compressor *compressor;
     wst_bytes raw, packed;
+    uint64_t meta_estimate; /* the metadata's bytes before JSON escaping */
     int failed;
 };
+
+/* The reader refuses metadata over WST_MAX_METADATA_BYTES, so the writer
+ * must never write it: names and PC strings are counted as they come, so a
+ * run that would overflow stops at the kernel that does it, not after
+ * writing every chunk (the exact size is checked again at close).  Per
+ * kernel and per PC, the JSON's own keys and numbers. */
+#define META_BYTES_PER_KERNEL 256u
+#define META_BYTES_PER_PC 128u
+
+static int count_metadata(wst_writer *w, uint64_t bytes, uint32_t kernel, ws_error *err)
+{
+    w->meta_estimate += bytes;
+    if (w->meta_estimate <= WST_MAX_METADATA_BYTES)
+        return 0;
+    return ws_fail(err, "kernel %u: the trace's metadata (kernel names, PCs) would pass the "
+                   "format's %u MiB limit", kernel, WST_MAX_METADATA_BYTES >> 20);
+}
 
 static int write_bytes(wst_writer *w, const void *data, size_t len, ws_error *err)
 {
@@ -110,6 +128,12 @@ int wst_writer_add_kernel(wst_writer *w, const wst_kernel *kernel, ws_error *err
     uint64_t threads = (uint64_t)kernel->block.x * kernel->block.y * kernel->block.z;
     if (!kernel->grid.x || !kernel->grid.y || !kernel->grid.z || !threads || threads > 65536)
         return ws_fail(err, "kernel %u: invalid grid or block dimensions", n);
+    uint64_t meta = META_BYTES_PER_KERNEL + (kernel->name ? strlen(kernel->name) : 0);
+    for (uint32_t p = 0; p < kernel->pc_count; p++)
+        meta += META_BYTES_PER_PC + (kernel->pcs[p].sass ? strlen(kernel->pcs[p].sass) : 0) +
+                (kernel->pcs[p].file ? strlen(kernel->pcs[p].file) : 0);
+    if (count_metadata(w, meta, n, err) != 0)
+        return -1;
     size_t pc_cap_size = w->kernel_capacity;
     if (ws_grow((void **)&w->trace.kernels, &w->kernel_capacity, n + 1, sizeof(wst_kernel)) ||
         ws_grow((void **)&w->pc_capacity, &pc_cap_size, w->kernel_capacity, sizeof(size_t)))
@@ -132,6 +156,10 @@ int64_t wst_writer_add_pc(wst_writer *w, uint32_t kernel, const wst_pc *pc, ws_e
     wst_kernel *k = &w->trace.kernels[kernel];
     if (k->pc_count >= WST_MAX_PCS_PER_KERNEL)
         return ws_fail(err, "kernel %u: more than %u PCs", kernel, WST_MAX_PCS_PER_KERNEL);
+    if (count_metadata(w, META_BYTES_PER_PC + (pc->sass ? strlen(pc->sass) : 0) +
+                              (pc->file ? strlen(pc->file) : 0),
+                       kernel, err) != 0)
+        return -1;
     if (ws_grow((void **)&k->pcs, &w->pc_capacity[kernel], k->pc_count + 1, sizeof *k->pcs))
         return ws_fail(err, "out of memory");
     wst_pc *copy = &k->pcs[k->pc_count];
@@ -277,6 +305,11 @@ static int write_index_and_trailer(wst_writer *w, ws_error *err)
     char *meta = wst_meta_encode(&w->trace, &meta_len);
     if (!meta)
         return ws_fail(err, "out of memory");
+    if (meta_len > WST_MAX_METADATA_BYTES) { /* escaping made it grow past the estimate */
+        free(meta);
+        return ws_fail(err, "the trace's metadata (kernel names, PCs) is %zu MiB, over the "
+                       "format's %u MiB limit", meta_len >> 20, WST_MAX_METADATA_BYTES >> 20);
+    }
     uint64_t meta_offset = w->offset;
     int rc = write_bytes(w, meta, meta_len, err);
     uint64_t meta_hash = hash64(meta, meta_len, 0);

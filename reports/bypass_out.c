@@ -9,6 +9,7 @@
 #include "reports/numfmt.h"
 #include "reports/pc_label.h"
 #include "reports/replay_text.h"
+#include "reports/report_doc.h"
 #include "util/version.h"
 
 static const wst_pc *pc_of(const wst_trace *t, const bypass_pc_hint *h)
@@ -21,7 +22,7 @@ static const wst_pc *pc_of(const wst_trace *t, const bypass_pc_hint *h)
 static int write_pc_hints(const char *dir, const bypass_advice *a, const wst_trace *t,
                           ws_error *err)
 {
-    static const char *const header[] = {CSV_PC_COLUMNS, "accesses", "worthy_accesses",
+    static const char *const header[] = {CSV_PC_COLUMNS, "requests", "worthy_requests",
                                          "bypass_share", "tested", "recommend",
                                          "traffic_change_bytes"};
     csv_table *c = csv_table_open_in(dir, BYPASS_PCS_CSV, header, sizeof header / sizeof *header,
@@ -88,7 +89,7 @@ static json_t *outcome(const replay_counts *c)
                      report_json_u64(c->traffic.dram_read_bytes + c->traffic.dram_write_bytes),
                      "l1_miss_rate", report_json_ratio((double)(c->l1.misses - c->l1.bypasses),
                                                        (double)(c->l1.accesses - c->l1.bypasses)),
-                     "l1_accesses", report_json_u64(c->l1.accesses));
+                     "l1_requests", report_json_u64(c->l1.accesses));
 }
 
 json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines)
@@ -105,7 +106,7 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
         json_object_set_new(o, "sass", report_json_string_or_null(pc->sass));
         json_object_set_new(o, "file", report_json_string_or_null(pc->file));
         json_object_set_new(o, "line", pc->line ? json_integer(pc->line) : json_null());
-        json_object_set_new(o, "accesses", report_json_u64(h->accesses));
+        json_object_set_new(o, "requests", report_json_u64(h->accesses));
         json_object_set_new(o, "share", report_json_ratio((double)h->worthy, (double)h->accesses));
         json_object_set_new(o, "recommend", json_boolean(h->recommend));
         json_object_set_new(o, "traffic_change_bytes",
@@ -126,7 +127,7 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
     }
     json_t *doc = json_object();
     json_object_set_new(doc, "schema", json_string("warpscope-bypass"));
-    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
     json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
     json_object_set_new(doc, "baseline_l1_policy", json_string(a->l1_policy));
     json_object_set_new(doc, "utilization", json_string(bypass_u_name(a->utilization)));

@@ -35,8 +35,8 @@ int csv_write_pcs(const analysis *a, const wst_trace *trace, const char *dir, ws
 {
     static const char *const header[] = {
         CSV_PC_COLUMNS, "executions", "requests", "u_line", "u_sector", "coherent", "divergent",
-        "cold_accesses", "generations", "locality_class", "streaming_fraction", "intra_fraction",
-        "inter_fraction", "both_fraction", "l1_accesses", "l1_hits", "l1_misses", "l1_hit_rate",
+        "cold_requests", "generations", "locality_class", "streaming_fraction", "intra_fraction",
+        "inter_fraction", "both_fraction", "l1_requests", "l1_hits", "l1_misses", "l1_hit_rate",
         "l1_bypasses", "l1_to_l2_read_bytes"};
     csv_table *t = csv_table_open_in(dir, CSV_PCS, header, sizeof header / sizeof *header, err);
     if (!t)

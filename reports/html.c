@@ -142,8 +142,8 @@ static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
     xml_escape(out, report_str(doc, "not_claimed"));
     fputs("</p><p>Written by warpscope ", out);
     xml_escape(out, report_str(doc, "warpscope_version"));
-    fputs(" from a report of schema version 1 (docs/report-schema.md).</p><p>S0-S4 name the papers "
-          "warpscope implements (full citations in docs/references.md):", out);
+    fprintf(out, " from a report of schema version %d (docs/report-schema.md).</p><p>S0-S4 name the papers "
+          "warpscope implements (full citations in docs/references.md):", REPORT_VERSION);
     for (size_t i = 0; i < WS_PAPER_COUNT; i++) {
         fprintf(out, "%s %s ", i ? ";" : "", ws_papers[i].tag);
         xml_escape(out, ws_papers[i].about);

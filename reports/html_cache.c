@@ -66,7 +66,7 @@ static void level_row(FILE *out, const json_t *replay, const char *level)
     char path[64];
     fputs("<tr>", out);
     html_cell(out, NULL, level);
-    static const char *const fields[] = {"accesses", "hits", "misses", "bypasses"};
+    static const char *const fields[] = {"requests", "hits", "misses", "bypasses"};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         snprintf(path, sizeof path, "%s.%s", level, fields[i]);
         html_cell(out, "n", numfmt_count(report_num(replay, path)).s);
@@ -115,7 +115,7 @@ void html_replay(FILE *out, const json_t *doc)
     xml_escape(out, report_str(replay, "l1_policy") ? report_str(replay, "l1_policy") : "?");
     fputs(", L2 ", out);
     xml_escape(out, report_str(replay, "l2_policy") ? report_str(replay, "l2_policy") : "?");
-    fputs(".</p>\n<table>\n<thead><tr><th>level</th><th>accesses</th><th>hits</th><th>misses</th>"
+    fputs(".</p>\n<table>\n<thead><tr><th>level</th><th>requests</th><th>hits</th><th>misses</th>"
           "<th>bypasses</th><th>hit rate</th></tr></thead>\n<tbody>\n",
           out);
     level_row(out, replay, "l1");

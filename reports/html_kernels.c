@@ -14,12 +14,12 @@
 #define LAUNCH_ROWS 200
 
 static const char figure_heads[] =
-    "<th>L1 accesses</th><th>L1 hit rate</th><th>L2 hit rate</th>"
+    "<th>L1 requests</th><th>L1 hit rate</th><th>L2 hit rate</th>"
     "<th>L1\xe2\x86\x92L2 bytes</th><th>DRAM read bytes</th><th>MPLI mean</th>";
 
 static void figure_cells(FILE *out, const replay_sums *s)
 {
-    html_cell(out, "n", numfmt_count(s->l1_accesses).s);
+    html_cell(out, "n", numfmt_count(s->l1_requests).s);
     html_cell(out, "n", numfmt_percent(replay_sums_l1_hit_rate(s)).s);
     html_cell(out, "n", numfmt_percent(replay_sums_l2_hit_rate(s)).s);
     html_cell(out, "n", numfmt_bytes(s->l1_to_l2_bytes).s);

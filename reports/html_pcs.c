@@ -104,7 +104,7 @@ static void one_scope(FILE *out, const pc_group *const *rows, size_t n, unsigned
     heatmap h = {.label = title, .rows = (unsigned)n, .cols = cols, .values = values,
                  .row_labels = row_labels, .col_labels = col_labels,
                  .x_title = "reuse distance (distinct lines, bucket start)", .y_title = "PC",
-                 .legend_title = "share of the PC's accesses", .format = NUMFMT_PERCENT, .max = 1,
+                 .legend_title = "share of the PC's requests", .format = NUMFMT_PERCENT, .max = 1,
                  .label_width = LABEL_WIDTH, .plot_width = 520, .plot_height = 560};
     html_subtitle(out, title);
     chart_heatmap(out, &h);
@@ -117,7 +117,7 @@ void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs)
     const pc_group **rows = malloc((pcs->count + 1) * sizeof *rows);
     size_t total = 0, n = rows ? pick_rows(pcs, rows, &total) : 0;
     if (n == 0) {
-        html_absent(out, "No PC in this report has counted accesses.");
+        html_absent(out, "No PC in this report has counted requests.");
         free(rows);
         html_section_end(out);
         return;

@@ -34,7 +34,7 @@ const html_section_text html_sections[] = {
     {"pc-reuse-heatmap", "PC reuse", "Reuse distance per PC",
      "One row per load PC (launches of a kernel merged), one column per log2 bucket "
      "of reuse distance: the distinct lines touched since the PC's line was last "
-     "used. The colour is the share of the PC's accesses in that bucket; the last "
+     "used. The colour is the share of the PC's requests in that bucket; the last "
      "column is first touches (cold). Mass at the left means reuse a small cache "
      "catches; mass at the right or in cold means streaming. The per-SM view is "
      "what an L1 sees, the global view what the L2 sees."},

@@ -8,7 +8,7 @@ json_t *report_json_hist(const reuse_pair *pair, int with_exact)
 {
     const reuse_hist *d = &pair->distance;
     json_t *o = json_object();
-    json_object_set_new(o, "accesses", report_json_u64(d->total));
+    json_object_set_new(o, "requests", report_json_u64(d->total));
     json_object_set_new(o, "cold", report_json_u64(d->cold));
     if (with_exact)
         json_object_set_new(o, "exact", report_json_u64_array(d->exact, d->exact_limit));

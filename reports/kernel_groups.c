@@ -18,9 +18,9 @@ replay_sums replay_sums_of(const json_t *replay)
 {
     double loads = num_or_zero(replay, "mpli.loads");
     return (replay_sums){
-        .l1_accesses = num_or_zero(replay, "l1.accesses"),
+        .l1_requests = num_or_zero(replay, "l1.requests"),
         .l1_hits = num_or_zero(replay, "l1.hits"),
-        .l2_accesses = num_or_zero(replay, "l2.accesses"),
+        .l2_requests = num_or_zero(replay, "l2.requests"),
         .l2_hits = num_or_zero(replay, "l2.hits"),
         .l1_to_l2_bytes = num_or_zero(replay, "traffic.l1_to_l2_bytes"),
         .dram_read_bytes = num_or_zero(replay, "traffic.l2_to_dram_read_bytes"),
@@ -31,9 +31,9 @@ replay_sums replay_sums_of(const json_t *replay)
 
 static void add_sums(replay_sums *to, const replay_sums *s)
 {
-    to->l1_accesses += s->l1_accesses;
+    to->l1_requests += s->l1_requests;
     to->l1_hits += s->l1_hits;
-    to->l2_accesses += s->l2_accesses;
+    to->l2_requests += s->l2_requests;
     to->l2_hits += s->l2_hits;
     to->l1_to_l2_bytes += s->l1_to_l2_bytes;
     to->dram_read_bytes += s->dram_read_bytes;
@@ -87,6 +87,6 @@ static double ratio(double num, double den)
     return den > 0 ? num / den : NAN;
 }
 
-double replay_sums_l1_hit_rate(const replay_sums *s) { return ratio(s->l1_hits, s->l1_accesses); }
-double replay_sums_l2_hit_rate(const replay_sums *s) { return ratio(s->l2_hits, s->l2_accesses); }
+double replay_sums_l1_hit_rate(const replay_sums *s) { return ratio(s->l1_hits, s->l1_requests); }
+double replay_sums_l2_hit_rate(const replay_sums *s) { return ratio(s->l2_hits, s->l2_requests); }
 double replay_sums_mpli(const replay_sums *s) { return ratio(s->mpli_misses, s->mpli_loads); }

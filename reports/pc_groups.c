@@ -55,7 +55,7 @@ static void add_reuse(pc_group *g, int scope, const json_t *hist)
     for (size_t b = 0; b < n; b++)
         g->reuse[scope][b] += isnan(log2[b]) ? 0 : log2[b];
     g->reuse[scope][PC_GROUP_BUCKETS] += num_or_zero(hist, "cold");
-    g->accesses[scope] += num_or_zero(hist, "accesses");
+    g->accesses[scope] += num_or_zero(hist, "requests");
 }
 
 /* Sums one launch's PC object into its group; -1 when out of memory. */

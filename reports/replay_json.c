@@ -7,7 +7,7 @@
 static json_t *level_json(const level_counts *l)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "accesses", report_json_u64(l->accesses));
+    json_object_set_new(o, "requests", report_json_u64(l->accesses));
     json_object_set_new(o, "hits", report_json_u64(l->hits));
     json_object_set_new(o, "misses", report_json_u64(l->misses));
     json_object_set_new(o, "hit_rate", report_json_ratio((double)l->hits, (double)l->accesses));
@@ -37,10 +37,10 @@ static json_t *traffic_json(const traffic_counts *t)
 static json_t *allocation_json(const replay_counts *c)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "polluting_accesses", report_json_u64(c->polluting_accesses));
+    json_object_set_new(o, "polluting_requests", report_json_u64(c->polluting_accesses));
     json_object_set_new(o, "polluting_hit_rate", report_json_ratio((double)c->polluting_hits,
                                                                    (double)c->polluting_accesses));
-    json_object_set_new(o, "non_polluting_accesses", report_json_u64(c->non_polluting_accesses));
+    json_object_set_new(o, "non_polluting_requests", report_json_u64(c->non_polluting_accesses));
     json_object_set_new(o, "non_polluting_hit_rate",
                         report_json_ratio((double)c->non_polluting_hits,
                                           (double)c->non_polluting_accesses));
@@ -195,7 +195,7 @@ static json_t *lcm_counts_json(const lcm_counts *c)
         o, "coalescer",
         json_pack("{s:o,s:o,s:o,s:{s:o,s:o,s:o}}", "requests",
                   report_json_u64(c->coalescer_requests), "merged_requests",
-                  report_json_u64(c->merged_requests), "l1_accesses_saved",
+                  report_json_u64(c->merged_requests), "l1_requests_saved",
                   report_json_u64(c->merged_requests), "flushes", "conflict",
                   report_json_u64(c->flushes_conflict), "window",
                   report_json_u64(c->flushes_window), "kernel_end",
@@ -287,7 +287,7 @@ json_t *replay_summary_json(const replay_results *r)
 json_t *replay_pc_json(const replay_pc *pc, const locality_pc *generations)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "l1_accesses", report_json_u64(pc->accesses));
+    json_object_set_new(o, "l1_requests", report_json_u64(pc->accesses));
     json_object_set_new(o, "l1_hits", report_json_u64(pc->hits));
     json_object_set_new(o, "l1_misses", report_json_u64(pc->misses));
     json_object_set_new(o, "hit_rate", report_json_ratio((double)pc->hits, (double)pc->accesses));

@@ -89,7 +89,7 @@ void replay_text_lcm(FILE *out, const char *label, const lcm_results *l)
                 label, pct(c->bypassed_loads, c->loads), c->bypassed_requests, c->turned_streaming,
                 c->turned_back);
     if (l->options.coalesce)
-        fprintf(out, "  %-22s %" PRIu64 " of %" PRIu64 " inter-warp requests merged (L1 accesses "
+        fprintf(out, "  %-22s %" PRIu64 " of %" PRIu64 " inter-warp requests merged (L1 requests "
                      "saved); flushes: %" PRIu64 " conflict, %" PRIu64 " window, %" PRIu64
                      " kernel end\n",
                 l->options.bypass ? "  coalescer" : label, c->merged_requests,

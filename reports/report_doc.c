@@ -36,9 +36,11 @@ int report_doc_check(const json_t *doc, ws_error *err)
     json_t *version = report_at(doc, "version");
     if (!json_is_integer(version))
         return ws_fail(err, "no report \"version\"");
-    if (json_integer_value(version) != REPORT_VERSION)
-        return ws_fail(err, "report version %lld is not supported (this warpscope reads version %d)",
-                       (long long)json_integer_value(version), REPORT_VERSION);
+    json_int_t got = json_integer_value(version);
+    if (got != REPORT_VERSION)
+        return ws_fail(err, "report version %lld is not supported (this warpscope reads version %d%s)",
+                       (long long)got, REPORT_VERSION,
+                       got < REPORT_VERSION ? "; run analyze again to write it anew" : "");
     if (!json_is_object(report_at(doc, "summary")))
         return ws_fail(err, "no \"summary\" object");
     if (!json_is_array(report_at(doc, "kernels")))

@@ -13,7 +13,7 @@
 #include "util/error.h"
 
 #define REPORT_SCHEMA "warpscope-report"
-#define REPORT_VERSION 1
+#define REPORT_VERSION 2 /* 2: "accesses" counts renamed "requests" */
 
 /* Loads and checks path; NULL with err naming the problem (not the file). */
 json_t *report_doc_load(const char *path, ws_error *err);

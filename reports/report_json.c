@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/report_doc.h"
 #include "util/version.h"
 #include "reports/json_access_map.h"
 #include "reports/json_metrics.h"
@@ -144,7 +145,7 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
 
     json_t *doc = json_object();
     json_object_set_new(doc, "schema", json_string("warpscope-report"));
-    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
     json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
     json_object_set_new(doc, "trace", trace);
     json_object_set_new(doc, "gpu", config_to_json(c));

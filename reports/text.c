@@ -53,7 +53,7 @@ void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
         }
         add_group(&groups[g], metrics_kernel_at(a->metrics, k), &a->kernels[k]);
     }
-    fprintf(out, "%-32s %8s %10s %7s %7s %9s %9s %10s\n", "kernel", "launches", "loads", "U line",
+    fprintf(out, "%-32s %8s %13s %7s %7s %9s %9s %10s\n", "kernel", "launches", "loads", "U line",
             "U sect", "coherent", "L1 hits", "streaming");
     for (uint32_t g = 0; g < n; g++) {
         const name_group *x = &groups[g];
@@ -62,8 +62,8 @@ void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
             gens += x->generations[k];
         char label[64];
         kernel_label(label, sizeof label, x->name, 32);
-        fprintf(out, "%-32s %8u %10llu %6.1f%% %6.1f%% %8.1f%% %8.1f%% %9.1f%%\n", label,
-                x->launches, (unsigned long long)x->counts.executions,
+        fprintf(out, "%-32s %8s %13s %6.1f%% %6.1f%% %8.1f%% %8.1f%% %9.1f%%\n", label,
+                numfmt_grouped(x->launches).s, numfmt_grouped(x->counts.executions).s,
                 100 * metrics_utilization(&x->counts, line, GRAN_LINE),
                 100 * metrics_utilization(&x->counts, line, GRAN_SECTOR),
                 pct((double)x->counts.coherent, (double)x->counts.executions),
@@ -78,8 +78,8 @@ void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
     fprintf(out, "\nwhole trace (%s, %u SMs, L1 %llu KiB, L2 %llu KiB)\n", a->config.name,
             a->config.sms, (unsigned long long)a->config.l1.size_bytes / 1024,
             (unsigned long long)a->config.l2.size_bytes / 1024);
-    fprintf(out, "  global loads          %llu, %llu line requests, U %.1f%% (line) %.1f%% (sector)\n",
-            (unsigned long long)s->counts.executions, (unsigned long long)s->counts.requests,
+    fprintf(out, "  global loads          %s, %s line requests, U %.1f%% (line) %.1f%% (sector)\n",
+            numfmt_grouped(s->counts.executions).s, numfmt_grouped(s->counts.requests).s,
             100 * metrics_utilization(&s->counts, line, GRAN_LINE),
             100 * metrics_utilization(&s->counts, line, GRAN_SECTOR));
     uint64_t bypasses = 0, lru_requests = 0; /* every kernel, not only the listed groups */
@@ -97,10 +97,10 @@ void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
     fprintf(out, "  cold (first touch)    %.1f%% of line requests\n",
             pct((double)global->cold, (double)global->total));
     uint32_t block = analysis_sharing_block(&a->options, &a->config);
-    fprintf(out, "  shared across SMs     %.1f%% of %llu %u-byte blocks; %.2f SMs per shared block\n",
-            100 * sharing_shared_fraction(sh), (unsigned long long)sh->blocks, block,
+    fprintf(out, "  shared across SMs     %.1f%% of %s %u-byte blocks; %.2f SMs per shared block\n",
+            100 * sharing_shared_fraction(sh), numfmt_grouped(sh->blocks).s, block,
             sharing_mean_sms_per_shared_block(sh));
-    fprintf(out, "  CTA pairs sharing     %.1f%% at distance < %d (%llu pairs)\n",
+    fprintf(out, "  CTA pairs sharing     %.1f%% at distance < %d (%s pairs)\n",
             100 * sharing_neighbour_pair_share(sh), SHARING_NEIGHBOUR_DISTANCE,
-            (unsigned long long)sh->cta_pairs);
+            numfmt_grouped(sh->cta_pairs).s);
 }

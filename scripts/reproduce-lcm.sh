@@ -29,9 +29,9 @@ systems = ["lcm-bypass", "lcm-coalesce", "lcm", "lcm@lws"]
 def figures(e):
     l1 = e["l1"]
     merged = e["lcm"]["coalescer"]["merged_requests"] if "lcm" in e else 0
-    looked = l1["accesses"] - l1["bypasses"]
+    looked = l1["requests"] - l1["bypasses"]
     return {"looked": (l1["misses"] - l1["bypasses"]) / looked if looked else 0.0,
-            "unserved": l1["misses"] / (l1["accesses"] + merged),
+            "unserved": l1["misses"] / (l1["requests"] + merged),
             "bytes": e["traffic"]["l1_to_l2_bytes"]}
 
 rel = lambda v, b: 100 * (v / b - 1) if b else 0.0

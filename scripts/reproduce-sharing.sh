@@ -35,7 +35,7 @@ runs = [("rr + LRU", "rr", "lru"), ("qx_adpt + LRU", "qx_adpt", "lru"),
 def load(w, sched, name):
     return next(p for p in json.load(open(f"{out}/{w}.{sched}.json"))["policies"] if p["name"] == name)
 figures = [("DRAM bytes", lambda p: p["traffic"]["l2_to_dram_read_bytes"] + p["traffic"]["dram_write_bytes"]),
-           ("L1 miss rate", lambda p: p["l1"]["misses"] / max(p["l1"]["accesses"], 1)),
+           ("L1 miss rate", lambda p: p["l1"]["misses"] / max(p["l1"]["requests"], 1)),
            ("L2 misses per 1000 global warp-loads", lambda p: 1000 * p["l2"]["misses"] / max(p["mpli"]["loads"], 1))]
 mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")
 for title, value in figures:

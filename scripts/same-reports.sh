@@ -19,7 +19,7 @@ if [ -n "${KEEP:-}" ]; then
 else
     work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fi
-workloads=$("$new" workloads | awk 'NR > 1 && $1 != "sizes:" && $0 !~ /^ / {print $1}')
+workloads=$("$new" workloads --names)
 policies=lru,fifo,random,lip,bip,dip,srrip,brrip,drrip,opt
 systems=lru,sharing-aware,sa-fill,sa-local,dacache,dacache-stall
 same=0 differ=0

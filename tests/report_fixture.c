@@ -13,7 +13,7 @@ json_t *test_report_for(const char *dir, const char *name, const char *gpu)
 {
     ws_error err;
     char *trace = test_path(dir, "fixture.wst");
-    cr_assert_eq(record_workload(name, SIZE_SMALL, 1, 0, trace, &err), 0, "%s", err.msg);
+    cr_assert_eq(record_workload(name, SIZE_SMALL, 1, 0, trace, NULL, &err), 0, "%s", err.msg);
     wst_reader *r = wst_reader_open(trace, &err);
     cr_assert_not_null(r, "%s", err.msg);
     gpu_config config;

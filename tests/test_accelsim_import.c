@@ -2,6 +2,7 @@
  * Expected values come from reading the trace text by hand; each says which
  * line of which file it was taken from. */
 #include <criterion/criterion.h>
+#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +321,38 @@ Test(accelsim_import, truncated_xz_is_an_error)
     cr_assert(strstr(err.msg, "kernel-1.traceg.xz:") != NULL, "%s", err.msg);
     free(xz);
     free(cmd);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A .xz whose block header claims a 3 GiB dictionary: the decoder would
+ * allocate it for a few bytes of data.  The import refuses in one line
+ * naming the file and the memory, and WARPSCOPE_XZ_MEMLIMIT is the way out. */
+Test(accelsim_import, xz_dictionary_past_the_memory_limit_is_refused)
+{
+    char *dir = test_tmpdir();
+    const char *text = "-kernel name = k\n-kernel id = 1\n";
+    uint8_t xz[4096];
+    size_t size = 0;
+    cr_assert_eq(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32, NULL, (const uint8_t *)text,
+                                         strlen(text), xz, &size, sizeof xz),
+                 LZMA_OK);
+    /* The first block header follows the 12-byte stream header. */
+    lzma_filter filters[LZMA_FILTERS_MAX + 1];
+    lzma_block block = {.version = 0, .check = LZMA_CHECK_CRC32, .filters = filters};
+    block.header_size = lzma_block_header_size_decode(xz[12]);
+    cr_assert_eq(lzma_block_header_decode(&block, NULL, xz + 12), LZMA_OK);
+    lzma_options_lzma *lz = filters[0].options;
+    lz->dict_size = 3u << 30;
+    cr_assert_eq(lzma_block_header_encode(&block, xz + 12), LZMA_OK); /* same size, new CRC */
+    free(lz);
+    char *path = test_path(dir, "kernel-1.traceg.xz");
+    test_write_file(path, xz, size);
+    ws_error err = {{0}};
+    cr_assert_null(fixture_import(path, &err));
+    cr_assert(strstr(err.msg, "kernel-1.traceg.xz: the xz stream needs 3") != NULL, "%s", err.msg);
+    cr_assert(strstr(err.msg, "over the limit of 256 MiB") != NULL, "%s", err.msg);
+    cr_assert_null(strchr(err.msg, '\n'), "%s", err.msg);
     free(path);
     test_tmpdir_cleanup(dir);
 }

@@ -53,7 +53,7 @@ Test(cli_analyze, gemm_known_utilization)
     for (const char *scope = "global"; scope; scope = strcmp(scope, "global") == 0 ? "per_sm"
                                                      : strcmp(scope, "per_sm") == 0 ? "per_warp"
                                                                                      : NULL)
-        cr_assert_eq(number(json_object_get(line, scope), "accesses"), 24704, "%s", scope);
+        cr_assert_eq(number(json_object_get(line, scope), "requests"), 24704, "%s", scope);
     json_t *k0 = json_array_get(json_object_get(doc, "kernels"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(k0, "name")), "gemm_kernel");
     json_t *pcs = json_object_get(k0, "pcs");

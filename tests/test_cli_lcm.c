@@ -37,11 +37,11 @@ Test(cli_lcm, compare_reports_each_half_of_lcm_and_lws_beside_the_baseline)
     cr_expect_gt(integer(b, "bypassed_requests", NULL), 0, "gaussian has streaming loads");
     /* Without a merge, every bypassed request is an L1 bypass. */
     cr_expect_eq(integer(bypass, "l1", "bypasses"), integer(b, "bypassed_requests", NULL));
-    cr_expect_eq(integer(bypass, "l1", "accesses"), integer(base, "l1", "accesses"),
+    cr_expect_eq(integer(bypass, "l1", "requests"), integer(base, "l1", "requests"),
                  "a bypassed request still counts as an L1 access");
     json_t *c = json_object_get(coalesce, "lcm");
     json_int_t merged = integer(c, "coalescer", "merged_requests");
-    cr_expect_eq(integer(coalesce, "l1", "accesses") + merged, integer(base, "l1", "accesses"),
+    cr_expect_eq(integer(coalesce, "l1", "requests") + merged, integer(base, "l1", "requests"),
                  "each merged request is an L1 access saved");
     cr_expect_eq(integer(c, "bypassed_loads", NULL), 0);
     cr_expect_str_eq(json_string_value(json_object_get(lws, "warp_order")), "lws");
@@ -87,14 +87,14 @@ Test(cli_lcm, bad_options_fail_in_one_line)
                               {"--lcm-threshold", "1"},
                               {"--lcm-window", "0"},
                               {"--manage", "lcm+nothing"},
-                              {"--l1", "lcm"}};
+                              {"--l1-policy", "lcm"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cli_result r = cli_run("replay", "x.wst", cases[i][0], cases[i][1], NULL);
         cr_expect_neq(r.status, 0, "%s %s", cases[i][0], cases[i][1]);
         cr_expect(test_is_one_line(r.err), "%s", r.err);
         cli_result_free(&r);
     }
-    cli_result r = cli_run("replay", "x.wst", "--l1", "lcm", NULL);
+    cli_result r = cli_run("replay", "x.wst", "--l1-policy", "lcm", NULL);
     cr_expect(strstr(r.err, "--manage lcm") != NULL, "a system named as a policy: %s", r.err);
     cli_result_free(&r);
 }

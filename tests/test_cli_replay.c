@@ -35,7 +35,7 @@ static void compare_orders(const char *workload)
     cr_assert_str_eq(json_string_value(json_object_get(opt, "name")), "opt");
     for (size_t i = 0; i < 10; i++) {
         json_t *p = json_array_get(list, i);
-        cr_expect_eq(u64(p, "l1", "accesses"), u64(opt, "l1", "accesses"));
+        cr_expect_eq(u64(p, "l1", "requests"), u64(opt, "l1", "requests"));
         cr_expect_leq(u64(p, "l1", "hits"), u64(opt, "l1", "hits"), "%s: %s beats opt", workload,
                       json_string_value(json_object_get(p, "name")));
     }
@@ -58,7 +58,7 @@ Test(cli_replay, compare_orders_opt_first_on_kmeans) { compare_orders("kmeans");
 Test(cli_replay, replay_writes_a_consistent_report)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "hotspot"), *out = test_path(dir, "r.json");
-    cli_result r = cli_run("replay", trace, "--gpu", "fermi", "--l1", "srrip", "-o", out, "--quiet",
+    cli_result r = cli_run("replay", trace, "--gpu", "fermi", "--l1-policy", "srrip", "-o", out, "--quiet",
                            NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "L1 srrip") != NULL, "%s", r.out);
@@ -66,20 +66,20 @@ Test(cli_replay, replay_writes_a_consistent_report)
     json_t *doc = test_load_json(out);
     json_t *s = json_object_get(doc, "summary");
     cr_expect_str_eq(json_string_value(json_object_get(s, "l1_policy")), "srrip");
-    cr_expect_eq(u64(s, "l1", "hits") + u64(s, "l1", "misses"), u64(s, "l1", "accesses"));
+    cr_expect_eq(u64(s, "l1", "hits") + u64(s, "l1", "misses"), u64(s, "l1", "requests"));
     /* Per-kernel and per-PC accesses add up to the total. */
     uint64_t kernel_sum = 0, pc_sum = 0;
     json_t *k;
     size_t i;
     json_array_foreach(json_object_get(doc, "kernels"), i, k) {
-        kernel_sum += u64(k, "l1", "accesses");
+        kernel_sum += u64(k, "l1", "requests");
         json_t *pc;
         size_t j;
         json_array_foreach(json_object_get(k, "pcs"), j, pc)
-            pc_sum += (uint64_t)json_integer_value(json_object_get(pc, "l1_accesses"));
+            pc_sum += (uint64_t)json_integer_value(json_object_get(pc, "l1_requests"));
     }
-    cr_expect_eq(kernel_sum, u64(s, "l1", "accesses"));
-    cr_expect_eq(pc_sum, u64(s, "l1", "accesses"));
+    cr_expect_eq(kernel_sum, u64(s, "l1", "requests"));
+    cr_expect_eq(pc_sum, u64(s, "l1", "requests"));
     json_t *mpli = json_object_get(s, "mpli");
     cr_expect_eq(json_array_size(json_object_get(mpli, "coherent")), 5);
     cr_expect_eq(json_array_size(json_object_get(s, "remote_holders")), 15, "fermi has 15 SMs");
@@ -165,7 +165,7 @@ static void bypass_on(const char *workload)
     cr_expect(strstr(r.out, "bypass-table") && strstr(r.out, "bypass-pc"), "%s", r.out);
     cli_result_free(&r);
     static const char pcs_head[] = "kernel_id,kernel,pc_index,pc_offset,sass,source_file,"
-                                   "source_line,accesses,worthy_accesses,bypass_share,tested,"
+                                   "source_line,requests,worthy_requests,bypass_share,tested,"
                                    "recommend,traffic_change_bytes\n0,";
     char *text = test_read_output(csv, "hints_pcs.csv");
     cr_expect(strncmp(text, pcs_head, strlen(pcs_head)) == 0, "%s", text);

@@ -72,7 +72,9 @@ Test(config, invalid_fields_are_named)
     expect_invalid("--l1", "16K:4:16", "l1.line");
     expect_invalid("--l1", "10000:4:128", "l1.size");
     expect_invalid("--l2", "768K:8", "--l2: expected SIZE:WAYS:LINE");
-    expect_invalid("--l1", "srip", "--l1: unknown policy 'srip' (see `warpscope policies`)");
+    expect_invalid("--l1", "srrip", "--l1 takes a geometry SIZE:WAYS:LINE[:SECTOR] like 32K:8:128, "
+                                    "not 'srrip': a policy goes to --l1-policy");
+    expect_invalid("--l1-policy", "srip", "unknown policy 'srip'");
     expect_invalid("--l1", "16K:4:128:64", "l1.sector");
     expect_invalid("--sms", "0", "sms");
     expect_invalid("--sms", "many", "--sms");
@@ -184,4 +186,25 @@ Test(config, set_any_field)
     expect_invalid("--set", "l1.ways=3", "l1.size");
     expect_invalid("--set", "l1.index=modulo", "index 'modulo' is not linear or fermi-hash");
     expect_invalid("--set", "l2.policy=nope", "l2.policy: unknown policy 'nope'");
+}
+
+/* A geometry whose cache state would not fit is refused up front, naming
+ * the field; WARPSCOPE_MODEL_LIMIT moves the limit. */
+Test(config, model_memory_past_the_limit_is_refused)
+{
+    gpu_config c;
+    ws_error err;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    cr_assert_eq(config_override(&c, "--sms", "256", &err), 0, "%s", err.msg);
+    cr_assert_eq(config_override(&c, "--l1", "1024M:64:128", &err), -1);
+    cr_assert(strstr(err.msg, "l1.size: the cache model would need about 262") != NULL, "%s",
+              err.msg);
+    cr_assert(strstr(err.msg, "over the limit of 4096 MiB") != NULL, "%s", err.msg);
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    cr_expect_eq(config_model_bytes(&c), (15ull * 128 + 6144) * 128, "fermi: 15 x 128 + 6144 lines");
+    setenv("WARPSCOPE_MODEL_LIMIT", "1", 1);
+    cr_assert_eq(config_validate(&c, &err), 0, "fermi's ~1 MiB fits 1 MiB: %s", err.msg);
+    cr_assert_eq(config_override(&c, "--l2", "1536K:16:128", &err), -1);
+    cr_assert(strstr(err.msg, "l2.size: ") == err.msg, "%s", err.msg);
+    unsetenv("WARPSCOPE_MODEL_LIMIT");
 }

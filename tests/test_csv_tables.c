@@ -106,9 +106,9 @@ static void check_pcs(const char *tables, json_t *doc)
     table t = load(tables, "pcs.csv");
     cr_assert_str_eq(t.header,
                      "kernel_id,kernel,pc_index,pc_offset,sass,source_file,source_line,executions,"
-                     "requests,u_line,u_sector,coherent,divergent,cold_accesses,generations,"
+                     "requests,u_line,u_sector,coherent,divergent,cold_requests,generations,"
                      "locality_class,streaming_fraction,intra_fraction,inter_fraction,"
-                     "both_fraction,l1_accesses,l1_hits,l1_misses,l1_hit_rate,l1_bypasses,"
+                     "both_fraction,l1_requests,l1_hits,l1_misses,l1_hit_rate,l1_bypasses,"
                      "l1_to_l2_read_bytes");
     size_t row = 1;
     json_t *k;
@@ -165,7 +165,7 @@ static void check_reuse(const char *tables, json_t *doc)
                     times += count;
             }
             json_t *hist = json_object_get(json_object_get(reuse, grans[g]), scopes[s]);
-            cr_expect_eq(distances, (unsigned long long)integer(hist, "accesses"), "%s %s",
+            cr_expect_eq(distances, (unsigned long long)integer(hist, "requests"), "%s %s",
                          grans[g], scopes[s]);
             unsigned long long summed = 0;
             json_t *v;

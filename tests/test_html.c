@@ -9,6 +9,7 @@
 #include "reports/cta_bins.h"
 #include "reports/html.h"
 #include "reports/numfmt.h"
+#include "reports/report_doc.h"
 #include "reports/svg.h"
 #include "tests/helpers.h"
 #include "tests/report_fixture.h"
@@ -200,6 +201,14 @@ Test(html, optional_sections_are_drawn)
     test_tmpdir_cleanup(dir);
 }
 
+/* A report document from text without its version: this reader's. */
+static json_t *parse_report(const char *text)
+{
+    json_t *doc = parse(text);
+    json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
+    return doc;
+}
+
 /* The page of a real gaussian analysis: 126 launches of two kernels. */
 static char *gaussian_page(char *dir)
 {
@@ -274,8 +283,8 @@ Test(html, store_pcs_have_their_own_table)
  * shortened, never the offset. */
 Test(html, verdicts_say_why)
 {
-    json_t *doc = parse(
-        "{\"schema\": \"warpscope-report\", \"version\": 1, \"summary\": {}, \"kernels\": [{"
+    json_t *doc = parse_report(
+        "{\"schema\": \"warpscope-report\", \"summary\": {}, \"kernels\": [{"
         "\"name\": \"a_kernel_with_a_name_much_longer_than_any_column<float, 4>\", \"pcs\": ["
         "{\"offset\": 16, \"sass\": \"LDG.E\", \"file\": \"src/k.cu\", \"line\": 7, \"executions\": 10,"
         " \"requests\": 100, \"locality\": {\"class\": \"streaming\"},"
@@ -319,8 +328,8 @@ Test(html, verdicts_say_why)
 Test(html, bare_report_gives_notes)
 {
     char *dir = test_tmpdir();
-    json_t *doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 1,
-                            "summary", "kernels");
+    json_t *doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version",
+                            REPORT_VERSION, "summary", "kernels");
     char *html = render_checked(doc, dir, NULL);
     for (size_t i = 0; i < SECTIONS; i++)
         cr_assert(!has_chart(html, section_ids[i]), "%s is a note", section_ids[i]);
@@ -359,7 +368,7 @@ Test(html, malformed_sections_do_not_crash)
  * the largest distance of any launch (50 CTAs: 49) spans only up to it. */
 Test(html, cta_distance_bars_are_a_density)
 {
-    json_t *doc = parse("{\"schema\": \"warpscope-report\", \"version\": 1, \"summary\": {\"sharing\": {"
+    json_t *doc = parse_report("{\"schema\": \"warpscope-report\", \"summary\": {\"sharing\": {"
                         "\"cta_distance_exact\": [0, 10, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],"
                         "\"cta_distance_log2\": [0, 0, 0, 0, 32, 36, 0]}},"
                         "\"kernels\": [{\"grid\": [25, 2, 1]}, {\"grid\": [4, 1, 1]}]}");
@@ -387,7 +396,7 @@ Test(html, cta_distance_bars_are_a_density)
  * pairs: from the least to the most shared pair, as its legend says. */
 Test(html, sm_sharing_colours_span_the_off_diagonal)
 {
-    json_t *doc = parse("{\"schema\": \"warpscope-report\", \"version\": 1, \"summary\": {\"sharing\": {"
+    json_t *doc = parse_report("{\"schema\": \"warpscope-report\", \"summary\": {\"sharing\": {"
                         "\"sm_matrix\": [[900, 100, 200], [100, 800, 150], [200, 150, 700]]}},"
                         "\"kernels\": []}");
     char *chart = rendered_section(doc, "sm-sharing-heatmap");
@@ -406,10 +415,10 @@ Test(html, refuses_other_documents_and_leaves_no_file)
     cr_assert_eq(html_report_write(doc, path, &err), -1);
     cr_assert(strstr(err.msg, "not a warpscope report") != NULL, "%s", err.msg);
     json_decref(doc);
-    doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 2, "summary",
+    doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 3, "summary",
                     "kernels");
     cr_assert_eq(html_report_write(doc, path, &err), -1);
-    cr_assert_str_eq(err.msg, "report version 2 is not supported (this warpscope reads version 1)");
+    cr_assert_str_eq(err.msg, "report version 3 is not supported (this warpscope reads version 2)");
     cr_assert_null(test_read_file(path, NULL));
     json_decref(doc);
     free(path);

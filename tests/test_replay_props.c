@@ -566,7 +566,7 @@ Test(replay_props, cv_loads_bypass_the_reference_l1_too)
 Test(replay_props, analyze_reference_l1_equals_the_lru_replay)
 {
     /* One definition of the L1 rules (docs/metrics.md §7): analyze's LRU counts equal
-     * `replay --l1 lru` hit for hit, with stores, cg loads, kernels and
+     * `replay --l1-policy lru` hit for hit, with stores, cg loads, kernels and
      * sectors, under GTO (whose order depends on that L1). */
     const char *const geometries[] = {"4K:4:128", "4K:4:128:32"};
     char *dir = test_tmpdir();

@@ -185,3 +185,36 @@ Test(workloads, record_cli_and_errors)
     free(path);
     test_tmpdir_cleanup(dir);
 }
+
+/* Every row's description starts in the header's column, however long the
+ * name (streamcluster, gramschmidt); --names lists exactly the workloads. */
+Test(workloads, listing_aligns_on_long_names)
+{
+    cli_result r = cli_run("workloads", NULL);
+    cr_assert_eq(r.status, 0);
+    const char *header_end = strchr(r.out, '\n');
+    cr_assert_not_null(header_end);
+    size_t column = (size_t)(strstr(r.out, "description") - r.out);
+    unsigned rows = 0;
+    for (const char *line = header_end + 1; *line; line = strchr(line, '\n') + 1) {
+        size_t len = (size_t)(strchr(line, '\n') - line);
+        cr_assert_gt(len, column, "%.*s", (int)len, line);
+        cr_assert(line[column - 1] == ' ' && line[column] != ' ', "misaligned: %.*s", (int)len,
+                  line);
+        rows += line[0] != ' ';
+    }
+    cli_result_free(&r);
+    r = cli_run("workloads", "--names", NULL);
+    unsigned names = 0;
+    for (unsigned i = 0; workload_at(i); i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s\n", workload_at(i)->name);
+        cr_expect_not_null(strstr(r.out, want), "%s", want);
+        names++;
+    }
+    cr_expect_eq(rows, names);
+    cli_result_free(&r);
+    r = cli_run("workloads", "extra", NULL);
+    cr_expect_str_eq(r.err, "warpscope: workloads takes no arguments, not 'extra'\n");
+    cli_result_free(&r);
+}

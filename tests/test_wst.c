@@ -1,9 +1,11 @@
 /* tests/test_wst.c: .wst write-then-read is the identity (DESIGN.md
  * property), per CTA and per kernel, with forced small chunks and flushes. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats/wst.h"
+#include "formats/wst_layout.h"
 #include "tests/helpers.h"
 #include "tests/trace_gen.h"
 
@@ -159,6 +161,36 @@ Test(wst, writer_rejects_invalid_records)
     cr_assert_eq(wst_writer_add_record(w, 1, &r, &err), -1);
     wst_writer_abort(w);
     cr_assert_null(test_read_file(path, NULL), "abort leaves no file");
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+/* The reader refuses metadata over WST_MAX_METADATA_BYTES, so the writer
+ * stops at the kernel that would pass it (long names listed many times),
+ * and the file never appears. */
+Test(wst, writer_refuses_metadata_the_reader_would_refuse, .timeout = 120)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "names.wst");
+    ws_error err;
+    wst_writer *w = wst_writer_open(path, NULL, NULL, &err);
+    size_t len = 8u << 20;
+    char *name = malloc(len + 1);
+    memset(name, 'k', len);
+    name[len] = '\0';
+    wst_kernel k = {.name = name, .grid = {1, 1, 1}, .block = {32, 1, 1}};
+    uint32_t limit_kernels = (uint32_t)(WST_MAX_METADATA_BYTES / len);
+    int rc = 0;
+    uint32_t added = 0;
+    while ((rc = wst_writer_add_kernel(w, &k, &err)) >= 0)
+        added++;
+    cr_assert_eq(added, limit_kernels - 1, "stops when the names pass the limit (%u)", added);
+    cr_assert(strstr(err.msg, "metadata (kernel names, PCs) would pass the format's 256 MiB limit") !=
+                  NULL,
+              "%s", err.msg);
+    wst_writer_abort(w);
+    cr_assert_null(test_read_file(path, NULL), "no file");
+    free(name);
     free(path);
     test_tmpdir_cleanup(dir);
 }

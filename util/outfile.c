@@ -1,7 +1,11 @@
 /* util/outfile.c: see outfile.h. */
 #include "util/outfile.h"
 
+#include "util/interrupt.h"
+
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +16,45 @@ struct ws_outfile {
     char *final_path;
     char *temp_path; /* NULL for stdout */
 };
+
+/* ".NAME.tmp.PID.XXXXXX": a temporary of process PID. */
+static long temp_owner(const char *name)
+{
+    if (name[0] != '.')
+        return -1;
+    const char *tag = strstr(name, ".tmp.");
+    while (tag && strstr(tag + 1, ".tmp."))
+        tag = strstr(tag + 1, ".tmp."); /* the last one: NAME may hold ".tmp." */
+    if (!tag)
+        return -1;
+    char *end;
+    long pid = strtol(tag + 5, &end, 10);
+    return pid > 0 && end > tag + 5 && *end == '.' && strlen(end + 1) == 6 ? pid : -1;
+}
+
+/* A run killed by SIGKILL could not remove its temporaries: the first output
+ * a run writes into a directory removes those whose process is gone.  A
+ * live process's (another run writing there now) is left alone.  Once per
+ * directory per run, so writing many files costs one scan. */
+static void remove_stale_temps(const char *dir)
+{
+    static char scanned[4096];
+    if (strcmp(scanned, dir) == 0)
+        return;
+    snprintf(scanned, sizeof scanned, "%s", dir);
+    DIR *d = opendir(dir[0] ? dir : ".");
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        long pid = temp_owner(e->d_name);
+        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[4096];
+        if (snprintf(path, sizeof path, "%s%s", dir, e->d_name) < (int)sizeof path)
+            unlink(path);
+    }
+    closedir(d);
+}
 
 ws_outfile *ws_outfile_open(const char *path, ws_error *err)
 {
@@ -35,11 +78,14 @@ ws_outfile *ws_outfile_open(const char *path, ws_error *err)
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
     const char *base = path + dir_len;
-    size_t n = strlen(path) + 16;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", (int)dir_len, path);
+    remove_stale_temps(dir);
+    size_t n = strlen(path) + 40;
     out->temp_path = malloc(n);
     if (!out->temp_path)
         goto oom;
-    snprintf(out->temp_path, n, "%.*s.%s.tmp.XXXXXX", (int)dir_len, path, base);
+    snprintf(out->temp_path, n, "%.*s.%s.tmp.%ld.XXXXXX", (int)dir_len, path, base, (long)getpid());
     int fd = mkstemp(out->temp_path);
     if (fd < 0) {
         ws_fail(err, "cannot create output: %s", strerror(errno));
@@ -47,6 +93,7 @@ ws_outfile *ws_outfile_open(const char *path, ws_error *err)
         out->temp_path = NULL;
         goto fail;
     }
+    interrupt_add_temp(out->temp_path);
     fchmod(fd, 0644);
     out->stream = fdopen(fd, "wb");
     if (!out->stream) {
@@ -67,6 +114,8 @@ const char *ws_outfile_path(const ws_outfile *out) { return out->final_path; }
 
 static void outfile_free(ws_outfile *out)
 {
+    if (out->temp_path)
+        interrupt_forget_temp(out->temp_path);
     free(out->final_path);
     free(out->temp_path);
     free(out);
@@ -85,7 +134,12 @@ int ws_outfile_commit(ws_outfile *out, ws_error *err)
     if (fclose(out->stream) != 0 || write_failed) {
         rc = ws_fail(err, "write failed: %s", strerror(errno ? errno : EIO));
         unlink(out->temp_path);
-    } else if (rename(out->temp_path, out->final_path) != 0) {
+        outfile_free(out);
+        return rc;
+    }
+    /* Registered before the rename, so a signal finds it at either name. */
+    interrupt_add_committed(out->final_path);
+    if (rename(out->temp_path, out->final_path) != 0) {
         rc = ws_fail(err, "cannot rename output into place: %s", strerror(errno));
         unlink(out->temp_path);
     }
@@ -107,7 +161,9 @@ void ws_outfile_abort(ws_outfile *out)
 
 int ws_make_dir(const char *dir, ws_error *err)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    if (mkdir(dir, 0777) == 0)
+        interrupt_add_dir(dir); /* ours: an interrupted run takes it back */
+    else if (errno != EEXIST)
         return ws_fail(err, "%s: cannot create directory: %s", dir, strerror(errno));
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))

@@ -12,8 +12,10 @@
 
 typedef struct ws_outfile ws_outfile;
 
-/* Opens "<dir>/.<name>.tmp.XXXXXX" for writing.  path "-" means stdout
- * (commit then just flushes).  NULL on failure with err set. */
+/* Opens "<dir>/.<name>.tmp.<pid>.XXXXXX" for writing.  path "-" means
+ * stdout (commit then just flushes).  NULL on failure with err set.  The
+ * first open in a directory removes the temporaries there of processes
+ * that no longer exist (a run killed by SIGKILL). */
 ws_outfile *ws_outfile_open(const char *path, ws_error *err);
 FILE *ws_outfile_stream(ws_outfile *out);
 const char *ws_outfile_path(const ws_outfile *out);

@@ -197,8 +197,8 @@ static int export_kernel(wst_reader *r, uint32_t index, const char *path, ws_err
 
 int accelsim_export(const char *wst_path, const char *out_dir, ws_error *err)
 {
-    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST)
-        return ws_fail(err, "%s: cannot create directory: %s", out_dir, strerror(errno));
+    if (ws_make_dir(out_dir, err) != 0)
+        return -1;
     wst_reader *r = wst_reader_open(wst_path, err);
     if (!r)
         return ws_fail_prefix(err, "%s: ", wst_path);

@@ -9,6 +9,23 @@
 
 #define READ_BLOCK (64u << 10)
 
+/* The xz decoder's memory is set by the stream's header (its dictionary),
+ * not by the data: a header may claim gigabytes for a few bytes of input.
+ * xz -9 needs 65 MiB; 256 MiB leaves room for any preset and refuses what
+ * only a crafted or exotic stream asks.  WARPSCOPE_XZ_MEMLIMIT (MiB)
+ * raises it (docs/accelsim.md). */
+#define XZ_MEMLIMIT_DEFAULT_MIB 256u
+
+static uint64_t xz_memlimit(void)
+{
+    const char *env = getenv("WARPSCOPE_XZ_MEMLIMIT");
+    char *end;
+    unsigned long long mib = env && *env ? strtoull(env, &end, 10) : 0;
+    if (!env || !*env || *end || mib == 0 || mib > (1ull << 30))
+        mib = XZ_MEMLIMIT_DEFAULT_MIB;
+    return (uint64_t)mib << 20;
+}
+
 struct accelsim_input {
     char *path;
     FILE *file;
@@ -44,7 +61,7 @@ accelsim_input *accelsim_input_open(const char *path, ws_error *err)
         lzma_stream init = LZMA_STREAM_INIT;
         in->lzma = init;
         in->compressed = malloc(READ_BLOCK);
-        if (lzma_stream_decoder(&in->lzma, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+        if (lzma_stream_decoder(&in->lzma, xz_memlimit(), LZMA_CONCATENATED) != LZMA_OK) {
             ws_fail(err, "%s: cannot start the xz decoder", path);
             accelsim_input_close(in);
             return NULL;
@@ -101,6 +118,11 @@ static int fill(accelsim_input *in, ws_error *err)
             in->stream_done = 1;
             break;
         }
+        if (ret == LZMA_MEMLIMIT_ERROR)
+            return ws_fail(err, "%s: the xz stream needs %llu MiB to decode, over the limit of "
+                           "%llu MiB (set WARPSCOPE_XZ_MEMLIMIT=MiB to allow it)", in->path,
+                           (unsigned long long)((lzma_memusage(&in->lzma) + (1u << 20) - 1) >> 20),
+                           (unsigned long long)(lzma_memlimit_get(&in->lzma) >> 20));
         if (ret != LZMA_OK)
             return ws_fail(err, "%s:%lu: xz data is %s", in->path, in->lineno + 1,
                            ret == LZMA_BUF_ERROR ? "truncated" : "corrupt");

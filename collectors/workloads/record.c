@@ -26,8 +26,41 @@ const workload *workload_lookup(const char *name, ws_error *err)
     return w;
 }
 
+/* The writer's sink, counting records onto a progress bar: the emulator
+ * cannot know a workload's record count before running it. */
+typedef struct counted_sink {
+    wst_sink inner;
+    progress *bar;
+    uint64_t records;
+} counted_sink;
+
+static int counted_add_kernel(void *ctx, const wst_kernel *kernel, ws_error *err)
+{
+    counted_sink *c = ctx;
+    return c->inner.add_kernel(c->inner.ctx, kernel, err);
+}
+
+static int64_t counted_add_pc(void *ctx, uint32_t kernel, const wst_pc *pc, ws_error *err)
+{
+    counted_sink *c = ctx;
+    return c->inner.add_pc(c->inner.ctx, kernel, pc, err);
+}
+
+static int counted_add_record(void *ctx, uint32_t kernel, const wst_record *rec, ws_error *err)
+{
+    counted_sink *c = ctx;
+    progress_update(c->bar, ++c->records);
+    return c->inner.add_record(c->inner.ctx, kernel, rec, err);
+}
+
+static int counted_end_cta(void *ctx, uint32_t kernel, uint32_t cta, ws_error *err)
+{
+    counted_sink *c = ctx;
+    return c->inner.end_cta ? c->inner.end_cta(c->inner.ctx, kernel, cta, err) : 0;
+}
+
 int record_workload(const char *name, workload_size size, uint64_t seed, int verify,
-                    const char *out_path, ws_error *err)
+                    const char *out_path, progress *bar, ws_error *err)
 {
     const workload *w = workload_lookup(name, err);
     if (!w)
@@ -40,7 +73,10 @@ int record_workload(const char *name, workload_size size, uint64_t seed, int ver
     wst_writer *writer = wst_writer_open(out_path, &origin, NULL, err);
     if (!writer)
         return -1;
-    wst_sink sink = wst_writer_sink(writer);
+    counted_sink counted = {.inner = wst_writer_sink(writer), .bar = bar};
+    wst_sink sink = {.ctx = &counted, .add_kernel = counted_add_kernel, .add_pc = counted_add_pc,
+                     .add_record = counted_add_record,
+                     .end_cta = counted.inner.end_cta ? counted_end_cta : NULL};
     /* The arena only reserves address space; pages are committed as used. */
     emu *e = emu_new(&sink, (size_t)16 << 30, err);
     int rc = e ? w->run(e, size, seed, verify, err) : -1;

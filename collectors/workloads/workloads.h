@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "collectors/emu/emu.h"
+#include "util/progress.h"
 
 typedef enum workload_size { SIZE_SMALL = 0, SIZE_MEDIUM, SIZE_LARGE, SIZE_COUNT } workload_size;
 
@@ -51,10 +52,10 @@ int workload_launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_k
 float *workload_random_floats(emu *e, size_t n, uint64_t *state, float **copy);
 
 /* Runs workload `name` in the emulator and writes its trace to out_path
- * (streaming, through the .wst writer).  Unknown names are reported with the
- * list of workloads. */
+ * (streaming, through the .wst writer), counting the records written on bar
+ * (NULL: none).  Unknown names are reported with the list of workloads. */
 int record_workload(const char *name, workload_size size, uint64_t seed, int verify,
-                    const char *out_path, ws_error *err);
+                    const char *out_path, progress *bar, ws_error *err);
 
 /* Default workload for the demo and `profile`. */
 #define WORKLOAD_DEFAULT "gaussian"

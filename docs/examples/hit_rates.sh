@@ -8,8 +8,8 @@ command -v jq >/dev/null || { echo "hit_rates.sh: needs jq" >&2; exit 1; }
 
 echo "== whole trace: L1 and L2 of the replay"
 jq -r '.summary.replay // empty
-       | "L1 \(.l1_policy): \(.l1.hits) hits of \(.l1.accesses) accesses, hit rate \(.l1.hit_rate)",
-         "L2 \(.l2_policy): \(.l2.hits) hits of \(.l2.accesses) accesses, hit rate \(.l2.hit_rate)"' "$report"
+       | "L1 \(.l1_policy): \(.l1.hits) hits of \(.l1.requests) requests, hit rate \(.l1.hit_rate)",
+         "L2 \(.l2_policy): \(.l2.hits) hits of \(.l2.requests) requests, hit rate \(.l2.hit_rate)"' "$report"
 
 echo "== per kernel launch: kernel_id, kernel, L1 hit rate"
 jq -r '.kernels[] | [.index, .name, (.metrics.replay.l1.hit_rate // "n/a")] | @tsv' "$report"
@@ -18,11 +18,11 @@ echo "== load PCs with the most L1 misses: kernel_id, kernel, pc_offset, sass, m
 # pc_offset in hex, as the CSV tables write it
 jq -r 'def hex: [recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
                 | reverse | map("0123456789abcdef"[.:. + 1]) | "0x" + join("");
-       [.kernels[] as $k | $k.pcs[] | select((.replay.l1_accesses // 0) > 0)
+       [.kernels[] as $k | $k.pcs[] | select((.replay.l1_requests // 0) > 0)
         | [$k.index, $k.name, (.offset | hex), .sass, .replay.l1_misses, .replay.hit_rate]]
        | sort_by(-.[4]) | .[:10][] | @tsv' "$report"
 
-echo "== per-SM reuse distance of L1 lines: low, high, accesses (non-empty buckets)"
+echo "== per-SM reuse distance of L1 lines: low, high, requests (non-empty buckets)"
 jq -r '.summary.reuse.line.per_sm | [.log2_low, .log2_high, .log2] | transpose[]
        | select(.[2] > 0) | @tsv' "$report"
 

@@ -32,8 +32,8 @@ def main(argv):
                                            how="left")
 
     per_kernel = loads.groupby(["kernel_id", "kernel"], as_index=False)[
-        ["requests", "l1_accesses", "l1_hits", "l1_misses", "l1_to_l2_read_bytes"]].sum()
-    per_kernel["l1_hit_rate"] = per_kernel["l1_hits"] / per_kernel["l1_accesses"]
+        ["requests", "l1_requests", "l1_hits", "l1_misses", "l1_to_l2_read_bytes"]].sum()
+    per_kernel["l1_hit_rate"] = per_kernel["l1_hits"] / per_kernel["l1_requests"]
     pd.set_option("display.width", 200)
     print("L1 hit rate per kernel launch (replay of the config's policies):")
     print(per_kernel.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

@@ -1,0 +1,153 @@
+/* util/interrupt.c: see interrupt.h. */
+#include "util/interrupt.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum { ENTRY_TEMP, ENTRY_DIR, ENTRY_COMMITTED } entry_kind;
+
+typedef struct entry {
+    entry_kind kind;
+    char *path;
+} entry;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static entry *entries;
+static size_t count, cap;
+
+static void add(entry_kind kind, const char *path)
+{
+    char *copy = strdup(path);
+    if (!copy)
+        return; /* out of memory: this path is merely not cleaned on a signal */
+    pthread_mutex_lock(&lock);
+    if (count == cap) {
+        size_t grown = cap ? 2 * cap : 16;
+        entry *e = realloc(entries, grown * sizeof *e);
+        if (!e) {
+            pthread_mutex_unlock(&lock);
+            free(copy);
+            return;
+        }
+        entries = e;
+        cap = grown;
+    }
+    entries[count++] = (entry){kind, copy};
+    pthread_mutex_unlock(&lock);
+}
+
+void interrupt_add_temp(const char *path) { add(ENTRY_TEMP, path); }
+void interrupt_add_dir(const char *dir) { add(ENTRY_DIR, dir); }
+
+void interrupt_forget_temp(const char *path)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = count; i-- > 0;) {
+        if (entries[i].kind == ENTRY_TEMP && strcmp(entries[i].path, path) == 0) {
+            free(entries[i].path);
+            entries[i] = entries[--count];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* Is path directly inside dir (dir "a/b", path "a/b/c")?  Only the outputs
+ * the run named are compared, so no normalisation is needed: a profile
+ * directory and its files are joined from the same string. */
+static int inside(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return strncmp(path, dir, n) == 0 && path[n] == '/' && !strchr(path + n + 1, '/');
+}
+
+void interrupt_add_committed(const char *path)
+{
+    int ours = 0;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < count && !ours; i++)
+        ours = entries[i].kind == ENTRY_DIR && inside(path, entries[i].path);
+    pthread_mutex_unlock(&lock);
+    if (ours)
+        add(ENTRY_COMMITTED, path);
+}
+
+/* Files first, then directories, the most recent first (a directory made
+ * inside another goes before it). */
+static int cleanup_locked(void)
+{
+    int removed = 0;
+    for (size_t i = count; i-- > 0;)
+        if (entries[i].kind != ENTRY_DIR && unlink(entries[i].path) == 0)
+            removed++;
+    for (size_t i = count; i-- > 0;)
+        if (entries[i].kind == ENTRY_DIR && rmdir(entries[i].path) == 0)
+            removed++;
+    return removed;
+}
+
+int interrupt_cleanup_now(void)
+{
+    pthread_mutex_lock(&lock);
+    int removed = cleanup_locked();
+    for (size_t i = 0; i < count; i++)
+        free(entries[i].path);
+    count = 0;
+    pthread_mutex_unlock(&lock);
+    return removed;
+}
+
+static sigset_t watched;
+
+static void *watch(void *unused)
+{
+    (void)unused;
+    int sig = 0;
+    if (sigwait(&watched, &sig) != 0)
+        return NULL;
+    /* The lock stays held: no output may be registered or committed now. */
+    pthread_mutex_lock(&lock);
+    int removed = cleanup_locked();
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r%100s\r", ""); /* over a progress bar */
+    fprintf(stderr, "warpscope: interrupted (%s); %s\n", strsignal(sig),
+            removed ? "its partial outputs are removed" : "nothing was written");
+    fflush(stderr);
+    signal(sig, SIG_DFL);
+    pthread_sigmask(SIG_UNBLOCK, &watched, NULL);
+    raise(sig); /* the exit status says which signal ended the run */
+    _exit(128 + sig);
+}
+
+void interrupt_install(void)
+{
+    sigemptyset(&watched);
+    sigaddset(&watched, SIGINT);
+    sigaddset(&watched, SIGTERM);
+    sigaddset(&watched, SIGHUP);
+    if (pthread_sigmask(SIG_BLOCK, &watched, NULL) != 0)
+        return;
+    pthread_t thread;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&thread, &attr, watch, NULL) != 0)
+        pthread_sigmask(SIG_UNBLOCK, &watched, NULL); /* no watcher: plain default signals */
+    pthread_attr_destroy(&attr);
+}
+
+void interrupt_child_reset(void)
+{
+    sigset_t all;
+    sigemptyset(&all);
+    sigaddset(&all, SIGINT);
+    sigaddset(&all, SIGTERM);
+    sigaddset(&all, SIGHUP);
+    pthread_sigmask(SIG_UNBLOCK, &all, NULL);
+}

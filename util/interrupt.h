@@ -1,0 +1,40 @@
+/* util/interrupt.h: what an interrupted run takes back.
+ *
+ * SIGINT, SIGTERM and SIGHUP must leave no temporary or partial file and no
+ * directory the run made.  main() calls interrupt_install() before any
+ * thread starts: the signals are then blocked in every thread and one
+ * watcher thread waits for them, so the cleanup runs as ordinary code (with
+ * the registry's lock) rather than in a signal handler.  On a signal the
+ * watcher removes every registered temporary, every file committed into a
+ * directory the run made, and those directories, says so in one line, and
+ * ends the process by the same signal.
+ *
+ * util/outfile.c registers its temporaries, commits and directories; the
+ * registry holds one entry per output file, so its size follows the run's
+ * outputs, not its input. */
+#ifndef WS_INTERRUPT_H
+#define WS_INTERRUPT_H
+
+/* Blocks the signals and starts the watcher.  Without it (the unit tests),
+ * the functions below only keep the registry. */
+void interrupt_install(void);
+
+/* A temporary file: removed on a signal until forgotten. */
+void interrupt_add_temp(const char *path);
+void interrupt_forget_temp(const char *path);
+/* A directory this run created; on a signal, the files committed into it
+ * are removed, then it. */
+void interrupt_add_dir(const char *dir);
+/* A file renamed into place: removed on a signal if it lies in a directory
+ * this run created. */
+void interrupt_add_committed(const char *path);
+
+/* In a child after fork(), before exec: the signals unblocked again, so the
+ * program it runs can be interrupted. */
+void interrupt_child_reset(void);
+
+/* For tests: what a signal would remove, removed now; returns how many
+ * paths were removed. */
+int interrupt_cleanup_now(void);
+
+#endif
