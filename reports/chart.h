@@ -25,8 +25,12 @@ double chart_y(const chart_plot *p, double lo, double hi, double v);
 /* Grid lines, tick labels and the rotated title of a y axis lo..hi. */
 void chart_y_axis(FILE *out, const chart_plot *p, double lo, double hi, const double *ticks,
                   unsigned tick_count, numfmt_kind format, const char *title);
-/* The title centred under the plot, below its tick labels (drop px). */
-void chart_x_title(FILE *out, const chart_plot *p, double drop, const char *title);
+/* Width of a title of n characters at the page's title font (12 px). */
+#define CHART_TITLE_CHAR_PX 6.8
+/* The title centred under the plot, below its tick labels (drop px),
+ * moved left as far as it must to end before x = right (a legend beside
+ * the plot; 0: nothing there). */
+void chart_x_title(FILE *out, const chart_plot *p, double drop, const char *title, double right);
 /* The legend entry of series i (its colour swatch and name) at (x, y);
  * returns the x of the next entry, so a row is one loop. */
 double chart_legend_entry(FILE *out, double x, double y, unsigned i, const char *name);
@@ -47,6 +51,11 @@ typedef struct heatmap {
     const char *x_title, *y_title, *legend_title;
     numfmt_kind format;
     double max;      /* top of the colour scale; values above it clip */
+    /* Bottom of a linear colour scale (0 by default): values at or below it
+     * get the lightest colour.  Raised to the smallest cell, the scale
+     * spends its whole range on the differences between cells. */
+    double min;
+    const char *scale_note; /* under the legend: what the scale spans (may be NULL) */
     int log_scale;   /* colour by log(1 + v), for counts spanning decades */
     int square;      /* square cells (an SM × SM matrix) */
     double label_width; /* px for the row labels (0: 120) */
@@ -72,6 +81,9 @@ typedef struct bar_chart {
     const char *x_title, *y_title;
     numfmt_kind format;
     double y_max; /* 0: from the data */
+    /* Optional [categories]: the hover text of each category's bars, in
+     * place of "category, series: value". */
+    const char *const *tips;
 } bar_chart;
 
 void chart_bars(FILE *out, const bar_chart *c);

@@ -49,9 +49,12 @@ void chart_y_axis(FILE *out, const chart_plot *p, double lo, double hi, const do
     svg_text(out, 14, p->y + p->h / 2, "middle", -90, "title", title);
 }
 
-void chart_x_title(FILE *out, const chart_plot *p, double drop, const char *title)
+void chart_x_title(FILE *out, const chart_plot *p, double drop, const char *title, double right)
 {
-    svg_text(out, p->x + p->w / 2, p->y + p->h + drop, "middle", 0, "title", title);
+    double centre = p->x + p->w / 2, half = CHART_TITLE_CHAR_PX * (double)strlen(title) / 2;
+    if (right > 0 && centre + half > right - 8)
+        centre = fmax(right - 8 - half, half + 4);
+    svg_text(out, centre, p->y + p->h + drop, "middle", 0, "title", title);
 }
 
 double chart_legend_entry(FILE *out, double x, double y, unsigned i, const char *name)

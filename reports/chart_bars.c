@@ -41,8 +41,11 @@ static void bars(FILE *out, const bar_chart *c, const chart_plot *p, double hi)
                 continue;
             double bottom = c->stacked ? base : 0, top = bottom + (v > 0 ? v : 0);
             double y_top = chart_y(p, 0, hi, top), y_bottom = chart_y(p, 0, hi, bottom);
-            snprintf(tip, sizeof tip, "%s, %s: %s", c->category_labels[k],
-                     c->series[s].name, numfmt(c->format, v).s);
+            if (c->tips)
+                snprintf(tip, sizeof tip, "%s", c->tips[k]);
+            else
+                snprintf(tip, sizeof tip, "%s, %s: %s", c->category_labels[k],
+                         c->series[s].name, numfmt(c->format, v).s);
             svg_rect(out, c->stacked ? x : x + s * bar_w, y_top, bar_w, y_bottom - y_top,
                      colour_series(s), tip);
             base = top;
@@ -79,9 +82,13 @@ void chart_bars(FILE *out, const bar_chart *c)
     if (c->categories)
         bars(out, c, &p, hi);
     category_labels(out, c, &p, rotate);
-    chart_x_title(out, &p, label_drop + 18, c->x_title);
-    double x = p.x;
-    for (unsigned s = 0; c->series_count > 1 && s < c->series_count; s++)
-        x = chart_legend_entry(out, x, 16, s, c->series[s].name);
+    chart_x_title(out, &p, label_drop + 18, c->x_title, 0);
+    if (c->series_count > 1) {
+        svg_group_open(out, "legend");
+        double x = p.x;
+        for (unsigned s = 0; s < c->series_count; s++)
+            x = chart_legend_entry(out, x, 16, s, c->series[s].name);
+        svg_group_close(out);
+    }
     svg_close(out);
 }

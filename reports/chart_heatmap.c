@@ -10,18 +10,26 @@
 #define CHAR_PX 6.2 /* width of a label character at the page's font size */
 #define LEGEND_STEPS 32
 
+/* The bottom of the scale: h->min on a linear scale below the top. */
+static double bottom_of(const heatmap *h)
+{
+    return !h->log_scale && h->min > 0 && h->min < h->max ? h->min : 0;
+}
+
 /* Where v sits on the colour scale, 0..1. */
 static double scale_of(const heatmap *h, double v)
 {
     if (!(h->max > 0))
         return 0;
-    return h->log_scale ? log1p(v) / log1p(h->max) : v / h->max;
+    double low = bottom_of(h);
+    return h->log_scale ? log1p(v) / log1p(h->max) : fmax(0, v - low) / (h->max - low);
 }
 
 /* The value at scale position t: the inverse of scale_of, for legend ticks. */
 static double value_at(const heatmap *h, double t)
 {
-    return h->log_scale ? expm1(t * log1p(h->max)) : t * h->max;
+    double low = bottom_of(h);
+    return h->log_scale ? expm1(t * log1p(h->max)) : low + t * (h->max - low);
 }
 
 static unsigned longest(const char *const *labels, unsigned n)
@@ -52,8 +60,9 @@ static void cells(FILE *out, const heatmap *h, const chart_plot *p, double cw, d
         }
 }
 
+/* legend_x: where the legend starts, which the x title must not reach. */
 static void labels(FILE *out, const heatmap *h, const chart_plot *p, double cw, double ch,
-                   double label_width)
+                   double label_width, double legend_x)
 {
     char text[160];
     unsigned row_stride = (unsigned)ceil(12 / ch);
@@ -70,7 +79,7 @@ static void labels(FILE *out, const heatmap *h, const chart_plot *p, double cw, 
             svg_text(out, p->x + (c + 0.5) * cw, p->y + p->h + 15, "middle", 0, "tick", h->col_labels[c]);
     if (last % col_stride != 0)
         svg_text(out, p->x + (last + 0.5) * cw, p->y + p->h + 15, "middle", 0, "tick", h->col_labels[last]);
-    chart_x_title(out, p, 36, h->x_title);
+    chart_x_title(out, p, 36, h->x_title, legend_x);
     /* A y title longer than a short plot would be cut off: it goes on top. */
     if (strlen(h->y_title) * CHAR_PX > p->h)
         svg_text(out, 4, p->y - 10, "start", 0, "title", h->y_title);
@@ -127,6 +136,10 @@ static double legend(FILE *out, const heatmap *h, double x, double y, double hei
         svg_rect(out, x, at - 10, 14, 12, COLOUR_OFF_SCALE, NULL);
         svg_text(out, x + 20, at, "start", 0, "tick", h->off_scale_note);
     }
+    if (h->scale_note) {
+        at += 18;
+        svg_text(out, x, at, "start", 0, "note", h->scale_note);
+    }
     return at;
 }
 
@@ -146,16 +159,19 @@ void chart_heatmap(FILE *out, const heatmap *h)
         cw = ch = fmin(cw, max_h / rows);
     chart_plot p = {28 + label_width, 24, cols * cw, rows * ch};
     double legend_x = p.x + p.w + 24, legend_h = fmax(120, fmin(p.h, 240));
-    const char *notes[] = {h->legend_title, h->off_scale ? h->off_scale_note : NULL};
+    const char *notes[] = {h->legend_title, h->off_scale ? h->off_scale_note : NULL, h->scale_note};
     double legend_w = 90;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (notes[i])
             legend_w = fmax(legend_w, 24 + CHAR_PX * (double)strlen(notes[i]));
-    double legend_bottom = p.y + legend_h + 20 + (h->off_scale && h->off_scale_note ? 18 : 0);
+    double legend_bottom = p.y + legend_h + 20 + (h->off_scale && h->off_scale_note ? 18 : 0) +
+                           (h->scale_note ? 18 : 0);
     double height = fmax(p.y + p.h + 48, legend_bottom + 10);
     svg_open(out, legend_x + legend_w, height, h->label);
     cells(out, h, &p, cw, ch);
-    labels(out, h, &p, cw, ch, label_width);
+    labels(out, h, &p, cw, ch, label_width, legend_x);
+    svg_group_open(out, "legend");
     legend(out, h, legend_x, p.y, legend_h);
+    svg_group_close(out);
     svg_close(out);
 }

@@ -51,7 +51,7 @@ static void x_axis(FILE *out, const line_chart *c, const chart_plot *p, const lo
         if (k % stride == 0)
             svg_text(out, x, p->y + p->h + 15, "middle", 0, "tick", numfmt(c->x_format, v).s);
     }
-    chart_x_title(out, p, 36, c->x_title);
+    chart_x_title(out, p, 36, c->x_title, 0);
 }
 
 static void markers(FILE *out, const line_chart *c, const chart_plot *p, const log_axis *a)
@@ -110,8 +110,10 @@ void chart_lines(FILE *out, const line_chart *c)
     markers(out, c, &p, &a);
     for (unsigned s = 0; s < c->series_count; s++)
         series(out, c, &p, &a, y_top, s);
+    svg_group_open(out, "legend");
     double x = p.x;
     for (unsigned s = 0; s < c->series_count; s++)
         x = chart_legend_entry(out, x, 16, s, c->series[s].name);
+    svg_group_close(out);
     svg_close(out);
 }

@@ -49,6 +49,6 @@ void chart_slices(FILE *out, const double *requests, unsigned count)
     svg_line(out, p.x, y, p.x + p.w, y, "marker");
     snprintf(label, sizeof label, "mean %s", numfmt_count(mean).s);
     svg_text(out, p.x + p.w + 6, y + 4, "start", 0, "note", label);
-    chart_x_title(out, &p, 34, "L2 slice");
+    chart_x_title(out, &p, 34, "L2 slice", 0);
     svg_close(out);
 }

@@ -27,6 +27,8 @@ static const char style[] =
     "p.how{color:#555;margin:0 0 8px;max-width:80ch}p.absent{color:#777;font-style:italic}\n"
     "p.verdict{font-size:16px;margin:8px 0}\n"
     "nav a{margin-right:12px;white-space:nowrap}\n"
+    "dl.columns{display:grid;grid-template-columns:max-content minmax(0,80ch);gap:2px 12px;"
+    "margin:0 0 10px;color:#555}dl.columns dt{font-weight:600}dl.columns dd{margin:0}\n"
     "dl.context{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:8px 0}"
     "dl.context dt{color:#666}dl.context dd{margin:0;word-break:break-all}\n"
     ".cards{display:flex;flex-wrap:wrap;gap:8px;margin:10px 0}"
@@ -44,6 +46,11 @@ static const char style[] =
     "border-bottom:1px solid #eee;text-align:left;vertical-align:top}"
     "th{background:#f4f4f4;position:sticky;top:0}td.n{text-align:right;"
     "font-variant-numeric:tabular-nums}td.code{font-family:ui-monospace,monospace}\n"
+    "td.pc{max-width:22em}td.pc code{white-space:nowrap}td .src{display:block;color:#666;font-size:12px;overflow-wrap:anywhere}"
+    "td.verdict{min-width:14em;max-width:36em}td.verdict .why{display:block;color:#555;"
+    "font-size:12px}\n"
+    "summary{cursor:pointer}table.launches{font-size:12px;margin:2px 0 4px auto}"
+    "table.launches th,table.launches td{padding:1px 6px}\n"
     "footer{color:#777;font-size:12px}\n"
     "</style>\n</head>\n";
 
@@ -57,6 +64,18 @@ void html_section_begin(FILE *out, const char *id)
     fputs("</h2>\n<p class=\"how\">", out);
     xml_escape(out, text ? text->how : "");
     fputs("</p>\n", out);
+    const html_column_text *columns = html_section_columns(id);
+    if (!columns)
+        return;
+    fputs("<dl class=\"columns\">", out);
+    for (const html_column_text *c = columns; c->name; c++) {
+        fputs("<dt>", out);
+        xml_escape(out, c->name);
+        fputs("</dt><dd>", out);
+        xml_escape(out, c->meaning);
+        fputs("</dd>", out);
+    }
+    fputs("</dl>\n", out);
 }
 
 void html_section_end(FILE *out)
@@ -128,6 +147,7 @@ static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
     html_remote_holders(out, doc);
     html_policy_compare(out, doc);
     html_pc_table(out, doc, pcs);
+    html_store_pcs(out, doc, pcs);
     fputs("<footer><p>", out);
     xml_escape(out, report_str(doc, "not_claimed"));
     fputs("</p><p>Written by warpscope ", out);

@@ -11,7 +11,6 @@
 
 #define MRC_POINTS 80
 #define MPLI_BUCKETS 5
-#define KERNEL_ROWS 200
 
 typedef struct curve {
     double x[MRC_POINTS], y[MRC_POINTS];
@@ -103,44 +102,6 @@ static void miss_classes(FILE *out, const json_t *replay)
             numfmt_count(report_num(replay, "miss_classes.conflict")).s);
 }
 
-/* One row per kernel launch that carries a replay, the first
- * KERNEL_ROWS of them. */
-static void kernel_rows(FILE *out, const json_t *doc)
-{
-    size_t k, rows = 0;
-    json_t *kernel;
-    json_array_foreach(report_at(doc, "kernels"), k, kernel) {
-        const json_t *r = report_at(kernel, "metrics.replay");
-        if (!json_is_object(r) || rows > KERNEL_ROWS)
-            continue;
-        if (rows == KERNEL_ROWS) {
-            rows++;
-            fprintf(out, "<tr><td colspan=\"8\">Only the first %d launches are listed.</td></tr>\n",
-                    KERNEL_ROWS);
-            continue;
-        }
-        if (rows++ == 0)
-            fputs("<h3>Per kernel launch</h3>\n<div class=\"scroll\"><table>\n<thead><tr>"
-                  "<th>#</th><th>kernel</th><th>L1 requests</th><th>L1 hit rate</th>"
-                  "<th>L2 hit rate</th><th>L1\xe2\x86\x92L2 bytes</th><th>DRAM read bytes</th>"
-                  "<th>MPLI mean</th></tr></thead>\n<tbody>\n",
-                  out);
-        fputs("<tr>", out);
-        html_cell(out, "n", numfmt_count((double)k).s);
-        const char *name = report_str(kernel, "name");
-        html_cell(out, "code", name ? name : "?");
-        html_cell(out, "n", numfmt_count(report_num(r, "l1.requests")).s);
-        html_cell(out, "n", numfmt_percent(report_num(r, "l1.hit_rate")).s);
-        html_cell(out, "n", numfmt_percent(report_num(r, "l2.hit_rate")).s);
-        html_cell(out, "n", numfmt_bytes(report_num(r, "traffic.l1_to_l2_bytes")).s);
-        html_cell(out, "n", numfmt_bytes(report_num(r, "traffic.l2_to_dram_read_bytes")).s);
-        html_cell(out, "n", numfmt(NUMFMT_PLAIN, report_num(r, "mpli.mean")).s);
-        fputs("</tr>\n", out);
-    }
-    if (rows)
-        fputs("</tbody></table></div>\n", out);
-}
-
 void html_replay(FILE *out, const json_t *doc)
 {
     html_section_begin(out, "replay");
@@ -167,7 +128,7 @@ void html_replay(FILE *out, const json_t *doc)
             numfmt_bytes(report_num(replay, "traffic.l2_to_dram_read_bytes")).s,
             numfmt_bytes(report_num(replay, "traffic.dram_write_bytes")).s);
     miss_classes(out, replay);
-    kernel_rows(out, doc);
+    html_kernel_table(out, doc);
     html_section_end(out);
 }
 

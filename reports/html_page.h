@@ -10,6 +10,11 @@
 
 #include "reports/pc_groups.h"
 
+/* A table column and what it means, in a section's how-to text. */
+typedef struct html_column_text {
+    const char *name, *meaning;
+} html_column_text;
+
 /* A section's words (html_text.c), in page order. */
 typedef struct html_section_text {
     const char *id;    /* stable: tests and links find the section by it */
@@ -21,6 +26,9 @@ typedef struct html_section_text {
 extern const html_section_text html_sections[];
 extern const size_t html_section_count;
 const html_section_text *html_section_find(const char *id);
+/* The columns of a section's table, defined under its how-to text, ended
+ * by a {NULL} entry; NULL for a section without such a list. */
+const html_column_text *html_section_columns(const char *id);
 
 /* <section id=ID><h2>title</h2><p class="how">how</p> ... </section>, the
  * words from html_sections. */
@@ -47,11 +55,14 @@ void html_access_map(FILE *out, const json_t *doc);
 void html_mrc(FILE *out, const json_t *doc);
 void html_replay(FILE *out, const json_t *doc);
 void html_memory(FILE *out, const json_t *doc);
+/* Inside the replay: one row per kernel name, its launches on demand. */
+void html_kernel_table(FILE *out, const json_t *doc);
 void html_mpli(FILE *out, const json_t *doc);
 void html_remote_holders(FILE *out, const json_t *doc);
 void html_policy_compare(FILE *out, const json_t *doc);
 /* Inside the comparison: the CCN ring of each of policies[0, n) with one. */
 void html_ccn(FILE *out, const json_t *policies, size_t n);
 void html_pc_table(FILE *out, const json_t *doc, const pc_groups *pcs);
+void html_store_pcs(FILE *out, const json_t *doc, const pc_groups *pcs);
 
 #endif

@@ -1,49 +1,47 @@
-/* reports/html_pcs.c: the per-PC views: the PC × reuse-distance heatmaps
- * and the PC table, one row per (kernel name, PC) (reports/pc_groups.h). */
+/* reports/html_pcs.c: the PC × reuse-distance heatmaps, one row per
+ * (kernel name, PC) (reports/pc_groups.h).  The PC tables are in
+ * html_pc_table.c and html_store_pcs.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "reports/chart.h"
-#include "reports/pc_label.h"
 #include "reports/html_page.h"
 #include "reports/report_doc.h"
 #include "reports/svg.h"
 
 #define HEATMAP_ROWS 48 /* more PCs than this: the busiest, in program order */
-#define TABLE_ROWS 1000
 
 typedef struct row_label {
     char text[256];
 } row_label;
 
-/* The PC's offset, or -1 when the report has no usable one. */
-static long long offset_of(const pc_group *g)
-{
-    json_t *offset = report_at(g->pc, "offset");
-    return json_is_integer(offset) ? (long long)json_integer_value(offset) : -1;
-}
-
-/* "0x1a0", or "?" without an offset. */
-static void offset_text(char *dst, size_t size, const pc_group *g)
-{
-    long long offset = offset_of(g);
-    if (offset >= 0)
-        snprintf(dst, size, "0x%llx", offset);
-    else
-        snprintf(dst, size, "?");
-}
-
-/* "file.cu:42 mult_gpu<float>+0x208" (reports/pc_label.h): the source line
- * first, when the trace has it, as it is what a reader changes. */
+/* "file.cu:42 mult_gpu<float>+0x208": the source line first, when the
+ * trace has it, as it is what a reader changes.  The whole label fits the
+ * row-label column (LABEL_WIDTH px, some 38 characters): the PC keeps its
+ * offset, a long kernel name is shortened (reports/pc_label.h) to leave
+ * the source a third, a long file name is cut but keeps its line, and a
+ * source that still does not fit is left out (the PC table has it). */
+#define LABEL_WIDTH 240
+#define LABEL_CHARS 36
 static row_label label_of(const pc_group *g)
 {
     row_label l;
-    char at[128], source[96] = "";
-    long long offset = offset_of(g);
-    pc_label(at, sizeof at, g->kernel, offset >= 0 ? (uint64_t)offset : 0, 40);
-    double line = report_num(g->pc, "line");
-    source_label(source, sizeof source, report_str(g->pc, "file"), isnan(line) ? 0 : (uint32_t)line);
+    char at[128], source[96];
+    pc_group_source(g, source, sizeof source);
+    pc_group_label(g, at, sizeof at, LABEL_CHARS);
+    if (*source && strlen(source) + 1 + strlen(at) > LABEL_CHARS) /* room for both */
+        pc_group_label(g, at, sizeof at, LABEL_CHARS * 2 / 3);
+    size_t room = strlen(at) + 1 < LABEL_CHARS ? LABEL_CHARS - strlen(at) - 1 : 0;
+    size_t len = strlen(source);
+    const char *line = strrchr(source, ':');
+    if (len > room && line && room >= strlen(line) + 6) { /* "abc..:42" */
+        size_t head = room - strlen(line) - 2;
+        memmove(source + head + 2, line, strlen(line) + 1);
+        memcpy(source + head, "..", 2);
+    } else if (len > room) {
+        source[0] = '\0';
+    }
     snprintf(l.text, sizeof l.text, "%s%s%s", source, *source ? " " : "", at);
     return l;
 }
@@ -107,7 +105,7 @@ static void one_scope(FILE *out, const pc_group *const *rows, size_t n, unsigned
                  .row_labels = row_labels, .col_labels = col_labels,
                  .x_title = "reuse distance (distinct lines, bucket start)", .y_title = "PC",
                  .legend_title = "share of the PC's requests", .format = NUMFMT_PERCENT, .max = 1,
-                 .label_width = 240, .plot_width = 520, .plot_height = 560};
+                 .label_width = LABEL_WIDTH, .plot_width = 520, .plot_height = 560};
     html_subtitle(out, title);
     chart_heatmap(out, &h);
     free(values);
@@ -155,66 +153,5 @@ void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs)
     free(labels);
     free(row_labels);
     free(rows);
-    html_section_end(out);
-}
-
-/* The replay's verdict over the merged launches. */
-static const char *bypass_verdict(const pc_group *g, char *dst, size_t size)
-{
-    if (g->bypass_seen == 0)
-        return "n/a";
-    if (g->bypass_yes == g->bypass_seen)
-        return "bypass";
-    if (g->bypass_yes == 0)
-        return "keep";
-    snprintf(dst, size, "bypass in %u of %u launches", g->bypass_yes, g->bypass_seen);
-    return dst;
-}
-
-static void table_row(FILE *out, const pc_group *g)
-{
-    char text[200];
-    fputs("<tr>", out);
-    kernel_label(text, sizeof text, g->kernel, 0);
-    html_cell(out, "code", text);
-    html_cell(out, "n", numfmt_count(g->launches).s);
-    offset_text(text, sizeof text, g);
-    html_cell(out, "code", text);
-    const char *sass = report_str(g->pc, "sass"), *file = report_str(g->pc, "file");
-    html_cell(out, "code", sass ? sass : "");
-    double line = report_num(g->pc, "line");
-    source_label(text, sizeof text, file, isnan(line) ? 0 : (uint32_t)line);
-    html_cell(out, "code", text);
-    html_cell(out, "n", numfmt_count(g->executions).s);
-    html_cell(out, "n", numfmt_count(g->requests).s);
-    html_cell(out, "n", numfmt_percent(pc_group_u_line(g)).s);
-    const char *cls = pc_group_class(g);
-    html_cell(out, NULL, cls ? cls : "n/a");
-    html_cell(out, "n", numfmt_percent(pc_group_l1_hit_rate(g)).s);
-    html_cell(out, "n",
-              numfmt_percent(g->bypass_weight > 0 ? g->bypass_share_sum / g->bypass_weight : NAN).s);
-    html_cell(out, NULL, bypass_verdict(g, text, sizeof text));
-    fputs("</tr>\n", out);
-}
-
-void html_pc_table(FILE *out, const json_t *doc, const pc_groups *pcs)
-{
-    html_section_begin(out, "pc-table");
-    if (pcs->count == 0) {
-        html_absent(out, "This report lists no PCs.");
-        html_section_end(out);
-        return;
-    }
-    fputs("<div class=\"scroll\"><table>\n<thead><tr><th>kernel</th><th>launches</th><th>PC</th>"
-          "<th>SASS</th><th>file:line</th><th>executions</th><th>requests</th><th>U (line)</th>"
-          "<th>locality</th><th>L1 hit rate</th><th>bypass-worthy</th><th>verdict</th></tr></thead>\n"
-          "<tbody>\n",
-          out);
-    size_t shown = pcs->count < TABLE_ROWS ? pcs->count : TABLE_ROWS;
-    for (size_t i = 0; i < shown; i++)
-        table_row(out, &pcs->items[i]);
-    fputs("</tbody></table></div>\n", out);
-    if (shown < pcs->count)
-        fprintf(out, "<p class=\"how\">The first %zu of %zu PCs are listed.</p>\n", shown, pcs->count);
     html_section_end(out);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "reports/chart.h"
+#include "reports/cta_bins.h"
 #include "reports/html_page.h"
 #include "reports/report_doc.h"
 #include "reports/svg.h"
@@ -57,31 +58,53 @@ static int matrix_read(const json_t *rows, sm_matrix *m)
     return 1;
 }
 
-/* The largest off-diagonal cell: the diagonal is a different quantity. */
-static double off_diagonal_max(const sm_matrix *m)
+/* The smallest and largest off-diagonal cells holding something: the
+ * diagonal is a different quantity (an SM's own blocks). */
+static void off_diagonal_range(const sm_matrix *m, double *low, double *high)
 {
-    double top = 0;
+    *low = INFINITY;
+    *high = 0;
     for (size_t i = 0; i < (size_t)m->n * m->n; i++)
-        if (!m->diagonal[i] && m->values[i] > top)
-            top = m->values[i];
-    return top > 0 ? top : 1;
+        if (!m->diagonal[i] && m->values[i] > 0) {
+            *low = fmin(*low, m->values[i]);
+            *high = fmax(*high, m->values[i]);
+        }
+    if (!(*high > 0))
+        *low = 0, *high = 1;
 }
 
-static void draw_matrix(FILE *out, const sm_matrix *m, const char *label, const char *legend,
-                        numfmt_kind format, const char *diagonal_note)
+static heatmap matrix_heatmap(const sm_matrix *m, const char *label, const char *legend,
+                              numfmt_kind format)
 {
-    heatmap h = {.label = label, .rows = m->n, .cols = m->n, .values = m->values,
-                 .row_labels = m->labels, .col_labels = m->labels,
-                 .off_scale = diagonal_note ? m->diagonal : NULL, .off_scale_note = diagonal_note,
-                 .x_title = "SM y", .y_title = "SM x", .legend_title = legend, .format = format,
-                 .max = diagonal_note ? off_diagonal_max(m) : 1, .square = 1, .label_width = 44,
-                 .plot_width = 520, .plot_height = 520};
-    if (!diagonal_note) { /* shares: scale to the largest so faint patterns show */
-        double top = 0;
-        for (size_t i = 0; i < (size_t)m->n * m->n; i++)
-            top = fmax(top, m->values[i]);
-        h.max = top > 0 ? top : 1;
-    }
+    return (heatmap){.label = label, .rows = m->n, .cols = m->n, .values = m->values,
+                     .row_labels = m->labels, .col_labels = m->labels, .x_title = "SM y",
+                     .y_title = "SM x", .legend_title = legend, .format = format, .square = 1,
+                     .label_width = 44, .plot_width = 520, .plot_height = 520};
+}
+
+/* Blocks shared by two SMs: every pair of SMs shares some when data is
+ * read everywhere, so a scale from 0 would paint the field one dark
+ * colour.  The colours span the smallest to the largest pair instead, and
+ * the legend says so; the diagonal is grey, off the scale. */
+static void draw_sharing(FILE *out, const sm_matrix *m)
+{
+    heatmap h = matrix_heatmap(m, "blocks touched by both SMs", "blocks shared", NUMFMT_COUNT);
+    h.off_scale = m->diagonal;
+    h.off_scale_note = "blocks of the SM itself";
+    off_diagonal_range(m, &h.min, &h.max);
+    h.scale_note = "colours: least to most shared pair";
+    chart_heatmap(out, &h);
+}
+
+/* Shares of misses: from 0 to the largest, so faint patterns show. */
+static void draw_shares(FILE *out, const sm_matrix *m)
+{
+    heatmap h = matrix_heatmap(m, "share of SM x's L1 misses held in SM y's L1", "share of misses",
+                               NUMFMT_PERCENT);
+    for (size_t i = 0; i < (size_t)m->n * m->n; i++)
+        h.max = fmax(h.max, m->values[i]);
+    if (!(h.max > 0))
+        h.max = 1;
     chart_heatmap(out, &h);
 }
 
@@ -102,8 +125,7 @@ void html_sm_sharing(FILE *out, const json_t *doc)
                 numfmt_percent(report_num(doc, "summary.sharing.shared_fraction")).s,
                 numfmt_count(report_num(doc, "summary.sharing.blocks")).s, block_text,
                 numfmt(NUMFMT_PLAIN, report_num(doc, "summary.sharing.mean_sms_per_shared_block")).s);
-        draw_matrix(out, &m, "blocks touched by both SMs", "blocks shared", NUMFMT_COUNT,
-                    "blocks of the SM itself");
+        draw_sharing(out, &m);
         matrix_free(&m);
     }
     html_section_end(out);
@@ -121,45 +143,21 @@ void html_remote_holders(FILE *out, const json_t *doc)
         fprintf(out, "<p class=\"how\">\xce\xbcRC, the share of L1 load misses held in another "
                      "SM's L1: %s.</p>\n",
                 numfmt_percent(report_num(doc, "summary.replay.urc")).s);
-        draw_matrix(out, &m, "share of SM x's L1 misses held in SM y's L1", "share of misses",
-                    NUMFMT_PERCENT, NULL);
+        draw_shares(out, &m);
         matrix_free(&m);
     }
     html_section_end(out);
 }
 
-#define CTA_EXACT 16
-#define CTA_LOG2 64
-
 void html_cta_distance(FILE *out, const json_t *doc)
 {
     html_section_begin(out, "cta-distance-chart");
-    double exact[CTA_EXACT], log2[CTA_LOG2], pairs[CTA_EXACT + CTA_LOG2];
-    char names[CTA_EXACT + CTA_LOG2][48];
-    const char *labels[CTA_EXACT + CTA_LOG2];
-    size_t n_exact = report_nums(doc, "summary.sharing.cta_distance_exact", exact, CTA_EXACT);
-    size_t n_log2 = report_nums(doc, "summary.sharing.cta_distance_log2", log2, CTA_LOG2);
-    unsigned n = 0, last_nonzero = 0;
-    for (size_t d = 1; d < n_exact; d++, n++) {
-        pairs[n] = exact[d];
-        snprintf(names[n], sizeof names[n], "%zu", d);
-    }
-    /* Log2 buckets start where the exact counts stop. */
-    for (size_t b = 0; b < n_log2; b++) {
-        if (b < 63 && exp2((double)b + 1) <= n_exact)
-            continue;
-        pairs[n] = log2[b];
-        snprintf(names[n], sizeof names[n], "%.0f-%.0f", exp2((double)b), exp2((double)b + 1) - 1);
-        n++;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        labels[i] = names[i];
-        if (pairs[i] > 0)
-            last_nonzero = i + 1;
-    }
-    if (n_exact == 0 && n_log2 == 0) {
+    cta_bin bins[CTA_BINS_MAX];
+    int present;
+    unsigned n = cta_bins_read(doc, bins, &present);
+    if (!present) {
         html_absent(out, "This report has no CTA-distance histogram.");
-    } else if (last_nonzero == 0) {
+    } else if (n == 0) {
         html_absent(out, "No block is touched by two CTAs: there is no inter-CTA sharing.");
     } else {
         fprintf(out, "<p class=\"how\">%s CTA pairs over %s blocks; %s of the pairs are at "
@@ -167,11 +165,26 @@ void html_cta_distance(FILE *out, const json_t *doc)
                 numfmt_count(report_num(doc, "summary.sharing.cta_pairs")).s,
                 numfmt_count(report_num(doc, "summary.sharing.multi_cta_blocks")).s,
                 numfmt_percent(report_num(doc, "summary.sharing.neighbour_pair_share")).s);
-        bar_series s = {"CTA pairs", pairs};
-        bar_chart c = {.label = "CTA pairs sharing a block, by CTA distance", .categories = last_nonzero,
-                       .category_labels = labels, .series_count = 1, .series = &s,
-                       .x_title = "CTA distance |a - b|", .y_title = "CTA pairs",
-                       .format = NUMFMT_COUNT};
+        double density[CTA_BINS_MAX];
+        const char *labels[CTA_BINS_MAX], *tips[CTA_BINS_MAX];
+        char tip_text[CTA_BINS_MAX][120];
+        for (unsigned i = 0; i < n; i++) {
+            density[i] = bins[i].density;
+            labels[i] = bins[i].label;
+            if (bins[i].high > bins[i].low)
+                snprintf(tip_text[i], sizeof tip_text[i],
+                         "distances %s: %.0f pairs over %.0f distances, %g per distance",
+                         bins[i].label, bins[i].pairs, bins[i].high - bins[i].low + 1, bins[i].density);
+            else
+                snprintf(tip_text[i], sizeof tip_text[i], "distance %s: %.0f pairs", bins[i].label,
+                         bins[i].pairs);
+            tips[i] = tip_text[i];
+        }
+        bar_series s = {"CTA pairs per distance", density};
+        bar_chart c = {.label = "CTA pairs sharing a block per unit of CTA distance",
+                       .categories = n, .category_labels = labels, .series_count = 1, .series = &s,
+                       .x_title = "CTA distance |a - b| (wider bins from 16 on)",
+                       .y_title = "CTA pairs per unit distance", .format = NUMFMT_COUNT, .tips = tips};
         chart_bars(out, &c);
     }
     html_section_end(out);

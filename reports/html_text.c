@@ -6,6 +6,30 @@
 
 #include <string.h>
 
+/* The load PC table's columns: what each measures, so that a row whose
+ * figures seem to disagree (a streaming PC hitting often, a bypass verdict
+ * beside a high hit rate) reads as what it is. */
+static const html_column_text load_pc_columns[] = {
+    {"PC", "the demangled kernel+0xOFF (a long kernel name shortened, the full one on "
+           "hover), with file:line and SASS"},
+    {"executions, requests", "the PC's counted warp loads, and their line requests"},
+    {"U (line)", "bytes used / bytes moved at 128 B lines (docs/metrics.md \xc2\xa7" "2)"},
+    {"locality", "the dominant class of the L1 line generations this PC filled, that is "
+                 "of the lines its misses brought in: streaming (never reused), intra "
+                 "(reused by the filling warp), inter (by other warps) or both "
+                 "(docs/metrics.md \xc2\xa7" "4)"},
+    {"L1 hit rate", "in the cache replay, the share of this PC's requests that found "
+                    "their line in L1, whoever filled it: a streaming PC can hit often, "
+                    "on lines others filled"},
+    {"bypass-worthy", "the share of its requests to lines S1's Eq. 1 would bypass: "
+                      "U \xc3\x97 (1 + R) < 1, R being the line's L1 hits per fill "
+                      "(docs/metrics.md \xc2\xa7" "9)"},
+    {"verdict", "bypass when a replay with this PC bypassing L1 moved fewer "
+                "L1\xe2\x86\x92L2 and DRAM bytes, else keep (docs/metrics.md \xc2\xa7" "9); "
+                "under it, what that replay measured and why"},
+    {NULL, NULL},
+};
+
 const html_section_text html_sections[] = {
     {"bypass", "bypass", "L1 bypass: what to change",
      "The profile's main result (S1, docs/metrics.md \xc2\xa7" "9): which global loads should "
@@ -25,13 +49,18 @@ const html_section_text html_sections[] = {
      "Cell (x, y) counts the blocks that threads on both SM x and SM y touched. "
      "A bright band near the diagonal means neighbouring SMs share data (as CTA "
      "schedules that place consecutive CTAs on one SM exploit); a uniform field "
-     "means data every SM reads. The diagonal (blocks SM x touched at all) is "
+     "means data every SM reads. The colours span the least to the most shared "
+     "pair of SMs, not 0 to the most, so differences between pairs show even "
+     "when every pair shares much. The diagonal (blocks SM x touched at all) is "
      "grey, off the colour scale, with its count on hover."},
     {"cta-distance-chart", "CTA distance", "Sharing against CTA distance",
      "For every block touched by two or more CTAs, each pair of those CTAs "
-     "counts once at its distance |a - b| in launch order (S0 Fig. 3). Pairs "
-     "piled at small distances mean neighbouring CTAs share data, which "
-     "placing them on the same SM turns into L1 hits."},
+     "counts once at its distance |a - b| in launch order (S0 Fig. 3). Distances "
+     "1 to 15 have a bar each; from 16 on a bar spans a power-of-two range "
+     "(16-31, 32-63, ...). So that wide bars do not tower by width alone, a bar "
+     "is the pairs per unit of distance: its pairs divided by the distances it "
+     "spans (hover for both). Pairs piled at small distances mean neighbouring "
+     "CTAs share data, which placing them on the same SM turns into L1 hits."},
     {"access-heatmap", "access map", "Memory accessed over time",
      "Rows are address regions, lowest address at the top; each packs an equal "
      "number of the pages the trace touched, so the gaps between allocations "
@@ -74,13 +103,16 @@ const html_section_text html_sections[] = {
      "the policy alone (docs/metrics.md \xc2\xa7"
      "6). Traffic is also shown relative to the "
      "first policy listed: below 1\xc3\x97 saves bandwidth."},
-    {"pc-table", "PC table", "Load PCs",
-     "Every PC of every kernel, launches of one kernel merged. U is the load "
-     "utilization at 128 B lines (bytes used / bytes moved). The locality class "
-     "is the dominant kind of the L1 line generations the PC fills: streaming "
-     "(never reused), intra (reused by the same warp), inter (by other warps) or "
-     "both. L1 hit rate, the share of requests worth bypassing (S1 Eq. 1) and the "
-     "bypass verdict come from the cache replay when the report has one."},
+    {"pc-table", "load PCs", "Load PCs",
+     "One row per load PC of each kernel name, its launches merged; open the "
+     "launch count for each launch's figures. The columns:"},
+    {"store-pcs", "store PCs", "Store and atomic PCs",
+     "Global stores and atomics, one row per PC of each kernel name, launches "
+     "merged, apart from the loads: the per-PC replay counts load requests only, "
+     "so these PCs have no hit rate, locality or bypass verdict. In the replay a "
+     "store writes through to L2; under the Fermi-era evict policy a store that "
+     "hits evicts the L1 line, which the load missing next counts as a "
+     "write-evict miss (docs/metrics.md \xc2\xa7" "7-8)."},
 };
 const size_t html_section_count = sizeof html_sections / sizeof html_sections[0];
 
@@ -89,5 +121,17 @@ const html_section_text *html_section_find(const char *id)
     for (size_t i = 0; i < html_section_count; i++)
         if (strcmp(html_sections[i].id, id) == 0)
             return &html_sections[i];
+    return NULL;
+}
+
+const html_column_text *html_section_columns(const char *id)
+{
+    static const struct {
+        const char *id;
+        const html_column_text *columns;
+    } lists[] = {{"pc-table", load_pc_columns}};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        if (strcmp(lists[i].id, id) == 0)
+            return lists[i].columns;
     return NULL;
 }

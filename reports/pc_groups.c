@@ -2,9 +2,11 @@
 #include "reports/pc_groups.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/pc_label.h"
 #include "reports/report_doc.h"
 #include "util/grow.h"
 
@@ -56,10 +58,13 @@ static void add_reuse(pc_group *g, int scope, const json_t *hist)
     g->accesses[scope] += num_or_zero(hist, "requests");
 }
 
-/* Sums one launch's PC object into its group. */
-static void add_launch(pc_group *g, const json_t *pc)
+/* Sums one launch's PC object into its group; -1 when out of memory. */
+static int add_launch(pc_group *g, size_t kernel, const json_t *pc)
 {
-    g->launches++;
+    if (ws_grow((void **)&g->launch_list, &g->launch_capacity, g->launches + 1,
+                sizeof *g->launch_list) != 0)
+        return -1;
+    g->launch_list[g->launches++] = (pc_launch){kernel, pc};
     double executions = num_or_zero(pc, "executions"), requests = num_or_zero(pc, "requests");
     g->executions += executions;
     g->requests += requests;
@@ -86,6 +91,7 @@ static void add_launch(pc_group *g, const json_t *pc)
     add_reuse(g, PC_SCOPE_PER_SM, report_at(pc, "reuse.per_sm"));
     add_reuse(g, PC_SCOPE_GLOBAL, report_at(pc, "reuse.global"));
     add_class(g, report_str(pc, "locality.class"), executions);
+    return 0;
 }
 
 static name_entry *name_of(builder *b, const char *name)
@@ -122,6 +128,7 @@ static pc_group *group_of(builder *b, const char *name, const json_t *pc)
     memset(g, 0, sizeof *g);
     g->kernel = name;
     g->pc = pc;
+    g->kind = pc_kind_of_sass(report_str(pc, "sass"));
     return g;
 }
 
@@ -138,11 +145,10 @@ int pc_groups_build(const json_t *doc, pc_groups *out)
             if (!json_is_object(pc))
                 continue;
             pc_group *g = group_of(&b, name ? name : "?", pc);
-            if (!g) {
+            if (!g || add_launch(g, k, pc) != 0) {
                 rc = -1;
                 goto done;
             }
-            add_launch(g, pc);
         }
     }
 done:
@@ -154,6 +160,8 @@ done:
 }
 void pc_groups_free(pc_groups *g)
 {
+    for (size_t i = 0; i < g->count; i++)
+        free(g->items[i].launch_list);
     free(g->items);
     memset(g, 0, sizeof *g);
 }
@@ -176,4 +184,32 @@ const char *pc_group_class(const pc_group *g)
         if (best < 0 || g->class_executions[i] > g->class_executions[best])
             best = i;
     return best < 0 ? NULL : g->class_names[best];
+}
+
+double pc_group_bypass_share(const pc_group *g)
+{
+    return g->bypass_weight > 0 ? g->bypass_share_sum / g->bypass_weight : NAN;
+}
+
+double pc_group_traffic_change(const pc_group *g)
+{
+    return report_num(g->pc, "bypass.traffic_change_bytes");
+}
+
+void pc_group_label(const pc_group *g, char *dst, size_t size, size_t width)
+{
+    json_t *offset = report_at(g->pc, "offset");
+    if (json_is_integer(offset) && json_integer_value(offset) >= 0) {
+        pc_label(dst, size, g->kernel, (uint64_t)json_integer_value(offset), width);
+        return;
+    }
+    char name[512];
+    kernel_label(name, sizeof name, g->kernel, width > 8 ? width - 4 : width);
+    snprintf(dst, size, "%s+0x?", name);
+}
+
+void pc_group_source(const pc_group *g, char *dst, size_t size)
+{
+    double line = report_num(g->pc, "line");
+    source_label(dst, size, report_str(g->pc, "file"), isnan(line) || line < 0 ? 0 : (uint32_t)line);
 }

@@ -13,15 +13,26 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "reports/pc_kind.h"
+
 #define PC_GROUP_BUCKETS 65 /* log2 reuse-distance buckets (schema HIST) */
 #define PC_GROUP_CLASSES 8  /* distinct locality class names tracked */
 
 enum { PC_SCOPE_PER_SM, PC_SCOPE_GLOBAL, PC_SCOPES };
 
+/* One launch of a group's PC, for the per-launch figures a reader opens. */
+typedef struct pc_launch {
+    size_t kernel;    /* its index in the report's kernels[] */
+    const json_t *pc; /* its PC object there */
+} pc_launch;
+
 typedef struct pc_group {
     const char *kernel;  /* kernel name ("?" when null) */
     const json_t *pc;    /* the first launch's PC object: offset, sass, file, line */
+    pc_kind kind;        /* from the SASS (reports/pc_kind.h) */
     unsigned launches;   /* launches with this PC */
+    pc_launch *launch_list; /* [launches], in launch order */
+    size_t launch_capacity;
     double executions, requests;
     double u_line_sum, u_line_weight; /* Σ U·requests, Σ requests over launches with U */
     double l1_hits, l1_misses;        /* from the PC's `replay`, when present */
@@ -50,5 +61,17 @@ double pc_group_u_line(const pc_group *g);
 double pc_group_l1_hit_rate(const pc_group *g);
 /* The dominant locality class, or NULL when no launch had one. */
 const char *pc_group_class(const pc_group *g);
+/* "mult_gpu<float>+0x208" in at most width characters (0: no limit): the
+ * kernel name shortened, never the offset (reports/pc_label.h); "+0x?"
+ * when the report has no offset. */
+void pc_group_label(const pc_group *g, char *dst, size_t size, size_t width);
+/* "gemm.cu:42", or "" when the report has no source line. */
+void pc_group_source(const pc_group *g, char *dst, size_t size);
+/* The bypass-worthy share of its requests (S1 Eq. 1), NaN without hints. */
+double pc_group_bypass_share(const pc_group *g);
+/* L1->L2 + DRAM bytes with this PC bypassed minus the baseline, NaN when
+ * not tried.  `profile` writes the whole kernel name's figure into every
+ * launch (the hints are per name and offset), so the first launch's is it. */
+double pc_group_traffic_change(const pc_group *g);
 
 #endif

@@ -52,6 +52,18 @@ static void end_with_tip(FILE *out, const char *element, const char *tip)
     fprintf(out, "</title></%s>", element);
 }
 
+void svg_group_open(FILE *out, const char *cls)
+{
+    fputs("<g class=\"", out);
+    xml_escape(out, cls);
+    fputs("\">\n", out);
+}
+
+void svg_group_close(FILE *out)
+{
+    fputs("</g>\n", out);
+}
+
 void svg_open(FILE *out, double width, double height, const char *label)
 {
     fputs("<svg xmlns=\"http://www.w3.org/2000/svg\"", out);

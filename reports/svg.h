@@ -20,6 +20,11 @@ void svg_num(FILE *out, double v);
 void svg_open(FILE *out, double width, double height, const char *label);
 void svg_close(FILE *out);
 
+/* <g class="cls"> ... </g>: parts of a chart a reader (and the layout
+ * check of scripts/browser-test.sh) can find, such as the legend. */
+void svg_group_open(FILE *out, const char *cls);
+void svg_group_close(FILE *out);
+
 /* fill is a colour; tip (may be NULL) becomes the hover text. */
 void svg_rect(FILE *out, double x, double y, double w, double h, const char *fill, const char *tip);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/cta_bins.h"
 #include "reports/html.h"
 #include "reports/numfmt.h"
 #include "reports/report_doc.h"
@@ -19,7 +20,7 @@
 static const char *const section_ids[] = {
     "bypass", "pc-reuse-heatmap", "sm-sharing-heatmap", "cta-distance-chart", "access-heatmap",
     "mrc",    "replay",           "memory",             "mpli",               "remote-holders",
-    "policy-compare", "pc-table",
+    "policy-compare", "pc-table", "store-pcs",
 };
 #define SECTIONS (sizeof section_ids / sizeof section_ids[0])
 
@@ -107,6 +108,17 @@ static char *render_checked(const json_t *doc, const char *dir, int *svgs)
     return html;
 }
 
+/* Section id of doc's page (checked as every page is), malloc'd. */
+static char *rendered_section(const json_t *doc, const char *id)
+{
+    char *dir = test_tmpdir();
+    char *html = render_checked(doc, dir, NULL);
+    char *text = section(html, id);
+    free(html);
+    test_tmpdir_cleanup(dir);
+    return text;
+}
+
 static json_t *load_fixture(void)
 {
     json_error_t jerr;
@@ -170,14 +182,23 @@ Test(html, optional_sections_are_drawn)
     cr_assert_not_null(strstr(compare, "0.67\xc3\x97"), "opt moves 4096/6144 of lru's L1->L2 bytes");
     free(compare);
     /* Launches of scale<float> are merged: 20 + 10 executions, U weighted by
-     * requests (0.25·40 + 0.75·24) / 64, bypass in one of two launches. */
+     * requests (0.25·40 + 0.75·24) / 64, bypass in one of two launches: a
+     * tie, kept, and the reason says so. */
     char *table = section(html, "pc-table");
     cr_assert_not_null(strstr(table, "scale&lt;float&gt;"), "names are escaped");
     cr_assert_not_null(strstr(table, ">30<"));
     cr_assert_not_null(strstr(table, "43.8%"));
+    cr_assert_not_null(strstr(table, "<b>keep</b>"));
     cr_assert_not_null(strstr(table, "bypass in 1 of 2 launches"));
     cr_assert_not_null(strstr(table, "intra"), "the class of the launch with most executions");
     free(table);
+    /* A long kernel name is shortened to fit, never the offset, in the
+     * table and in the heatmap's row labels (with its source line). */
+    cr_assert_not_null(strstr(html, ">gemm_tensorop_kernel_with_a..+0x1000</code>"));
+    cr_assert_not_null(strstr(html, ">an_e..:1234 gemm_tensorop_k..+0x1000</text>"));
+    char *stores = section(html, "store-pcs");
+    cr_assert_not_null(strstr(stores, "scale.cu:13 \xc2\xb7 @P0 STG.E"), "a predicated store");
+    free(stores);
     cr_assert_not_null(strstr(html, "fixture &lt;a&amp;b&gt;.wst"), "the trace path is escaped");
     free(html);
     json_decref(doc);
@@ -303,6 +324,130 @@ Test(html, memory_chart_numbers_match_the_report)
     test_tmpdir_cleanup(dir);
 }
 
+
+/* A report document from text without its version: this reader's. */
+static json_t *parse_report(const char *text)
+{
+    json_t *doc = parse(text);
+    json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
+    return doc;
+}
+
+/* The page of a real gaussian analysis: 126 launches of two kernels. */
+static char *gaussian_page(char *dir)
+{
+    json_t *doc = test_report_for(dir, "gaussian", "fermi");
+    cr_assert_eq(json_array_size(json_object_get(doc, "kernels")), 126);
+    char *html = render_checked(doc, dir, NULL);
+    json_decref(doc);
+    return html;
+}
+
+static size_t count_of(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *at = strstr(text, what); at; at = strstr(at + 1, what))
+        n++;
+    return n;
+}
+
+/* gaussian's 126 launches of Fan1 and Fan2 are two rows of the replay's
+ * kernel table and one row per PC in the PC table; each launch's figures
+ * are a <details> away. */
+Test(html, kernels_roll_up_with_launches_on_demand)
+{
+    char *dir = test_tmpdir();
+    char *html = gaussian_page(dir);
+    char *replay = section(html, "replay");
+    const char *table = strstr(replay, "<h3>Per kernel</h3>");
+    cr_assert_not_null(table);
+    char *rows = strndup(table, (size_t)(strstr(table, "</table>") - table));
+    cr_assert_eq(count_of(rows, "<tr>"), 3, "a head and one row per kernel name: %s", rows);
+    cr_assert_not_null(strstr(rows, ">Fan1<"), "demangled");
+    cr_assert_not_null(strstr(rows, ">63<"), "its launches");
+    free(rows);
+    cr_assert_not_null(strstr(replay, "<details><summary>Fan1: its 63 launches</summary>"));
+    cr_assert_not_null(strstr(replay, "<details><summary>Fan2: its 63 launches</summary>"));
+    cr_assert_eq(count_of(replay, "<tr>"), 3 + 2 * (1 + 63) + 3, "the launches are in the details");
+    cr_assert_null(strstr(replay, "_Z4Fan1"), "no mangled name");
+    free(replay);
+    char *pcs = section(html, "pc-table");
+    cr_assert_eq(count_of(pcs, "<td class=\"pc\">"), 8, "one row per load PC of each name");
+    cr_assert_eq(count_of(pcs, ">Fan1+0x16000<"), 1);
+    cr_assert_eq(count_of(pcs, "<details><summary>63</summary><table class=\"launches\">"), 8);
+    cr_assert_eq(count_of(pcs, "<tr>"), 1 + 8 * (1 + 64), "63 launches under each PC");
+    free(pcs);
+    free(html);
+    test_tmpdir_cleanup(dir);
+}
+
+/* Store PCs are listed apart: the load table's hit rate and verdict are
+ * about loads.  Without --include-stores the page says how to count them. */
+Test(html, store_pcs_have_their_own_table)
+{
+    char *dir = test_tmpdir();
+    char *html = gaussian_page(dir);
+    char *loads = section(html, "pc-table"), *stores = section(html, "store-pcs");
+    cr_assert_null(strstr(loads, "STG"), "no store among the loads");
+    cr_assert_not_null(strstr(loads, "LDG.E"));
+    cr_assert_eq(count_of(stores, "<td class=\"pc\">"), 3, "Fan1 stores once, Fan2 twice");
+    cr_assert_eq(count_of(stores, "STG.E"), 3);
+    cr_assert_eq(count_of(stores, "<td>store</td>"), 3);
+    cr_assert_null(strstr(stores, "LDG"));
+    cr_assert_not_null(strstr(stores, "--include-stores"));
+    free(loads);
+    free(stores);
+    free(html);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A PC that hits 93% while its lines fill streaming, and a bypass verdict
+ * beside it: the row says why; the how-to defines each column; the
+ * verdict words are bypass and keep only.  A long kernel name is
+ * shortened, never the offset. */
+Test(html, verdicts_say_why)
+{
+    json_t *doc = parse_report(
+        "{\"schema\": \"warpscope-report\", \"summary\": {}, \"kernels\": [{"
+        "\"name\": \"a_kernel_with_a_name_much_longer_than_any_column<float, 4>\", \"pcs\": ["
+        "{\"offset\": 16, \"sass\": \"LDG.E\", \"file\": \"src/k.cu\", \"line\": 7, \"executions\": 10,"
+        " \"requests\": 100, \"locality\": {\"class\": \"streaming\"},"
+        " \"replay\": {\"l1_hits\": 93, \"l1_misses\": 7},"
+        " \"bypass\": {\"share\": 0.9, \"recommend\": true, \"traffic_change_bytes\": -2048}},"
+        "{\"offset\": 32, \"sass\": \"LDG.E\", \"executions\": 10, \"requests\": 100,"
+        " \"locality\": {\"class\": \"inter\"}, \"replay\": {\"l1_hits\": 80, \"l1_misses\": 20},"
+        " \"bypass\": {\"share\": 0.5, \"recommend\": false, \"traffic_change_bytes\": 4096}},"
+        "{\"offset\": 48, \"sass\": \"LDG.E\", \"executions\": 1, \"requests\": 1,"
+        " \"bypass\": {\"share\": 0, \"recommend\": false, \"traffic_change_bytes\": null}}]}]}");
+    char *table = rendered_section(doc, "pc-table");
+    const char *row = strstr(table, "<b>bypass</b>");
+    cr_assert_not_null(row);
+    cr_assert_not_null(strstr(row, "saved 2 KiB of L1"), "what the replay measured");
+    cr_assert_not_null(strstr(row, "90.0% of its requests go to lines Eq. 1 calls bypass-worthy"));
+    cr_assert_not_null(strstr(row, "Streaming describes the lines it fills"), "%s", row);
+    cr_assert_not_null(strstr(row, "its 93.0% hit rate counts its requests"));
+    cr_assert_not_null(strstr(table, "added 4 KiB"), "a keep verdict says what bypassing cost");
+    cr_assert_not_null(strstr(table, "Not replayed with this PC bypassed"));
+    for (const char *at = strstr(table, "<td class=\"verdict\">"); at;
+         at = strstr(at + 1, "<td class=\"verdict\">")) {
+        const char *word = at + strlen("<td class=\"verdict\">");
+        cr_assert(strncmp(word, "<b>bypass</b>", 13) == 0 || strncmp(word, "<b>keep</b>", 11) == 0,
+                  "%.40s", word);
+    }
+    cr_assert_not_null(strstr(table, "<dl class=\"columns\">"), "the columns are defined");
+    cr_assert_not_null(strstr(table, "<dt>L1 hit rate</dt><dd>in the cache replay"));
+    cr_assert_not_null(strstr(table, "whoever filled it"));
+    cr_assert_not_null(strstr(table, "<dt>verdict</dt>"));
+    cr_assert_not_null(strstr(table, "<dt>locality</dt>"));
+    cr_assert_not_null(strstr(table, ">a_kernel_with_a_name_much_lon..+0x10<"),
+                       "shortened to fit, the offset whole");
+    cr_assert_not_null(strstr(table, "title=\"a_kernel_with_a_name_much_longer_than_any_column"
+                                     "&lt;float, 4&gt;+0x10\""), "the whole name on hover");
+    cr_assert_not_null(strstr(table, "k.cu:7 \xc2\xb7 LDG.E"), "file:line and SASS");
+    free(table);
+    json_decref(doc);
+}
+
 /* The smallest valid report: every section is a note, nothing crashes. */
 Test(html, bare_report_gives_notes)
 {
@@ -342,6 +487,50 @@ Test(html, malformed_sections_do_not_crash)
     free(html);
     json_decref(doc);
     test_tmpdir_cleanup(dir);
+}
+
+/* Bars of the CTA-distance chart are pairs per unit of distance: the
+ * power-of-two bins would otherwise tower by their width alone; a bin past
+ * the largest distance of any launch (50 CTAs: 49) spans only up to it. */
+Test(html, cta_distance_bars_are_a_density)
+{
+    json_t *doc = parse_report("{\"schema\": \"warpscope-report\", \"summary\": {\"sharing\": {"
+                        "\"cta_distance_exact\": [0, 10, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],"
+                        "\"cta_distance_log2\": [0, 0, 0, 0, 32, 36, 0]}},"
+                        "\"kernels\": [{\"grid\": [25, 2, 1]}, {\"grid\": [4, 1, 1]}]}");
+    cta_bin bins[CTA_BINS_MAX];
+    int present;
+    cr_assert_eq(cta_bins_read(doc, bins, &present), 17, "15 distances, 16-31, 32-49");
+    cr_assert(present);
+    cr_assert_float_eq(bins[0].density, 10, 1e-12);
+    cr_assert_float_eq(bins[1].density, 4, 1e-12);
+    cr_assert_eq(bins[15].low, 16);
+    cr_assert_eq(bins[15].high, 31);
+    cr_assert_float_eq(bins[15].density, 2, 1e-12, "32 pairs over 16 distances");
+    cr_assert_eq(bins[16].high, 49, "no launch has a distance past 49");
+    cr_assert_float_eq(bins[16].density, 2, 1e-12, "36 pairs over the 18 distances 32-49");
+    cr_assert_str_eq(bins[16].label, "32-49");
+    char *chart = rendered_section(doc, "cta-distance-chart");
+    cr_assert_not_null(strstr(chart, "CTA pairs per unit distance"), "the axis says what a bar is");
+    cr_assert_not_null(strstr(chart, "distances 16-31: 32 pairs over 16 distances, 2 per distance"));
+    cr_assert_not_null(strstr(chart, "distance 1: 10 pairs"));
+    free(chart);
+    json_decref(doc);
+}
+
+/* The SM sharing matrix spends its colours on the differences between
+ * pairs: from the least to the most shared pair, as its legend says. */
+Test(html, sm_sharing_colours_span_the_off_diagonal)
+{
+    json_t *doc = parse_report("{\"schema\": \"warpscope-report\", \"summary\": {\"sharing\": {"
+                        "\"sm_matrix\": [[900, 100, 200], [100, 800, 150], [200, 150, 700]]}},"
+                        "\"kernels\": []}");
+    char *chart = rendered_section(doc, "sm-sharing-heatmap");
+    cr_assert_not_null(strstr(chart, "colours: least to most shared pair"));
+    cr_assert_not_null(strstr(chart, ">100</text>"), "the scale starts at the least shared pair");
+    cr_assert_not_null(strstr(chart, ">200</text>"), "and ends at the most");
+    free(chart);
+    json_decref(doc);
 }
 
 Test(html, refuses_other_documents_and_leaves_no_file)
