@@ -195,6 +195,7 @@ void analysis_free(analysis *a)
     sharing_free(a->sharing);
     access_map_free(a->access_map);
     hierarchy_free(a->replay);
+    memory_workload_free(a->memory);
     for (uint32_t k = 0; a->kernels && k < a->kernel_count; k++)
         free(a->kernels[k].locality);
     free(a->kernels);
@@ -223,7 +224,8 @@ static void tagcaches_free(tagcache **t, uint32_t n)
     free(t);
 }
 
-/* The replay of the config's policies, unless one needs a backward pass. */
+/* The replay of the config's policies, unless one needs a backward pass,
+ * with its memory workload collected. */
 static int start_replay(analysis *a, const wst_trace *t, ws_error *err)
 {
     hierarchy_options ho = {.config = a->config, .seed = a->options.replay_seed};
@@ -232,6 +234,9 @@ static int start_replay(analysis *a, const wst_trace *t, ws_error *err)
         ho.l1_spec.replacement->needs_next_use || ho.l2_spec.replacement->needs_next_use ||
         ho.l1_spec.admission || ho.l2_spec.admission) /* a backward pass or a table: not here */
         return 0;
+    if (!(a->memory = memory_workload_new(t->kernel_count, a->config.l2.slices, err)))
+        return -1;
+    ho.observers[ho.observer_count++] = memory_workload_observer(a->memory);
     return (a->replay = hierarchy_new(&ho, t->kernel_count, err)) ? 0 : -1;
 }
 

@@ -12,6 +12,7 @@
 #include "analyzer/config.h"
 #include "analyzer/hierarchy.h"
 #include "analyzer/locality.h"
+#include "analyzer/memory_workload.h"
 #include "analyzer/metrics.h"
 #include "analyzer/sched.h"
 #include "analyzer/sharing.h"
@@ -76,6 +77,7 @@ typedef struct analysis {
     uint64_t issued;
     uint32_t peak_resident_ctas;
     hierarchy *replay; /* NULL unless options.replay */
+    memory_workload *memory; /* the replay's memory workload (docs/metrics.md §7); NULL with no replay */
     access_map *access_map; /* counted requests by address region and time */
     analysis_cpu cpu;       /* zero unless options.measure_cpu */
 } analysis;

@@ -18,7 +18,8 @@
 #include "util/counts.h"
 
 /* The L1 events, as indices of hierarchy.on. */
-enum { EV_LOOKUP, EV_HIT, EV_MISS, EV_FILL, EV_DEPART, EV_STORE, EV_INSTRUCTION, L1_EVENTS };
+enum { EV_LOOKUP, EV_HIT, EV_MISS, EV_FILL, EV_DEPART, EV_STORE, EV_INSTRUCTION, EV_REQUESTS,
+       EV_TRANSFER, L1_EVENTS };
 
 /* One MSHR entry of the reserved-line mode (docs/metrics.md §7). */
 typedef struct mshr_entry {
@@ -193,7 +194,8 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         const l1_observer *ob = &h->o.observers[i];
         const int has[L1_EVENTS] = {ob->lookup != NULL, ob->hit != NULL, ob->miss != NULL,
                                     ob->fill != NULL, ob->depart != NULL, ob->store != NULL,
-                                    ob->instruction_end != NULL};
+                                    ob->instruction_end != NULL, ob->requests != NULL,
+                                    ob->transfer != NULL};
         for (int e = 0; e < L1_EVENTS; e++)
             if (has[e])
                 h->on[e][h->on_count[e]++] = ob;
@@ -257,6 +259,36 @@ static int on_store(hierarchy *h, const replay_issue *is, uint64_t line, int pre
     return 0;
 }
 
+/* ---- memory events (hierarchy.h): the traffic counted and heard ---- */
+
+static void on_transfer(hierarchy *h, const replay_issue *is, const memory_transfer *t)
+{
+    for (uint32_t o = 0; o < h->on_count[EV_TRANSFER]; o++)
+        h->on[EV_TRANSFER][o]->transfer(h->on[EV_TRANSFER][o]->ctx, is, t);
+}
+
+/* One request from L1 to L2: a load's read, or a store's or write-back's
+ * write. */
+static void count_l1_to_l2(hierarchy *h, const replay_issue *is, uint64_t bytes, int write,
+                           int write_back)
+{
+    traffic_counts *t = &h->kernel->counts.traffic;
+    t->l1_to_l2_requests++;
+    *(write ? &t->l1_to_l2_write_bytes : &t->l1_to_l2_read_bytes) += bytes;
+    on_transfer(h, is, &(memory_transfer){.link = LINK_L1_TO_L2, .write_back = (uint8_t)write_back,
+                                          .bytes = bytes});
+}
+
+/* Bytes read from or written to DRAM, into `t` (the kernel's, or the
+ * total's for the flush of L2). */
+static void count_dram(hierarchy *h, traffic_counts *t, const replay_issue *is, uint64_t bytes,
+                       int write, int write_back)
+{
+    *(write ? &t->dram_write_bytes : &t->dram_read_bytes) += bytes;
+    on_transfer(h, is, &(memory_transfer){.link = LINK_L2_TO_DRAM,
+                                          .write_back = (uint8_t)write_back, .bytes = bytes});
+}
+
 /* ---- next-use positions for OPT ---- */
 
 static uint64_t l1_key(uint32_t sm, uint64_t line)
@@ -308,19 +340,25 @@ static void make_req(const replay_issue *is, const ws_request *rq, uint64_t line
     }
 }
 
-/* A read (write = 0) or write of `sectors` of a line at L2.  *hit is set for
- * reads (the latency model needs it), *flags to the line's flags after the
+/* What a request does at L2: a load's read, a store's write, or the
+ * write-back of a dirty L1 line. */
+typedef enum l2_op { L2_READ, L2_WRITE, L2_WRITE_BACK } l2_op;
+
+/* A read or write of `sectors` of a line at L2.  *hit is set for reads
+ * (the latency model needs it), *flags to the line's flags after the
  * access (LINE_SHARED: the L1 fill's hint). */
 static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                     int write, int *hit, uint8_t *flags, ws_error *err)
+                     l2_op op, int *hit, uint8_t *flags, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
+    int write = op != L2_READ, write_back = op == L2_WRITE_BACK;
     cache_req q;
     make_req(is, NULL, line, sectors, &q);
     if (next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
         return -1;
     cache_result r;
-    cache *slice = h->l2[line % h->slices];
+    uint32_t slice_index = (uint32_t)(line % h->slices);
+    cache *slice = h->l2[slice_index];
     if (write)
         cache_write(slice, &q, is->step, &r);
     else
@@ -334,6 +372,8 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
         k->l2.sector_misses += r.present;
         k->l2.bypasses += !r.present && !r.allocated;
     }
+    on_transfer(h, is, &(memory_transfer){.link = LINK_L2_LOOKUP, .write_back = (uint8_t)write_back,
+                                          .hit = (uint8_t)r.hit, .slice = slice_index});
     if (hit)
         *hit = r.hit;
     if (flags)
@@ -350,11 +390,14 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     }
     uint64_t line_bytes = h->line_bytes;
     if (!write && !r.hit)
-        k->traffic.dram_read_bytes += h->l2_sectored ? sector_bytes(r.fetch_sectors) : line_bytes;
+        count_dram(h, &k->traffic, is,
+                   h->l2_sectored ? sector_bytes(r.fetch_sectors) : line_bytes, 0, 0);
     if (write && !r.present && !r.allocated) /* a write the policy would not allocate */
-        k->traffic.dram_write_bytes += h->l2_sectored ? sector_bytes(sectors) : line_bytes;
+        count_dram(h, &k->traffic, is, h->l2_sectored ? sector_bytes(sectors) : line_bytes, 1,
+                   write_back);
     if (r.evicted && r.victim_dirty)
-        k->traffic.dram_write_bytes += h->l2_sectored ? sector_bytes(r.victim_dirty) : line_bytes;
+        count_dram(h, &k->traffic, is,
+                   h->l2_sectored ? sector_bytes(r.victim_dirty) : line_bytes, 1, 1);
     return 0;
 }
 
@@ -368,11 +411,9 @@ static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *
         return -1;
     if (!r->victim_dirty) /* global lines are never dirty: only local write-backs */
         return 0;
-    replay_counts *k = &h->kernel->counts;
-    k->traffic.l1_to_l2_requests++;
-    k->traffic.l1_to_l2_write_bytes += h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes;
-    return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors, 1,
-                     NULL, NULL, err);
+    count_l1_to_l2(h, is, h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes, 1, 1);
+    return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors,
+                     L2_WRITE_BACK, NULL, NULL, err);
 }
 
 /* ---- the reserved-line mode (docs/metrics.md §7) ---- */
@@ -420,12 +461,12 @@ static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_
         const hierarchy_stage *st = &h->o.stages[i];
         int routed = st->miss_route ? st->miss_route(st->ctx, is, m) : 0;
         if (routed == 2)
-            h->kernel->counts.traffic.dram_read_bytes +=
-                h->l2_sectored ? sector_bytes(m->sectors) : h->line_bytes;
+            count_dram(h, &h->kernel->counts.traffic, is,
+                       h->l2_sectored ? sector_bytes(m->sectors) : h->line_bytes, 0, 0);
         if (routed)
             return routed;
     }
-    return l2_access(h, is, m->line, m->sectors, 0, l2_hit, &m->fill_hint, err) != 0 ? -1 : 0;
+    return l2_access(h, is, m->line, m->sectors, L2_READ, l2_hit, &m->fill_hint, err) != 0 ? -1 : 0;
 }
 
 /* Whether every stage lets the L1 fill go ahead. */
@@ -534,8 +575,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     if (routed < 0)
         return -1;
     if (routed != 1) { /* it left for the memory side */
-        k->traffic.l1_to_l2_requests++;
-        k->traffic.l1_to_l2_read_bytes += bytes;
+        count_l1_to_l2(h, is, bytes, 0, 0);
         pc->traffic_bytes += bytes;
     }
     h->kernel->shared_misses += h->sharing && (m.fill_hint & LINE_SHARED);
@@ -578,9 +618,8 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
     if (on_store(h, is, line, present, err) != 0)
         return -1;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
-    k->traffic.l1_to_l2_requests++;
-    k->traffic.l1_to_l2_write_bytes += sector_bytes(sectors);
-    return l2_access(h, is, line, sectors, 1, NULL, NULL, err);
+    count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
+    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, err);
 }
 
 /* A local store: write-back, write-allocate in L1. */
@@ -599,9 +638,8 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
     if (r.allocated && on_fill(h, is, line, err) != 0)
         return -1;
     if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
-        h->kernel->counts.traffic.l1_to_l2_requests++;
-        h->kernel->counts.traffic.l1_to_l2_write_bytes += sector_bytes(q.sector_mask);
-        return l2_access(h, is, line, q.sector_mask, 1, NULL, NULL, err);
+        count_l1_to_l2(h, is, sector_bytes(q.sector_mask), 1, 0);
+        return l2_access(h, is, line, q.sector_mask, L2_WRITE, NULL, NULL, err);
     }
     return 0;
 }
@@ -634,6 +672,8 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             return -1;
     }
     l1_route route = bypass_l1 ? L1_BYPASS : l1_route_of(is->kind, is->space, is->cache_op);
+    for (uint32_t o = 0; o < h->on_count[EV_REQUESTS]; o++)
+        h->on[EV_REQUESTS][o]->requests(h->on[EV_REQUESTS][o]->ctx, is, requests, n);
     for (int i = 0; i < n; i++) {
         int rc;
         if (route == L1_WRITE_EVICT)
@@ -687,8 +727,8 @@ static void write_back_l2(void *ctx, uint64_t line, uint8_t dirty)
 {
     (void)line;
     hierarchy *h = ctx;
-    h->res.total.traffic.dram_write_bytes +=
-        h->l2_sectored ? sector_bytes(dirty) : h->line_bytes;
+    count_dram(h, &h->res.total.traffic, NULL, h->l2_sectored ? sector_bytes(dirty) : h->line_bytes,
+               1, 1);
 }
 
 static void flush_l2(hierarchy *h)

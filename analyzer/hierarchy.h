@@ -83,6 +83,29 @@ typedef struct hierarchy_stage {
                        uint64_t victim_line, uint8_t victim_flags);
 } hierarchy_stage;
 
+/* ---- memory events: what crosses below L1 ----
+ *
+ * For collectors of the memory side (docs/metrics.md §7, "Memory workload";
+ * analyzer/memory_workload.h), raised where the core counts requests and
+ * traffic, so their sums are the core's counts.  requests: an instruction's
+ * requests as L1 receives them, after the front-end stages.  transfer: one
+ * request crossing a link below L1, or looking L2 up; `is` is the
+ * instruction that caused it, NULL for the dirty L2 lines written back when
+ * L2 is flushed (between kernels with l2_cold, and at the end). */
+typedef enum memory_link {
+    LINK_L1_TO_L2,  /* a request L1 sends down: a load's read, a store's or a write-back's write */
+    LINK_L2_LOOKUP, /* a request looked an L2 slice up */
+    LINK_L2_TO_DRAM /* bytes read from DRAM (an L2 miss, or a stage's route past L2) or written */
+} memory_link;
+
+typedef struct memory_transfer {
+    uint8_t link;       /* memory_link */
+    uint8_t write_back; /* a dirty line evicted from the level above, not the instruction's data */
+    uint8_t hit;        /* LINK_L2_LOOKUP: it hit */
+    uint32_t slice;     /* LINK_L2_LOOKUP: the slice */
+    uint64_t bytes;     /* LINK_L1_TO_L2, LINK_L2_TO_DRAM: the bytes moved */
+} memory_transfer;
+
 /* ---- L1 events: what the metric collectors subscribe to ----
  *
  * Every hook is optional.  lookup: a request looked its SM's L1 up (a load
@@ -91,9 +114,9 @@ typedef struct hierarchy_stage {
  * put in; depart: a line left (replaced by `evictor`'s fill, or
  * invalidated); store: a global store or atomic wrote the line through
  * (present: it was in L1 and is now invalidated); instruction_end: after
- * each warp instruction.  Collectors run in subscription order, the
- * built-in ones (miss classes, locality generations, inter-core reuse)
- * first. */
+ * each warp instruction; requests, transfer: the memory events above.
+ * Collectors run in subscription order, the built-in ones (miss classes,
+ * locality generations, inter-core reuse) first. */
 typedef struct l1_observer {
     void *ctx;
     int (*kernel_begin)(void *ctx, uint32_t kernel, uint32_t pc_count, ws_error *err);
@@ -109,6 +132,9 @@ typedef struct l1_observer {
                  ws_error *err);
     void (*instruction_end)(void *ctx, const struct replay_issue *is);
     int (*kernel_end)(void *ctx, ws_error *err);
+    /* The memory events (above). */
+    void (*requests)(void *ctx, const struct replay_issue *is, const ws_request *requests, int n);
+    void (*transfer)(void *ctx, const struct replay_issue *is, const memory_transfer *t);
 } l1_observer;
 
 #define HIERARCHY_MAX_STAGES 4

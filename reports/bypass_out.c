@@ -1,13 +1,13 @@
 /* reports/bypass_out.c: see bypass_out.h. */
 #include "reports/bypass_out.h"
 
-#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "reports/bypass_view.h"
 #include "reports/csv_keys.h"
 #include "reports/json_out.h"
 #include "reports/numfmt.h"
-#include "reports/pc_label.h"
 #include "reports/replay_text.h"
 #include "reports/report_doc.h"
 #include "util/version.h"
@@ -143,138 +143,113 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
     return doc;
 }
 
-static double pct_change(uint64_t after, uint64_t before)
+/* The terminal's view of the advice (reports/bypass_view.h), as the HTML
+ * report's is of report.json's `bypass`. */
+static bypass_view_outcome outcome_view(const replay_counts *c)
 {
-    return before ? 100.0 * ((double)after - (double)before) / (double)before : 0.0;
+    /* S1 counts the miss rate over the requests that reach L1 (bypassed ones do not). */
+    uint64_t cached = c->l1.accesses - c->l1.bypasses;
+    return (bypass_view_outcome){
+        .global_load_bytes = c->traffic.l1_to_l2_read_bytes,
+        .below_l1_bytes = bypass_traffic(c),
+        .cached_miss_pct = cached ? 100.0 * (double)(c->l1.misses - c->l1.bypasses) / (double)cached
+                                  : 0.0};
 }
 
-/* As S1 counts it: over the accesses that reach L1 (bypassed ones do not). */
-static double miss_rate(const replay_counts *c)
+static bypass_view_pc *view_of(bypass_view *v, const bypass_advice *a, const wst_trace *t)
 {
-    uint64_t cached = c->l1.accesses - c->l1.bypasses;
-    return cached ? 100.0 * (double)(c->l1.misses - c->l1.bypasses) / (double)cached : 0.0;
+    bypass_view_pc *pcs = calloc(a->pc_count + 1, sizeof *pcs);
+    if (!pcs)
+        return NULL;
+    for (uint32_t i = 0; i < a->pc_count; i++) {
+        const bypass_pc_hint *h = &a->pcs[i];
+        const wst_pc *pc = pc_of(t, h);
+        pcs[i] = (bypass_view_pc){.kernel = t->kernels[h->kernel].name, .file = pc->file,
+                                  .sass = pc->sass, .offset = pc->offset, .line = pc->line,
+                                  .requests = h->accesses, .share = bypass_share(h),
+                                  .recommend = h->recommend, .tested = h->tested,
+                                  .traffic_change = h->traffic_change};
+    }
+    *v = (bypass_view){.pcs = pcs, .pc_count = a->pc_count,
+                       .outcomes = {outcome_view(&a->baseline), outcome_view(&a->with_table),
+                                    outcome_view(&a->with_pcs)},
+                       .all_bypassed = a->baseline.l1.accesses &&
+                                       a->baseline.l1.bypasses == a->baseline.l1.accesses};
+    return pcs;
 }
 
 /* Bytes below L1 first (the verdict's measure), then S1's miss rate. */
-static void print_before_after(FILE *out, const bypass_advice *a)
+static void print_before_after(FILE *out, const bypass_view *v)
 {
     fprintf(out, "  %-14s %18s %10s %16s %10s\n", "replay", "global-load bytes", "change",
             "L1 miss rate of", "change");
     fprintf(out, "  %-14s %18s %10s %16s\n", "", "(L1 -> L2)", "", "the cached loads*");
-    const replay_counts *rows[] = {&a->baseline, &a->with_table, &a->with_pcs};
-    const char *names[] = {"baseline", "bypass-table", "bypass-pc"};
-    for (int i = 0; i < 3; i++) {
+    const bypass_view_outcome *base = &v->outcomes[BYPASS_BASELINE];
+    for (int i = 0; i < BYPASS_OUTCOMES; i++) {
+        const bypass_view_outcome *o = &v->outcomes[i];
         char b[32];
-        replay_format_bytes(b, sizeof b, rows[i]->traffic.l1_to_l2_read_bytes);
-        fprintf(out, "  %-14s %18s %+9.1f%% %15.1f%% %+9.1f\n", names[i], b,
-                pct_change(rows[i]->traffic.l1_to_l2_read_bytes, a->baseline.traffic.l1_to_l2_read_bytes),
-                miss_rate(rows[i]), miss_rate(rows[i]) - miss_rate(&a->baseline));
+        replay_format_bytes(b, sizeof b, o->global_load_bytes);
+        fprintf(out, "  %-14s %18s %+9.1f%% %15.1f%% %+9.1f\n", bypass_outcome_names[i], b,
+                bypass_view_pct_change(o->global_load_bytes, base->global_load_bytes),
+                o->cached_miss_pct, o->cached_miss_pct - base->cached_miss_pct);
     }
-    fprintf(out, "  * S1's measure: it falls as loads leave L1, useful or not; bytes are the verdict's\n");
+    fprintf(out, "  * %s\n", BYPASS_MISS_RATE_NOTE);
 }
 
-/* "mult_gpu<float>+0x208" (reports/pc_label.h) and, beside it, file:line. */
-static void where(char *at, size_t at_cap, char *source, size_t source_cap, const wst_trace *t,
-                  const bypass_pc_hint *h, size_t width)
+static void print_changes(FILE *out, const bypass_view *v)
 {
-    const wst_pc *pc = pc_of(t, h);
-    pc_label(at, at_cap, t->kernels[h->kernel].name, pc->offset, width);
-    source_label(source, source_cap, pc->file, pc->line);
-    if (!*source)
-        snprintf(source, source_cap, "-");
-}
-
-/* Source files whose every global-load PC is recommended: one compiler flag
- * (-dlcm=cg caches global loads in L2 only) does it for the whole file. */
-static void print_whole_files(FILE *out, const bypass_advice *a, const wst_trace *t)
-{
-    for (uint32_t i = 0; i < a->pc_count; i++) {
-        const char *file = pc_of(t, &a->pcs[i])->file;
-        int first = 1, all = 1;
-        int64_t saved = 0;
-        for (uint32_t j = 0; j < a->pc_count && file; j++) {
-            const char *other = pc_of(t, &a->pcs[j])->file;
-            if (!other || strcmp(other, file) != 0)
-                continue;
-            first &= j >= i; /* report each file once, at its first PC */
-            all &= a->pcs[j].recommend;
-            saved += a->pcs[j].recommend ? a->pcs[j].traffic_change : 0;
-        }
-        if (!file || !first || !all)
-            continue;
-        char bytes[32];
-        replay_format_bytes(bytes, sizeof bytes, (uint64_t)(-saved));
-        const char *base = strrchr(file, '/');
-        fprintf(out, "  %-30s every load listed: compile it with -Xptxas -dlcm=cg  saves up to %s\n",
-                base ? base + 1 : file, bytes);
+    fprintf(out, "Source lines to change (load through L2 only):\n");
+    bypass_change c;
+    for (uint32_t i = 0; i < v->pc_count; i++)
+        if (bypass_view_change_at(v, i, &c))
+            fprintf(out, "  %-30s " BYPASS_ADVICE " (%s)   saves %s\n", c.place, c.at, c.saved);
+    for (uint32_t i = 0; i < v->pc_count; i++) {
+        const char *base;
+        char saved[32];
+        if (bypass_view_whole_file(v, i, &base, saved, sizeof saved))
+            fprintf(out, "  %-30s " BYPASS_WHOLE_FILE "  saves up to %s\n", base, saved);
     }
-}
-
-/* The headline is traffic below L1, what bypassing is for (docs/metrics.md
- * §9): S1's miss rate over the loads still cached falls whenever loads
- * leave L1, useful or not, so it is shown last and labelled so. */
-static void print_headline(FILE *out, const bypass_advice *a)
-{
-    uint64_t before = bypass_traffic(&a->baseline), after = bypass_traffic(&a->with_pcs);
-    char saved[32];
-    replay_format_bytes(saved, sizeof saved, before > after ? before - after : 0);
-    if (a->recommended && after < before)
-        fprintf(out, "  verdict: bypass L1 at %u load PC%s: %s less traffic below L1 (L1 -> L2 and DRAM, "
-                     "%+.1f%%)\n",
-                a->recommended, a->recommended == 1 ? "" : "s", saved, pct_change(after, before));
-    else
-        fprintf(out, "  verdict: keep: no load PC lowers the traffic below L1 by bypassing it\n");
-    if (a->baseline.l1.accesses && a->baseline.l1.bypasses == a->baseline.l1.accesses)
-        fprintf(out, "  every global load of the trace already bypasses L1 (ld.cg/ld.cv): nothing to "
-                     "advise; what-if: --cache-op ignore\n");
+    fprintf(out, "\n");
 }
 
 void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
 {
+    bypass_view v;
+    bypass_view_pc *pcs = view_of(&v, a, t);
+    if (!pcs)
+        return;
     uint64_t worthy = bypass_table_worthy_count(a->table);
+    char verdict[256];
+    bypass_view_verdict(verdict, sizeof verdict, &v);
     fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s; "
                  "baseline L1 %s)\n",
-            a->utilization == BYPASS_U_RAW_BYTES ? "of raw bytes" : "sector-rounded", a->l1_policy);
-    print_headline(out, a);
+            bypass_view_u_words(a->utilization == BYPASS_U_RAW_BYTES), a->l1_policy);
+    fprintf(out, "  verdict: %s\n", verdict);
+    if (v.all_bypassed)
+        fprintf(out, "  %s\n", BYPASS_ALL_BYPASSED);
     fprintf(out, "  lines touched by cached global loads %s, bypass-worthy %s (%s)\n\n",
             numfmt_grouped(bypass_table_count(a->table)).s, numfmt_grouped(worthy).s,
             numfmt_share((double)worthy, (double)bypass_table_count(a->table)).s);
-    if (a->pc_count == 0) {
-        print_before_after(out, a);
-        return;
-    }
-    fprintf(out, "  %-30s %-18s %-18s %12s %8s %-7s %14s\n", "load PC", "source", "SASS", "requests",
-            "worthy", "verdict", "traffic change");
-    uint64_t before = bypass_traffic(&a->baseline);
-    for (uint32_t i = 0; i < a->pc_count; i++) {
-        const bypass_pc_hint *h = &a->pcs[i];
-        char at[64], source[64], change[32] = "untested";
-        where(at, sizeof at, source, sizeof source, t, h, 30);
-        const char *sass = pc_of(t, h)->sass;
-        if (h->tested)
-            snprintf(change, sizeof change, "%+.1f%%", before ? 100.0 * (double)h->traffic_change / (double)before : 0.0);
-        fprintf(out, "  %-30s %-18.18s %-18.18s %12s %7.1f%% %-7s %14s\n", at, source, sass ? sass : "-",
-                numfmt_grouped(h->accesses).s, 100.0 * bypass_share(h), h->recommend ? "bypass" : "keep",
-                change);
-    }
-    fprintf(out, "  (requests: the PC's line requests to L1; worthy: the share to lines Eq. 1 would "
-                 "bypass; untested: no worthy line)\n\n");
-    if (a->recommended) {
-        fprintf(out, "Source lines to change (load through L2 only):\n");
-        for (uint32_t i = 0; i < a->pc_count; i++) {
-            const bypass_pc_hint *h = &a->pcs[i];
-            if (!h->recommend)
-                continue;
-            char at[64], source[64], saved[32];
-            where(at, sizeof at, source, sizeof source, t, h, 0);
-            replay_format_bytes(saved, sizeof saved, (uint64_t)(-h->traffic_change));
-            fprintf(out, "  %-30s use __ldcg(...) for this load (%s)   saves %s\n",
-                    strcmp(source, "-") ? source : at, at, saved);
+    if (v.pc_count) {
+        fprintf(out, "  %-30s %-18s %-18s %12s %8s %-7s %14s\n", "load PC", "source", "SASS",
+                "requests", "worthy", "verdict", "traffic change");
+        for (uint32_t i = 0; i < v.pc_count; i++) {
+            const bypass_view_pc *pc = &v.pcs[i];
+            bypass_where w;
+            char change[32];
+            bypass_view_where(&w, pc, 30);
+            bypass_view_change(change, sizeof change, &v, pc);
+            fprintf(out, "  %-30s %-18.18s %-18.18s %12s %7.1f%% %-7s %14s\n", w.at,
+                    *w.source ? w.source : "-", pc->sass ? pc->sass : "-",
+                    numfmt_grouped(pc->requests).s, 100.0 * pc->share,
+                    pc->recommend ? "bypass" : "keep", change);
         }
-        print_whole_files(out, a, t);
-        fprintf(out, "\n");
+        fprintf(out, "  " BYPASS_TABLE_NOTE "\n\n");
+        if (bypass_view_recommended(&v))
+            print_changes(out, &v);
     }
-    print_before_after(out, a);
+    print_before_after(out, &v);
+    free(pcs);
 }
 
 void bypass_annotate_report(json_t *report, const bypass_advice *a, const wst_trace *t)

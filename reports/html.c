@@ -25,6 +25,7 @@ static const char style[] =
     "section,header{background:#fff;border:1px solid #e2e2e2;border-radius:6px;"
     "padding:14px 18px;margin:16px 0}\n"
     "p.how{color:#555;margin:0 0 8px;max-width:80ch}p.absent{color:#777;font-style:italic}\n"
+    "p.verdict{font-size:16px;margin:8px 0}\n"
     "nav a{margin-right:12px;white-space:nowrap}\n"
     "dl.columns{display:grid;grid-template-columns:max-content minmax(0,80ch);gap:2px 12px;"
     "margin:0 0 10px;color:#555}dl.columns dt{font-weight:600}dl.columns dd{margin:0}\n"
@@ -89,6 +90,13 @@ void html_absent(FILE *out, const char *what)
     fputs("</p>\n", out);
 }
 
+void html_note(FILE *out, const char *text)
+{
+    fputs("<p class=\"how\">", out);
+    xml_escape(out, text);
+    fputs("</p>\n", out);
+}
+
 void html_subtitle(FILE *out, const char *text)
 {
     fputs("<h3>", out);
@@ -127,12 +135,14 @@ static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
     for (size_t i = 0; i < html_section_count; i++)
         fprintf(out, "<a href=\"#%s\">%s</a>", html_sections[i].id, html_sections[i].nav);
     fputs("</nav>\n", out);
+    html_bypass(out, doc);
     html_pc_reuse(out, doc, pcs);
     html_sm_sharing(out, doc);
     html_cta_distance(out, doc);
     html_access_map(out, doc);
     html_mrc(out, doc);
     html_replay(out, doc);
+    html_memory(out, doc);
     html_mpli(out, doc);
     html_remote_holders(out, doc);
     html_policy_compare(out, doc);

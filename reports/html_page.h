@@ -38,6 +38,8 @@ void html_section_begin(FILE *out, const char *id);
 void html_section_end(FILE *out);
 /* A short note in place of a chart whose data is not in the report. */
 void html_absent(FILE *out, const char *what);
+/* A line of prose in a drawn section: what a part of it lacks, a footnote. */
+void html_note(FILE *out, const char *text);
 /* <h3> over one chart of a section. */
 void html_subtitle(FILE *out, const char *text);
 /* A <td> holding text (escaped); cls may be NULL. */
@@ -45,12 +47,14 @@ void html_cell(FILE *out, const char *cls, const char *text);
 
 /* The sections, in page order. */
 void html_summary(FILE *out, const json_t *doc);
+void html_bypass(FILE *out, const json_t *doc);
 void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs);
 void html_sm_sharing(FILE *out, const json_t *doc);
 void html_cta_distance(FILE *out, const json_t *doc);
 void html_access_map(FILE *out, const json_t *doc);
 void html_mrc(FILE *out, const json_t *doc);
 void html_replay(FILE *out, const json_t *doc);
+void html_memory(FILE *out, const json_t *doc);
 /* Inside the replay: one row per kernel name, its launches on demand. */
 void html_kernel_table(FILE *out, const json_t *doc);
 void html_mpli(FILE *out, const json_t *doc);

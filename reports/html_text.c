@@ -31,6 +31,13 @@ static const html_column_text load_pc_columns[] = {
 };
 
 const html_section_text html_sections[] = {
+    {"bypass", "bypass", "L1 bypass: what to change",
+     "The profile's main result (S1, docs/metrics.md \xc2\xa7" "9): which global loads should "
+     "skip L1 and load through L2 only, in 32 B sectors (__ldcg), judged by the bytes moved "
+     "below L1 (L1\xe2\x86\x92L2 and DRAM) when each load PC is replayed bypassed. The "
+     "recommended PCs are listed at their source lines with what each saves; the table gives "
+     "every load PC's share of requests to lines Eq. 1 marks bypass-worthy, its verdict and "
+     "its traffic change; the last table replays the advice against the baseline."},
     {"pc-reuse-heatmap", "PC reuse", "Reuse distance per PC",
      "One row per load PC (launches of a kernel merged), one column per log2 bucket "
      "of reuse distance: the distinct lines touched since the PC's line was last "
@@ -73,6 +80,14 @@ const html_section_text html_sections[] = {
      "a shared L2 with the configured policies (docs/metrics.md \xc2\xa7"
      "7). Hit rates and "
      "traffic are those of a functional model: counts, not timing."},
+    {"memory", "memory chart", "Memory workload",
+     "After Nsight Compute's memory chart, from the same replay (docs/metrics.md \xc2\xa7"
+     "7): one row of arrows per kind of request, from the SMs towards DRAM, each with its "
+     "requests, 32 B sectors and bytes; an arrow's thickness is its bytes. Loads read, stores "
+     "and atomics write through L1, write-backs are dirty lines evicted. The L1 and L2 boxes "
+     "give each kind's hit rate (L1: loads only). An arrow below L1 thicker than the one above "
+     "is data moved that the lanes did not ask for; the excess sectors per source line say "
+     "which accesses are not coalesced, and the L2 slices should share the requests evenly."},
     {"mpli", "MPLI", "Misses per load instruction (MPLI)",
      "Each dynamic warp load counts once, in the bucket of how many of its line "
      "requests missed in L1 (S4). Coherent loads make at most 2 requests, "

@@ -10,6 +10,7 @@
 #include "reports/report_doc.h"
 #include "util/version.h"
 #include "reports/json_access_map.h"
+#include "reports/json_memory.h"
 #include "reports/json_metrics.h"
 #include "reports/json_out.h"
 
@@ -116,11 +117,16 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
         const replay_kernel *rk = a->replay ? &hierarchy_results(a->replay)->kernels[k] : NULL;
         if (rk)
             json_object_set_new(m, "replay", replay_counts_json(&rk->counts, hierarchy_results(a->replay)));
+        const memory_kernel *memory = a->memory ? memory_workload_kernel(a->memory, k) : NULL;
+        if (memory && memory->seen)
+            json_object_set_new(m, "memory", memory_json(memory, memory_workload_slices(a->memory)));
         json_t *pc_list = json_array();
         for (uint32_t i = 0; i < wk->pc_count && i < mk->pc_count; i++) {
             json_t *pj = pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], line);
             if (rk && i < rk->pc_count)
                 json_object_set_new(pj, "replay", replay_pc_json(&rk->pcs[i], &rk->locality[i]));
+            if (memory && memory->seen && i < memory->pc_count)
+                json_object_set_new(pj, "memory", memory_pc_json(&memory->pcs[i]));
             json_array_append_new(pc_list, pj);
         }
         json_t *kj = json_object();
@@ -141,6 +147,10 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(summary, "l1_lru", l1_lru(hits, misses, bypasses));
     json_object_set_new(summary, "replay",
                         a->replay ? replay_summary_json(hierarchy_results(a->replay)) : json_null());
+    json_object_set_new(summary, "memory",
+                        a->memory ? memory_json(memory_workload_summary(a->memory),
+                                                memory_workload_slices(a->memory))
+                                  : json_null());
     free(pcs);
 
     json_t *doc = json_object();

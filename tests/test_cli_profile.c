@@ -28,7 +28,37 @@ static void check_tables(const char *dir)
     }
 }
 
-static void check_report_dir(const char *dir)
+/* The HTML's bypass section names every load PC report.json recommends at
+ * its source line, with the __ldcg advice, as the terminal does; returns
+ * how many it named. */
+static int check_bypass_section(const char *dir, const json_t *doc)
+{
+    char *html = test_read_output(dir, "report.html");
+    const char *at = strstr(html, "<section id=\"bypass\">");
+    cr_assert_not_null(at, "report.html has the bypass section");
+    char *section = strndup(at, (size_t)(strstr(at, "</section>") - at));
+    int listed = 0;
+    size_t i;
+    json_t *pc;
+    json_array_foreach(json_object_get(json_object_get(doc, "bypass"), "pcs"), i, pc) {
+        const char *file = json_string_value(json_object_get(pc, "file"));
+        if (!json_is_true(json_object_get(pc, "recommend")) || !file)
+            continue;
+        char cell[256];
+        snprintf(cell, sizeof cell, "<td class=\"code\">%s:%lld</td>",
+                 strrchr(file, '/') ? strrchr(file, '/') + 1 : file,
+                 (long long)json_integer_value(json_object_get(pc, "line")));
+        cr_expect_not_null(strstr(section, cell), "no %s in the bypass section", cell);
+        listed++;
+    }
+    if (listed)
+        cr_expect_not_null(strstr(section, "use __ldcg(...) for this load"));
+    free(section);
+    free(html);
+    return listed;
+}
+
+static int check_report_dir(const char *dir)
 {
     check_tables(dir);
     static const char *const files[] = {"report.json", "report.html", "compare.csv"};
@@ -39,9 +69,9 @@ static void check_report_dir(const char *dir)
         cr_assert_not_null(text, "%s missing", p);
         cr_expect_gt(len, 100, "%s is empty", p);
         if (strcmp(files[i], "report.html") == 0) {
-            static const char *const ids[] = {"pc-reuse-heatmap", "sm-sharing-heatmap",
+            static const char *const ids[] = {"bypass", "pc-reuse-heatmap", "sm-sharing-heatmap",
                                               "cta-distance-chart", "access-heatmap", "mrc",
-                                              "mpli", "policy-compare", "pc-table"};
+                                              "memory", "mpli", "policy-compare", "pc-table"};
             for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
                 char needle[64];
                 snprintf(needle, sizeof needle, "id=\"%s\"", ids[k]);
@@ -66,8 +96,12 @@ static void check_report_dir(const char *dir)
     cr_expect_eq(json_array_size(json_object_get(json_object_get(doc, "compare"), "policies")), 7);
     json_t *pc0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "pcs"), 0);
     cr_expect(json_is_object(json_object_get(pc0, "bypass")), "PCs carry their bypass verdict");
+    cr_expect(json_is_object(json_object_get(pc0, "memory")), "PCs carry their sectors");
+    cr_expect(json_is_object(json_object_get(json_object_get(doc, "summary"), "memory")));
+    int listed = check_bypass_section(dir, doc);
     json_decref(doc);
     free(json);
+    return listed;
 }
 
 static void profile_workload(const char *workload)
@@ -79,7 +113,9 @@ static void profile_workload(const char *workload)
     cr_expect(strstr(r.out, "bypass-table") != NULL, "prints the bypass summary");
     cr_expect(strstr(r.out, "opt") != NULL, "prints the comparison");
     cli_result_free(&r);
-    check_report_dir(out);
+    int listed = check_report_dir(out);
+    if (strcmp(workload, "gaussian") == 0)
+        cr_expect_geq(listed, 1, "gaussian has loads to bypass (grep -c ldcg report.html)");
     free(out);
     test_tmpdir_cleanup(dir);
 }

@@ -18,9 +18,9 @@
 #define FIXTURE "tests/fixtures/report-optional.json"
 
 static const char *const section_ids[] = {
-    "pc-reuse-heatmap", "sm-sharing-heatmap", "cta-distance-chart", "access-heatmap", "mrc",
-    "replay",           "mpli",               "remote-holders",     "policy-compare", "pc-table",
-    "store-pcs",
+    "bypass", "pc-reuse-heatmap", "sm-sharing-heatmap", "cta-distance-chart", "access-heatmap",
+    "mrc",    "replay",           "memory",             "mpli",               "remote-holders",
+    "policy-compare", "pc-table", "store-pcs",
 };
 #define SECTIONS (sizeof section_ids / sizeof section_ids[0])
 
@@ -146,12 +146,16 @@ Test(html, real_report_has_every_section)
     char *html = render_checked(doc, dir, &svgs);
     cr_assert_geq(svgs, 6, "two PC heatmaps, SM matrix, CTA bars, access map, MRC");
     const char *drawn[] = {"pc-reuse-heatmap", "sm-sharing-heatmap", "cta-distance-chart",
-                           "access-heatmap", "mrc", "pc-table", "replay", "mpli", "remote-holders"};
+                           "access-heatmap", "mrc", "pc-table", "replay", "memory", "mpli",
+                           "remote-holders"};
     for (size_t i = 0; i < sizeof drawn / sizeof drawn[0]; i++)
         cr_assert(has_chart(html, drawn[i]), "%s is drawn", drawn[i]);
-    const char *notes[] = {"policy-compare"};
+    const char *notes[] = {"policy-compare", "bypass"};
     for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
         cr_assert(!has_chart(html, notes[i]), "%s is a note", notes[i]);
+    char *bypass = section(html, "bypass");
+    cr_assert_not_null(strstr(bypass, "warpscope profile"), "says how to get the hints");
+    free(bypass);
     char *table = section(html, "pc-table");
     cr_assert_not_null(strstr(table, "gemm_kernel"));
     cr_assert_not_null(strstr(table, ">gemm.c:"), "file:line, the base name");
@@ -200,6 +204,126 @@ Test(html, optional_sections_are_drawn)
     json_decref(doc);
     test_tmpdir_cleanup(dir);
 }
+
+/* Each of expected[0, n) is in section `id` of the fixture's page, which
+ * is drawn, not a note. */
+static void expect_in_fixture_section(const char *id, const char *const *expected, size_t n)
+{
+    char *dir = test_tmpdir();
+    json_t *doc = load_fixture();
+    char *html = render_checked(doc, dir, NULL);
+    char *s = section(html, id);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_not_null(strstr(s, expected[i]), "no %s in %s", expected[i], s);
+    cr_expect_null(strstr(s, "class=\"absent\""));
+    free(s);
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
+/* The fixture's bypass hints, as `profile` prints them: the verdict on the
+ * bytes below L1 (5632 + 2048 before, 4608 + 2048 after), the source line
+ * to change with the advice and what it saves, the file whose every load
+ * goes, each PC's verdict, the replays before and after. */
+Test(html, bypass_section_lists_the_source_lines_to_change)
+{
+    const char *expected[] = {
+        "<b>verdict:</b> bypass L1 at 1 load PC: 1.00 KiB less traffic below L1 "
+        "(L1 -&gt; L2 and DRAM, -13.3%)",
+        "<td class=\"code\">scale.cu:12</td><td class=\"code\">scale&lt;float&gt;+0x10</td>"
+        "<td>use __ldcg(...) for this load</td><td class=\"n\">1.00 KiB</td>",
+        "<td class=\"code\">scale.cu</td><td></td><td>every load listed: compile it with -Xptxas "
+        "-dlcm=cg</td><td class=\"n\">up to 1.00 KiB</td>",
+        "<td class=\"code\">copy+0x30</td><td class=\"code\">-</td>",
+        ">43.8%<", ">keep<", ">untested<", ">-13.3%<",
+        "lines touched by cached global loads 20, bypass-worthy 12 (60.0%)",
+        ">bypass-table</td><td class=\"n\">3.00 KiB</td><td class=\"n\">-40.0%</td>"
+        "<td class=\"n\">40.0%</td><td class=\"n\">-25.0</td>",
+        "L1 miss rate of the cached loads*", "S1&#39;s measure",
+    };
+    expect_in_fixture_section("bypass", expected, sizeof expected / sizeof expected[0]);
+}
+
+/* The fixture's memory workload: the chart's hover texts and the table
+ * by source line (scale.cu:12 merges two launches: 60 + 40 sectors, 36 in
+ * excess of 64). */
+Test(html, memory_section_draws_the_fixture)
+{
+    const char *expected[] = {
+        "<title>loads, SM \xe2\x86\x92 L1: 64 requests, 100 sectors of 32 B, 2,048 bytes asked "
+        "for by the lanes</title>",
+        "<title>loads, L1 \xe2\x86\x92 L2: 40 requests, 160 sectors of 32 B, 5,120 bytes read</title>",
+        "<title>stores, L1 \xe2\x86\x92 L2: 4 requests, 16 sectors of 32 B, 512 bytes written</title>",
+        "<title>write-backs, L2 \xe2\x86\x94 DRAM: 2 requests, 8 sectors of 32 B, 256 bytes "
+        "written</title>",
+        "<title>loads: L1 hit rate 31.2%</title>", "<title>stores: L2 hit rate 50.0%</title>",
+        ">3 slices<",
+        "<td class=\"code\">scale.cu:12</td><td>load</td><td class=\"n\">30</td>"
+        "<td class=\"n\">64</td><td class=\"n\">100</td><td class=\"n\">1.56</td>"
+        "<td class=\"n\">64</td><td class=\"n\">36</td><td class=\"n\">36.0%</td>",
+        "<td class=\"code\">scale&lt;float&gt;+0x20</td><td>store</td>",
+        "loads: 1.56 sectors per request, 36 of 100 sectors in excess (36.0%)",
+        "Min 10, mean 14.7 (dashed), max 20 requests (the busiest slice, in orange, takes "
+        "1.36\xc3\x97 the mean)",
+        "<title>slice 0 (the busiest): 20 requests</title>", "<title>slice 2: 10 requests</title>",
+    };
+    expect_in_fixture_section("memory", expected, sizeof expected / sizeof expected[0]);
+}
+
+/* The numbers of a real analysis' memory chart are report.json's: every
+ * arrow's hover text carries its link's exact figures, the boxes the hit
+ * rates, the slice bars each slice's requests. */
+Test(html, memory_chart_numbers_match_the_report)
+{
+    static const char *const keys[] = {"loads", "stores", "atomics", "write_backs"};
+    static const char *const names[] = {"loads", "stores", "atomics", "write-backs"};
+    static const char *const links[][2] = {{"l1", "SM \xe2\x86\x92 L1"},
+                                           {"l1_to_l2", "L1 \xe2\x86\x92 L2"},
+                                           {"l2_to_dram", "L2 \xe2\x86\x94 DRAM"}};
+    char *dir = test_tmpdir();
+    json_t *doc = test_report_for(dir, "gemm", "fermi");
+    char *html = render_checked(doc, dir, NULL);
+    char *s = section(html, "memory");
+    const json_t *memory = report_at(doc, "summary.memory");
+    int arrows = 0;
+    for (size_t k = 0; k < 4; k++) {
+        for (size_t l = 0; l < 3; l++) {
+            const json_t *f = report_at(report_at(memory, keys[k]), links[l][0]);
+            if (!f || !(report_num(f, "requests") > 0))
+                continue;
+            char tip[256];
+            snprintf(tip, sizeof tip, "<title>%s, %s: %s requests, %s sectors of 32 B, %s bytes ",
+                     names[k], links[l][1], numfmt_grouped((unsigned long long)report_num(f, "requests")).s,
+                     numfmt_grouped((unsigned long long)report_num(f, "sectors")).s,
+                     numfmt_grouped((unsigned long long)report_num(f, "bytes")).s);
+            cr_expect_not_null(strstr(s, tip), "no %s", tip);
+            arrows++;
+        }
+    }
+    cr_expect_geq(arrows, 6, "loads and stores on their three links");
+    char tip[128];
+    snprintf(tip, sizeof tip, "<title>loads: L1 hit rate %s</title>",
+             numfmt_percent(report_num(doc, "summary.replay.l1.hit_rate")).s);
+    cr_expect_not_null(strstr(s, tip), "the L1 box holds the replay's hit rate: %s", tip);
+    double slices[64];
+    size_t n = report_nums(memory, "l2_slices.requests", slices, 64);
+    cr_expect_eq(n, 6, "fermi has 6 L2 slices");
+    for (size_t i = 0; i < n; i++) { /* the busiest says so */
+        numtext count = numfmt_grouped((unsigned long long)slices[i]);
+        char busiest[128];
+        snprintf(tip, sizeof tip, "<title>slice %zu: %s requests</title>", i, count.s);
+        snprintf(busiest, sizeof busiest, "<title>slice %zu (the busiest): %s requests</title>", i,
+                 count.s);
+        cr_expect(strstr(s, tip) || strstr(s, busiest), "no %s", tip);
+    }
+    cr_expect_not_null(strstr(s, ">gemm.c:"), "the table names source lines");
+    free(s);
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
 
 /* A report document from text without its version: this reader's. */
 static json_t *parse_report(const char *text)
@@ -352,6 +476,8 @@ Test(html, malformed_sections_do_not_crash)
     json_object_set_new(json_object_get(summary, "mrc"), "l1", json_null());
     json_object_set_new(doc, "access_map", parse("{\"counts\": [[1], \"x\"], \"regions\": []}"));
     json_object_set_new(doc, "compare", parse("{\"policies\": [null, {}]}"));
+    json_object_set_new(doc, "bypass", parse("{\"pcs\": [1, {\"offset\": \"x\"}], \"before_after\": []}"));
+    json_object_set_new(summary, "memory", parse("{\"loads\": [], \"l2_slices\": {\"requests\": \"x\"}}"));
     json_array_append_new(json_object_get(doc, "kernels"), json_string("not a kernel"));
     char *html = render_checked(doc, dir, NULL);
     cr_assert(!has_chart(html, "sm-sharing-heatmap"));
