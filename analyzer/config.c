@@ -2,6 +2,7 @@
 #include "analyzer/config.h"
 
 #include "analyzer/policy.h"
+#include "util/env_limit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,12 +239,7 @@ uint64_t config_model_bytes(const gpu_config *c)
 
 uint64_t config_model_limit(void)
 {
-    const char *env = getenv("WARPSCOPE_MODEL_LIMIT");
-    char *end;
-    unsigned long long mib = env && *env ? strtoull(env, &end, 10) : 0;
-    if (!env || !*env || *end || mib == 0 || mib > (1ull << 30))
-        mib = MODEL_LIMIT_DEFAULT_MIB;
-    return (uint64_t)mib << 20;
+    return ws_env_limit_bytes("WARPSCOPE_MODEL_LIMIT", MODEL_LIMIT_DEFAULT_MIB);
 }
 
 /* A config can ask for more cache state than the machine has, and the

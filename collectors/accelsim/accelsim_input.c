@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/env_limit.h"
+
 #define READ_BLOCK (64u << 10)
 
 /* The xz decoder's memory is set by the stream's header (its dictionary),
@@ -18,12 +20,7 @@
 
 static uint64_t xz_memlimit(void)
 {
-    const char *env = getenv("WARPSCOPE_XZ_MEMLIMIT");
-    char *end;
-    unsigned long long mib = env && *env ? strtoull(env, &end, 10) : 0;
-    if (!env || !*env || *end || mib == 0 || mib > (1ull << 30))
-        mib = XZ_MEMLIMIT_DEFAULT_MIB;
-    return (uint64_t)mib << 20;
+    return ws_env_limit_bytes("WARPSCOPE_XZ_MEMLIMIT", XZ_MEMLIMIT_DEFAULT_MIB);
 }
 
 struct accelsim_input {
