@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/memory_workload.h"
 #include "reports/chart_memory.h"
 #include "reports/html_page.h"
 #include "reports/numfmt.h"
@@ -17,9 +18,8 @@
 #define SOURCE_ROWS 25
 #define MAX_SLICES 512
 
-static const char *const kind_keys[] = {"loads", "stores", "atomics", "write_backs"};
-static const char *const kind_names[] = {"loads", "stores", "atomics", "write-backs"};
-#define KINDS (sizeof kind_keys / sizeof kind_keys[0])
+/* The kinds as the page names them; report.json's keys are memory_kind_key's. */
+static const char *const kind_names[MEMORY_KINDS] = {"loads", "stores", "atomics", "write-backs"};
 
 static memory_chart_flow flow_at(const json_t *kind, const char *link)
 {
@@ -30,9 +30,9 @@ static memory_chart_flow flow_at(const json_t *kind, const char *link)
 
 static void chart(FILE *out, const json_t *memory, const json_t *doc)
 {
-    memory_chart_row rows[KINDS];
-    for (size_t k = 0; k < KINDS; k++) {
-        const json_t *kind = report_at(memory, kind_keys[k]);
+    memory_chart_row rows[MEMORY_KINDS];
+    for (int k = 0; k < MEMORY_KINDS; k++) {
+        const json_t *kind = report_at(memory, memory_kind_key((memory_kind)k));
         rows[k] = (memory_chart_row){
             .name = kind_names[k], .flows_as = k == 0 ? "read" : "written",
             .links = {flow_at(kind, "l1"), flow_at(kind, "l1_to_l2"), flow_at(kind, "l2_to_dram")},
@@ -44,7 +44,7 @@ static void chart(FILE *out, const json_t *memory, const json_t *doc)
     if (n > 0)
         snprintf(slices, sizeof slices, "%.0f slice%s", n, n == 1 ? "" : "s");
     memory_chart c = {.label = "requests, sectors and bytes of each kind between L1, L2 and DRAM",
-                      .rows = KINDS, .row = rows, .l2_note = *slices ? slices : NULL};
+                      .rows = MEMORY_KINDS, .row = rows, .l2_note = *slices ? slices : NULL};
     chart_memory(out, &c);
 }
 
@@ -54,8 +54,8 @@ static void sectors_per_request(FILE *out, const json_t *memory)
 {
     fputs("<p class=\"how\">", out);
     int any = 0;
-    for (size_t k = 0; k + 1 < KINDS; k++) {
-        const json_t *l1 = report_at(report_at(memory, kind_keys[k]), "l1");
+    for (int k = 0; k < MEMORY_WRITE_BACKS; k++) { /* the instructions' own kinds */
+        const json_t *l1 = report_at(report_at(memory, memory_kind_key((memory_kind)k)), "l1");
         double sectors = report_num(l1, "sectors"), excess = report_num(l1, "excess_sectors");
         if (!(report_num(l1, "requests") > 0))
             continue;

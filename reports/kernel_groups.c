@@ -8,23 +8,17 @@
 #include "reports/report_doc.h"
 #include "util/grow.h"
 
-static double num_or_zero(const json_t *o, const char *path)
-{
-    double v = report_num(o, path);
-    return isnan(v) ? 0 : v;
-}
-
 replay_sums replay_sums_of(const json_t *replay)
 {
-    double loads = num_or_zero(replay, "mpli.loads");
+    double loads = report_count(replay, "mpli.loads");
     return (replay_sums){
-        .l1_requests = num_or_zero(replay, "l1.requests"),
-        .l1_hits = num_or_zero(replay, "l1.hits"),
-        .l2_requests = num_or_zero(replay, "l2.requests"),
-        .l2_hits = num_or_zero(replay, "l2.hits"),
-        .l1_to_l2_bytes = num_or_zero(replay, "traffic.l1_to_l2_bytes"),
-        .dram_read_bytes = num_or_zero(replay, "traffic.l2_to_dram_read_bytes"),
-        .mpli_misses = num_or_zero(replay, "mpli.mean") * loads,
+        .l1_requests = report_count(replay, "l1.requests"),
+        .l1_hits = report_count(replay, "l1.hits"),
+        .l2_requests = report_count(replay, "l2.requests"),
+        .l2_hits = report_count(replay, "l2.hits"),
+        .l1_to_l2_bytes = report_count(replay, "traffic.l1_to_l2_bytes"),
+        .dram_read_bytes = report_count(replay, "traffic.l2_to_dram_read_bytes"),
+        .mpli_misses = report_count(replay, "mpli.mean") * loads,
         .mpli_loads = loads,
     };
 }

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "util/digits.h"
+
 /* value / base^k with the largest k that keeps it >= 1; one decimal below
  * 100 so "1.2M" and "123M" both stay short. */
 static numtext scaled(double value, double base, const char *const *units, int unit_count,
@@ -77,16 +79,8 @@ numtext numfmt(numfmt_kind kind, double value)
 
 numtext numfmt_grouped(unsigned long long value)
 {
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%llu", value);
     numtext t;
-    int o = 0;
-    for (int i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0)
-            t.s[o++] = ',';
-        t.s[o++] = digits[i];
-    }
-    t.s[o] = '\0';
+    ws_group_digits(t.s, sizeof t.s, value);
     return t;
 }
 

@@ -28,12 +28,6 @@ typedef struct builder {
     size_t name_count, name_capacity;
 } builder;
 
-static double num_or_zero(const json_t *o, const char *path)
-{
-    double v = report_num(o, path);
-    return isnan(v) ? 0 : v;
-}
-
 static void add_class(pc_group *g, const char *name, double executions)
 {
     if (!name)
@@ -54,8 +48,8 @@ static void add_reuse(pc_group *g, int scope, const json_t *hist)
     size_t n = report_nums(hist, "log2", log2, PC_GROUP_BUCKETS);
     for (size_t b = 0; b < n; b++)
         g->reuse[scope][b] += isnan(log2[b]) ? 0 : log2[b];
-    g->reuse[scope][PC_GROUP_BUCKETS] += num_or_zero(hist, "cold");
-    g->accesses[scope] += num_or_zero(hist, "requests");
+    g->reuse[scope][PC_GROUP_BUCKETS] += report_count(hist, "cold");
+    g->accesses[scope] += report_count(hist, "requests");
 }
 
 /* Sums one launch's PC object into its group; -1 when out of memory. */
@@ -65,7 +59,7 @@ static int add_launch(pc_group *g, size_t kernel, const json_t *pc)
                 sizeof *g->launch_list) != 0)
         return -1;
     g->launch_list[g->launches++] = (pc_launch){kernel, pc};
-    double executions = num_or_zero(pc, "executions"), requests = num_or_zero(pc, "requests");
+    double executions = report_count(pc, "executions"), requests = report_count(pc, "requests");
     g->executions += executions;
     g->requests += requests;
     double u = report_num(pc, "utilization.line");
@@ -75,8 +69,8 @@ static int add_launch(pc_group *g, size_t kernel, const json_t *pc)
     }
     if (json_is_object(report_at(pc, "replay"))) {
         g->have_replay = 1;
-        g->l1_hits += num_or_zero(pc, "replay.l1_hits");
-        g->l1_misses += num_or_zero(pc, "replay.l1_misses");
+        g->l1_hits += report_count(pc, "replay.l1_hits");
+        g->l1_misses += report_count(pc, "replay.l1_misses");
     }
     double share = report_num(pc, "bypass.share");
     if (!isnan(share)) {

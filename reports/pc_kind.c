@@ -1,12 +1,10 @@
 /* reports/pc_kind.c: see pc_kind.h. */
 #include "reports/pc_kind.h"
 
+#include <stdio.h>
 #include <string.h>
 
-static int starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+#include "collectors/accelsim/accelsim_opcode.h"
 
 pc_kind pc_kind_of_sass(const char *sass)
 {
@@ -17,11 +15,15 @@ pc_kind pc_kind_of_sass(const char *sass)
         op += strcspn(op, " \t");
         op += strspn(op, " \t");
     }
-    if (starts_with(op, "ATOM") || starts_with(op, "RED"))
-        return PC_KIND_ATOMIC;
-    if (starts_with(op, "ST"))
-        return PC_KIND_STORE;
-    return PC_KIND_LOAD;
+    /* The opcode word alone, read by the one table that maps SASS to the
+     * trace model (the importer's and exporter's). */
+    char word[64];
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(op, " \t"), op);
+    accelsim_opcode c;
+    accelsim_opcode_classify(word, &c);
+    if (c.space == ACCELSIM_NOT_TRACKED)
+        return PC_KIND_LOAD;
+    return c.kind == WST_ATOMIC ? PC_KIND_ATOMIC : c.kind == WST_STORE ? PC_KIND_STORE : PC_KIND_LOAD;
 }
 
 const char *pc_kind_name(pc_kind kind)

@@ -4,8 +4,9 @@
  * report.json gives a PC's SASS but not the kind of its records (that is
  * per record in the trace, docs/trace-format.md), and without
  * --include-stores a store PC has no counts at all.  The opcode says it:
- * ST, STG, STL store; ATOM, ATOMG, RED, REDG are atomics (the opcodes the
- * collectors write, collectors/accelsim/accelsim_opcode.c).  A PC without
+ * the opcode table the importer and exporter share
+ * (collectors/accelsim/accelsim_opcode.c) reads ST, STG, STL as stores and
+ * ATOM, ATOMG, RED, REDG as atomics.  A PC without
  * SASS is taken for a load, as the report's load tables always did. */
 #ifndef WS_PC_KIND_H
 #define WS_PC_KIND_H

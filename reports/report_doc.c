@@ -78,6 +78,12 @@ double report_num(const json_t *doc, const char *path)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+double report_count(const json_t *doc, const char *path)
+{
+    double v = report_num(doc, path);
+    return isnan(v) ? 0 : v;
+}
+
 const char *report_str(const json_t *doc, const char *path)
 {
     return json_string_value(report_at(doc, path));

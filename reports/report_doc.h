@@ -26,6 +26,8 @@ int report_doc_check(const json_t *doc, ws_error *err);
 json_t *report_at(const json_t *doc, const char *path);
 /* A number at path (integer or real), or NaN when absent, null or not one. */
 double report_num(const json_t *doc, const char *path);
+/* The same, 0 when absent: for counts that are summed. */
+double report_count(const json_t *doc, const char *path);
 /* A string at path, or NULL. */
 const char *report_str(const json_t *doc, const char *path);
 /* Up to max numbers of the array at path into out (NaN for non-numbers);

@@ -105,6 +105,15 @@ int interrupt_cleanup_now(void)
 
 static sigset_t watched;
 
+/* SIGINT, SIGTERM and SIGHUP: the signals that end a run asking it to stop. */
+static void stop_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);
+}
+
 static void *watch(void *unused)
 {
     (void)unused;
@@ -127,10 +136,7 @@ static void *watch(void *unused)
 
 void interrupt_install(void)
 {
-    sigemptyset(&watched);
-    sigaddset(&watched, SIGINT);
-    sigaddset(&watched, SIGTERM);
-    sigaddset(&watched, SIGHUP);
+    stop_signals(&watched);
     if (pthread_sigmask(SIG_BLOCK, &watched, NULL) != 0)
         return;
     pthread_t thread;
@@ -144,10 +150,7 @@ void interrupt_install(void)
 
 void interrupt_child_reset(void)
 {
-    sigset_t all;
-    sigemptyset(&all);
-    sigaddset(&all, SIGINT);
-    sigaddset(&all, SIGTERM);
-    sigaddset(&all, SIGHUP);
-    pthread_sigmask(SIG_UNBLOCK, &all, NULL);
+    sigset_t stops;
+    stop_signals(&stops);
+    pthread_sigmask(SIG_UNBLOCK, &stops, NULL);
 }

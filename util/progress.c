@@ -1,6 +1,8 @@
 /* util/progress.c: see progress.h. */
 #include "util/progress.h"
 
+#include "util/digits.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,20 +86,6 @@ static void format_duration(char *buf, size_t cap, double seconds)
         snprintf(buf, cap, "%luh%02lum", s / 3600, s / 60 % 60);
 }
 
-/* 1,234,567: counts too large to read at a glance otherwise. */
-static void format_count(char *buf, size_t cap, uint64_t n)
-{
-    char digits[24];
-    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 2 < cap; i++) {
-        if (i && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-}
-
 void progress_format(char *buf, size_t cap, const char *label, const char *unit, uint64_t done,
                      uint64_t total, double elapsed)
 {
@@ -106,7 +94,7 @@ void progress_format(char *buf, size_t cap, const char *label, const char *unit,
     format_duration(took, sizeof took, elapsed);
     if (!total) {
         char count[32];
-        format_count(count, sizeof count, done);
+        ws_group_digits(count, sizeof count, done); /* counts too large to read otherwise */
         snprintf(buf, cap, "%s %s%s%s %s", label, count, unit && *unit ? " " : "",
                  unit ? unit : "", took);
         return;
