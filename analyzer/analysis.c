@@ -63,6 +63,8 @@ static int l1_request(pass *p, const replay_issue *is, uint64_t line, const repl
             locality_evict(p->locality, is->sm, line);
         return 0;
     }
+    if (ref->outcome == L1_WRITE_ALLOCATE)
+        is_counted = 0; /* stores are not L1 hits or misses; the lines they fill and evict are */
     if (ref->outcome == L1_BYPASS) { /* a miss that never looked L1 up, as in the replay */
         p->kernel->l1_misses += (uint64_t)is_counted;
         p->kernel->l1_bypasses += (uint64_t)is_counted;

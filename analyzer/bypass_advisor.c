@@ -95,8 +95,7 @@ static int profile_requests(void *ctx, const replay_issue *is, const ws_request 
                             ws_error *err)
 {
     advisor *ad = ctx;
-    if (!is_global_load(is) || n == 0 ||
-        l1_route_of(is->kind, is->space, is->cache_op) != L1_LOOKUP) /* cg, cv: L1 never sees them */
+    if (!is_global_load(is) || n == 0 || l1_excluded(is->cache_op)) /* cg, cv: L1 never sees them */
         return 0;
     bypass_pc_hint *h = hint_for(ad, is->kernel, is->pc, err);
     if (!h)

@@ -12,6 +12,7 @@ struct cache {
     uint32_t sets, ways, line_shift, sectors, divisor;
     set_index index;
     uint8_t full_mask;
+    uint8_t line_sectors32; /* the mask of every 32 B sector of a line */
     int track_pending;
     uint64_t *lines;   /* [sets × ways] */
     int64_t *meta;     /* the policy's words */
@@ -67,6 +68,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->line_shift = (uint32_t)__builtin_ctz(o->line_bytes);
     c->sectors = sectors;
     c->full_mask = (uint8_t)((1u << sectors) - 1);
+    c->line_sectors32 = (uint8_t)((1u << (o->line_bytes >= 32 ? o->line_bytes / 32 : 1)) - 1);
     c->divisor = o->index_divisor ? o->index_divisor : 1;
     c->all_ways = o->ways == 64 ? ~0ull : (1ull << o->ways) - 1;
     c->index = o->index;
@@ -213,9 +215,23 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
  * path). */
 enum { PROBE_MISS, PROBE_PRESENT, PROBE_SKIPPED };
 
-static inline __attribute__((always_inline)) int
-probe(cache *c, const cache_req *r, int write, uint64_t now, uint32_t set, cache_result *out)
+/* How an access changes a line it finds or fills: a read makes the sectors
+ * it asked for valid; a write-back write makes them valid and dirty; a
+ * write-through write (the `allocate` write policy) makes valid only the
+ * sectors it writes whole (`whole`, in this cache's sectors) and dirties
+ * nothing.  Writes fetch nothing. */
+typedef enum access_mode { ACCESS_READ, ACCESS_WRITE_BACK, ACCESS_WRITE_THROUGH } access_mode;
+
+static inline uint8_t made_valid(access_mode mode, uint8_t need, uint8_t whole)
 {
+    return mode == ACCESS_WRITE_THROUGH ? (uint8_t)(need & whole) : need;
+}
+
+static inline __attribute__((always_inline)) int
+probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t now, uint32_t set,
+      cache_result *out)
+{
+    int write = mode != ACCESS_READ;
     /* Only the flags: the other fields are read only under their flag. */
     memset(out, 0, offsetof(cache_result, victim_line));
     uint8_t need = wanted(c, r);
@@ -237,9 +253,10 @@ probe(cache *c, const cache_req *r, int write, uint64_t now, uint32_t set, cache
         out->pending = c->track_pending && c->ready[i] > now;
         uint8_t missing = (uint8_t)(need & ~c->valid[i]);
         out->hit = missing == 0;
+        out->hit_sectors = (uint8_t)(need & c->valid[i]);
         out->fetch_sectors = write ? 0 : missing;
-        c->valid[i] |= need;
-        if (write)
+        c->valid[i] |= made_valid(mode, need, whole);
+        if (mode == ACCESS_WRITE_BACK)
             c->dirty[i] |= need;
         if (c->track_owners) {
             if (!(c->flags[i] & LINE_SHARED) && c->owners[i] != r->sm) {
@@ -262,8 +279,8 @@ probe(cache *c, const cache_req *r, int write, uint64_t now, uint32_t set, cache
 
 /* fill: s is the set's full view (full_view); one view serves both steps. */
 static inline __attribute__((always_inline)) void
-fill(cache *c, const cache_req *r, cache_way chosen, int write, const cache_set *s,
-     cache_result *out)
+fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t whole,
+     const cache_set *s, cache_result *out)
 {
     if (chosen.way == POLICY_BYPASS)
         return;
@@ -282,8 +299,8 @@ fill(cache *c, const cache_req *r, cache_way chosen, int write, const cache_set 
             c->policy->evicted(c->state, s, way, EVICT_REPLACE);
     }
     c->lines[i] = r->line;
-    c->valid[i] = need;
-    c->dirty[i] = write ? need : 0;
+    c->valid[i] = made_valid(mode, need, whole);
+    c->dirty[i] = mode == ACCESS_WRITE_BACK ? need : 0;
     c->warps[i] = r->warp;
     c->pcs[i] = r->pc;
     c->ready[i] = 0;
@@ -298,12 +315,12 @@ fill(cache *c, const cache_req *r, cache_way chosen, int write, const cache_set 
     c->policy->fill(c->state, s, way, r);
     out->allocated = 1;
     out->slot = (uint32_t)i;
-    out->fetch_sectors = write ? 0 : need;
+    out->fetch_sectors = mode != ACCESS_READ ? 0 : need;
 }
 
 void cache_probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
 {
-    probe(c, r, write, now, cache_set_of(c, r->line), out);
+    probe(c, r, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, now, cache_set_of(c, r->line), out);
 }
 
 cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result *out)
@@ -315,7 +332,7 @@ cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result 
 void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_result *out)
 {
     cache_set s = full_view(c, out->set, 0);
-    fill(c, r, way, write, &s, out);
+    fill(c, r, way, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, &s, out);
 }
 
 void cache_load_done(cache *c, const cache_req *r, uint32_t misses)
@@ -346,23 +363,33 @@ uint8_t cache_way_flags(const cache *c, const cache_result *probe, cache_way way
 }
 
 static inline __attribute__((always_inline)) void
-access_line(cache *c, const cache_req *r, int allocate, int write, uint64_t now, cache_result *out)
+access_line(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_t whole,
+            uint64_t now, cache_result *out)
 {
     uint32_t set = cache_set_of(c, r->line);
-    if (probe(c, r, write, now, set, out) != PROBE_MISS || !allocate)
+    if (probe(c, r, mode, whole, now, set, out) != PROBE_MISS || !allocate)
         return;
     cache_set s = full_view(c, set, now);
-    fill(c, r, (cache_way){choose_way(c, &s, r, now, out)}, write, &s, out);
+    fill(c, r, (cache_way){choose_way(c, &s, r, now, out)}, mode, whole, &s, out);
 }
 
 void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out)
 {
-    access_line(c, r, allocate, 0, now, out);
+    access_line(c, r, allocate, ACCESS_READ, 0, now, out);
 }
 
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)
 {
-    access_line(c, r, 1, 1, now, out);
+    access_line(c, r, 1, ACCESS_WRITE_BACK, 0, now, out);
+}
+
+void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int allocate, uint64_t now,
+                         cache_result *out)
+{
+    /* An unsectored line becomes valid only when the store writes it all. */
+    if (c->sectors == 1)
+        whole = whole == c->line_sectors32 ? 1 : 0;
+    access_line(c, r, allocate, ACCESS_WRITE_THROUGH, whole, now, out);
 }
 
 uint32_t cache_invalidate(cache *c, uint64_t line)

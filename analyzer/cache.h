@@ -49,6 +49,7 @@ typedef struct cache_result {
                                 0 on a fill, which starts private */
     uint8_t pending;         /* the line hit is still pending (an MSHR merge) */
     uint8_t fetch_sectors;   /* sectors the access must fetch from below */
+    uint8_t hit_sectors;     /* present: the requested sectors that were valid */
     uint8_t evicted;         /* a valid line was replaced */
     uint8_t victim_dirty;    /* its dirty sectors */
     uint64_t victim_line;
@@ -117,6 +118,13 @@ void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_
 /* A write-back, write-allocate write of r->sector_mask: marks the sectors
  * valid and dirty without fetching them. */
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out);
+/* A write-through write (the L1 `allocate` write policy, docs/metrics.md §7):
+ * a hit updates the line in place; a miss allocates it when `allocate`.
+ * Of the sectors written, those in `whole` (32 B sectors written in full)
+ * become valid; a partly written invalid sector stays invalid, so a load
+ * fetches it.  Nothing is marked dirty: the data goes on to L2. */
+void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int allocate, uint64_t now,
+                         cache_result *out);
 /* Removes the line; returns its dirty-sector mask + 0x100 if it was present,
  * 0 if absent. */
 uint32_t cache_invalidate(cache *c, uint64_t line);

@@ -78,17 +78,29 @@ static int read_string(const json_t *obj, const char *key, char *out, size_t cap
     return 0;
 }
 
+/* The position of `value` among a field's two names, or -1 with an error
+ * naming both. */
+static int choice_of(const char *value, const char *const names[2], const char *what,
+                     const char *key, ws_error *err)
+{
+    for (int i = 0; i < 2; i++)
+        if (strcmp(value, names[i]) == 0)
+            return i;
+    return ws_fail(err, "%s: %s '%s' is not %s or %s", what, key, value, names[0], names[1]);
+}
+
 static int read_cache(const json_t *obj, cache_config *c, int is_l2, const char *what,
                       ws_error *err)
 {
-    static const char *const l1_keys[] = {"size", "ways", "line", "sector", "index", "policy", NULL};
+    static const char *const l1_keys[] = {"size", "ways", "line", "sector", "index", "write",
+                                          "policy", NULL};
     static const char *const l2_keys[] = {"size", "ways", "line", "sector", "index", "policy",
                                           "slices", NULL};
     if (!json_is_object(obj))
         return ws_fail(err, "%s: must be an object", what);
     if (check_keys(obj, is_l2 ? l2_keys : l1_keys, what, err) != 0)
         return -1;
-    char index[16] = "linear";
+    char index[16] = "linear", write[16] = "evict";
     memset(c, 0, sizeof *c);
     c->slices = 1;
     if (read_number(obj, "size", UINT64_C(1) << 40, &c->size_bytes, what, err) ||
@@ -96,14 +108,17 @@ static int read_cache(const json_t *obj, cache_config *c, int is_l2, const char 
         read_u32(obj, "sector", &c->sector_bytes, what, err) ||
         (is_l2 && read_u32(obj, "slices", &c->slices, what, err)) ||
         read_string(obj, "index", index, sizeof index, 0, what, err) ||
+        (!is_l2 && read_string(obj, "write", write, sizeof write, 0, what, err)) ||
         read_string(obj, "policy", c->policy, sizeof c->policy, 1, what, err))
         return -1;
-    if (strcmp(index, "linear") == 0)
-        c->index = INDEX_LINEAR;
-    else if (strcmp(index, "fermi-hash") == 0)
-        c->index = INDEX_FERMI_HASH;
-    else
-        return ws_fail(err, "%s: index '%s' is not linear or fermi-hash", what, index);
+    static const char *const indexes[] = {"linear", "fermi-hash"}; /* set_index order */
+    static const char *const writes[] = {"evict", "allocate"};      /* write_policy order */
+    int i = choice_of(index, indexes, what, "index", err);
+    int w = i < 0 ? -1 : choice_of(write, writes, what, "write", err);
+    if (w < 0)
+        return -1;
+    c->index = (set_index)i;
+    c->write = (write_policy)w;
     return 0;
 }
 
@@ -157,6 +172,8 @@ static json_t *cache_to_json(const cache_config *c, int is_l2)
     if (is_l2)
         json_object_set_new(o, "slices", json_integer(c->slices));
     json_object_set_new(o, "index", json_string(c->index == INDEX_FERMI_HASH ? "fermi-hash" : "linear"));
+    if (!is_l2)
+        json_object_set_new(o, "write", json_string(c->write == WRITE_ALLOCATE ? "allocate" : "evict"));
     json_object_set_new(o, "policy", json_string(c->policy));
     return o;
 }

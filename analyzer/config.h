@@ -14,6 +14,12 @@
 
 typedef enum set_index { INDEX_LINEAR = 0, INDEX_FERMI_HASH } set_index;
 
+/* What an L1 does with a global store (docs/metrics.md §7, "Write policy"). */
+typedef enum write_policy {
+    WRITE_EVICT = 0, /* write-through, no-write-allocate, evict on a write hit (Fermi) */
+    WRITE_ALLOCATE   /* write-through, sector write-allocate (Volta and later) */
+} write_policy;
+
 typedef struct cache_config {
     uint64_t size_bytes;  /* total (all slices) */
     uint32_t ways;
@@ -21,6 +27,7 @@ typedef struct cache_config {
     uint32_t sector_bytes; /* 0 = not sectored, else 32 */
     uint32_t slices;       /* L2 only; 1 for L1 */
     set_index index;
+    write_policy write;    /* L1 only; L2 is always write-back, write-allocate */
     char policy[24];
 } cache_config;
 

@@ -154,6 +154,8 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     h->l2_sectored = c->l2.sector_bytes != 0;
     h->mshr_entries = c->mshr_entries ? c->mshr_entries : 1;
     h->res.sms = h->sms;
+    h->res.l1_sectored = (uint8_t)h->l1_sectored;
+    h->res.l2_sectored = (uint8_t)h->l2_sectored;
     h->res.kernel_count = kernel_count;
     snprintf(h->res.l1_policy, sizeof h->res.l1_policy, "%s", c->l1.policy);
     snprintf(h->res.l2_policy, sizeof h->res.l2_policy, "%s", c->l2.policy);
@@ -323,6 +325,16 @@ static uint64_t sector_bytes(uint8_t mask)
     return (uint64_t)__builtin_popcount(mask) * REQUEST_SECTOR_BYTES;
 }
 
+/* Sector accounting (docs/metrics.md §7) of one request to a sectored level:
+ * the sectors it asked for, those found valid, and whether the line was
+ * pending (its valid sectors are then pending hits, MSHR merges). */
+static void count_sectors(level_counts *l, uint8_t asked, uint8_t found, int pending)
+{
+    uint64_t hits = (uint64_t)__builtin_popcount(found);
+    l->sector_requests += (uint64_t)__builtin_popcount(asked);
+    *(pending ? &l->sector_pending_hits : &l->sector_hits) += hits;
+}
+
 /* The request a policy sees, built here for both levels (DESIGN: one
  * place): the instruction's metadata, the warp's GTO age rank, Req and
  * coherence of its instruction (rq, NULL for a write-back), the sectors. */
@@ -365,6 +377,8 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
         cache_read(slice, &q, 1, is->step, &r);
     k->l2.accesses++;
     k->l2.writes += write != 0;
+    if (h->l2_sectored)
+        count_sectors(&k->l2, sectors, r.present ? r.hit_sectors : 0, 0);
     if (r.hit) {
         k->l2.hits++;
     } else {
@@ -528,6 +542,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             return -1;
         if (r.hit && r.pending && !mshr_merge(h, is->sm, line, is->step)) {
             r.hit = 0; /* no merge slot left: serviced from L2 without allocating */
+            r.hit_sectors = 0;
             k->l1.reservation_fails++;
         } else if (r.hit && r.pending) {
             k->l1.pending_hits++;
@@ -537,8 +552,10 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         }
     }
     int bypassed = route == L1_BYPASS || r.bypassed;
+    if (h->l1_sectored)
+        count_sectors(&k->l1, sectors, r.present ? r.hit_sectors : 0, r.pending);
     if (r.hit) {
-        k->l1.hits++;
+        k->l1.hits += !r.pending; /* a pending hit is counted apart (docs/metrics.md §7) */
         *(polluting ? &k->polluting_hits : &k->non_polluting_hits) += 1;
         pc->hits++;
         h->res.sm_hits[is->sm]++;
@@ -564,7 +581,11 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     if (!fetch)
         fetch = sectors;
     uint64_t bytes = sector_bytes(fetch);
-    if (allocating && !h->l1_sectored) {
+    /* An unsectored fill takes the whole line: a new one, or one a store
+     * allocated without writing it all (r.fetch_sectors set on a present
+     * line).  A merge over the cap (present, nothing to fetch) is served
+     * like a bypass. */
+    if ((allocating || (r.present && r.fetch_sectors)) && !h->l1_sectored) {
         fetch = h->all_sectors;
         bytes = h->line_bytes;
     }
@@ -622,6 +643,31 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
     return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, err);
 }
 
+/* A global store under the `allocate` write policy (docs/metrics.md §7):
+ * written through to L2 and allocated in L1, where only the sectors it
+ * writes whole become valid.  A warp barred from allocating (S3 ch. 5)
+ * updates a line that is there and allocates none. */
+static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_request *rq,
+                                 ws_error *err)
+{
+    uint64_t line = rq->line_addr >> h->line_shift;
+    uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
+    cache_req q;
+    make_req(is, rq, line, sectors, &q);
+    if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
+        return -1;
+    int allocate = !is->no_allocate && (!h->o.allocate_p || is->age_rank < h->o.allocate_p);
+    cache_result r;
+    cache_write_through(h->l1[is->sm], &q, l1_whole_sectors(rq->byte_mask, h->line_bytes), allocate,
+                        is->step, &r);
+    h->kernel->counts.l1.writes++;
+    if ((!r.bypassed && on_lookup(h, is, line, err) != 0) || l1_evicted(h, is, &r, err) != 0 ||
+        (r.allocated && on_fill(h, is, line, err) != 0))
+        return -1;
+    count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
+    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, err);
+}
+
 /* A local store: write-back, write-allocate in L1. */
 static int local_write(hierarchy *h, const replay_issue *is, const ws_request *rq, ws_error *err)
 {
@@ -671,7 +717,8 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
         if ((n = st->front_end(st->ctx, is, staged, n, &bypass_l1, err)) < 0)
             return -1;
     }
-    l1_route route = bypass_l1 ? L1_BYPASS : l1_route_of(is->kind, is->space, is->cache_op);
+    l1_route route = bypass_l1 ? L1_BYPASS
+                               : l1_route_of(is->kind, is->space, is->cache_op, h->o.config.l1.write);
     for (uint32_t o = 0; o < h->on_count[EV_REQUESTS]; o++)
         h->on[EV_REQUESTS][o]->requests(h->on[EV_REQUESTS][o]->ctx, is, requests, n);
     for (int i = 0; i < n; i++) {
@@ -680,6 +727,8 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             rc = global_write(h, is, &requests[i], err);
         else if (route == L1_WRITE_BACK)
             rc = local_write(h, is, &requests[i], err);
+        else if (route == L1_WRITE_ALLOCATE)
+            rc = global_write_allocate(h, is, &requests[i], err);
         else
             rc = l1_load(h, is, &requests[i], pc, route, err);
         if (rc < 0)

@@ -7,7 +7,10 @@
  *                  so does any request the policy refuses (both fetch 32 B
  *                  sectors from L2);
  *   global stores  and atomics write through: they invalidate the L1 line
- *                  (write-evict) and write their sectors into L2;
+ *                  (write-evict) and write their sectors into L2; under the
+ *                  L1 write policy `allocate` a store (not an atomic, `cg`
+ *                  or `cv`) allocates the line instead, its wholly written
+ *                  sectors valid;
  *   local space    is cached in L1, write-back and write-allocate;
  *   L2             write-back, write-allocate (a write miss fetches nothing);
  *   DRAM           bytes read on L2 read misses and written on dirty L2
@@ -200,10 +203,18 @@ typedef struct level_counts {
     uint64_t accesses, hits, misses;
     uint64_t bypasses;          /* misses that did not allocate */
     uint64_t sector_misses;     /* misses on a present line (sectored caches) */
-    uint64_t pending_hits;      /* hits on pending lines: MSHR merges (reserved mode) */
+    uint64_t pending_hits;      /* hits on pending lines: MSHR merges (reserved mode),
+                                   apart from `hits`: accesses = hits + pending_hits + misses */
     uint64_t reservation_fails; /* no way or MSHR free: serviced without allocating */
     uint64_t write_evicts;      /* L1: lines invalidated by stores */
-    uint64_t writes;            /* write requests (L2: from stores and write-backs) */
+    uint64_t writes;            /* write requests (L1: those that looked it up, local
+                                   stores and, under `allocate`, global stores; L2: from
+                                   stores and write-backs) */
+    /* Sector accounting of a sectored level (docs/metrics.md §7), over the
+     * requests counted in `accesses`: the 32 B sectors they asked for, those
+     * found valid on lines not pending, and those found valid on pending
+     * lines (MSHR merges, reserved mode).  The rest are sector misses. */
+    uint64_t sector_requests, sector_hits, sector_pending_hits;
 } level_counts;
 
 typedef struct traffic_counts {
@@ -261,6 +272,7 @@ typedef struct replay_kernel {
 typedef struct replay_results {
     char l1_policy[24], l2_policy[24];
     uint32_t sms;
+    uint8_t l1_sectored, l2_sectored; /* the levels' sector counts are defined */
     replay_counts total;
     uint64_t *sm_hits, *sm_misses;   /* [sms] L1 load hits / misses */
     uint64_t *sm_load_misses;        /* [sms] μRC candidates: remote_holders' denominators */

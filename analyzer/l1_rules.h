@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "analyzer/config.h"
 #include "formats/trace.h"
 
 typedef enum l1_route {
@@ -15,16 +16,43 @@ typedef enum l1_route {
     L1_BYPASS,      /* a global load with `cg` or `cv`: asks L2, never looks up L1 */
     L1_WRITE_EVICT, /* a global store or atomic: write-through, no-write-allocate,
                        evicts the line on a write hit (S3 §2.2.2) */
-    L1_WRITE_BACK   /* a local store or atomic: write-back, write-allocate */
+    L1_WRITE_BACK,  /* a local store or atomic: write-back, write-allocate */
+    L1_WRITE_ALLOCATE /* a global store under the `allocate` write policy: write-through,
+                         allocates the line; the sectors it writes whole become valid */
 } l1_route;
 
-static inline l1_route l1_route_of(uint8_t kind, uint8_t space, uint8_t cache_op)
+/* `cg` and `cv` keep a global access out of L1 (a load bypasses it). */
+static inline int l1_excluded(uint8_t cache_op)
+{
+    return cache_op == WST_OP_CG || cache_op == WST_OP_CV;
+}
+
+/* The route of an instruction in an L1 of write policy `write`.  Under
+ * `allocate` an atomic still evicts (it is performed at L2, so an L1 copy
+ * would be stale) and so does a `cg` or `cv` store (it is not to be cached
+ * in L1): docs/metrics.md §7, "Write policy". */
+static inline l1_route l1_route_of(uint8_t kind, uint8_t space, uint8_t cache_op,
+                                   write_policy write)
 {
     if (space != WST_GLOBAL)
         return kind == WST_LOAD ? L1_LOOKUP : L1_WRITE_BACK;
+    int not_in_l1 = l1_excluded(cache_op);
+    if (kind == WST_STORE && write == WRITE_ALLOCATE && !not_in_l1)
+        return L1_WRITE_ALLOCATE;
     if (kind != WST_LOAD)
         return L1_WRITE_EVICT;
-    return cache_op == WST_OP_CG || cache_op == WST_OP_CV ? L1_BYPASS : L1_LOOKUP;
+    return not_in_l1 ? L1_BYPASS : L1_LOOKUP;
+}
+
+/* The 32 B sectors a request writes whole: only these become valid when a
+ * write-through store allocates or updates an invalid sector (a partly
+ * written sector is fetched from L2 by the next load, docs/metrics.md §7). */
+static inline uint8_t l1_whole_sectors(const uint64_t *byte_mask, uint32_t line_bytes)
+{
+    uint8_t whole = 0;
+    for (uint32_t s = 0; s < line_bytes / 32; s++)
+        whole |= (uint8_t)(((byte_mask[s / 2] >> (s % 2 * 32) & 0xffffffffu) == 0xffffffffu) << s);
+    return whole;
 }
 
 /* The 32 B sectors a request asks of its line (a request always asks for

@@ -6,7 +6,7 @@
 #include "analyzer/cache.h"
 
 struct ref_l1 {
-    uint32_t sms, line_shift;
+    uint32_t sms, line_shift, line_bytes;
     uint8_t all_sectors;
     cache **l1; /* [sms] */
 };
@@ -21,6 +21,7 @@ ref_l1 *ref_l1_new(const gpu_config *config, ws_error *err)
     }
     r->sms = config->sms;
     r->line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes);
+    r->line_bytes = config->l1.line_bytes;
     r->all_sectors = (uint8_t)((1u << (config->l1.line_bytes / REQUEST_SECTOR_BYTES)) - 1);
     cache_options o = cache_options_for(&config->l1, 1);
     o.policy = lru;
@@ -67,6 +68,8 @@ int ref_l1_request(ref_l1 *r, uint32_t sm, l1_route route, uint32_t warp, const 
     cache_result res;
     if (route == L1_WRITE_BACK)
         cache_write(l1, &q, 0, &res);
+    else if (route == L1_WRITE_ALLOCATE)
+        cache_write_through(l1, &q, l1_whole_sectors(rq->byte_mask, r->line_bytes), 1, 0, &res);
     else
         cache_read(l1, &q, 1, 0, &res);
     out->hit = res.hit;
@@ -74,5 +77,5 @@ int ref_l1_request(ref_l1 *r, uint32_t sm, l1_route route, uint32_t warp, const 
     out->evicted = res.evicted;
     out->victim_line = res.evicted ? res.victim_line : 0;
     out->victim_warp = res.evicted ? res.victim_warp : UINT32_MAX;
-    return !res.hit;
+    return route != L1_WRITE_ALLOCATE && !res.hit; /* a store waits for nothing */
 }

@@ -345,7 +345,7 @@ static int push_issue(void *ctx, const sched_event *e)
     }
     int missed = 0;
     replay_ref *refs = s->fill->refs + it->first;
-    l1_route route = l1_route_of(r->kind, r->space, r->cache_op); /* the instruction's */
+    l1_route route = l1_route_of(r->kind, r->space, r->cache_op, s->config->l1.write);
     for (int i = 0; i < n; i++)
         missed |= ref_l1_request(s->ref, e->sm, route, (uint32_t)e->warp_id, &out[i], &refs[i]);
     if (s->schedule.warp->observed)

@@ -127,13 +127,27 @@ json_t *compare_json(const compare_set *set, hierarchy *const *hs)
     return json_pack("{s:o}", "policies", list);
 }
 
+/* A level's sector requests, hits and hit rate (docs/metrics.md §7), empty
+ * on an unsectored level. */
+static void csv_sector_cells(csv_table *t, const level_counts *l, int sectored)
+{
+    csv_row_double(t, sectored ? (double)l->sector_requests : NAN);
+    csv_row_double(t, sectored ? (double)l->sector_hits : NAN);
+    if (sectored)
+        csv_row_ratio(t, (double)l->sector_hits, (double)l->sector_requests);
+    else
+        csv_row_str(t, NULL);
+}
+
 int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err)
 {
     static const char *const header[] = {
         "policy", "l1_policy", "l2_policy", "l1_requests", "l1_hits", "l1_hit_rate", "l2_requests",
         "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
         "l1_to_l2_vs_first", "dram_vs_first", "l1_to_l2_requests", "ccn_remote_hits",
-        "ccn_remote_hit_rate", "lcm_bypassed_requests", "lcm_merged_requests"};
+        "ccn_remote_hit_rate", "lcm_bypassed_requests", "lcm_merged_requests",
+        "l1_pending_hits", "l1_hit_rate_with_pending", "l1_sector_requests", "l1_sector_hits",
+        "l1_sector_hit_rate", "l2_sector_requests", "l2_sector_hits", "l2_sector_hit_rate"};
     csv_table *t = csv_table_open(path, header, sizeof header / sizeof header[0], err);
     if (!t)
         return -1;
@@ -172,6 +186,10 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
         const lcm_counts *managed = r->lcm ? &r->lcm->total : NULL; /* empty without LCM */
         csv_row_double(t, managed ? (double)managed->bypassed_requests : NAN);
         csv_row_double(t, managed ? (double)managed->merged_requests : NAN);
+        csv_row_u64(t, c->l1.pending_hits);
+        csv_row_ratio(t, (double)(c->l1.hits + c->l1.pending_hits), (double)c->l1.accesses);
+        csv_sector_cells(t, &c->l1, r->l1_sectored);
+        csv_sector_cells(t, &c->l2, r->l2_sectored);
         csv_row_end(t);
     }
     return csv_table_commit(t, err);

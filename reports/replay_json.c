@@ -4,19 +4,40 @@
 #include "reports/json_out.h"
 #include "util/version.h"
 
-static json_t *level_json(const level_counts *l)
+/* Sector accounting (docs/metrics.md §7): null on an unsectored level. */
+static json_t *sectors_json(const level_counts *l, int sectored)
+{
+    if (!sectored)
+        return json_null();
+    uint64_t found = l->sector_hits + l->sector_pending_hits;
+    json_t *o = json_object();
+    json_object_set_new(o, "requests", report_json_u64(l->sector_requests));
+    json_object_set_new(o, "hits", report_json_u64(l->sector_hits));
+    json_object_set_new(o, "pending_hits", report_json_u64(l->sector_pending_hits));
+    json_object_set_new(o, "misses", report_json_u64(l->sector_requests - found));
+    json_object_set_new(o, "hit_rate",
+                        report_json_ratio((double)l->sector_hits, (double)l->sector_requests));
+    json_object_set_new(o, "hit_rate_with_pending",
+                        report_json_ratio((double)found, (double)l->sector_requests));
+    return o;
+}
+
+static json_t *level_json(const level_counts *l, int sectored)
 {
     json_t *o = json_object();
     json_object_set_new(o, "requests", report_json_u64(l->accesses));
     json_object_set_new(o, "hits", report_json_u64(l->hits));
     json_object_set_new(o, "misses", report_json_u64(l->misses));
     json_object_set_new(o, "hit_rate", report_json_ratio((double)l->hits, (double)l->accesses));
+    json_object_set_new(o, "hit_rate_with_pending",
+                        report_json_ratio((double)(l->hits + l->pending_hits), (double)l->accesses));
     json_object_set_new(o, "bypasses", report_json_u64(l->bypasses));
     json_object_set_new(o, "sector_misses", report_json_u64(l->sector_misses));
     json_object_set_new(o, "pending_hits", report_json_u64(l->pending_hits));
     json_object_set_new(o, "reservation_fails", report_json_u64(l->reservation_fails));
     json_object_set_new(o, "write_evicts", report_json_u64(l->write_evicts));
     json_object_set_new(o, "writes", report_json_u64(l->writes));
+    json_object_set_new(o, "sectors", sectors_json(l, sectored));
     return o;
 }
 
@@ -52,8 +73,8 @@ json_t *replay_counts_json(const replay_counts *c, const replay_results *r)
     json_t *o = json_object();
     json_object_set_new(o, "l1_policy", json_string(r->l1_policy));
     json_object_set_new(o, "l2_policy", json_string(r->l2_policy));
-    json_object_set_new(o, "l1", level_json(&c->l1));
-    json_object_set_new(o, "l2", level_json(&c->l2));
+    json_object_set_new(o, "l1", level_json(&c->l1, r->l1_sectored));
+    json_object_set_new(o, "l2", level_json(&c->l2, r->l2_sectored));
     json_object_set_new(o, "traffic", traffic_json(&c->traffic));
     json_object_set_new(o, "mpli", report_json_mpli(&c->mpli));
     json_object_set_new(o, "miss_classes", report_json_miss_classes(&c->miss_classes));

@@ -26,15 +26,34 @@ void replay_format_bytes(char *buf, size_t cap, uint64_t bytes)
 /* L1 and L2 request counts.  An L1 request bypassed (ld.cg, ld.cv, or a
  * bypassing policy) is neither a hit nor a looked-up miss: docs/metrics.md
  * §7.  Hit rates are of all requests, so bypassing never raises them. */
-static void print_levels(FILE *out, const replay_counts *c)
+/* A sectored level's 32 B sectors beside its line requests (docs/metrics.md
+ * §7): what Nsight Compute's sector hit rates count. */
+static void print_sectors(FILE *out, const char *name, const level_counts *l)
 {
+    uint64_t found = l->sector_hits + l->sector_pending_hits;
+    fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", name, GROUPED(l->sector_requests), "-",
+            GROUPED(l->sector_hits), GROUPED(l->sector_requests - found),
+            SHARE(l->sector_hits, l->sector_requests));
+}
+
+static void print_levels(FILE *out, const replay_results *r)
+{
+    const replay_counts *c = &r->total;
     fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", "", "requests", "bypassed", "hits",
             "misses", "hit rate");
     fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", "L1 (loads)", GROUPED(c->l1.accesses),
             GROUPED(c->l1.bypasses), GROUPED(c->l1.hits), GROUPED(c->l1.misses - c->l1.bypasses),
             SHARE(c->l1.hits, c->l1.accesses));
+    if (r->l1_sectored)
+        print_sectors(out, "  L1 sectors", &c->l1);
     fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", "L2", GROUPED(c->l2.accesses), "-",
             GROUPED(c->l2.hits), GROUPED(c->l2.misses), SHARE(c->l2.hits, c->l2.accesses));
+    if (r->l2_sectored)
+        print_sectors(out, "  L2 sectors", &c->l2);
+    if (c->l1.pending_hits)
+        fprintf(out, "  %-22s %s L1 requests merged into a pending miss; hit rate with them %s\n",
+                "pending hits", GROUPED(c->l1.pending_hits),
+                SHARE(c->l1.hits + c->l1.pending_hits, c->l1.accesses));
     if (c->l1.bypasses)
         fprintf(out, "  %-22s %s of L1 load requests skip it (ld.cg/ld.cv, or the policy); "
                      "what-if: --cache-op ignore\n",
@@ -49,7 +68,7 @@ void replay_text_summary(FILE *out, const replay_results *r)
     replay_format_bytes(dram_r, sizeof dram_r, c->traffic.dram_read_bytes);
     replay_format_bytes(dram_w, sizeof dram_w, c->traffic.dram_write_bytes);
     fprintf(out, "replay: L1 %s, L2 %s\n", r->l1_policy, r->l2_policy);
-    print_levels(out, c);
+    print_levels(out, r);
     fprintf(out, "  %-22s %14s\n", "L1 -> L2 bytes", l2b);
     fprintf(out, "  %-22s %14s read, %s written\n", "DRAM", dram_r, dram_w);
     const mpli_counts *m = &c->mpli;
@@ -138,8 +157,19 @@ static double relative(uint64_t v, uint64_t base) { return base ? (double)v / (d
 void compare_text_table(FILE *out, const char *const *names, const replay_results *const *r,
                         uint32_t count)
 {
-    fprintf(out, "  %-18s %9s %9s %7s %14s %7s %14s %7s\n", "policy", "L1 hit", "L2 hit", "MPLI",
-            "L1->L2", "x", "DRAM", "x");
+    /* Sector hit rates (docs/metrics.md §7) only when some level has sectors. */
+    int l1_sectors = 0, l2_sectors = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        l1_sectors |= r[i]->l1_sectored;
+        l2_sectors |= r[i]->l2_sectored;
+    }
+    fprintf(out, "  %-18s %9s", "policy", "L1 hit");
+    if (l1_sectors)
+        fprintf(out, " %9s", "L1 sect");
+    fprintf(out, " %9s", "L2 hit");
+    if (l2_sectors)
+        fprintf(out, " %9s", "L2 sect");
+    fprintf(out, " %7s %14s %7s %14s %7s\n", "MPLI", "L1->L2", "x", "DRAM", "x");
     for (uint32_t i = 0; i < count; i++) {
         const replay_counts *c = &r[i]->total, *base = &r[0]->total;
         uint64_t l2 = c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes;
@@ -149,9 +179,16 @@ void compare_text_table(FILE *out, const char *const *names, const replay_result
         char l2s[32], drams[32];
         replay_format_bytes(l2s, sizeof l2s, l2);
         replay_format_bytes(drams, sizeof drams, dram);
-        fprintf(out, "  %-18s %8.1f%% %8.1f%% %7.2f %14s %7.3f %14s %7.3f\n", names[i],
-                pct(c->l1.hits, c->l1.accesses), pct(c->l2.hits, c->l2.accesses), mpli_mean(&c->mpli),
-                l2s, relative(l2, l2_base), drams, relative(dram, dram_base));
+        fprintf(out, "  %-18s %8.1f%%", names[i], pct(c->l1.hits, c->l1.accesses));
+        if (l1_sectors)
+            fprintf(out, " %9s", r[i]->l1_sectored ? SHARE(c->l1.sector_hits, c->l1.sector_requests)
+                                                  : "-");
+        fprintf(out, " %8.1f%%", pct(c->l2.hits, c->l2.accesses));
+        if (l2_sectors)
+            fprintf(out, " %9s", r[i]->l2_sectored ? SHARE(c->l2.sector_hits, c->l2.sector_requests)
+                                                  : "-");
+        fprintf(out, " %7.2f %14s %7.3f %14s %7.3f\n", mpli_mean(&c->mpli), l2s,
+                relative(l2, l2_base), drams, relative(dram, dram_base));
     }
     for (uint32_t i = 0; i < count; i++) {
         if (r[i]->ccn)

@@ -288,3 +288,58 @@ Test(cli_replay, compare_per_policy_warp_orders)
     free(trace);
     test_tmpdir_cleanup(dir);
 }
+
+/* Sector accounting (docs/metrics.md §7) beside the line figures: in the
+ * summary, JSON and CSV of a sectored L1, and null / empty on Fermi's. */
+Test(cli_replay, sector_figures_sit_beside_the_line_figures)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gemm");
+    char *out = test_path(dir, "c.json"), *csv = test_path(dir, "compare.csv");
+    cli_result r = cli_run("compare", trace, "--gpu", "volta", "--set", "l2.sector=32",
+                           "--policies", "lru,srrip", "-o", out, "--csv", dir, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "L1 sect") && strstr(r.out, "L2 sect"), "%s", r.out);
+    cli_result_free(&r);
+    json_t *doc = test_load_json(out);
+    json_t *lru = json_array_get(json_object_get(doc, "policies"), 0);
+    json_t *l1 = json_object_get(lru, "l1"), *sectors = json_object_get(l1, "sectors");
+    cr_assert(json_is_object(sectors));
+    uint64_t asked = u64(l1, "sectors", "requests"), hits = u64(l1, "sectors", "hits");
+    cr_expect_geq(asked, u64(lru, "l1", "requests"), "at least a sector a request");
+    cr_expect_geq(hits, u64(lru, "l1", "hits"), "a line hit is a hit of each of its sectors");
+    cr_expect_eq(u64(l1, "sectors", "misses"), asked - hits);
+    cr_expect(json_is_object(json_object_get(json_object_get(lru, "l2"), "sectors")));
+    size_t len;
+    char *text = test_read_file(csv, &len);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "l1_sector_requests,l1_sector_hits,l1_sector_hit_rate"));
+    free(text);
+    json_decref(doc);
+    r = cli_run("replay", trace, "--gpu", "fermi", "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_null(strstr(r.out, "sectors"), "no sector rows on an unsectored L1: %s", r.out);
+    cli_result_free(&r);
+    doc = test_load_json(out);
+    cr_expect(json_is_null(json_object_get(
+        json_object_get(json_object_get(doc, "summary"), "l1"), "sectors")));
+    json_decref(doc);
+    r = cli_run("replay", trace, "--gpu", "volta", "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "L1 sectors"), "%s", r.out);
+    cli_result_free(&r);
+    free(out);
+    free(csv);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_replay, a_bad_write_policy_names_the_field)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gemm");
+    cli_result r = cli_run("replay", trace, "--set", "l1.write=back", "--quiet", NULL);
+    cr_expect_neq(r.status, 0);
+    cr_expect(strstr(r.err, "write 'back' is not evict or allocate"), "%s", r.err);
+    cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}

@@ -226,8 +226,9 @@ Test(hierarchy, reserved_lines_merge_and_run_out_of_mshrs)
     const level_counts *l1 = &hierarchy_results(h)->total.l1;
     cr_expect_eq(l1->pending_hits, 1);
     cr_expect_eq(l1->reservation_fails, 2);
-    cr_expect_eq(l1->hits, 2);
+    cr_expect_eq(l1->hits, 1, "the merge is a pending hit, apart from hits");
     cr_expect_eq(l1->misses, 5);
+    cr_expect_eq(l1->accesses, l1->hits + l1->pending_hits + l1->misses);
     hierarchy_free(h);
 }
 
@@ -505,5 +506,164 @@ Test(hierarchy, collectors_subscribe_to_l1_events)
     int want[7] = {3, 1, 2, 2, 2, 1, 5};
     for (int i = 0; i < 7; i++)
         cr_expect_eq(log.events[i], want[i], "event %d: %d", i, log.events[i]);
+    hierarchy_free(h);
+}
+
+/* ---- sector accounting, write policies and pending hits (docs/metrics.md §7) ---- */
+
+/* A hierarchy over the fermi preset with L1 `l1` (SIZE:WAYS:LINE[:SECTOR]),
+ * a sectored L2, and the L1 write policy `write`. */
+static hierarchy *make_write(const char *l1, const char *write, int reserved)
+{
+    hierarchy_options o = {.seed = 1, .reserved_lines = reserved};
+    ws_error err;
+    char set[32];
+    snprintf(set, sizeof set, "l1.write=%s", write);
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    o.config.sms = 2;
+    cr_assert_eq(config_override(&o.config, "--l1", l1, &err), 0, "%s", err.msg);
+    cr_assert_eq(config_override(&o.config, "--l2", "768K:8:128:32", &err), 0, "%s", err.msg);
+    cr_assert_eq(config_override(&o.config, "--set", set, &err), 0, "%s", err.msg);
+    hierarchy *h = hierarchy_new(&o, 1, &err);
+    cr_assert_not_null(h, "%s", err.msg);
+    cr_assert_eq(hierarchy_kernel_begin(h, 0, 4, &err), 0);
+    return h;
+}
+
+/* One request to `line` of kind/op on `sm` at `step`, asking for bytes
+ * [first, first + bytes) of the line. */
+static void touch(hierarchy *h, uint32_t sm, uint64_t step, wst_kind kind, wst_cache_op op,
+                  uint64_t line, uint32_t first, uint32_t bytes)
+{
+    ws_request rq = {.line_addr = line * 128, .req_count = 1, .bytes_used = (uint16_t)bytes};
+    for (uint32_t b = first; b < first + bytes; b++) {
+        rq.byte_mask[b / 64] |= UINT64_C(1) << (b % 64);
+        rq.sector_mask |= (uint8_t)(1u << (b / 32));
+    }
+    replay_issue is = {.sm = sm, .step = step, .kind = (uint8_t)kind, .space = WST_GLOBAL,
+                       .cache_op = (uint8_t)op};
+    ws_error err;
+    cr_assert_eq(hierarchy_instruction(h, &is, &rq, 1, &err), 0, "%s", err.msg);
+}
+
+Test(hierarchy, sector_counts_on_a_hand_worked_sectored_trace)
+{
+    hierarchy *h = make_write("16K:4:128:32", "evict", 0);
+    touch(h, 0, 0, WST_LOAD, WST_OP_DEFAULT, 5, 0, 32);  /* sector 0: 1 sector, missed */
+    touch(h, 0, 1, WST_LOAD, WST_OP_DEFAULT, 5, 0, 96);  /* sectors 0-2: 0 hits, 1 and 2 miss */
+    touch(h, 0, 2, WST_LOAD, WST_OP_DEFAULT, 5, 0, 96);  /* sectors 0-2: all three hit */
+    touch(h, 1, 3, WST_LOAD, WST_OP_DEFAULT, 5, 16, 64); /* SM 1, sectors 0-2: miss in L1, hit in L2 */
+    const replay_results *r = finish(h);
+    const level_counts *l1 = &r->total.l1, *l2 = &r->total.l2;
+    cr_expect_eq(l1->accesses, 4);
+    cr_expect_eq(l1->hits, 1, "one line request found every sector");
+    cr_expect_eq(l1->sector_misses, 1, "the second was a miss on a present line");
+    cr_expect_eq(l1->sector_requests, 1 + 3 + 3 + 3);
+    cr_expect_eq(l1->sector_hits, 1 + 3);
+    cr_expect_eq(l1->sector_pending_hits, 0);
+    /* L2 saw the fetches: sector 0, sectors 1-2, then SM 1's three. */
+    cr_expect_eq(l2->accesses, 3);
+    cr_expect_eq(l2->sector_requests, 1 + 2 + 3);
+    cr_expect_eq(l2->sector_hits, 3);
+    cr_expect_eq(l2->hits, 1);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, unsectored_levels_count_no_sectors)
+{
+    hierarchy *h = make(NULL, NULL, 1, 0);
+    uint64_t a = 4;
+    load(h, 0, 0, &a, 1);
+    load(h, 0, 0, &a, 1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.hits, 1);
+    cr_expect_eq(r->total.l1.sector_requests, 0);
+    cr_expect_eq(r->total.l2.sector_requests, 0);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, allocate_makes_wholly_written_sectors_valid)
+{
+    hierarchy *h = make_write("16K:4:128:32", "allocate", 0);
+    touch(h, 0, 0, WST_STORE, WST_OP_DEFAULT, 8, 0, 32);  /* sector 0 written whole: allocates */
+    touch(h, 0, 1, WST_LOAD, WST_OP_DEFAULT, 8, 0, 32);   /* hit */
+    touch(h, 0, 2, WST_STORE, WST_OP_DEFAULT, 8, 32, 4);  /* sector 1 written in part */
+    touch(h, 0, 3, WST_LOAD, WST_OP_DEFAULT, 8, 32, 4);   /* sector 1 not valid: fetched */
+    touch(h, 0, 4, WST_STORE, WST_OP_DEFAULT, 8, 40, 4);  /* a valid sector stays valid */
+    touch(h, 0, 5, WST_LOAD, WST_OP_DEFAULT, 8, 32, 32);  /* hit */
+    const replay_results *r = finish(h);
+    const level_counts *l1 = &r->total.l1;
+    cr_expect_eq(l1->writes, 3, "every store looked L1 up");
+    cr_expect_eq(l1->write_evicts, 0);
+    cr_expect_eq(l1->accesses, 3);
+    cr_expect_eq(l1->hits, 2);
+    cr_expect_eq(l1->misses, 1);
+    cr_expect_eq(l1->sector_misses, 1, "the partly written sector: a miss on a present line");
+    cr_expect_eq(r->total.miss_classes.by_class[MISS_COLD], 1, "the sector was never valid");
+    cr_expect_eq(r->total.traffic.l1_to_l2_write_bytes, 3 * 32, "stores still write through");
+    cr_expect_eq(r->total.traffic.l1_to_l2_read_bytes, 32, "only the partly written sector is read");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, allocate_leaves_atomics_and_cg_stores_evicting)
+{
+    hierarchy *h = make_write("16K:4:128:32", "allocate", 0);
+    touch(h, 0, 0, WST_LOAD, WST_OP_DEFAULT, 9, 0, 32);
+    touch(h, 0, 1, WST_ATOMIC, WST_OP_DEFAULT, 9, 0, 4);  /* performed at L2: the copy goes */
+    touch(h, 0, 2, WST_LOAD, WST_OP_DEFAULT, 9, 0, 32);
+    touch(h, 0, 3, WST_STORE, WST_OP_CG, 9, 0, 32);       /* not to be cached in L1 */
+    touch(h, 0, 4, WST_LOAD, WST_OP_DEFAULT, 9, 0, 32);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.write_evicts, 2);
+    cr_expect_eq(r->total.l1.hits, 0);
+    cr_expect_eq(r->total.l1.writes, 0, "neither looked L1 up");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, allocate_on_an_unsectored_l1_needs_the_whole_line)
+{
+    hierarchy *h = make_write("16K:4:128", "allocate", 0);
+    touch(h, 0, 0, WST_STORE, WST_OP_DEFAULT, 1, 0, 128); /* the whole line */
+    touch(h, 0, 1, WST_LOAD, WST_OP_DEFAULT, 1, 0, 4);    /* hit */
+    touch(h, 0, 2, WST_STORE, WST_OP_DEFAULT, 2, 0, 96);  /* most of a line: allocated, not valid */
+    touch(h, 0, 3, WST_LOAD, WST_OP_DEFAULT, 2, 0, 4);    /* a miss on the present line */
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.hits, 1);
+    cr_expect_eq(r->total.l1.sector_misses, 1);
+    cr_expect_eq(r->total.traffic.l1_to_l2_read_bytes, 128, "the line is fetched whole");
+    hierarchy_free(h);
+}
+
+Test(hierarchy, evict_is_the_fermi_default_and_changes_nothing)
+{
+    gpu_config c;
+    ws_error err;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    cr_expect_eq(c.l1.write, WRITE_EVICT);
+    cr_assert_eq(config_load(&c, "volta", &err), 0);
+    cr_expect_eq(c.l1.write, WRITE_ALLOCATE);
+    hierarchy *h = make_write("16K:4:128:32", "evict", 0);
+    touch(h, 0, 0, WST_STORE, WST_OP_DEFAULT, 8, 0, 32);
+    touch(h, 0, 1, WST_LOAD, WST_OP_DEFAULT, 8, 0, 32);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.hits, 0, "an evict L1 does not allocate on a store");
+    cr_expect_eq(r->total.l1.writes, 0);
+    hierarchy_free(h);
+}
+
+Test(hierarchy, pending_sectors_are_counted_apart)
+{
+    hierarchy *h = make_write("16K:4:128:32", "evict", 1);
+    touch(h, 0, 0, WST_LOAD, WST_OP_DEFAULT, 3, 0, 64);     /* miss: pending */
+    touch(h, 0, 1, WST_LOAD, WST_OP_DEFAULT, 3, 0, 64);     /* merges: 2 pending sectors */
+    touch(h, 0, 5000, WST_LOAD, WST_OP_DEFAULT, 3, 0, 64);  /* arrived: a hit */
+    const replay_results *r = finish(h);
+    const level_counts *l1 = &r->total.l1;
+    cr_expect_eq(l1->hits, 1);
+    cr_expect_eq(l1->pending_hits, 1);
+    cr_expect_eq(l1->misses, 1);
+    cr_expect_eq(l1->sector_requests, 6);
+    cr_expect_eq(l1->sector_hits, 2);
+    cr_expect_eq(l1->sector_pending_hits, 2);
     hierarchy_free(h);
 }

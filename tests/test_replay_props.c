@@ -509,9 +509,12 @@ static wst_memtrace *store_trace(uint64_t seed, uint32_t kernels, uint32_t ctas,
 
 Test(replay_props, opt_bounds_every_policy_with_stores_and_kernels)
 {
-    for (uint64_t seed = 1; seed <= 4; seed++) {
+    for (uint64_t seed = 1; seed <= 8; seed++) {
         wst_memtrace *m = store_trace(seed, 3, 6, 40);
         gpu_config c = small_gpu();
+        ws_error err;
+        if (seed > 4) /* stores that allocate (docs/metrics.md §7) */
+            cr_assert_eq(config_override(&c, "--set", "l1.write=allocate", &err), 0, "%s", err.msg);
         expect_opt_bounds_l1(m, &c, seed);
         wst_memtrace_free(m);
     }
@@ -569,12 +572,17 @@ Test(replay_props, analyze_reference_l1_equals_the_lru_replay)
      * `replay --l1-policy lru` hit for hit, with stores, cg loads, kernels and
      * sectors, under GTO (whose order depends on that L1). */
     const char *const geometries[] = {"4K:4:128", "4K:4:128:32"};
+    const char *const writes[] = {"evict", "allocate"};
     char *dir = test_tmpdir();
-    for (int g = 0; g < 2; g++) {
+    for (int v = 0; v < 4; v++) {
+        int g = v % 2;
         wst_memtrace *m = store_trace(7 + (uint64_t)g, 3, 6, 40);
         gpu_config c = small_gpu();
         ws_error err;
         cr_assert_eq(config_override(&c, "--l1", geometries[g], &err), 0, "%s", err.msg);
+        char write[32];
+        snprintf(write, sizeof write, "l1.write=%s", writes[v / 2]);
+        cr_assert_eq(config_override(&c, "--set", write, &err), 0, "%s", err.msg);
         hierarchy_options o = {.config = c, .seed = 5};
         hierarchy *h;
         replay_options ro;
@@ -585,9 +593,10 @@ Test(replay_props, analyze_reference_l1_equals_the_lru_replay)
         analysis *a = analyze_memtrace(m, &c, "rr,gto", dir);
         for (uint32_t k = 0; k < 3; k++) {
             const replay_counts *rk = &hierarchy_results(h)->kernels[k].counts;
-            cr_expect_eq(a->kernels[k].l1_hits, rk->l1.hits, "%s kernel %u hits", geometries[g], k);
-            cr_expect_eq(a->kernels[k].l1_misses, rk->l1.misses, "%s kernel %u misses",
-                         geometries[g], k);
+            cr_expect_eq(a->kernels[k].l1_hits, rk->l1.hits, "%s %s kernel %u hits",
+                         geometries[g], write, k);
+            cr_expect_eq(a->kernels[k].l1_misses, rk->l1.misses, "%s %s kernel %u misses",
+                         geometries[g], write, k);
         }
         analysis_free(a);
         hierarchy_free(h);

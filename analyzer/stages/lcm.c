@@ -165,7 +165,7 @@ static int front_end(void *ctx, const replay_issue *is, ws_request *requests, in
     (void)err;
     lcm *m = ctx;
     if (is->kind != WST_LOAD || is->space != WST_GLOBAL || is->pc >= m->pc_count ||
-        l1_route_of(is->kind, is->space, is->cache_op) != L1_LOOKUP)
+        l1_excluded(is->cache_op))
         return n;
     lcm_kernel *k = m->kernel;
     lcm_pc *pc = &k->pcs[is->pc];
