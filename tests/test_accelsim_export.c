@@ -77,6 +77,8 @@ Test(accelsim_export, written_lines_parse_back_identically)
         cr_assert_eq(op.kind, rec.kind, "%s", opcode);
         cr_assert_eq(op.cache_op, rec.cache_op, "%s", opcode);
         cr_assert_eq(op.space == ACCELSIM_LOCAL ? WST_LOCAL : WST_GLOBAL, rec.space, "%s", opcode);
+        accelsim_windows none = {0};
+        cr_assert(accelsim_opcode_fits(opcode, &rec, &none), "%s does not fit its record", opcode);
         free(text);
     }
 }
@@ -100,6 +102,55 @@ Test(accelsim_export, address_mode_follows_the_tracer)
                            "0098 000000f0 0 LDG.E 0 4 2 0x1000 4 4 -24 \n"
                            "0098 00000000 0 LDG.E 0 4 1 0x0 0 \n");
     free(text);
+}
+
+/* An opcode is kept only where Accel-Sim (trace_driven.cc, trace_parser.cc)
+ * runs it as the record says: an sm_70 opcode, the width it reads from the
+ * opcode, and L1 skipped (.STRONG.GPU on LDG/LDL) exactly for global cg/cv
+ * loads. */
+Test(accelsim_export, opcodes_are_kept_where_accelsim_runs_them_as_recorded)
+{
+    accelsim_windows none = {0};
+    wst_record rec = {.kind = WST_LOAD, .space = WST_GLOBAL, .size = 4, .mask = 1};
+    cr_assert(accelsim_opcode_fits("LDG.E", &rec, &none));
+    cr_assert(accelsim_opcode_fits("LD.E", &rec, &none));
+    cr_assert_not(accelsim_opcode_fits("LDG.E.64", &rec, &none), "Accel-Sim reads 8 bytes");
+    cr_assert_not(accelsim_opcode_fits("LDG.E.U8", &rec, &none), "Accel-Sim reads 1 byte");
+    cr_assert_not(accelsim_opcode_fits("STG.E", &rec, &none));
+    rec.size = 2;
+    cr_assert_not(accelsim_opcode_fits("LDG.E.S16", &rec, &none), "Accel-Sim reads 4 bytes");
+    cr_assert(accelsim_opcode_fits("LDG.E.U16", &rec, &none));
+    rec.size = 16;
+    rec.cache_op = WST_OP_CG;
+    cr_assert(accelsim_opcode_fits("LDG.E.128.STRONG.GPU", &rec, &none));
+    cr_assert_not(accelsim_opcode_fits("LDG.E.CG.128", &rec, &none), "Accel-Sim caches it");
+    cr_assert_not(accelsim_opcode_fits("LDGSTS.E.BYPASS.128", &rec, &none), "not in sm_70");
+    cr_assert_not(accelsim_opcode_fits("LD.E.128.STRONG.GPU", &rec, &none), "generic: cached");
+    rec.size = 4;
+    rec.cache_op = WST_OP_CV;
+    cr_assert_not(accelsim_opcode_fits("LDG.E.STRONG.SYS", &rec, &none), "Accel-Sim caches it");
+    cr_assert(accelsim_opcode_fits("LDG.E.CV.STRONG.GPU", &rec, &none));
+    rec.space = WST_LOCAL;
+    cr_assert(accelsim_opcode_fits("LDL.CV", &rec, &none));
+    cr_assert_not(accelsim_opcode_fits("LDL.CV.STRONG.GPU", &rec, &none), "warpscope looks L1 up");
+    rec.cache_op = WST_OP_CG;
+    cr_assert_not(accelsim_opcode_fits("LDL.STRONG.GPU", &rec, &none), "warpscope looks L1 up");
+    rec = (wst_record){.kind = WST_STORE, .space = WST_GLOBAL, .cache_op = WST_OP_CG, .size = 4};
+    cr_assert(accelsim_opcode_fits("STG.E.STRONG.GPU", &rec, &none), "stores: suffix unused");
+    cr_assert(accelsim_opcode_fits("STG.E.CG", &rec, &none));
+    rec = (wst_record){.kind = WST_ATOMIC, .space = WST_GLOBAL, .size = 4};
+    cr_assert(accelsim_opcode_fits("RED.E.ADD", &rec, &none));
+    cr_assert_not(accelsim_opcode_fits("REDG.E.ADD", &rec, &none), "not in sm_70");
+    rec.size = 8;
+    cr_assert(accelsim_opcode_fits("ATOMG.E.EXCH.64", &rec, &none));
+
+    accelsim_opcode op;
+    accelsim_opcode_classify("LDG.E.U16.STRONG.GPU", &op);
+    cr_assert(op.dest && op.skips_l1 && op.sm70 && op.width == 2 && op.cache_op == WST_OP_CG);
+    accelsim_opcode_classify("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", &op);
+    cr_assert(!op.dest && op.skips_l1 && op.width == 4);
+    accelsim_opcode_classify("STG.E.64", &op);
+    cr_assert(!op.dest && !op.skips_l1 && op.width == 8);
 }
 
 Test(accelsim_export, generic_windows_resolve)

@@ -41,29 +41,6 @@ static void cta_buffer_free(cta_buffer *b)
     free(b->per_warp);
 }
 
-/* True when importing `opcode` on this record's line gives back the
- * record's kind, space and cache operator. */
-static int opcode_says(const char *opcode, const wst_record *rec)
-{
-    if (!opcode || !*opcode || strlen(opcode) >= ACCELSIM_OPCODE_MAX ||
-        opcode[strcspn(opcode, " \t\r\n")])
-        return 0;
-    accelsim_opcode op;
-    accelsim_opcode_classify(opcode, &op);
-    int space;
-    switch (op.space) {
-    case ACCELSIM_GLOBAL: space = WST_GLOBAL; break;
-    case ACCELSIM_LOCAL: space = WST_LOCAL; break;
-    case ACCELSIM_GENERIC:
-        space = rec->mask ? accelsim_resolve_generic(&export_windows,
-                                                     rec->addr[__builtin_ctz(rec->mask)])
-                          : WST_GLOBAL;
-        break;
-    default: return 0;
-    }
-    return op.kind == rec->kind && space == rec->space && op.cache_op == rec->cache_op;
-}
-
 static int read_cta(wst_reader *r, uint32_t kernel, uint32_t cta, cta_buffer *b, ws_error *err)
 {
     wst_cursor *c = wst_cursor_cta(r, kernel, cta, err);
@@ -150,7 +127,7 @@ static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buf
                 return ws_fail(err, "record refers to PC %u of %u", rec->pc, k->pc_count);
             const wst_pc *pc = &k->pcs[rec->pc];
             const char *opcode = pc->sass;
-            if (!opcode_says(opcode, rec)) {
+            if (!accelsim_opcode_fits(opcode, rec, &export_windows)) {
                 accelsim_opcode_synthesize(rec, synthesized, sizeof synthesized);
                 opcode = synthesized;
             }
