@@ -52,4 +52,8 @@ int accelsim_inst_parse(const char *text, const accelsim_line_format *format,
 void accelsim_inst_write(FILE *out, const accelsim_line_format *format, uint32_t line,
                          uint64_t pc, const char *opcode, const wst_record *rec);
 
+/* Writes an EXIT of the lanes in mask: no registers, no memory. */
+void accelsim_exit_write(FILE *out, const accelsim_line_format *format, uint32_t line,
+                         uint64_t pc, uint32_t mask);
+
 #endif
