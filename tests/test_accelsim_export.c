@@ -1,8 +1,8 @@
 /* tests/test_accelsim_export.c: writing Accel-Sim lines and opcodes reads
  * back to the same record (the per-line half of export-then-import), and
  * exported kernels have the shape Accel-Sim's trace-driven simulator runs:
- * every warp of every CTA of the grid ending with an EXIT, and L1 skipped
- * exactly where warpscope skips it. */
+ * every warp of every CTA of the grid ending with an EXIT, a destination
+ * register on every load, and L1 skipped exactly where warpscope skips it. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +62,8 @@ Test(accelsim_export, written_lines_parse_back_identically)
         char *text = NULL;
         size_t len = 0;
         FILE *out = open_memstream(&text, &len);
-        accelsim_inst_write(out, &format, 7 + i, 0x10 + 8 * (uint64_t)i, opcode, &rec);
+        accelsim_inst_write(out, &format, 7 + i, 0x10 + 8 * (uint64_t)i, opcode,
+                            i % 3 ? i % 255 : -1, &rec);
         fclose(out);
         text[strcspn(text, "\n")] = '\0';
 
@@ -99,16 +100,16 @@ Test(accelsim_export, address_mode_follows_the_tracer)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    accelsim_inst_write(out, &format, 0, 0x98, "LDG.E", &rec);  /* base + stride */
+    accelsim_inst_write(out, &format, 0, 0x98, "LDG.E", 3, &rec);  /* base + stride */
     rec.addr[7] = 0x0ff0;
-    accelsim_inst_write(out, &format, 0, 0x98, "STG.E", &rec); /* base + deltas */
+    accelsim_inst_write(out, &format, 0, 0x98, "STG.E", -1, &rec); /* base + deltas */
     rec.mask = 0;
-    accelsim_inst_write(out, &format, 0, 0x98, "LDG.E", &rec);  /* no lanes */
+    accelsim_inst_write(out, &format, 0, 0x98, "LDG.E", 254, &rec); /* no lanes */
     accelsim_exit_write(out, &format, 0, 0xa8, 0xffff);
     fclose(out);
-    cr_assert_str_eq(text, "0098 000000f0 0 LDG.E 0 4 1 0x1000 4 \n"
+    cr_assert_str_eq(text, "0098 000000f0 1 R3 LDG.E 0 4 1 0x1000 4 \n"
                            "0098 000000f0 0 STG.E 0 4 2 0x1000 4 4 -24 \n"
-                           "0098 00000000 0 LDG.E 0 4 1 0x0 0 \n"
+                           "0098 00000000 1 R254 LDG.E 0 4 1 0x0 0 \n"
                            "00a8 0000ffff 0 EXIT 0 0 \n");
     free(text);
 }
@@ -181,7 +182,7 @@ Test(accelsim_export, generic_windows_resolve)
 typedef struct seen_pcs {
     uint64_t pc[64];
     char opcode[64][ACCELSIM_OPCODE_MAX];
-    unsigned count, ctas, empty_warps_filled;
+    unsigned count, loads, ctas, empty_warps_filled;
 } seen_pcs;
 
 static uint32_t lanes_of(uint64_t threads, uint32_t w)
@@ -193,7 +194,8 @@ static uint32_t lanes_of(uint64_t threads, uint32_t w)
 /* Asserts the shape Accel-Sim needs (trace_parser.cc and trace_driven.cc):
  * one #BEGIN_TB per CTA of the grid in x, y, z order; in each, warps 0..W-1
  * in order, each with "insts = N", N >= 1, exactly N lines, the last and
- * only EXIT covering the warp's lanes. */
+ * only EXIT covering the warp's lanes; every load (and ATOM/ATOMG) with a
+ * destination register R0..R254, consecutive ones in a warp different. */
 static void check_kernel(const char *path, const wst_kernel *k, seen_pcs *seen)
 {
     char *text = test_read_file(path, NULL);
@@ -204,7 +206,7 @@ static void check_kernel(const char *path, const wst_kernel *k, seen_pcs *seen)
     uint32_t warps = (uint32_t)((threads + 31) / 32);
     uint32_t cta = 0, warp = 0;
     unsigned insts = 0, lines = 0;
-    int in_tb = 0, in_warp = 0, exited = 0;
+    int in_tb = 0, in_warp = 0, exited = 0, last_dest = -1;
     char *save = NULL;
     for (char *line = strtok_r(strchr(text, '#'), "\n", &save); line;
          line = strtok_r(NULL, "\n", &save)) {
@@ -226,6 +228,7 @@ static void check_kernel(const char *path, const wst_kernel *k, seen_pcs *seen)
             in_warp = 1;
             exited = 0;
             lines = 0;
+            last_dest = -1;
         } else if (sscanf(line, "insts = %u", &insts) == 1) {
             cr_assert_geq(insts, 1, "%s: CTA %u warp %u has no instructions", path, cta, warp - 1);
             seen->empty_warps_filled += insts == 1;
@@ -256,6 +259,12 @@ static void check_kernel(const char *path, const wst_kernel *k, seen_pcs *seen)
             accelsim_opcode op;
             accelsim_opcode_classify(opcode, &op);
             cr_assert_neq(op.space, ACCELSIM_NOT_TRACKED, "%s", line);
+            if (op.kind == WST_LOAD || op.dest) {
+                seen->loads++;
+                cr_assert(dest >= 0 && dest <= 254, "%s: a load without destination", line);
+                cr_assert_neq(dest, last_dest, "%s: same register as the load before", line);
+                last_dest = dest;
+            }
             unsigned i = 0;
             while (i < seen->count && seen->pc[i] != pc)
                 i++;
@@ -300,6 +309,8 @@ Test(accelsim_export, every_warp_of_the_grid_ends_with_exit)
         char *path = kernel_file(out, k);
         seen_pcs seen;
         check_kernel(path, &m->trace.kernels[k], &seen);
+        if (k == 1)
+            cr_assert_eq(seen.loads, 0);
         free(path);
     }
     wst_memtrace_free(m);
@@ -354,7 +365,7 @@ Test(accelsim_export, warps_and_ctas_without_records_get_their_exit)
                            "warp = 1\ninsts = 1\n0070 ffffffff 0 EXIT 0 0 \n\n"
                            "warp = 2\ninsts = 1\n0070 0000ffff 0 EXIT 0 0 \n\n#END_TB\n"),
               "%s", text);
-    cr_assert(strstr(text, "\nwarp = 0\ninsts = 2\n0040 0000ffff 0 LDG.E 0 4 1 0x10000 4 \n"
+    cr_assert(strstr(text, "\nwarp = 0\ninsts = 2\n0040 0000ffff 1 R0 LDG.E 0 4 1 0x10000 4 \n"
                            "0070 ffffffff 0 EXIT 0 0 \n"),
               "%s", text);
     /* Import skips the EXITs, counts them in insts, and gives back the records. */
@@ -448,6 +459,37 @@ Test(accelsim_export, cache_operator_suffixes_are_the_ones_accelsim_honours)
                   "record %zu", i);
     wst_memtrace_free(back);
     free(list);
+    free(path);
+    free(out);
+    wst_memtrace_free(m);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A warp's loads take R0, R1, ... R254 in turn, so no load waits for
+ * another's register before 255 of them are in flight. */
+Test(accelsim_export, loads_write_registers_in_turn)
+{
+    char *dir = test_tmpdir();
+    wst_pc pcs[] = {{.offset = 0x10, .sass = "LDG.E"}, {.offset = 0x20, .sass = "STG.E"},
+                    {.offset = 0x30, .sass = "ATOMG.E.ADD.STRONG.GPU"},
+                    {.offset = 0x40, .sass = "RED.E.ADD.STRONG.GPU"}};
+    wst_memtrace *m = small_trace(pcs, 4);
+    for (int i = 0; i < 600; i++)
+        add_record(m, 1, 0, i % 4, i % 4 == 0 ? WST_LOAD : i % 4 == 1 ? WST_STORE : WST_ATOMIC,
+                   WST_GLOBAL, i % 4 >= 2 ? WST_OP_CG : WST_OP_DEFAULT, 4);
+    char *out = export_memtrace(dir, m);
+    char *path = kernel_file(out, 0);
+    seen_pcs seen;
+    check_kernel(path, &m->trace.kernels[0], &seen);
+    cr_assert_eq(seen.loads, 300, "150 loads and 150 ATOMGs have registers");
+    char *text = test_read_file(path, NULL);
+    cr_assert(strstr(text, "0010 0000ffff 1 R0 LDG.E ") && strstr(text, "0030 0000ffff 1 R1 ATOMG.") &&
+              strstr(text, "0040 0000ffff 0 RED.") && strstr(text, "0020 0000ffff 0 STG.E ") &&
+              !strstr(text, " R255 "), "%s", text);
+    const char *last = strstr(text, " 1 R254 ");
+    cr_assert_not_null(last);
+    cr_assert(strncmp(strstr(last + 1, " 1 R"), " 1 R0 ", 6) == 0, "after R254 comes R0 again");
+    free(text);
     free(path);
     free(out);
     wst_memtrace_free(m);

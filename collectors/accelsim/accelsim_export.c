@@ -114,6 +114,12 @@ static void write_header(FILE *out, const wst_kernel *k, uint32_t index, int lin
             export_windows.local_base, lineinfo);
 }
 
+/* Destination registers R0..R254 (R255 is RZ) in turn: Accel-Sim's
+ * scoreboard (Scoreboard::checkCollision) holds a warp at an instruction
+ * whose register is still reserved, so a load waits only behind the load
+ * 255 loads before it in the same warp. */
+#define EXPORT_DEST_REGS 255
+
 /* The lanes of warp w of a block of `threads`: Accel-Sim starts exactly
  * these (shader_core_ctx::init_warps) and ends the warp when an EXIT has
  * covered all of them. */
@@ -137,6 +143,7 @@ static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buf
     char synthesized[ACCELSIM_OPCODE_MAX];
     for (uint32_t w = 0; w < b->warps; w++) {
         fprintf(out, "\nwarp = %u\ninsts = %u\n", w, b->per_warp[w + 1] - b->per_warp[w] + 1);
+        unsigned dests = 0;
         for (uint32_t i = b->per_warp[w]; i < b->per_warp[w + 1]; i++) {
             const wst_record *rec = &b->records[b->order[i]];
             if (rec->pc >= k->pc_count)
@@ -147,7 +154,10 @@ static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buf
                 accelsim_opcode_synthesize(rec, synthesized, sizeof synthesized);
                 opcode = synthesized;
             }
-            accelsim_inst_write(out, format, pc->line, pc->offset, opcode, rec);
+            accelsim_opcode op;
+            accelsim_opcode_classify(opcode, &op);
+            int dest = op.dest ? (int)(dests++ % EXPORT_DEST_REGS) : -1;
+            accelsim_inst_write(out, format, pc->line, pc->offset, opcode, dest, rec);
         }
         accelsim_exit_write(out, format, 0, exit_pc, warp_lanes(threads, w));
     }

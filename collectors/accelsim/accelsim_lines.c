@@ -223,10 +223,14 @@ void accelsim_exit_write(FILE *out, const accelsim_line_format *format, uint32_t
 }
 
 void accelsim_inst_write(FILE *out, const accelsim_line_format *format, uint32_t line,
-                         uint64_t pc, const char *opcode, const wst_record *rec)
+                         uint64_t pc, const char *opcode, int dest, const wst_record *rec)
 {
     write_start(out, format, line, pc, rec->mask);
-    fprintf(out, "0 %s 0 %u ", opcode, (unsigned)rec->size);
+    if (dest >= 0)
+        fprintf(out, "1 R%d ", dest);
+    else
+        fputs("0 ", out);
+    fprintf(out, "%s 0 %u ", opcode, (unsigned)rec->size);
     int64_t stride = 0;
     if (rec->mask == 0) {
         fputs("1 0x0 0 ", out);
