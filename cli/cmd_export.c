@@ -19,8 +19,9 @@ const cli_command cmd_export = {
     .summary = "write a .wst trace as Accel-Sim traces",
     .usage = "usage: warpscope export accelsim FILE.wst -o DIR\n\n"
              "Writes DIR/kernelslist.g and DIR/kernel-N.traceg in the text format\n"
-             "Accel-Sim's trace parser reads (memory instructions only; SM ids and\n"
-             "timestamps are not carried, see docs/accelsim.md).\n\n"
+             "Accel-Sim's trace parser reads: memory instructions and an EXIT per\n"
+             "warp, for every CTA of the grid, in a form its trace-driven simulator\n"
+             "runs (SM ids and timestamps are not carried, see docs/accelsim.md).\n\n"
              "example:\n"
              "  warpscope export accelsim app.wst -o traces/\n",
     .run = run,

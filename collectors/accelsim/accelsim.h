@@ -29,8 +29,10 @@ typedef struct accelsim_info {
 int accelsim_import(const char *path, const wst_sink *sink, accelsim_info *info, ws_error *err);
 
 /* Writes out_dir/kernelslist.g and out_dir/kernel-N.traceg (N from 1) for
- * every kernel of the .wst file; creates out_dir if missing.  Memory is
- * bounded by the records of one CTA. */
+ * every kernel of the .wst file; creates out_dir if missing.  Every CTA of
+ * the grid and every warp of it is written, each warp ending with an EXIT,
+ * so that Accel-Sim's simulator runs the result (docs/accelsim.md).  Memory
+ * is bounded by the records of one CTA. */
 int accelsim_export(const char *wst_path, const char *out_dir, ws_error *err);
 
 #endif

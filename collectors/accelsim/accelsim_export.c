@@ -1,10 +1,12 @@
 /* collectors/accelsim/accelsim_export.c: a .wst trace -> Accel-Sim text.
  *
  * Writes what the post-processed tracer output looks like (tracer format
- * version 4), memory instructions only: per kernel a header, then per CTA
- * "#BEGIN_TB / thread block / (warp / insts / lines)* / #END_TB".  The
- * "insts = N" count comes before a warp's lines, so one CTA's records are
- * held in memory (never more), then written warp by warp. */
+ * version 4), memory instructions and one EXIT per warp: per kernel a
+ * header, then per CTA of the grid "#BEGIN_TB / thread block / (warp /
+ * insts / lines / EXIT)* / #END_TB", in the form Accel-Sim's trace-driven
+ * simulator runs (docs/accelsim.md, "What export writes").  The "insts = N"
+ * count comes before a warp's lines, so one CTA's records are held in
+ * memory (never more), then written warp by warp. */
 #include "collectors/accelsim/accelsim.h"
 
 #include <errno.h>
@@ -39,29 +41,6 @@ static void cta_buffer_free(cta_buffer *b)
     free(b->records);
     free(b->order);
     free(b->per_warp);
-}
-
-/* True when importing `opcode` on this record's line gives back the
- * record's kind, space and cache operator. */
-static int opcode_says(const char *opcode, const wst_record *rec)
-{
-    if (!opcode || !*opcode || strlen(opcode) >= ACCELSIM_OPCODE_MAX ||
-        opcode[strcspn(opcode, " \t\r\n")])
-        return 0;
-    accelsim_opcode op;
-    accelsim_opcode_classify(opcode, &op);
-    int space;
-    switch (op.space) {
-    case ACCELSIM_GLOBAL: space = WST_GLOBAL; break;
-    case ACCELSIM_LOCAL: space = WST_LOCAL; break;
-    case ACCELSIM_GENERIC:
-        space = rec->mask ? accelsim_resolve_generic(&export_windows,
-                                                     rec->addr[__builtin_ctz(rec->mask)])
-                          : WST_GLOBAL;
-        break;
-    default: return 0;
-    }
-    return op.kind == rec->kind && space == rec->space && op.cache_op == rec->cache_op;
 }
 
 static int read_cta(wst_reader *r, uint32_t kernel, uint32_t cta, cta_buffer *b, ws_error *err)
@@ -135,29 +114,89 @@ static void write_header(FILE *out, const wst_kernel *k, uint32_t index, int lin
             export_windows.local_base, lineinfo);
 }
 
+/* Destination registers R0..R254 (R255 is RZ) in turn: Accel-Sim's
+ * scoreboard (Scoreboard::checkCollision) holds a warp at an instruction
+ * whose register is still reserved, so a load waits only behind the load
+ * 255 loads before it in the same warp. */
+#define EXPORT_DEST_REGS 255
+
+/* The lanes of warp w of a block of `threads`: Accel-Sim starts exactly
+ * these (shader_core_ctx::init_warps) and ends the warp when an EXIT has
+ * covered all of them. */
+static uint32_t warp_lanes(uint64_t threads, uint32_t w)
+{
+    uint64_t first = (uint64_t)w * WST_WARP_SIZE;
+    return threads - first >= WST_WARP_SIZE ? 0xffffffffu
+                                            : (1u << (threads - first)) - 1;
+}
+
+/* Every warp of the block, each ending with an EXIT after its records:
+ * Accel-Sim asserts on a warp without instructions, and a warp that never
+ * EXITs runs past the end of its trace. */
 static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buffer *b,
-                     const accelsim_line_format *format, ws_error *err)
+                     const accelsim_line_format *format, uint64_t exit_pc, ws_error *err)
 {
     uint32_t gx = k->grid.x ? k->grid.x : 1, gy = k->grid.y ? k->grid.y : 1;
     fprintf(out, "\n#BEGIN_TB\n\nthread block = %u,%u,%u\n", cta % gx, cta / gx % gy,
             cta / gx / gy);
+    uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
     char synthesized[ACCELSIM_OPCODE_MAX];
     for (uint32_t w = 0; w < b->warps; w++) {
-        fprintf(out, "\nwarp = %u\ninsts = %u\n", w, b->per_warp[w + 1] - b->per_warp[w]);
+        fprintf(out, "\nwarp = %u\ninsts = %u\n", w, b->per_warp[w + 1] - b->per_warp[w] + 1);
+        unsigned dests = 0;
         for (uint32_t i = b->per_warp[w]; i < b->per_warp[w + 1]; i++) {
             const wst_record *rec = &b->records[b->order[i]];
             if (rec->pc >= k->pc_count)
                 return ws_fail(err, "record refers to PC %u of %u", rec->pc, k->pc_count);
             const wst_pc *pc = &k->pcs[rec->pc];
             const char *opcode = pc->sass;
-            if (!opcode_says(opcode, rec)) {
+            if (!accelsim_opcode_fits(opcode, rec, &export_windows)) {
                 accelsim_opcode_synthesize(rec, synthesized, sizeof synthesized);
                 opcode = synthesized;
             }
-            accelsim_inst_write(out, format, pc->line, pc->offset, opcode, rec);
+            accelsim_opcode op;
+            accelsim_opcode_classify(opcode, &op);
+            int dest = op.dest ? (int)(dests++ % EXPORT_DEST_REGS) : -1;
+            accelsim_inst_write(out, format, pc->line, pc->offset, opcode, dest, rec);
         }
+        accelsim_exit_write(out, format, 0, exit_pc, warp_lanes(threads, w));
     }
     fputs("\n#END_TB\n", out);
+    return 0;
+}
+
+/* Accel-Sim runs every CTA of the grid, taking the next #BEGIN_TB of the
+ * file for each in x, y, z order (trace_parser::get_next_threadblock_traces
+ * ignores the "thread block" line): CTAs without records are written too,
+ * every warp with only its EXIT. */
+static int write_ctas(wst_reader *r, uint32_t index, FILE *out, cta_buffer *b,
+                      const accelsim_line_format *format, ws_error *err)
+{
+    const wst_kernel *k = &wst_reader_trace(r)->kernels[index];
+    uint64_t ctas_in_grid = (uint64_t)(k->grid.x ? k->grid.x : 1) *
+                            (k->grid.y ? k->grid.y : 1) * (k->grid.z ? k->grid.z : 1);
+    /* The EXIT's PC comes after every PC of the kernel, as a real EXIT
+     * would (Accel-Sim fetches it through the instruction cache). */
+    uint64_t exit_pc = 0;
+    for (uint32_t i = 0; i < k->pc_count; i++)
+        if (k->pcs[i].offset + 16 > exit_pc)
+            exit_pc = k->pcs[i].offset + 16;
+    uint32_t cta_count = 0, next = 0;
+    const uint32_t *ctas = wst_reader_ctas(r, index, &cta_count);
+    for (uint64_t cta = 0; cta < ctas_in_grid; cta++) {
+        if (next < cta_count && ctas[next] == cta) {
+            if (read_cta(r, index, ctas[next++], b, err) != 0)
+                return -1;
+        } else {
+            b->count = 0;
+            memset(b->per_warp, 0, (b->warps + 1) * sizeof *b->per_warp);
+        }
+        if (write_cta(out, k, (uint32_t)cta, b, format, exit_pc, err) != 0)
+            return -1;
+    }
+    if (next < cta_count)
+        return ws_fail(err, "CTA %u is outside the grid (%u,%u,%u)", ctas[next], k->grid.x,
+                       k->grid.y, k->grid.z);
     return 0;
 }
 
@@ -179,13 +218,7 @@ static int export_kernel(wst_reader *r, uint32_t index, const char *path, ws_err
         ws_fail(err, "out of memory");
     if (rc == 0) {
         write_header(ws_outfile_stream(out), k, index, format.lineinfo);
-        uint32_t cta_count = 0;
-        const uint32_t *ctas = wst_reader_ctas(r, index, &cta_count);
-        for (uint32_t i = 0; rc == 0 && i < cta_count; i++) {
-            rc = read_cta(r, index, ctas[i], &b, err);
-            if (rc == 0)
-                rc = write_cta(ws_outfile_stream(out), k, ctas[i], &b, &format, err);
-        }
+        rc = write_ctas(r, index, ws_outfile_stream(out), &b, &format, err);
     }
     cta_buffer_free(&b);
     if (rc != 0) {

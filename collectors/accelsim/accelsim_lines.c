@@ -206,13 +206,31 @@ static int stride_of(const wst_record *rec, int64_t *stride)
     return 1;
 }
 
-void accelsim_inst_write(FILE *out, const accelsim_line_format *format, uint32_t line,
-                         uint64_t pc, const char *opcode, const wst_record *rec)
+/* "[line] pc mask ": what every line starts with. */
+static void write_start(FILE *out, const accelsim_line_format *format, uint32_t line,
+                        uint64_t pc, uint32_t mask)
 {
     if (format->lineinfo)
         fprintf(out, "%" PRIu32 " ", line);
-    fprintf(out, "%04" PRIx64 " %08" PRIx32 " 0 %s 0 %u ", pc, rec->mask, opcode,
-            (unsigned)rec->size);
+    fprintf(out, "%04" PRIx64 " %08" PRIx32 " ", pc, mask);
+}
+
+void accelsim_exit_write(FILE *out, const accelsim_line_format *format, uint32_t line,
+                         uint64_t pc, uint32_t mask)
+{
+    write_start(out, format, line, pc, mask);
+    fputs("0 EXIT 0 0 \n", out);
+}
+
+void accelsim_inst_write(FILE *out, const accelsim_line_format *format, uint32_t line,
+                         uint64_t pc, const char *opcode, int dest, const wst_record *rec)
+{
+    write_start(out, format, line, pc, rec->mask);
+    if (dest >= 0)
+        fprintf(out, "1 R%d ", dest);
+    else
+        fputs("0 ", out);
+    fprintf(out, "%s 0 %u ", opcode, (unsigned)rec->size);
     int64_t stride = 0;
     if (rec->mask == 0) {
         fputs("1 0x0 0 ", out);

@@ -48,8 +48,14 @@ int accelsim_inst_parse(const char *text, const accelsim_line_format *format,
 
 /* Writes rec as one line the way the tracer compresses addresses: base +
  * stride for a contiguous mask of 2+ lanes with a constant 32-bit stride,
- * else base + deltas; mask 0 as "1 0x0 0".  No registers are written. */
+ * else base + deltas; mask 0 as "1 0x0 0".  dest >= 0 is written as the
+ * one destination register "1 R<dest>", dest < 0 as none; no source
+ * registers are written. */
 void accelsim_inst_write(FILE *out, const accelsim_line_format *format, uint32_t line,
-                         uint64_t pc, const char *opcode, const wst_record *rec);
+                         uint64_t pc, const char *opcode, int dest, const wst_record *rec);
+
+/* Writes an EXIT of the lanes in mask: no registers, no memory. */
+void accelsim_exit_write(FILE *out, const accelsim_line_format *format, uint32_t line,
+                         uint64_t pc, uint32_t mask);
 
 #endif

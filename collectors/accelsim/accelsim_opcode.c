@@ -2,28 +2,35 @@
  *
  * Accel-Sim's simulator decides kind and space from the opcode's first
  * dot-separated token and its cache behaviour from the suffixes
- * (trace_driven.cc); the tables below follow the same split. */
+ * (trace_driven.cc, trace_warp_inst_t::parse_from_trace_struct); the tables
+ * below follow the same split. */
 #include "collectors/accelsim/accelsim_opcode.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "analyzer/l1_rules.h"
+#include "collectors/accelsim/accelsim_lines.h"
+
 typedef struct base_entry {
     const char *name;
     accelsim_space space;
     wst_kind kind;
+    uint8_t sm70;        /* in Accel-Sim's Volta_OpcodeMap (ISA_Def/volta_opcode.h) */
+    uint8_t dest;        /* writes a register */
+    uint8_t strong_gpu;  /* .STRONG.GPU makes Accel-Sim skip L1 */
 } base_entry;
 
 /* Shared-memory (LDS, STS, ATOMS, LDSM), constant (LDC) and texture
  * instructions are absent on purpose: they never reach L1/L2 data caches
  * as global or local traffic. */
 static const base_entry base_table[] = {
-    {"LDG", ACCELSIM_GLOBAL, WST_LOAD},     {"LDGSTS", ACCELSIM_GLOBAL, WST_LOAD},
-    {"STG", ACCELSIM_GLOBAL, WST_STORE},    {"LDL", ACCELSIM_LOCAL, WST_LOAD},
-    {"STL", ACCELSIM_LOCAL, WST_STORE},     {"LD", ACCELSIM_GENERIC, WST_LOAD},
-    {"ST", ACCELSIM_GENERIC, WST_STORE},    {"ATOM", ACCELSIM_GLOBAL, WST_ATOMIC},
-    {"ATOMG", ACCELSIM_GLOBAL, WST_ATOMIC}, {"RED", ACCELSIM_GLOBAL, WST_ATOMIC},
-    {"REDG", ACCELSIM_GLOBAL, WST_ATOMIC},
+    {"LDG", ACCELSIM_GLOBAL, WST_LOAD, 1, 1, 1},     {"LDGSTS", ACCELSIM_GLOBAL, WST_LOAD, 0, 0, 1},
+    {"STG", ACCELSIM_GLOBAL, WST_STORE, 1, 0, 0},    {"LDL", ACCELSIM_LOCAL, WST_LOAD, 1, 1, 1},
+    {"STL", ACCELSIM_LOCAL, WST_STORE, 1, 0, 0},     {"LD", ACCELSIM_GENERIC, WST_LOAD, 1, 1, 0},
+    {"ST", ACCELSIM_GENERIC, WST_STORE, 1, 0, 0},    {"ATOM", ACCELSIM_GLOBAL, WST_ATOMIC, 1, 1, 0},
+    {"ATOMG", ACCELSIM_GLOBAL, WST_ATOMIC, 1, 1, 0}, {"RED", ACCELSIM_GLOBAL, WST_ATOMIC, 1, 0, 0},
+    {"REDG", ACCELSIM_GLOBAL, WST_ATOMIC, 0, 0, 0},
 };
 
 typedef struct suffix_entry {
@@ -47,19 +54,38 @@ static int token_is(const char *token, size_t len, const char *word)
     return strlen(word) == len && memcmp(token, word, len) == 0;
 }
 
+/* Accel-Sim reads a memory access's width from the opcode, not from
+ * mem_width (trace_parser.cc, get_datawidth_from_opcode): the first token
+ * that is a number of bits, bare ("64") or after a U ("U16"); else 4. */
+static int width_token(const char *t, size_t len, unsigned *bytes)
+{
+    size_t skip = len > 1 && t[0] == 'U';
+    if (len == skip || strspn(t + skip, "0123456789") < len - skip)
+        return 0;
+    unsigned bits = 0;
+    for (size_t i = skip; i < len && bits < 1000; i++)
+        bits = bits * 10 + (unsigned)(t[i] - '0');
+    *bytes = bits < 1000 ? bits / 8 : 0; /* 0: no access size warpscope knows */
+    return 1;
+}
+
 void accelsim_opcode_classify(const char *opcode, accelsim_opcode *out)
 {
     memset(out, 0, sizeof *out);
     size_t base_len = strcspn(opcode, ".");
+    const base_entry *base = NULL;
     for (size_t i = 0; i < sizeof base_table / sizeof base_table[0]; i++)
-        if (token_is(opcode, base_len, base_table[i].name)) {
-            out->space = base_table[i].space;
-            out->kind = (uint8_t)base_table[i].kind;
-            out->ldgsts = strcmp(base_table[i].name, "LDGSTS") == 0;
-        }
-    if (out->space == ACCELSIM_NOT_TRACKED)
+        if (token_is(opcode, base_len, base_table[i].name))
+            base = &base_table[i];
+    if (!base)
         return;
-    int strong = 0, gpu_scope = 0, sys_scope = 0;
+    out->space = base->space;
+    out->kind = (uint8_t)base->kind;
+    out->ldgsts = strcmp(base->name, "LDGSTS") == 0;
+    out->sm70 = base->sm70;
+    out->dest = base->dest;
+    int strong = 0, gpu_scope = 0, sys_scope = 0, have_width = 0;
+    unsigned width = 4;
     for (const char *t = opcode + base_len; *t == '.';) {
         t++;
         size_t len = strcspn(t, ".");
@@ -69,8 +95,13 @@ void accelsim_opcode_classify(const char *opcode, accelsim_opcode *out)
         strong |= token_is(t, len, "STRONG");
         gpu_scope |= token_is(t, len, "GPU");
         sys_scope |= token_is(t, len, "SYS");
+        if (!have_width)
+            have_width = width_token(t, len, &width);
         t += len;
     }
+    out->width = (uint8_t)width;
+    /* All atomics are done at L2; a load skips L1 only for .STRONG.GPU. */
+    out->skips_l1 = base->kind == WST_ATOMIC || (base->strong_gpu && strong && gpu_scope);
     /* Accel-Sim sends .STRONG.GPU loads past L1; .STRONG.SYS (volatile)
      * must not be served from any cache, which is what ld.cv says. */
     if (out->cache_op == WST_OP_DEFAULT && strong)
@@ -97,6 +128,32 @@ int accelsim_resolve_generic(const accelsim_windows *windows, uint64_t addr)
     return WST_GLOBAL;
 }
 
+int accelsim_opcode_fits(const char *opcode, const wst_record *rec,
+                         const accelsim_windows *windows)
+{
+    if (!opcode || !*opcode || strlen(opcode) >= ACCELSIM_OPCODE_MAX ||
+        opcode[strcspn(opcode, " \t\r\n")])
+        return 0;
+    accelsim_opcode op;
+    accelsim_opcode_classify(opcode, &op);
+    int space;
+    switch (op.space) {
+    case ACCELSIM_GLOBAL: space = WST_GLOBAL; break;
+    case ACCELSIM_LOCAL: space = WST_LOCAL; break;
+    case ACCELSIM_GENERIC:
+        space = rec->mask ? accelsim_resolve_generic(windows, rec->addr[__builtin_ctz(rec->mask)])
+                          : WST_GLOBAL;
+        break;
+    default: return 0;
+    }
+    if (op.kind != rec->kind || space != rec->space || op.cache_op != rec->cache_op)
+        return 0;
+    if (!op.sm70 || op.width != rec->size)
+        return 0;
+    return rec->kind != WST_LOAD ||
+           op.skips_l1 == (l1_route_of(rec->kind, rec->space, rec->cache_op) == L1_BYPASS);
+}
+
 void accelsim_opcode_synthesize(const wst_record *rec, char *buf, size_t cap)
 {
     const char *base;
@@ -107,5 +164,9 @@ void accelsim_opcode_synthesize(const wst_record *rec, char *buf, size_t cap)
     else
         base = rec->kind == WST_LOAD ? "LDG.E" : "STG.E";
     const char *op = rec->cache_op < WST_OP_COUNT ? op_suffix[rec->cache_op] : "";
+    /* The one way to make Accel-Sim skip L1 on a load; CV keeps cv apart
+     * from cg on import. */
+    if (rec->kind == WST_LOAD && l1_route_of(rec->kind, rec->space, rec->cache_op) == L1_BYPASS)
+        op = rec->cache_op == WST_OP_CV ? ".CV.STRONG.GPU" : ".STRONG.GPU";
     snprintf(buf, cap, "%s%s%s", base, op, wst_sass_size_suffix(rec->size));
 }

@@ -23,6 +23,12 @@ typedef struct accelsim_opcode {
     uint8_t kind;     /* wst_kind */
     uint8_t cache_op; /* wst_cache_op from the suffixes */
     uint8_t ldgsts;   /* LDGSTS: the tracer emits a shared and a global half */
+    /* What Accel-Sim's trace-driven simulator makes of it: */
+    uint8_t sm70;     /* its sm_70 opcode table has the base (not LDGSTS, REDG) */
+    uint8_t dest;     /* the SASS writes a register (loads, ATOM, ATOMG) */
+    uint8_t skips_l1; /* cache_op CACHE_GLOBAL: atomics, and LDG/LDL/LDGSTS
+                         with both .STRONG and .GPU; nothing else skips L1 */
+    uint8_t width;    /* access bytes read from the opcode, not mem_width */
 } accelsim_opcode;
 
 void accelsim_opcode_classify(const char *opcode, accelsim_opcode *out);
@@ -39,8 +45,16 @@ typedef struct accelsim_windows {
  * falls in the shared window (not traced). */
 int accelsim_resolve_generic(const accelsim_windows *windows, uint64_t addr);
 
-/* An opcode that classifies back to exactly (kind, space, cache_op) and
- * whose width suffix says size, e.g. "LDG.E.CG.64". */
+/* True when opcode, written for rec, imports back as rec's kind, space and
+ * cache operator (a generic LD/ST resolved by windows) and Accel-Sim runs it
+ * as rec says: a base its sm_70 table knows, an access of rec->size bytes,
+ * and, for a load, L1 skipped exactly when warpscope's L1 skips it. */
+int accelsim_opcode_fits(const char *opcode, const wst_record *rec,
+                         const accelsim_windows *windows);
+
+/* An opcode that fits rec (above) unless rec is a local atomic (SASS has
+ * none: it becomes global), e.g. "LDG.E.STRONG.GPU.64" for a 64-bit `cg`
+ * global load. */
 void accelsim_opcode_synthesize(const wst_record *rec, char *buf, size_t cap);
 
 #endif
