@@ -27,6 +27,12 @@ static inline int l1_excluded(uint8_t cache_op)
     return cache_op == WST_OP_CG || cache_op == WST_OP_CV;
 }
 
+/* Whether a load bypasses L1 (route L1_BYPASS, whatever the write policy). */
+static inline int l1_load_bypasses(uint8_t space, uint8_t cache_op)
+{
+    return space == WST_GLOBAL && l1_excluded(cache_op);
+}
+
 /* The route of an instruction in an L1 of write policy `write`.  Under
  * `allocate` an atomic still evicts (it is performed at L2, so an L1 copy
  * would be stale) and so does a `cg` or `cv` store (it is not to be cached
@@ -36,12 +42,11 @@ static inline l1_route l1_route_of(uint8_t kind, uint8_t space, uint8_t cache_op
 {
     if (space != WST_GLOBAL)
         return kind == WST_LOAD ? L1_LOOKUP : L1_WRITE_BACK;
-    int not_in_l1 = l1_excluded(cache_op);
-    if (kind == WST_STORE && write == WRITE_ALLOCATE && !not_in_l1)
+    if (kind == WST_STORE && write == WRITE_ALLOCATE && !l1_excluded(cache_op))
         return L1_WRITE_ALLOCATE;
     if (kind != WST_LOAD)
         return L1_WRITE_EVICT;
-    return not_in_l1 ? L1_BYPASS : L1_LOOKUP;
+    return l1_load_bypasses(space, cache_op) ? L1_BYPASS : L1_LOOKUP;
 }
 
 /* The 32 B sectors a request writes whole: only these become valid when a

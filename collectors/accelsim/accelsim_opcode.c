@@ -151,7 +151,7 @@ int accelsim_opcode_fits(const char *opcode, const wst_record *rec,
     if (!op.sm70 || op.width != rec->size)
         return 0;
     return rec->kind != WST_LOAD ||
-           op.skips_l1 == (l1_route_of(rec->kind, rec->space, rec->cache_op) == L1_BYPASS);
+           op.skips_l1 == l1_load_bypasses(rec->space, rec->cache_op);
 }
 
 void accelsim_opcode_synthesize(const wst_record *rec, char *buf, size_t cap)
@@ -166,7 +166,7 @@ void accelsim_opcode_synthesize(const wst_record *rec, char *buf, size_t cap)
     const char *op = rec->cache_op < WST_OP_COUNT ? op_suffix[rec->cache_op] : "";
     /* The one way to make Accel-Sim skip L1 on a load; CV keeps cv apart
      * from cg on import. */
-    if (rec->kind == WST_LOAD && l1_route_of(rec->kind, rec->space, rec->cache_op) == L1_BYPASS)
+    if (rec->kind == WST_LOAD && l1_load_bypasses(rec->space, rec->cache_op))
         op = rec->cache_op == WST_OP_CV ? ".CV.STRONG.GPU" : ".STRONG.GPU";
     snprintf(buf, cap, "%s%s%s", base, op, wst_sass_size_suffix(rec->size));
 }
