@@ -60,9 +60,12 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -n "$keep" ]; then mkdir -p "$keep" || die "cannot create $keep"; keep=$(cd "$keep" && pwd); fi
 
 # warpscope's geometry (scripts/accelsim-mirror.json) in GPGPU-Sim's options.
-# L1: 64 sets x 128 B x 4 ways, 32 B sectors, LRU, linear index; global
-#   stores write-evict, local stores write-back, no write-allocate; MSHRs as
-#   in the tested config.  The adaptive L1/shared split is off, so the L1
+# L1: 64 sets x 128 B x 4 ways, 32 B sectors, LRU, linear index;
+#   write-through with write-allocate and lazy fetch-on-read (warpscope's
+#   `allocate` write policy), as the tested config has it.  Not `L`
+#   (local write-back, global write-through): GPGPU-Sim's lazy fetch-on-read
+#   write miss writes through only under `T`, so with `L` global stores stay
+#   in L1 as modified lines; MSHRs as in the tested config.  The adaptive L1/shared split is off, so the L1
 #   stays 32 KB.
 # L2: 48 memory channels x 1 sub-partition = 48 slices.  dramid@7 with a
 #   channel count that is not a power of two makes GPGPU-Sim take the channel
@@ -78,7 +81,7 @@ cat >"$tmp/warpscope-overrides.config" <<'EOF'
 -gpgpu_memory_partition_indexing 0
 -gpgpu_mem_addr_mapping dramid@7;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS
 -gpgpu_adaptive_cache_config 0
--gpgpu_cache:dl1 S:64:128:4,L:L:m:N:L,A:512:8,16:0,32
+-gpgpu_cache:dl1 S:64:128:4,L:T:m:L:L,A:512:8,16:0,32
 -gpgpu_gmem_skip_L1D 0
 -gpgpu_cache:dl2 S:64:128:16,L:B:m:L:L,A:192:4,32:0,32
 -gpgpu_cache:dl2_texture_only 0
@@ -90,38 +93,34 @@ cat >"$tmp/warpscope-overrides.config" <<'EOF'
 EOF
 
 # Accel-Sim's counters, from the last (cumulative) print of a run's stdout:
-#   l1_acc l1_hit l1_pend l1_mshr l1_miss l1_fail l2_acc l2_hit l2_miss dram_rd
-# over load requests (GLOBAL_ACC_R + LOCAL_ACC_R).  L1/L2 figures count 32 B
-# sector requests; l1_fail counts rejected attempts (each retried later);
+#   l1_acc l1_hit l1_pend l2_acc l2_hit l2_pend dram_rd
+# L1 over load requests (GLOBAL_ACC_R + LOCAL_ACC_R), as warpscope's L1
+# figures are; L2 over every access type (reads, writes, atomics, L1
+# write-backs), as warpscope's L2 figures are.  Both count 32 B sector
+# requests; l1_pend = HIT_RESERVED (a sector whose fill is on its way);
 # dram_rd counts 32 B DRAM atoms read (docs/accelsim.md).
 accelsim_counters() {
     awk '
         function grab(line, name,   v) { v = line; sub(/.*= */, "", v); last[name] = v + 0 }
         /^\tTotal_core_cache_stats_breakdown\[(GLOBAL|LOCAL)_ACC_R\]\[/ {
-            split($0, p, /[][]/); k = p[2] "|" p[4]; grab($0, "L1|" k) }
-        /^\tL2_cache_stats_breakdown\[(GLOBAL|LOCAL)_ACC_R\]\[/ {
-            split($0, p, /[][]/); k = p[2] "|" p[4]; grab($0, "L2|" k) }
+            split($0, p, /[][]/); l1[p[4]] = 0; grab($0, "L1|" p[2] "|" p[4]) }
+        /^\tL2_cache_stats_breakdown\[[A-Z0-9_]+\]\[/ {
+            split($0, p, /[][]/); types[p[2]] = 1; grab($0, "L2|" p[2] "|" p[4]) }
         /^total dram reads = / { grab($0, "dram") }
-        function s(lvl, st) { return last[lvl "|GLOBAL_ACC_R|" st] + last[lvl "|LOCAL_ACC_R|" st] }
+        function r1(st) { return last["L1|GLOBAL_ACC_R|" st] + last["L1|LOCAL_ACC_R|" st] }
+        function all2(st,   t, n) { n = 0; for (t in types) n += last["L2|" t "|" st]; return n }
         END {
-            printf "%d %d %d %d %d %d %d %d %d %d\n",
-                s("L1", "TOTAL_ACCESS"), s("L1", "HIT"), s("L1", "HIT_RESERVED"), s("L1", "MSHR_HIT"),
-                s("L1", "MISS") + s("L1", "SECTOR_MISS"), s("L1", "RESERVATION_FAIL"),
-                s("L2", "TOTAL_ACCESS"), s("L2", "HIT"), s("L2", "MISS") + s("L2", "SECTOR_MISS"),
-                last["dram"]
+            printf "%d %d %d %d %d %d %d\n", r1("TOTAL_ACCESS"), r1("HIT"), r1("HIT_RESERVED"),
+                all2("TOTAL_ACCESS"), all2("HIT"), all2("HIT_RESERVED"), last["dram"]
         }' "$1"
 }
 
-# warpscope's figures for the same columns, from `warpscope replay -o` JSON:
-#   l1_req l1_hit l2_req l2_hit dram_rd
-# PLACEHOLDER until warpscope reports per-sector counters: these are 128 B
-# line requests (a warp's request to one line, any number of sectors) and
-# their hits; L2 requests are reads only (requests - writes) but L2 hits
-# include write hits; DRAM reads are bytes / 32.  Switch to the sector keys
-# here when they land.
+# warpscope's figures for the same columns, from `warpscope replay -o` JSON
+# (report-schema.md, REPLAY's `sectors`): l1_acc l1_hit l2_acc l2_hit dram_rd.
 warpscope_figures() {
-    jq -r '.summary | [.l1.requests, .l1.hits, (.l2.requests - .l2.writes), .l2.hits,
-                       ((.traffic.l2_to_dram_read_bytes / 32) | floor)] | map(tostring) | join(" ")' "$1"
+    jq -r '.summary | [.l1.sectors.requests, .l1.sectors.hits, .l2.sectors.requests,
+                       .l2.sectors.hits, ((.traffic.l2_to_dram_read_bytes / 32) | floor)]
+                    | map(tostring) | join(" ")' "$1"
 }
 
 # Runs Accel-Sim on DIR/kernelslist.g into OUT; prints nothing, returns the
@@ -189,7 +188,7 @@ for name in "${names[@]}"; do
         status="FAILED ($(failure_reason "$d/accelsim.out" "$rc"))"
         note "$name: Accel-Sim $status"
         failed=$((failed + 1))
-        asf="- - - - - - - - - -"
+        asf="- - - - - - -"
     else
         asf=$(accelsim_counters "$d/accelsim.out")
         note "$name: done in $((SECONDS - start))s"
@@ -201,15 +200,15 @@ for name in "${names[@]}"; do
     fi
     status=${status//|//}
     status=${status//\`/\'}
-    read -r a_l1 a_l1h a_l1p a_l1m a_l1x a_l1f a_l2 a_l2h a_l2x a_dr <<<"$asf"
+    read -r a_l1 a_l1h a_l1p a_l2 a_l2h a_l2p a_dr <<<"$asf"
     read -r w_l1 w_l1h w_l2 w_l2h w_dr <<<"$wsf"
-    rows+=("| $name | $a_l1 | $a_l1h | $a_l1p | $a_l1m | $a_l1x | $a_l1f | $a_l2 | $a_l2h | $a_l2x | $a_dr | $w_l1 | $w_l1h | $w_l2 | $w_l2h | $w_dr | $status |")
+    rows+=("| $name | $a_l1 / $w_l1 | $a_l1h + $a_l1p / $w_l1h | $a_l2 / $w_l2 | $a_l2h + $a_l2p / $w_l2h | $a_dr / $w_dr | $status |")
 done
 
-echo "| trace | AS L1 sectors | AS L1 hits | AS L1 pending hits | AS L1 MSHR hits | AS L1 misses | AS L1 res. fails | AS L2 sectors | AS L2 hits | AS L2 misses | AS DRAM rd sectors | WS L1 line req.* | WS L1 hits* | WS L2 rd req.* | WS L2 hits* | WS DRAM rd sectors | Accel-Sim |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| trace | L1 sectors AS / WS | L1 sector hits AS (hit + pending) / WS | L2 sectors AS / WS | L2 sector hits AS (hit + pending) / WS | DRAM read sectors AS / WS | Accel-Sim |"
+echo "|---|---:|---:|---:|---:|---:|---|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "AS: Accel-Sim, load sector requests (GLOBAL_ACC_R + LOCAL_ACC_R), summed over kernels. WS: warpscope replay --gpu scripts/accelsim-mirror.json --cache-op ignore."
-echo "*: placeholder, warpscope's 128 B line requests until its per-sector counters land (warpscope_figures in this script)."
+echo "AS: Accel-Sim; WS: warpscope replay --gpu scripts/accelsim-mirror.json --cache-op ignore (functional: no pending hits)."
+echo "L1: 32 B sectors of load requests; L2: 32 B sectors of every access; summed over kernels."
 [ "$failed" -eq 0 ] || { note "$failed of ${#names[@]} Accel-Sim runs failed"; exit 1; }
