@@ -49,7 +49,7 @@ typedef struct cache_result {
                                 0 on a fill, which starts private */
     uint8_t pending;         /* the line hit is still pending (an MSHR merge) */
     uint8_t fetch_sectors;   /* sectors the access must fetch from below */
-    uint8_t hit_sectors;     /* present: the requested sectors that were valid */
+    uint8_t hit_sectors;     /* the requested sectors found valid (0 unless present) */
     uint8_t evicted;         /* a valid line was replaced */
     uint8_t victim_dirty;    /* its dirty sectors */
     uint64_t victim_line;

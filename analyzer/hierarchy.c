@@ -378,7 +378,7 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     k->l2.accesses++;
     k->l2.writes += write != 0;
     if (h->l2_sectored)
-        count_sectors(&k->l2, sectors, r.present ? r.hit_sectors : 0, 0);
+        count_sectors(&k->l2, sectors, r.hit_sectors, 0);
     if (r.hit) {
         k->l2.hits++;
     } else {
@@ -462,8 +462,6 @@ static int mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
     return 1;
 }
 
-/* ---- one request ---- */
-
 /* ---- the stages (hierarchy.h) ---- */
 
 /* A miss on its way down: a stage may serve it (1: no L1->L2 request), or
@@ -498,6 +496,13 @@ static int fill_allowed(hierarchy *h, const replay_issue *is, uint64_t line, uin
 
 /* ---- one request ---- */
 
+/* Whether the instruction's warp may allocate in L1: neither its warp order
+ * nor the hierarchy's p (S3 ch. 5) bars it; a barred warp may still hit. */
+static int may_allocate(const hierarchy *h, const replay_issue *is)
+{
+    return !is->no_allocate && (!h->o.allocate_p || is->age_rank < h->o.allocate_p);
+}
+
 /* A load (global or local) through L1, in the steps of cache.h: probe; on a
  * miss, choose the way, route the miss down, let the stages filter the
  * fill, fill.  Returns 1 if it missed, -1 on error.  A bypassed load (its
@@ -518,7 +523,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     cache_way way = {POLICY_BYPASS};
     mshr_entry *mshr = NULL; /* reserved mode: the one a new fill takes */
     /* A throttled warp may hit, never allocate (S3 ch. 5). */
-    int polluting = !is->no_allocate && (!h->o.allocate_p || is->age_rank < h->o.allocate_p);
+    int polluting = may_allocate(h, is);
     *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
     if (route != L1_BYPASS) {
         make_req(is, rq, line, sectors, &q);
@@ -553,7 +558,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     }
     int bypassed = route == L1_BYPASS || r.bypassed;
     if (h->l1_sectored)
-        count_sectors(&k->l1, sectors, r.present ? r.hit_sectors : 0, r.pending);
+        count_sectors(&k->l1, sectors, r.hit_sectors, r.pending);
     if (r.hit) {
         k->l1.hits += !r.pending; /* a pending hit is counted apart (docs/metrics.md §7) */
         *(polluting ? &k->polluting_hits : &k->non_polluting_hits) += 1;
@@ -656,7 +661,7 @@ static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_
     make_req(is, rq, line, sectors, &q);
     if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
         return -1;
-    int allocate = !is->no_allocate && (!h->o.allocate_p || is->age_rank < h->o.allocate_p);
+    int allocate = may_allocate(h, is);
     cache_result r;
     cache_write_through(h->l1[is->sm], &q, l1_whole_sectors(rq->byte_mask, h->line_bytes), allocate,
                         is->step, &r);

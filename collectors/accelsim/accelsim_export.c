@@ -150,12 +150,12 @@ static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buf
                 return ws_fail(err, "record refers to PC %u of %u", rec->pc, k->pc_count);
             const wst_pc *pc = &k->pcs[rec->pc];
             const char *opcode = pc->sass;
-            if (!accelsim_opcode_fits(opcode, rec, &export_windows)) {
+            accelsim_opcode op; /* classified once: it decides the fit and the register */
+            if (!accelsim_opcode_fit(opcode, rec, &export_windows, &op)) {
                 accelsim_opcode_synthesize(rec, synthesized, sizeof synthesized);
                 opcode = synthesized;
+                accelsim_opcode_classify(opcode, &op);
             }
-            accelsim_opcode op;
-            accelsim_opcode_classify(opcode, &op);
             int dest = op.dest ? (int)(dests++ % EXPORT_DEST_REGS) : -1;
             accelsim_inst_write(out, format, pc->line, pc->offset, opcode, dest, rec);
         }

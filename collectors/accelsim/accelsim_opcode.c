@@ -131,11 +131,19 @@ int accelsim_resolve_generic(const accelsim_windows *windows, uint64_t addr)
 int accelsim_opcode_fits(const char *opcode, const wst_record *rec,
                          const accelsim_windows *windows)
 {
+    accelsim_opcode op;
+    return accelsim_opcode_fit(opcode, rec, windows, &op);
+}
+
+int accelsim_opcode_fit(const char *opcode, const wst_record *rec, const accelsim_windows *windows,
+                        accelsim_opcode *out)
+{
+    memset(out, 0, sizeof *out);
     if (!opcode || !*opcode || strlen(opcode) >= ACCELSIM_OPCODE_MAX ||
         opcode[strcspn(opcode, " \t\r\n")])
         return 0;
-    accelsim_opcode op;
-    accelsim_opcode_classify(opcode, &op);
+    accelsim_opcode_classify(opcode, out);
+    const accelsim_opcode op = *out;
     int space;
     switch (op.space) {
     case ACCELSIM_GLOBAL: space = WST_GLOBAL; break;

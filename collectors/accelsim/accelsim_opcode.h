@@ -51,6 +51,10 @@ int accelsim_resolve_generic(const accelsim_windows *windows, uint64_t addr);
  * and, for a load, L1 skipped exactly when warpscope's L1 skips it. */
 int accelsim_opcode_fits(const char *opcode, const wst_record *rec,
                          const accelsim_windows *windows);
+/* The same, keeping the classification of opcode in *out (all zero when
+ * opcode is empty or not one token). */
+int accelsim_opcode_fit(const char *opcode, const wst_record *rec, const accelsim_windows *windows,
+                        accelsim_opcode *out);
 
 /* An opcode that fits rec (above) unless rec is a local atomic (SASS has
  * none: it becomes global), e.g. "LDG.E.STRONG.GPU.64" for a 64-bit `cg`
