@@ -8,9 +8,10 @@
 
 static const char usage[] =
     "usage: warpscope info FILE.wst\n\n"
-    "Prints the trace's origin, each kernel (grid, block, shared memory,\n"
-    "registers, CTAs, records by kind, PCs) and the file's size, bytes per\n"
-    "record and compression ratio.\n\n"
+    "Prints the trace's origin, its device allocations (count and bytes; none\n"
+    "recorded in imported Accel-Sim traces), each kernel (grid, block, shared\n"
+    "memory, registers, CTAs, records by kind, PCs) and the file's size, bytes\n"
+    "per record and compression ratio.\n\n"
     "example:\n"
     "  warpscope info gaussian.wst\n";
 
@@ -37,6 +38,14 @@ static int run(int argc, char **argv)
     printf("collector  %s %s\n", or_dash(t->origin.collector), or_dash(t->origin.collector_version));
     printf("workload   %s\n", or_dash(t->origin.workload));
     printf("gpu        %s\n", or_dash(t->origin.gpu));
+    if (t->allocation_count) {
+        uint64_t allocated = 0;
+        for (uint32_t i = 0; i < t->allocation_count; i++)
+            allocated += t->allocations[i].bytes;
+        printf("allocs     %u (%" PRIu64 " bytes)\n", t->allocation_count, allocated);
+    } else {
+        printf("allocs     none recorded\n");
+    }
     printf("kernels    %u\n", t->kernel_count);
     printf("records    %" PRIu64 "\n", records);
     printf("chunks     %zu\n", wst_reader_chunk_count(r));

@@ -73,6 +73,7 @@ void wst_trace_clear(wst_trace *trace)
     for (uint32_t k = 0; k < trace->kernel_count; k++)
         wst_kernel_clear(&trace->kernels[k]);
     free(trace->kernels);
+    free(trace->allocations);
     memset(trace, 0, sizeof *trace);
 }
 

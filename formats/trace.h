@@ -61,10 +61,22 @@ typedef struct wst_origin {
     char *workload;          /* workload name / command line */
 } wst_origin;
 
+/* One device allocation (cudaMalloc, emu_malloc): [base, base + bytes).
+ * A trace lists them in the order the application made them, so two
+ * recordings of one workload by different allocators can name an address
+ * as (allocation ordinal, offset inside it): docs/trace-format.md. */
+typedef struct wst_allocation {
+    uint64_t base;
+    uint64_t bytes;
+} wst_allocation;
+
 typedef struct wst_trace {
     wst_origin origin;
     wst_kernel *kernels;
     uint32_t kernel_count;
+    /* None when the collector does not see allocations (Accel-Sim traces). */
+    wst_allocation *allocations;
+    uint32_t allocation_count;
 } wst_trace;
 
 /* One warp-level memory instruction (docs/metrics.md §1).  addr[] is indexed by lane:

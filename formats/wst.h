@@ -58,6 +58,12 @@ int wst_writer_add_record(wst_writer *w, uint32_t kernel, const wst_record *rec,
 /* Optional hint that a CTA is complete: flushes its buffer now. */
 int wst_writer_end_cta(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *err);
 
+/* Records a device allocation, in the order the application made them
+ * (docs/trace-format.md): bytes > 0, ending at or below 2^63.  0; 1 when it
+ * overlaps an allocation already recorded, and is left out (the list holds
+ * address ranges, not lifetimes: a freed range reused); -1 with err. */
+int wst_writer_add_allocation(wst_writer *w, const wst_allocation *a, ws_error *err);
+
 /* Names the GPU of origin when it is learned while recording (an imported
  * trace's headers); before wst_writer_close.  0, or -1 out of memory. */
 int wst_writer_set_gpu(wst_writer *w, const char *gpu, ws_error *err);
@@ -93,6 +99,11 @@ const wst_trace *wst_reader_trace(const wst_reader *r);
 uint64_t wst_reader_file_bytes(const wst_reader *r);
 size_t wst_reader_chunk_count(const wst_reader *r);
 const wst_chunk_info *wst_reader_chunk(const wst_reader *r, size_t index);
+
+/* The allocation an address lies in (trace->allocations[*ordinal]) and the
+ * offset inside it: 1, or 0 when it lies in none. */
+int wst_reader_allocation_of(const wst_reader *r, uint64_t address, uint32_t *ordinal,
+                             uint64_t *offset);
 
 /* Sorted list of the CTA ids of a kernel that have records. */
 const uint32_t *wst_reader_ctas(const wst_reader *r, uint32_t kernel, uint32_t *count);

@@ -24,6 +24,10 @@
 #define WST_MAX_METADATA_BYTES (256u << 20)
 #define WST_MAX_KERNELS (1u << 20)
 #define WST_MAX_PCS_PER_KERNEL (1u << 24)
+#define WST_MAX_ALLOCATIONS (1u << 20)
+/* Allocations end at or below 2^63: the metadata's JSON integers are
+ * signed 64-bit, and GPUs' virtual addresses are under 2^57. */
+#define WST_MAX_ALLOCATION_END (1ull << 63)
 
 /* Index entry (40 B):
  *   0 u32 kernel   4 u32 cta   8 u32 records   12 u32 raw_bytes

@@ -12,6 +12,16 @@ static json_t *string_or_null(const char *s) { return s ? json_string(s) : json_
 
 static json_t *dim3(wst_dim3 d) { return json_pack("[I,I,I]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z); }
 
+static json_t *allocations(const wst_trace *trace)
+{
+    json_t *list = json_array();
+    for (uint32_t i = 0; i < trace->allocation_count; i++)
+        json_array_append_new(list, json_pack("{s:I,s:I}", "base",
+                                              (json_int_t)trace->allocations[i].base, "bytes",
+                                              (json_int_t)trace->allocations[i].bytes));
+    return list;
+}
+
 char *wst_meta_encode(const wst_trace *trace, size_t *len)
 {
     json_t *kernels = json_array();
@@ -43,6 +53,8 @@ char *wst_meta_encode(const wst_trace *trace, size_t *len)
                             string_or_null(o->collector), "collector_version",
                             string_or_null(o->collector_version), "gpu", string_or_null(o->gpu),
                             "workload", string_or_null(o->workload), "kernels", kernels);
+    if (doc && trace->allocation_count) /* absent when the collector does not see them */
+        json_object_set_new(doc, "allocations", allocations(trace));
     char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
     json_decref(doc);
     if (text)
@@ -146,6 +158,35 @@ static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *er
     return 0;
 }
 
+/* Optional: absent means the collector did not record allocations.  The
+ * entries' ranges are checked where they are mapped (formats/alloc_map.c). */
+static int decode_allocations(json_t *doc, wst_trace *trace, ws_error *err)
+{
+    json_t *list = json_object_get(doc, "allocations");
+    if (!list)
+        return 0;
+    if (!json_is_array(list) || json_array_size(list) > WST_MAX_ALLOCATIONS)
+        return ws_fail(err, "metadata: 'allocations' is not a list of at most %u allocations",
+                       WST_MAX_ALLOCATIONS);
+    size_t n = json_array_size(list);
+    trace->allocations = calloc(n ? n : 1, sizeof *trace->allocations);
+    if (!trace->allocations)
+        return ws_fail(err, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        json_t *entry = json_array_get(list, i);
+        char where[32];
+        snprintf(where, sizeof where, "allocation %zu", i);
+        wst_allocation *a = &trace->allocations[i];
+        if (!json_is_object(entry))
+            return ws_fail(err, "metadata: %s is not an object", where);
+        if (get_u64(entry, "base", &a->base, where, err) ||
+            get_u64(entry, "bytes", &a->bytes, where, err))
+            return -1;
+        trace->allocation_count++;
+    }
+    return 0;
+}
+
 int wst_meta_decode(const char *text, size_t len, wst_trace *trace, ws_error *err)
 {
     memset(trace, 0, sizeof *trace);
@@ -183,6 +224,8 @@ int wst_meta_decode(const char *text, size_t len, wst_trace *trace, ws_error *er
         if (decode_kernel(json_array_get(kernels, k), &trace->kernels[k], (uint32_t)k, err) != 0)
             goto out;
     }
+    if (decode_allocations(doc, trace, err) != 0)
+        goto out;
     rc = 0;
 out:
     json_decref(doc);

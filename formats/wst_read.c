@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/alloc_map.h"
 #include "formats/wst_codec.h"
 #include "formats/wst_layout.h"
 #include "formats/wst_meta.h"
@@ -36,6 +37,7 @@ struct wst_reader {
     size_t *order;           /* chunk indices by (kernel, CTA, offset) */
     kernel_ctas *kernels;
     uint32_t *warps_per_cta; /* per kernel */
+    wst_alloc_map allocations;
     /* One freed cursor kept for the next: the scheduler opens a cursor per
      * CTA, and a fresh zstd context and buffers each time cost page faults. */
     struct wst_cursor *spare;
@@ -77,6 +79,7 @@ void wst_reader_close(wst_reader *r)
     free(r->chunks);
     free(r->chunk_hash);
     free(r->order);
+    wst_alloc_map_free(&r->allocations);
     wst_trace_clear(&r->trace);
     free(r);
 }
@@ -141,6 +144,9 @@ static int read_metadata(wst_reader *r, const trailer *t, ws_error *err)
     if (rc == 0)
         rc = wst_meta_decode(text, t->meta_bytes, &r->trace, err);
     free(text);
+    if (rc == 0 && wst_alloc_map_build(&r->allocations, r->trace.allocations,
+                                       r->trace.allocation_count, err) != 0)
+        rc = ws_fail_prefix(err, "metadata: ");
     if (rc != 0)
         return -1;
     r->warps_per_cta = calloc(r->trace.kernel_count + 1, sizeof *r->warps_per_cta);
@@ -320,6 +326,12 @@ void wst_reader_ignore_cache_ops(wst_reader *r) { r->ignore_cache_ops = 1; }
 int wst_reader_ignores_cache_ops(const wst_reader *r) { return r->ignore_cache_ops; }
 uint64_t wst_reader_file_bytes(const wst_reader *r) { return r->file_bytes; }
 size_t wst_reader_chunk_count(const wst_reader *r) { return r->chunk_count; }
+
+int wst_reader_allocation_of(const wst_reader *r, uint64_t address, uint32_t *ordinal,
+                             uint64_t *offset)
+{
+    return wst_alloc_map_find(&r->allocations, address, ordinal, offset);
+}
 
 const wst_chunk_info *wst_reader_chunk(const wst_reader *r, size_t index)
 {

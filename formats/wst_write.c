@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/alloc_map.h"
 #include "formats/sink.h"
 #include "formats/wst_codec.h"
 #include "formats/wst_layout.h"
@@ -51,6 +52,8 @@ struct wst_writer {
     size_t index_count, index_capacity;
     wst_compressor *compressor;
     wst_bytes raw, packed;
+    size_t allocation_capacity;
+    wst_alloc_map allocation_map; /* finds an overlapping allocation */
     uint64_t meta_estimate; /* the metadata's bytes before JSON escaping */
     int failed;
 };
@@ -62,14 +65,16 @@ struct wst_writer {
  * kernel and per PC, the JSON's own keys and numbers. */
 #define META_BYTES_PER_KERNEL 256u
 #define META_BYTES_PER_PC 128u
+#define META_BYTES_PER_ALLOCATION 64u
 
-static int count_metadata(wst_writer *w, uint64_t bytes, uint32_t kernel, ws_error *err)
+static int count_metadata(wst_writer *w, uint64_t bytes, const char *what, uint32_t index,
+                          ws_error *err)
 {
     w->meta_estimate += bytes;
     if (w->meta_estimate <= WST_MAX_METADATA_BYTES)
         return 0;
-    return ws_fail(err, "kernel %u: the trace's metadata (kernel names, PCs) would pass the "
-                   "format's %u MiB limit", kernel, WST_MAX_METADATA_BYTES >> 20);
+    return ws_fail(err, "%s %u: the trace's metadata (kernel names, PCs) would pass the "
+                   "format's %u MiB limit", what, index, WST_MAX_METADATA_BYTES >> 20);
 }
 
 static int write_bytes(wst_writer *w, const void *data, size_t len, ws_error *err)
@@ -132,7 +137,7 @@ int wst_writer_add_kernel(wst_writer *w, const wst_kernel *kernel, ws_error *err
     for (uint32_t p = 0; p < kernel->pc_count; p++)
         meta += META_BYTES_PER_PC + (kernel->pcs[p].sass ? strlen(kernel->pcs[p].sass) : 0) +
                 (kernel->pcs[p].file ? strlen(kernel->pcs[p].file) : 0);
-    if (count_metadata(w, meta, n, err) != 0)
+    if (count_metadata(w, meta, "kernel", n, err) != 0)
         return -1;
     size_t pc_cap_size = w->kernel_capacity;
     if (ws_grow((void **)&w->trace.kernels, &w->kernel_capacity, n + 1, sizeof(wst_kernel)) ||
@@ -158,7 +163,7 @@ int64_t wst_writer_add_pc(wst_writer *w, uint32_t kernel, const wst_pc *pc, ws_e
         return ws_fail(err, "kernel %u: more than %u PCs", kernel, WST_MAX_PCS_PER_KERNEL);
     if (count_metadata(w, META_BYTES_PER_PC + (pc->sass ? strlen(pc->sass) : 0) +
                               (pc->file ? strlen(pc->file) : 0),
-                       kernel, err) != 0)
+                       "kernel", kernel, err) != 0)
         return -1;
     if (ws_grow((void **)&k->pcs, &w->pc_capacity[kernel], k->pc_count + 1, sizeof *k->pcs))
         return ws_fail(err, "out of memory");
@@ -169,6 +174,22 @@ int64_t wst_writer_add_pc(wst_writer *w, uint32_t kernel, const wst_pc *pc, ws_e
     if ((pc->sass && !copy->sass) || (pc->file && !copy->file))
         return ws_fail(err, "out of memory");
     return k->pc_count++;
+}
+
+int wst_writer_add_allocation(wst_writer *w, const wst_allocation *a, ws_error *err)
+{
+    uint32_t n = w->trace.allocation_count;
+    if (n >= WST_MAX_ALLOCATIONS)
+        return ws_fail(err, "more than %u allocations", WST_MAX_ALLOCATIONS);
+    if (ws_grow((void **)&w->trace.allocations, &w->allocation_capacity, n + 1,
+                sizeof *w->trace.allocations) != 0)
+        return ws_fail(err, "out of memory");
+    if (count_metadata(w, META_BYTES_PER_ALLOCATION, "allocation", n, err) != 0)
+        return -1;
+    int rc = wst_alloc_map_insert(&w->allocation_map, a, n, err);
+    if (rc == 0)
+        w->trace.allocations[w->trace.allocation_count++] = *a;
+    return rc;
 }
 
 /* Encodes, compresses and writes one CTA buffer as a chunk. */
@@ -379,6 +400,7 @@ static void writer_free(wst_writer *w)
     free(w->buffers);
     free(w->index);
     free(w->pc_capacity);
+    wst_alloc_map_free(&w->allocation_map);
     u64map_destroy(&w->buffer_of);
     wst_trace_clear(&w->trace);
     wst_compressor_free(w->compressor);
@@ -444,6 +466,10 @@ static int sink_end_cta(void *ctx, uint32_t kernel, uint32_t cta, ws_error *err)
 {
     return wst_writer_end_cta(ctx, kernel, cta, err);
 }
+static int sink_add_allocation(void *ctx, const wst_allocation *a, ws_error *err)
+{
+    return wst_writer_add_allocation(ctx, a, err);
+}
 
 wst_sink wst_writer_sink(wst_writer *w)
 {
@@ -451,5 +477,6 @@ wst_sink wst_writer_sink(wst_writer *w)
                       .add_kernel = sink_add_kernel,
                       .add_pc = sink_add_pc,
                       .add_record = sink_add_record,
-                      .end_cta = sink_end_cta};
+                      .end_cta = sink_end_cta,
+                      .add_allocation = sink_add_allocation};
 }

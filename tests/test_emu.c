@@ -91,6 +91,49 @@ Test(emu, early_exit_masks_and_addresses)
     done(&f);
 }
 
+/* Every emu_malloc is listed in the trace's allocation table, in order, at
+ * the device addresses the records use; an empty one holds nothing and is
+ * not listed. */
+Test(emu, allocations_are_listed)
+{
+    fixture f = make();
+    vec_args a = {emu_malloc(f.e, 100 * 4), NULL, 70};
+    cr_assert_not_null(emu_malloc(f.e, 0));
+    a.out = emu_malloc(f.e, 70 * 4);
+    const wst_trace *t = &f.m->trace;
+    cr_assert_eq(t->allocation_count, 2);
+    cr_assert_eq(t->allocations[0].base, emu_device_address(f.e, a.x));
+    cr_assert_eq(t->allocations[0].bytes, 400);
+    cr_assert_eq(t->allocations[1].base, emu_device_address(f.e, a.out));
+    cr_assert_eq(t->allocations[1].bytes, 280);
+    done(&f);
+}
+
+static int refuse_allocation(void *ctx, const wst_allocation *a, ws_error *err)
+{
+    return ws_fail(err, "no room for allocation of %llu bytes", (unsigned long long)a->bytes);
+}
+
+/* An allocation the sink cannot list fails the next launch, saying why,
+ * rather than leaving the table silently short. */
+Test(emu, an_unlisted_allocation_fails_the_next_launch)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink sink = wst_memtrace_sink(m);
+    sink.add_allocation = refuse_allocation;
+    ws_error err;
+    emu *e = emu_new(&sink, 1ull << 20, &err);
+    vec_args a = {emu_malloc(e, 64 * 4), emu_malloc(e, 64 * 4), 64};
+    cr_assert(a.x && a.out, "the memory itself is there");
+    emu_launch l = {.name = "vec_copy", .grid = {1, 1, 1}, .block = {64, 1, 1}, .kernel = vec_copy,
+                    .args = &a};
+    cr_assert_eq(emu_launch_kernel(e, &l, &err), -1);
+    cr_assert_str_eq(err.msg, "vec_copy: no room for allocation of 256 bytes");
+    cr_assert_eq(m->trace.kernel_count, 0, "nothing recorded");
+    emu_free(e);
+    wst_memtrace_free(m);
+}
+
 /* ---- if/else reconverges after both sides ---- */
 static void branches(emu_thread *t)
 {

@@ -5,6 +5,8 @@
 
 #include "collectors/nvbit/host/nvbit_host.h"
 #include "formats/memtrace.h"
+#include "formats/wst.h"
+#include "tests/helpers.h"
 
 static const char *const *knobs;
 
@@ -152,6 +154,42 @@ Test(nvbit_host, bad_knobs_and_packets)
     wst_memtrace_free(m);
 }
 
+/* Every allocation reaches the table, recorded launch or not, in order; one
+ * that reuses a freed range is left out and counted, an empty one ignored. */
+Test(nvbit_host, allocations_reach_the_table)
+{
+    static const char *const table[] = {"WARPSCOPE_KERNELS", "^none", NULL};
+    knobs = table;
+    ws_nvbit_config c;
+    ws_error err;
+    cr_assert_eq(ws_nvbit_config_parse(&c, lookup, &err), 0);
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "app.wst");
+    wst_writer *w = wst_writer_open(path, NULL, NULL, &err);
+    wst_sink sink = wst_writer_sink(w);
+    ws_nvbit_host *h = ws_nvbit_host_new(&c, &sink, &err);
+    cr_assert_eq(ws_nvbit_allocation(h, 0x7f1200000000, 4096, &err), 0, "%s", err.msg);
+    cr_assert_eq(ws_nvbit_kernel_begin(h, 0, "vecAdd", (wst_dim3){1, 1, 1}, (wst_dim3){32, 1, 1},
+                                       0, 0, &err), 0, "not recorded");
+    cr_assert_eq(ws_nvbit_allocation(h, 0x7f1200200000, 1 << 20, &err), 0);
+    cr_assert_eq(ws_nvbit_allocation(h, 0x7f1200000000, 512, &err), 0, "freed and reused");
+    cr_assert_eq(ws_nvbit_allocation(h, 0x7f1200400000, 0, &err), 0, "empty");
+    cr_assert_eq(ws_nvbit_reused_allocations(h), 1);
+    ws_nvbit_host_free(h);
+    cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    const wst_trace *t = wst_reader_trace(r);
+    cr_assert_eq(t->allocation_count, 2);
+    cr_assert_eq(t->allocations[0].base, 0x7f1200000000);
+    cr_assert_eq(t->allocations[0].bytes, 4096);
+    cr_assert_eq(t->allocations[1].base, 0x7f1200200000);
+    cr_assert_eq(t->allocations[1].bytes, 1 << 20);
+    wst_reader_close(r);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
 /* The host keeps no records: everything goes to the sink at once. */
 static uint64_t counted;
 static int count_record(void *ctx, uint32_t k, const wst_record *r, ws_error *err)
@@ -179,8 +217,6 @@ Test(nvbit_host, streams_to_the_sink)
     }
     ws_nvbit_host_free(h);
 }
-
-#include "tests/helpers.h"
 
 /* Without the NVBit tool built, `record -- app` says how to build it. */
 Test(nvbit_record, tool_missing_is_a_one_line_error)

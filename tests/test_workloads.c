@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collectors/workloads/workloads.h"
+#include "formats/alloc_map.h"
 #include "formats/memtrace.h"
 #include "tests/workload_record.h"
 #include "tests/helpers.h"
@@ -41,6 +42,35 @@ Test(workloads, every_workload_is_deterministic)
         cr_assert(same_records(a, b), "%s: the same seed gives the same trace", name);
         wst_memtrace_free(a);
         wst_memtrace_free(b);
+    }
+}
+
+/* The emulator lists every buffer a workload allocates, so each global
+ * address of its trace lies in one (what `diff` maps addresses by). */
+Test(workloads, every_global_address_lies_in_an_allocation)
+{
+    for (unsigned i = 0; workload_at(i); i++) {
+        const char *name = workload_at(i)->name;
+        wst_memtrace *m = record(name, 5, 0);
+        cr_assert_gt(m->trace.allocation_count, 0, "%s", name);
+        wst_alloc_map map;
+        ws_error err;
+        cr_assert_eq(wst_alloc_map_build(&map, m->trace.allocations, m->trace.allocation_count,
+                                         &err), 0, "%s: %s", name, err.msg);
+        for (uint32_t k = 0; k < m->trace.kernel_count; k++)
+            for (size_t j = 0; j < m->per_kernel[k].count; j++) {
+                const wst_record *r = &m->per_kernel[k].records[j];
+                for (uint32_t bits = r->mask; bits && r->space == WST_GLOBAL; bits &= bits - 1) {
+                    uint32_t ordinal;
+                    uint64_t offset, address = r->addr[__builtin_ctz(bits)];
+                    cr_assert(wst_alloc_map_find(&map, address, &ordinal, &offset),
+                              "%s kernel %u: 0x%llx in no allocation", name, k,
+                              (unsigned long long)address);
+                    cr_assert_leq(offset + r->size, m->trace.allocations[ordinal].bytes);
+                }
+            }
+        wst_alloc_map_free(&map);
+        wst_memtrace_free(m);
     }
 }
 
@@ -170,6 +200,7 @@ Test(workloads, record_cli_and_errors)
     r = cli_run("info", path, NULL);
     cr_assert(strstr(r.out, "records    33024\n") != NULL, "%s", r.out);
     cr_assert(strstr(r.out, "workload   gemm --size small --seed 1\n") != NULL);
+    cr_assert(strstr(r.out, "allocs     3 (49152 bytes)\n") != NULL, "A, B and C: %s", r.out);
     cli_result_free(&r);
     r = cli_run("record", "--workload", "nope", "-o", path, NULL);
     cr_assert_eq(r.status, 1);

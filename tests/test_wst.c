@@ -34,6 +34,11 @@ static void check_roundtrip(uint64_t seed, const wst_writer_options *opts)
     cr_assert_eq(t->kernel_count, m->trace.kernel_count);
     cr_assert_str_eq(t->origin.workload, m->trace.origin.workload);
     cr_assert_null(t->origin.gpu);
+    cr_assert_eq(t->allocation_count, m->trace.allocation_count);
+    for (uint32_t i = 0; i < t->allocation_count; i++) {
+        cr_assert_eq(t->allocations[i].base, m->trace.allocations[i].base);
+        cr_assert_eq(t->allocations[i].bytes, m->trace.allocations[i].bytes);
+    }
     static const wst_record *expected[4000];
     for (uint32_t k = 0; k < t->kernel_count; k++) {
         const wst_kernel *got = &t->kernels[k], *want = &m->trace.kernels[k];
@@ -191,6 +196,55 @@ Test(wst, writer_refuses_metadata_the_reader_would_refuse, .timeout = 120)
     wst_writer_abort(w);
     cr_assert_null(test_read_file(path, NULL), "no file");
     free(name);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+/* The allocation table keeps the order allocations were made in; the
+ * writer refuses what the reader would (an empty one, one past 2^63) and
+ * leaves out one that overlaps an earlier allocation (a freed range reused);
+ * the reader names an address by (ordinal, offset). */
+Test(wst, allocation_table)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "alloc.wst");
+    ws_error err;
+    wst_writer *w = wst_writer_open(path, NULL, NULL, &err);
+    wst_allocation high = {0x20000, 0x1000}, low = {0x10000, 0x100}, middle = {0x18000, 0x40};
+    cr_assert_eq(wst_writer_add_allocation(w, &high, &err), 0);
+    cr_assert_eq(wst_writer_add_allocation(w, &low, &err), 0);
+    wst_allocation reused = {0x20800, 0x1000}, straddling = {0xff00, 0x200};
+    cr_assert_eq(wst_writer_add_allocation(w, &reused, &err), 1, "overlaps the first");
+    cr_assert_eq(wst_writer_add_allocation(w, &straddling, &err), 1, "overlaps the second");
+    wst_allocation empty = {0x30000, 0}, too_high = {(1ull << 63) - 16, 32};
+    cr_assert_eq(wst_writer_add_allocation(w, &empty, &err), -1);
+    cr_assert_str_eq(err.msg, "allocation 2 has 0 bytes");
+    cr_assert_eq(wst_writer_add_allocation(w, &too_high, &err), -1);
+    cr_assert(strstr(err.msg, "allocation 2 ends past 2^63") != NULL, "%s", err.msg);
+    cr_assert_eq(wst_writer_add_allocation(w, &middle, &err), 0, "between the two: fits");
+    wst_kernel k = {.name = "k", .grid = {1, 1, 1}, .block = {32, 1, 1}};
+    cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0);
+    cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
+
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    const wst_trace *t = wst_reader_trace(r);
+    cr_assert_eq(t->allocation_count, 3);
+    cr_assert_eq(t->allocations[0].base, high.base, "in the order made, not by address");
+    cr_assert_eq(t->allocations[1].base, low.base);
+    cr_assert_eq(t->allocations[2].bytes, middle.bytes);
+    uint32_t ordinal;
+    uint64_t offset;
+    cr_assert_eq(wst_reader_allocation_of(r, 0x20fff, &ordinal, &offset), 1);
+    cr_assert(ordinal == 0 && offset == 0xfff);
+    cr_assert_eq(wst_reader_allocation_of(r, 0x10000, &ordinal, &offset), 1);
+    cr_assert(ordinal == 1 && offset == 0);
+    cr_assert_eq(wst_reader_allocation_of(r, 0x18010, &ordinal, &offset), 1);
+    cr_assert(ordinal == 2 && offset == 0x10);
+    cr_assert_eq(wst_reader_allocation_of(r, 0x21000, &ordinal, &offset), 0, "one past the end");
+    cr_assert_eq(wst_reader_allocation_of(r, 0x10100, &ordinal, &offset), 0, "in a gap");
+    cr_assert_eq(wst_reader_allocation_of(r, 0xffff, &ordinal, &offset), 0, "below all");
+    wst_reader_close(r);
     free(path);
     test_tmpdir_cleanup(dir);
 }

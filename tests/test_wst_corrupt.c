@@ -215,3 +215,95 @@ Test(wst_corrupt, magic_version_empty_directory)
     free(copy);
     free_sample(&s);
 }
+
+/* The sample with its metadata's allocation list (the document's last key)
+ * replaced by `list`, every checksum and offset made right, so only the
+ * metadata checks stand in the way. */
+static char *with_allocations(const sample *s, const char *list)
+{
+    const uint8_t *t = s->bytes + s->len - WST_TRAILER_BYTES;
+    uint64_t meta_offset = wst_get_u64(t), meta_bytes = wst_get_u64(t + 8);
+    uint64_t index_offset = wst_get_u64(t + 16);
+    const char *meta = (const char *)s->bytes + meta_offset;
+    const char *key = memmem(meta, meta_bytes, "\"allocations\":", 14);
+    cr_assert_not_null(key, "the sample lists allocations");
+    size_t keep = (size_t)(key - meta) + 14, list_len = strlen(list);
+    size_t new_meta = keep + list_len + 1, index_bytes = s->len - WST_TRAILER_BYTES - index_offset;
+    size_t len = meta_offset + new_meta + index_bytes + WST_TRAILER_BYTES;
+    uint8_t *copy = malloc(len), *p = copy;
+    memcpy(p, s->bytes, meta_offset + keep);
+    p += meta_offset + keep;
+    memcpy(p, list, list_len);
+    p += list_len;
+    *p++ = '}';
+    memcpy(p, s->bytes + index_offset, index_bytes + WST_TRAILER_BYTES);
+    uint8_t *trailer = copy + len - WST_TRAILER_BYTES;
+    wst_put_u64(trailer + 8, new_meta);
+    wst_put_u64(trailer + 16, meta_offset + new_meta);
+    wst_put_u64(trailer + 32, hash64(copy + meta_offset, new_meta, 0));
+    reseal_trailer(copy, len);
+    char *path;
+    write_variant(s, "alloc.wst", copy, len, &path);
+    free(copy);
+    return path;
+}
+
+Test(wst_corrupt, allocation_tables)
+{
+    sample s = make_sample(10, 16);
+    static const struct {
+        const char *list, *error;
+    } cases[] = {
+        {"{}", "metadata: 'allocations' is not a list of at most 1048576 allocations"},
+        {"[1]", "metadata: allocation 0 is not an object"},
+        {"[{\"base\":4096}]", "metadata: allocation 0: 'bytes' is not a count"},
+        {"[{\"base\":-4096,\"bytes\":16}]", "metadata: allocation 0: 'base' is not a count"},
+        {"[{\"base\":4096,\"bytes\":\"16\"}]", "metadata: allocation 0: 'bytes' is not a count"},
+        {"[{\"base\":4096,\"bytes\":16},{\"base\":8192,\"bytes\":0}]",
+         "metadata: allocation 1 has 0 bytes"},
+        {"[{\"base\":9223372036854771712,\"bytes\":4097}]",
+         "metadata: allocation 0 ends past 2^63 (base 0x7ffffffffffff000, 4097 bytes)"},
+        {"[{\"base\":4096,\"bytes\":256},{\"base\":8192,\"bytes\":16},"
+         "{\"base\":4200,\"bytes\":8}]",
+         "metadata: allocations 0 and 2 overlap"},
+    };
+    ws_error err;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *path = with_allocations(&s, cases[i].list);
+        cr_assert_null(wst_reader_open(path, &err), "%s was accepted", cases[i].list);
+        cr_assert_str_eq(err.msg, cases[i].error);
+        free(path);
+    }
+    /* The largest allowed end, and an empty list (no table), are fine. */
+    char *path = with_allocations(&s, "[{\"base\":9223372036854771712,\"bytes\":4096}]");
+    cr_assert_eq(read_everything(path, &err), 0, "%s", err.msg);
+    free(path);
+    path = with_allocations(&s, "[]");
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cr_assert_eq(wst_reader_trace(r)->allocation_count, 0);
+    wst_reader_close(r);
+    free(path);
+    free_sample(&s);
+}
+
+/* A forged count is refused before anything is allocated for it. */
+Test(wst_corrupt, absurd_allocation_count, .timeout = 60)
+{
+    sample s = make_sample(10, 16);
+    size_t n = WST_MAX_ALLOCATIONS + 1;
+    char *list = malloc(2 * n + 2), *p = list;
+    *p++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        *p++ = '0';
+        *p++ = i + 1 < n ? ',' : ']';
+    }
+    *p = '\0';
+    char *path = with_allocations(&s, list);
+    ws_error err;
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert_str_eq(err.msg, "metadata: 'allocations' is not a list of at most 1048576 allocations");
+    free(path);
+    free(list);
+    free_sample(&s);
+}

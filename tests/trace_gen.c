@@ -30,6 +30,11 @@ wst_memtrace *test_random_trace(uint64_t seed, uint32_t kernels, uint32_t record
     wst_memtrace *m = wst_memtrace_new(&origin);
     wst_sink sink = wst_memtrace_sink(m);
     ws_error err;
+    /* Two allocations over the addresses below: most records fall inside. */
+    wst_allocation buffers[] = {{0x7f0000000000ULL, 32u << 20},
+                                {0x7f0000000000ULL + (32u << 20), 64u << 20}};
+    for (int i = 0; i < 2; i++)
+        wst_sink_add_allocation(&sink, &buffers[i], &err);
     for (uint32_t k = 0; k < kernels; k++) {
         char name[64];
         snprintf(name, sizeof name, "kernel_%u<float>", k);
@@ -93,6 +98,9 @@ int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_write
     wst_writer *w = wst_writer_open(path, &m->trace.origin, opts, &err);
     if (!w)
         return -1;
+    for (uint32_t i = 0; i < m->trace.allocation_count; i++)
+        if (wst_writer_add_allocation(w, &m->trace.allocations[i], &err) != 0)
+            goto fail;
     for (uint32_t k = 0; k < m->trace.kernel_count; k++) {
         wst_kernel declared = m->trace.kernels[k];
         if (wst_writer_add_kernel(w, &declared, &err) < 0)

@@ -13,11 +13,13 @@ uint64_t test_rand(uint64_t *state);
 
 /* kernels kernels (one of them empty), several CTAs each, every record kind,
  * space, cache op, size, masks 0 / full / sparse, with and without SM ids
- * and timestamps, regular and irregular addresses.  Records of different
- * CTAs are interleaved in the memtrace's arrival order. */
+ * and timestamps, regular and irregular addresses, and two allocations.
+ * Records of different CTAs are interleaved in the memtrace's arrival
+ * order. */
 wst_memtrace *test_random_trace(uint64_t seed, uint32_t kernels, uint32_t records_per_kernel);
 
-/* Writes m to path through the writer, in m's arrival order. */
+/* Writes m to path through the writer, in m's arrival order, with its
+ * allocations. */
 int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts);
 
 /* Compares two records field by field (active lanes only). */

@@ -96,12 +96,26 @@ void emu_free(emu *e)
     free(e);
 }
 
+static void emu_set_error(emu *e, const char *message)
+{
+    if (!e->failed) {
+        e->failed = 1;
+        ws_fail(&e->error, "%s", message);
+    }
+}
+
 void *emu_malloc(emu *e, size_t bytes)
 {
     size_t start = (e->arena_used + 255) & ~(size_t)255;
     if (start > e->arena_bytes || bytes > e->arena_bytes - start)
         return NULL;
     e->arena_used = start + bytes;
+    /* The arena never reuses addresses, so no allocation overlaps another;
+     * an empty one holds nothing to address. */
+    wst_allocation a = {DEVICE_BASE + start, bytes};
+    ws_error err;
+    if (bytes && wst_sink_add_allocation(&e->sink, &a, &err) < 0)
+        emu_set_error(e, err.msg);
     return e->arena + start; /* fresh anonymous pages are zero */
 }
 
@@ -111,14 +125,6 @@ uint64_t emu_device_address(const emu *e, const void *host)
 }
 
 uint64_t emu_records(const emu *e) { return e->records; }
-
-static void emu_set_error(emu *e, const char *message)
-{
-    if (!e->failed) {
-        e->failed = 1;
-        ws_fail(&e->error, "%s", message);
-    }
-}
 
 /* ---- recording ---- */
 
@@ -488,6 +494,8 @@ int emu_launch_kernel(emu *e, const emu_launch *l, ws_error *err)
     uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
     if (!l->grid.x || !l->grid.y || !l->grid.z || !threads || threads > 1024)
         return ws_fail(err, "%s: invalid launch dimensions", l->name);
+    if (e->failed) /* an allocation the sink could not list */
+        return ws_fail(err, "%s: %s", l->name, e->error.msg);
     wst_kernel kernel = {.name = (char *)l->name,
                          .grid = {l->grid.x, l->grid.y, l->grid.z},
                          .block = {l->block.x, l->block.y, l->block.z},

@@ -96,7 +96,9 @@ emu *emu_new(const wst_sink *sink, size_t arena_bytes, ws_error *err);
 void emu_free(emu *e);
 
 /* Device memory: zeroed, 256-byte aligned, at a deterministic device address
- * (DEVICE_BASE + offset in the arena).  NULL when the arena is full. */
+ * (DEVICE_BASE + offset in the arena), and listed in the trace's allocation
+ * table.  NULL when the arena is full; when the sink cannot list it, the
+ * next launch fails saying why. */
 void *emu_malloc(emu *e, size_t bytes);
 uint64_t emu_device_address(const emu *e, const void *host);
 

@@ -59,6 +59,12 @@ static int counted_end_cta(void *ctx, uint32_t kernel, uint32_t cta, ws_error *e
     return c->inner.end_cta ? c->inner.end_cta(c->inner.ctx, kernel, cta, err) : 0;
 }
 
+static int counted_add_allocation(void *ctx, const wst_allocation *a, ws_error *err)
+{
+    counted_sink *c = ctx;
+    return wst_sink_add_allocation(&c->inner, a, err);
+}
+
 int record_workload(const char *name, workload_size size, uint64_t seed, int verify,
                     const char *out_path, progress *bar, ws_error *err)
 {
@@ -76,7 +82,8 @@ int record_workload(const char *name, workload_size size, uint64_t seed, int ver
     counted_sink counted = {.inner = wst_writer_sink(writer), .bar = bar};
     wst_sink sink = {.ctx = &counted, .add_kernel = counted_add_kernel, .add_pc = counted_add_pc,
                      .add_record = counted_add_record,
-                     .end_cta = counted.inner.end_cta ? counted_end_cta : NULL};
+                     .end_cta = counted.inner.end_cta ? counted_end_cta : NULL,
+                     .add_allocation = counted_add_allocation};
     /* The arena only reserves address space; pages are committed as used. */
     emu *e = emu_new(&sink, (size_t)16 << 30, err);
     int rc = e ? w->run(e, size, seed, verify, err) : -1;

@@ -25,6 +25,7 @@ struct ws_nvbit_host {
     instr_info *instrs;
     size_t instr_capacity;
     uint64_t records;
+    uint64_t reused_allocations;
     int stopped;
 };
 
@@ -202,5 +203,18 @@ int ws_nvbit_kernel_end(ws_nvbit_host *h, ws_error *err)
     return 0;
 }
 
+int ws_nvbit_allocation(ws_nvbit_host *h, uint64_t base, uint64_t bytes, ws_error *err)
+{
+    if (!bytes)
+        return 0;
+    wst_allocation a = {base, bytes};
+    int rc = wst_sink_add_allocation(&h->sink, &a, err);
+    if (rc < 0)
+        return -1;
+    h->reused_allocations += (uint64_t)rc;
+    return 0;
+}
+
+uint64_t ws_nvbit_reused_allocations(const ws_nvbit_host *h) { return h->reused_allocations; }
 uint64_t ws_nvbit_records(const ws_nvbit_host *h) { return h->records; }
 int ws_nvbit_stopped(const ws_nvbit_host *h) { return h->stopped; }

@@ -46,6 +46,15 @@ int ws_nvbit_instr(ws_nvbit_host *h, uint32_t id, uint64_t offset, const char *s
 int ws_nvbit_packet(ws_nvbit_host *h, const ws_packet *p, ws_error *err);
 int ws_nvbit_kernel_end(ws_nvbit_host *h, ws_error *err);
 
+/* A device allocation the application made (cuMemAlloc, once it returned),
+ * for the trace's allocation table: every one, whatever is being recorded,
+ * so ordinals count the application's allocations.  One that reuses the
+ * range of a freed allocation is left out and counted (the table holds
+ * address ranges, not lifetimes); an empty one holds nothing to address. */
+int ws_nvbit_allocation(ws_nvbit_host *h, uint64_t base, uint64_t bytes, ws_error *err);
+/* Allocations left out because they reused a freed range. */
+uint64_t ws_nvbit_reused_allocations(const ws_nvbit_host *h);
+
 uint64_t ws_nvbit_records(const ws_nvbit_host *h);
 /* True once WARPSCOPE_MAX_RECORDS is reached: nothing more is recorded. */
 int ws_nvbit_stopped(const ws_nvbit_host *h);

@@ -8,6 +8,8 @@
 typedef enum {
     API_CUDA_cuLaunchKernel = 1,
     API_CUDA_cuLaunchKernel_ptsz,
+    API_CUDA_cuMemAlloc,
+    API_CUDA_cuMemAlloc_v2,
 } nvbit_api_cuda_t;
 
 typedef struct {
@@ -19,6 +21,18 @@ typedef struct {
     void **kernelParams;
     void **extra;
 } cuLaunchKernel_params;
+
+/* cuMemAlloc's legacy form: its pointer type, CUdeviceptr_v1 (an unsigned
+ * int), is declared by cuda.h only for CUDA's own build. */
+typedef struct {
+    unsigned int *dptr;
+    unsigned int bytesize;
+} cuMemAlloc_params;
+
+typedef struct {
+    CUdeviceptr *dptr;
+    size_t bytesize;
+} cuMemAlloc_v2_params;
 
 extern "C" {
 void nvbit_at_init();

@@ -2,7 +2,8 @@
  * Instruments global, local and generic loads, stores and atomics of the
  * kernels WARPSCOPE_KERNELS / WARPSCOPE_LAUNCHES select; a host thread
  * receives the packets and hands them to the host library, which writes
- * WARPSCOPE_OUT through the .wst writer while the application runs. */
+ * WARPSCOPE_OUT through the .wst writer while the application runs.  The
+ * application's cuMemAlloc allocations go to the trace's allocation table. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,9 @@ static ws_nvbit_host *host;
 static uint64_t launches;
 static volatile bool receiving;
 static std::unordered_set<CUfunction> instrumented;
+/* The tool's own CUDA calls (the channel's buffers, the flush kernel) raise
+ * events too; they are not the application's allocations or launches. */
+static thread_local bool tool_calls_cuda;
 
 static const char *env(const char *name) { return getenv(name); }
 
@@ -118,9 +122,38 @@ static void instrument(CUcontext ctx, CUfunction f)
     }
 }
 
+/* After cuMemAlloc returned: the application's allocation, for the trace's
+ * allocation table (cudaMalloc calls cuMemAlloc_v2). */
+static void record_allocation(nvbit_api_cuda_t cbid, void *params)
+{
+    uint64_t base, bytes;
+    if (cbid == API_CUDA_cuMemAlloc_v2) {
+        cuMemAlloc_v2_params *p = (cuMemAlloc_v2_params *)params;
+        base = *p->dptr;
+        bytes = p->bytesize;
+    } else {
+        cuMemAlloc_params *p = (cuMemAlloc_params *)params;
+        base = *p->dptr;
+        bytes = p->bytesize;
+    }
+    ws_error err;
+    pthread_mutex_lock(&lock);
+    int rc = ws_nvbit_allocation(host, base, bytes, &err);
+    pthread_mutex_unlock(&lock);
+    if (rc != 0)
+        fail(&err);
+}
+
 void nvbit_at_cuda_event(CUcontext ctx, int is_exit, nvbit_api_cuda_t cbid, const char *name,
                          void *params, CUresult *status)
 {
+    if (tool_calls_cuda)
+        return;
+    if (cbid == API_CUDA_cuMemAlloc || cbid == API_CUDA_cuMemAlloc_v2) {
+        if (is_exit && *status == CUDA_SUCCESS)
+            record_allocation(cbid, params);
+        return;
+    }
     if (cbid != API_CUDA_cuLaunchKernel && cbid != API_CUDA_cuLaunchKernel_ptsz)
         return;
     cuLaunchKernel_params *p = (cuLaunchKernel_params *)params;
@@ -128,7 +161,9 @@ void nvbit_at_cuda_event(CUcontext ctx, int is_exit, nvbit_api_cuda_t cbid, cons
     if (!is_exit) {
         if (!receiving) {
             receiving = true;
+            tool_calls_cuda = true;
             channel_host.init(0, CHANNEL_BYTES, &channel_dev, receive, NULL);
+            tool_calls_cuda = false;
         }
         int regs = 0;
         cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, p->f);
@@ -144,9 +179,11 @@ void nvbit_at_cuda_event(CUcontext ctx, int is_exit, nvbit_api_cuda_t cbid, cons
         pthread_mutex_unlock(&lock);
         nvbit_enable_instrumented(ctx, p->f, record == 1);
     } else {
+        tool_calls_cuda = true;
         cudaDeviceSynchronize();
         ws_flush_channel<<<1, 1>>>(&channel_dev);
         cudaDeviceSynchronize();
+        tool_calls_cuda = false;
         pthread_mutex_lock(&lock);
         if (ws_nvbit_kernel_end(host, &err) != 0)
             fail(&err);
@@ -159,6 +196,10 @@ void nvbit_at_term()
     receiving = false;
     channel_host.destroy(false);
     ws_error err;
+    if (ws_nvbit_reused_allocations(host))
+        fprintf(stderr, "warpscope: %llu allocations reused freed addresses and are not in the "
+                        "trace's allocation table (docs/nvbit.md)\n",
+                (unsigned long long)ws_nvbit_reused_allocations(host));
     ws_nvbit_host_free(host);
     if (wst_writer_close(writer, &err) != 0)
         fail(&err);
