@@ -288,7 +288,7 @@ Test(wst_corrupt, allocation_tables)
 }
 
 /* A forged count is refused before anything is allocated for it. */
-Test(wst_corrupt, absurd_allocation_count, .timeout = 60)
+Test(wst_corrupt, absurd_allocation_count)
 {
     sample s = make_sample(10, 16);
     size_t n = WST_MAX_ALLOCATIONS + 1;
