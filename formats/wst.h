@@ -2,8 +2,8 @@
  *
  * Layout in one sentence: a small fixed header, then zstd-compressed chunks
  * of one CTA's records each, then a JSON metadata document (kernels, PC
- * tables, origin), an index of every chunk, and a fixed trailer that locates
- * both.  docs/trace-format.md gives the bytes.
+ * tables, origin, device allocations), an index of every chunk, and a fixed
+ * trailer that locates both.  docs/trace-format.md gives the bytes.
  *
  * The metadata sits at the end (as in Parquet) because a streaming collector
  * learns kernels and PCs while it records; writing it last keeps the writer

@@ -1,5 +1,6 @@
 /* formats/wst_meta.h: the metadata document of a .wst file (JSON):
- * origin, kernels with their dimensions and PC tables, record counts. */
+ * origin, kernels with their dimensions and PC tables, record counts, and
+ * the device allocations when the collector saw them. */
 #ifndef WS_WST_META_H
 #define WS_WST_META_H
 

@@ -112,6 +112,16 @@ static cli_result diff(const char *a, const char *b, const char *opt1, const cha
     return r;
 }
 
+/* Runs diff on a and the small trace s, written as dir/b.wst. */
+static cli_result diff_small(const char *dir, const char *a, const small *s, const char *opt1,
+                             const char *opt2, int status)
+{
+    char *b = write_small(dir, "b.wst", s);
+    cli_result r = diff(a, b, opt1, opt2, status);
+    free(b);
+    return r;
+}
+
 static void expect_line(const cli_result *r, const char *line)
 {
     cr_assert(strstr(r->out, line) != NULL, "expected '%s' in:\n%s", line, r->out);
@@ -192,12 +202,10 @@ Test(cli_diff, each_edit_names_its_field_and_place)
     char *a = write_small(dir, "a.wst", &base);
     small reordered = base;
     reordered.reverse_warps = 1;
-    char *b = write_small(dir, "b.wst", &reordered);
-    cli_result r = diff(a, b, NULL, NULL, 0);
+    cli_result r = diff_small(dir, a, &reordered, NULL, NULL, 0);
     expect_line(&r, "warps        4 compared\n");
     expect_line(&r, "records      12 compared, 0 differ\n");
     cli_result_free(&r);
-    free(b);
     static const struct {
         int edit;
         const char *first;
@@ -215,19 +223,15 @@ Test(cli_diff, each_edit_names_its_field_and_place)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         small edited = base;
         edited.edit = cases[i].edit;
-        b = write_small(dir, "b.wst", &edited);
-        r = diff(a, b, NULL, NULL, 1);
+        r = diff_small(dir, a, &edited, NULL, NULL, 1);
         expect_first(&r, cases[i].first);
         cli_result_free(&r);
-        free(b);
     }
     /* A trace that records no cache operator says nothing about it. */
     small no_op = base;
     no_op.edit = EDIT_NO_OP;
-    b = write_small(dir, "b.wst", &no_op);
-    r = diff(a, b, NULL, NULL, 0);
+    r = diff_small(dir, a, &no_op, NULL, NULL, 0);
     cli_result_free(&r);
-    free(b);
     free(a);
     test_tmpdir_cleanup(dir);
 }
@@ -240,8 +244,7 @@ Test(cli_diff, summary_counts_by_field)
     char *a = write_small(dir, "a.wst", &base);
     small dropped = base;
     dropped.edit = EDIT_DROP;
-    char *b = write_small(dir, "b.wst", &dropped);
-    cli_result r = diff(a, b, "--max", "0", 1);
+    cli_result r = diff_small(dir, a, &dropped, "--max", "0", 1);
     cr_assert_eq(r.out[0], 'k', "no difference printed: %s", r.out);
     /* Record 1 of that warp now meets the store: PC, kind, space and (the
      * local load's shape against a global address) the address differ. */
@@ -251,7 +254,6 @@ Test(cli_diff, summary_counts_by_field)
                     "(the first 0 above)\n");
     cli_result_free(&r);
     free(a);
-    free(b);
     test_tmpdir_cleanup(dir);
 }
 
@@ -261,41 +263,36 @@ Test(cli_diff, shifted_bases_differ_only_without_allocation_tables)
     char *a = write_small(dir, "a.wst", &base);
     small shifted = base;
     shifted.alloc1_shift = 0x100000;
-    char *b = write_small(dir, "b.wst", &shifted);
-    cli_result r = diff(a, b, NULL, NULL, 0);
+    cli_result r = diff_small(dir, a, &shifted, NULL, NULL, 0);
     cli_result_free(&r);
 
+    /* One trace without a table: both compared as recorded. */
     small bare = base, bare_shifted = shifted;
     bare.no_table = bare_shifted.no_table = 1;
-    char *c = write_small(dir, "c.wst", &bare), *d = write_small(dir, "d.wst", &bare_shifted);
-    /* One trace without a table: both compared as recorded. */
     static const char *const first = "scale launch 0 CTA (0,0,0) warp 0 record 2: address lane 0: "
                                      "A 0x7f0000001000, B 0x7f0000101000\n";
-    r = diff(a, d, NULL, NULL, 1);
+    r = diff_small(dir, a, &bare_shifted, NULL, NULL, 1);
     expect_first(&r, first);
     expect_line(&r, "addresses    as recorded: B lists no allocations; local memory by shape\n");
     cli_result_free(&r);
-    r = diff(c, d, NULL, NULL, 1);
+    char *c = write_small(dir, "c.wst", &bare);
+    r = diff_small(dir, c, &bare_shifted, NULL, NULL, 1);
     expect_first(&r, first);
     expect_line(&r, "as recorded: neither trace lists its allocations;");
     expect_line(&r, "differences  4: address 4");
     cli_result_free(&r);
-    r = diff(c, d, "--ignore-bases", NULL, 0);
+    r = diff_small(dir, c, &bare_shifted, "--ignore-bases", NULL, 0);
     expect_line(&r, "addresses    by shape (--ignore-bases)");
     cli_result_free(&r);
     /* --ignore-bases still sees a lane out of its place. */
     small moved = bare;
     moved.edit = EDIT_ADDRESS;
-    char *e = write_small(dir, "e.wst", &moved);
-    r = diff(c, e, "--ignore-bases", NULL, 1);
+    r = diff_small(dir, c, &moved, "--ignore-bases", NULL, 1);
     expect_first(&r, "scale launch 0 CTA (1,0,0) warp 1 record 2: address lane 7: "
                      "A base+0x1c, B base+0x20\n");
     cli_result_free(&r);
     free(a);
-    free(b);
     free(c);
-    free(d);
-    free(e);
     test_tmpdir_cleanup(dir);
 }
 
@@ -305,22 +302,18 @@ Test(cli_diff, pcs_by_offset_or_paired)
     char *a = write_small(dir, "a.wst", &base);
     small renumbered = base;
     renumbered.pc_shift = 0x1000;
-    char *b = write_small(dir, "b.wst", &renumbered);
-    cli_result r = diff(a, b, NULL, NULL, 1);
+    cli_result r = diff_small(dir, a, &renumbered, NULL, NULL, 1);
     expect_line(&r, "differences  12: pc 12 ");
     cli_result_free(&r);
-    r = diff(a, b, "--pcs", "paired", 0);
+    r = diff_small(dir, a, &renumbered, "--pcs", "paired", 0);
     cli_result_free(&r);
     /* Load 0x10 met 0x1010 first; at CTA 1 it meets 0x1040. */
     renumbered.edit = EDIT_PC;
-    char *c = write_small(dir, "c.wst", &renumbered);
-    r = diff(a, c, "--pcs", "paired", 1);
+    r = diff_small(dir, a, &renumbered, "--pcs", "paired", 1);
     expect_first(&r, "scale launch 0 CTA (1,0,0) warp 1 record 0: pc: "
                      "A 0x10 (paired with 0x1010), B 0x1040\n\n");
     cli_result_free(&r);
     free(a);
-    free(b);
-    free(c);
     test_tmpdir_cleanup(dir);
 }
 
@@ -331,34 +324,26 @@ Test(cli_diff, kernel_names_shapes_and_counts)
     /* A plain name equals the mangled one it demangles to. */
     small plain = base;
     plain.name = "scale";
-    char *b = write_small(dir, "b.wst", &plain);
-    cli_result r = diff(a, b, NULL, NULL, 0);
+    cli_result r = diff_small(dir, a, &plain, NULL, NULL, 0);
     cli_result_free(&r);
-    free(b);
     small renamed = base;
     renamed.name = "shift";
-    b = write_small(dir, "b.wst", &renamed);
-    r = diff(a, b, NULL, NULL, 1);
+    r = diff_small(dir, a, &renamed, NULL, NULL, 1);
     expect_first(&r, "scale launch 0: name: A scale, B shift\n\n");
     expect_line(&r, "records      12 compared, 0 differ\n");
     cli_result_free(&r);
-    free(b);
     small wider = base;
     wider.grid_x = 3;
-    b = write_small(dir, "b.wst", &wider);
-    r = diff(a, b, NULL, NULL, 1);
+    r = diff_small(dir, a, &wider, NULL, NULL, 1);
     expect_first(&r, "scale launch 0: grid: A (2,1,1), B (3,1,1)\n\n");
     expect_line(&r, "kernels      0 compared (A 1, B 1)\n");
     expect_line(&r, "left out     A 12 records, B 12 ");
     cli_result_free(&r);
-    free(b);
     small more = base;
     more.extra_kernel = 1;
-    b = write_small(dir, "b.wst", &more);
-    r = diff(a, b, NULL, NULL, 1);
+    r = diff_small(dir, a, &more, NULL, NULL, 1);
     expect_first(&r, "kernels: A 1, B 2\n\n");
     cli_result_free(&r);
-    free(b);
     free(a);
     test_tmpdir_cleanup(dir);
 }
