@@ -10,7 +10,8 @@
 #include "formats/wst.h"
 #include "tests/helpers.h"
 
-/* 40,000 coalesced loads in CTA 0: 1.28 MB packed, over a 1 MiB limit. */
+/* 40,000 coalesced loads in CTA 0 of kernel 1: 1.28 MB packed, over a 1 MiB
+ * limit. */
 #define BIG_CTA_RECORDS 40000
 
 static char *write_big_cta(const char *dir)
@@ -22,13 +23,18 @@ static char *write_big_cta(const char *dir)
     cr_assert_not_null(w, "%s", err.msg);
     wst_pc pc = {.offset = 0x10, .sass = "LDG.E"};
     wst_kernel k = {.name = "k", .grid = {1, 1, 1}, .block = {64, 1, 1}, .pcs = &pc, .pc_count = 1};
+    /* A small kernel first: export must not leave its file behind. */
     cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0, "%s", err.msg);
+    cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 1, "%s", err.msg);
     wst_record r = {.size = 4, .mask = 0xffffffffu};
+    for (int l = 0; l < WST_WARP_SIZE; l++)
+        r.addr[l] = 0x10000 + 4u * (unsigned)l;
+    cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), 0, "%s", err.msg);
     for (uint32_t i = 0; i < BIG_CTA_RECORDS; i++) {
         r.warp = i & 1;
         for (int l = 0; l < WST_WARP_SIZE; l++)
             r.addr[l] = 0x10000 + 128u * (i % 64) + 4u * (unsigned)l;
-        cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), 0, "%s", err.msg);
+        cr_assert_eq(wst_writer_add_record(w, 1, &r, &err), 0, "%s", err.msg);
     }
     cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
     return path;
@@ -39,7 +45,7 @@ static void assert_refused(const cli_result *r, const char *path)
     cr_assert_neq(r->status, 0, "%s", r->out);
     cr_assert(test_is_one_line(r->err), "%s", r->err);
     cr_assert(strstr(r->err, path) != NULL, "%s", r->err);
-    cr_assert(strstr(r->err, "kernel 0 CTA 0: its records need more than 1 MiB in memory") != NULL,
+    cr_assert(strstr(r->err, "kernel 1 CTA 0: its records need more than 1 MiB in memory") != NULL,
               "%s", r->err);
     cr_assert(strstr(r->err, "WARPSCOPE_CTA_LIMIT") != NULL, "%s", r->err);
 }
