@@ -149,10 +149,11 @@ metrics *metrics_new(const metrics_options *options, ws_error *err)
     if (totals_init(&m->summary, options->exact_distances, err) != 0)
         goto fail;
     for (int g = 0; g < GRANULARITIES; g++) {
-        m->global[g] = reuse_state_new(&m->reuse_opts, err);
+        if (!(m->global[g] = reuse_state_new(&m->reuse_opts, err)))
+            goto fail; /* err says why: a bad sample rate, or memory */
         m->per_sm[g] = calloc(options->sm_count, sizeof(reuse_state *));
         m->per_warp[g] = calloc(slot_count(m), sizeof(reuse_state *));
-        if (!m->global[g] || !m->per_sm[g] || !m->per_warp[g])
+        if (!m->per_sm[g] || !m->per_warp[g])
             goto oom;
         for (int sc = 0; sc < SCOPES; sc++)
             if (!(m->pending[g][sc] = calloc(1, sizeof(pending_keys))))

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/packed_record.h"
+#include "formats/packed_record.h"
 #include "util/grow.h"
 
 typedef struct cta_state {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "analyzer/config.h"
-#include "analyzer/packed_record.h"
+#include "formats/packed_record.h"
 #include "analyzer/warp_order.h"
 #include "formats/memtrace.h"
 #include "formats/wst.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/packed_record.h"
+#include "formats/packed_record.h"
 #include "analyzer/sched.h"
 #include "util/demangle.h"
 

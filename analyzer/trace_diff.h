@@ -4,7 +4,7 @@
  * Kernels are matched in launch order, CTAs by id, warps by index and a
  * warp's records by position: the order of different warps inside a CTA
  * carries no meaning (docs/trace-format.md), each warp's own order does.
- * One CTA of each trace is held at a time, packed (analyzer/packed_record.h),
+ * One CTA of each trace is held at a time, packed (formats/packed_record.h),
  * so memory follows the largest CTA, never the trace. */
 #ifndef WS_TRACE_DIFF_H
 #define WS_TRACE_DIFF_H

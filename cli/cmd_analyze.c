@@ -123,6 +123,9 @@ static int parse_with(int argc, char **argv, analyze_args *a, gpu_config *config
                 options->sample_rate = strtod(value, &end);
                 if (*end || !(options->sample_rate > 0 && options->sample_rate <= 1))
                     return cli_error(NULL, "--sample: expected a rate in (0, 1], got '%s'", value);
+                if (options->sample_rate < 0x1p-24) /* SHARDS hashes keys to 24 bits */
+                    return cli_error(NULL, "--sample: the smallest rate is 2^-24 (5.96e-08), got '%s'",
+                                     value);
             } else {
                 return cli_error(NULL, "analyze: unknown option '%s'; see 'warpscope analyze --help'",
                                  opt);

@@ -24,6 +24,7 @@
 #include "reports/report_json.h"
 #include "reports/text.h"
 #include "util/outfile.h"
+#include "util/outset.h"
 
 #define PROFILE_POLICIES "lru,fifo,random,dip,srrip,drrip,opt"
 
@@ -183,7 +184,7 @@ static int run(int argc, char **argv)
         progress_free(bar);
         if (recorded != 0)
             status = cli_fail(a.workload, &err);
-        else if (!(r = wst_reader_open(trace_path, &err)))
+        else if (!(r = wst_reader_open(ws_outset_path(trace_path), &err))) /* not yet published */
             status = cli_fail(trace_path, &err);
         a.trace = trace_path;
         progress_next_phase();

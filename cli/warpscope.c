@@ -1,10 +1,12 @@
 /* cli/warpscope.c: the `warpscope` command: finds the subcommand and runs it.
  * Parsing of each subcommand's options lives in its own cmd_*.c file. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "util/interrupt.h"
+#include "util/outset.h"
 #include "util/papers.h"
 
 extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
@@ -54,9 +56,27 @@ const char *cli_usage(const char *name)
     return NULL;
 }
 
+/* A command's outputs appear together or not at all (util/outset.h), and
+ * only once everything it printed has reached standard output: a full
+ * disk or a closed pipe there fails the run in one line. */
+static int finish(int status)
+{
+    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        status = cli_error("standard output", "write failed: %s", strerror(errno ? errno : EIO));
+    ws_error err;
+    if (status == 0 && ws_outset_publish(&err) != 0)
+        status = cli_fail(NULL, &err);
+    if (status != 0) {
+        ws_outset_discard();
+        interrupt_cleanup_now();
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     interrupt_install(); /* before any thread: they inherit the blocked signals */
+    ws_outset_begin();
     if (argc < 2) {
         print_help(stderr);
         return 2;
@@ -64,18 +84,18 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
         print_help(stdout);
-        return 0;
+        return finish(0);
     }
     if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
         printf("warpscope %s\n", WARPSCOPE_VERSION);
-        return 0;
+        return finish(0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const cli_command *cmd = commands[i];
         if (cmd && strcmp(cmd->name, name) == 0) {
             if (cli_wants_help(cmd, argc - 1, argv + 1))
-                return 0;
-            return cmd->run(argc - 1, argv + 1);
+                return finish(0);
+            return finish(cmd->run(argc - 1, argv + 1));
         }
     }
     return cli_error(NULL, "'%s' is not a command; see 'warpscope --help'", name) + 1;

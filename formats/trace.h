@@ -110,6 +110,14 @@ const char *wst_sass_size_suffix(unsigned size);
 /* True when size is one of 1, 2, 4, 8, 16. */
 int wst_access_size_valid(unsigned size);
 
+/* A grid's CTAs are numbered by a u32 linear id: at most 2^32 - 1 of them
+ * (docs/trace-format.md).  Computed without overflow. */
+static inline int wst_grid_fits(wst_dim3 grid)
+{
+    uint64_t xy = (uint64_t)grid.x * grid.y;
+    return grid.x && grid.y && grid.z && xy <= UINT32_MAX && xy * grid.z <= UINT32_MAX;
+}
+
 /* Frees every string and array the trace owns (not the struct itself). */
 void wst_trace_clear(wst_trace *trace);
 void wst_kernel_clear(wst_kernel *kernel);

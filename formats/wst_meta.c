@@ -133,6 +133,9 @@ static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *er
             return ws_fail(err, "metadata: %s: bad record count by kind", where);
         k->records_by_kind[i] = (uint64_t)json_integer_value(e);
     }
+    if (!wst_grid_fits(k->grid))
+        return ws_fail(err, "metadata: %s: grid (%u,%u,%u) has more than 2^32-1 CTAs", where,
+                       k->grid.x, k->grid.y, k->grid.z);
     uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
     if (threads > 65536)
         return ws_fail(err, "metadata: %s: block of %llu threads", where, (unsigned long long)threads);

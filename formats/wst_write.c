@@ -131,8 +131,12 @@ int wst_writer_add_kernel(wst_writer *w, const wst_kernel *kernel, ws_error *err
     if (n >= WST_MAX_KERNELS)
         return ws_fail(err, "more than %u kernels", WST_MAX_KERNELS);
     uint64_t threads = (uint64_t)kernel->block.x * kernel->block.y * kernel->block.z;
-    if (!kernel->grid.x || !kernel->grid.y || !kernel->grid.z || !threads || threads > 65536)
-        return ws_fail(err, "kernel %u: invalid grid or block dimensions", n);
+    if (!wst_grid_fits(kernel->grid))
+        return ws_fail(err, "kernel %u: grid (%u,%u,%u) is empty or has more than 2^32-1 CTAs", n,
+                       kernel->grid.x, kernel->grid.y, kernel->grid.z);
+    if (!threads || threads > 65536)
+        return ws_fail(err, "kernel %u: block (%u,%u,%u) is empty or has more than 65536 threads",
+                       n, kernel->block.x, kernel->block.y, kernel->block.z);
     uint64_t meta = META_BYTES_PER_KERNEL + (kernel->name ? strlen(kernel->name) : 0);
     for (uint32_t p = 0; p < kernel->pc_count; p++)
         meta += META_BYTES_PER_PC + (kernel->pcs[p].sass ? strlen(kernel->pcs[p].sass) : 0) +

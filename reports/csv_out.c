@@ -86,7 +86,27 @@ csv_table *csv_table_open_in(const char *dir, const char *name, const char *cons
     return csv_table_open(path, header, columns, err);
 }
 
-void csv_row_str(csv_table *t, const char *s) { put_field(t, s); }
+/* Text from the trace (kernel and file names, SASS) could start a formula
+ * in a spreadsheet: a field beginning with =, +, -, @, a tab or a CR gets a
+ * leading apostrophe, which spreadsheets show as text (docs/report-schema.md,
+ * "CSV conventions").  Numbers go through the other writers, untouched. */
+void csv_row_str(csv_table *t, const char *s)
+{
+    if (!s || !*s || !strchr("=+-@\t\r", s[0])) {
+        put_field(t, s);
+        return;
+    }
+    size_t len = strlen(s);
+    char *text = malloc(len + 2);
+    if (!text) {
+        t->failed = 1;
+        return;
+    }
+    text[0] = '\'';
+    memcpy(text + 1, s, len + 1);
+    put_field(t, text);
+    free(text);
+}
 
 void csv_row_u64(csv_table *t, uint64_t v)
 {

@@ -20,6 +20,12 @@
 
 /* The reference LRU L1 (the scheduler's): misses include the bypasses
  * (cg / cv loads), as the replay counts them. */
+/* Dimensions reach 2^32 - 1: json_pack's "i" is an int and would wrap. */
+static json_t *dim3_json(wst_dim3 d)
+{
+    return json_pack("[I,I,I]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z);
+}
+
 static json_t *l1_lru(uint64_t hits, uint64_t misses, uint64_t bypasses)
 {
     return json_pack("{s:o,s:o,s:o,s:o}", "hits", report_json_u64(hits), "misses",
@@ -132,8 +138,8 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
         json_t *kj = json_object();
         json_object_set_new(kj, "index", json_integer(k));
         json_object_set_new(kj, "name", report_json_string_or_null(wk->name));
-        json_object_set_new(kj, "grid", json_pack("[i,i,i]", wk->grid.x, wk->grid.y, wk->grid.z));
-        json_object_set_new(kj, "block", json_pack("[i,i,i]", wk->block.x, wk->block.y, wk->block.z));
+        json_object_set_new(kj, "grid", dim3_json(wk->grid));
+        json_object_set_new(kj, "block", dim3_json(wk->block));
         json_object_set_new(kj, "shared_mem_bytes", json_integer(wk->shared_mem_bytes));
         json_object_set_new(kj, "registers_per_thread", json_integer(wk->registers_per_thread));
         json_object_set_new(kj, "ctas", json_integer(wk->cta_count));

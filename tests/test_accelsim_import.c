@@ -289,6 +289,16 @@ Test(accelsim_import, malformed_lines_are_located)
                  "kernel-1.traceg:17: ", "warp 0 has 1 instructions but 'insts = 2'");
     expect_error(BODY("#BEGIN_TB\nthread block = 5,0,0\n"), "kernel-1.traceg:13: ",
                  "outside grid");
+    /* Numbers that do not fit are quoted as written, never wrapped. */
+    expect_error(BODY("#BEGIN_TB\nthread block = -1,0,0\n"), "kernel-1.traceg:13: ",
+                 "bad line 'thread block = -1,0,0' (expected 'thread block = x,y,z', whole "
+                 "numbers below 2^32)");
+    expect_error(BODY("#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 99999999999999999999\n"),
+                 "kernel-1.traceg:15: ",
+                 "bad line 'insts = 99999999999999999999' (expected 'insts = N', a whole number "
+                 "below 2^32)");
+    expect_error(BODY("#BEGIN_TB\nthread block = 0,0,0\nwarp = 4294967296\n"),
+                 "kernel-1.traceg:14: ", "bad line 'warp = 4294967296'");
     expect_error(BODY("#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"),
                  "kernel-1.traceg:15: ", "ends inside a thread block");
     expect_error(BODY("#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"

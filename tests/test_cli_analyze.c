@@ -101,6 +101,7 @@ Test(cli_analyze, bad_options_are_one_line_errors)
         {"--gpu", "maxwell", "warpscope: unknown GPU 'maxwell' (presets: fermi,"},
         {"--schedule", "rr,fifo", "warpscope: --schedule: unknown policy 'fifo'"},
         {"--sample", "2", "warpscope: --sample: expected a rate in (0, 1], got '2'"},
+        {"--sample", "1e-8", "warpscope: --sample: the smallest rate is 2^-24 (5.96e-08), got '1e-8'"},
         {"--l1", "16K:0:128", "warpscope: l1.ways: must be at least 1"},
         {"--frob", "1", "warpscope: analyze: unknown option '--frob'"},
         {"--set", "l1.frob=1", "warpscope: --set: no field 'l1.frob' in a GPU config"},
@@ -424,6 +425,38 @@ Test(cli_analyze, sampled_reuse_times_are_a_subset_of_exact)
         }
     json_decref(exact);
     json_decref(sampled);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* The widest grid a trace may hold reaches report.json as written, not as
+ * a wrapped int. */
+Test(cli_analyze, widest_grid_is_reported_unwrapped)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "w.wst"), *out = test_path(dir, "r.json");
+    ws_error err;
+    wst_origin origin = {.collector = "test"};
+    wst_writer *w = wst_writer_open(trace, &origin, NULL, &err);
+    wst_pc pc = {.offset = 0x10, .sass = "LDG.E"};
+    wst_kernel k = {.name = "k", .grid = {4294967295u, 1, 1}, .block = {32, 1, 1}, .pcs = &pc,
+                    .pc_count = 1};
+    cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0, "%s", err.msg);
+    wst_record r = {.cta = 4294967294u, .size = 4, .mask = 1, .addr = {0x1000}};
+    cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
+    for (const char *const *s = (const char *const[]){"qx", "gto", NULL}; *s; s++) {
+        cli_result a = cli_run("analyze", trace, "--schedule", *s, "-o", out, "--quiet", NULL);
+        cr_assert_eq(a.status, 0, "%s", a.err);
+        json_t *doc = test_load_json(out);
+        json_t *grid = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "grid");
+        cr_assert_eq(json_integer_value(json_array_get(grid, 0)), 4294967295LL);
+        cr_assert_eq(json_integer_value(json_object_get(
+                         json_object_get(json_object_get(doc, "summary"), "instructions"), "loads")),
+                     1, "%s: the load in the last CTA is analysed", *s);
+        json_decref(doc);
+        cli_result_free(&a);
+    }
+    free(out);
     free(trace);
     test_tmpdir_cleanup(dir);
 }

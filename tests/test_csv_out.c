@@ -34,6 +34,36 @@ Test(csv_out, quoting_and_numbers)
     test_tmpdir_cleanup(dir);
 }
 
+/* Trace text that would start a spreadsheet formula is neutralised with a
+ * leading apostrophe; numbers, negative ones too, are not touched. */
+Test(csv_out, formula_injection_is_neutralised)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.csv");
+    ws_error err;
+    csv_table *t = csv_table_open(path, (const char *const[]){"text", "n"}, 2, &err);
+    cr_assert_not_null(t);
+    const char *texts[] = {"=HYPERLINK(\"http://x\",\"y\")", "+1+2", "-2+3", "@SUM(A1)",
+                           "\tcmd", "kernel=ok"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        csv_row_str(t, texts[i]);
+        csv_row_i64(t, -3);
+        csv_row_end(t);
+    }
+    cr_assert_eq(csv_table_commit(t, &err), 0);
+    char *text = test_read_file(path, NULL);
+    cr_assert_str_eq(text, "text,n\n"
+                           "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-3\n"
+                           "'+1+2,-3\n"
+                           "'-2+3,-3\n"
+                           "'@SUM(A1),-3\n"
+                           "'\tcmd,-3\n"
+                           "kernel=ok,-3\n");
+    free(text);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
 /* Every failure names the file, at open and at commit, so a command can
  * report err as it is, on one line. */
 Test(csv_out, failures_name_the_path)

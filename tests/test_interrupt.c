@@ -21,17 +21,29 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* The names in dir, space-separated (hidden ones too), for messages. */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in dir in order, each followed by a space (hidden ones too). */
 static void list_dir(const char *dir, char *buf, size_t cap)
 {
     buf[0] = '\0';
     DIR *d = opendir(dir);
     if (!d)
         return;
-    for (struct dirent *e; (e = readdir(d));)
+    char *names[64];
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 64;)
         if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            snprintf(buf + strlen(buf), cap - strlen(buf), "%s ", e->d_name);
+            names[n++] = strdup(e->d_name);
     closedir(d);
+    qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%s ", names[i]);
+        free(names[i]);
+    }
 }
 
 Test(interrupt, registry_takes_back_what_the_run_made)
@@ -116,13 +128,12 @@ static void interrupt_run(const char *dir, const char *const *argv, const char *
 Test(interrupt, profile_leaves_no_directory, .timeout = 300)
 {
     char *dir = test_tmpdir(), *out = test_path(dir, "report");
-    char *trace = test_path(out, "trace.wst");
     const char *argv[] = {WARPSCOPE_BIN, "profile", "--workload", "gemm", "--size", "medium",
                           "--gpu", "fermi", "-o", out, NULL};
-    /* Once the trace is whole, the run is analysing: its directory holds a
-     * committed file, which must go too. */
-    interrupt_run(dir, argv, trace, 300, SIGINT, "");
-    free(trace);
+    /* A second after its directory appears the run is recording or
+     * analysing, with the trace held as a temporary until the run succeeds
+     * (util/outset.h): the temporary and the directory must go. */
+    interrupt_run(dir, argv, out, 1000, SIGINT, "");
     free(out);
     test_tmpdir_cleanup(dir);
 }
@@ -143,6 +154,31 @@ Test(interrupt, analyze_and_export_leave_no_temporary, .timeout = 300)
     free(exported);
     free(json);
     free(html);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(interrupt, import_and_dump_leave_no_temporary, .timeout = 300)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
+    char *exported = test_path(dir, "text"), *list = test_path(exported, "kernelslist.g");
+    cli_result r = cli_run("record", "--workload", "gemm", "--size", "medium", "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run("export", "accelsim", trace, "-o", exported, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    /* Import reads 100 MB of text for about a second: half-way it holds
+     * only the temporary of its .wst. */
+    char *imported = test_path(dir, "imp.wst");
+    const char *import[] = {WARPSCOPE_BIN, "import", "accelsim", list, "-o", imported, NULL};
+    interrupt_run(dir, import, NULL, 400, SIGINT, "t.wst text ");
+    /* dump writes only to standard output; it stops at the signal, in one line. */
+    const char *dump[] = {WARPSCOPE_BIN, "dump", trace, NULL};
+    interrupt_run(dir, dump, NULL, 400, SIGTERM, "t.wst text ");
+    free(imported);
+    free(list);
+    free(exported);
     free(trace);
     test_tmpdir_cleanup(dir);
 }

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "analyzer/packed_record.h"
+#include "formats/packed_record.h"
 #include "tests/trace_gen.h"
 
 /* Packs into p (which may hold an earlier CTA: slots are refilled), in

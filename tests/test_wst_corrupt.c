@@ -307,3 +307,45 @@ Test(wst_corrupt, absurd_allocation_count)
     free(list);
     free_sample(&s);
 }
+
+/* CTA ids are u32: a grid of more than 2^32 - 1 CTAs is refused by the
+ * writer, and by the reader when forged into valid metadata (the product
+ * of its dimensions would otherwise wrap and let ids alias). */
+Test(wst_corrupt, grid_of_more_than_2_pow_32_ctas)
+{
+    cr_assert(wst_grid_fits((wst_dim3){4294967295u, 1, 1}));
+    cr_assert(wst_grid_fits((wst_dim3){65535, 65537, 1}));
+    cr_assert_not(wst_grid_fits((wst_dim3){4294967295u, 2, 1}));
+    cr_assert_not(wst_grid_fits((wst_dim3){65536, 65536, 1}));
+    cr_assert_not(wst_grid_fits((wst_dim3){4294967295u, 4294967295u, 4294967295u}));
+    cr_assert_not(wst_grid_fits((wst_dim3){0, 1, 1}));
+
+    char *dir = test_tmpdir(), *path = test_path(dir, "g.wst");
+    ws_error err;
+    wst_origin origin = {.collector = "test"};
+    wst_writer *w = wst_writer_open(path, &origin, NULL, &err);
+    wst_kernel wide = {.name = "k", .grid = {4294967295u, 2, 1}, .block = {32, 1, 1}};
+    cr_assert_eq(wst_writer_add_kernel(w, &wide, &err), -1);
+    cr_assert_str_eq(err.msg, "kernel 0: grid (4294967295,2,1) is empty or has more than 2^32-1 CTAs");
+    wst_kernel k = {.name = "k", .grid = {4294967295u, 1, 1}, .block = {32, 1, 1}};
+    cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0, "%s", err.msg);
+    cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
+
+    /* Same-length forgery: [4294967295,1,1] -> [4294967295,2,1], checksums redone. */
+    size_t len;
+    uint8_t *bytes = (uint8_t *)test_read_file(path, &len);
+    uint8_t *t = bytes + len - WST_TRAILER_BYTES;
+    uint64_t meta = wst_get_u64(t), meta_len = wst_get_u64(t + 8);
+    char *grid = memmem(bytes + meta, meta_len, "[4294967295,1,1]", 16);
+    cr_assert_not_null(grid);
+    grid[12] = '2';
+    wst_put_u64(t + 32, hash64(bytes + meta, meta_len, 0));
+    reseal_trailer(bytes, len);
+    cr_assert_eq(test_write_file(path, bytes, len), 0);
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert(strstr(err.msg, "grid (4294967295,2,1) has more than 2^32-1 CTAs") != NULL, "%s",
+              err.msg);
+    free(bytes);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}

@@ -2,6 +2,7 @@
 #include "util/outfile.h"
 
 #include "util/interrupt.h"
+#include "util/outset.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,7 @@ struct ws_outfile {
     FILE *stream;
     char *final_path;
     char *temp_path; /* NULL for stdout */
+    int keep_registered; /* deferred: the temporary stays registered for a signal */
 };
 
 /* ".NAME.tmp.PID.XXXXXX": a temporary of process PID. */
@@ -114,7 +116,7 @@ const char *ws_outfile_path(const ws_outfile *out) { return out->final_path; }
 
 static void outfile_free(ws_outfile *out)
 {
-    if (out->temp_path)
+    if (out->temp_path && !out->keep_registered)
         interrupt_forget_temp(out->temp_path);
     free(out->final_path);
     free(out->temp_path);
@@ -136,6 +138,15 @@ int ws_outfile_commit(ws_outfile *out, ws_error *err)
         unlink(out->temp_path);
         outfile_free(out);
         return rc;
+    }
+    int deferred = ws_outset_defer(out->temp_path, out->final_path, err);
+    if (deferred != 0) { /* the outset renames it with the run's other outputs */
+        if (deferred < 0)
+            unlink(out->temp_path);
+        else
+            out->keep_registered = 1;
+        outfile_free(out);
+        return deferred < 0 ? -1 : 0;
     }
     /* Registered before the rename, so a signal finds it at either name. */
     interrupt_add_committed(out->final_path);
@@ -161,6 +172,8 @@ void ws_outfile_abort(ws_outfile *out)
 
 int ws_make_dir(const char *dir, ws_error *err)
 {
+    if (ws_outset_add_dir(dir, err) != 0)
+        return -1;
     if (mkdir(dir, 0777) == 0)
         interrupt_add_dir(dir); /* ours: an interrupted run takes it back */
     else if (errno != EEXIST)

@@ -6,7 +6,7 @@
  * insts / lines / EXIT)* / #END_TB", in the form Accel-Sim's trace-driven
  * simulator runs (docs/accelsim.md, "What export writes").  The "insts = N"
  * count comes before a warp's lines, so one CTA's records are held in
- * memory (never more), then written warp by warp. */
+ * memory (never more), packed, then written warp by warp. */
 #include "collectors/accelsim/accelsim.h"
 
 #include <errno.h>
@@ -17,6 +17,7 @@
 
 #include "collectors/accelsim/accelsim_lines.h"
 #include "collectors/accelsim/accelsim_opcode.h"
+#include "formats/packed_record.h"
 #include "formats/wst.h"
 #include "util/outfile.h"
 
@@ -28,72 +29,45 @@ static const accelsim_windows export_windows = {
     .local_base = 0xffffffffff000000ull,
 };
 
+/* One CTA's records, packed and grouped by warp as the scheduler holds
+ * them (formats/packed_record.h): about 32 bytes a record rather than a
+ * wst_record's 288, and refused in one line past WARPSCOPE_CTA_LIMIT. */
 typedef struct cta_buffer {
-    wst_record *records;
-    size_t count, cap;
-    uint32_t *order;     /* record indexes grouped by warp */
-    uint32_t *per_warp;  /* [warps + 1] start of each warp in order[] */
+    packed_cta records, spare;
+    uint32_t *starts; /* [warps + 1]: warp w's records are [starts[w], starts[w + 1]) */
     uint32_t warps;
 } cta_buffer;
 
 static void cta_buffer_free(cta_buffer *b)
 {
-    free(b->records);
-    free(b->order);
-    free(b->per_warp);
+    packed_cta_free(&b->records);
+    packed_cta_free(&b->spare);
+    free(b->starts);
+}
+
+static void cta_buffer_empty(cta_buffer *b)
+{
+    packed_cta_clear(&b->records);
+    memset(b->starts, 0, (b->warps + 1) * sizeof *b->starts);
 }
 
 static int read_cta(wst_reader *r, uint32_t kernel, uint32_t cta, cta_buffer *b, ws_error *err)
 {
+    cta_buffer_empty(b);
+    cta_grouping g = {.records = &b->records, .starts = b->starts, .warps = b->warps,
+                      .kernel = kernel, .cta = cta};
     wst_cursor *c = wst_cursor_cta(r, kernel, cta, err);
     if (!c)
         return -1;
-    b->count = 0;
     const wst_record *batch;
-    uint32_t batch_kernel;
     int64_t n;
-    while ((n = wst_cursor_next_batch(c, &batch, &batch_kernel, err)) > 0) {
-        if (b->count + (size_t)n > b->cap) {
-            size_t cap = b->cap ? b->cap : 1024;
-            while (cap < b->count + (size_t)n)
-                cap *= 2;
-            wst_record *grown = realloc(b->records, cap * sizeof *grown);
-            uint32_t *order = realloc(b->order, cap * sizeof *order);
-            if (grown)
-                b->records = grown;
-            if (order)
-                b->order = order;
-            if (!grown || !order) {
-                wst_cursor_free(c);
-                return ws_fail(err, "out of memory");
-            }
-            b->cap = cap;
+    while ((n = wst_cursor_next_batch(c, &batch, NULL, err)) > 0)
+        if (cta_grouping_take(&g, batch, (size_t)n, err) != 0) {
+            n = -1;
+            break;
         }
-        memcpy(b->records + b->count, batch, (size_t)n * sizeof *batch);
-        b->count += (size_t)n;
-    }
     wst_cursor_free(c);
-    if (n < 0)
-        return -1;
-    /* Counting sort by warp keeps each warp's records in order. */
-    memset(b->per_warp, 0, (b->warps + 1) * sizeof *b->per_warp);
-    for (size_t i = 0; i < b->count; i++) {
-        if (b->records[i].warp >= b->warps)
-            return ws_fail(err, "CTA %u has a record of warp %u in a block of %u warps", cta,
-                           b->records[i].warp, b->warps);
-        b->per_warp[b->records[i].warp + 1]++;
-    }
-    for (uint32_t w = 0; w < b->warps; w++)
-        b->per_warp[w + 1] += b->per_warp[w];
-    uint32_t *next = calloc(b->warps, sizeof *next);
-    if (!next)
-        return ws_fail(err, "out of memory");
-    for (size_t i = 0; i < b->count; i++) {
-        uint32_t w = b->records[i].warp;
-        b->order[b->per_warp[w] + next[w]++] = (uint32_t)i;
-    }
-    free(next);
-    return 0;
+    return n < 0 ? -1 : cta_grouping_finish(&g, &b->spare, err);
 }
 
 static void write_header(FILE *out, const wst_kernel *k, uint32_t index, int lineinfo)
@@ -134,7 +108,8 @@ static uint32_t warp_lanes(uint64_t threads, uint32_t w)
  * Accel-Sim asserts on a warp without instructions, and a warp that never
  * EXITs runs past the end of its trace. */
 static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buffer *b,
-                     const accelsim_line_format *format, uint64_t exit_pc, ws_error *err)
+                     wst_record *record, const accelsim_line_format *format, uint64_t exit_pc,
+                     ws_error *err)
 {
     uint32_t gx = k->grid.x ? k->grid.x : 1, gy = k->grid.y ? k->grid.y : 1;
     fprintf(out, "\n#BEGIN_TB\n\nthread block = %u,%u,%u\n", cta % gx, cta / gx % gy,
@@ -142,10 +117,11 @@ static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buf
     uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
     char synthesized[ACCELSIM_OPCODE_MAX];
     for (uint32_t w = 0; w < b->warps; w++) {
-        fprintf(out, "\nwarp = %u\ninsts = %u\n", w, b->per_warp[w + 1] - b->per_warp[w] + 1);
+        fprintf(out, "\nwarp = %u\ninsts = %u\n", w, b->starts[w + 1] - b->starts[w] + 1);
         unsigned dests = 0;
-        for (uint32_t i = b->per_warp[w]; i < b->per_warp[w + 1]; i++) {
-            const wst_record *rec = &b->records[b->order[i]];
+        for (uint32_t i = b->starts[w]; i < b->starts[w + 1]; i++) {
+            packed_cta_expand(&b->records, i, cta, record);
+            const wst_record *rec = record;
             if (rec->pc >= k->pc_count)
                 return ws_fail(err, "record refers to PC %u of %u", rec->pc, k->pc_count);
             const wst_pc *pc = &k->pcs[rec->pc];
@@ -170,7 +146,7 @@ static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buf
  * ignores the "thread block" line): CTAs without records are written too,
  * every warp with only its EXIT. */
 static int write_ctas(wst_reader *r, uint32_t index, FILE *out, cta_buffer *b,
-                      const accelsim_line_format *format, ws_error *err)
+                      wst_record *record, const accelsim_line_format *format, ws_error *err)
 {
     const wst_kernel *k = &wst_reader_trace(r)->kernels[index];
     uint64_t ctas_in_grid = (uint64_t)(k->grid.x ? k->grid.x : 1) *
@@ -188,10 +164,9 @@ static int write_ctas(wst_reader *r, uint32_t index, FILE *out, cta_buffer *b,
             if (read_cta(r, index, ctas[next++], b, err) != 0)
                 return -1;
         } else {
-            b->count = 0;
-            memset(b->per_warp, 0, (b->warps + 1) * sizeof *b->per_warp);
+            cta_buffer_empty(b);
         }
-        if (write_cta(out, k, (uint32_t)cta, b, format, exit_pc, err) != 0)
+        if (write_cta(out, k, (uint32_t)cta, b, record, format, exit_pc, err) != 0)
             return -1;
     }
     if (next < cta_count)
@@ -200,7 +175,10 @@ static int write_ctas(wst_reader *r, uint32_t index, FILE *out, cta_buffer *b,
     return 0;
 }
 
-static int export_kernel(wst_reader *r, uint32_t index, const char *path, ws_error *err)
+/* Errors name the file at fault: the trace for what its records hold, the
+ * output for what could not be written. */
+static int export_kernel(wst_reader *r, const char *trace_path, uint32_t index, const char *path,
+                         ws_error *err)
 {
     const wst_kernel *k = &wst_reader_trace(r)->kernels[index];
     accelsim_line_format format = {0};
@@ -208,24 +186,27 @@ static int export_kernel(wst_reader *r, uint32_t index, const char *path, ws_err
         format.lineinfo |= k->pcs[i].line != 0;
     uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
     if (threads == 0 || threads > 1u << 20)
-        return ws_fail(err, "kernel %u: block (%u,%u,%u) cannot be written", index,
-                       k->block.x, k->block.y, k->block.z);
+        return ws_fail(err, "%s: kernel %u: block (%u,%u,%u) cannot be written", trace_path,
+                       index, k->block.x, k->block.y, k->block.z);
     cta_buffer b = {.warps = (uint32_t)((threads + WST_WARP_SIZE - 1) / WST_WARP_SIZE)};
-    b.per_warp = calloc(b.warps + 1, sizeof *b.per_warp);
+    b.starts = calloc(b.warps + 1, sizeof *b.starts);
+    wst_record *record = malloc(sizeof *record); /* the record being written, expanded */
     ws_outfile *out = ws_outfile_open(path, err);
-    int rc = (!b.per_warp || !out) ? -1 : 0;
-    if (!b.per_warp && out)
-        ws_fail(err, "out of memory");
+    int rc = !out ? ws_fail_prefix(err, "%s: ", path) : 0;
+    if (rc == 0 && (!b.starts || !record))
+        rc = ws_fail(err, "out of memory");
     if (rc == 0) {
         write_header(ws_outfile_stream(out), k, index, format.lineinfo);
-        rc = write_ctas(r, index, ws_outfile_stream(out), &b, &format, err);
+        if ((rc = write_ctas(r, index, ws_outfile_stream(out), &b, record, &format, err)) != 0)
+            ws_fail_prefix(err, "%s: ", trace_path);
     }
+    free(record);
     cta_buffer_free(&b);
     if (rc != 0) {
         ws_outfile_abort(out);
         return -1;
     }
-    return ws_outfile_commit(out, err);
+    return ws_outfile_commit(out, err) != 0 ? ws_fail_prefix(err, "%s: ", path) : 0;
 }
 
 int accelsim_export(const char *wst_path, const char *out_dir, ws_error *err)
@@ -249,8 +230,7 @@ int accelsim_export(const char *wst_path, const char *out_dir, ws_error *err)
             break;
         }
         fprintf(ws_outfile_stream(list), "kernel-%u.traceg\n", k + 1);
-        if ((rc = export_kernel(r, k, path, err)) != 0)
-            ws_fail_prefix(err, "%s: ", path);
+        rc = export_kernel(r, wst_path, k, path, err);
     }
     if (rc == 0)
         rc = ws_outfile_commit(list, err);

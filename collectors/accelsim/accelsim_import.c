@@ -110,14 +110,46 @@ static int64_t pc_index(kernel_reader *k, const accelsim_inst *inst, ws_error *e
 
 /* ---- header ----------------------------------------------------------- */
 
+/* A decimal whole number below 2^32 at *p (after optional spaces); *p moves
+ * past it.  sscanf's %u would take "-1" as 4294967295 and wrap larger
+ * numbers silently. */
+static int read_u32(const char **p, uint32_t *out)
+{
+    const char *s = *p + strspn(*p, " ");
+    uint64_t v = 0;
+    const char *digits = s;
+    while (*s >= '0' && *s <= '9') {
+        v = v * 10 + (uint64_t)(*s++ - '0');
+        if (v > UINT32_MAX)
+            return -1;
+    }
+    if (s == digits)
+        return -1;
+    *out = (uint32_t)v;
+    *p = s;
+    return 0;
+}
+
+/* n comma-separated numbers (read_u32) from *p. */
+static int read_u32_list(const char **p, uint32_t *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        if ((i && *(*p)++ != ',') || read_u32(p, &out[i]) != 0)
+            return -1;
+    return 0;
+}
+
+/* Only spaces (and a CR) left. */
+static int at_end(const char *p) { return !p[strspn(p, " \r")]; }
+
 static int parse_dim3(const char *value, wst_dim3 *out)
 {
-    unsigned x, y, z;
-    int used = 0;
-    if (sscanf(value, " (%u,%u,%u)%n", &x, &y, &z, &used) != 3 || value[used] ||
-        x == 0 || y == 0 || z == 0)
+    uint32_t xyz[3];
+    const char *p = value + strspn(value, " ");
+    if (*p++ != '(' || read_u32_list(&p, xyz, 3) != 0 || *p++ != ')' || !at_end(p) ||
+        xyz[0] == 0 || xyz[1] == 0 || xyz[2] == 0)
         return -1;
-    *out = (wst_dim3){x, y, z};
+    *out = (wst_dim3){xyz[0], xyz[1], xyz[2]};
     return 0;
 }
 
@@ -294,7 +326,6 @@ static int first_word(const char *line, const char *word)
 static int grouped_line(kernel_reader *k, const char *line, ws_error *err)
 {
     uint32_t value, xyz[3];
-    int used = 0;
     if (first_word(line, "#BEGIN_TB")) {
         if (k->in_tb)
             return ws_fail(err, "#BEGIN_TB before the previous #END_TB");
@@ -313,9 +344,11 @@ static int grouped_line(kernel_reader *k, const char *line, ws_error *err)
     if (line[0] == '#')
         return ws_fail(err, "unknown directive '%.40s'", line);
     if (first_word(line, "thread")) {
-        if (sscanf(line, "thread block = %u,%u,%u%n", &xyz[0], &xyz[1], &xyz[2], &used) != 3 ||
-            line[used + strspn(line + used, " \r")])
-            return ws_fail(err, "bad thread block line (expected 'thread block = x,y,z')");
+        const char *p = line + strlen("thread block = ");
+        if (strncmp(line, "thread block = ", strlen("thread block = ")) != 0 ||
+            read_u32_list(&p, xyz, 3) != 0 || !at_end(p))
+            return ws_fail(err, "bad line '%.60s' (expected 'thread block = x,y,z', whole numbers "
+                                "below 2^32)", line);
         if (!k->in_tb || k->have_cta)
             return ws_fail(err, "'thread block' outside #BEGIN_TB ... #END_TB");
         k->have_cta = 1;
@@ -323,9 +356,10 @@ static int grouped_line(kernel_reader *k, const char *line, ws_error *err)
     }
     if (first_word(line, "warp") || first_word(line, "insts")) {
         int is_warp = line[0] == 'w';
-        if (sscanf(line, is_warp ? "warp = %u%n" : "insts = %u%n", &value, &used) != 1 ||
-            line[used + strspn(line + used, " \r")])
-            return ws_fail(err, "bad line (expected '%s = N')", is_warp ? "warp" : "insts");
+        const char *key = is_warp ? "warp = " : "insts = ", *p = line + strlen(key);
+        if (strncmp(line, key, strlen(key)) != 0 || read_u32(&p, &value) != 0 || !at_end(p))
+            return ws_fail(err, "bad line '%.60s' (expected '%sN', a whole number below 2^32)",
+                           line, key);
         if (!k->have_cta)
             return ws_fail(err, "'%s' outside a thread block", is_warp ? "warp" : "insts");
         if (is_warp) {

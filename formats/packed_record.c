@@ -1,9 +1,10 @@
-/* analyzer/packed_record.c: see packed_record.h. */
-#include "analyzer/packed_record.h"
+/* formats/packed_record.c: see packed_record.h. */
+#include "formats/packed_record.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/env_limit.h"
 #include "util/grow.h"
 
 /* Affine iff every active lane l sits at first + (l - f) × stride, with the
@@ -163,7 +164,17 @@ int cta_grouping_take(void *grouping, const wst_record *records, size_t n, ws_er
                            records[i].warp);
         g->starts[records[i].warp + 1]++;
     }
-    return packed_cta_append(g->records, records, n, err);
+    if (packed_cta_append(g->records, records, n, err) != 0)
+        return -1;
+    if (g->records->count > UINT32_MAX) /* the warps' starts[] are 32-bit */
+        return ws_fail(err, "kernel %u CTA %u: more than 2^32 records", g->kernel, g->cta);
+    uint64_t limit = packed_cta_limit();
+    if (packed_cta_bytes(g->records) > limit)
+        return ws_fail(err,
+                       "kernel %u CTA %u: its records need more than %llu MiB in memory (set "
+                       "WARPSCOPE_CTA_LIMIT=MiB to allow it)",
+                       g->kernel, g->cta, (unsigned long long)(limit >> 20));
+    return 0;
 }
 
 int cta_grouping_finish(cta_grouping *g, packed_cta *spare, ws_error *err)
@@ -171,6 +182,17 @@ int cta_grouping_finish(cta_grouping *g, packed_cta *spare, ws_error *err)
     for (uint32_t w = 0; w < g->warps; w++)
         g->starts[w + 1] += g->starts[w];
     return packed_cta_group_by_warp(g->records, spare, g->starts, g->warps, err);
+}
+
+uint64_t packed_cta_bytes(const packed_cta *p)
+{
+    return (uint64_t)p->count * sizeof *p->records + (uint64_t)p->lane_count * sizeof *p->lanes +
+           (p->timestamps ? (uint64_t)p->count * sizeof *p->timestamps : 0);
+}
+
+uint64_t packed_cta_limit(void)
+{
+    return ws_env_limit_bytes("WARPSCOPE_CTA_LIMIT", PACKED_CTA_LIMIT_DEFAULT_MIB);
 }
 
 void packed_cta_free(packed_cta *p)

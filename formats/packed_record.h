@@ -1,4 +1,4 @@
-/* analyzer/packed_record.h: resident CTAs' records, packed.
+/* formats/packed_record.h: resident CTAs' records, packed.
  *
  * The scheduler holds every record of the resident CTAs (docs/metrics.md §6), and a
  * wst_record is 288 bytes, most of it 32 lane addresses.  Most warp
@@ -53,7 +53,17 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
 void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out);
 /* Record i's timestamp (0 if it has none), without expanding it. */
 uint64_t packed_cta_timestamp(const packed_cta *p, size_t i);
+/* Bytes p's records take: the records, their lane pool and timestamps. */
+uint64_t packed_cta_bytes(const packed_cta *p);
 void packed_cta_free(packed_cta *p);
+
+/* The most one CTA's packed records may take, in bytes: WARPSCOPE_CTA_LIMIT
+ * MiB, 1024 by default (README, "Limits").  A command that holds a CTA whole
+ * (the scheduler, the exporter) refuses a larger one in one line, so a
+ * crafted CTA of billions of identical records, a few KB compressed,
+ * cannot exhaust memory. */
+#define PACKED_CTA_LIMIT_DEFAULT_MIB 1024
+uint64_t packed_cta_limit(void);
 
 /* One CTA's records packed as they arrive in batches, each record checked
  * and counted per warp (starts[w + 1], zeroed by the caller), then grouped
@@ -65,8 +75,8 @@ typedef struct cta_grouping {
     uint32_t warps, kernel, cta;
 } cta_grouping;
 
-/* Takes a batch (sched_take_fn's shape): a warp outside the CTA is an
- * error naming the kernel and CTA. */
+/* Takes a batch (sched_take_fn's shape): a warp outside the CTA, or records
+ * past packed_cta_limit(), is an error naming the kernel and CTA. */
 int cta_grouping_take(void *grouping, const wst_record *records, size_t n, ws_error *err);
 /* After the last batch: starts become prefix sums and the records are
  * grouped by warp (a counting sort: each warp's in trace order, so a warp
