@@ -1,5 +1,6 @@
 /* cli/cmd_diff.c: `warpscope diff A.wst B.wst`: do two traces record the
  * same accesses?  The comparison is analyzer/trace_diff.c; this prints it. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -175,6 +176,11 @@ static int run(int argc, char **argv)
             print_summary(&summary, &p);
             status = summary.differences ? 1 : 0;
         }
+        /* Checked here too: the caller checks standard output only after a
+         * success, and a failed write is an error (2), differences or not. */
+        if (status < 2 && (fflush(stdout) != 0 || ferror(stdout)))
+            status = cli_error("standard output", "write failed: %s",
+                               strerror(errno ? errno : EIO)) + 1;
     }
     for (int s = 0; s < 2; s++)
         wst_reader_close(traces[s]);

@@ -73,6 +73,26 @@ Test(outputs, a_full_standard_output_fails_every_command_in_one_line, .timeout =
     test_tmpdir_cleanup(dir);
 }
 
+/* diff's statuses are diff(1)'s: a failed write is an error, 2, whether
+ * the traces agree (0) or differ (1). */
+Test(outputs, a_full_standard_output_fails_diff_with_status_2)
+{
+    char *dir = test_tmpdir();
+    char *a = test_record_trace(dir, "gemm"), *b = test_record_trace(dir, "atax");
+    const char *runs[][4] = {{"diff", a, a, NULL}, {"diff", a, b, NULL}};
+    for (size_t i = 0; i < 2; i++) {
+        char *err = NULL;
+        cr_expect_eq(run_to_full_disk(runs[i], &err), 2, "%s", err);
+        cr_expect(test_is_one_line(err), "%s", err);
+        cr_expect(strstr(err, "standard output: write failed: No space left on device") != NULL,
+                  "%s", err);
+        free(err);
+    }
+    free(a);
+    free(b);
+    test_tmpdir_cleanup(dir);
+}
+
 Test(outputs, analyze_writes_its_json_only_with_its_html, .timeout = 120)
 {
     char *dir = test_tmpdir();
