@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "formats/packed_record.h"
-#include "analyzer/sched.h"
 #include "util/demangle.h"
 
 static const char *const field_names[DIFF_FIELDS] = {
@@ -24,9 +23,7 @@ typedef struct side {
     wst_reader *reader;
     const wst_trace *trace;
     const wst_kernel *kernel;
-    sched_source source;
-    packed_cta records, spare;
-    uint32_t *starts; /* [warps + 1]: warp w's records are [starts[w], starts[w + 1]) */
+    cta_buffer cta;
     uint32_t *paired; /* DIFF_PCS_PAIRED, per PC: the other trace's PC + 1, 0 = none yet */
 } side;
 
@@ -195,29 +192,16 @@ static void compare_record(differ *d, const wst_record *ra, const wst_record *rb
 
 /* ---- CTAs and warps ---- */
 
-/* Loads (kernel, cta) of one trace, grouped by warp. */
-static int load_cta(side *s, uint32_t kernel, uint32_t cta, uint32_t warps, ws_error *err)
-{
-    packed_cta_clear(&s->records);
-    memset(s->starts, 0, (warps + 1) * sizeof *s->starts);
-    cta_grouping g = {.records = &s->records, .starts = s->starts, .warps = warps,
-                      .kernel = kernel, .cta = cta};
-    if (s->source.load_cta(s->source.ctx, kernel, cta, cta_grouping_take, &g, err) != 0)
-        return -1;
-    return cta_grouping_finish(&g, &s->spare, err);
-}
-
-static int compare_cta(differ *d, uint32_t kernel, uint32_t cta, uint32_t warps, int *bad,
-                       ws_error *err)
+static int compare_cta(differ *d, uint32_t kernel, uint32_t cta, int *bad, ws_error *err)
 {
     for (int s = 0; s < 2; s++)
-        if (load_cta(&d->sides[s], kernel, cta, warps, err) != 0) {
+        if (cta_buffer_read(&d->sides[s].cta, d->sides[s].reader, kernel, cta, err) != 0) {
             *bad = s;
             return -1;
         }
     d->summary->ctas_compared++;
-    const side *a = &d->sides[0], *b = &d->sides[1];
-    for (uint32_t w = 0; w < warps; w++) {
+    const cta_buffer *a = &d->sides[0].cta, *b = &d->sides[1].cta;
+    for (uint32_t w = 0; w < a->warps; w++) {
         uint32_t na = a->starts[w + 1] - a->starts[w], nb = b->starts[w + 1] - b->starts[w];
         if (!na && !nb)
             continue;
@@ -259,7 +243,7 @@ static int cta_in_one(differ *d, int s, uint32_t kernel, uint32_t cta, int *bad,
 }
 
 /* CTAs of both traces in id order, merging their sorted lists. */
-static int compare_ctas(differ *d, uint32_t kernel, uint32_t warps, int *bad, ws_error *err)
+static int compare_ctas(differ *d, uint32_t kernel, int *bad, ws_error *err)
 {
     uint32_t na, nb, i = 0, j = 0;
     const uint32_t *ca = wst_reader_ctas(d->sides[0].reader, kernel, &na);
@@ -274,7 +258,7 @@ static int compare_ctas(differ *d, uint32_t kernel, uint32_t warps, int *bad, ws
             rc = cta_in_one(d, 1, kernel, cb[j++], bad, err);
         } else {
             d->at.cta = ca[i];
-            rc = compare_cta(d, kernel, ca[i], warps, bad, err);
+            rc = compare_cta(d, kernel, ca[i], bad, err);
             i++, j++;
         }
     }
@@ -303,20 +287,19 @@ static int compare_kernel(differ *d, uint32_t k, int *bad, ws_error *err)
     d->summary->kernels_compared++;
     uint32_t warps = (ka->block.x * ka->block.y * ka->block.z + WST_WARP_SIZE - 1) / WST_WARP_SIZE;
     int rc = 0;
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 2 && rc == 0; s++) {
         side *sd = &d->sides[s];
         sd->kernel = s == 0 ? ka : kb;
-        sd->starts = calloc(warps + 1, sizeof *sd->starts);
-        sd->paired = calloc(sd->kernel->pc_count + 1, sizeof *sd->paired);
-        if (!sd->starts || !sd->paired)
+        rc = cta_buffer_init(&sd->cta, warps, err);
+        if (rc == 0 && !(sd->paired = calloc(sd->kernel->pc_count + 1, sizeof *sd->paired)))
             rc = ws_fail(err, "out of memory");
     }
     if (rc == 0)
-        rc = compare_ctas(d, k, warps, bad, err);
+        rc = compare_ctas(d, k, bad, err);
     for (int s = 0; s < 2; s++) {
-        free(d->sides[s].starts);
+        cta_buffer_free(&d->sides[s].cta);
         free(d->sides[s].paired);
-        d->sides[s].starts = d->sides[s].paired = NULL;
+        d->sides[s].paired = NULL;
     }
     return rc;
 }
@@ -330,7 +313,6 @@ int trace_diff(wst_reader *const traces[2], const diff_options *options, diff_re
         side *sd = &d.sides[s];
         sd->reader = traces[s];
         sd->trace = wst_reader_trace(traces[s]);
-        sd->source = sched_source_wst(traces[s]);
         summary->kernels[s] = sd->trace->kernel_count;
         summary->allocations[s] = sd->trace->allocation_count;
     }
@@ -349,9 +331,5 @@ int trace_diff(wst_reader *const traces[2], const diff_options *options, diff_re
     int rc = 0;
     for (uint32_t k = 0; k < common && rc == 0; k++)
         rc = compare_kernel(&d, k, bad, err);
-    for (int s = 0; s < 2; s++) {
-        packed_cta_free(&d.sides[s].records);
-        packed_cta_free(&d.sides[s].spare);
-    }
     return rc;
 }

@@ -202,3 +202,42 @@ void packed_cta_free(packed_cta *p)
     free(p->timestamps);
     *p = (packed_cta){0};
 }
+
+int cta_buffer_init(cta_buffer *b, uint32_t warps, ws_error *err)
+{
+    *b = (cta_buffer){.warps = warps, .starts = calloc((size_t)warps + 1, sizeof *b->starts)};
+    return b->starts ? 0 : ws_fail(err, "out of memory");
+}
+
+void cta_buffer_empty(cta_buffer *b)
+{
+    packed_cta_clear(&b->records);
+    memset(b->starts, 0, ((size_t)b->warps + 1) * sizeof *b->starts);
+}
+
+int cta_buffer_read(cta_buffer *b, wst_reader *r, uint32_t kernel, uint32_t cta, ws_error *err)
+{
+    cta_buffer_empty(b);
+    cta_grouping g = {.records = &b->records, .starts = b->starts, .warps = b->warps,
+                      .kernel = kernel, .cta = cta};
+    wst_cursor *c = wst_cursor_cta(r, kernel, cta, err);
+    if (!c)
+        return -1;
+    const wst_record *batch;
+    int64_t n;
+    while ((n = wst_cursor_next_batch(c, &batch, NULL, err)) > 0)
+        if (cta_grouping_take(&g, batch, (size_t)n, err) != 0) {
+            n = -1;
+            break;
+        }
+    wst_cursor_free(c);
+    return n < 0 ? -1 : cta_grouping_finish(&g, &b->spare, err);
+}
+
+void cta_buffer_free(cta_buffer *b)
+{
+    packed_cta_free(&b->records);
+    packed_cta_free(&b->spare);
+    free(b->starts);
+    b->starts = NULL;
+}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "formats/trace.h"
+#include "formats/wst.h"
 #include "util/error.h"
 
 typedef struct packed_record {
@@ -82,5 +83,23 @@ int cta_grouping_take(void *grouping, const wst_record *records, size_t n, ws_er
  * grouped by warp (a counting sort: each warp's in trace order, so a warp
  * that keeps issuing reads memory sequentially).  spare is scratch. */
 int cta_grouping_finish(cta_grouping *g, packed_cta *spare, ws_error *err);
+
+/* One CTA of a .wst trace at a time, packed and grouped by warp as the
+ * scheduler holds it, about 32 bytes a record rather than a wst_record's
+ * 288: how export and diff read a trace. */
+typedef struct cta_buffer {
+    packed_cta records, spare;
+    uint32_t *starts; /* [warps + 1]: warp w's records are [starts[w], starts[w + 1]) */
+    uint32_t warps;
+} cta_buffer;
+
+/* For CTAs of `warps` warps: 0, or -1 out of memory (b can still be freed). */
+int cta_buffer_init(cta_buffer *b, uint32_t warps, ws_error *err);
+/* Holds no records (a CTA the trace has none of). */
+void cta_buffer_empty(cta_buffer *b);
+/* Reads (kernel, cta) of r into b: 0, or -1 with err (a CTA past
+ * packed_cta_limit() is refused naming the kernel and CTA). */
+int cta_buffer_read(cta_buffer *b, wst_reader *r, uint32_t kernel, uint32_t cta, ws_error *err);
+void cta_buffer_free(cta_buffer *b);
 
 #endif

@@ -29,47 +29,6 @@ static const accelsim_windows export_windows = {
     .local_base = 0xffffffffff000000ull,
 };
 
-/* One CTA's records, packed and grouped by warp as the scheduler holds
- * them (formats/packed_record.h): about 32 bytes a record rather than a
- * wst_record's 288, and refused in one line past WARPSCOPE_CTA_LIMIT. */
-typedef struct cta_buffer {
-    packed_cta records, spare;
-    uint32_t *starts; /* [warps + 1]: warp w's records are [starts[w], starts[w + 1]) */
-    uint32_t warps;
-} cta_buffer;
-
-static void cta_buffer_free(cta_buffer *b)
-{
-    packed_cta_free(&b->records);
-    packed_cta_free(&b->spare);
-    free(b->starts);
-}
-
-static void cta_buffer_empty(cta_buffer *b)
-{
-    packed_cta_clear(&b->records);
-    memset(b->starts, 0, (b->warps + 1) * sizeof *b->starts);
-}
-
-static int read_cta(wst_reader *r, uint32_t kernel, uint32_t cta, cta_buffer *b, ws_error *err)
-{
-    cta_buffer_empty(b);
-    cta_grouping g = {.records = &b->records, .starts = b->starts, .warps = b->warps,
-                      .kernel = kernel, .cta = cta};
-    wst_cursor *c = wst_cursor_cta(r, kernel, cta, err);
-    if (!c)
-        return -1;
-    const wst_record *batch;
-    int64_t n;
-    while ((n = wst_cursor_next_batch(c, &batch, NULL, err)) > 0)
-        if (cta_grouping_take(&g, batch, (size_t)n, err) != 0) {
-            n = -1;
-            break;
-        }
-    wst_cursor_free(c);
-    return n < 0 ? -1 : cta_grouping_finish(&g, &b->spare, err);
-}
-
 static void write_header(FILE *out, const wst_kernel *k, uint32_t index, int lineinfo)
 {
     if (k->name && *k->name && !k->name[strcspn(k->name, "\r\n")])
@@ -161,7 +120,7 @@ static int write_ctas(wst_reader *r, uint32_t index, FILE *out, cta_buffer *b,
     const uint32_t *ctas = wst_reader_ctas(r, index, &cta_count);
     for (uint64_t cta = 0; cta < ctas_in_grid; cta++) {
         if (next < cta_count && ctas[next] == cta) {
-            if (read_cta(r, index, ctas[next++], b, err) != 0)
+            if (cta_buffer_read(b, r, index, ctas[next++], err) != 0)
                 return -1;
         } else {
             cta_buffer_empty(b);
@@ -188,12 +147,13 @@ static int export_kernel(wst_reader *r, const char *trace_path, uint32_t index, 
     if (threads == 0 || threads > 1u << 20)
         return ws_fail(err, "%s: kernel %u: block (%u,%u,%u) cannot be written", trace_path,
                        index, k->block.x, k->block.y, k->block.z);
-    cta_buffer b = {.warps = (uint32_t)((threads + WST_WARP_SIZE - 1) / WST_WARP_SIZE)};
-    b.starts = calloc(b.warps + 1, sizeof *b.starts);
+    cta_buffer b;
+    int no_room = cta_buffer_init(&b, (uint32_t)((threads + WST_WARP_SIZE - 1) / WST_WARP_SIZE),
+                                  err) != 0;
     wst_record *record = malloc(sizeof *record); /* the record being written, expanded */
     ws_outfile *out = ws_outfile_open(path, err);
     int rc = !out ? ws_fail_prefix(err, "%s: ", path) : 0;
-    if (rc == 0 && (!b.starts || !record))
+    if (rc == 0 && (no_room || !record))
         rc = ws_fail(err, "out of memory");
     if (rc == 0) {
         write_header(ws_outfile_stream(out), k, index, format.lineinfo);
