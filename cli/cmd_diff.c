@@ -98,7 +98,8 @@ static void print_difference(void *ctx, const diff_event *e)
         printf("%s launch %" PRId64, name, e->kernel);
         if (e->cta >= 0) {
             uint64_t c = (uint64_t)e->cta, gx = k->grid.x, gy = k->grid.y;
-            printf(" CTA (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", c % gx, c / gx % gy, c / (gx * gy));
+            printf(" CTA (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", c % gx, c / gx % gy,
+                   c / (gx * gy));
         }
         if (e->warp >= 0)
             printf(" warp %" PRId64, e->warp);

@@ -103,6 +103,21 @@ static char *write_small(const char *dir, const char *file, const small *s)
 
 static const small base = {.name = "_Z5scalePfS_i", .grid_x = 2};
 
+/* The tests on small traces: their directory and the unedited trace. */
+static char *work_dir, *unedited;
+
+static void write_base(void)
+{
+    work_dir = test_tmpdir();
+    unedited = write_small(work_dir, "a.wst", &base);
+}
+
+static void remove_base(void)
+{
+    free(unedited);
+    test_tmpdir_cleanup(work_dir);
+}
+
 /* Runs diff on a and b (extra options after), checks the exit status. */
 static cli_result diff(const char *a, const char *b, const char *opt1, const char *opt2,
                        int status)
@@ -112,12 +127,12 @@ static cli_result diff(const char *a, const char *b, const char *opt1, const cha
     return r;
 }
 
-/* Runs diff on a and the small trace s, written as dir/b.wst. */
-static cli_result diff_small(const char *dir, const char *a, const small *s, const char *opt1,
+/* Runs diff on first and the small trace s, written as b.wst. */
+static cli_result diff_small(const char *first, const small *s, const char *opt1,
                              const char *opt2, int status)
 {
-    char *b = write_small(dir, "b.wst", s);
-    cli_result r = diff(a, b, opt1, opt2, status);
+    char *b = write_small(work_dir, "b.wst", s);
+    cli_result r = diff(first, b, opt1, opt2, status);
     free(b);
     return r;
 }
@@ -196,13 +211,11 @@ Test(cli_diff, other_seeds_and_sizes_differ)
     test_tmpdir_cleanup(dir);
 }
 
-Test(cli_diff, each_edit_names_its_field_and_place)
+Test(cli_diff, each_edit_names_its_field_and_place, .init = write_base, .fini = remove_base)
 {
-    char *dir = test_tmpdir();
-    char *a = write_small(dir, "a.wst", &base);
     small reordered = base;
     reordered.reverse_warps = 1;
-    cli_result r = diff_small(dir, a, &reordered, NULL, NULL, 0);
+    cli_result r = diff_small(unedited, &reordered, NULL, NULL, 0);
     expect_line(&r, "warps        4 compared\n");
     expect_line(&r, "records      12 compared, 0 differ\n");
     cli_result_free(&r);
@@ -210,7 +223,8 @@ Test(cli_diff, each_edit_names_its_field_and_place)
         int edit;
         const char *first;
     } cases[] = {
-        {EDIT_MASK, "scale launch 0 CTA (1,0,0) warp 1 record 0: mask: A 0xffffffff, B 0x0000ffff\n"},
+        {EDIT_MASK,
+         "scale launch 0 CTA (1,0,0) warp 1 record 0: mask: A 0xffffffff, B 0x0000ffff\n"},
         /* (CTA 1 × 64 + warp 1 × 32 + lane 7) × 4 = 0x19c */
         {EDIT_ADDRESS,
          "scale launch 0 CTA (1,0,0) warp 1 record 2: address lane 7: A alloc#1+0x19c, "
@@ -223,28 +237,24 @@ Test(cli_diff, each_edit_names_its_field_and_place)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         small edited = base;
         edited.edit = cases[i].edit;
-        r = diff_small(dir, a, &edited, NULL, NULL, 1);
+        r = diff_small(unedited, &edited, NULL, NULL, 1);
         expect_first(&r, cases[i].first);
         cli_result_free(&r);
     }
     /* A trace that records no cache operator says nothing about it. */
     small no_op = base;
     no_op.edit = EDIT_NO_OP;
-    r = diff_small(dir, a, &no_op, NULL, NULL, 0);
+    r = diff_small(unedited, &no_op, NULL, NULL, 0);
     cli_result_free(&r);
-    free(a);
-    test_tmpdir_cleanup(dir);
 }
 
 /* A dropped record is counted once per field it shifts, and the summary
  * adds them up. */
-Test(cli_diff, summary_counts_by_field)
+Test(cli_diff, summary_counts_by_field, .init = write_base, .fini = remove_base)
 {
-    char *dir = test_tmpdir();
-    char *a = write_small(dir, "a.wst", &base);
     small dropped = base;
     dropped.edit = EDIT_DROP;
-    cli_result r = diff_small(dir, a, &dropped, "--max", "0", 1);
+    cli_result r = diff_small(unedited, &dropped, "--max", "0", 1);
     cr_assert_eq(r.out[0], 'k', "no difference printed: %s", r.out);
     /* Record 1 of that warp now meets the store: PC, kind, space and (the
      * local load's shape against a global address) the address differ. */
@@ -253,17 +263,14 @@ Test(cli_diff, summary_counts_by_field)
     expect_line(&r, "differences  5: records 1, pc 1, kind 1, space 1, address 1 "
                     "(the first 0 above)\n");
     cli_result_free(&r);
-    free(a);
-    test_tmpdir_cleanup(dir);
 }
 
-Test(cli_diff, shifted_bases_differ_only_without_allocation_tables)
+Test(cli_diff, shifted_bases_differ_only_without_allocation_tables, .init = write_base,
+     .fini = remove_base)
 {
-    char *dir = test_tmpdir();
-    char *a = write_small(dir, "a.wst", &base);
     small shifted = base;
     shifted.alloc1_shift = 0x100000;
-    cli_result r = diff_small(dir, a, &shifted, NULL, NULL, 0);
+    cli_result r = diff_small(unedited, &shifted, NULL, NULL, 0);
     cli_result_free(&r);
 
     /* One trace without a table: both compared as recorded. */
@@ -271,81 +278,71 @@ Test(cli_diff, shifted_bases_differ_only_without_allocation_tables)
     bare.no_table = bare_shifted.no_table = 1;
     static const char *const first = "scale launch 0 CTA (0,0,0) warp 0 record 2: address lane 0: "
                                      "A 0x7f0000001000, B 0x7f0000101000\n";
-    r = diff_small(dir, a, &bare_shifted, NULL, NULL, 1);
+    r = diff_small(unedited, &bare_shifted, NULL, NULL, 1);
     expect_first(&r, first);
     expect_line(&r, "addresses    as recorded: B lists no allocations; local memory by shape\n");
     cli_result_free(&r);
-    char *c = write_small(dir, "c.wst", &bare);
-    r = diff_small(dir, c, &bare_shifted, NULL, NULL, 1);
+    char *c = write_small(work_dir, "c.wst", &bare);
+    r = diff_small(c, &bare_shifted, NULL, NULL, 1);
     expect_first(&r, first);
     expect_line(&r, "as recorded: neither trace lists its allocations;");
     expect_line(&r, "differences  4: address 4");
     cli_result_free(&r);
-    r = diff_small(dir, c, &bare_shifted, "--ignore-bases", NULL, 0);
+    r = diff_small(c, &bare_shifted, "--ignore-bases", NULL, 0);
     expect_line(&r, "addresses    by shape (--ignore-bases)");
     cli_result_free(&r);
     /* --ignore-bases still sees a lane out of its place. */
     small moved = bare;
     moved.edit = EDIT_ADDRESS;
-    r = diff_small(dir, c, &moved, "--ignore-bases", NULL, 1);
+    r = diff_small(c, &moved, "--ignore-bases", NULL, 1);
     expect_first(&r, "scale launch 0 CTA (1,0,0) warp 1 record 2: address lane 7: "
                      "A base+0x1c, B base+0x20\n");
     cli_result_free(&r);
-    free(a);
     free(c);
-    test_tmpdir_cleanup(dir);
 }
 
-Test(cli_diff, pcs_by_offset_or_paired)
+Test(cli_diff, pcs_by_offset_or_paired, .init = write_base, .fini = remove_base)
 {
-    char *dir = test_tmpdir();
-    char *a = write_small(dir, "a.wst", &base);
     small renumbered = base;
     renumbered.pc_shift = 0x1000;
-    cli_result r = diff_small(dir, a, &renumbered, NULL, NULL, 1);
+    cli_result r = diff_small(unedited, &renumbered, NULL, NULL, 1);
     expect_line(&r, "differences  12: pc 12 ");
     cli_result_free(&r);
-    r = diff_small(dir, a, &renumbered, "--pcs", "paired", 0);
+    r = diff_small(unedited, &renumbered, "--pcs", "paired", 0);
     cli_result_free(&r);
     /* Load 0x10 met 0x1010 first; at CTA 1 it meets 0x1040. */
     renumbered.edit = EDIT_PC;
-    r = diff_small(dir, a, &renumbered, "--pcs", "paired", 1);
+    r = diff_small(unedited, &renumbered, "--pcs", "paired", 1);
     expect_first(&r, "scale launch 0 CTA (1,0,0) warp 1 record 0: pc: "
                      "A 0x10 (paired with 0x1010), B 0x1040\n\n");
     cli_result_free(&r);
-    free(a);
-    test_tmpdir_cleanup(dir);
 }
 
-Test(cli_diff, kernel_names_shapes_and_counts)
+Test(cli_diff, kernel_names_shapes_and_counts, .init = write_base, .fini = remove_base)
 {
-    char *dir = test_tmpdir();
-    char *a = write_small(dir, "a.wst", &base);
     /* A plain name equals the mangled one it demangles to. */
     small plain = base;
     plain.name = "scale";
-    cli_result r = diff_small(dir, a, &plain, NULL, NULL, 0);
+    cli_result r = diff_small(unedited, &plain, NULL, NULL, 0);
     cli_result_free(&r);
     small renamed = base;
     renamed.name = "shift";
-    r = diff_small(dir, a, &renamed, NULL, NULL, 1);
+    r = diff_small(unedited, &renamed, NULL, NULL, 1);
     expect_first(&r, "scale launch 0: name: A scale, B shift\n\n");
     expect_line(&r, "records      12 compared, 0 differ\n");
     cli_result_free(&r);
     small wider = base;
     wider.grid_x = 3;
-    r = diff_small(dir, a, &wider, NULL, NULL, 1);
+    r = diff_small(unedited, &wider, NULL, NULL, 1);
     expect_first(&r, "scale launch 0: grid: A (2,1,1), B (3,1,1)\n\n");
     expect_line(&r, "kernels      0 compared (A 1, B 1)\n");
     expect_line(&r, "left out     A 12 records, B 12 ");
     cli_result_free(&r);
     small more = base;
     more.extra_kernel = 1;
-    r = diff_small(dir, a, &more, NULL, NULL, 1);
+    r = diff_small(unedited, &more, NULL, NULL, 1);
     expect_first(&r, "kernels: A 1, B 2\n\n");
     cli_result_free(&r);
-    free(a);
-    test_tmpdir_cleanup(dir);
 }
 
 /* An emulated trace and edited copies of it, written through the writer
@@ -422,36 +419,34 @@ static void expect_error(cli_result r, const char *message)
     cli_result_free(&r);
 }
 
-Test(cli_diff, bad_input_is_one_line_and_status_2)
+Test(cli_diff, bad_input_is_one_line_and_status_2, .init = write_base, .fini = remove_base)
 {
-    char *dir = test_tmpdir();
-    char *a = write_small(dir, "a.wst", &base);
-    char *missing = test_path(dir, "missing.wst"), *text = test_path(dir, "text.wst");
+    char *missing = test_path(work_dir, "missing.wst"), *text = test_path(work_dir, "text.wst");
     cr_assert_eq(test_write_file(text, "not a trace\n", 12), 0);
     char message[512];
     snprintf(message, sizeof message, "warpscope: %s: cannot open: No such file or directory\n",
              missing);
-    expect_error(cli_run("diff", a, missing, NULL), message);
+    expect_error(cli_run("diff", unedited, missing, NULL), message);
     snprintf(message, sizeof message, "warpscope: %s: not a warpscope trace (bad magic)\n", text);
-    expect_error(cli_run("diff", text, a, NULL), message);
-    expect_error(cli_run("diff", a, NULL), "warpscope: diff needs two trace files; see "
-                                           "'warpscope diff --help'\n");
-    snprintf(message, sizeof message, "warpscope: diff compares two traces; '%s' is a third\n", a);
-    expect_error(cli_run("diff", a, a, a, NULL), message);
-    expect_error(cli_run("diff", a, a, "--max", "ten", NULL),
+    expect_error(cli_run("diff", text, unedited, NULL), message);
+    expect_error(cli_run("diff", unedited, NULL),
+                 "warpscope: diff needs two trace files; see 'warpscope diff --help'\n");
+    snprintf(message, sizeof message, "warpscope: diff compares two traces; '%s' is a third\n",
+             unedited);
+    expect_error(cli_run("diff", unedited, unedited, unedited, NULL), message);
+    expect_error(cli_run("diff", unedited, unedited, "--max", "ten", NULL),
                  "warpscope: --max: expected a non-negative whole number, got 'ten'\n");
-    expect_error(cli_run("diff", a, a, "--max", NULL), "warpscope: diff: --max needs a value\n");
-    expect_error(cli_run("diff", a, a, "--pcs", "index", NULL),
+    expect_error(cli_run("diff", unedited, unedited, "--max", NULL),
+                 "warpscope: diff: --max needs a value\n");
+    expect_error(cli_run("diff", unedited, unedited, "--pcs", "index", NULL),
                  "warpscope: --pcs: 'offset' or 'paired', not 'index'\n");
-    expect_error(cli_run("diff", a, a, "--ignore-base", NULL),
+    expect_error(cli_run("diff", unedited, unedited, "--ignore-base", NULL),
                  "warpscope: diff: unknown option '--ignore-base'; see 'warpscope diff --help'\n");
     cli_result r = cli_run("diff", "--help", NULL);
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "0\nwhen the traces agree, 1 when they differ, 2 on an error") != NULL,
               "%s", r.out);
     cli_result_free(&r);
-    free(a);
     free(missing);
     free(text);
-    test_tmpdir_cleanup(dir);
 }

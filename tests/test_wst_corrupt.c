@@ -302,7 +302,8 @@ Test(wst_corrupt, absurd_allocation_count)
     char *path = with_allocations(&s, list);
     ws_error err;
     cr_assert_null(wst_reader_open(path, &err));
-    cr_assert_str_eq(err.msg, "metadata: 'allocations' is not a list of at most 1048576 allocations");
+    cr_assert_str_eq(err.msg,
+                     "metadata: 'allocations' is not a list of at most 1048576 allocations");
     free(path);
     free(list);
     free_sample(&s);
