@@ -5,6 +5,9 @@
 #   make test       install/check deps, build with ASan+UBSan, run every test
 #   make demo       install/check deps, run the main job on the default workload
 #   make bench      run the benchmarks, results in bench/RESULTS.md
+#   make nvbit NVBIT_PATH=/path/to/nvbit_release [NVBIT_ARCH=all|sm_90]
+#                   build the NVBit tool build/rel/warpscope-nvbit.so (NVBit 1.7+,
+#                   nvcc; scripts/nvbit-check.sh NVBIT_PATH checks it against the release)
 #   make install PREFIX=/usr/local
 #   make clean
 
