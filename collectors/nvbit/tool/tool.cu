@@ -201,12 +201,16 @@ static void end_launch()
 {
     cudaDeviceSynchronize();
     ws_flush_channel<<<1, 1>>>(channel_dev);
-    cudaDeviceSynchronize();
+    /* After a kernel that failed the context is unusable and no marker
+     * comes: the application reports its own error. */
+    bool marker_sent = cudaDeviceSynchronize() == cudaSuccess;
     ws_error err;
     pthread_mutex_lock(&lock);
-    flushes_sent++;
-    while (flushes_received < flushes_sent)
-        pthread_cond_wait(&flushed, &lock);
+    if (marker_sent) {
+        flushes_sent++;
+        while (flushes_received < flushes_sent)
+            pthread_cond_wait(&flushed, &lock);
+    }
     if (ws_nvbit_kernel_end(host, &err) != 0)
         fail(&err);
     pthread_mutex_unlock(&lock);
