@@ -5,6 +5,9 @@
 #   make test       install/check deps, build with ASan+UBSan, run every test
 #   make demo       install/check deps, run the main job on the default workload
 #   make bench      run the benchmarks, results in bench/RESULTS.md
+#   make nvbit NVBIT_PATH=/path/to/nvbit_release [NVBIT_ARCH=all|sm_90]
+#                   build the NVBit tool build/rel/warpscope-nvbit.so (NVBit 1.7+,
+#                   nvcc; scripts/nvbit-check.sh NVBIT_PATH checks it against the release)
 #   make install PREFIX=/usr/local
 #   make clean
 
@@ -46,7 +49,7 @@ TSAN_LIB := $(BUILD)/tsan/libwarpscope.a
 TSAN_BIN := $(BUILD)/tsan/warpscope
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan nvbit
+.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan nvbit FORCE
 .DEFAULT_GOAL := all
 
 all: deps
@@ -127,9 +130,24 @@ bench: deps-install
 	@$(MAKE) --no-print-directory $(REL_BIN) $(BENCH_BINS)
 	@scripts/bench.sh
 
-# ---- the NVBit collector (needs NVBit: make nvbit NVBIT_PATH=/path/to/nvbit_release) ----
-NVCC ?= nvcc
+# ---- the NVBit collector: make nvbit NVBIT_PATH=/path/to/nvbit_release ----
+# Built the way NVBit's own tools are (the Makefiles of its 1.7 releases):
+# the tool's host code as relocatable device code without ptxas cloning; the
+# injected function whole-program with -astoolspatch and
+# --keep-device-functions, so NVBit finds it by name and may call it from any
+# instruction; nvcc links both and does the device link.  NVBIT_ARCH=all
+# covers every GPU this nvcc targets (CUDA 13: sm_75 to sm_121, Hopper is
+# sm_90); NVBIT_ARCH=sm_90 builds for one.  NVBit 1.7 or later: the tool
+# handles cuLaunchKernelEx_ptsz, which older releases do not define.
+NVCC ?= $(shell command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+NVBIT_ARCH ?= all
+# ptxas before CUDA 12.3 needs the injected function's registers capped, as
+# NVBit's Makefiles do.
+NVBIT_MAXRREG = $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' | \
+                  awk '$$1 < 12 || ($$1 == 12 && $$2 < 3) { print "-maxrregcount=24" }')
 NVBIT_TOOL := $(BUILD)/rel/warpscope-nvbit.so
+NVBIT_OBJ  := $(BUILD)/nvbit
+NVBIT_CORE  = $(NVBIT_PATH)/core
 $(BUILD)/pic/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(REL_CFLAGS) -fPIC -c $< -o $@
@@ -137,20 +155,37 @@ $(BUILD)/pic/%.o: %.c Makefile
 nvbit: deps
 	@if [ -z "$(NVBIT_PATH)" ]; then \
 		echo "make nvbit: set NVBIT_PATH to an NVBit release (the directory holding core/)"; exit 1; fi
+	@if [ "$$(head -c 7 "$(NVBIT_CORE)/libnvbit.a" 2>/dev/null)" != '!<arch>' ]; then \
+		echo "make nvbit: $(NVBIT_CORE)/libnvbit.a: missing or not an ar archive (a Git LFS pointer?)"; exit 1; fi
+	@if ! command -v $(NVCC) >/dev/null; then \
+		echo "make nvbit: nvcc not found; set NVCC=/path/to/nvcc"; exit 1; fi
 	@$(MAKE) --no-print-directory $(NVBIT_TOOL)
 
-$(NVBIT_TOOL): collectors/nvbit/tool/tool.cu collectors/nvbit/tool/inject_funcs.cu \
-               $(call objs,pic,$(LIB_SRC))
-	$(NVCC) -std=c++17 -O3 -Xcompiler -fPIC -dc -arch=sm_75 -I. -I$(NVBIT_PATH)/core \
-		-I$(NVBIT_PATH)/core/utils collectors/nvbit/tool/tool.cu -o $(BUILD)/rel/ws_tool.o
-	$(NVCC) -std=c++17 -O3 -Xcompiler -fPIC -dc -arch=sm_75 -maxrregcount=24 -Xptxas -astoolspatch \
-		--keep-device-functions -I. -I$(NVBIT_PATH)/core collectors/nvbit/tool/inject_funcs.cu \
-		-o $(BUILD)/rel/ws_inject.o
-	$(NVCC) -arch=sm_75 -O3 -Xcompiler -fPIC -dlink $(BUILD)/rel/ws_tool.o $(BUILD)/rel/ws_inject.o \
-		-o $(BUILD)/rel/ws_link.o
-	$(CXX) -shared -o $@ $(BUILD)/rel/ws_tool.o $(BUILD)/rel/ws_inject.o $(BUILD)/rel/ws_link.o \
-		$(call objs,pic,$(LIB_SRC)) -L$(NVBIT_PATH)/core -lnvbit -L/usr/local/cuda/lib64 -lcuda -lcudart_static \
-		$(LIBS) -ldl -lrt
+# The release and architectures the objects are built for: building for
+# another rebuilds them.
+$(NVBIT_OBJ)/release: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(abspath $(NVBIT_PATH)) $(NVBIT_ARCH)' | cmp -s - $@ || \
+		echo '$(abspath $(NVBIT_PATH)) $(NVBIT_ARCH)' >$@
+FORCE:
+
+$(NVBIT_OBJ)/tool.o: collectors/nvbit/tool/tool.cu collectors/nvbit/ws_packet.h \
+                     collectors/nvbit/host/nvbit_host.h $(NVBIT_OBJ)/release Makefile
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -O3 -Xcompiler -fPIC -dc -arch=$(NVBIT_ARCH) -Xptxas -cloning=no -I. \
+		-I$(NVBIT_CORE) $< -o $@
+
+$(NVBIT_OBJ)/inject_funcs.o: collectors/nvbit/tool/inject_funcs.cu collectors/nvbit/ws_packet.h \
+                             $(NVBIT_OBJ)/release Makefile
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -O3 -Xcompiler -fPIC -c -arch=$(NVBIT_ARCH) $(NVBIT_MAXRREG) \
+		-Xptxas -astoolspatch --keep-device-functions -I. -I$(NVBIT_CORE) $< -o $@
+
+$(NVBIT_TOOL): $(NVBIT_OBJ)/tool.o $(NVBIT_OBJ)/inject_funcs.o $(call objs,pic,$(LIB_SRC)) \
+               $(NVBIT_CORE)/libnvbit.a $(NVBIT_OBJ)/release
+	@mkdir -p $(dir $@)
+	$(NVCC) -arch=$(NVBIT_ARCH) -O3 -shared -o $@ $(NVBIT_OBJ)/tool.o $(NVBIT_OBJ)/inject_funcs.o \
+		$(call objs,pic,$(LIB_SRC)) -L$(NVBIT_CORE) -lnvbit -lcuda -lcudart_static $(LIBS) -ldl -lrt
 
 # ---- fuzzing: the readers of user files under libFuzzer (needs clang; not
 # part of `make test`).  make fuzz FUZZ_SECONDS=600 for a longer run.

@@ -2,8 +2,10 @@
  * Instruments global, local and generic loads, stores and atomics of the
  * kernels WARPSCOPE_KERNELS / WARPSCOPE_LAUNCHES select; a host thread
  * receives the packets and hands them to the host library, which writes
- * WARPSCOPE_OUT through the .wst writer while the application runs.  The
- * application's cuMemAlloc allocations go to the trace's allocation table. */
+ * WARPSCOPE_OUT through the .wst writer while the application runs.
+ * Launches are handled one at a time: a kernel's packets are all handed over
+ * before the next kernel begins.  The application's cuMemAlloc allocations
+ * go to the trace's allocation table. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,17 +24,27 @@ extern "C" {
 
 #define CHANNEL_BYTES (1 << 20)
 
-static __managed__ ChannelDev channel_dev;
+/* Allocated with cudaMallocManaged at the first launch, as NVBit's own
+ * tools do, rather than a __managed__ variable of the tool's module, which
+ * NVBit may load lazily. */
+static ChannelDev *channel_dev;
 static ChannelHost channel_host;
+/* lock: the host library, shared with the receiving thread.  launch_lock:
+ * one launch at a time, from its begin callback to its end. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t flushed = PTHREAD_COND_INITIALIZER;
+static uint64_t flushes_sent, flushes_received; /* under lock */
+/* The tool's own CUDA calls (the channel's set-up, the flush kernel, the
+ * synchronizations) come back through nvbit_at_cuda_event on the thread
+ * that makes them; they are not the application's, and launching the flush
+ * kernel from its own end callback would never stop. */
+static __thread bool inside_callback;
 static wst_writer *writer;
 static ws_nvbit_host *host;
 static uint64_t launches;
 static volatile bool receiving;
 static std::unordered_set<CUfunction> instrumented;
-/* The tool's own CUDA calls (the channel's buffers, the flush kernel) raise
- * events too; they are not the application's allocations or launches. */
-static thread_local bool tool_calls_cuda;
 
 static const char *env(const char *name) { return getenv(name); }
 
@@ -60,10 +72,14 @@ static void *receive(void *)
         int bytes = channel_host.recv(buf, CHANNEL_BYTES);
         for (int at = 0; at + (int)sizeof(ws_packet) <= bytes; at += sizeof(ws_packet)) {
             ws_packet *p = (ws_packet *)(buf + at);
-            if (p->instr < 0)
-                continue;
             pthread_mutex_lock(&lock);
-            int rc = ws_nvbit_packet(host, p, &err);
+            int rc = 0;
+            if (p->instr < 0) {
+                flushes_received++;
+                pthread_cond_broadcast(&flushed);
+            } else {
+                rc = ws_nvbit_packet(host, p, &err);
+            }
             pthread_mutex_unlock(&lock);
             if (rc != 0)
                 fail(&err);
@@ -116,10 +132,89 @@ static void instrument(CUcontext ctx, CUfunction f)
                 nvbit_add_call_arg_guard_pred_val(instr);
                 nvbit_add_call_arg_const_val32(instr, id);
                 nvbit_add_call_arg_mref_addr64(instr, mref++);
-                nvbit_add_call_arg_const_val64(instr, (uint64_t)&channel_dev);
+                nvbit_add_call_arg_const_val64(instr, (uint64_t)channel_dev);
             }
         }
     }
+}
+
+/* A kernel launch, whichever driver call made it: the CUDA 12+ runtime
+ * launches through cuLaunchKernelEx as well as cuLaunchKernel. */
+struct launch {
+    CUfunction f;
+    wst_dim3 grid, block;
+    uint32_t dynamic_shared;
+};
+
+static bool launch_of(nvbit_api_cuda_t cbid, void *params, launch *l)
+{
+    if (cbid == API_CUDA_cuLaunchKernel || cbid == API_CUDA_cuLaunchKernel_ptsz) {
+        const cuLaunchKernel_params *p = (const cuLaunchKernel_params *)params;
+        *l = {p->f, {p->gridDimX, p->gridDimY, p->gridDimZ},
+              {p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes};
+        return true;
+    }
+    if (cbid == API_CUDA_cuLaunchKernelEx || cbid == API_CUDA_cuLaunchKernelEx_ptsz) {
+        const cuLaunchKernelEx_params *p = (const cuLaunchKernelEx_params *)params;
+        const CUlaunchConfig *c = p->config;
+        *l = {p->f, {c->gridDimX, c->gridDimY, c->gridDimZ},
+              {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes};
+        return true;
+    }
+    return false;
+}
+
+static void start_receiving()
+{
+    cudaMallocManaged(&channel_dev, sizeof *channel_dev);
+    receiving = true;
+    channel_host.init(0, CHANNEL_BYTES, channel_dev, receive, NULL);
+    /* The receiving thread's CUDA calls (some releases copy through a
+     * stream) are the tool's, not the application's. */
+    nvbit_set_tool_pthread(channel_host.get_thread());
+}
+
+static void begin_launch(CUcontext ctx, const launch *l)
+{
+    if (!receiving)
+        start_receiving();
+    int regs = 0, static_shared = 0;
+    cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, l->f);
+    cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, l->f);
+    ws_error err;
+    pthread_mutex_lock(&lock);
+    int record = ws_nvbit_kernel_begin(host, launches++, nvbit_get_func_name(ctx, l->f), l->grid,
+                                       l->block, l->dynamic_shared + (uint32_t)static_shared,
+                                       (uint32_t)regs, &err);
+    if (record < 0)
+        fail(&err);
+    if (record)
+        instrument(ctx, l->f);
+    pthread_mutex_unlock(&lock);
+    nvbit_enable_instrumented(ctx, l->f, record == 1);
+}
+
+/* Waits until the receiving thread has handed over every packet of the
+ * kernel that just ran: the flush kernel's marker comes after them in the
+ * channel, and the device side of the flush returns once the host has
+ * copied the buffer, not once it has read it. */
+static void end_launch()
+{
+    cudaDeviceSynchronize();
+    ws_flush_channel<<<1, 1>>>(channel_dev);
+    /* After a kernel that failed the context is unusable and no marker
+     * comes: the application reports its own error. */
+    bool marker_sent = cudaDeviceSynchronize() == cudaSuccess;
+    ws_error err;
+    pthread_mutex_lock(&lock);
+    if (marker_sent) {
+        flushes_sent++;
+        while (flushes_received < flushes_sent)
+            pthread_cond_wait(&flushed, &lock);
+    }
+    if (ws_nvbit_kernel_end(host, &err) != 0)
+        fail(&err);
+    pthread_mutex_unlock(&lock);
 }
 
 /* After cuMemAlloc returned: the application's allocation, for the trace's
@@ -128,11 +223,11 @@ static void record_allocation(nvbit_api_cuda_t cbid, void *params)
 {
     uint64_t base, bytes;
     if (cbid == API_CUDA_cuMemAlloc_v2) {
-        cuMemAlloc_v2_params *p = (cuMemAlloc_v2_params *)params;
+        const cuMemAlloc_v2_params *p = (const cuMemAlloc_v2_params *)params;
         base = *p->dptr;
         bytes = p->bytesize;
     } else {
-        cuMemAlloc_params *p = (cuMemAlloc_params *)params;
+        const cuMemAlloc_params *p = (const cuMemAlloc_params *)params;
         base = *p->dptr;
         bytes = p->bytesize;
     }
@@ -147,48 +242,25 @@ static void record_allocation(nvbit_api_cuda_t cbid, void *params)
 void nvbit_at_cuda_event(CUcontext ctx, int is_exit, nvbit_api_cuda_t cbid, const char *name,
                          void *params, CUresult *status)
 {
-    if (tool_calls_cuda)
+    if (inside_callback)
         return;
     if (cbid == API_CUDA_cuMemAlloc || cbid == API_CUDA_cuMemAlloc_v2) {
         if (is_exit && *status == CUDA_SUCCESS)
             record_allocation(cbid, params);
         return;
     }
-    if (cbid != API_CUDA_cuLaunchKernel && cbid != API_CUDA_cuLaunchKernel_ptsz)
+    launch l;
+    if (!launch_of(cbid, params, &l))
         return;
-    cuLaunchKernel_params *p = (cuLaunchKernel_params *)params;
-    ws_error err;
+    inside_callback = true;
     if (!is_exit) {
-        if (!receiving) {
-            receiving = true;
-            tool_calls_cuda = true;
-            channel_host.init(0, CHANNEL_BYTES, &channel_dev, receive, NULL);
-            tool_calls_cuda = false;
-        }
-        int regs = 0;
-        cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, p->f);
-        pthread_mutex_lock(&lock);
-        int record = ws_nvbit_kernel_begin(host, launches++, nvbit_get_func_name(ctx, p->f),
-                                           wst_dim3{p->gridDimX, p->gridDimY, p->gridDimZ},
-                                           wst_dim3{p->blockDimX, p->blockDimY, p->blockDimZ},
-                                           p->sharedMemBytes, (uint32_t)regs, &err);
-        if (record < 0)
-            fail(&err);
-        if (record)
-            instrument(ctx, p->f);
-        pthread_mutex_unlock(&lock);
-        nvbit_enable_instrumented(ctx, p->f, record == 1);
+        pthread_mutex_lock(&launch_lock);
+        begin_launch(ctx, &l);
     } else {
-        tool_calls_cuda = true;
-        cudaDeviceSynchronize();
-        ws_flush_channel<<<1, 1>>>(&channel_dev);
-        cudaDeviceSynchronize();
-        tool_calls_cuda = false;
-        pthread_mutex_lock(&lock);
-        if (ws_nvbit_kernel_end(host, &err) != 0)
-            fail(&err);
-        pthread_mutex_unlock(&lock);
+        end_launch();
+        pthread_mutex_unlock(&launch_lock);
     }
+    inside_callback = false;
 }
 
 void nvbit_at_term()

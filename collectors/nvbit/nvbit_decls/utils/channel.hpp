@@ -2,6 +2,7 @@
  * channel of NVBit's utilities, declared for warpscope's compile check. */
 #pragma once
 
+#include <pthread.h>
 #include <stdint.h>
 
 class ChannelDev {
@@ -13,7 +14,8 @@ class ChannelDev {
 class ChannelHost {
   public:
     void init(int id, int buff_size, ChannelDev *ch_dev, void *(*thread_fun)(void *),
-              void *args = nullptr);
-    void destroy(bool is_last);
-    int recv(void *buff, uint32_t max_buff_size);
+              void *args = NULL);
+    void destroy(bool dealloc);
+    uint32_t recv(void *buff, uint32_t max_buff_size);
+    pthread_t get_thread();
 };
