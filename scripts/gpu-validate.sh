@@ -6,7 +6,8 @@
 #   2. records it under the NVBit tool (warpscope record -o gpu.wst -- ...),
 #      timed: the tool's overhead is this over the native time;
 #   3. records the emulator's trace of the same workload, size and seed, and
-#      compares the two with `warpscope diff` (same / differs / error);
+#      compares the two with `warpscope diff --pcs paired` (same / differs /
+#      error; the emulator and the GPU number their PCs apart);
 #   4. with Nsight Compute (ncu): measures the L1 sector hit rate of global
 #      loads and the L2 sector hit rate of the SMs' traffic on the GPU, and
 #      replays the GPU trace through warpscope on the --gpu preset with the
@@ -174,7 +175,7 @@ validate() {
     run "$ws" record --workload "$w" --size "$size" --seed "$seed" --quiet -o "$dir/emu.wst" \
         >"$dir/emu.log" 2>&1 || failed=1
     local rc=0
-    run "$ws" diff "$dir/emu.wst" "$dir/gpu.wst" >"$dir/diff.txt" 2>&1 || rc=$?
+    run "$ws" diff --pcs paired "$dir/emu.wst" "$dir/gpu.wst" >"$dir/diff.txt" 2>&1 || rc=$?
     case $rc in 0) diff_result=same ;; 1) diff_result=differs ;; *) diff_result=error; failed=1 ;; esac
 
     local counts l1_hits l1_sectors l2_hits l2_sectors
