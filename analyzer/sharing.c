@@ -1,8 +1,11 @@
 /* analyzer/sharing.c: inter-SM and inter-CTA sharing (docs/metrics.md §5, S0 §III).
  *
- * Per block we keep the set of SMs (a bitmask) and the sorted set of CTAs
- * that touched it during the current kernel.  Folding happens once per block
- * at kernel end. */
+ * Per block we keep the set of SMs (a bitmask) and the set of CTAs that
+ * touched it during the current kernel, as sorted runs of consecutive CTA
+ * ids: neighbouring CTAs share blocks, so a block every CTA of a kernel
+ * touches costs one run, not one entry per CTA (docs/metrics.md §5: the
+ * state is 8 bytes per run, and the CTA-distance histogram stays exact).
+ * Folding happens once per block at kernel end. */
 #include "analyzer/sharing.h"
 
 #include <stdlib.h>
@@ -13,11 +16,16 @@
 
 #define SM_WORDS (SHARING_MAX_SMS / 64)
 
+/* CTA ids first..last, all of which touched the block. */
+typedef struct cta_run {
+    uint32_t first, last;
+} cta_run;
+
 typedef struct block_state {
     uint64_t sms[SM_WORDS];
-    uint32_t *ctas; /* sorted, distinct */
-    uint32_t cta_count, cta_capacity;
-    uint32_t first_cta; /* inline storage for the common single-CTA block */
+    cta_run *runs; /* sorted, disjoint and never adjacent */
+    uint32_t run_count, run_capacity;
+    cta_run first_run; /* inline storage for the common single-run block */
 } block_state;
 
 struct sharing {
@@ -25,6 +33,12 @@ struct sharing {
     u64map index; /* block id -> position in blocks[] */
     block_state *blocks;
     size_t block_count, block_capacity;
+    /* Scratch for the fold: prefix sums over a block's runs. */
+    __int128 *fold_q;
+    uint64_t *fold_len;
+    size_t fold_capacity;
+    uint32_t *fold_points; /* a sparse block's CTAs, one by one */
+    size_t points_capacity;
     sharing_results results;
 };
 
@@ -57,8 +71,8 @@ oom:
 static void drop_blocks(sharing *s)
 {
     for (size_t i = 0; i < s->block_count; i++)
-        if (s->blocks[i].ctas != &s->blocks[i].first_cta)
-            free(s->blocks[i].ctas);
+        if (s->blocks[i].runs != &s->blocks[i].first_run)
+            free(s->blocks[i].runs);
     s->block_count = 0;
     u64map_clear(&s->index);
 }
@@ -69,47 +83,99 @@ void sharing_free(sharing *s)
         return;
     drop_blocks(s);
     free(s->blocks);
+    free(s->fold_q);
+    free(s->fold_len);
+    free(s->fold_points);
     u64map_destroy(&s->index);
     free(s->results.sharers_hist);
     free(s->results.sm_matrix);
     free(s);
 }
 
-/* Inserts cta into the block's sorted set.  CTAs mostly arrive in order, so
- * the append path is checked first. */
+/* A block whose runs average at most this many CTAs is folded CTA by CTA
+ * (fold_points), cheaper there than the run formulas. */
+#define SPARSE_RUN_LENGTH 4
+
+/* Room in the fold's scratch for a block of m runs, made while touching so
+ * that the fold at kernel end cannot fail: prefix sums for m runs, and the
+ * CTAs of a sparse block (at most SPARSE_RUN_LENGTH × m of them). */
+static int reserve_fold(sharing *s, uint32_t m)
+{
+    if ((size_t)m + 1 <= s->fold_capacity)
+        return 0;
+    size_t points = 2 * (size_t)SPARSE_RUN_LENGTH * ((size_t)m + 1);
+    uint32_t *p = realloc(s->fold_points, points * sizeof *p);
+    if (!p)
+        return -1;
+    s->fold_points = p;
+    s->points_capacity = points;
+    size_t cap = 2 * ((size_t)m + 1);
+    __int128 *q = realloc(s->fold_q, cap * sizeof *q);
+    if (q)
+        s->fold_q = q;
+    uint64_t *len = realloc(s->fold_len, cap * sizeof *len);
+    if (len)
+        s->fold_len = len;
+    if (!q || !len)
+        return -1;
+    s->fold_capacity = cap;
+    return 0;
+}
+
+/* Adds cta to the block's runs.  CTAs mostly arrive in order, so extending
+ * the last run is checked first. */
 static int add_cta(block_state *b, uint32_t cta)
 {
-    uint32_t n = b->cta_count;
-    if (n && b->ctas[n - 1] == cta)
+    uint32_t n = b->run_count;
+    cta_run *last = &b->runs[n - 1];
+    if (cta >= last->first && (uint64_t)cta <= (uint64_t)last->last + 1) {
+        if (cta > last->last)
+            last->last = cta;
         return 0;
-    uint32_t pos = n;
-    if (n && b->ctas[n - 1] > cta) {
-        uint32_t lo = 0, hi = n;
+    }
+    uint32_t pos = n; /* the first run ending at or after cta */
+    if (cta < last->first) {
+        uint32_t lo = 0, hi = n - 1;
         while (lo < hi) {
             uint32_t mid = (lo + hi) / 2;
-            if (b->ctas[mid] < cta)
+            if (b->runs[mid].last < cta)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        if (b->ctas[lo] == cta)
-            return 0;
         pos = lo;
+        if (b->runs[pos].first <= cta)
+            return 0;
     }
-    if (n == b->cta_capacity) {
-        uint32_t cap = b->cta_capacity * 2;
-        uint32_t *grown = malloc(cap * sizeof *grown);
+    int joins_left = pos > 0 && b->runs[pos - 1].last + 1 == cta;
+    int joins_right = pos < n && b->runs[pos].first == cta + 1;
+    if (joins_left && joins_right) {
+        b->runs[pos - 1].last = b->runs[pos].last;
+        memmove(b->runs + pos, b->runs + pos + 1, (n - pos - 1) * sizeof *b->runs);
+        b->run_count = n - 1;
+        return 0;
+    }
+    if (joins_left || joins_right) {
+        if (joins_left)
+            b->runs[pos - 1].last = cta;
+        else
+            b->runs[pos].first = cta;
+        return 0;
+    }
+    if (n == b->run_capacity) {
+        uint32_t cap = b->run_capacity * 2;
+        cta_run *grown = malloc(cap * sizeof *grown);
         if (!grown)
             return -1;
-        memcpy(grown, b->ctas, n * sizeof *grown);
-        if (b->ctas != &b->first_cta)
-            free(b->ctas);
-        b->ctas = grown;
-        b->cta_capacity = cap;
+        memcpy(grown, b->runs, n * sizeof *grown);
+        if (b->runs != &b->first_run)
+            free(b->runs);
+        b->runs = grown;
+        b->run_capacity = cap;
     }
-    memmove(b->ctas + pos + 1, b->ctas + pos, (n - pos) * sizeof *b->ctas);
-    b->ctas[pos] = cta;
-    b->cta_count = n + 1;
+    memmove(b->runs + pos + 1, b->runs + pos, (n - pos) * sizeof *b->runs);
+    b->runs[pos] = (cta_run){cta, cta};
+    b->run_count = n + 1;
     return 0;
 }
 
@@ -132,33 +198,77 @@ int sharing_touch(sharing *s, uint64_t addr, uint32_t sm, uint32_t cta, ws_error
         if (ws_grow((void **)&s->blocks, &s->block_capacity, s->block_count + 1,
                     sizeof *s->blocks) != 0)
             return ws_fail(err, "out of memory");
-        /* Blocks holding their CTA inline pointed into the old array. */
+        /* Blocks holding their run inline pointed into the old array. */
         if (s->blocks != old)
             for (size_t i = 0; i < s->block_count; i++)
-                if (s->blocks[i].cta_capacity == 1)
-                    s->blocks[i].ctas = &s->blocks[i].first_cta;
+                if (s->blocks[i].run_capacity == 1)
+                    s->blocks[i].runs = &s->blocks[i].first_run;
         block_state *b = &s->blocks[s->block_count++];
         memset(b, 0, sizeof *b);
-        b->first_cta = cta;
-        b->ctas = &b->first_cta;
-        b->cta_count = b->cta_capacity = 1;
+        b->first_run = (cta_run){cta, cta};
+        b->runs = &b->first_run;
+        b->run_count = b->run_capacity = 1;
+        if (reserve_fold(s, 1) != 0)
+            return ws_fail(err, "out of memory");
         b->sms[sm / 64] = 1ULL << (sm % 64);
         return 0;
     }
     block_state *b = &s->blocks[*slot];
     b->sms[sm / 64] |= 1ULL << (sm % 64);
-    if (add_cta(b, cta) != 0)
+    if (add_cta(b, cta) != 0 || reserve_fold(s, b->run_count) != 0)
         return ws_fail(err, "out of memory");
     return 0;
 }
 
 static unsigned floor_log2(uint64_t v) { return 63u - (unsigned)__builtin_clzll(v); }
 
-/* Histogram of |a - b| over all pairs of the sorted set, without visiting
+/* The fold of one block's runs r[0..m): with C(x) = CTAs of the block <= x,
+ * G(X) = C(0) + ... + C(X), and n CTAs in all, the pairs a < b with
+ * b - a <= D number
+ *     P(D) = sum over runs of (G(last + D) - G(first + D - 1)) - n(n+1)/2,
+ * since every CTA a counts C(a + D) - C(a) partners and the C(a) add up to
+ * 1 + 2 + ... + n.  G is exact from prefix sums over the runs, so each
+ * distance bin, P(high) - P(low - 1), costs O(m log m), however many CTAs
+ * the runs hold. */
+typedef struct run_fold {
+    const cta_run *runs;
+    uint32_t m;
+    const __int128 *q;     /* q[j] = sum over runs i < j of len(len+1)/2 - last×len */
+    const uint64_t *len;   /* len[j] = CTAs in runs i < j */
+    uint64_t n;
+} run_fold;
+
+static __int128 fold_g(const run_fold *f, uint64_t x)
+{
+    uint32_t lo = 0, hi = f->m; /* j = runs ending at or before x */
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (f->runs[mid].last <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    __int128 g = f->q[lo] + (__int128)x * f->len[lo];
+    if (lo < f->m && f->runs[lo].first <= x) {
+        __int128 t = (__int128)(x - f->runs[lo].first + 1);
+        g += t * (t + 1) / 2;
+    }
+    return g;
+}
+
+static uint64_t fold_pairs_within(const run_fold *f, uint64_t d)
+{
+    __int128 p = -(__int128)f->n * (f->n + 1) / 2;
+    for (uint32_t i = 0; i < f->m; i++)
+        p += fold_g(f, (uint64_t)f->runs[i].last + d) - fold_g(f, (uint64_t)f->runs[i].first + d - 1);
+    return (uint64_t)p;
+}
+
+/* Histogram of |a - b| over all pairs of the sorted CTAs, without visiting
  * every pair: small distances by a forward scan of the next few entries,
  * larger ones by counting entries in [c + 2^k, c + 2^(k+1)) with one
  * monotone pointer per bucket boundary (O(n × buckets) per block). */
-static void fold_cta_distances(sharing_results *r, const uint32_t *ctas, uint32_t n)
+static void fold_points(sharing_results *r, const uint32_t *ctas, uint32_t n)
 {
     uint32_t boundary[SHARING_LOG2_BUCKETS + 1];
     unsigned first_bucket = floor_log2(SHARING_EXACT_DISTANCES);
@@ -170,7 +280,7 @@ static void fold_cta_distances(sharing_results *r, const uint32_t *ctas, uint32_
         for (uint32_t j = i + 1; j < n && ctas[j] - base < SHARING_EXACT_DISTANCES; j++)
             r->cta_distance_exact[ctas[j] - base]++;
         /* boundary[k] = first index whose distance from ctas[i] is >= 2^k. */
-        for (unsigned k = first_bucket; k <= SHARING_LOG2_BUCKETS && k < 64; k++) {
+        for (unsigned k = first_bucket; k <= SHARING_LOG2_BUCKETS; k++) {
             uint64_t limit = base + (1ULL << k);
             uint32_t p = boundary[k] > i ? boundary[k] : i + 1;
             while (p < n && ctas[p] < limit)
@@ -179,6 +289,45 @@ static void fold_cta_distances(sharing_results *r, const uint32_t *ctas, uint32_
         }
         for (unsigned k = first_bucket; k < SHARING_LOG2_BUCKETS; k++)
             r->cta_distance_log2[k] += boundary[k + 1] - boundary[k];
+    }
+}
+
+static void fold_cta_distances(sharing *s, sharing_results *r, const cta_run *runs, uint32_t m)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < m; i++)
+        n += (uint64_t)runs[i].last - runs[i].first + 1;
+    if (n <= (uint64_t)SPARSE_RUN_LENGTH * m) {
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < m; i++)
+            for (uint64_t c = runs[i].first; c <= runs[i].last; c++)
+                s->fold_points[at++] = (uint32_t)c;
+        fold_points(r, s->fold_points, at);
+        return;
+    }
+    s->fold_q[0] = 0;
+    s->fold_len[0] = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        uint64_t len = (uint64_t)runs[i].last - runs[i].first + 1;
+        s->fold_q[i + 1] = s->fold_q[i] + (__int128)len * (len + 1) / 2 - (__int128)runs[i].last * len;
+        s->fold_len[i + 1] = s->fold_len[i] + len;
+    }
+    run_fold f = {runs, m, s->fold_q, s->fold_len, s->fold_len[m]};
+    uint64_t all = f.n * (f.n - 1) / 2, span = (uint64_t)runs[m - 1].last - runs[0].first;
+    r->cta_pairs += all;
+    /* Distances above the span have no pairs: stop there. */
+    uint64_t below = 0; /* P(d - 1) */
+    for (uint64_t d = 1; d < SHARING_EXACT_DISTANCES && d <= span; d++) {
+        uint64_t upto = fold_pairs_within(&f, d);
+        r->cta_distance_exact[d] += upto - below;
+        below = upto;
+    }
+    for (unsigned k = floor_log2(SHARING_EXACT_DISTANCES);
+         k < SHARING_LOG2_BUCKETS && (UINT64_C(1) << k) <= span; k++) {
+        uint64_t high = (UINT64_C(1) << (k + 1)) - 1;
+        uint64_t upto = high >= span ? all : fold_pairs_within(&f, high);
+        r->cta_distance_log2[k] += upto - below;
+        below = upto;
     }
 }
 
@@ -199,9 +348,9 @@ void sharing_end_kernel(sharing *s)
         for (uint32_t x = 0; x < count; x++)
             for (uint32_t y = 0; y < count; y++)
                 r->sm_matrix[(size_t)sms[x] * r->sm_count + sms[y]]++;
-        if (b->cta_count >= 2) {
+        if (b->run_count > 1 || b->runs[0].last > b->runs[0].first) {
             r->multi_cta_blocks++;
-            fold_cta_distances(r, b->ctas, b->cta_count);
+            fold_cta_distances(s, r, b->runs, b->run_count);
         }
     }
     drop_blocks(s);

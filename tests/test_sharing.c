@@ -214,3 +214,84 @@ Test(u64map, remove_keeps_every_other_key_findable)
     remove_against_array(40);
     remove_against_array(0);
 }
+
+/* The CTA-distance histogram from runs of CTA ids equals the pairwise
+ * count over every pair, on random sets: runs that merge from both sides,
+ * CTAs arriving out of order and repeated, ids near 2^32, and spans
+ * reaching the top log2 bucket. */
+static uint64_t next_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int by_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+Test(sharing, cta_distances_from_runs_equal_the_pairwise_count)
+{
+    uint64_t seed = 7;
+    for (int trial = 0; trial < 300; trial++) {
+        sharing *s = make(1, 128);
+        uint32_t ctas[400];
+        uint32_t n = 1 + (uint32_t)(next_rand(&seed) % 300);
+        uint32_t base = trial % 3 == 0 ? UINT32_MAX - 1000 : (uint32_t)(next_rand(&seed) % 100000);
+        uint32_t spread = trial % 5 == 0 ? 3000000000u : 1 + (uint32_t)(next_rand(&seed) % 600);
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t c = base + next_rand(&seed) % (trial % 5 == 0 ? spread : spread % 900 + 1);
+            ctas[i] = (uint32_t)(c > UINT32_MAX ? UINT32_MAX - (c - UINT32_MAX) : c);
+            touch(s, 0, 0, ctas[i]);
+            if (i % 7 == 0)
+                touch(s, 0, 0, ctas[i]); /* repeats change nothing */
+        }
+        sharing_end_kernel(s);
+        qsort(ctas, n, sizeof *ctas, by_u32);
+        uint32_t distinct = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (i == 0 || ctas[i] != ctas[i - 1])
+                ctas[distinct++] = ctas[i];
+        uint64_t exact[SHARING_EXACT_DISTANCES] = {0}, log2[SHARING_LOG2_BUCKETS] = {0};
+        for (uint32_t i = 0; i < distinct; i++)
+            for (uint32_t j = i + 1; j < distinct; j++) {
+                uint64_t d = (uint64_t)ctas[j] - ctas[i];
+                if (d < SHARING_EXACT_DISTANCES)
+                    exact[d]++;
+                else
+                    log2[63 - __builtin_clzll(d)]++;
+            }
+        const sharing_results *r = sharing_get(s);
+        cr_assert_eq(r->cta_pairs, (uint64_t)distinct * (distinct - 1) / 2, "trial %d", trial);
+        cr_assert_eq(r->multi_cta_blocks, distinct >= 2, "trial %d", trial);
+        for (int d = 0; d < SHARING_EXACT_DISTANCES; d++)
+            cr_assert_eq(r->cta_distance_exact[d], exact[d], "trial %d d %d", trial, d);
+        for (int k = 0; k < SHARING_LOG2_BUCKETS; k++)
+            cr_assert_eq(r->cta_distance_log2[k], log2[k], "trial %d bucket %d", trial, k);
+        sharing_free(s);
+    }
+}
+
+/* A block every CTA of a huge grid touches is one run: the state does not
+ * grow with the CTAs, and the histogram is still exact. */
+Test(sharing, a_block_touched_by_every_cta_is_one_run)
+{
+    sharing *s = make(1, 128);
+    const uint32_t n = 3000000;
+    for (uint32_t c = 0; c < n; c++)
+        touch(s, 0, 0, n - 1 - c); /* backwards: every insert extends the run down */
+    sharing_end_kernel(s);
+    const sharing_results *r = sharing_get(s);
+    cr_assert_eq(r->cta_pairs, (uint64_t)n * (n - 1) / 2);
+    for (int d = 1; d < SHARING_EXACT_DISTANCES; d++)
+        cr_assert_eq(r->cta_distance_exact[d], n - (uint64_t)d);
+    /* Bucket k holds distances 2^k .. 2^(k+1) - 1, each n - d times. */
+    uint64_t lo = 16, hi = 31, want = 0;
+    for (uint64_t d = lo; d <= hi; d++)
+        want += n - d;
+    cr_assert_eq(r->cta_distance_log2[4], want);
+    sharing_free(s);
+}
