@@ -5,6 +5,7 @@
 #   make test       install/check deps, build with ASan+UBSan, run every test
 #   make demo       install/check deps, run the main job on the default workload
 #   make bench      run the benchmarks, results in bench/RESULTS.md
+#   make cuda-workloads  the embedded workloads as CUDA programs (needs nvcc, no GPU)
 #   make install PREFIX=/usr/local
 #   make clean
 
@@ -46,7 +47,8 @@ TSAN_LIB := $(BUILD)/tsan/libwarpscope.a
 TSAN_BIN := $(BUILD)/tsan/warpscope
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan nvbit
+.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan nvbit \
+        cuda-workloads
 .DEFAULT_GOAL := all
 
 all: deps
@@ -114,6 +116,7 @@ check-tsan: $(TSAN_BIN)
 
 check-asan: $(ASAN_BIN) $(ASAN_TESTS) $(REL_BIN)
 	@scripts/nvbit-check.sh
+	@scripts/cuda-workloads-check.sh $(REL_BIN)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(ASAN_TESTS) --jobs=$$(nproc) --short-filename
@@ -127,8 +130,10 @@ bench: deps-install
 	@$(MAKE) --no-print-directory $(REL_BIN) $(BENCH_BINS)
 	@scripts/bench.sh
 
+# nvcc from PATH, else where the CUDA toolkit installs it.
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
+
 # ---- the NVBit collector (needs NVBit: make nvbit NVBIT_PATH=/path/to/nvbit_release) ----
-NVCC ?= nvcc
 NVBIT_TOOL := $(BUILD)/rel/warpscope-nvbit.so
 $(BUILD)/pic/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
@@ -151,6 +156,21 @@ $(NVBIT_TOOL): collectors/nvbit/tool/tool.cu collectors/nvbit/tool/inject_funcs.
 	$(CXX) -shared -o $@ $(BUILD)/rel/ws_tool.o $(BUILD)/rel/ws_inject.o $(BUILD)/rel/ws_link.o \
 		$(call objs,pic,$(LIB_SRC)) -L$(NVBIT_PATH)/core -lnvbit -L/usr/local/cuda/lib64 -lcuda -lcudart_static \
 		$(LIBS) -ldl -lrt
+
+# ---- the embedded workloads as CUDA programs (docs/cuda-workloads.md) ------
+# build/cuda/NAME from collectors/workloads/cuda/NAME.cu, for sm_90 with the
+# compute_90 PTX beside it.  The fatbin is left uncompressed so that
+# scripts/cuda-workloads-check.sh can read the SASS and PTX out of each
+# binary with binutils alone (the toolkit's cuobjdump is not always there).
+CUDA_SRC   := $(wildcard collectors/workloads/cuda/*.cu)
+CUDA_BINS  := $(patsubst collectors/workloads/cuda/%.cu,$(BUILD)/cuda/%,$(CUDA_SRC))
+CUDA_FLAGS := -I. -std=c++17 -O2 -lineinfo -gencode 'arch=compute_90,code=[sm_90,compute_90]' --no-compress
+
+cuda-workloads: $(CUDA_BINS)
+
+$(BUILD)/cuda/%: collectors/workloads/cuda/%.cu collectors/workloads/cuda/ws_cuda.cuh Makefile
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDA_FLAGS) -o $@ $<
 
 # ---- fuzzing: the readers of user files under libFuzzer (needs clang; not
 # part of `make test`).  make fuzz FUZZ_SECONDS=600 for a longer run.

@@ -103,6 +103,17 @@ static inline float ws_rand_float(uint64_t *state) /* = workload_rand_float */
     return (float)(ws_rand(state) >> 40) / (float)(1 << 24);
 }
 
+/* Zeroed host memory for count T's; running out is one line and exit 1. */
+template <typename T> static inline T *ws_host(size_t count)
+{
+    T *host = (T *)calloc(count ? count : 1, sizeof(T));
+    if (!host) {
+        fprintf(stderr, "out of host memory\n");
+        exit(1);
+    }
+    return host;
+}
+
 /* Device memory, allocated in the port's emu_malloc order. */
 template <typename T> static inline T *ws_device(size_t count)
 {
@@ -116,6 +127,18 @@ template <typename T> static inline void ws_to_device(T *device, const T *host, 
     WS_CUDA(cudaMemcpy(device, host, count * sizeof(T), cudaMemcpyHostToDevice));
 }
 
+/* Device memory zeroed as emu_malloc's is, by a copy from the host rather
+ * than cudaMemset, so that nothing but the workload's own kernels runs on
+ * the device. */
+template <typename T> static inline T *ws_device_zeroed(size_t count)
+{
+    T *device = ws_device<T>(count);
+    T *zeros = ws_host<T>(count);
+    ws_to_device(device, zeros, count);
+    free(zeros);
+    return device;
+}
+
 template <typename T> static inline void ws_to_host(T *host, const T *device, size_t count)
 {
     WS_CUDA(cudaMemcpy(host, device, count * sizeof(T), cudaMemcpyDeviceToHost));
@@ -127,11 +150,7 @@ template <typename T> static inline void ws_to_host(T *host, const T *device, si
 static inline float *ws_random_floats(size_t n, uint64_t *state, float **copy)
 {
     float *device = ws_device<float>(n);
-    float *host = (float *)malloc(n * sizeof *host + 1);
-    if (!host) {
-        fprintf(stderr, "out of host memory\n");
-        exit(1);
-    }
+    float *host = ws_host<float>(n);
     for (size_t i = 0; i < n; i++)
         host[i] = ws_rand_float(state);
     ws_to_device(device, host, n);
