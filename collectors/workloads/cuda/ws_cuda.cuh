@@ -29,10 +29,14 @@ struct ws_options {
     const char *program;
 };
 
+/* The program's name for the errors below (set by ws_parse). */
+static const char *ws_program_name = "cuda workload";
+
 /* Parses the command line; a bad option is a one-line error and exit 2. */
 static inline ws_options ws_parse(int argc, char **argv, const char *program)
 {
     ws_options o = {WS_SMALL, 1, 0, program};
+    ws_program_name = program;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--verify") == 0) {
@@ -76,8 +80,8 @@ static inline ws_options ws_parse(int argc, char **argv, const char *program)
     do {                                                                                 \
         cudaError_t ws_rc_ = (call);                                                     \
         if (ws_rc_ != cudaSuccess) {                                                     \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                \
-                    cudaGetErrorString(ws_rc_));                                         \
+            fprintf(stderr, "%s: %s:%d: %s: %s\n", ws_program_name, __FILE__, __LINE__,   \
+                    #call, cudaGetErrorString(ws_rc_));                                  \
             exit(1);                                                                     \
         }                                                                                \
     } while (0)
@@ -108,7 +112,7 @@ template <typename T> static inline T *ws_host(size_t count)
 {
     T *host = (T *)calloc(count ? count : 1, sizeof(T));
     if (!host) {
-        fprintf(stderr, "out of host memory\n");
+        fprintf(stderr, "%s: out of host memory\n", ws_program_name);
         exit(1);
     }
     return host;
