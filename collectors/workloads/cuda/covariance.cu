@@ -22,8 +22,10 @@ extern "C" __global__ void mean_kernel(float *mean, float *data, int n, int m)
     if (j >= 1 && j < m + 1) {
         mean[j] = 0.0f;
 #pragma unroll 1
-        for (int i = 1; i < n + 1; i++)
-            mean[j] += data[i * (m + 1) + j];
+        for (int i = 1; i < n + 1; i++) {
+            float d = data[i * (m + 1) + j];
+            mean[j] += d;
+        }
         mean[j] /= (float)n;
     }
 }
