@@ -8,6 +8,7 @@
 #   make nvbit NVBIT_PATH=/path/to/nvbit_release [NVBIT_ARCH=all|sm_90]
 #                   build the NVBit tool build/rel/warpscope-nvbit.so (NVBit 1.7+,
 #                   nvcc; scripts/nvbit-check.sh NVBIT_PATH checks it against the release)
+#   make cuda-workloads  the embedded workloads as CUDA programs (needs nvcc, no GPU)
 #   make install PREFIX=/usr/local
 #   make clean
 
@@ -49,7 +50,8 @@ TSAN_LIB := $(BUILD)/tsan/libwarpscope.a
 TSAN_BIN := $(BUILD)/tsan/warpscope
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan nvbit FORCE
+.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan nvbit \
+        cuda-workloads FORCE
 .DEFAULT_GOAL := all
 
 all: deps
@@ -117,6 +119,7 @@ check-tsan: $(TSAN_BIN)
 
 check-asan: $(ASAN_BIN) $(ASAN_TESTS) $(REL_BIN)
 	@scripts/nvbit-check.sh
+	@scripts/cuda-workloads-check.sh $(REL_BIN)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(ASAN_TESTS) --jobs=$$(nproc) --short-filename
@@ -139,7 +142,8 @@ bench: deps-install
 # covers every GPU this nvcc targets (CUDA 13: sm_75 to sm_121, Hopper is
 # sm_90); NVBIT_ARCH=sm_90 builds for one.  NVBit 1.7 or later: the tool
 # handles cuLaunchKernelEx_ptsz, which older releases do not define.
-NVCC ?= $(shell command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+# nvcc from PATH, else where the CUDA toolkit installs it.
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
 NVBIT_ARCH ?= all
 # ptxas before CUDA 12.3 needs the injected function's registers capped, as
 # NVBit's Makefiles do.
@@ -186,6 +190,21 @@ $(NVBIT_TOOL): $(NVBIT_OBJ)/tool.o $(NVBIT_OBJ)/inject_funcs.o $(call objs,pic,$
 	@mkdir -p $(dir $@)
 	$(NVCC) -arch=$(NVBIT_ARCH) -O3 -shared -o $@ $(NVBIT_OBJ)/tool.o $(NVBIT_OBJ)/inject_funcs.o \
 		$(call objs,pic,$(LIB_SRC)) -L$(NVBIT_CORE) -lnvbit -lcuda -lcudart_static $(LIBS) -ldl -lrt
+
+# ---- the embedded workloads as CUDA programs (docs/cuda-workloads.md) ------
+# build/cuda/NAME from collectors/workloads/cuda/NAME.cu, for sm_90 with the
+# compute_90 PTX beside it.  The fatbin is left uncompressed so that
+# scripts/cuda-workloads-check.sh can read the SASS and PTX out of each
+# binary with binutils alone (the toolkit's cuobjdump is not always there).
+CUDA_SRC   := $(wildcard collectors/workloads/cuda/*.cu)
+CUDA_BINS  := $(patsubst collectors/workloads/cuda/%.cu,$(BUILD)/cuda/%,$(CUDA_SRC))
+CUDA_FLAGS := -I. -std=c++17 -O2 -lineinfo -gencode 'arch=compute_90,code=[sm_90,compute_90]' --no-compress
+
+cuda-workloads: $(CUDA_BINS)
+
+$(BUILD)/cuda/%: collectors/workloads/cuda/%.cu collectors/workloads/cuda/ws_cuda.cuh Makefile
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDA_FLAGS) -o $@ $<
 
 # ---- fuzzing: the readers of user files under libFuzzer (needs clang; not
 # part of `make test`).  make fuzz FUZZ_SECONDS=600 for a longer run.
