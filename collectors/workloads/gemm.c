@@ -1,9 +1,8 @@
 /* collectors/workloads/gemm.c: PolyBench/GPU gemm, C = alpha·A·B + beta·C,
  * one thread per element of C with the original indexing (gemm.cu):
- * A[i*NK + k], B[k*NJ + j], C[i*NJ + j].  PolyBench's pointers are not
- * restrict, so C is loaded and stored every iteration, as a compiler that
- * cannot prove them distinct must (nvcc 13 keeps the sum in a register
- * after its store instead: docs/cuda-workloads.md). */
+ * A[i*NK + k], B[k*NJ + j], C[i*NJ + j].  Not restrict: C is loaded and
+ * stored every iteration, as a compiler unsure of aliasing must (nvcc 13
+ * keeps the sum in a register instead: docs/cuda-workloads.md). */
 #include <stdlib.h>
 #include <string.h>
 
