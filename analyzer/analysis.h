@@ -1,6 +1,6 @@
 /* analyzer/analysis.h: the single streaming pass of `warpscope analyze`.
  *
- * scheduler -> coalescer -> consumers (DESIGN.md): the cache-independent
+ * scheduler -> coalescer -> consumers (docs/analysis.md): the cache-independent
  * metrics (docs/metrics.md §2-3), sharing (docs/metrics.md §5), and an LRU L1 per SM whose line
  * generations give the locality classes (docs/metrics.md §4).  That L1 is also the
  * scheduler's reference L1 for GTO (docs/metrics.md §6), so the issue order and the

@@ -1,4 +1,4 @@
-/* tests/test_wst.c: .wst write-then-read is the identity (DESIGN.md
+/* tests/test_wst.c: .wst write-then-read is the identity (docs/trace-format.md
  * property), per CTA and per kernel, with forced small chunks and flushes. */
 #include <criterion/criterion.h>
 #include <stdlib.h>

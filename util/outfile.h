@@ -3,7 +3,7 @@
  * Every file warpscope writes goes through here: data is written to a hidden
  * temporary name in the same directory and renamed over the target only by
  * ws_outfile_commit(), so a failed or interrupted run never leaves a
- * half-written report or trace behind (DESIGN.md, shared conventions). */
+ * half-written report or trace behind (README, "Outputs appear whole"). */
 #ifndef WS_OUTFILE_H
 #define WS_OUTFILE_H
 
