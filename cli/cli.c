@@ -20,6 +20,13 @@ int cli_error(const char *subject, const char *fmt, ...)
     return 1;
 }
 
+int cli_stdout_check(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    return cli_error("standard output", "write failed: %s", strerror(errno ? errno : EIO));
+}
+
 int cli_fail(const char *subject, const ws_error *err)
 {
     return cli_error(subject, "%s", err->msg[0] ? err->msg : "unknown error");

@@ -249,7 +249,7 @@ static int run(int argc, char **argv)
         const wst_record *batch;
         uint32_t kernel;
         int64_t n;
-        while (c && (n = wst_cursor_next_batch(c, &batch, &kernel, &err)) > 0)
+        while (c && (n = wst_cursor_next_batch(c, &batch, &kernel, &err)) > 0) {
             for (int64_t i = 0; i < n; i++) {
                 const wst_pc *pc = &t->kernels[kernel].pcs[batch[i].pc];
                 if (table)
@@ -257,7 +257,12 @@ static int run(int argc, char **argv)
                 else
                     print_text(kernel, &batch[i], pc);
             }
-        if (!c || n < 0)
+            if (ferror(stdout)) /* a full disk: stop now, not after the whole trace */
+                break;
+        }
+        if (ferror(stdout))
+            rc = cli_stdout_check();
+        else if (!c || n < 0)
             rc = cli_fail(o.path, &err);
         wst_cursor_free(c);
     }

@@ -1,6 +1,5 @@
 /* cli/warpscope.c: the `warpscope` command: finds the subcommand and runs it.
  * Parsing of each subcommand's options lives in its own cmd_*.c file. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,8 +60,8 @@ const char *cli_usage(const char *name)
  * disk or a closed pipe there fails the run in one line. */
 static int finish(int status)
 {
-    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        status = cli_error("standard output", "write failed: %s", strerror(errno ? errno : EIO));
+    if (status == 0)
+        status = cli_stdout_check();
     ws_error err;
     if (status == 0 && ws_outset_publish(&err) != 0)
         status = cli_fail(NULL, &err);
