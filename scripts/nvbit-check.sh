@@ -131,6 +131,12 @@ if ! grep -q "NVBit (NVidia Binary Instrumentation Tool v$version) Loaded" "$out
     failed=1
     echo "nvbit check: $so does not load into a program (status $status): $(grep -v -m1 -E '^-+$' "$out/preload.log")"
 fi
+# A run that stops before its end (here NVBit, finding no GPU) leaves no
+# temporary trace behind.
+if ls -A "$out" | grep -q '^\.true\.wst\.tmp\.'; then
+    failed=1
+    echo "nvbit check: a stopped run left its temporary trace: $(ls -A "$out" | grep '^\.true\.wst')"
+fi
 
 if [ $failed -ne 0 ]; then
     exit 1

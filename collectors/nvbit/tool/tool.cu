@@ -89,20 +89,45 @@ static void *receive(void *)
     return NULL;
 }
 
-void nvbit_at_init()
+/* A run that ends before nvbit_at_term (a failure here) leaves no
+ * temporary trace behind. */
+static void discard_unfinished_trace()
 {
-    ws_nvbit_config config;
+    wst_writer_abort(writer);
+    writer = NULL;
+}
+
+/* The knobs, checked as the program starts; the trace is opened only when
+ * the first GPU context starts (open_trace), so a run NVBit stops before
+ * that (it ends the process from its own start-up code, with no GPU for
+ * instance) leaves no file at all. */
+static ws_nvbit_config config;
+
+static void open_trace()
+{
     ws_error err;
-    if (ws_nvbit_config_parse(&config, env, &err) != 0)
-        fail(&err);
     wst_origin origin = {(char *)"nvbit", (char *)"1", NULL, NULL};
     writer = wst_writer_open(config.out, &origin, NULL, &err);
     if (!writer)
         fail(&err);
+    atexit(discard_unfinished_trace);
     wst_sink sink = wst_writer_sink(writer);
-    host = ws_nvbit_host_new(&config, &sink, &err);
+    host = ws_nvbit_host_new(&config, &sink, &err); /* takes over config's regex */
     if (!host)
         fail(&err);
+}
+
+void nvbit_at_init()
+{
+    ws_error err;
+    if (ws_nvbit_config_parse(&config, env, &err) != 0)
+        fail(&err);
+}
+
+void nvbit_at_ctx_init(CUcontext ctx)
+{
+    if (!host)
+        open_trace();
 }
 
 static void instrument(CUcontext ctx, CUfunction f)
@@ -265,6 +290,8 @@ void nvbit_at_cuda_event(CUcontext ctx, int is_exit, nvbit_api_cuda_t cbid, cons
 
 void nvbit_at_term()
 {
+    if (!host) /* no GPU context: an empty trace says so */
+        open_trace();
     receiving = false;
     channel_host.destroy(false);
     ws_error err;
@@ -273,6 +300,8 @@ void nvbit_at_term()
                         "trace's allocation table (docs/nvbit.md)\n",
                 (unsigned long long)ws_nvbit_reused_allocations(host));
     ws_nvbit_host_free(host);
-    if (wst_writer_close(writer, &err) != 0)
+    wst_writer *done = writer;
+    writer = NULL; /* closed (or aborted) here, not again at exit */
+    if (wst_writer_close(done, &err) != 0)
         fail(&err);
 }
