@@ -37,8 +37,9 @@ struct sharing {
     __int128 *fold_q;
     uint64_t *fold_len;
     size_t fold_capacity;
-    uint32_t *fold_points; /* a sparse block's CTAs, one by one */
-    size_t points_capacity;
+    /* A sparse block's CTAs one by one: room for SPARSE_RUN_LENGTH ×
+     * fold_capacity of them. */
+    uint32_t *fold_points;
     sharing_results results;
 };
 
@@ -108,7 +109,6 @@ static int reserve_fold(sharing *s, uint32_t m)
     if (!p)
         return -1;
     s->fold_points = p;
-    s->points_capacity = points;
     size_t cap = 2 * ((size_t)m + 1);
     __int128 *q = realloc(s->fold_q, cap * sizeof *q);
     if (q)

@@ -1,6 +1,5 @@
 /* cli/cmd_diff.c: `warpscope diff A.wst B.wst`: do two traces record the
  * same accesses?  The comparison is analyzer/trace_diff.c; this prints it. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -97,9 +96,8 @@ static void print_difference(void *ctx, const diff_event *e)
         demangle_short(k->name, name, sizeof name);
         printf("%s launch %" PRId64, name, e->kernel);
         if (e->cta >= 0) {
-            uint64_t c = (uint64_t)e->cta, gx = k->grid.x, gy = k->grid.y;
-            printf(" CTA (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", c % gx, c / gx % gy,
-                   c / (gx * gy));
+            wst_dim3 at = wst_cta_coords(k->grid, (uint32_t)e->cta);
+            printf(" CTA (%u,%u,%u)", at.x, at.y, at.z);
         }
         if (e->warp >= 0)
             printf(" warp %" PRId64, e->warp);
@@ -179,9 +177,8 @@ static int run(int argc, char **argv)
         }
         /* Checked here too: the caller checks standard output only after a
          * success, and a failed write is an error (2), differences or not. */
-        if (status < 2 && (fflush(stdout) != 0 || ferror(stdout)))
-            status = cli_error("standard output", "write failed: %s",
-                               strerror(errno ? errno : EIO)) + 1;
+        if (status < 2 && cli_stdout_check() != 0)
+            status = 2;
     }
     for (int s = 0; s < 2; s++)
         wst_reader_close(traces[s]);

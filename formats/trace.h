@@ -110,6 +110,13 @@ const char *wst_sass_size_suffix(unsigned size);
 /* True when size is one of 1, 2, 4, 8, 16. */
 int wst_access_size_valid(unsigned size);
 
+/* CTA `cta`'s (x, y, z) in the grid: the inverse of its linear id. */
+static inline wst_dim3 wst_cta_coords(wst_dim3 grid, uint32_t cta)
+{
+    uint32_t gx = grid.x ? grid.x : 1, gy = grid.y ? grid.y : 1;
+    return (wst_dim3){cta % gx, cta / gx % gy, cta / gx / gy};
+}
+
 /* A grid's CTAs are numbered by a u32 linear id: at most 2^32 - 1 of them
  * (docs/trace-format.md).  Computed without overflow. */
 static inline int wst_grid_fits(wst_dim3 grid)

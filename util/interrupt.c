@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/path.h"
+
 typedef enum { ENTRY_TEMP, ENTRY_DIR, ENTRY_COMMITTED } entry_kind;
 
 typedef struct entry {
@@ -56,23 +58,12 @@ void interrupt_forget_temp(const char *path)
     pthread_mutex_unlock(&lock);
 }
 
-/* Is path directly inside dir (dir "a/b", path "a/b/c")?  Only the outputs
- * the run named are compared, so no normalisation is needed: a profile
- * directory and its files are joined from the same string. */
-static int inside(const char *path, const char *dir)
-{
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/')
-        n--;
-    return strncmp(path, dir, n) == 0 && path[n] == '/' && !strchr(path + n + 1, '/');
-}
-
 void interrupt_add_committed(const char *path)
 {
     int ours = 0;
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < count && !ours; i++)
-        ours = entries[i].kind == ENTRY_DIR && inside(path, entries[i].path);
+        ours = entries[i].kind == ENTRY_DIR && ws_path_name_in(path, entries[i].path);
     pthread_mutex_unlock(&lock);
     if (ours)
         add(ENTRY_COMMITTED, path);

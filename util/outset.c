@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/grow.h"
 #include "util/interrupt.h"
+#include "util/path.h"
 
 #define MANIFEST ".warpscope-outputs"
 
@@ -24,19 +26,6 @@ static size_t output_count, output_cap;
 static char **dirs;
 static size_t dir_count, dir_cap;
 
-static int grow(void **array, size_t *cap, size_t count, size_t size)
-{
-    if (count < *cap)
-        return 0;
-    size_t grown = *cap ? 2 * *cap : 16;
-    void *p = realloc(*array, grown * size);
-    if (!p)
-        return -1;
-    *array = p;
-    *cap = grown;
-    return 0;
-}
-
 void ws_outset_begin(void)
 {
     pthread_mutex_lock(&lock);
@@ -50,7 +39,7 @@ int ws_outset_defer(const char *temp, const char *final, ws_error *err)
     int rc = 0;
     if (deferring) {
         char *t = strdup(temp), *f = strdup(final);
-        if (!t || !f || grow((void **)&outputs, &output_cap, output_count, sizeof *outputs) != 0) {
+        if (!t || !f || ws_grow((void **)&outputs, &output_cap, output_count + 1, sizeof *outputs) != 0) {
             free(t);
             free(f);
             rc = ws_fail(err, "out of memory");
@@ -84,7 +73,7 @@ int ws_outset_add_dir(const char *dir, ws_error *err)
         known = strcmp(dirs[i], dir) == 0;
     if (!known) {
         char *copy = strdup(dir);
-        if (!copy || grow((void **)&dirs, &dir_cap, dir_count, sizeof *dirs) != 0) {
+        if (!copy || ws_grow((void **)&dirs, &dir_cap, dir_count + 1, sizeof *dirs) != 0) {
             free(copy);
             rc = ws_fail(err, "out of memory");
         } else {
@@ -95,21 +84,10 @@ int ws_outset_add_dir(const char *dir, ws_error *err)
     return rc;
 }
 
-/* The name of path inside dir, or NULL if path is not directly in it. */
-static const char *name_in(const char *path, const char *dir)
-{
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/')
-        n--;
-    if (strncmp(path, dir, n) != 0 || path[n] != '/' || strchr(path + n + 1, '/'))
-        return NULL;
-    return path + n + 1;
-}
-
 static int written_now(const char *dir, const char *name)
 {
     for (size_t i = 0; i < output_count; i++) {
-        const char *in = name_in(outputs[i].final, dir);
+        const char *in = ws_path_name_in(outputs[i].final, dir);
         if (in && strcmp(in, name) == 0)
             return 1;
     }
@@ -117,7 +95,8 @@ static int written_now(const char *dir, const char *name)
 }
 
 /* Removes what the last run listed in dir and this one did not write, then
- * lists this run's files.  A name with a slash or a leading dot was not
+ * lists this run's files (written directly: through ws_outfile the list
+ * would be deferred into the very outset being published).  A name with a slash or a leading dot was not
  * written by warpscope and is left alone. */
 static int tidy_dir(const char *dir, ws_error *err)
 {
@@ -142,7 +121,7 @@ static int tidy_dir(const char *dir, ws_error *err)
     if (!list)
         return ws_fail(err, "%s: cannot write: %s", path, strerror(errno));
     for (size_t i = 0; i < output_count; i++) {
-        const char *name = name_in(outputs[i].final, dir);
+        const char *name = ws_path_name_in(outputs[i].final, dir);
         if (name)
             fprintf(list, "%s\n", name);
     }

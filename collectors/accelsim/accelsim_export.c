@@ -70,9 +70,8 @@ static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buf
                      wst_record *record, const accelsim_line_format *format, uint64_t exit_pc,
                      ws_error *err)
 {
-    uint32_t gx = k->grid.x ? k->grid.x : 1, gy = k->grid.y ? k->grid.y : 1;
-    fprintf(out, "\n#BEGIN_TB\n\nthread block = %u,%u,%u\n", cta % gx, cta / gx % gy,
-            cta / gx / gy);
+    wst_dim3 at = wst_cta_coords(k->grid, cta);
+    fprintf(out, "\n#BEGIN_TB\n\nthread block = %u,%u,%u\n", at.x, at.y, at.z);
     uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
     char synthesized[ACCELSIM_OPCODE_MAX];
     for (uint32_t w = 0; w < b->warps; w++) {
