@@ -16,6 +16,7 @@
 #include "analyzer/ref_l1.h"
 #include "analyzer/replay.h"
 #include "analyzer/tagcache.h"
+#include "util/grow.h"
 
 void analysis_options_default(analysis_options *o)
 {
@@ -45,6 +46,8 @@ typedef struct pass {
     uint32_t line_shift, line_bytes;
     uint32_t sharing_block; /* bytes (docs/metrics.md §5): the line, or a sector or word */
     analysis_kernel *kernel;
+    locality_pc *locality_copy; /* the latest kernel's, kept for a->kernel */
+    size_t locality_capacity;
     uint64_t issued; /* the access map's clock */
 } pass;
 
@@ -152,7 +155,9 @@ static int on_kernel_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error *err)
 {
     pass *p = ctx;
     analysis *a = p->a;
-    p->kernel = &a->kernels[k];
+    (void)k;
+    p->kernel = &a->kernel;
+    *p->kernel = (analysis_kernel){.locality = p->locality_copy};
     for (uint32_t s = 0; p->window && s < a->config.sms; s++)
         tagcache_flush(p->window[s]); /* L1s are flushed between kernels (docs/metrics.md §7) */
     return locality_begin_kernel(p->locality, pcs, err);
@@ -165,10 +170,10 @@ static int on_kernel_end(void *ctx, ws_error *err)
     locality_end_kernel(p->locality);
     uint32_t n;
     const locality_pc *pcs = locality_pcs(p->locality, &n);
-    p->kernel->locality = malloc((n ? n : 1) * sizeof *pcs);
-    if (!p->kernel->locality)
+    if (ws_grow((void **)&p->locality_copy, &p->locality_capacity, n + 1, sizeof *pcs) != 0)
         return ws_fail(err, "out of memory");
-    memcpy(p->kernel->locality, pcs, n * sizeof *pcs);
+    memcpy(p->locality_copy, pcs, n * sizeof *pcs);
+    p->kernel->locality = p->locality_copy;
     p->kernel->pc_count = n;
     /* Sharing is folded per kernel; the kernel's own figures are the growth. */
     sharing_results before = *sharing_get(a->sharing);
@@ -184,6 +189,23 @@ static int on_kernel_end(void *ctx, ws_error *err)
     return 0;
 }
 
+/* Every part of the pass has ended the kernel (replay_options.kernel_done):
+ * the split reuse joins it, the trace's sums take it, the caller reports it. */
+static int kernel_done(void *ctx, uint32_t kernel, ws_error *err)
+{
+    pass *p = ctx;
+    analysis *a = p->a;
+    if (metrics_adopt_kernel_reuse(a->metrics, p->split, SPLIT_REUSE, err) != 0)
+        return -1;
+    a->kernel_count++;
+    a->l1_hits += a->kernel.l1_hits;
+    a->l1_misses += a->kernel.l1_misses;
+    a->l1_bypasses += a->kernel.l1_bypasses;
+    locality_totals_add(&a->locality, a->kernel.locality, a->kernel.pc_count);
+    return a->options.kernel_done ? a->options.kernel_done(a->options.kernel_done_ctx, a, kernel, err)
+                                  : 0;
+}
+
 uint32_t analysis_sharing_block(const analysis_options *options, const gpu_config *config)
 {
     return options->sharing_block ? options->sharing_block : config->l1.line_bytes;
@@ -194,13 +216,11 @@ void analysis_free(analysis *a)
     if (!a)
         return;
     metrics_free(a->metrics);
+    free(a->kernel.locality);
     sharing_free(a->sharing);
     access_map_free(a->access_map);
     hierarchy_free(a->replay);
     memory_workload_free(a->memory);
-    for (uint32_t k = 0; a->kernels && k < a->kernel_count; k++)
-        free(a->kernels[k].locality);
-    free(a->kernels);
     free(a);
 }
 
@@ -271,6 +291,8 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
     ro.threads = a->options.threads ? a->options.threads : count;
     ro.observe_event = a->options.observe;
     ro.observe_event_ctx = a->options.observe_ctx;
+    ro.kernel_done = kernel_done;
+    ro.kernel_done_ctx = p;
     double consumer_cpu[CONSUMERS] = {0};
     if (a->options.measure_cpu)
         ro.consumer_cpu_seconds = consumer_cpu;
@@ -296,14 +318,12 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
     const wst_trace *t = wst_reader_trace(r);
     analysis *a = calloc(1, sizeof *a);
     pass p = {.a = a};
-    if (!a || !(a->kernels = calloc(t->kernel_count + 1, sizeof *a->kernels))) {
-        free(a);
+    if (!a) {
         ws_fail(err, "out of memory");
         return NULL;
     }
     a->config = *config;
     a->options = *options;
-    a->kernel_count = t->kernel_count;
     p.line_bytes = config->l1.line_bytes;
     p.line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes);
     coalesce_config cc = {.line_bytes = config->l1.line_bytes, .half_warp = options->half_warp};
@@ -330,6 +350,7 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
         start_replay(a, t, err) == 0)
         rc = run_pass(&p, &source, bar, err);
     metrics_free(p.split);
+    a->kernel.locality = p.locality_copy; /* the latest kernel's stays readable */
     tagcaches_free(p.window, config->sms);
     locality_free(p.locality);
     if (rc != 0) {

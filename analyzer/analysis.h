@@ -19,6 +19,8 @@
 #include "formats/wst.h"
 #include "util/progress.h"
 
+struct analysis;
+
 typedef struct analysis_options {
     sched_options schedule;
     int include_stores;
@@ -39,6 +41,14 @@ typedef struct analysis_options {
      * when the policy needs a backward pass (OPT: use `replay`). */
     int replay;
     uint64_t replay_seed;
+    /* Optional: called once per kernel, in trace order, when every part of
+     * the pass has ended it.  The kernel's results (a->kernel,
+     * metrics_kernel_at(a->metrics, kernel), the replay's kernel and
+     * memory_workload_kernel) are its own only during the call: the pass
+     * keeps no kernel after it, so memory does not grow with the number of
+     * kernels (docs/analysis.md, Memory).  Reports are written from here. */
+    int (*kernel_done)(void *ctx, const struct analysis *a, uint32_t kernel, ws_error *err);
+    void *kernel_done_ctx;
     /* Measures analysis.cpu (thread CPU clocks read per batch). */
     int measure_cpu;
     /* Worker threads for the consumers; 0 = one per consumer, 1 = all on
@@ -48,7 +58,7 @@ typedef struct analysis_options {
 
 void analysis_options_default(analysis_options *o);
 
-/* Per-kernel results beyond the metrics module's. */
+/* Per-kernel results beyond the metrics module's (the latest kernel's). */
 typedef struct analysis_kernel {
     locality_pc *locality; /* [pc_count] */
     uint32_t pc_count;
@@ -72,8 +82,11 @@ typedef struct analysis {
     analysis_options options;
     metrics *metrics;
     sharing *sharing;
-    analysis_kernel *kernels;
-    uint32_t kernel_count;
+    analysis_kernel kernel;  /* the latest kernel (see options.kernel_done) */
+    uint32_t kernel_count;   /* kernels ended */
+    /* Every ended kernel's: the whole trace's L1 LRU counts and locality. */
+    uint64_t l1_hits, l1_misses, l1_bypasses;
+    locality_totals locality;
     uint64_t issued;
     uint32_t peak_resident_ctas;
     hierarchy *replay; /* NULL unless options.replay */

@@ -213,18 +213,25 @@ locality_class locality_dominant(const uint64_t counts[LOCALITY_CLASSES])
     return best;
 }
 
-double locality_monitored_agreement(const locality_pc *pcs, uint32_t pc_count)
+void locality_totals_add(locality_totals *t, const locality_pc *pcs, uint32_t pc_count)
 {
-    uint32_t compared = 0, agreed = 0;
     for (uint32_t i = 0; i < pc_count; i++) {
         uint64_t monitored = 0;
-        for (int c = 0; c < LOCALITY_CLASSES; c++)
+        for (int c = 0; c < LOCALITY_CLASSES; c++) {
+            t->generations[c] += pcs[i].generations[c];
             monitored += pcs[i].monitored_generations[c];
+        }
+        t->intra_warp_hits += pcs[i].intra_warp_hits;
+        t->inter_warp_hits += pcs[i].inter_warp_hits;
         if (!monitored)
             continue;
-        compared++;
-        agreed += locality_dominant(pcs[i].monitored_generations) ==
-                  locality_dominant(pcs[i].generations);
+        t->compared++;
+        t->agreed += locality_dominant(pcs[i].monitored_generations) ==
+                     locality_dominant(pcs[i].generations);
     }
-    return compared ? (double)agreed / compared : -1.0;
+}
+
+double locality_totals_agreement(const locality_totals *t)
+{
+    return t->compared ? (double)t->agreed / (double)t->compared : -1.0;
 }

@@ -71,8 +71,17 @@ const char *locality_class_name(locality_class c); /* "streaming", "intra", ... 
 /* The class holding most generations (ties: the lower enum value). */
 locality_class locality_dominant(const uint64_t counts[LOCALITY_CLASSES]);
 
+/* PCs' figures summed: of one kernel, or of every kernel as each ends (the
+ * whole trace's, without keeping the kernels: docs/analysis.md, Memory). */
+typedef struct locality_totals {
+    uint64_t generations[LOCALITY_CLASSES];
+    uint64_t intra_warp_hits, inter_warp_hits;
+    uint64_t compared, agreed; /* PCs with monitored generations; those that agree */
+} locality_totals;
+
+void locality_totals_add(locality_totals *t, const locality_pc *pcs, uint32_t pc_count);
 /* Share of PCs with monitored generations whose dominant monitored class
  * equals the dominant class over all warps; -1 when no PC has any. */
-double locality_monitored_agreement(const locality_pc *pcs, uint32_t pc_count);
+double locality_totals_agreement(const locality_totals *t);
 
 #endif

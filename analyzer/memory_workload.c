@@ -8,10 +8,14 @@
 #include "formats/trace.h"
 #include "util/counts.h"
 
+/* Only the latest kernel is kept (docs/analysis.md, Memory): its figures
+ * are added to the run's at its end. */
 struct memory_workload {
-    memory_kernel *kernels; /* [kernel_count] */
+    memory_kernel kernel;   /* the latest kernel */
+    uint32_t kernel_index;  /* its ordinal in the trace */
     uint32_t kernel_count, slices;
     memory_kernel *current; /* the kernel being replayed, or NULL between kernels */
+    memory_kernel kernels_sum; /* every ended kernel */
     /* What belongs to no kernel: the L2 flushes' write-backs. */
     memory_kind_counts outside[MEMORY_KINDS];
     memory_kernel summary;
@@ -31,7 +35,7 @@ static memory_kind kind_of(const replay_issue *is)
 memory_workload *memory_workload_new(uint32_t kernel_count, uint32_t l2_slices, ws_error *err)
 {
     memory_workload *m = calloc(1, sizeof *m);
-    if (!m || !(m->kernels = calloc(kernel_count + 1, sizeof *m->kernels)) ||
+    if (!m || !(m->kernels_sum.slice_requests = calloc(l2_slices + 1, sizeof(uint64_t))) ||
         !(m->summary.slice_requests = calloc(l2_slices + 1, sizeof(uint64_t)))) {
         memory_workload_free(m);
         return ws_fail(err, "out of memory"), NULL;
@@ -45,11 +49,9 @@ void memory_workload_free(memory_workload *m)
 {
     if (!m)
         return;
-    for (uint32_t k = 0; m->kernels && k < m->kernel_count; k++) {
-        free(m->kernels[k].slice_requests);
-        free(m->kernels[k].pcs);
-    }
-    free(m->kernels);
+    free(m->kernel.slice_requests);
+    free(m->kernel.pcs);
+    free(m->kernels_sum.slice_requests);
     free(m->summary.slice_requests);
     free(m);
 }
@@ -61,7 +63,8 @@ static int kernel_begin(void *ctx, uint32_t kernel, uint32_t pc_count, ws_error 
     memory_workload *m = ctx;
     if (kernel >= m->kernel_count)
         return ws_fail(err, "memory workload: kernel %u of %u", kernel, m->kernel_count);
-    memory_kernel *k = &m->kernels[kernel];
+    memory_kernel *k = &m->kernel;
+    m->kernel_index = kernel;
     free(k->slice_requests);
     free(k->pcs);
     *k = (memory_kernel){.pc_count = pc_count, .seen = 1};
@@ -75,7 +78,14 @@ static int kernel_begin(void *ctx, uint32_t kernel, uint32_t pc_count, ws_error 
 static int kernel_end(void *ctx, ws_error *err)
 {
     (void)err;
-    ((memory_workload *)ctx)->current = NULL;
+    memory_workload *m = ctx;
+    if (m->current) {
+        m->kernels_sum.seen = 1;
+        counts_add(m->kernels_sum.kinds, m->current->kinds, sizeof m->kernels_sum.kinds);
+        counts_add(m->kernels_sum.slice_requests, m->current->slice_requests,
+                   m->slices * sizeof *m->kernels_sum.slice_requests);
+    }
+    m->current = NULL;
     return 0;
 }
 
@@ -163,7 +173,7 @@ uint32_t memory_workload_slices(const memory_workload *m)
 
 const memory_kernel *memory_workload_kernel(const memory_workload *m, uint32_t kernel)
 {
-    return kernel < m->kernel_count ? &m->kernels[kernel] : NULL;
+    return m->kernel.seen && kernel == m->kernel_index ? &m->kernel : NULL;
 }
 
 const memory_kernel *memory_workload_summary(memory_workload *m)
@@ -172,14 +182,8 @@ const memory_kernel *memory_workload_summary(memory_workload *m)
     memset(s->kinds, 0, sizeof s->kinds);
     memset(s->slice_requests, 0, m->slices * sizeof *s->slice_requests);
     counts_add(s->kinds, m->outside, sizeof s->kinds);
-    s->seen = 0;
-    for (uint32_t k = 0; k < m->kernel_count; k++) {
-        const memory_kernel *kk = &m->kernels[k];
-        if (!kk->seen)
-            continue;
-        s->seen = 1;
-        counts_add(s->kinds, kk->kinds, sizeof s->kinds);
-        counts_add(s->slice_requests, kk->slice_requests, m->slices * sizeof *s->slice_requests);
-    }
+    s->seen = m->kernels_sum.seen;
+    counts_add(s->kinds, m->kernels_sum.kinds, sizeof s->kinds);
+    counts_add(s->slice_requests, m->kernels_sum.slice_requests, m->slices * sizeof *s->slice_requests);
     return s;
 }

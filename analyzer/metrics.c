@@ -39,8 +39,10 @@ struct metrics {
     slot_owner *owners;                    /* [sm_count × slots] */
     uint32_t kernel_serial;
     bypass_table *lines;                   /* per-line U of the current kernel */
-    metrics_kernel *kernels;
-    size_t kernel_count, kernel_capacity;
+    /* Only the latest kernel is kept: the caller reports it at its end
+     * (docs/analysis.md, Memory). */
+    metrics_kernel kernel;
+    uint32_t kernel_count; /* kernels begun */
     metrics_totals summary;
 };
 
@@ -123,9 +125,7 @@ void metrics_free(metrics *m)
     }
     free(m->owners);
     bypass_table_free(m->lines);
-    for (size_t k = 0; k < m->kernel_count; k++)
-        kernel_clear(&m->kernels[k]);
-    free(m->kernels);
+    kernel_clear(&m->kernel);
     totals_clear(&m->summary);
     free(m);
 }
@@ -181,7 +181,7 @@ static void add_pair(reuse_pair *p, uint64_t distance, uint64_t time)
 static int attribute(metrics *m, int g, int s, const uint64_t *distances, const uint64_t *times,
                      const uint32_t *pcs, size_t count, ws_error *err)
 {
-    metrics_kernel *k = &m->kernels[m->kernel_count - 1];
+    metrics_kernel *k = &m->kernel;
     for (size_t i = 0; i < count; i++) {
         if (distances[i] == REUSE_FAILED)
             return ws_fail(err, "out of memory");
@@ -233,10 +233,8 @@ int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err)
     /* Normally a no-op: kernel_end ran them. */
     if (m->kernel_count && flush_all(m, err) != 0)
         return -1;
-    if (ws_grow((void **)&m->kernels, &m->kernel_capacity, m->kernel_count + 1,
-                sizeof *m->kernels) != 0)
-        return ws_fail(err, "out of memory");
-    metrics_kernel *k = &m->kernels[m->kernel_count];
+    metrics_kernel *k = &m->kernel;
+    kernel_clear(k);
     memset(k, 0, sizeof *k);
     m->kernel_count++;
     if (totals_init(&k->totals, m->options.exact_distances, err) != 0)
@@ -326,7 +324,7 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
 {
     if (m->kernel_count == 0)
         return ws_fail(err, "metrics: instruction before any kernel");
-    metrics_kernel *k = &m->kernels[m->kernel_count - 1];
+    metrics_kernel *k = &m->kernel;
     const metrics_issue *r = issue;
     if (r->kind == WST_LOAD)
         k->totals.loads++;
@@ -401,7 +399,7 @@ int metrics_kernel_end(metrics *m, ws_error *err)
         return ws_fail(err, "metrics: kernel end without a kernel");
     if (flush_all(m, err) != 0)
         return -1;
-    metrics_totals *t = &m->kernels[m->kernel_count - 1].totals;
+    metrics_totals *t = &m->kernel.totals;
     for (uint64_t i = 0; i < bypass_table_count(m->lines); i++) {
         const bypass_line *line;
         bypass_table_line_at(m->lines, i, &line);
@@ -437,26 +435,34 @@ static void swap_pairs(reuse_pair *a, reuse_pair *b)
     *b = t;
 }
 
-int metrics_adopt_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err)
+/* Swaps the `mask` pairs of the kernel (summary = 0) or of the summary. */
+static int adopt(metrics *into, metrics *from, uint32_t mask, int summary, ws_error *err)
 {
     if (into->kernel_count != from->kernel_count)
         return ws_fail(err, "metrics: joining passes over different kernels");
     for (int g = 0; g < GRANULARITIES; g++)
-        for (int s = 0; s < SCOPES; s++) {
-            if (!(mask & METRICS_REUSE_BIT(g, s)))
-                continue;
-            for (size_t k = 0; k < into->kernel_count; k++)
-                swap_pairs(&into->kernels[k].totals.reuse[g][s], &from->kernels[k].totals.reuse[g][s]);
-            swap_pairs(&into->summary.reuse[g][s], &from->summary.reuse[g][s]);
-        }
+        for (int s = 0; s < SCOPES; s++)
+            if (mask & METRICS_REUSE_BIT(g, s))
+                swap_pairs(summary ? &into->summary.reuse[g][s] : &into->kernel.totals.reuse[g][s],
+                           summary ? &from->summary.reuse[g][s] : &from->kernel.totals.reuse[g][s]);
     return 0;
 }
 
-uint32_t metrics_kernel_count(const metrics *m) { return (uint32_t)m->kernel_count; }
+int metrics_adopt_kernel_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err)
+{
+    return into->kernel_count ? adopt(into, from, mask, 0, err) : 0;
+}
+
+int metrics_adopt_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err)
+{
+    return adopt(into, from, mask, 1, err);
+}
+
+uint32_t metrics_kernel_count(const metrics *m) { return m->kernel_count; }
 
 const metrics_kernel *metrics_kernel_at(const metrics *m, uint32_t kernel)
 {
-    return kernel < m->kernel_count ? &m->kernels[kernel] : NULL;
+    return m->kernel_count && kernel == m->kernel_count - 1 ? &m->kernel : NULL;
 }
 
 const metrics_totals *metrics_summary(const metrics *m) { return &m->summary; }

@@ -3,8 +3,9 @@
  *
  * Fed one issued warp instruction at a time with its coalesced requests.
  * By default only global loads count (docs/metrics.md §3 decision); include_stores adds
- * stores and atomics.  Results are kept per kernel and per PC, and the
- * summary is the sum of the kernels.
+ * stores and atomics.  Results are per kernel and per PC, and the summary
+ * is the sum of the kernels; only the latest kernel is kept, so the caller
+ * reads each kernel after metrics_kernel_end (docs/analysis.md, Memory).
  *
  * Reuse scopes (docs/metrics.md §3) and their lifetimes:
  *   global    one stream for the whole trace (the L2 view; L2 stays warm
@@ -111,11 +112,14 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
                         const coalesce_summary *summary, ws_error *err);
 int metrics_kernel_end(metrics *m, ws_error *err);
 
-/* Moves the reuse results of `mask` (per kernel and summary) from `from`,
- * which saw the same instructions, into `into`. */
+/* Moves the reuse results of `mask` from `from`, which saw the same
+ * instructions, into `into`: of the latest kernel (after both ended it), or
+ * of the summary (at the end). */
+int metrics_adopt_kernel_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err);
 int metrics_adopt_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err);
 
-uint32_t metrics_kernel_count(const metrics *m);
+uint32_t metrics_kernel_count(const metrics *m); /* kernels begun */
+/* The latest kernel begun, by its ordinal; NULL for any earlier one. */
 const metrics_kernel *metrics_kernel_at(const metrics *m, uint32_t kernel);
 const metrics_totals *metrics_summary(const metrics *m);
 

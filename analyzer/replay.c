@@ -375,6 +375,21 @@ static int hand_over(stream *s, int last)
     return rc;
 }
 
+/* Every consumer has ended `kernel`: hands the batch over, waits for the
+ * workers to finish it, then tells the caller (replay_options.kernel_done). */
+static int kernel_settled(stream *s, uint32_t kernel)
+{
+    if (hand_over(s, 0) != 0)
+        return -1;
+    if (s->pool) {
+        pool_wait_done(s->pool);
+        for (uint32_t w = 0; w < s->pool->threads; w++)
+            if (s->pool->workers[w].failed)
+                return pool_failure(s->pool, &s->err);
+    }
+    return s->options->kernel_done(s->options->kernel_done_ctx, kernel, &s->err);
+}
+
 static sched *stream_sched(stream *s)
 {
     return s->sched = sched_new(s->config, &s->schedule, s->source,
@@ -393,7 +408,8 @@ static inline __attribute__((always_inline)) int stream_step(stream *s, sched *s
         ref_l1_flush(s->ref);
         s->failed = push_kernel(s, ITEM_KERNEL_BEGIN, e.kernel) != 0;
     } else if (e.kind == SCHED_KERNEL_END) {
-        s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0;
+        s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0 ||
+                    (s->options->kernel_done && kernel_settled(s, e.kernel) != 0);
     } else if (e.kind == SCHED_CTA_DISPATCH) {
         s->dispatched++;
     } else if (e.kind == SCHED_ISSUE) {

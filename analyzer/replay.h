@@ -50,6 +50,11 @@ typedef struct replay_options {
      * (`dump --order scheduled`). */
     void (*observe_event)(void *ctx, const sched_event *issue);
     void *observe_event_ctx;
+    /* Optional: called on the decoding thread once every consumer has ended
+     * a kernel, before any sees the next (analyze reports a kernel there and
+     * then forgets it: docs/analysis.md, Memory).  Only for one stream. */
+    int (*kernel_done)(void *ctx, uint32_t kernel, ws_error *err);
+    void *kernel_done_ctx;
     /* Optional, `count` entries: each consumer's CPU seconds are added to
      * its entry (bench_pipeline's breakdown of where the pass's work goes). */
     double *consumer_cpu_seconds;

@@ -6,7 +6,7 @@
 #include "analyzer/analysis.h"
 #include "cli/cli.h"
 #include "cli/default_gpu.h"
-#include "reports/csv_tables.h"
+#include "reports/analysis_out.h"
 #include "reports/html.h"
 #include "reports/json_out.h"
 #include "reports/replay_text.h"
@@ -161,26 +161,33 @@ static int run(int argc, char **argv)
     uint64_t records = 0;
     for (uint32_t k = 0; k < wst_reader_trace(r)->kernel_count; k++)
         records += wst_reader_trace(r)->kernels[k].record_count;
+    analysis_out out;
+    if (analysis_out_open(&out, r, args.json || args.html, args.csv, &err) != 0) {
+        wst_reader_close(r);
+        return cli_fail(NULL, &err);
+    }
+    analysis_out_attach(&out, &options);
     progress *bar = progress_new("analyze", records, args.quiet);
     analysis *a = analysis_run(r, &config, &options, bar, &err);
     progress_free(bar);
     if (!a) {
+        analysis_out_close(&out);
         wst_reader_close(r);
         return cli_fail(args.trace, &err);
     }
     status = 0;
     if (args.json || args.html) {
         json_t *doc = report_analysis_json(a, r, args.trace);
-        if (args.json && report_json_write(args.json, doc, &err) != 0)
+        if (args.json && report_json_write_spooled(args.json, doc, out.kernels, &err) != 0)
             status = cli_fail(args.json, &err);
-        if (status == 0 && args.html && html_report_write(doc, args.html, &err) != 0)
+        if (status == 0 && args.html && html_report_write(doc, out.kernels, args.html, &err) != 0)
             status = cli_fail(args.html, &err);
         json_decref(doc);
     }
-    if (status == 0 && args.csv && report_csv_tables(a, r, args.csv, &err) != 0)
+    if (status == 0 && analysis_out_commit_csv(&out, a, &err) != 0)
         status = cli_fail(NULL, &err);
     if (status == 0) {
-        report_text_summary(stdout, a, r);
+        report_text_summary(stdout, a, &out.groups);
         if (a->replay)
             replay_text_summary(stdout, hierarchy_results(a->replay));
         else
@@ -188,6 +195,7 @@ static int run(int argc, char **argv)
                    "`warpscope replay` or `warpscope bypass`\n",
                    config.l1.policy, config.l2.policy);
     }
+    analysis_out_close(&out);
     analysis_free(a);
     wst_reader_close(r);
     return status;

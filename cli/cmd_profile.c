@@ -17,7 +17,7 @@
 #include "collectors/workloads/workloads.h"
 #include "reports/bypass_out.h"
 #include "reports/ccn_csv.h"
-#include "reports/csv_tables.h"
+#include "reports/analysis_out.h"
 #include "reports/html.h"
 #include "reports/json_out.h"
 #include "reports/replay_text.h"
@@ -78,9 +78,10 @@ static void remove_outputs(const char *dir)
     rmdir(dir); /* fails, harmlessly, if anything else is in it */
 }
 
-/* Steps 2-4 on an open trace; fills doc and writes the tables into dir. */
+/* Steps 2-4 on an open trace; fills doc and its kernel entries, and writes
+ * the tables into dir. */
 static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const compare_set *set,
-                         json_t **doc_out)
+                         json_t **doc_out, kernel_spool **kernels_out)
 {
     ws_error err;
     replay_args_prepare_reader(a, r);
@@ -94,19 +95,29 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     ao.schedule = a->replay.schedule;
     ao.half_warp = a->replay.half_warp;
     ao.replay_seed = a->hierarchy.seed;
+    analysis_out out;
+    if (analysis_out_open(&out, r, 1, dir, &err) != 0)
+        return cli_fail(NULL, &err);
+    analysis_out_attach(&out, &ao);
     progress *bar = progress_new("analyze", records, a->quiet);
     analysis *an = analysis_run(r, &a->config, &ao, bar, &err);
     progress_free(bar);
     progress_next_phase();
-    if (!an)
+    if (!an) {
+        analysis_out_close(&out);
         return cli_fail(a->trace, &err);
+    }
     json_t *doc = report_analysis_json(an, r, a->trace);
     *doc_out = doc;
-    if (report_csv_tables(an, r, dir, &err) != 0) {
+    *kernels_out = out.kernels;
+    out.kernels = NULL;
+    if (analysis_out_commit_csv(&out, an, &err) != 0) {
+        analysis_out_close(&out);
         analysis_free(an);
         return cli_fail(NULL, &err);
     }
-    report_text_summary(stdout, an, r);
+    report_text_summary(stdout, an, &out.groups);
+    analysis_out_close(&out);
     if (an->replay)
         replay_text_summary(stdout, hierarchy_results(an->replay));
     analysis_free(an);
@@ -118,8 +129,8 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     if (!advice)
         return cli_fail(a->trace, &err);
     json_object_set_new(doc, "bypass", bypass_json(advice, t, 1000));
-    bypass_annotate_report(doc, advice, t);
-    int status = bypass_write_tables(dir, advice, t, a->hierarchy.config.l1.line_bytes, &err) != 0
+    int status = bypass_annotate_kernels(kernels_out, advice, t, &err) != 0 ||
+                         bypass_write_tables(dir, advice, t, a->hierarchy.config.l1.line_bytes, &err) != 0
                      ? cli_fail(NULL, &err)
                      : 0;
     printf("\n");
@@ -190,19 +201,21 @@ static int run(int argc, char **argv)
         progress_next_phase();
     }
     json_t *doc = NULL;
+    kernel_spool *kernels = NULL;
     if (status == 0)
-        status = profile_trace(&a, r, tables, &set, &doc);
+        status = profile_trace(&a, r, tables, &set, &doc, &kernels);
     progress_plan(0);
     char *json_path = join(dir, "report.json"), *html_path = join(dir, "report.html");
-    if (status == 0 && report_json_write(json_path, doc, &err) != 0)
+    if (status == 0 && report_json_write_spooled(json_path, doc, kernels, &err) != 0)
         status = cli_fail(json_path, &err);
-    if (status == 0 && html_report_write(doc, html_path, &err) != 0)
+    if (status == 0 && html_report_write(doc, kernels, html_path, &err) != 0)
         status = cli_fail(html_path, &err);
     if (status == 0)
         printf("\nreport: %s (open in a browser); data: %s and the tables in %s/ "
                "(docs/report-schema.md)\n",
                html_path, json_path, tables);
     json_decref(doc);
+    kernel_spool_free(kernels);
     if (r)
         wst_reader_close(r);
     if (status != 0 && tables_created)

@@ -57,7 +57,7 @@ static int run(int argc, char **argv)
     if (!doc)
         return cli_fail(input, &err);
     int status = 0;
-    if (html && html_report_write(doc, html, &err) != 0)
+    if (html && html_report_write(doc, NULL, html, &err) != 0)
         status = cli_fail(html, &err);
     if (status == 0 && (summary || !html))
         print_summary(doc);

@@ -252,26 +252,44 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
     free(pcs);
 }
 
-void bypass_annotate_report(json_t *report, const bypass_advice *a, const wst_trace *t)
+typedef struct annotation {
+    const bypass_advice *advice;
+    const wst_trace *trace;
+} annotation;
+
+/* One kernel entry's PCs: each gets its hint, matched by kernel name and
+ * PC offset (a hint is of the first launch that ran the PC). */
+static int annotate_kernel(void *ctx, size_t k, json_t *kernel, ws_error *err)
 {
-    json_t *kernels = json_object_get(report, "kernels");
-    for (uint32_t k = 0; k < t->kernel_count && k < json_array_size(kernels); k++) {
-        json_t *pcs = json_object_get(json_array_get(kernels, k), "pcs");
-        const char *name = t->kernels[k].name ? t->kernels[k].name : "";
-        for (uint32_t i = 0; i < t->kernels[k].pc_count && i < json_array_size(pcs); i++) {
-            uint64_t offset = t->kernels[k].pcs[i].offset;
-            for (uint32_t h = 0; h < a->pc_count; h++) {
-                const bypass_pc_hint *hint = &a->pcs[h];
-                const char *hname = t->kernels[hint->kernel].name ? t->kernels[hint->kernel].name : "";
-                if (strcmp(hname, name) != 0 || pc_of(t, hint)->offset != offset)
-                    continue;
-                json_object_set_new(json_array_get(pcs, i), "bypass",
-                                    json_pack("{s:o,s:b,s:o}", "share",
-                                              report_json_ratio((double)hint->worthy, (double)hint->accesses),
-                                              "recommend", hint->recommend, "traffic_change_bytes",
-                                              hint->tested ? json_integer(hint->traffic_change) : json_null()));
-                break;
-            }
+    (void)err;
+    const annotation *an = ctx;
+    const bypass_advice *a = an->advice;
+    const wst_trace *t = an->trace;
+    if (k >= t->kernel_count)
+        return 0;
+    json_t *pcs = json_object_get(kernel, "pcs");
+    const char *name = t->kernels[k].name ? t->kernels[k].name : "";
+    for (uint32_t i = 0; i < t->kernels[k].pc_count && i < json_array_size(pcs); i++) {
+        uint64_t offset = t->kernels[k].pcs[i].offset;
+        for (uint32_t h = 0; h < a->pc_count; h++) {
+            const bypass_pc_hint *hint = &a->pcs[h];
+            const char *hname = t->kernels[hint->kernel].name ? t->kernels[hint->kernel].name : "";
+            if (strcmp(hname, name) != 0 || pc_of(t, hint)->offset != offset)
+                continue;
+            json_object_set_new(json_array_get(pcs, i), "bypass",
+                                json_pack("{s:o,s:b,s:o}", "share",
+                                          report_json_ratio((double)hint->worthy, (double)hint->accesses),
+                                          "recommend", hint->recommend, "traffic_change_bytes",
+                                          hint->tested ? json_integer(hint->traffic_change) : json_null()));
+            break;
         }
     }
+    return 0;
+}
+
+int bypass_annotate_kernels(kernel_spool **kernels, const bypass_advice *a, const wst_trace *t,
+                            ws_error *err)
+{
+    annotation an = {a, t};
+    return kernel_spool_rewrite(kernels, annotate_kernel, &an, err);
 }

@@ -8,6 +8,7 @@
 
 #include "analyzer/bypass_advisor.h"
 #include "formats/trace.h"
+#include "reports/kernel_spool.h"
 
 /* The two tables, in DIR: one row per load PC (the recommendation), and one
  * per line global loads touched (Eq. 1); line_bytes is the L1's line.  0,
@@ -20,8 +21,9 @@ int bypass_write_tables(const char *dir, const bypass_advice *a, const wst_trace
  * the bypass-worthy ones, at most max_lines. */
 json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines);
 void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t);
-/* Adds each PC's "bypass": {"share", "recommend", "traffic_change_bytes"} to an
- * analysis report (kernels[].pcs[]). */
-void bypass_annotate_report(json_t *report, const bypass_advice *a, const wst_trace *t);
+/* Adds each PC's "bypass": {"share", "recommend", "traffic_change_bytes"} to
+ * an analysis report's kernel entries (kernels[].pcs[]). */
+int bypass_annotate_kernels(kernel_spool **kernels, const bypass_advice *a, const wst_trace *t,
+                            ws_error *err);
 
 #endif

@@ -31,35 +31,33 @@ static void replay_columns(csv_table *t, const replay_pc *r)
     csv_row_u64(t, r->traffic_bytes);
 }
 
-int csv_write_pcs(const analysis *a, const wst_trace *trace, const char *dir, ws_error *err)
+csv_table *csv_pcs_open(const char *dir, ws_error *err)
 {
     static const char *const header[] = {
         CSV_PC_COLUMNS, "executions", "requests", "u_line", "u_sector", "coherent", "divergent",
         "cold_requests", "generations", "locality_class", "streaming_fraction", "intra_fraction",
         "inter_fraction", "both_fraction", "l1_requests", "l1_hits", "l1_misses", "l1_hit_rate",
         "l1_bypasses", "l1_to_l2_read_bytes"};
-    csv_table *t = csv_table_open_in(dir, CSV_PCS, header, sizeof header / sizeof *header, err);
-    if (!t)
-        return -1;
+    return csv_table_open_in(dir, CSV_PCS, header, sizeof header / sizeof *header, err);
+}
+
+void csv_pcs_add(csv_table *t, const analysis *a, const wst_trace *trace, uint32_t k)
+{
     uint32_t line = a->config.l1.line_bytes;
-    const replay_results *replay = a->replay ? hierarchy_results(a->replay) : NULL;
-    for (uint32_t k = 0; k < a->kernel_count; k++) {
-        const metrics_kernel *mk = metrics_kernel_at(a->metrics, k);
-        const replay_kernel *rk = replay ? &replay->kernels[k] : NULL;
-        for (uint32_t p = 0; p < mk->pc_count && p < trace->kernels[k].pc_count; p++) {
-            const metrics_counts *m = &mk->pcs[p].counts;
-            csv_row_pc(t, trace, k, p);
-            csv_row_u64(t, m->executions);
-            csv_row_u64(t, m->requests);
-            csv_row_ratio(t, (double)m->bytes_used, (double)m->requests * line);
-            csv_row_ratio(t, (double)m->bytes_used, (double)m->sectors * REQUEST_SECTOR_BYTES);
-            csv_row_u64(t, m->coherent);
-            csv_row_u64(t, m->divergent);
-            csv_row_u64(t, mk->pcs[p].reuse[SCOPE_GLOBAL].distance.cold);
-            locality_columns(t, &a->kernels[k].locality[p]);
-            replay_columns(t, rk && p < rk->pc_count ? &rk->pcs[p] : NULL);
-            csv_row_end(t);
-        }
+    const metrics_kernel *mk = metrics_kernel_at(a->metrics, k);
+    const replay_kernel *rk = a->replay ? &hierarchy_results(a->replay)->kernels[k] : NULL;
+    for (uint32_t p = 0; p < mk->pc_count && p < trace->kernels[k].pc_count; p++) {
+        const metrics_counts *m = &mk->pcs[p].counts;
+        csv_row_pc(t, trace, k, p);
+        csv_row_u64(t, m->executions);
+        csv_row_u64(t, m->requests);
+        csv_row_ratio(t, (double)m->bytes_used, (double)m->requests * line);
+        csv_row_ratio(t, (double)m->bytes_used, (double)m->sectors * REQUEST_SECTOR_BYTES);
+        csv_row_u64(t, m->coherent);
+        csv_row_u64(t, m->divergent);
+        csv_row_u64(t, mk->pcs[p].reuse[SCOPE_GLOBAL].distance.cold);
+        locality_columns(t, &a->kernel.locality[p]);
+        replay_columns(t, rk && p < rk->pc_count ? &rk->pcs[p] : NULL);
+        csv_row_end(t);
     }
-    return csv_table_commit(t, err);
 }

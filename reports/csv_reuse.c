@@ -41,14 +41,14 @@ static void kernel_rows(csv_table *t, const wst_trace *trace, uint32_t kernel,
             }
 }
 
-int csv_write_reuse(const analysis *a, const wst_trace *trace, const char *dir, ws_error *err)
+csv_table *csv_reuse_open(const char *dir, ws_error *err)
 {
     static const char *const header[] = {CSV_KERNEL_COLUMNS, "granularity", "scope", "measure",
                                          "cold", "low", "high", "count"};
-    csv_table *t = csv_table_open_in(dir, CSV_REUSE, header, sizeof header / sizeof *header, err);
-    if (!t)
-        return -1;
-    for (uint32_t k = 0; k < a->kernel_count; k++)
-        kernel_rows(t, trace, k, &metrics_kernel_at(a->metrics, k)->totals);
-    return csv_table_commit(t, err);
+    return csv_table_open_in(dir, CSV_REUSE, header, sizeof header / sizeof *header, err);
+}
+
+void csv_reuse_add(csv_table *t, const analysis *a, const wst_trace *trace, uint32_t k)
+{
+    kernel_rows(t, trace, k, &metrics_kernel_at(a->metrics, k)->totals);
 }

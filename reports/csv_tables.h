@@ -14,14 +14,31 @@
 #define CSV_CTA_DISTANCES "sharing_cta_distances.csv"
 #define CSV_TABLE_FILES CSV_PCS, CSV_REUSE, CSV_SHARER_COUNTS, CSV_SM_PAIRS, CSV_CTA_DISTANCES
 
-/* Makes dir and writes every table into it.  0, or -1 with err naming the
+#include "reports/csv_out.h"
+
+/* The tables being written: the per-kernel ones take each kernel's rows as
+ * it ends (analysis_options.kernel_done), so no kernel is kept. */
+typedef struct csv_tables {
+    csv_table *pcs, *reuse;
+    char *dir;
+} csv_tables;
+
+/* Makes dir and opens the per-kernel tables.  0, or -1 with err naming the
  * file. */
-int report_csv_tables(const analysis *a, const wst_reader *r, const char *dir, ws_error *err);
+int report_csv_open(csv_tables *t, const char *dir, ws_error *err);
+/* Kernel k's rows: the pass's latest kernel. */
+void report_csv_add_kernel(csv_tables *t, const analysis *a, const wst_trace *trace, uint32_t k);
+/* Writes the whole-trace tables and commits them all; frees t's parts. */
+int report_csv_commit(csv_tables *t, const analysis *a, ws_error *err);
+/* Removes what open made; NULL parts are fine. */
+void report_csv_abort(csv_tables *t);
 
 /* The parts, a file each: pcs.csv (csv_pcs.c), reuse.csv (csv_reuse.c), the
  * sharing tables (csv_sharing.c). */
-int csv_write_pcs(const analysis *a, const wst_trace *t, const char *dir, ws_error *err);
-int csv_write_reuse(const analysis *a, const wst_trace *t, const char *dir, ws_error *err);
+csv_table *csv_pcs_open(const char *dir, ws_error *err);
+void csv_pcs_add(csv_table *t, const analysis *a, const wst_trace *trace, uint32_t k);
+csv_table *csv_reuse_open(const char *dir, ws_error *err);
+void csv_reuse_add(csv_table *t, const analysis *a, const wst_trace *trace, uint32_t k);
 int csv_write_sharing(const analysis *a, const char *dir, ws_error *err);
 
 #endif

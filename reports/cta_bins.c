@@ -9,21 +9,6 @@
 #define EXACT 16
 #define LOG2 64
 
-/* The largest CTA distance in any launch: its grid's CTAs − 1; infinity
- * when no launch gives its grid. */
-static double largest_distance(const json_t *doc)
-{
-    double most = -1;
-    size_t k;
-    json_t *kernel;
-    json_array_foreach(report_at(doc, "kernels"), k, kernel) {
-        double grid[3];
-        if (report_nums(kernel, "grid", grid, 3) == 3 && grid[0] >= 1 && grid[1] >= 1 && grid[2] >= 1)
-            most = fmax(most, grid[0] * grid[1] * grid[2] - 1);
-    }
-    return most >= 0 ? most : INFINITY;
-}
-
 static void add_bin(cta_bin *b, double low, double high, double pairs, double top)
 {
     b->low = low;
@@ -36,7 +21,7 @@ static void add_bin(cta_bin *b, double low, double high, double pairs, double to
         snprintf(b->label, sizeof b->label, "%.0f", b->low);
 }
 
-unsigned cta_bins_read(const json_t *doc, cta_bin *bins, int *present)
+unsigned cta_bins_read(const json_t *doc, double largest, cta_bin *bins, int *present)
 {
     const json_t *s = report_at(doc, "summary.sharing");
     double exact[EXACT], log2[LOG2], low[LOG2], high[LOG2];
@@ -45,7 +30,7 @@ unsigned cta_bins_read(const json_t *doc, cta_bin *bins, int *present)
     int bounds = report_nums(s, "cta_distance_log2_low", low, LOG2) == n_log2 &&
                  report_nums(s, "cta_distance_log2_high", high, LOG2) == n_log2;
     *present = n_exact > 0 || n_log2 > 0;
-    double top = largest_distance(doc);
+    double top = largest >= 0 ? largest : INFINITY;
     unsigned n = 0, used = 0;
     for (size_t d = 1; d < n_exact; d++) /* index = distance; 0 never counts */
         add_bin(&bins[n++], (double)d, (double)d, exact[d], top);

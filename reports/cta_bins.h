@@ -24,7 +24,9 @@ typedef struct cta_bin {
 
 /* The bins of summary.sharing up to the last holding pairs, into bins
  * [CTA_BINS_MAX]; returns how many (0: no pairs).  *present is 0 when the
- * report has no histogram at all. */
-unsigned cta_bins_read(const json_t *doc, cta_bin *bins, int *present);
+ * report has no histogram at all.  largest: the largest CTA distance a
+ * launch can have (the last bin ends there), or -1 when unknown
+ * (reports/kernel_digest.h). */
+unsigned cta_bins_read(const json_t *doc, double largest, cta_bin *bins, int *present);
 
 #endif

@@ -3,6 +3,7 @@
 #include "reports/html.h"
 
 #include "reports/html_page.h"
+#include "reports/kernel_digest.h"
 #include "reports/report_doc.h"
 #include "reports/svg.h"
 #include "util/outfile.h"
@@ -124,8 +125,9 @@ void html_page_open(FILE *out, const char *title)
     fputs("<body>\n<main>\n", out);
 }
 
-static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
+static void page(FILE *out, const json_t *doc, const kernel_digest *d)
 {
+    const pc_groups *pcs = &d->pcs;
     char title[512];
     const char *trace = report_str(doc, "trace.path");
     snprintf(title, sizeof title, "warpscope report: %s", trace ? trace : "?");
@@ -138,11 +140,11 @@ static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
     html_bypass(out, doc);
     html_pc_reuse(out, doc, pcs);
     html_sm_sharing(out, doc);
-    html_cta_distance(out, doc);
+    html_cta_distance(out, doc, d->largest_cta_distance);
     html_access_map(out, doc);
     html_mrc(out, doc);
-    html_replay(out, doc);
-    html_memory(out, doc);
+    html_replay(out, doc, &d->kernels);
+    html_memory(out, doc, &d->lines);
     html_mpli(out, doc);
     html_remote_holders(out, doc);
     html_policy_compare(out, doc);
@@ -162,19 +164,20 @@ static void page(FILE *out, const json_t *doc, const pc_groups *pcs)
     fputs("</main>\n</body>\n</html>\n", out);
 }
 
-int html_report_write(const json_t *report, const char *out_path, ws_error *err)
+int html_report_write(const json_t *report, kernel_spool *kernels, const char *out_path,
+                      ws_error *err)
 {
     if (report_doc_check(report, err) != 0)
         return -1;
-    pc_groups pcs;
-    if (pc_groups_build(report, &pcs) != 0)
-        return ws_fail(err, "out of memory");
+    kernel_digest digest;
+    if (kernel_digest_build(&digest, report, kernels, err) != 0)
+        return -1;
     ws_outfile *out = ws_outfile_open(out_path, err);
     if (!out) {
-        pc_groups_free(&pcs);
+        kernel_digest_free(&digest);
         return -1;
     }
-    page(ws_outfile_stream(out), report, &pcs);
-    pc_groups_free(&pcs);
+    page(ws_outfile_stream(out), report, &digest);
+    kernel_digest_free(&digest);
     return ws_outfile_commit(out, err);
 }

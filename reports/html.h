@@ -10,11 +10,15 @@
 
 #include <jansson.h>
 
+#include "reports/kernel_spool.h"
 #include "util/error.h"
 
 /* Writes the page for report to out_path ("-" = stdout), atomically
- * (util/outfile.h).  -1 with err set when the document is not a warpscope
- * report or the file cannot be written. */
-int html_report_write(const json_t *report, const char *out_path, ws_error *err);
+ * (util/outfile.h).  kernels: the report's kernel entries when they were set
+ * aside as the pass went (analyze, profile), else NULL: they are in the
+ * document (`warpscope report`).  -1 with err set when the document is not
+ * a warpscope report or the file cannot be written. */
+int html_report_write(const json_t *report, kernel_spool *kernels, const char *out_path,
+                      ws_error *err);
 
 #endif

@@ -102,7 +102,7 @@ static void miss_classes(FILE *out, const json_t *replay)
             numfmt_count(report_num(replay, "miss_classes.conflict")).s);
 }
 
-void html_replay(FILE *out, const json_t *doc)
+void html_replay(FILE *out, const json_t *doc, const kernel_groups *groups)
 {
     html_section_begin(out, "replay");
     const json_t *replay = report_at(doc, "summary.replay");
@@ -128,7 +128,7 @@ void html_replay(FILE *out, const json_t *doc)
             numfmt_bytes(report_num(replay, "traffic.l2_to_dram_read_bytes")).s,
             numfmt_bytes(report_num(replay, "traffic.dram_write_bytes")).s);
     miss_classes(out, replay);
-    html_kernel_table(out, doc);
+    html_kernel_table(out, groups);
     html_section_end(out);
 }
 

@@ -11,7 +11,6 @@
 
 
 #define KERNEL_NAME_WIDTH 48
-#define LAUNCH_ROWS 200
 
 static const char figure_heads[] =
     "<th>L1 requests</th><th>L1 hit rate</th><th>L2 hit rate</th>"
@@ -38,7 +37,7 @@ static void name_cell(FILE *out, const char *name)
     fputs("</td>", out);
 }
 
-static void launches(FILE *out, const json_t *doc, const kernel_group *g)
+static void launches(FILE *out, const kernel_group *g)
 {
     char label[KERNEL_NAME_WIDTH + 8];
     kernel_label(label, sizeof label, g->name, KERNEL_NAME_WIDTH);
@@ -47,16 +46,13 @@ static void launches(FILE *out, const json_t *doc, const kernel_group *g)
     fprintf(out, ": its %zu launches</summary>\n<div class=\"scroll\"><table>\n<thead><tr>"
                  "<th>launch</th>%s</tr></thead>\n<tbody>\n",
             g->count, figure_heads);
-    json_t *kernels = json_object_get(doc, "kernels");
-    size_t shown = g->count < LAUNCH_ROWS ? g->count : LAUNCH_ROWS;
+    size_t shown = g->count < KERNEL_GROUP_LAUNCHES_KEPT ? g->count : KERNEL_GROUP_LAUNCHES_KEPT;
     for (size_t i = 0; i < shown; i++) {
         char index[24];
-        snprintf(index, sizeof index, "%zu", g->launches[i]);
-        replay_sums s = replay_sums_of(json_object_get(
-            json_object_get(json_array_get(kernels, g->launches[i]), "metrics"), "replay"));
+        snprintf(index, sizeof index, "%zu", g->launches[i].index);
         fputs("<tr>", out);
         html_cell(out, "n", index);
-        figure_cells(out, &s);
+        figure_cells(out, &g->launches[i].sums);
         fputs("</tr>\n", out);
     }
     if (shown < g->count)
@@ -64,13 +60,11 @@ static void launches(FILE *out, const json_t *doc, const kernel_group *g)
     fputs("</tbody></table></div>\n</details>\n", out);
 }
 
-void html_kernel_table(FILE *out, const json_t *doc)
+void html_kernel_table(FILE *out, const kernel_groups *groups_in)
 {
-    kernel_groups groups;
-    if (kernel_groups_build(doc, &groups) != 0 || groups.count == 0) {
-        kernel_groups_free(&groups);
+    const kernel_groups groups = *groups_in;
+    if (groups.count == 0)
         return;
-    }
     fprintf(out, "<h3>Per kernel</h3>\n<div class=\"scroll\"><table>\n<thead><tr><th>kernel</th>"
                  "<th>launches</th>%s</tr></thead>\n<tbody>\n",
             figure_heads);
@@ -85,6 +79,5 @@ void html_kernel_table(FILE *out, const json_t *doc)
     fputs("</tbody></table></div>\n", out);
     for (size_t i = 0; i < groups.count; i++)
         if (groups.items[i].count > 1)
-            launches(out, doc, &groups.items[i]);
-    kernel_groups_free(&groups);
+            launches(out, &groups.items[i]);
 }

@@ -73,99 +73,32 @@ static void sectors_per_request(FILE *out, const json_t *memory)
 
 /* ---- sectors and excess per source line ---- */
 
-typedef struct line_row {
-    char source[200];
-    const char *kind;
-    double instructions, requests, sectors, ideal, excess;
-} line_row;
-
-typedef struct line_rows {
-    line_row *items;
-    size_t count, cap;
-} line_rows;
-
-/* The row of (source, kind), added when new; NULL when out of memory. */
-static line_row *row_for(line_rows *rows, const char *source, const char *kind)
-{
-    for (size_t i = 0; i < rows->count; i++)
-        if (strcmp(rows->items[i].source, source) == 0 && strcmp(rows->items[i].kind, kind) == 0)
-            return &rows->items[i];
-    if (rows->count == rows->cap) {
-        size_t cap = rows->cap ? 2 * rows->cap : 64;
-        line_row *grown = realloc(rows->items, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        rows->items = grown;
-        rows->cap = cap;
-    }
-    line_row *r = &rows->items[rows->count++];
-    *r = (line_row){.kind = kind};
-    snprintf(r->source, sizeof r->source, "%s", source);
-    return r;
-}
-
-/* A PC's place for a reader: its source line, or kernel+0xOFF without one
- * (reports/pc_label.h), so a kernel's launches fall in one row. */
-static void source_of(char *dst, size_t cap, const char *kernel, const json_t *pc)
-{
-    double line = report_num(pc, "line"), offset = report_num(pc, "offset");
-    source_label(dst, cap, report_str(pc, "file"), isnan(line) ? 0 : (uint32_t)line);
-    if (!*dst)
-        pc_label(dst, cap, kernel, isnan(offset) ? 0 : (uint64_t)offset, 0);
-}
-
-static int collect(const json_t *doc, line_rows *rows)
-{
-    size_t k, i;
-    json_t *kernel, *pc;
-    json_array_foreach(report_at(doc, "kernels"), k, kernel) {
-        const char *name = report_str(kernel, "name");
-        json_array_foreach(report_at(kernel, "pcs"), i, pc) {
-            const json_t *m = report_at(pc, "memory");
-            const char *kind = report_str(m, "kind");
-            if (!kind || !(report_num(m, "requests") > 0))
-                continue;
-            char source[200];
-            source_of(source, sizeof source, name, pc);
-            line_row *r = row_for(rows, source, kind);
-            if (!r)
-                return -1;
-            r->instructions += report_num(m, "instructions");
-            r->requests += report_num(m, "requests");
-            r->sectors += report_num(m, "sectors");
-            r->ideal += report_num(m, "ideal_sectors");
-            r->excess += report_num(m, "excess_sectors");
-        }
-    }
-    return 0;
-}
-
 static int by_excess_desc(const void *a, const void *b)
 {
-    const line_row *x = a, *y = b;
+    const source_line *x = a, *y = b;
     if (x->excess != y->excess)
         return (x->excess < y->excess) - (x->excess > y->excess);
     return (x->sectors < y->sectors) - (x->sectors > y->sectors);
 }
 
-static void source_table(FILE *out, const json_t *doc)
+static void source_table(FILE *out, const source_lines *lines)
 {
     html_subtitle(out, "Sectors per request and excess sectors, by source line");
-    line_rows rows = {0};
-    if (collect(doc, &rows) != 0 || rows.count == 0) {
+    if (lines->count == 0) {
         html_note(out, "No PC of this report carries its sectors (kernels[].pcs[].memory).");
-        free(rows.items);
         return;
     }
-    qsort(rows.items, rows.count, sizeof *rows.items, by_excess_desc);
+    source_lines sorted = *lines;
+    source_lines *rows = &sorted; /* sorted in place: the digest is drawn once */
+    qsort(rows->items, rows->count, sizeof *rows->items, by_excess_desc);
     fputs("<div class=\"scroll\"><table>\n<thead><tr><th>source line</th><th>kind</th>"
           "<th>instructions</th><th>requests</th><th>sectors</th><th>sectors / request</th>"
           "<th>ideal sectors</th><th>excess sectors</th><th>excess share</th></tr></thead>\n"
           "<tbody>\n",
           out);
-    size_t shown = rows.count < SOURCE_ROWS ? rows.count : SOURCE_ROWS;
+    size_t shown = rows->count < SOURCE_ROWS ? rows->count : SOURCE_ROWS;
     for (size_t i = 0; i < shown; i++) {
-        const line_row *r = &rows.items[i];
+        const source_line *r = &rows->items[i];
         fputs("<tr>", out);
         html_cell(out, "code", r->source);
         html_cell(out, NULL, r->kind);
@@ -179,11 +112,10 @@ static void source_table(FILE *out, const json_t *doc)
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table></div>\n", out);
-    if (shown < rows.count)
+    if (shown < rows->count)
         fprintf(out, "<p class=\"how\">The %zu of %zu source lines with the most excess sectors "
                      "are listed.</p>\n",
-                shown, rows.count);
-    free(rows.items);
+                shown, rows->count);
 }
 
 /* ---- L2 slice balance ---- */
@@ -206,7 +138,7 @@ static void slice_balance(FILE *out, const json_t *memory)
             numfmt(NUMFMT_TIMES, mean > 0 ? max / mean : NAN).s);
 }
 
-void html_memory(FILE *out, const json_t *doc)
+void html_memory(FILE *out, const json_t *doc, const source_lines *lines)
 {
     html_section_begin(out, "memory");
     const json_t *memory = report_at(doc, "summary.memory");
@@ -218,7 +150,7 @@ void html_memory(FILE *out, const json_t *doc)
     }
     chart(out, memory, doc);
     sectors_per_request(out, memory);
-    source_table(out, doc);
+    source_table(out, lines);
     slice_balance(out, memory);
     html_section_end(out);
 }

@@ -8,7 +8,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "reports/kernel_groups.h"
 #include "reports/pc_groups.h"
+#include "reports/source_lines.h"
 
 /* A table column and what it means, in a section's how-to text. */
 typedef struct html_column_text {
@@ -50,13 +52,13 @@ void html_summary(FILE *out, const json_t *doc);
 void html_bypass(FILE *out, const json_t *doc);
 void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs);
 void html_sm_sharing(FILE *out, const json_t *doc);
-void html_cta_distance(FILE *out, const json_t *doc);
+void html_cta_distance(FILE *out, const json_t *doc, double largest_cta_distance);
 void html_access_map(FILE *out, const json_t *doc);
 void html_mrc(FILE *out, const json_t *doc);
-void html_replay(FILE *out, const json_t *doc);
-void html_memory(FILE *out, const json_t *doc);
+void html_replay(FILE *out, const json_t *doc, const kernel_groups *groups);
+void html_memory(FILE *out, const json_t *doc, const source_lines *lines);
 /* Inside the replay: one row per kernel name, its launches on demand. */
-void html_kernel_table(FILE *out, const json_t *doc);
+void html_kernel_table(FILE *out, const kernel_groups *groups);
 void html_mpli(FILE *out, const json_t *doc);
 void html_remote_holders(FILE *out, const json_t *doc);
 void html_policy_compare(FILE *out, const json_t *doc);

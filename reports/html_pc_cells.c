@@ -9,7 +9,6 @@
 #include "reports/report_doc.h"
 #include "reports/svg.h"
 
-#define LAUNCH_ROWS 200 /* launches listed under one row */
 
 void html_code_shortened(FILE *out, const char *text, const char *full)
 {
@@ -72,7 +71,7 @@ void html_launches_cell(FILE *out, const pc_group *g, const launch_column *colum
         fputs("</th>", out);
     }
     fputs("</tr></thead><tbody>", out);
-    size_t shown = g->launches < LAUNCH_ROWS ? g->launches : LAUNCH_ROWS;
+    size_t shown = g->launches < PC_GROUP_LAUNCHES_KEPT ? g->launches : PC_GROUP_LAUNCHES_KEPT;
     for (size_t i = 0; i < shown; i++)
         launch_row(out, &g->launch_list[i], columns, n);
     if (shown < g->launches)

@@ -149,12 +149,12 @@ void html_remote_holders(FILE *out, const json_t *doc)
     html_section_end(out);
 }
 
-void html_cta_distance(FILE *out, const json_t *doc)
+void html_cta_distance(FILE *out, const json_t *doc, double largest_cta_distance)
 {
     html_section_begin(out, "cta-distance-chart");
     cta_bin bins[CTA_BINS_MAX];
     int present;
-    unsigned n = cta_bins_read(doc, bins, &present);
+    unsigned n = cta_bins_read(doc, largest_cta_distance, bins, &present);
     if (!present) {
         html_absent(out, "This report has no CTA-distance histogram.");
     } else if (n == 0) {

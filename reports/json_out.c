@@ -1,6 +1,7 @@
 /* reports/json_out.c: see json_out.h. */
 #include "reports/json_out.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/json_bounds.h"
@@ -12,10 +13,67 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
     if (!out)
         return -1;
     FILE *stream = ws_outfile_stream(out);
-    if (json_dumpf(doc, stream, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+    if (json_dumpf(doc, stream, REPORT_JSON_FLAGS) != 0 ||
         fputc('\n', stream) == EOF) {
         ws_outfile_abort(out);
         return ws_fail(err, "cannot write JSON");
+    }
+    return ws_outfile_commit(out, err);
+}
+
+/* One kernel entry where the document's empty array was: at depth 2 of an
+ * indent-1 dump, so every line it spans moves right by two. */
+typedef struct splice {
+    FILE *stream;
+} splice;
+
+static int splice_entry(void *ctx, size_t index, json_t *entry, ws_error *err)
+{
+    FILE *stream = ((splice *)ctx)->stream;
+    char *text = json_dumps(entry, REPORT_JSON_FLAGS);
+    if (!text)
+        return ws_fail(err, "out of memory");
+    fputs(index ? ",\n  " : "\n  ", stream);
+    for (const char *p = text; *p; p++)
+        if (*p == '\n')
+            fputs("\n  ", stream);
+        else
+            putc(*p, stream);
+    free(text);
+    return 0;
+}
+
+int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool *spool,
+                              ws_error *err)
+{
+    if (!spool)
+        return report_json_write(path, doc, err);
+    static const char marker[] = "\n \"kernels\": []";
+    char *text = json_dumps(doc, REPORT_JSON_FLAGS);
+    char *at = text ? strstr(text, marker) : NULL;
+    if (!at) {
+        free(text);
+        return ws_fail(err, "out of memory");
+    }
+    ws_outfile *out = ws_outfile_open(path, err);
+    if (!out) {
+        free(text);
+        return -1;
+    }
+    FILE *stream = ws_outfile_stream(out);
+    size_t head = (size_t)(at - text) + sizeof marker - 2; /* up to and with '[' */
+    fwrite(text, 1, head, stream);
+    splice sp = {stream};
+    int rc = kernel_spool_each(spool, splice_entry, &sp, err);
+    if (rc == 0) {
+        fputs(kernel_spool_count(spool) ? "\n ]" : "]", stream);
+        fputs(text + head + 1, stream);
+        fputc('\n', stream);
+    }
+    free(text);
+    if (rc != 0 || ferror(stream)) {
+        ws_outfile_abort(out);
+        return rc != 0 ? -1 : ws_fail(err, "cannot write JSON");
     }
     return ws_outfile_commit(out, err);
 }
@@ -115,24 +173,17 @@ json_t *report_json_miss_classes(const miss_counts *c)
     return o;
 }
 
-json_t *report_json_locality_totals(const locality_pc *pcs, uint32_t pc_count)
+json_t *report_json_locality_totals(const locality_totals *t)
 {
-    uint64_t generations[LOCALITY_CLASSES] = {0}, intra_hits = 0, inter_hits = 0;
-    for (uint32_t i = 0; i < pc_count; i++) {
-        for (int c = 0; c < LOCALITY_CLASSES; c++)
-            generations[c] += pcs[i].generations[c];
-        intra_hits += pcs[i].intra_warp_hits;
-        inter_hits += pcs[i].inter_warp_hits;
-    }
     json_t *gens = json_object();
     for (int c = 0; c < LOCALITY_CLASSES; c++)
         json_object_set_new(gens, locality_class_name((locality_class)c),
-                            report_json_u64(generations[c]));
-    double agreement = locality_monitored_agreement(pcs, pc_count);
+                            report_json_u64(t->generations[c]));
+    double agreement = locality_totals_agreement(t);
     json_t *o = json_object();
     json_object_set_new(o, "generations", gens);
-    json_object_set_new(o, "intra_warp_hits", report_json_u64(intra_hits));
-    json_object_set_new(o, "inter_warp_hits", report_json_u64(inter_hits));
+    json_object_set_new(o, "intra_warp_hits", report_json_u64(t->intra_warp_hits));
+    json_object_set_new(o, "inter_warp_hits", report_json_u64(t->inter_warp_hits));
     json_object_set_new(o, "monitored_agreement",
                         agreement < 0 ? json_null() : json_real(agreement));
     return o;

@@ -12,10 +12,18 @@
 #include "analyzer/missclass.h"
 #include "analyzer/mpli.h"
 #include "analyzer/sharing.h"
+#include "reports/kernel_spool.h"
 #include "util/error.h"
+
+/* How reports are printed: one space a level, ten significant digits. */
+#define REPORT_JSON_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(10))
 
 /* Writes doc to path ("-" = stdout) atomically (util/outfile.h). */
 int report_json_write(const char *path, const json_t *doc, ws_error *err);
+/* The same, with the spool's entries as doc's "kernels" (which must be an
+ * empty array): a report of any number of kernels, one in memory at a time. */
+int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool *spool,
+                              ws_error *err);
 
 /* num / den, or JSON null when den is 0 (schema convention). */
 json_t *report_json_ratio(double num, double den);
@@ -28,7 +36,7 @@ json_t *report_json_sharing(const sharing_results *r, uint32_t block_bytes);
 json_t *report_json_mpli(const mpli_counts *c);
 json_t *report_json_miss_classes(const miss_counts *c);
 /* Summed over the PCs given (a kernel's or the whole trace's). */
-json_t *report_json_locality_totals(const locality_pc *pcs, uint32_t pc_count);
+json_t *report_json_locality_totals(const locality_totals *t);
 /* One PC's fractions and dominant class. */
 json_t *report_json_locality_pc(const locality_pc *pc);
 

@@ -35,43 +35,46 @@ static void add_sums(replay_sums *to, const replay_sums *s)
     to->mpli_loads += s->mpli_loads;
 }
 
-static kernel_group *group_named(kernel_groups *g, size_t *capacity, const char *name)
+static kernel_group *group_named(kernel_groups *g, const char *name)
 {
     for (size_t i = 0; i < g->count; i++)
         if (strcmp(g->items[i].name, name) == 0)
             return &g->items[i];
-    if (ws_grow((void **)&g->items, capacity, g->count + 1, sizeof *g->items) != 0)
+    char *copy = strdup(name);
+    if (!copy || ws_grow((void **)&g->items, &g->capacity, g->count + 1, sizeof *g->items) != 0) {
+        free(copy);
         return NULL;
-    g->items[g->count] = (kernel_group){.name = name};
+    }
+    g->items[g->count] = (kernel_group){.name = copy};
     return &g->items[g->count++];
 }
 
-int kernel_groups_build(const json_t *doc, kernel_groups *out)
+int kernel_groups_add_kernel(kernel_groups *groups, size_t index, const json_t *kernel)
 {
-    memset(out, 0, sizeof *out);
-    size_t capacity = 0, k;
-    json_t *kernel;
-    json_array_foreach(report_at(doc, "kernels"), k, kernel) {
-        const json_t *replay = report_at(kernel, "metrics.replay");
-        if (!json_is_object(replay))
-            continue;
-        const char *name = report_str(kernel, "name");
-        kernel_group *g = group_named(out, &capacity, name ? name : "?");
-        if (!g || ws_grow((void **)&g->launches, &g->capacity, g->count + 1, sizeof *g->launches) != 0) {
-            kernel_groups_free(out);
+    const json_t *replay = report_at(kernel, "metrics.replay");
+    if (!json_is_object(replay))
+        return 0;
+    const char *name = report_str(kernel, "name");
+    kernel_group *g = group_named(groups, name ? name : "?");
+    if (!g)
+        return -1;
+    replay_sums s = replay_sums_of(replay);
+    if (g->count < KERNEL_GROUP_LAUNCHES_KEPT) {
+        if (ws_grow((void **)&g->launches, &g->capacity, g->count + 1, sizeof *g->launches) != 0)
             return -1;
-        }
-        g->launches[g->count++] = k;
-        replay_sums s = replay_sums_of(replay);
-        add_sums(&g->sums, &s);
+        g->launches[g->count] = (kernel_launch){index, s};
     }
+    g->count++;
+    add_sums(&g->sums, &s);
     return 0;
 }
 
 void kernel_groups_free(kernel_groups *g)
 {
-    for (size_t i = 0; i < g->count; i++)
+    for (size_t i = 0; i < g->count; i++) {
         free(g->items[i].launches);
+        free(g->items[i].name);
+    }
     free(g->items);
     memset(g, 0, sizeof *g);
 }

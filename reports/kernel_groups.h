@@ -19,20 +19,29 @@ typedef struct replay_sums {
     double mpli_misses, mpli_loads; /* Σ mean × loads, Σ loads */
 } replay_sums;
 
+/* Launches kept per group for the rows a reader opens (the count goes on). */
+#define KERNEL_GROUP_LAUNCHES_KEPT 200
+
+typedef struct kernel_launch {
+    size_t index; /* in kernels[] */
+    replay_sums sums;
+} kernel_launch;
+
 typedef struct kernel_group {
-    const char *name;  /* "?" when null */
-    size_t *launches;  /* indices into kernels[], in launch order */
-    size_t count, capacity;
+    char *name;              /* "?" when null; owned */
+    kernel_launch *launches; /* the first KERNEL_GROUP_LAUNCHES_KEPT, in launch order */
+    size_t count, capacity;  /* count: every launch */
     replay_sums sums;
 } kernel_group;
 
 typedef struct kernel_groups {
     kernel_group *items; /* in order of first launch */
-    size_t count;
+    size_t count, capacity;
 } kernel_groups;
 
-/* -1 when out of memory. */
-int kernel_groups_build(const json_t *doc, kernel_groups *out);
+/* Kernel entries are added one at a time (reports/kernel_spool.h); start
+ * from a zeroed kernel_groups.  -1 when out of memory. */
+int kernel_groups_add_kernel(kernel_groups *g, size_t index, const json_t *kernel);
 void kernel_groups_free(kernel_groups *g);
 
 /* The counts of one launch's replay (kernels[].metrics.replay); 0 for

@@ -12,21 +12,11 @@
 
 #define NO_GROUP ((size_t)-1)
 
-/* A kernel name and the first of its groups; the groups of one name are
- * chained through builder.next. */
-typedef struct name_entry {
-    const char *name;
+/* A kernel name (owned) and the first of its groups. */
+struct pc_group_name {
+    char *name;
     size_t first;
-} name_entry;
-
-typedef struct builder {
-    pc_groups *out;
-    size_t capacity;
-    size_t *next; /* [capacity]: the next group of the same name, or NO_GROUP */
-    size_t next_capacity;
-    name_entry *names;
-    size_t name_count, name_capacity;
-} builder;
+};
 
 static void add_class(pc_group *g, const char *name, double executions)
 {
@@ -55,10 +45,13 @@ static void add_reuse(pc_group *g, int scope, const json_t *hist)
 /* Sums one launch's PC object into its group; -1 when out of memory. */
 static int add_launch(pc_group *g, size_t kernel, const json_t *pc)
 {
-    if (ws_grow((void **)&g->launch_list, &g->launch_capacity, g->launches + 1,
-                sizeof *g->launch_list) != 0)
-        return -1;
-    g->launch_list[g->launches++] = (pc_launch){kernel, pc};
+    if (g->launches < PC_GROUP_LAUNCHES_KEPT) {
+        if (ws_grow((void **)&g->launch_list, &g->launch_capacity, g->launches + 1,
+                    sizeof *g->launch_list) != 0)
+            return -1;
+        g->launch_list[g->launches] = (pc_launch){kernel, json_incref((json_t *)pc)};
+    }
+    g->launches++;
     double executions = report_count(pc, "executions"), requests = report_count(pc, "requests");
     g->executions += executions;
     g->requests += requests;
@@ -88,74 +81,77 @@ static int add_launch(pc_group *g, size_t kernel, const json_t *pc)
     return 0;
 }
 
-static name_entry *name_of(builder *b, const char *name)
+static struct pc_group_name *name_of(pc_groups *b, const char *name)
 {
     for (size_t i = 0; i < b->name_count; i++)
         if (strcmp(b->names[i].name, name) == 0)
             return &b->names[i];
-    if (ws_grow((void **)&b->names, &b->name_capacity, b->name_count + 1, sizeof *b->names) != 0)
+    char *copy = strdup(name);
+    if (!copy ||
+        ws_grow((void **)&b->names, &b->name_capacity, b->name_count + 1, sizeof *b->names) != 0) {
+        free(copy);
         return NULL;
-    b->names[b->name_count] = (name_entry){name, NO_GROUP};
+    }
+    b->names[b->name_count] = (struct pc_group_name){copy, NO_GROUP};
     return &b->names[b->name_count++];
 }
 
 /* The group of (name, offset), created at the end of the name's chain. */
-static pc_group *group_of(builder *b, const char *name, const json_t *pc)
+static pc_group *group_of(pc_groups *b, const char *name, const json_t *pc)
 {
-    name_entry *e = name_of(b, name);
+    struct pc_group_name *e = name_of(b, name);
     if (!e)
         return NULL;
     double offset = report_num(pc, "offset");
     size_t last = NO_GROUP;
     for (size_t i = e->first; i != NO_GROUP; i = b->next[i]) {
-        if (report_num(b->out->items[i].pc, "offset") == offset)
-            return &b->out->items[i];
+        if (report_num(b->items[i].pc, "offset") == offset)
+            return &b->items[i];
         last = i;
     }
-    size_t at = b->out->count;
-    if (ws_grow((void **)&b->out->items, &b->capacity, at + 1, sizeof *b->out->items) != 0 ||
+    size_t at = b->count;
+    if (ws_grow((void **)&b->items, &b->capacity, at + 1, sizeof *b->items) != 0 ||
         ws_grow((void **)&b->next, &b->next_capacity, at + 1, sizeof *b->next) != 0)
         return NULL;
     *(last == NO_GROUP ? &e->first : &b->next[last]) = at;
     b->next[at] = NO_GROUP;
-    pc_group *g = &b->out->items[b->out->count++];
+    pc_group *g = &b->items[b->count++];
     memset(g, 0, sizeof *g);
-    g->kernel = name;
-    g->pc = pc;
+    g->kernel = e->name;
+    g->pc = json_incref((json_t *)pc);
     g->kind = pc_kind_of_sass(report_str(pc, "sass"));
     return g;
 }
 
-int pc_groups_build(const json_t *doc, pc_groups *out)
+int pc_groups_add_kernel(pc_groups *g, size_t index, const json_t *kernel)
 {
-    memset(out, 0, sizeof *out);
-    builder b = {.out = out};
-    int rc = 0;
-    size_t k, i;
-    json_t *kernel, *pc;
-    json_array_foreach(report_at(doc, "kernels"), k, kernel) {
-        const char *name = report_str(kernel, "name");
-        json_array_foreach(report_at(kernel, "pcs"), i, pc) {
-            if (!json_is_object(pc))
-                continue;
-            pc_group *g = group_of(&b, name ? name : "?", pc);
-            if (!g || add_launch(g, k, pc) != 0) {
-                rc = -1;
-                goto done;
-            }
-        }
+    const char *name = report_str(kernel, "name");
+    size_t i;
+    json_t *pc;
+    json_array_foreach(report_at(kernel, "pcs"), i, pc) {
+        if (!json_is_object(pc))
+            continue;
+        pc_group *group = group_of(g, name ? name : "?", pc);
+        if (!group || add_launch(group, index, pc) != 0)
+            return -1;
     }
-done:
-    free(b.names);
-    free(b.next);
-    if (rc != 0)
-        pc_groups_free(out);
-    return rc;
+    return 0;
 }
+
 void pc_groups_free(pc_groups *g)
 {
-    for (size_t i = 0; i < g->count; i++)
-        free(g->items[i].launch_list);
+    for (size_t i = 0; i < g->count; i++) {
+        pc_group *x = &g->items[i];
+        size_t kept = x->launches < PC_GROUP_LAUNCHES_KEPT ? x->launches : PC_GROUP_LAUNCHES_KEPT;
+        for (size_t l = 0; l < kept; l++)
+            json_decref((json_t *)x->launch_list[l].pc);
+        free(x->launch_list);
+        json_decref((json_t *)x->pc);
+    }
+    for (size_t i = 0; i < g->name_count; i++)
+        free(g->names[i].name);
+    free(g->names);
+    free(g->next);
     free(g->items);
     memset(g, 0, sizeof *g);
 }

@@ -26,12 +26,15 @@ typedef struct pc_launch {
     const json_t *pc; /* its PC object there */
 } pc_launch;
 
+/* Launches kept per group for the rows a reader opens (the count goes on). */
+#define PC_GROUP_LAUNCHES_KEPT 200
+
 typedef struct pc_group {
-    const char *kernel;  /* kernel name ("?" when null) */
-    const json_t *pc;    /* the first launch's PC object: offset, sass, file, line */
+    const char *kernel;  /* kernel name ("?" when null), owned by the groups */
+    const json_t *pc;    /* the first launch's PC object (held): offset, sass, file, line */
     pc_kind kind;        /* from the SASS (reports/pc_kind.h) */
     unsigned launches;   /* launches with this PC */
-    pc_launch *launch_list; /* [launches], in launch order */
+    pc_launch *launch_list; /* the first PC_GROUP_LAUNCHES_KEPT, in launch order (held) */
     size_t launch_capacity;
     double executions, requests;
     double u_line_sum, u_line_weight; /* Σ U·requests, Σ requests over launches with U */
@@ -48,11 +51,19 @@ typedef struct pc_group {
 
 typedef struct pc_groups {
     pc_group *items;
-    size_t count;
+    size_t count, capacity;
+    /* Building: the names (owned), each with its first group; groups of a
+     * name are chained through next. */
+    struct pc_group_name *names;
+    size_t name_count, name_capacity;
+    size_t *next;
+    size_t next_capacity;
 } pc_groups;
 
-/* -1 when out of memory. */
-int pc_groups_build(const json_t *doc, pc_groups *out);
+/* Kernel entries are added one at a time (a report's kernels need not be in
+ * memory together: reports/kernel_spool.h); the groups hold what they keep
+ * of them.  Start from a zeroed pc_groups.  -1 when out of memory. */
+int pc_groups_add_kernel(pc_groups *g, size_t index, const json_t *kernel);
 void pc_groups_free(pc_groups *g);
 
 /* U (line) over the merged launches; NaN without requests. */

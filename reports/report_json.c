@@ -63,6 +63,49 @@ static json_t *pc_json(const wst_pc *pc, uint32_t index, const metrics_pc *m, co
     return o;
 }
 
+json_t *report_kernel_json(const analysis *a, const wst_reader *r, uint32_t k)
+{
+    const wst_trace *t = wst_reader_trace(r);
+    const gpu_config *c = &a->config;
+    uint32_t line = c->l1.line_bytes;
+    uint64_t l1_lines = cache_config_lines(&c->l1), l2_lines = cache_config_lines(&c->l2);
+    const analysis_kernel *ak = &a->kernel;
+    const metrics_kernel *mk = metrics_kernel_at(a->metrics, k);
+    const wst_kernel *wk = &t->kernels[k];
+    json_t *m = report_json_metrics_totals(&mk->totals, line, l1_lines, l2_lines);
+    locality_totals kernel_locality = {0};
+    locality_totals_add(&kernel_locality, ak->locality, ak->pc_count);
+    json_object_set_new(m, "locality", report_json_locality_totals(&kernel_locality));
+    json_object_set_new(m, "sharing", kernel_sharing(ak, analysis_sharing_block(&a->options, c)));
+    json_object_set_new(m, "l1_lru", l1_lru(ak->l1_hits, ak->l1_misses, ak->l1_bypasses));
+    const replay_kernel *rk = a->replay ? &hierarchy_results(a->replay)->kernels[k] : NULL;
+    if (rk)
+        json_object_set_new(m, "replay", replay_counts_json(&rk->counts, hierarchy_results(a->replay)));
+    const memory_kernel *memory = a->memory ? memory_workload_kernel(a->memory, k) : NULL;
+    if (memory && memory->seen)
+        json_object_set_new(m, "memory", memory_json(memory, memory_workload_slices(a->memory)));
+    json_t *pc_list = json_array();
+    for (uint32_t i = 0; i < wk->pc_count && i < mk->pc_count; i++) {
+        json_t *pj = pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], line);
+        if (rk && i < rk->pc_count)
+            json_object_set_new(pj, "replay", replay_pc_json(&rk->pcs[i], &rk->locality[i]));
+        if (memory && memory->seen && i < memory->pc_count)
+            json_object_set_new(pj, "memory", memory_pc_json(&memory->pcs[i]));
+        json_array_append_new(pc_list, pj);
+    }
+    json_t *kj = json_object();
+    json_object_set_new(kj, "index", json_integer(k));
+    json_object_set_new(kj, "name", report_json_string_or_null(wk->name));
+    json_object_set_new(kj, "grid", dim3_json(wk->grid));
+    json_object_set_new(kj, "block", dim3_json(wk->block));
+    json_object_set_new(kj, "shared_mem_bytes", json_integer(wk->shared_mem_bytes));
+    json_object_set_new(kj, "registers_per_thread", json_integer(wk->registers_per_thread));
+    json_object_set_new(kj, "ctas", json_integer(wk->cta_count));
+    json_object_set_new(kj, "metrics", m);
+    json_object_set_new(kj, "pcs", pc_list);
+    return kj;
+}
+
 json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char *trace_path)
 {
     const wst_trace *t = wst_reader_trace(r);
@@ -100,65 +143,16 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
                         a->options.locality_window ? json_integer(a->options.locality_window)
                                                    : json_string("l1"));
 
-    /* Every kernel's PCs, for the whole-trace locality figures. */
-    uint32_t all_pcs = 0;
-    for (uint32_t k = 0; k < a->kernel_count; k++)
-        all_pcs += a->kernels[k].pc_count;
-    locality_pc *pcs = calloc(all_pcs + 1, sizeof *pcs);
-    uint64_t hits = 0, misses = 0, bypasses = 0;
-    json_t *kernels = json_array();
-    for (uint32_t k = 0, at = 0; k < a->kernel_count; k++) {
-        const analysis_kernel *ak = &a->kernels[k];
-        const metrics_kernel *mk = metrics_kernel_at(a->metrics, k);
-        const wst_kernel *wk = &t->kernels[k];
-        memcpy(pcs + at, ak->locality, ak->pc_count * sizeof *pcs);
-        at += ak->pc_count;
-        hits += ak->l1_hits;
-        misses += ak->l1_misses;
-        bypasses += ak->l1_bypasses;
-        json_t *m = report_json_metrics_totals(&mk->totals, line, l1_lines, l2_lines);
-        json_object_set_new(m, "locality", report_json_locality_totals(ak->locality, ak->pc_count));
-        json_object_set_new(m, "sharing", kernel_sharing(ak, block));
-        json_object_set_new(m, "l1_lru", l1_lru(ak->l1_hits, ak->l1_misses, ak->l1_bypasses));
-        const replay_kernel *rk = a->replay ? &hierarchy_results(a->replay)->kernels[k] : NULL;
-        if (rk)
-            json_object_set_new(m, "replay", replay_counts_json(&rk->counts, hierarchy_results(a->replay)));
-        const memory_kernel *memory = a->memory ? memory_workload_kernel(a->memory, k) : NULL;
-        if (memory && memory->seen)
-            json_object_set_new(m, "memory", memory_json(memory, memory_workload_slices(a->memory)));
-        json_t *pc_list = json_array();
-        for (uint32_t i = 0; i < wk->pc_count && i < mk->pc_count; i++) {
-            json_t *pj = pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], line);
-            if (rk && i < rk->pc_count)
-                json_object_set_new(pj, "replay", replay_pc_json(&rk->pcs[i], &rk->locality[i]));
-            if (memory && memory->seen && i < memory->pc_count)
-                json_object_set_new(pj, "memory", memory_pc_json(&memory->pcs[i]));
-            json_array_append_new(pc_list, pj);
-        }
-        json_t *kj = json_object();
-        json_object_set_new(kj, "index", json_integer(k));
-        json_object_set_new(kj, "name", report_json_string_or_null(wk->name));
-        json_object_set_new(kj, "grid", dim3_json(wk->grid));
-        json_object_set_new(kj, "block", dim3_json(wk->block));
-        json_object_set_new(kj, "shared_mem_bytes", json_integer(wk->shared_mem_bytes));
-        json_object_set_new(kj, "registers_per_thread", json_integer(wk->registers_per_thread));
-        json_object_set_new(kj, "ctas", json_integer(wk->cta_count));
-        json_object_set_new(kj, "metrics", m);
-        json_object_set_new(kj, "pcs", pc_list);
-        json_array_append_new(kernels, kj);
-    }
     json_t *summary = report_json_metrics_totals(metrics_summary(a->metrics), line, l1_lines, l2_lines);
-    json_object_set_new(summary, "locality", report_json_locality_totals(pcs, all_pcs));
+    json_object_set_new(summary, "locality", report_json_locality_totals(&a->locality));
     json_object_set_new(summary, "sharing", report_json_sharing(sharing_get(a->sharing), block));
-    json_object_set_new(summary, "l1_lru", l1_lru(hits, misses, bypasses));
+    json_object_set_new(summary, "l1_lru", l1_lru(a->l1_hits, a->l1_misses, a->l1_bypasses));
     json_object_set_new(summary, "replay",
                         a->replay ? replay_summary_json(hierarchy_results(a->replay)) : json_null());
     json_object_set_new(summary, "memory",
                         a->memory ? memory_json(memory_workload_summary(a->memory),
                                                 memory_workload_slices(a->memory))
                                   : json_null());
-    free(pcs);
-
     json_t *doc = json_object();
     json_object_set_new(doc, "schema", json_string("warpscope-report"));
     json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
@@ -168,7 +162,7 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(doc, "options", options);
     json_object_set_new(doc, "not_claimed", json_string(NOT_CLAIMED));
     json_object_set_new(doc, "summary", summary);
-    json_object_set_new(doc, "kernels", kernels);
+    json_object_set_new(doc, "kernels", json_array()); /* the spool's (report_json_write_spooled) */
     json_t *access = report_json_access_map(a->access_map);
     if (access)
         json_object_set_new(doc, "access_map", access);

@@ -7,6 +7,13 @@
 #include "analyzer/analysis.h"
 #include "formats/wst.h"
 
+/* The document without its kernels: "kernels" is an empty array, which
+ * report_json_write_spooled fills from the entries set aside as the pass
+ * went (reports/kernel_spool.h). */
 json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char *trace_path);
+
+/* Kernel k's entry, from the latest kernel of the pass: call it from
+ * analysis_options.kernel_done (reports/analysis_out.h does). */
+json_t *report_kernel_json(const analysis *a, const wst_reader *r, uint32_t k);
 
 #endif

@@ -27,6 +27,14 @@ static void add_figure(keys *k, const char *label, const json_t *doc, const char
     snprintf(add(k, label, 0)->value, sizeof k->items[0].value, "%s", numfmt(kind, report_num(doc, path)).s);
 }
 
+/* The trace's launches (the kernels array is empty in a document whose
+ * entries are spooled: reports/kernel_spool.h). */
+static double launches(const json_t *doc)
+{
+    double n = report_num(doc, "trace.kernels");
+    return isnan(n) ? (double)json_array_size(report_at(doc, "kernels")) : n;
+}
+
 size_t report_keys(const json_t *doc, report_key *out)
 {
     keys k = {out, 0};
@@ -42,7 +50,7 @@ size_t report_keys(const json_t *doc, report_key *out)
     snprintf(add(&k, "schedule", 1)->value, sizeof out->value, "%s",
              report_str(doc, "options.schedule") ? report_str(doc, "options.schedule") : "?");
     snprintf(add(&k, "kernel launches", 0)->value, sizeof out->value, "%s",
-             numfmt_count((double)json_array_size(report_at(doc, "kernels"))).s);
+             numfmt_count(launches(doc)).s);
     add_figure(&k, "counted loads", doc, "summary.instructions.counted", NUMFMT_COUNT);
     add_figure(&k, "line requests", doc, "summary.instructions.requests", NUMFMT_COUNT);
     add_figure(&k, "U (line)", doc, "summary.utilization.line", NUMFMT_PERCENT);

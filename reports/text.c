@@ -1,5 +1,4 @@
-/* reports/text.c: see text.h.  Kernels launched many times (gaussian's Fan1
- * and Fan2, bfs per level) are grouped by name. */
+/* reports/text.c: see text.h. */
 #include "reports/text.h"
 
 #include <string.h>
@@ -7,16 +6,9 @@
 #include "reports/numfmt.h"
 #include "reports/pc_label.h"
 
-typedef struct name_group {
-    const char *name;
-    uint32_t launches;
-    metrics_counts counts;
-    uint64_t l1_hits, l1_misses, generations[LOCALITY_CLASSES];
-} name_group;
-
 static double pct(double num, double den) { return den > 0 ? 100.0 * num / den : 0.0; }
 
-static void add_group(name_group *g, const metrics_kernel *mk, const analysis_kernel *ak)
+static void add_group(text_group *g, const metrics_kernel *mk, const analysis_kernel *ak)
 {
     g->launches++;
     const metrics_counts *c = &mk->totals.counts;
@@ -33,30 +25,30 @@ static void add_group(name_group *g, const metrics_kernel *mk, const analysis_ke
             g->generations[k] += ak->locality[p].generations[k];
 }
 
-void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
+void report_text_add_kernel(text_groups *groups, const analysis *a, const wst_reader *r, uint32_t k)
 {
     const wst_trace *t = wst_reader_trace(r);
-    uint32_t line = a->config.l1.line_bytes;
-    enum { MAX_GROUPS = 64 };
-    name_group groups[MAX_GROUPS];
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < a->kernel_count; k++) {
-        const char *name = t->kernels[k].name ? t->kernels[k].name : "?";
-        uint32_t g = 0;
-        while (g < n && strcmp(groups[g].name, name) != 0)
-            g++;
-        if (g == n) {
-            if (n == MAX_GROUPS)
-                continue;
-            memset(&groups[n], 0, sizeof groups[n]);
-            groups[n++].name = name;
-        }
-        add_group(&groups[g], metrics_kernel_at(a->metrics, k), &a->kernels[k]);
+    const char *name = t->kernels[k].name ? t->kernels[k].name : "?";
+    uint32_t g = 0;
+    while (g < groups->count && strcmp(groups->items[g].name, name) != 0)
+        g++;
+    if (g == groups->count) {
+        if (groups->count == TEXT_GROUPS)
+            return;
+        memset(&groups->items[g], 0, sizeof groups->items[g]);
+        groups->items[groups->count++].name = name;
     }
+    add_group(&groups->items[g], metrics_kernel_at(a->metrics, k), &a->kernel);
+}
+
+void report_text_summary(FILE *out, const analysis *a, const text_groups *groups)
+{
+    uint32_t line = a->config.l1.line_bytes;
+    uint32_t n = groups->count;
     fprintf(out, "%-32s %8s %13s %7s %7s %9s %9s %10s\n", "kernel", "launches", "loads", "U line",
             "U sect", "coherent", "L1 hits", "streaming");
     for (uint32_t g = 0; g < n; g++) {
-        const name_group *x = &groups[g];
+        const text_group *x = &groups->items[g];
         uint64_t gens = 0;
         for (int k = 0; k < LOCALITY_CLASSES; k++)
             gens += x->generations[k];
@@ -82,11 +74,8 @@ void report_text_summary(FILE *out, const analysis *a, const wst_reader *r)
             numfmt_grouped(s->counts.executions).s, numfmt_grouped(s->counts.requests).s,
             100 * metrics_utilization(&s->counts, line, GRAN_LINE),
             100 * metrics_utilization(&s->counts, line, GRAN_SECTOR));
-    uint64_t bypasses = 0, lru_requests = 0; /* every kernel, not only the listed groups */
-    for (uint32_t k = 0; k < a->kernel_count; k++) {
-        bypasses += a->kernels[k].l1_bypasses;
-        lru_requests += a->kernels[k].l1_hits + a->kernels[k].l1_misses;
-    }
+    /* every kernel, not only the listed groups */
+    uint64_t bypasses = a->l1_bypasses, lru_requests = a->l1_hits + a->l1_misses;
     if (bypasses)
         fprintf(out, "  bypassing L1          %s of the line requests (%s) are ld.cg/ld.cv loads, which "
                      "skip L1: L1 figures cover the rest (what-if: --cache-op ignore)\n",

@@ -8,6 +8,7 @@
 
 #include "reports/cta_bins.h"
 #include "reports/html.h"
+#include "reports/kernel_digest.h"
 #include "reports/numfmt.h"
 #include "reports/report_doc.h"
 #include "reports/svg.h"
@@ -29,7 +30,7 @@ static char *render(const json_t *doc, const char *dir)
 {
     char *path = test_path(dir, "report.html");
     ws_error err;
-    cr_assert_eq(html_report_write(doc, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(html_report_write(doc, NULL, path, &err), 0, "%s", err.msg);
     char *html = test_read_file(path, NULL);
     cr_assert_not_null(html);
     free(path);
@@ -500,7 +501,13 @@ Test(html, cta_distance_bars_are_a_density)
                         "\"kernels\": [{\"grid\": [25, 2, 1]}, {\"grid\": [4, 1, 1]}]}");
     cta_bin bins[CTA_BINS_MAX];
     int present;
-    cr_assert_eq(cta_bins_read(doc, bins, &present), 17, "15 distances, 16-31, 32-49");
+    kernel_digest digest;
+    ws_error err;
+    cr_assert_eq(kernel_digest_build(&digest, doc, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(digest.largest_cta_distance, 49, "the largest grid has 50 CTAs");
+    cr_assert_eq(cta_bins_read(doc, digest.largest_cta_distance, bins, &present), 17,
+                 "15 distances, 16-31, 32-49");
+    kernel_digest_free(&digest);
     cr_assert(present);
     cr_assert_float_eq(bins[0].density, 10, 1e-12);
     cr_assert_float_eq(bins[1].density, 4, 1e-12);
@@ -538,12 +545,12 @@ Test(html, refuses_other_documents_and_leaves_no_file)
     char *dir = test_tmpdir(), *path = test_path(dir, "out.html");
     ws_error err;
     json_t *doc = json_pack("{s:s}", "schema", "something-else");
-    cr_assert_eq(html_report_write(doc, path, &err), -1);
+    cr_assert_eq(html_report_write(doc, NULL, path, &err), -1);
     cr_assert(strstr(err.msg, "not a warpscope report") != NULL, "%s", err.msg);
     json_decref(doc);
     doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 3, "summary",
                     "kernels");
-    cr_assert_eq(html_report_write(doc, path, &err), -1);
+    cr_assert_eq(html_report_write(doc, NULL, path, &err), -1);
     cr_assert_str_eq(err.msg, "report version 3 is not supported (this warpscope reads version 2)");
     cr_assert_null(test_read_file(path, NULL));
     json_decref(doc);

@@ -89,6 +89,14 @@ Test(locality, monitored_agreement)
     pcs[1].generations[LOCALITY_INTER_ONLY] = 10;
     pcs[1].monitored_generations[LOCALITY_INTRA_ONLY] = 2;
     /* pcs[2] has no monitored generation: not compared. */
-    cr_assert_float_eq(locality_monitored_agreement(pcs, 3), 0.5, 1e-12);
-    cr_assert_float_eq(locality_monitored_agreement(pcs + 2, 1), -1.0, 1e-12);
+    locality_totals all = {0}, none = {0};
+    locality_totals_add(&all, pcs, 3);
+    locality_totals_add(&none, pcs + 2, 1);
+    cr_assert_float_eq(locality_totals_agreement(&all), 0.5, 1e-12);
+    cr_assert_float_eq(locality_totals_agreement(&none), -1.0, 1e-12);
+    cr_assert_eq(all.generations[LOCALITY_STREAMING], 10);
+    /* Kernels add up: the trace's figures without keeping its kernels. */
+    locality_totals_add(&all, pcs, 2);
+    cr_assert_eq(all.compared, 4);
+    cr_assert_eq(all.agreed, 2);
 }

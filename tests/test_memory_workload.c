@@ -10,8 +10,8 @@
 #include "collectors/workloads/workloads.h"
 #include "formats/trace.h"
 #include "reports/report_doc.h"
-#include "reports/report_json.h"
 #include "tests/helpers.h"
+#include "tests/report_fixture.h"
 
 /* One step of a hand-made trace: an instruction of `lanes` requests, one
  * per line from `line`, each asking `sectors` (a mask) and `bytes`. */
@@ -155,7 +155,32 @@ static void expect_identities(const memory_kernel *k, const replay_counts *r, ui
     cr_expect_eq(sliced, r->l2.accesses, "every L2 request in one slice");
 }
 
-static analysis *analyze(const char *dir, const char *name, const char *gpu, wst_reader **r)
+/* Each kernel as the pass ends it: the memory workload's figures against
+ * the replay's counts of the same kernel. */
+typedef struct kernel_check {
+    uint32_t kernels;
+} kernel_check;
+
+static int check_kernel(void *ctx, const analysis *a, uint32_t k, ws_error *err)
+{
+    (void)err;
+    kernel_check *c = ctx;
+    const replay_results *res = hierarchy_results(a->replay);
+    const memory_kernel *mk = memory_workload_kernel(a->memory, k);
+    cr_assert(mk && mk->seen, "kernel %u", k);
+    expect_identities(mk, &res->kernels[k].counts, memory_workload_slices(a->memory));
+    uint64_t load_requests = 0;
+    for (uint32_t p = 0; p < mk->pc_count; p++)
+        load_requests += mk->pcs[p].kind == WST_LOAD ? mk->pcs[p].requests : 0;
+    cr_expect_eq(load_requests, mk->kinds[MEMORY_LOADS].l1.requests, "Σ PCs = the kind's");
+    if (k > 0)
+        cr_expect_null(memory_workload_kernel(a->memory, k - 1), "an ended kernel is not kept");
+    c->kernels++;
+    return 0;
+}
+
+static analysis *analyze_checking(const char *dir, const char *name, const char *gpu,
+                                  wst_reader **r, kernel_check *check)
 {
     ws_error err;
     char *trace = test_path(dir, "t.wst");
@@ -166,11 +191,16 @@ static analysis *analyze(const char *dir, const char *name, const char *gpu, wst
     cr_assert_eq(config_load(&config, gpu, &err), 0, "%s", err.msg);
     analysis_options options;
     analysis_options_default(&options);
+    if (check) {
+        options.kernel_done = check_kernel;
+        options.kernel_done_ctx = check;
+    }
     analysis *a = analysis_run(*r, &config, &options, NULL, &err);
     cr_assert_not_null(a, "%s", err.msg);
     cr_assert_not_null(a->memory, "the replay collects the memory workload");
     return a;
 }
+
 
 /* gaussian (loads and stores, many launches), bfs (scattered), spmv on
  * Volta (sectored L1 and L2, 64 slices). */
@@ -181,19 +211,12 @@ Test(memory_workload, sums_are_the_replays_counts)
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         char *dir = test_tmpdir();
         wst_reader *r;
-        analysis *a = analyze(dir, runs[i][0], runs[i][1], &r);
+        kernel_check check = {0};
+        analysis *a = analyze_checking(dir, runs[i][0], runs[i][1], &r, &check);
         const replay_results *res = hierarchy_results(a->replay);
         uint32_t slices = memory_workload_slices(a->memory);
         expect_identities(memory_workload_summary(a->memory), &res->total, slices);
-        for (uint32_t k = 0; k < res->kernel_count; k++) {
-            const memory_kernel *mk = memory_workload_kernel(a->memory, k);
-            cr_assert(mk->seen);
-            expect_identities(mk, &res->kernels[k].counts, slices);
-            uint64_t load_requests = 0;
-            for (uint32_t p = 0; p < mk->pc_count; p++)
-                load_requests += mk->pcs[p].kind == WST_LOAD ? mk->pcs[p].requests : 0;
-            cr_expect_eq(load_requests, mk->kinds[MEMORY_LOADS].l1.requests, "Σ PCs = the kind's");
-        }
+        cr_expect_eq(check.kernels, res->kernel_count, "every kernel was checked as it ended");
         analysis_free(a);
         wst_reader_close(r);
         test_tmpdir_cleanup(dir);
@@ -204,9 +227,7 @@ Test(memory_workload, sums_are_the_replays_counts)
 Test(memory_workload, report_json_carries_them)
 {
     char *dir = test_tmpdir();
-    wst_reader *r;
-    analysis *a = analyze(dir, "gemm", "fermi", &r);
-    json_t *doc = report_analysis_json(a, r, "t.wst");
+    json_t *doc = test_report_for(dir, "gemm", "fermi");
     const json_t *mem = report_at(doc, "summary.memory"), *rep = report_at(doc, "summary.replay");
     cr_assert(json_is_object(mem));
     cr_expect_eq(report_num(mem, "loads.l1.requests"), report_num(rep, "l1.requests"));
@@ -234,7 +255,5 @@ Test(memory_workload, report_json_carries_them)
     cr_expect_str_eq(report_str(pc, "kind"), "load");
     cr_expect(json_is_object(report_at(doc, "kernels.0.metrics.memory")));
     json_decref(doc);
-    analysis_free(a);
-    wst_reader_close(r);
     test_tmpdir_cleanup(dir);
 }

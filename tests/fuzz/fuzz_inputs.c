@@ -186,7 +186,7 @@ static void draw_edited_report(const uint8_t *edits, size_t size, const char *sc
     }
     free(refs.refs);
     ws_error err;
-    html_report_write(doc, scratch, &err);
+    html_report_write(doc, NULL, scratch, &err);
     json_decref(doc);
 }
 

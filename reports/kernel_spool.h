@@ -1,0 +1,45 @@
+/* reports/kernel_spool.h: the report's kernel entries, set aside as each
+ * kernel ends (docs/report-schema.md, Kernels).
+ *
+ * analyze and profile report a kernel when the pass has ended it and keep
+ * nothing of it in memory: its JSON entry goes to an unlinked temporary
+ * file, one compact line per kernel, and is read back one at a time when
+ * report.json is written (spliced where the document's empty "kernels"
+ * array is) and when the HTML is drawn.  Memory follows the largest kernel,
+ * not the number of kernels; the disk holds what report.json will. */
+#ifndef WS_KERNEL_SPOOL_H
+#define WS_KERNEL_SPOOL_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "util/error.h"
+
+typedef struct kernel_spool kernel_spool;
+
+/* A new, empty spool in $TMPDIR (or /tmp). */
+kernel_spool *kernel_spool_new(ws_error *err);
+void kernel_spool_free(kernel_spool *s);
+
+int kernel_spool_add(kernel_spool *s, const json_t *entry, ws_error *err);
+size_t kernel_spool_count(const kernel_spool *s);
+
+/* Calls fn on every entry in order; fn may change the entry, which is
+ * freed after.  A non-zero return from fn stops the walk and is returned
+ * (fn sets err). */
+typedef int (*kernel_spool_fn)(void *ctx, size_t index, json_t *entry, ws_error *err);
+int kernel_spool_each(kernel_spool *s, kernel_spool_fn fn, void *ctx, ws_error *err);
+
+/* Rewrites every entry through fn (e.g. profile's bypass verdicts). */
+int kernel_spool_rewrite(kernel_spool **s, kernel_spool_fn fn, void *ctx, ws_error *err);
+
+/* The kernels of a report: the spool when there is one, else the
+ * document's own "kernels" array (`warpscope report` on a saved file). */
+int report_kernels_each(const json_t *doc, kernel_spool *spool, kernel_spool_fn fn, void *ctx,
+                        ws_error *err);
+
+/* Moves every entry into doc's "kernels" array (tests and small runs: the
+ * document then holds them all in memory). */
+int kernel_spool_attach(json_t *doc, kernel_spool *s, ws_error *err);
+
+#endif

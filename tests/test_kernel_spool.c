@@ -1,0 +1,167 @@
+/* tests/test_kernel_spool.c: kernel entries set aside as the pass goes
+ * (reports/kernel_spool.h) make the same report.json as a document that
+ * holds them all, and the analysis keeps no kernel after reporting it. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/analysis.h"
+#include "reports/analysis_out.h"
+#include "reports/json_out.h"
+#include "reports/kernel_spool.h"
+#include "reports/report_json.h"
+#include "tests/helpers.h"
+#include "tests/trace_gen.h"
+
+/* Entries with what the dump must carry through a spool unchanged: nested
+ * objects and arrays, reals that need all their digits, large integers,
+ * escapes, an empty array and object. */
+static json_t *entry(int i)
+{
+    return json_pack("{s:i,s:s,s:[f,f,f],s:{s:I,s:[],s:{}},s:[{s:f},{s:n}]}", "index", i, "name",
+                     i == 1 ? "k\"1\"\n\xc3\xa9" : "k", "reals", 1.0 / 3.0, 2.0, 1e-7 * (i + 1),
+                     "metrics", "big", (json_int_t)1 << 60, "empty", "none", "pcs", "u",
+                     0.1 * i, "x");
+}
+
+static json_t *document(void)
+{
+    return json_pack("{s:s,s:{s:i},s:[],s:{s:f}}", "schema", "warpscope-report", "summary",
+                     "kernels", 3, "kernels", "after", "value", 0.25);
+}
+
+static char *written(const char *dir, const char *name, const json_t *doc, kernel_spool *spool)
+{
+    char *path = test_path(dir, name);
+    ws_error err;
+    cr_assert_eq(report_json_write_spooled(path, doc, spool, &err), 0, "%s", err.msg);
+    char *text = test_read_file(path, NULL);
+    cr_assert_not_null(text);
+    free(path);
+    return text;
+}
+
+Test(kernel_spool, spliced_report_equals_the_whole_document)
+{
+    char *dir = test_tmpdir();
+    ws_error err;
+    for (int n = 0; n <= 3; n += 3) {
+        kernel_spool *spool = kernel_spool_new(&err);
+        cr_assert_not_null(spool, "%s", err.msg);
+        json_t *doc = document(), *whole = document(), *kernels = json_array();
+        for (int i = 0; i < n; i++) {
+            json_t *e = entry(i);
+            cr_assert_eq(kernel_spool_add(spool, e, &err), 0, "%s", err.msg);
+            json_array_append_new(kernels, e);
+        }
+        json_object_set_new(whole, "kernels", kernels);
+        cr_assert_eq(kernel_spool_count(spool), (size_t)n);
+        char *a = written(dir, "whole.json", whole, NULL), *b = written(dir, "spliced.json", doc, spool);
+        cr_expect_str_eq(b, a, "%d kernels", n);
+        free(a);
+        free(b);
+        /* attach gives the whole document back */
+        cr_assert_eq(kernel_spool_attach(doc, spool, &err), 0, "%s", err.msg);
+        cr_expect(json_equal(doc, whole));
+        json_decref(doc);
+        json_decref(whole);
+        kernel_spool_free(spool);
+    }
+    test_tmpdir_cleanup(dir);
+}
+
+static int mark(void *ctx, size_t index, json_t *e, ws_error *err)
+{
+    (void)ctx, (void)err;
+    return json_object_set_new(e, "seen", json_integer((json_int_t)index));
+}
+
+static int check_marked(void *ctx, size_t index, json_t *e, ws_error *err)
+{
+    (void)err;
+    (*(size_t *)ctx)++;
+    cr_expect_eq(json_integer_value(json_object_get(e, "seen")), (json_int_t)index);
+    cr_expect_eq(json_integer_value(json_object_get(e, "index")), (json_int_t)index);
+    return 0;
+}
+
+Test(kernel_spool, rewrite_goes_through_every_entry_in_order)
+{
+    ws_error err;
+    kernel_spool *spool = kernel_spool_new(&err);
+    for (int i = 0; i < 50; i++) {
+        json_t *e = entry(i);
+        cr_assert_eq(kernel_spool_add(spool, e, &err), 0);
+        json_decref(e);
+    }
+    cr_assert_eq(kernel_spool_rewrite(&spool, mark, NULL, &err), 0, "%s", err.msg);
+    size_t seen = 0;
+    cr_assert_eq(kernel_spool_each(spool, check_marked, &seen, &err), 0, "%s", err.msg);
+    cr_expect_eq(seen, 50);
+    kernel_spool_free(spool);
+}
+
+Test(kernel_spool, a_temporary_directory_that_fails_is_named)
+{
+    const char *old = getenv("TMPDIR");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("TMPDIR", "/nonexistent/warpscope-test", 1);
+    ws_error err;
+    kernel_spool *spool = kernel_spool_new(&err);
+    if (saved)
+        setenv("TMPDIR", saved, 1);
+    else
+        unsetenv("TMPDIR");
+    free(saved);
+    cr_assert_null(spool);
+    cr_expect(strstr(err.msg, "/nonexistent/warpscope-test: cannot hold the kernels' results") ==
+                  err.msg, "%s", err.msg);
+}
+
+/* The pass hands every kernel over once, in order, and keeps none after:
+ * its JSON entries are those of the kernel it just ended. */
+typedef struct seen_kernels {
+    uint32_t count;
+    int in_order;
+} seen_kernels;
+
+static int count_kernel(void *ctx, const analysis *a, uint32_t k, ws_error *err)
+{
+    (void)err;
+    seen_kernels *s = ctx;
+    s->in_order &= k == s->count;
+    s->count++;
+    s->in_order &= metrics_kernel_at(a->metrics, k) != NULL &&
+                   (k == 0 || metrics_kernel_at(a->metrics, k - 1) == NULL);
+    return 0;
+}
+
+Test(kernel_spool, the_pass_reports_each_kernel_once_in_order)
+{
+    char *dir = test_tmpdir(), *path = test_path(dir, "t.wst");
+    wst_memtrace *m = test_random_trace(11, 40, 30);
+    cr_assert_eq(test_write_memtrace(m, path, NULL), 0);
+    ws_error err;
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    gpu_config c;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    for (uint32_t threads = 1; threads <= 4; threads += 3) {
+        analysis_options o;
+        analysis_options_default(&o);
+        o.threads = threads;
+        seen_kernels seen = {.in_order = 1};
+        o.kernel_done = count_kernel;
+        o.kernel_done_ctx = &seen;
+        analysis *a = analysis_run(r, &c, &o, NULL, &err);
+        cr_assert_not_null(a, "%s", err.msg);
+        cr_expect_eq(seen.count, 40, "%u threads", threads);
+        cr_expect(seen.in_order, "%u threads", threads);
+        cr_expect_eq(a->kernel_count, 40);
+        analysis_free(a);
+    }
+    wst_reader_close(r);
+    wst_memtrace_free(m);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
