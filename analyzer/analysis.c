@@ -46,8 +46,7 @@ typedef struct pass {
     uint32_t line_shift, line_bytes;
     uint32_t sharing_block; /* bytes (docs/metrics.md §5): the line, or a sector or word */
     analysis_kernel *kernel;
-    locality_pc *locality_copy; /* the latest kernel's, kept for a->kernel */
-    size_t locality_capacity;
+    size_t locality_capacity[KERNEL_SLOTS]; /* of a->kernels[i].locality, owned by a */
     uint64_t issued; /* the access map's clock */
 } pass;
 
@@ -155,9 +154,9 @@ static int on_kernel_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error *err)
 {
     pass *p = ctx;
     analysis *a = p->a;
-    (void)k;
-    p->kernel = &a->kernel;
-    *p->kernel = (analysis_kernel){.locality = p->locality_copy};
+    p->kernel = &a->kernels[k % KERNEL_SLOTS];
+    *p->kernel = (analysis_kernel){.locality = p->kernel->locality};
+    a->kernel_index[k % KERNEL_SLOTS] = k;
     for (uint32_t s = 0; p->window && s < a->config.sms; s++)
         tagcache_flush(p->window[s]); /* L1s are flushed between kernels (docs/metrics.md §7) */
     return locality_begin_kernel(p->locality, pcs, err);
@@ -170,10 +169,10 @@ static int on_kernel_end(void *ctx, ws_error *err)
     locality_end_kernel(p->locality);
     uint32_t n;
     const locality_pc *pcs = locality_pcs(p->locality, &n);
-    if (ws_grow((void **)&p->locality_copy, &p->locality_capacity, n + 1, sizeof *pcs) != 0)
+    size_t slot = (size_t)(p->kernel - a->kernels);
+    if (ws_grow((void **)&p->kernel->locality, &p->locality_capacity[slot], n + 1, sizeof *pcs) != 0)
         return ws_fail(err, "out of memory");
-    memcpy(p->locality_copy, pcs, n * sizeof *pcs);
-    p->kernel->locality = p->locality_copy;
+    memcpy(p->kernel->locality, pcs, n * sizeof *pcs);
     p->kernel->pc_count = n;
     /* Sharing is folded per kernel; the kernel's own figures are the growth. */
     sharing_results before = *sharing_get(a->sharing);
@@ -195,15 +194,23 @@ static int kernel_done(void *ctx, uint32_t kernel, ws_error *err)
 {
     pass *p = ctx;
     analysis *a = p->a;
-    if (metrics_adopt_kernel_reuse(a->metrics, p->split, SPLIT_REUSE, err) != 0)
+    if (metrics_adopt_kernel_reuse(a->metrics, p->split, kernel, SPLIT_REUSE, err) != 0)
         return -1;
+    const analysis_kernel *k = &a->kernels[kernel % KERNEL_SLOTS];
     a->kernel_count++;
-    a->l1_hits += a->kernel.l1_hits;
-    a->l1_misses += a->kernel.l1_misses;
-    a->l1_bypasses += a->kernel.l1_bypasses;
-    locality_totals_add(&a->locality, a->kernel.locality, a->kernel.pc_count);
+    a->l1_hits += k->l1_hits;
+    a->l1_misses += k->l1_misses;
+    a->l1_bypasses += k->l1_bypasses;
+    locality_totals_add(&a->locality, k->locality, k->pc_count);
     return a->options.kernel_done ? a->options.kernel_done(a->options.kernel_done_ctx, a, kernel, err)
                                   : 0;
+}
+
+const analysis_kernel *analysis_kernel_at(const analysis *a, uint32_t k)
+{
+    return a->kernel_index[k % KERNEL_SLOTS] == k
+               ? &a->kernels[k % KERNEL_SLOTS]
+               : NULL;
 }
 
 uint32_t analysis_sharing_block(const analysis_options *options, const gpu_config *config)
@@ -216,7 +223,8 @@ void analysis_free(analysis *a)
     if (!a)
         return;
     metrics_free(a->metrics);
-    free(a->kernel.locality);
+    for (int i = 0; i < KERNEL_SLOTS; i++)
+        free(a->kernels[i].locality);
     sharing_free(a->sharing);
     access_map_free(a->access_map);
     hierarchy_free(a->replay);
@@ -324,6 +332,7 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
     }
     a->config = *config;
     a->options = *options;
+    memset(a->kernel_index, 0xff, sizeof a->kernel_index); /* no kernel yet */
     p.line_bytes = config->l1.line_bytes;
     p.line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes);
     coalesce_config cc = {.line_bytes = config->l1.line_bytes, .half_warp = options->half_warp};
@@ -350,7 +359,6 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
         start_replay(a, t, err) == 0)
         rc = run_pass(&p, &source, bar, err);
     metrics_free(p.split);
-    a->kernel.locality = p.locality_copy; /* the latest kernel's stays readable */
     tagcaches_free(p.window, config->sms);
     locality_free(p.locality);
     if (rc != 0) {

@@ -11,6 +11,7 @@
 #include "analyzer/access_map.h"
 #include "analyzer/config.h"
 #include "analyzer/hierarchy.h"
+#include "analyzer/kernel_slots.h"
 #include "analyzer/locality.h"
 #include "analyzer/memory_workload.h"
 #include "analyzer/metrics.h"
@@ -42,7 +43,7 @@ typedef struct analysis_options {
     int replay;
     uint64_t replay_seed;
     /* Optional: called once per kernel, in trace order, when every part of
-     * the pass has ended it.  The kernel's results (a->kernel,
+     * the pass has ended it.  The kernel's results (analysis_kernel_at,
      * metrics_kernel_at(a->metrics, kernel), the replay's kernel and
      * memory_workload_kernel) are its own only during the call: the pass
      * keeps no kernel after it, so memory does not grow with the number of
@@ -82,8 +83,11 @@ typedef struct analysis {
     analysis_options options;
     metrics *metrics;
     sharing *sharing;
-    analysis_kernel kernel;  /* the latest kernel (see options.kernel_done) */
-    uint32_t kernel_count;   /* kernels ended */
+    /* The last KERNEL_SLOTS kernels (analyzer/kernel_slots.h): one is
+     * reported while the next run (options.kernel_done; analysis_kernel_at). */
+    analysis_kernel kernels[KERNEL_SLOTS];
+    uint32_t kernel_index[KERNEL_SLOTS];
+    uint32_t kernel_count; /* kernels reported */
     /* Every ended kernel's: the whole trace's L1 LRU counts and locality. */
     uint64_t l1_hits, l1_misses, l1_bypasses;
     locality_totals locality;
@@ -99,6 +103,10 @@ typedef struct analysis {
 analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_options *options,
                        progress *bar, ws_error *err);
 void analysis_free(analysis *a);
+
+/* Kernel k's results while the pass holds them (during options.kernel_done,
+ * and the last kernel after the run); NULL otherwise. */
+const analysis_kernel *analysis_kernel_at(const analysis *a, uint32_t k);
 
 /* The sharing block in bytes: options.sharing_block, or the L1 line. */
 uint32_t analysis_sharing_block(const analysis_options *options, const gpu_config *config);

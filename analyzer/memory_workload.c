@@ -4,15 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/kernel_slots.h"
 #include "analyzer/request.h"
 #include "formats/trace.h"
 #include "util/counts.h"
 
-/* Only the latest kernel is kept (docs/analysis.md, Memory): its figures
- * are added to the run's at its end. */
+/* Only the last KERNEL_SLOTS kernels are kept (analyzer/kernel_slots.h):
+ * their figures are added to the run's at their end. */
 struct memory_workload {
-    memory_kernel kernel;   /* the latest kernel */
-    uint32_t kernel_index;  /* its ordinal in the trace */
+    memory_kernel kernels[KERNEL_SLOTS];
+    uint32_t kernel_index[KERNEL_SLOTS]; /* which kernel each holds */
     uint32_t kernel_count, slices;
     memory_kernel *current; /* the kernel being replayed, or NULL between kernels */
     memory_kernel kernels_sum; /* every ended kernel */
@@ -49,8 +50,10 @@ void memory_workload_free(memory_workload *m)
 {
     if (!m)
         return;
-    free(m->kernel.slice_requests);
-    free(m->kernel.pcs);
+    for (int i = 0; i < KERNEL_SLOTS; i++) {
+        free(m->kernels[i].slice_requests);
+        free(m->kernels[i].pcs);
+    }
     free(m->kernels_sum.slice_requests);
     free(m->summary.slice_requests);
     free(m);
@@ -63,8 +66,8 @@ static int kernel_begin(void *ctx, uint32_t kernel, uint32_t pc_count, ws_error 
     memory_workload *m = ctx;
     if (kernel >= m->kernel_count)
         return ws_fail(err, "memory workload: kernel %u of %u", kernel, m->kernel_count);
-    memory_kernel *k = &m->kernel;
-    m->kernel_index = kernel;
+    memory_kernel *k = &m->kernels[kernel % KERNEL_SLOTS];
+    m->kernel_index[kernel % KERNEL_SLOTS] = kernel;
     free(k->slice_requests);
     free(k->pcs);
     *k = (memory_kernel){.pc_count = pc_count, .seen = 1};
@@ -173,7 +176,8 @@ uint32_t memory_workload_slices(const memory_workload *m)
 
 const memory_kernel *memory_workload_kernel(const memory_workload *m, uint32_t kernel)
 {
-    return m->kernel.seen && kernel == m->kernel_index ? &m->kernel : NULL;
+    const memory_kernel *k = &m->kernels[kernel % KERNEL_SLOTS];
+    return k->seen && m->kernel_index[kernel % KERNEL_SLOTS] == kernel ? k : NULL;
 }
 
 const memory_kernel *memory_workload_summary(memory_workload *m)

@@ -11,7 +11,7 @@
  * A collector of the hierarchy's memory events and L1 hits (hierarchy.h):
  * it only listens, and the core raises the events where it counts, so every
  * sum here is one of the replay's own counts (tests/test_memory_workload.c).
- * Memory: the latest kernel's few counts per PC and per L2 slice, and the
+ * Memory: the last few kernels' counts per PC and per L2 slice, and the
  * run's sums. */
 #ifndef WS_MEMORY_WORKLOAD_H
 #define WS_MEMORY_WORKLOAD_H
@@ -72,8 +72,8 @@ void memory_workload_free(memory_workload *m);
 l1_observer memory_workload_observer(memory_workload *m);
 
 uint32_t memory_workload_slices(const memory_workload *m);
-/* Kernel k's figures while it is the latest the replay ran (read them when
- * it ends); NULL for any other. */
+/* Kernel k's figures while it is one of the last KERNEL_SLOTS the replay
+ * began (analyzer/kernel_slots.h; read them when it ends); NULL otherwise. */
 const memory_kernel *memory_workload_kernel(const memory_workload *m, uint32_t kernel);
 /* The run: every kernel summed, plus the dirty lines the flushes of L2
  * wrote back, which belong to no kernel (as in the replay's totals). */

@@ -39,9 +39,8 @@ struct metrics {
     slot_owner *owners;                    /* [sm_count × slots] */
     uint32_t kernel_serial;
     bypass_table *lines;                   /* per-line U of the current kernel */
-    /* Only the latest kernel is kept: the caller reports it at its end
-     * (docs/analysis.md, Memory). */
-    metrics_kernel kernel;
+    /* Only the last KERNEL_SLOTS kernels are kept (analyzer/kernel_slots.h). */
+    metrics_kernel kernels[KERNEL_SLOTS];
     uint32_t kernel_count; /* kernels begun */
     metrics_totals summary;
 };
@@ -125,7 +124,8 @@ void metrics_free(metrics *m)
     }
     free(m->owners);
     bypass_table_free(m->lines);
-    kernel_clear(&m->kernel);
+    for (int i = 0; i < KERNEL_SLOTS; i++)
+        kernel_clear(&m->kernels[i]);
     totals_clear(&m->summary);
     free(m);
 }
@@ -170,6 +170,12 @@ fail:
     return NULL;
 }
 
+/* The kernel being fed (kernel_count > 0). */
+static metrics_kernel *current(metrics *m)
+{
+    return &m->kernels[(m->kernel_count - 1) % KERNEL_SLOTS];
+}
+
 static void add_pair(reuse_pair *p, uint64_t distance, uint64_t time)
 {
     reuse_hist_add(&p->distance, distance);
@@ -181,7 +187,7 @@ static void add_pair(reuse_pair *p, uint64_t distance, uint64_t time)
 static int attribute(metrics *m, int g, int s, const uint64_t *distances, const uint64_t *times,
                      const uint32_t *pcs, size_t count, ws_error *err)
 {
-    metrics_kernel *k = &m->kernel;
+    metrics_kernel *k = current(m);
     for (size_t i = 0; i < count; i++) {
         if (distances[i] == REUSE_FAILED)
             return ws_fail(err, "out of memory");
@@ -233,7 +239,7 @@ int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err)
     /* Normally a no-op: kernel_end ran them. */
     if (m->kernel_count && flush_all(m, err) != 0)
         return -1;
-    metrics_kernel *k = &m->kernel;
+    metrics_kernel *k = &m->kernels[m->kernel_count % KERNEL_SLOTS];
     kernel_clear(k);
     memset(k, 0, sizeof *k);
     m->kernel_count++;
@@ -324,7 +330,7 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
 {
     if (m->kernel_count == 0)
         return ws_fail(err, "metrics: instruction before any kernel");
-    metrics_kernel *k = &m->kernel;
+    metrics_kernel *k = current(m);
     const metrics_issue *r = issue;
     if (r->kind == WST_LOAD)
         k->totals.loads++;
@@ -399,7 +405,7 @@ int metrics_kernel_end(metrics *m, ws_error *err)
         return ws_fail(err, "metrics: kernel end without a kernel");
     if (flush_all(m, err) != 0)
         return -1;
-    metrics_totals *t = &m->kernel.totals;
+    metrics_totals *t = &current(m)->totals;
     for (uint64_t i = 0; i < bypass_table_count(m->lines); i++) {
         const bypass_line *line;
         bypass_table_line_at(m->lines, i, &line);
@@ -435,34 +441,40 @@ static void swap_pairs(reuse_pair *a, reuse_pair *b)
     *b = t;
 }
 
-/* Swaps the `mask` pairs of the kernel (summary = 0) or of the summary. */
-static int adopt(metrics *into, metrics *from, uint32_t mask, int summary, ws_error *err)
+static void adopt(metrics_totals *into, metrics_totals *from, uint32_t mask)
 {
-    if (into->kernel_count != from->kernel_count)
-        return ws_fail(err, "metrics: joining passes over different kernels");
     for (int g = 0; g < GRANULARITIES; g++)
         for (int s = 0; s < SCOPES; s++)
             if (mask & METRICS_REUSE_BIT(g, s))
-                swap_pairs(summary ? &into->summary.reuse[g][s] : &into->kernel.totals.reuse[g][s],
-                           summary ? &from->summary.reuse[g][s] : &from->kernel.totals.reuse[g][s]);
-    return 0;
+                swap_pairs(&into->reuse[g][s], &from->reuse[g][s]);
 }
 
-int metrics_adopt_kernel_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err)
+int metrics_adopt_kernel_reuse(metrics *into, metrics *from, uint32_t kernel, uint32_t mask,
+                               ws_error *err)
 {
-    return into->kernel_count ? adopt(into, from, mask, 0, err) : 0;
+    metrics_kernel *a = (metrics_kernel *)metrics_kernel_at(into, kernel);
+    metrics_kernel *b = (metrics_kernel *)metrics_kernel_at(from, kernel);
+    if (!a || !b)
+        return ws_fail(err, "metrics: kernel %u is not held by both passes", kernel);
+    adopt(&a->totals, &b->totals, mask);
+    return 0;
 }
 
 int metrics_adopt_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err)
 {
-    return adopt(into, from, mask, 1, err);
+    if (into->kernel_count != from->kernel_count)
+        return ws_fail(err, "metrics: joining passes over different kernels");
+    adopt(&into->summary, &from->summary, mask);
+    return 0;
 }
 
 uint32_t metrics_kernel_count(const metrics *m) { return m->kernel_count; }
 
 const metrics_kernel *metrics_kernel_at(const metrics *m, uint32_t kernel)
 {
-    return m->kernel_count && kernel == m->kernel_count - 1 ? &m->kernel : NULL;
+    return kernel < m->kernel_count && kernel + KERNEL_SLOTS >= m->kernel_count
+               ? &m->kernels[kernel % KERNEL_SLOTS]
+               : NULL;
 }
 
 const metrics_totals *metrics_summary(const metrics *m) { return &m->summary; }

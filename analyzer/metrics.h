@@ -4,8 +4,9 @@
  * Fed one issued warp instruction at a time with its coalesced requests.
  * By default only global loads count (docs/metrics.md §3 decision); include_stores adds
  * stores and atomics.  Results are per kernel and per PC, and the summary
- * is the sum of the kernels; only the latest kernel is kept, so the caller
- * reads each kernel after metrics_kernel_end (docs/analysis.md, Memory).
+ * is the sum of the kernels; only the last KERNEL_SLOTS kernels begun are
+ * kept (analyzer/kernel_slots.h), so the caller reads a kernel after
+ * metrics_kernel_end and before the kernel that takes its slot begins.
  *
  * Reuse scopes (docs/metrics.md §3) and their lifetimes:
  *   global    one stream for the whole trace (the L2 view; L2 stays warm
@@ -22,6 +23,7 @@
 
 #include "analyzer/bypass_table.h"
 #include "analyzer/coalesce.h"
+#include "analyzer/kernel_slots.h"
 #include "analyzer/reuse.h"
 #include "formats/trace.h"
 
@@ -113,13 +115,15 @@ int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request
 int metrics_kernel_end(metrics *m, ws_error *err);
 
 /* Moves the reuse results of `mask` from `from`, which saw the same
- * instructions, into `into`: of the latest kernel (after both ended it), or
- * of the summary (at the end). */
-int metrics_adopt_kernel_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err);
+ * instructions, into `into`: of one kernel (after both ended it), or of the
+ * summary (at the end). */
+int metrics_adopt_kernel_reuse(metrics *into, metrics *from, uint32_t kernel, uint32_t mask,
+                               ws_error *err);
 int metrics_adopt_reuse(metrics *into, metrics *from, uint32_t mask, ws_error *err);
 
 uint32_t metrics_kernel_count(const metrics *m); /* kernels begun */
-/* The latest kernel begun, by its ordinal; NULL for any earlier one. */
+/* One of the last KERNEL_SLOTS kernels begun, by its ordinal; NULL for any
+ * other. */
 const metrics_kernel *metrics_kernel_at(const metrics *m, uint32_t kernel);
 const metrics_totals *metrics_summary(const metrics *m);
 

@@ -10,6 +10,7 @@
 
 #include "analyzer/coalesce.h"
 #include "analyzer/cta_cache.h"
+#include "analyzer/kernel_slots.h"
 
 void replay_options_default(replay_options *o)
 {
@@ -281,6 +282,12 @@ typedef struct stream {
     uint32_t inline_count;
     uint64_t issued;
     uint32_t peak_resident;
+    /* options.kernel_done: kernels ended but not yet reported (at most KERNEL_SLOTS)
+     * and the batch each ended in; batches handed over so far. */
+    uint32_t pending[KERNEL_SLOTS];
+    uint64_t pending_batch[KERNEL_SLOTS];
+    uint32_t pending_count;
+    uint64_t handed;
     progress *bar;
     ws_error err;
     int failed;
@@ -372,21 +379,33 @@ static int hand_over(stream *s, int last)
         rc = failed ? pool_failure(s->pool, &s->err) : 0;
     }
     s->fill->item_count = s->fill->request_count = 0;
+    s->handed++;
     return rc;
 }
 
-/* Every consumer has ended `kernel`: hands the batch over, waits for the
- * workers to finish it, then tells the caller (replay_options.kernel_done). */
-static int kernel_settled(stream *s, uint32_t kernel)
+/* Reports the oldest pending kernel (options.kernel_done) once every
+ * consumer has gone past the batch it ended in. */
+static int report_oldest(stream *s)
 {
-    if (hand_over(s, 0) != 0)
+    uint64_t ended_in = s->pending_batch[0];
+    if (s->handed <= ended_in && hand_over(s, 0) != 0) /* it ended in the batch being filled */
         return -1;
     if (s->pool) {
-        pool_wait_done(s->pool);
-        for (uint32_t w = 0; w < s->pool->threads; w++)
-            if (s->pool->workers[w].failed)
-                return pool_failure(s->pool, &s->err);
+        pool *p = s->pool;
+        int failed = 0;
+        pthread_mutex_lock(&p->lock);
+        while (pool_consumed(p) <= ended_in)
+            pthread_cond_wait(&p->changed, &p->lock);
+        for (uint32_t w = 0; w < p->threads; w++)
+            failed |= p->workers[w].failed;
+        pthread_mutex_unlock(&p->lock);
+        if (failed)
+            return pool_failure(p, &s->err);
     }
+    uint32_t kernel = s->pending[0];
+    s->pending_count--;
+    memmove(s->pending, s->pending + 1, s->pending_count * sizeof *s->pending);
+    memmove(s->pending_batch, s->pending_batch + 1, s->pending_count * sizeof *s->pending_batch);
     return s->options->kernel_done(s->options->kernel_done_ctx, kernel, &s->err);
 }
 
@@ -406,10 +425,16 @@ static inline __attribute__((always_inline)) int stream_step(stream *s, sched *s
         return got;
     if (e.kind == SCHED_KERNEL_BEGIN) {
         ref_l1_flush(s->ref);
-        s->failed = push_kernel(s, ITEM_KERNEL_BEGIN, e.kernel) != 0;
+        /* Consumers keep KERNEL_SLOTS kernels: the oldest must be reported
+         * before any of them begins this one, which takes its slot. */
+        s->failed = (s->pending_count == KERNEL_SLOTS && report_oldest(s) != 0) ||
+                    push_kernel(s, ITEM_KERNEL_BEGIN, e.kernel) != 0;
     } else if (e.kind == SCHED_KERNEL_END) {
-        s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0 ||
-                    (s->options->kernel_done && kernel_settled(s, e.kernel) != 0);
+        s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0;
+        if (!s->failed && s->options->kernel_done) {
+            s->pending[s->pending_count] = e.kernel;
+            s->pending_batch[s->pending_count++] = s->handed;
+        }
     } else if (e.kind == SCHED_CTA_DISPATCH) {
         s->dispatched++;
     } else if (e.kind == SCHED_ISSUE) {
@@ -430,7 +455,12 @@ static int stream_finish(stream *s, sched *sc, int got)
         s->peak_resident = sched_peak_resident_ctas(sc);
     sched_free(sc);
     int rc = hand_over(s, 1);
-    return got < 0 || s->failed || rc != 0 ? -1 : 0;
+    if (got < 0 || s->failed || rc != 0)
+        return -1;
+    while (s->pending_count)
+        if (report_oldest(s) != 0)
+            return -1;
+    return 0;
 }
 
 /* One pass over the schedule, every hierarchy fed. */

@@ -51,8 +51,10 @@ typedef struct replay_options {
     void (*observe_event)(void *ctx, const sched_event *issue);
     void *observe_event_ctx;
     /* Optional: called on the decoding thread once every consumer has ended
-     * a kernel, before any sees the next (analyze reports a kernel there and
-     * then forgets it: docs/analysis.md, Memory).  Only for one stream. */
+     * a kernel, in kernel order, and before any consumer begins the kernel
+     * that takes its slot: consumers keep their last KERNEL_SLOTS kernels
+     * (analyzer/kernel_slots.h), so decoding and the other consumers go on
+     * meanwhile.  Only for one stream. */
     int (*kernel_done)(void *ctx, uint32_t kernel, ws_error *err);
     void *kernel_done_ctx;
     /* Optional, `count` entries: each consumer's CPU seconds are added to

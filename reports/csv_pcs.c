@@ -45,6 +45,7 @@ void csv_pcs_add(csv_table *t, const analysis *a, const wst_trace *trace, uint32
 {
     uint32_t line = a->config.l1.line_bytes;
     const metrics_kernel *mk = metrics_kernel_at(a->metrics, k);
+    const analysis_kernel *ak = analysis_kernel_at(a, k);
     const replay_kernel *rk = a->replay ? &hierarchy_results(a->replay)->kernels[k] : NULL;
     for (uint32_t p = 0; p < mk->pc_count && p < trace->kernels[k].pc_count; p++) {
         const metrics_counts *m = &mk->pcs[p].counts;
@@ -56,7 +57,7 @@ void csv_pcs_add(csv_table *t, const analysis *a, const wst_trace *trace, uint32
         csv_row_u64(t, m->coherent);
         csv_row_u64(t, m->divergent);
         csv_row_u64(t, mk->pcs[p].reuse[SCOPE_GLOBAL].distance.cold);
-        locality_columns(t, &a->kernel.locality[p]);
+        locality_columns(t, &ak->locality[p]);
         replay_columns(t, rk && p < rk->pc_count ? &rk->pcs[p] : NULL);
         csv_row_end(t);
     }

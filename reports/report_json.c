@@ -69,7 +69,7 @@ json_t *report_kernel_json(const analysis *a, const wst_reader *r, uint32_t k)
     const gpu_config *c = &a->config;
     uint32_t line = c->l1.line_bytes;
     uint64_t l1_lines = cache_config_lines(&c->l1), l2_lines = cache_config_lines(&c->l2);
-    const analysis_kernel *ak = &a->kernel;
+    const analysis_kernel *ak = analysis_kernel_at(a, k);
     const metrics_kernel *mk = metrics_kernel_at(a->metrics, k);
     const wst_kernel *wk = &t->kernels[k];
     json_t *m = report_json_metrics_totals(&mk->totals, line, l1_lines, l2_lines);

@@ -38,7 +38,8 @@ void report_text_add_kernel(text_groups *groups, const analysis *a, const wst_re
         memset(&groups->items[g], 0, sizeof groups->items[g]);
         groups->items[groups->count++].name = name;
     }
-    add_group(&groups->items[g], metrics_kernel_at(a->metrics, k), &a->kernel);
+    add_group(&groups->items[g], metrics_kernel_at(a->metrics, k),
+              analysis_kernel_at(a, k));
 }
 
 void report_text_summary(FILE *out, const analysis *a, const text_groups *groups)

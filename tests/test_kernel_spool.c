@@ -131,8 +131,10 @@ static int count_kernel(void *ctx, const analysis *a, uint32_t k, ws_error *err)
     seen_kernels *s = ctx;
     s->in_order &= k == s->count;
     s->count++;
-    s->in_order &= metrics_kernel_at(a->metrics, k) != NULL &&
-                   (k == 0 || metrics_kernel_at(a->metrics, k - 1) == NULL);
+    s->in_order &= metrics_kernel_at(a->metrics, k) != NULL && analysis_kernel_at(a, k) != NULL &&
+                   (k < KERNEL_SLOTS ||
+                    (metrics_kernel_at(a->metrics, k - KERNEL_SLOTS) == NULL &&
+                     analysis_kernel_at(a, k - KERNEL_SLOTS) == NULL));
     return 0;
 }
 

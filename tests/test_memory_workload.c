@@ -173,8 +173,9 @@ static int check_kernel(void *ctx, const analysis *a, uint32_t k, ws_error *err)
     for (uint32_t p = 0; p < mk->pc_count; p++)
         load_requests += mk->pcs[p].kind == WST_LOAD ? mk->pcs[p].requests : 0;
     cr_expect_eq(load_requests, mk->kinds[MEMORY_LOADS].l1.requests, "Σ PCs = the kind's");
-    if (k > 0)
-        cr_expect_null(memory_workload_kernel(a->memory, k - 1), "an ended kernel is not kept");
+    if (k >= KERNEL_SLOTS)
+        cr_expect_null(memory_workload_kernel(a->memory, k - KERNEL_SLOTS),
+                       "only the last KERNEL_SLOTS are kept");
     c->kernels++;
     return 0;
 }

@@ -131,7 +131,6 @@ Test(metrics, kernels_restart_l1_views_but_not_global)
     begin(m, 1);
     issue(m, 0, 0, 0, 0, 0, WST_LOAD, 0, 0, 1);
     end(m);
-    cr_assert_null(metrics_kernel_at(m, 0), "only the latest kernel is kept");
     const metrics_kernel *k1 = metrics_kernel_at(m, 1);
     cr_assert_eq(k1->totals.reuse[GRAN_LINE][SCOPE_GLOBAL].distance.exact[0], 1);
     cr_assert_eq(k1->totals.reuse[GRAN_LINE][SCOPE_PER_SM].distance.cold, 1);
@@ -140,6 +139,13 @@ Test(metrics, kernels_restart_l1_views_but_not_global)
     cr_assert_eq(s->reuse[GRAN_LINE][SCOPE_GLOBAL].distance.total, 2);
     cr_assert_eq(s->reuse[GRAN_LINE][SCOPE_PER_SM].distance.cold, 2);
     cr_assert_eq(metrics_kernel_count(m), 2);
+    cr_assert_not_null(metrics_kernel_at(m, 0), "the last KERNEL_SLOTS kernels are kept");
+    for (int i = 2; i <= KERNEL_SLOTS; i++) {
+        begin(m, 1);
+        end(m);
+    }
+    cr_assert_null(metrics_kernel_at(m, 0), "and no earlier one");
+    cr_assert_not_null(metrics_kernel_at(m, 1));
     metrics_free(m);
 }
 
@@ -221,7 +227,7 @@ Test(metrics, split_reuse_joins_to_the_whole)
         for (int i = 0; i < 3; i++)
             end(all[i]);
         /* Each kernel is joined when both halves have ended it. */
-        cr_assert_eq(metrics_adopt_kernel_reuse(left, right, right_mask, &err), 0);
+        cr_assert_eq(metrics_adopt_kernel_reuse(left, right, (uint32_t)k, right_mask, &err), 0);
         for (int g = 0; g < GRANULARITIES; g++)
             for (int s = 0; s < SCOPES; s++) {
                 const reuse_pair *a = &metrics_kernel_at(whole, (uint32_t)k)->totals.reuse[g][s];
