@@ -5,8 +5,8 @@
  * (peak RSS of the child from wait4):
  *   - records in one CTA: analyze and export hold the CTA packed;
  *   - every CTA reads the same 4,096 lines: sharing keeps runs of CTA ids;
- *   - empty kernels: per-kernel results are still kept for every launch
- *     (the figure that remains to be made flat). */
+ *   - empty kernels: analyze keeps no kernel after reporting it; what
+ *     grows is the trace's kernel table (docs/analysis.md, Memory). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
