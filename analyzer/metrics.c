@@ -41,6 +41,10 @@ struct metrics {
     bypass_table *lines;                   /* per-line U of the current kernel */
     /* Only the last KERNEL_SLOTS kernels are kept (analyzer/kernel_slots.h). */
     metrics_kernel kernels[KERNEL_SLOTS];
+    /* The ordinal each slot holds.  Another thread reads a slot while this
+     * instance goes on with later kernels: it reads only that slot, never
+     * kernel_count. */
+    uint32_t slot_kernel[KERNEL_SLOTS];
     uint32_t kernel_count; /* kernels begun */
     metrics_totals summary;
 };
@@ -144,6 +148,7 @@ metrics *metrics_new(const metrics_options *options, ws_error *err)
         return NULL;
     }
     m->options = *options;
+    memset(m->slot_kernel, 0xff, sizeof m->slot_kernel); /* no kernel yet */
     m->reuse_opts.sample_rate = options->sample_rate;
     m->line_shift = (uint32_t)__builtin_ctz(options->coalesce.line_bytes);
     if (totals_init(&m->summary, options->exact_distances, err) != 0)
@@ -242,6 +247,7 @@ int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err)
     metrics_kernel *k = &m->kernels[m->kernel_count % KERNEL_SLOTS];
     kernel_clear(k);
     memset(k, 0, sizeof *k);
+    m->slot_kernel[m->kernel_count % KERNEL_SLOTS] = m->kernel_count;
     m->kernel_count++;
     if (totals_init(&k->totals, m->options.exact_distances, err) != 0)
         return -1;
@@ -472,9 +478,8 @@ uint32_t metrics_kernel_count(const metrics *m) { return m->kernel_count; }
 
 const metrics_kernel *metrics_kernel_at(const metrics *m, uint32_t kernel)
 {
-    return kernel < m->kernel_count && kernel + KERNEL_SLOTS >= m->kernel_count
-               ? &m->kernels[kernel % KERNEL_SLOTS]
-               : NULL;
+    return m->slot_kernel[kernel % KERNEL_SLOTS] == kernel ? &m->kernels[kernel % KERNEL_SLOTS]
+                                                           : NULL;
 }
 
 const metrics_totals *metrics_summary(const metrics *m) { return &m->summary; }
