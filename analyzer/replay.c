@@ -284,8 +284,10 @@ typedef struct stream {
     uint32_t peak_resident;
     /* options.kernel_done: kernels ended but not yet reported (at most KERNEL_SLOTS)
      * and the batch each ended in; batches handed over so far. */
-    uint32_t pending[KERNEL_SLOTS];
-    uint64_t pending_batch[KERNEL_SLOTS];
+    struct {
+        uint32_t kernel;
+        uint64_t batch;
+    } pending[KERNEL_SLOTS];
     uint32_t pending_count;
     uint64_t handed;
     progress *bar;
@@ -387,7 +389,7 @@ static int hand_over(stream *s, int last)
  * consumer has gone past the batch it ended in. */
 static int report_oldest(stream *s)
 {
-    uint64_t ended_in = s->pending_batch[0];
+    uint64_t ended_in = s->pending[0].batch;
     if (s->handed <= ended_in && hand_over(s, 0) != 0) /* it ended in the batch being filled */
         return -1;
     if (s->pool) {
@@ -402,10 +404,9 @@ static int report_oldest(stream *s)
         if (failed)
             return pool_failure(p, &s->err);
     }
-    uint32_t kernel = s->pending[0];
+    uint32_t kernel = s->pending[0].kernel;
     s->pending_count--;
     memmove(s->pending, s->pending + 1, s->pending_count * sizeof *s->pending);
-    memmove(s->pending_batch, s->pending_batch + 1, s->pending_count * sizeof *s->pending_batch);
     return s->options->kernel_done(s->options->kernel_done_ctx, kernel, &s->err);
 }
 
@@ -432,8 +433,8 @@ static inline __attribute__((always_inline)) int stream_step(stream *s, sched *s
     } else if (e.kind == SCHED_KERNEL_END) {
         s->failed = push_kernel(s, ITEM_KERNEL_END, e.kernel) != 0;
         if (!s->failed && s->options->kernel_done) {
-            s->pending[s->pending_count] = e.kernel;
-            s->pending_batch[s->pending_count++] = s->handed;
+            s->pending[s->pending_count].kernel = e.kernel;
+            s->pending[s->pending_count++].batch = s->handed;
         }
     } else if (e.kind == SCHED_CTA_DISPATCH) {
         s->dispatched++;

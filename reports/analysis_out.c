@@ -12,12 +12,9 @@ int analysis_out_open(analysis_out *out, const wst_reader *r, int json, const ch
     out->reader = r;
     if (json && !(out->kernels = kernel_spool_new(err)))
         return -1;
-    if (csv_dir) {
-        if (report_csv_open(&out->csv, csv_dir, err) != 0) {
-            analysis_out_close(out);
-            return -1;
-        }
-        out->has_csv = 1;
+    if (csv_dir && report_csv_open(&out->csv, csv_dir, err) != 0) {
+        analysis_out_close(out);
+        return -1;
     }
     return 0;
 }
@@ -26,7 +23,7 @@ static int kernel_done(void *ctx, const analysis *a, uint32_t k, ws_error *err)
 {
     analysis_out *out = ctx;
     report_text_add_kernel(&out->groups, a, out->reader, k);
-    if (out->has_csv)
+    if (out->csv.dir)
         report_csv_add_kernel(&out->csv, a, wst_reader_trace(out->reader), k);
     if (!out->kernels)
         return 0;
@@ -44,17 +41,12 @@ void analysis_out_attach(analysis_out *out, analysis_options *options)
 
 int analysis_out_commit_csv(analysis_out *out, const analysis *a, ws_error *err)
 {
-    if (!out->has_csv)
-        return 0;
-    out->has_csv = 0;
-    return report_csv_commit(&out->csv, a, err);
+    return out->csv.dir ? report_csv_commit(&out->csv, a, err) : 0;
 }
 
 void analysis_out_close(analysis_out *out)
 {
     kernel_spool_free(out->kernels);
     out->kernels = NULL;
-    if (out->has_csv)
-        report_csv_abort(&out->csv);
-    out->has_csv = 0;
+    report_csv_abort(&out->csv); /* nothing left after a commit */
 }

@@ -24,8 +24,7 @@
 typedef struct analysis_out {
     const wst_reader *reader;
     kernel_spool *kernels; /* NULL unless a JSON or HTML report is wanted */
-    csv_tables csv;        /* open parts only with a csv_dir */
-    int has_csv;
+    csv_tables csv;        /* open while csv.dir is set (a csv_dir was given) */
     text_groups groups;
 } analysis_out;
 

@@ -60,16 +60,15 @@ static void launches(FILE *out, const kernel_group *g)
     fputs("</tbody></table></div>\n</details>\n", out);
 }
 
-void html_kernel_table(FILE *out, const kernel_groups *groups_in)
+void html_kernel_table(FILE *out, const kernel_groups *groups)
 {
-    const kernel_groups groups = *groups_in;
-    if (groups.count == 0)
+    if (groups->count == 0)
         return;
     fprintf(out, "<h3>Per kernel</h3>\n<div class=\"scroll\"><table>\n<thead><tr><th>kernel</th>"
                  "<th>launches</th>%s</tr></thead>\n<tbody>\n",
             figure_heads);
-    for (size_t i = 0; i < groups.count; i++) {
-        const kernel_group *g = &groups.items[i];
+    for (size_t i = 0; i < groups->count; i++) {
+        const kernel_group *g = &groups->items[i];
         fputs("<tr>", out);
         name_cell(out, g->name);
         html_cell(out, "n", numfmt_count((double)g->count).s);
@@ -77,7 +76,7 @@ void html_kernel_table(FILE *out, const kernel_groups *groups_in)
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table></div>\n", out);
-    for (size_t i = 0; i < groups.count; i++)
-        if (groups.items[i].count > 1)
-            launches(out, &groups.items[i]);
+    for (size_t i = 0; i < groups->count; i++)
+        if (groups->items[i].count > 1)
+            launches(out, &groups->items[i]);
 }

@@ -4,14 +4,11 @@
  * request and the excess sectors per source line, and the balance of the
  * requests over the L2 slices.  From summary.memory and the PCs' memory. */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "analyzer/memory_workload.h"
 #include "reports/chart_memory.h"
 #include "reports/html_page.h"
 #include "reports/numfmt.h"
-#include "reports/pc_label.h"
 #include "reports/report_doc.h"
 #include "reports/svg.h"
 
@@ -73,24 +70,13 @@ static void sectors_per_request(FILE *out, const json_t *memory)
 
 /* ---- sectors and excess per source line ---- */
 
-static int by_excess_desc(const void *a, const void *b)
-{
-    const source_line *x = a, *y = b;
-    if (x->excess != y->excess)
-        return (x->excess < y->excess) - (x->excess > y->excess);
-    return (x->sectors < y->sectors) - (x->sectors > y->sectors);
-}
-
-static void source_table(FILE *out, const source_lines *lines)
+static void source_table(FILE *out, const source_lines *rows)
 {
     html_subtitle(out, "Sectors per request and excess sectors, by source line");
-    if (lines->count == 0) {
+    if (rows->count == 0) {
         html_note(out, "No PC of this report carries its sectors (kernels[].pcs[].memory).");
         return;
     }
-    source_lines sorted = *lines;
-    source_lines *rows = &sorted; /* sorted in place: the digest is drawn once */
-    qsort(rows->items, rows->count, sizeof *rows->items, by_excess_desc);
     fputs("<div class=\"scroll\"><table>\n<thead><tr><th>source line</th><th>kind</th>"
           "<th>instructions</th><th>requests</th><th>sectors</th><th>sectors / request</th>"
           "<th>ideal sectors</th><th>excess sectors</th><th>excess share</th></tr></thead>\n"

@@ -27,6 +27,7 @@ int kernel_digest_build(kernel_digest *d, const json_t *doc, kernel_spool *spool
         kernel_digest_free(d);
         return -1;
     }
+    source_lines_sort(&d->lines);
     return 0;
 }
 

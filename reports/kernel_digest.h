@@ -16,7 +16,7 @@
 typedef struct kernel_digest {
     pc_groups pcs;
     kernel_groups kernels;
-    source_lines lines;
+    source_lines lines; /* most excess sectors first */
     /* The largest CTA distance any launch can have (its grid's CTAs − 1);
      * -1 when no launch gives its grid. */
     double largest_cta_distance;

@@ -57,6 +57,20 @@ int source_lines_add_kernel(source_lines *rows, const json_t *kernel)
     return 0;
 }
 
+static int by_excess_desc(const void *a, const void *b)
+{
+    const source_line *x = a, *y = b;
+    if (x->excess != y->excess)
+        return (x->excess < y->excess) - (x->excess > y->excess);
+    return (x->sectors < y->sectors) - (x->sectors > y->sectors);
+}
+
+void source_lines_sort(source_lines *lines)
+{
+    if (lines->count)
+        qsort(lines->items, lines->count, sizeof *lines->items, by_excess_desc);
+}
+
 void source_lines_free(source_lines *lines)
 {
     free(lines->items);

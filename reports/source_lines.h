@@ -22,6 +22,8 @@ typedef struct source_lines {
 /* Adds one kernel entry's PCs; start from a zeroed source_lines.  -1 when
  * out of memory. */
 int source_lines_add_kernel(source_lines *lines, const json_t *kernel);
+/* Most excess sectors first (then most sectors): the order the page lists. */
+void source_lines_sort(source_lines *lines);
 void source_lines_free(source_lines *lines);
 
 #endif
