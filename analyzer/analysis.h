@@ -110,5 +110,10 @@ const analysis_kernel *analysis_kernel_at(const analysis *a, uint32_t k);
 
 /* The sharing block in bytes: options.sharing_block, or the L1 line. */
 uint32_t analysis_sharing_block(const analysis_options *options, const gpu_config *config);
+/* The SHARDS rate the reuse histograms were sampled at: 1 when exact. */
+static inline double analysis_sample_rate(const analysis_options *options)
+{
+    return options->sample_rate > 0 ? options->sample_rate : 1.0;
+}
 
 #endif

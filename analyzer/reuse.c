@@ -363,11 +363,21 @@ static inline int reuse_sampled(const reuse_state *state, uint64_t key)
     return (h & (SHARDS_MODULUS - 1)) < state->sample_threshold;
 }
 
-static inline uint64_t reuse_scale(const reuse_state *state, uint64_t value)
+/* A sampled distance: `sampled` keys of the sample lay between the two
+ * accesses, which stands for any distance within half a step (1 / rate) of
+ * sampled / rate.  Spreading it over that step, at a point drawn from the
+ * access number, makes the miss-ratio curve between steps a line instead of
+ * a staircase whose treads sit half a step off (docs/metrics.md §3). */
+static inline uint64_t reuse_scale_spread(const reuse_state *state, uint64_t sampled, uint64_t now)
 {
-    if (state->sample_rate == 1.0)
-        return value;
-    double scaled = (double)value / state->sample_rate + 0.5;
+    uint64_t h = now * UINT64_C(0x9E3779B97F4A7C15);
+    h ^= h >> 29;
+    h *= UINT64_C(0xBF58476D1CE4E5B9);
+    h ^= h >> 32;
+    double u = (double)(h >> 11) * 0x1p-53; /* [0, 1) */
+    double scaled = ((double)sampled - 0.5 + u) / state->sample_rate;
+    if (scaled <= 0)
+        return 0;
     return scaled >= (double)REUSE_FAILED ? REUSE_FAILED - 1 : (uint64_t)scaled;
 }
 
@@ -436,7 +446,9 @@ reuse_access_one(reuse_state *state, uint64_t key, uint64_t *reuse_time_out)
         if (p == state->follow_pos)
             distance = state->follow_distance;
         else /* keys counts this key too, whose own position is not "after p". */
-            distance = reuse_scale(state, reuse_live_after(state, p));
+            distance = state->sample_rate == 1.0
+                           ? reuse_live_after(state, p)
+                           : reuse_scale_spread(state, reuse_live_after(state, p), now);
         state->follow_pos = p + 1;
         state->follow_distance = distance;
         /* `accesses` counts skipped accesses too: no scaling needed. */

@@ -95,6 +95,7 @@ typedef struct reuse_hist {
     uint64_t log2[REUSE_HIST_BUCKETS];
     uint64_t cold;
     uint64_t total;                     /* every access added, cold included */
+    uint64_t skipped;                   /* accesses outside the SHARDS sample */
 } reuse_hist;
 
 int reuse_hist_init(reuse_hist *hist, uint64_t exact_limit, ws_error *err);
@@ -113,13 +114,16 @@ static inline unsigned reuse_hist_bucket(uint64_t distance)
     return distance ? 64u - (unsigned)__builtin_clzll(distance) : 0u;
 }
 
-/* Adds one access; REUSE_SKIPPED and REUSE_FAILED are ignored. */
+/* Adds one access; REUSE_SKIPPED is only counted (skipped), REUSE_FAILED
+ * ignored. */
 static inline void reuse_hist_add(reuse_hist *hist, uint64_t distance)
 {
     if (distance >= REUSE_FAILED) {
         if (distance == REUSE_COLD) {
             hist->cold++;
             hist->total++;
+        } else if (distance == REUSE_SKIPPED) {
+            hist->skipped++;
         }
         return;
     }
@@ -140,14 +144,26 @@ int reuse_hist_merge(reuse_hist *dst, const reuse_hist *src, ws_error *err);
 double reuse_hist_misses_at(const reuse_hist *hist, uint64_t capacity);
 int reuse_hist_exact_at(const reuse_hist *hist, uint64_t capacity);
 
-/* SHARDS_adj: for a histogram fed by a sampled state, moves the first
- * bucket (distance 0) so that total = rate × accesses, where `accesses` is
- * every access the histogram stands for, sampled or not.  This corrects most
- * of the bias a few hot keys cause by falling in or out of the sample. */
-void reuse_hist_shards_adjust(reuse_hist *hist, uint64_t accesses, double rate);
+/* ---- sampled histograms (docs/metrics.md §3, "Exact and sampled modes") ----
+ * A histogram fed by a state sampling at `rate` < 1 counts the sampled
+ * accesses (total) and the others (skipped); its distances are scaled by
+ * 1 / rate, so they come in steps of about 1 / rate. */
 
-/* Miss ratio (misses ÷ total; 0 when empty) at each capacity. */
-void reuse_hist_to_mrc(const reuse_hist *hist, const uint64_t *capacities, size_t count,
-                       double *miss_ratios);
+/* Whether the miss ratio at `capacity` can be read off a histogram sampled
+ * at `rate`: always when exact; otherwise only from 1 / rate keys up, since
+ * every reuse the sample sees within fewer keys scales to distance 0 or to
+ * 1 / rate and more, whatever the capacity below. */
+int reuse_hist_resolves(double rate, uint64_t capacity);
+
+/* The number of accesses a miss ratio divides by: total when exact; under
+ * SHARDS_adj (Waldspurger et al., FAST'15 §4.2) the expected sample size
+ * rate × (total + skipped), the difference, mostly a few hot keys that fell
+ * in or out of the sample, counted at distance 0 (never below total less
+ * the distance-0 count).  Misses at any capacity ≥ 1 are unchanged. */
+double reuse_hist_adjusted_total(const reuse_hist *hist, double rate);
+
+/* Misses ÷ adjusted total at capacity: NAN when the histogram is empty or
+ * the capacity is not resolved at this rate (rate 1 = exact). */
+double reuse_hist_miss_ratio(const reuse_hist *hist, uint64_t capacity, double rate);
 
 #endif

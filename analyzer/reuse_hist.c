@@ -2,6 +2,7 @@
  * (docs/metrics.md §3).  Declared in analyzer/reuse.h. */
 #include "analyzer/reuse.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,7 @@ int reuse_hist_merge(reuse_hist *dst, const reuse_hist *src, ws_error *err)
         dst->log2[k] += src->log2[k];
     dst->cold += src->cold;
     dst->total += src->total;
+    dst->skipped += src->skipped;
     return 0;
 }
 
@@ -85,34 +87,26 @@ double reuse_hist_misses_at(const reuse_hist *hist, uint64_t capacity)
     return (double)hist->total - reuse_hist_hits_below(hist, capacity);
 }
 
-void reuse_hist_to_mrc(const reuse_hist *hist, const uint64_t *capacities, size_t count,
-                       double *miss_ratios)
+int reuse_hist_resolves(double rate, uint64_t capacity)
 {
-    for (size_t i = 0; i < count; i++)
-        miss_ratios[i] = hist->total ? reuse_hist_misses_at(hist, capacities[i]) / (double)hist->total
-                                     : 0.0;
+    return rate >= 1.0 || (double)capacity * rate >= 1.0;
 }
 
-void reuse_hist_shards_adjust(reuse_hist *hist, uint64_t accesses, double rate)
+double reuse_hist_adjusted_total(const reuse_hist *hist, double rate)
 {
-    /* SHARDS_adj (Waldspurger FAST'15 §4.2): the sample holds rate × accesses
-     * references in expectation; the shortfall or excess, mostly due to a
-     * few hot keys falling in or out of the sample, goes to the first bucket. */
-    double expected = (double)accesses * rate + 0.5;
-    uint64_t want = expected >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)expected;
-    if (want >= hist->total) {
-        uint64_t extra = want - hist->total;
-        hist->log2[0] += extra;
-        if (hist->exact_limit)
-            hist->exact[0] += extra;
-        hist->total += extra;
-    } else {
-        uint64_t excess = hist->total - want;
-        if (excess > hist->log2[0])
-            excess = hist->log2[0];
-        hist->log2[0] -= excess;
-        if (hist->exact_limit)
-            hist->exact[0] -= excess;
-        hist->total -= excess;
-    }
+    if (rate >= 1.0)
+        return (double)hist->total;
+    double expected = rate * ((double)hist->total + (double)hist->skipped);
+    double floor_total = (double)(hist->total - hist->log2[0]);
+    return expected > floor_total ? expected : floor_total;
+}
+
+double reuse_hist_miss_ratio(const reuse_hist *hist, uint64_t capacity, double rate)
+{
+    double total = reuse_hist_adjusted_total(hist, rate);
+    if (!reuse_hist_resolves(rate, capacity) || !(total > 0))
+        return NAN;
+    /* A resolved sampled capacity is ≥ 1, where distance 0 is a hit: the
+     * adjustment changes the total, not the misses. */
+    return reuse_hist_misses_at(hist, capacity) / total;
 }

@@ -18,6 +18,8 @@ typedef struct curve {
     unsigned n;
 } curve;
 
+/* Reads the points with a miss ratio: a sampled curve has none below
+ * 1 / R lines (unresolved, docs/metrics.md §3). */
 static void curve_read(const json_t *points, curve *c)
 {
     c->n = 0;
@@ -26,6 +28,8 @@ static void curve_read(const json_t *points, curve *c)
     json_array_foreach(points, i, p) {
         if (c->n == MRC_POINTS)
             break;
+        if (isnan(report_num(p, "miss_ratio")))
+            continue;
         c->x[c->n] = report_num(p, "bytes");
         c->y[c->n] = report_num(p, "miss_ratio");
         c->exact[c->n] = !json_is_false(report_at(p, "exact"));
@@ -58,6 +62,15 @@ void html_mrc(FILE *out, const json_t *doc)
                     .y_title = "miss ratio", .x_format = NUMFMT_BYTES, .y_format = NUMFMT_PERCENT,
                     .y_max = 1};
     chart_lines(out, &c);
+    double rate = report_num(doc, "options.sample_rate");
+    if (rate < 1) {
+        char note[160];
+        snprintf(note, sizeof note,
+                 "Reuse distances sampled at R = %g (SHARDS): sizes below %s lines are not "
+                 "resolved by the sample and not drawn.",
+                 rate, numfmt_count(ceil(1 / rate)).s);
+        html_note(out, note);
+    }
     html_section_end(out);
 }
 

@@ -1,14 +1,18 @@
 /* reports/json_metrics.c: see json_metrics.h. */
 #include "reports/json_metrics.h"
 
+#include <math.h>
+
 #include "reports/json_bounds.h"
 #include "reports/json_out.h"
 
-json_t *report_json_hist(const reuse_pair *pair, int with_exact)
+json_t *report_json_hist(const reuse_pair *pair, int with_exact, double rate)
 {
     const reuse_hist *d = &pair->distance;
     json_t *o = json_object();
     json_object_set_new(o, "requests", report_json_u64(d->total));
+    if (rate < 1.0)
+        json_object_set_new(o, "unsampled", report_json_u64(d->skipped));
     json_object_set_new(o, "cold", report_json_u64(d->cold));
     if (with_exact)
         json_object_set_new(o, "exact", report_json_u64_array(d->exact, d->exact_limit));
@@ -19,27 +23,29 @@ json_t *report_json_hist(const reuse_pair *pair, int with_exact)
     return o;
 }
 
-static json_t *mrc_point(const reuse_hist *hist, uint32_t line_bytes, uint64_t lines)
+static json_t *mrc_point(const reuse_hist *hist, uint32_t line_bytes, uint64_t lines, double rate)
 {
     json_t *p = json_object();
     json_object_set_new(p, "lines", report_json_u64(lines));
     json_object_set_new(p, "bytes", report_json_u64(lines * line_bytes));
-    json_object_set_new(p, "miss_ratio",
-                        report_json_ratio(reuse_hist_misses_at(hist, lines), (double)hist->total));
-    json_object_set_new(p, "exact", json_boolean(reuse_hist_exact_at(hist, lines)));
+    double ratio = reuse_hist_miss_ratio(hist, lines, rate);
+    json_object_set_new(p, "miss_ratio", isnan(ratio) ? json_null() : json_real(ratio));
+    json_object_set_new(p, "exact", json_boolean(rate >= 1.0 && reuse_hist_exact_at(hist, lines)));
+    json_object_set_new(p, "resolved", json_boolean(reuse_hist_resolves(rate, lines)));
     return p;
 }
 
-json_t *report_json_mrc(const reuse_hist *hist, uint32_t line_bytes, uint64_t capacity_lines)
+json_t *report_json_mrc(const reuse_hist *hist, uint32_t line_bytes, uint64_t capacity_lines,
+                        double rate)
 {
     json_t *a = json_array();
     int configured_done = 0;
     for (uint64_t lines = 1; lines <= 4 * capacity_lines; lines *= 2) {
         if (!configured_done && capacity_lines < lines) {
-            json_array_append_new(a, mrc_point(hist, line_bytes, capacity_lines));
+            json_array_append_new(a, mrc_point(hist, line_bytes, capacity_lines, rate));
             configured_done = 1;
         }
-        json_array_append_new(a, mrc_point(hist, line_bytes, lines));
+        json_array_append_new(a, mrc_point(hist, line_bytes, lines, rate));
         configured_done |= lines == capacity_lines;
     }
     return a;
@@ -58,7 +64,7 @@ static json_t *utilization(const metrics_counts *c, uint32_t line_bytes)
 }
 
 json_t *report_json_metrics_totals(const metrics_totals *t, uint32_t line_bytes,
-                                   uint64_t l1_lines, uint64_t l2_lines)
+                                   uint64_t l1_lines, uint64_t l2_lines, double rate)
 {
     json_t *instructions = json_object();
     json_object_set_new(instructions, "loads", report_json_u64(t->loads));
@@ -80,14 +86,14 @@ json_t *report_json_metrics_totals(const metrics_totals *t, uint32_t line_bytes,
         json_t *scopes = json_object();
         for (int s = 0; s < SCOPES; s++)
             json_object_set_new(scopes, reuse_scope_name((reuse_scope)s),
-                                report_json_hist(&t->reuse[g][s], 1));
+                                report_json_hist(&t->reuse[g][s], 1, rate));
         json_object_set_new(reuse, reuse_granularity_name((reuse_granularity)g), scopes);
     }
     json_t *mrc = json_object();
     json_object_set_new(mrc, "l1", report_json_mrc(&t->reuse[GRAN_LINE][SCOPE_PER_SM].distance,
-                                                   line_bytes, l1_lines));
+                                                   line_bytes, l1_lines, rate));
     json_object_set_new(mrc, "l2", report_json_mrc(&t->reuse[GRAN_LINE][SCOPE_GLOBAL].distance,
-                                                   line_bytes, l2_lines));
+                                                   line_bytes, l2_lines, rate));
 
     json_t *o = json_object();
     json_object_set_new(o, "instructions", instructions);
@@ -101,12 +107,12 @@ json_t *report_json_metrics_totals(const metrics_totals *t, uint32_t line_bytes,
     return o;
 }
 
-json_t *report_json_metrics_pc(const metrics_pc *pc, uint32_t line_bytes)
+json_t *report_json_metrics_pc(const metrics_pc *pc, uint32_t line_bytes, double rate)
 {
     json_t *reuse = json_object();
     for (int s = 0; s < SCOPES; s++)
         json_object_set_new(reuse, reuse_scope_name((reuse_scope)s),
-                            report_json_hist(&pc->reuse[s], 0));
+                            report_json_hist(&pc->reuse[s], 0, rate));
     json_t *o = json_object();
     json_object_set_new(o, "executions", report_json_u64(pc->counts.executions));
     json_object_set_new(o, "requests", report_json_u64(pc->counts.requests));

@@ -51,9 +51,9 @@ static json_t *kernel_sharing(const analysis_kernel *k, uint32_t block)
 }
 
 static json_t *pc_json(const wst_pc *pc, uint32_t index, const metrics_pc *m, const locality_pc *l,
-                       uint32_t line_bytes)
+                       uint32_t line_bytes, double rate)
 {
-    json_t *o = report_json_metrics_pc(m, line_bytes);
+    json_t *o = report_json_metrics_pc(m, line_bytes, rate);
     json_object_set_new(o, "index", json_integer(index));
     json_object_set_new(o, "offset", report_json_u64(pc->offset));
     json_object_set_new(o, "sass", report_json_string_or_null(pc->sass));
@@ -72,7 +72,8 @@ json_t *report_kernel_json(const analysis *a, const wst_reader *r, uint32_t k)
     const analysis_kernel *ak = analysis_kernel_at(a, k);
     const metrics_kernel *mk = metrics_kernel_at(a->metrics, k);
     const wst_kernel *wk = &t->kernels[k];
-    json_t *m = report_json_metrics_totals(&mk->totals, line, l1_lines, l2_lines);
+    double rate = analysis_sample_rate(&a->options);
+    json_t *m = report_json_metrics_totals(&mk->totals, line, l1_lines, l2_lines, rate);
     locality_totals kernel_locality = {0};
     locality_totals_add(&kernel_locality, ak->locality, ak->pc_count);
     json_object_set_new(m, "locality", report_json_locality_totals(&kernel_locality));
@@ -86,7 +87,7 @@ json_t *report_kernel_json(const analysis *a, const wst_reader *r, uint32_t k)
         json_object_set_new(m, "memory", memory_json(memory, memory_workload_slices(a->memory)));
     json_t *pc_list = json_array();
     for (uint32_t i = 0; i < wk->pc_count && i < mk->pc_count; i++) {
-        json_t *pj = pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], line);
+        json_t *pj = pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], line, rate);
         if (rk && i < rk->pc_count)
             json_object_set_new(pj, "replay", replay_pc_json(&rk->pcs[i], &rk->locality[i]));
         if (memory && memory->seen && i < memory->pc_count)
@@ -137,13 +138,14 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(options, "include_stores", json_boolean(a->options.include_stores));
     json_object_set_new(options, "cache_ops", json_string(wst_reader_ignores_cache_ops(r) ? "ignore" : "honour"));
     json_object_set_new(options, "sample_rate",
-                        json_real(a->options.sample_rate > 0 ? a->options.sample_rate : 1.0));
+                        json_real(analysis_sample_rate(&a->options)));
     json_object_set_new(options, "exact_distances", report_json_u64(2 * l1_lines));
     json_object_set_new(options, "locality_window",
                         a->options.locality_window ? json_integer(a->options.locality_window)
                                                    : json_string("l1"));
 
-    json_t *summary = report_json_metrics_totals(metrics_summary(a->metrics), line, l1_lines, l2_lines);
+    json_t *summary = report_json_metrics_totals(metrics_summary(a->metrics), line, l1_lines, l2_lines,
+                                                 analysis_sample_rate(&a->options));
     json_object_set_new(summary, "locality", report_json_locality_totals(&a->locality));
     json_object_set_new(summary, "sharing", report_json_sharing(sharing_get(a->sharing), block));
     json_object_set_new(summary, "l1_lru", l1_lru(a->l1_hits, a->l1_misses, a->l1_bypasses));

@@ -1,12 +1,25 @@
 /* reports/text.c: see text.h. */
 #include "reports/text.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "reports/numfmt.h"
 #include "reports/pc_label.h"
 
 static double pct(double num, double den) { return den > 0 ? 100.0 * num / den : 0.0; }
+
+/* A miss-ratio-curve point: "unresolved" below 1 / R lines of a SHARDS
+ * sample (docs/metrics.md §3), "n/a" when nothing was requested. */
+static numtext mrc_percent(const reuse_hist *hist, uint64_t lines, double rate)
+{
+    numtext t = {"unresolved"};
+    double ratio = reuse_hist_miss_ratio(hist, lines, rate);
+    if (reuse_hist_resolves(rate, lines))
+        snprintf(t.s, sizeof t.s, isnan(ratio) ? "n/a" : "%.1f%%", 100 * ratio);
+    return t;
+}
 
 static void add_group(text_group *g, const metrics_kernel *mk, const analysis_kernel *ak)
 {
@@ -81,9 +94,10 @@ void report_text_summary(FILE *out, const analysis *a, const text_groups *groups
         fprintf(out, "  bypassing L1          %s of the line requests (%s) are ld.cg/ld.cv loads, which "
                      "skip L1: L1 figures cover the rest (what-if: --cache-op ignore)\n",
                 numfmt_share((double)bypasses, (double)lru_requests).s, numfmt_grouped(bypasses).s);
-    fprintf(out, "  fully-assoc. LRU      L1-sized miss ratio %.1f%%, L2-sized %.1f%% (from reuse distance)\n",
-            pct(reuse_hist_misses_at(per_sm, l1_lines), (double)per_sm->total),
-            pct(reuse_hist_misses_at(global, l2_lines), (double)global->total));
+    double rate = analysis_sample_rate(&a->options);
+    fprintf(out, "  fully-assoc. LRU      L1-sized miss ratio %s, L2-sized %s (from reuse distance%s)\n",
+            mrc_percent(per_sm, l1_lines, rate).s, mrc_percent(global, l2_lines, rate).s,
+            rate < 1.0 ? ", sampled" : "");
     fprintf(out, "  cold (first touch)    %.1f%% of line requests\n",
             pct((double)global->cold, (double)global->total));
     uint32_t block = analysis_sharing_block(&a->options, &a->config);

@@ -379,7 +379,7 @@ Test(cli_analyze, locality_window_is_monotone)
     test_tmpdir_cleanup(dir);
 }
 
-static json_t *reuse_section(const char *dir, const char *trace, const char *sample)
+static json_t *summary_section(const char *dir, const char *trace, const char *sample)
 {
     char *out = test_path(dir, "reuse.json");
     cli_result r = sample ? cli_run("analyze", trace, "--sample", sample, "-o", out, "--quiet", NULL)
@@ -390,29 +390,38 @@ static json_t *reuse_section(const char *dir, const char *trace, const char *sam
     json_t *doc = json_load_file(out, 0, &jerr);
     cr_assert_not_null(doc, "%s", jerr.text);
     free(out);
-    json_t *reuse = json_incref(json_object_get(json_object_get(doc, "summary"), "reuse"));
+    json_t *summary = json_incref(json_object_get(doc, "summary"));
     json_decref(doc);
-    return reuse;
+    return summary;
 }
 
 /* SHARDS samples keys, and a sampled key's reuse time counts every access
  * in between, sampled or not: its times are exactly the ones the exact run
  * finds for the same accesses.  So in every scope and granularity each
- * reuse-time bucket of a sampled run holds at most the exact run's count. */
+ * reuse-time bucket of a sampled run holds at most the exact run's count,
+ * and the sampled and unsampled requests add up to the exact run's.  The
+ * miss-ratio curve has no number below 1 / R lines. */
 Test(cli_analyze, sampled_reuse_times_are_a_subset_of_exact)
 {
     char *dir = test_tmpdir(), *trace = test_path(dir, "bfs.wst");
     cli_result r = cli_run("record", "--workload", "bfs", "-o", trace, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
-    json_t *exact = reuse_section(dir, trace, NULL), *sampled = reuse_section(dir, trace, "0.1");
+    json_t *exact_summary = summary_section(dir, trace, NULL),
+           *sampled_summary = summary_section(dir, trace, "0.1");
+    json_t *exact = json_object_get(exact_summary, "reuse"),
+           *sampled = json_object_get(sampled_summary, "reuse");
     const char *grans[] = {"line", "sector"}, *scopes[] = {"global", "per_sm", "per_warp"};
     for (size_t g = 0; g < 2; g++)
         for (size_t s = 0; s < 3; s++) {
-            json_t *e = json_object_get(json_object_get(json_object_get(exact, grans[g]), scopes[s]),
-                                        "reuse_time_log2");
-            json_t *m = json_object_get(
-                json_object_get(json_object_get(sampled, grans[g]), scopes[s]), "reuse_time_log2");
+            json_t *eh = json_object_get(json_object_get(exact, grans[g]), scopes[s]),
+                   *mh = json_object_get(json_object_get(sampled, grans[g]), scopes[s]);
+            cr_assert_null(json_object_get(eh, "unsampled"), "only sampled runs say it");
+            cr_assert_eq(json_integer_value(json_object_get(mh, "requests")) +
+                             json_integer_value(json_object_get(mh, "unsampled")),
+                         json_integer_value(json_object_get(eh, "requests")), "%s %s", grans[g],
+                         scopes[s]);
+            json_t *e = json_object_get(eh, "reuse_time_log2"), *m = json_object_get(mh, "reuse_time_log2");
             cr_assert_eq(json_array_size(m), json_array_size(e));
             json_int_t held = 0;
             for (size_t k = 0; k < json_array_size(e); k++) {
@@ -423,8 +432,21 @@ Test(cli_analyze, sampled_reuse_times_are_a_subset_of_exact)
             }
             cr_assert_gt(held, 0, "%s %s: the sample holds reuses", grans[g], scopes[s]);
         }
-    json_decref(exact);
-    json_decref(sampled);
+    const char *levels[] = {"l1", "l2"};
+    for (size_t l = 0; l < 2; l++) {
+        json_t *curve = json_object_get(json_object_get(sampled_summary, "mrc"), levels[l]);
+        cr_assert_gt(json_array_size(curve), 5);
+        for (size_t i = 0; i < json_array_size(curve); i++) {
+            json_t *p = json_array_get(curve, i);
+            int resolved = json_integer_value(json_object_get(p, "lines")) >= 10;
+            cr_assert_eq(json_is_true(json_object_get(p, "resolved")), resolved);
+            cr_assert_eq(json_is_real(json_object_get(p, "miss_ratio")), resolved, "%s point %zu",
+                         levels[l], i);
+            cr_assert(json_is_false(json_object_get(p, "exact")));
+        }
+    }
+    json_decref(exact_summary);
+    json_decref(sampled_summary);
     free(trace);
     test_tmpdir_cleanup(dir);
 }

@@ -464,6 +464,24 @@ Test(html, bare_report_gives_notes)
     test_tmpdir_cleanup(dir);
 }
 
+/* A sampled curve draws only the sizes the sample resolves, and says so. */
+Test(html, sampled_curve_skips_unresolved_sizes)
+{
+    json_t *doc = parse_report(
+        "{\"schema\": \"warpscope-report\", \"kernels\": [], \"options\": {\"sample_rate\": 0.01},"
+        " \"gpu\": {\"l1\": {\"size\": 16384}, \"l2\": {\"size\": 786432}},"
+        " \"summary\": {\"mrc\": {\"l1\": ["
+        "{\"lines\": 64, \"bytes\": 8192, \"miss_ratio\": null, \"resolved\": false},"
+        "{\"lines\": 128, \"bytes\": 16384, \"miss_ratio\": 0.5, \"resolved\": true},"
+        "{\"lines\": 256, \"bytes\": 32768, \"miss_ratio\": 0.25, \"resolved\": true}]}}}");
+    char *text = rendered_section(doc, "mrc");
+    cr_assert(strstr(text, "sampled at R = 0.01"), "%s", text);
+    cr_assert(strstr(text, "sizes below 100 lines are not resolved"), "%s", text);
+    cr_assert_null(strstr(text, "nan"), "no point from a null ratio");
+    free(text);
+    json_decref(doc);
+}
+
 /* Wrong types and odd shapes where numbers should be: still a page. */
 Test(html, malformed_sections_do_not_crash)
 {

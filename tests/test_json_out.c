@@ -92,7 +92,7 @@ Test(json_metrics, mrc_points_include_configured_capacity)
     reuse_hist_add(&h, 0);
     reuse_hist_add(&h, 2);
     reuse_hist_add(&h, 5);
-    json_t *mrc = report_json_mrc(&h, 128, 3);
+    json_t *mrc = report_json_mrc(&h, 128, 3, 1.0);
     /* Capacities 1, 2, 3 (configured), 4, 8. */
     cr_assert_eq(json_array_size(mrc), 5);
     json_t *c3 = json_array_get(mrc, 2);
@@ -102,6 +102,39 @@ Test(json_metrics, mrc_points_include_configured_capacity)
     cr_assert(json_is_true(json_object_get(c3, "exact")));
     json_t *c8 = json_array_get(mrc, 4);
     cr_assert_float_eq(json_real_value(json_object_get(c8, "miss_ratio")), 4.0 / 7, 1e-12);
+    json_decref(mrc);
+    reuse_hist_clear(&h);
+}
+
+/* Sampled at R = 1/4: capacities below 4 lines are unresolved (null, not a
+ * number), the rest divide by the SHARDS_adj total R × every access. */
+Test(json_out, mrc_sampled_unresolved_and_adjusted)
+{
+    reuse_hist h;
+    reuse_hist_init(&h, 16, NULL);
+    /* 2 cold, distances 0 and 8 (scaled), 36 accesses outside the sample:
+     * 40 accesses, so the sample stands for 10: 6 more at distance 0. */
+    reuse_hist_add(&h, REUSE_COLD);
+    reuse_hist_add(&h, REUSE_COLD);
+    reuse_hist_add(&h, 0);
+    reuse_hist_add(&h, 8);
+    for (int i = 0; i < 36; i++)
+        reuse_hist_add(&h, REUSE_SKIPPED);
+    cr_assert_eq(h.total, 4);
+    cr_assert_eq(h.skipped, 36);
+    json_t *mrc = report_json_mrc(&h, 128, 4, 0.25);
+    /* Capacities 1, 2, 4 (configured), 8, 16. */
+    cr_assert_eq(json_array_size(mrc), 5);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *p = json_array_get(mrc, i);
+        cr_assert(json_is_null(json_object_get(p, "miss_ratio")), "capacity %zu unresolved", i);
+        cr_assert(json_is_false(json_object_get(p, "resolved")));
+    }
+    json_t *c4 = json_array_get(mrc, 2), *c16 = json_array_get(mrc, 4);
+    cr_assert(json_is_true(json_object_get(c4, "resolved")));
+    cr_assert(json_is_false(json_object_get(c4, "exact")), "an estimate is never exact");
+    cr_assert_float_eq(json_real_value(json_object_get(c4, "miss_ratio")), 3.0 / 10, 1e-12);
+    cr_assert_float_eq(json_real_value(json_object_get(c16, "miss_ratio")), 2.0 / 10, 1e-12);
     json_decref(mrc);
     reuse_hist_clear(&h);
 }
