@@ -1,34 +1,55 @@
-/* analyzer/falru.c: see falru.h. */
+/* analyzer/falru.c: see falru.h.
+ *
+ * The lines held are found through a chained hash table threaded through
+ * the nodes themselves: a bucket holds the first node of its chain, a node
+ * the next.  With twice as many buckets as lines, chains average under one
+ * node, nothing ever moves (no probe clusters on streams of consecutive
+ * lines, no re-hashing on eviction), and a hit touches the bucket and the
+ * node it must relink anyway. */
 #include "analyzer/falru.h"
 
 #include <stdlib.h>
-
-#include "util/u64map.h"
+#include <string.h>
 
 #define NONE UINT32_MAX
 
 typedef struct node {
     uint64_t line;
     uint32_t prev, next; /* towards MRU / towards LRU */
+    uint32_t chain;      /* next node of the same bucket */
 } node;
 
 struct falru {
     uint32_t capacity, used;
     uint32_t mru, lru;
+    uint32_t bucket_shift; /* 64 - log2(bucket count) */
     node *nodes;
-    u64map where; /* line -> node, for the lines held: as small as the cache */
+    uint32_t *buckets; /* first node of each chain, NONE if empty */
 };
+
+static size_t bucket_count(const falru *f) { return (size_t)1 << (64 - f->bucket_shift); }
+
+/* Fibonacci hashing: the top bits of line × 2^64/φ spread runs of
+ * consecutive lines over the whole table. */
+static inline uint32_t bucket_of(const falru *f, uint64_t line)
+{
+    return (uint32_t)((line * UINT64_C(0x9E3779B97F4A7C15)) >> f->bucket_shift);
+}
 
 falru *falru_new(uint32_t lines, ws_error *err)
 {
     falru *f = calloc(1, sizeof *f);
+    unsigned bits = 1;
+    while (lines && ((size_t)1 << bits) < 2 * (size_t)lines)
+        bits++;
     if (!f || !lines || !(f->nodes = calloc(lines, sizeof *f->nodes)) ||
-        u64map_init(&f->where, 2 * (size_t)lines) != 0) {
+        !(f->buckets = malloc(((size_t)1 << bits) * sizeof *f->buckets))) {
         falru_free(f);
         ws_fail(err, "out of memory");
         return NULL;
     }
     f->capacity = lines;
+    f->bucket_shift = 64 - bits;
     falru_flush(f);
     return f;
 }
@@ -38,7 +59,7 @@ void falru_free(falru *f)
     if (!f)
         return;
     free(f->nodes);
-    u64map_destroy(&f->where);
+    free(f->buckets);
     free(f);
 }
 
@@ -46,7 +67,7 @@ void falru_flush(falru *f)
 {
     f->used = 0;
     f->mru = f->lru = NONE;
-    u64map_clear(&f->where);
+    memset(f->buckets, 0xff, bucket_count(f) * sizeof *f->buckets); /* NONE */
 }
 
 static void unlink_node(falru *f, uint32_t i)
@@ -74,13 +95,27 @@ static void push_mru(falru *f, uint32_t i)
         f->lru = i;
 }
 
+/* The link that points at node i in its bucket's chain. */
+static uint32_t *link_to(falru *f, uint32_t i)
+{
+    uint32_t *link = &f->buckets[bucket_of(f, f->nodes[i].line)];
+    while (*link != i)
+        link = &f->nodes[*link].chain;
+    return link;
+}
+
 int falru_access(falru *f, uint64_t line, ws_error *err)
 {
-    const uint32_t *held = u64map_find(&f->where, line);
-    if (held) {
-        unlink_node(f, *held);
-        push_mru(f, *held);
-        return 1;
+    (void)err; /* every table is allocated up front */
+    uint32_t *bucket = &f->buckets[bucket_of(f, line)];
+    for (uint32_t i = *bucket; i != NONE; i = f->nodes[i].chain) {
+        if (f->nodes[i].line == line) {
+            if (i != f->mru) {
+                unlink_node(f, i);
+                push_mru(f, i);
+            }
+            return 1;
+        }
     }
     uint32_t i;
     if (f->used < f->capacity) {
@@ -88,28 +123,29 @@ int falru_access(falru *f, uint64_t line, ws_error *err)
     } else {
         i = f->lru;
         unlink_node(f, i);
-        u64map_remove(&f->where, f->nodes[i].line);
+        *link_to(f, i) = f->nodes[i].chain;
     }
-    int inserted;
-    uint32_t *slot = u64map_upsert(&f->where, line, i, &inserted);
-    if (!slot)
-        return ws_fail(err, "out of memory");
     f->nodes[i].line = line;
+    f->nodes[i].chain = *bucket;
+    *bucket = i;
     push_mru(f, i);
     return 0;
 }
 
 void falru_invalidate(falru *f, uint64_t line)
 {
-    const uint32_t *slot = u64map_find(&f->where, line);
-    if (!slot)
+    uint32_t *link = &f->buckets[bucket_of(f, line)];
+    while (*link != NONE && f->nodes[*link].line != line)
+        link = &f->nodes[*link].chain;
+    uint32_t i = *link;
+    if (i == NONE)
         return;
-    uint32_t i = *slot;
-    u64map_remove(&f->where, line);
+    *link = f->nodes[i].chain;
     unlink_node(f, i);
     /* Move the last used node into the hole so nodes stay packed. */
     uint32_t last = --f->used;
     if (i != last) {
+        *link_to(f, last) = i;
         f->nodes[i] = f->nodes[last];
         node *n = &f->nodes[i];
         if (n->prev != NONE)
@@ -120,6 +156,5 @@ void falru_invalidate(falru *f, uint64_t line)
             f->nodes[n->next].prev = i;
         else
             f->lru = i;
-        *u64map_find(&f->where, n->line) = i;
     }
 }

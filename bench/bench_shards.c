@@ -17,11 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/config.h"
-#include "analyzer/replay.h"
 #include "analyzer/reuse.h"
-#include "bench/bench_traces.h"
-#include "formats/wst.h"
+#include "bench/line_stream.h"
 
 #define TRACE_LINES (UINT64_C(24) << 20)
 #define EXACT_LIMIT 256
@@ -30,50 +27,10 @@
 
 static const double rates[RATES] = {0.01, 0.001};
 
-typedef struct line_stream {
-    uint64_t *lines;
-    size_t count;
-} line_stream;
-
 static void die(const char *what, const ws_error *err)
 {
     fprintf(stderr, "bench_shards: %s: %s\n", what, err->msg);
     exit(1);
-}
-
-/* The global loads' line ids; stops the pass (an error the caller expects)
- * once TRACE_LINES are in. */
-static int collect(void *ctx, const replay_issue *is, const ws_request *rq, int n, ws_error *err)
-{
-    line_stream *st = ctx;
-    if (is->kind != WST_LOAD || is->space != WST_GLOBAL)
-        return 0;
-    if (st->count + (size_t)n > TRACE_LINES)
-        return ws_fail(err, "enough");
-    for (int i = 0; i < n; i++)
-        st->lines[st->count++] = rq[i].line_addr >> 7;
-    return 0;
-}
-
-static void collect_trace(const char *name, workload_size size, line_stream *st)
-{
-    char path[256];
-    bench_trace(name, size, path, sizeof path);
-    ws_error err;
-    wst_reader *r = wst_reader_open(path, &err);
-    gpu_config c;
-    if (!r || config_load(&c, "fermi", &err) != 0)
-        die(path, &err);
-    if (!(st->lines = malloc(TRACE_LINES * sizeof *st->lines)))
-        exit(1);
-    sched_source src = sched_source_wst(r);
-    replay_options ro;
-    replay_options_default(&ro);
-    ro.observe = collect;
-    ro.observe_ctx = st;
-    if (replay_run(&src, &c, &ro, NULL, 0, NULL, NULL, &err) != 0 && strcmp(err.msg, "enough"))
-        die(path, &err);
-    wst_reader_close(r);
 }
 
 /* The stream through a state at `rate` (1 = exact) into hist. */
@@ -97,8 +54,7 @@ static void histogram(const line_stream *st, double rate, reuse_hist *hist)
 
 static void trace_section(const char *name, workload_size size)
 {
-    line_stream st = {0};
-    collect_trace(name, size, &st);
+    line_stream st = line_stream_of(name, size, TRACE_LINES);
     reuse_hist exact, sampled[RATES];
     histogram(&st, 1.0, &exact);
     for (int r = 0; r < RATES; r++)
@@ -137,7 +93,7 @@ static void trace_section(const char *name, workload_size size)
     reuse_hist_clear(&exact);
     for (int r = 0; r < RATES; r++)
         reuse_hist_clear(&sampled[r]);
-    free(st.lines);
+    line_stream_free(&st);
 }
 
 int main(int argc, char **argv)

@@ -171,7 +171,7 @@ Test(u64map, insert_find_grow)
 
 /* Random inserts and removals against a plain array of what should be
  * there; a small key range makes long probe runs that wrap the table.  Keys
- * far apart, and consecutive keys (whose runs of 4 share slots). */
+ * far apart, and consecutive keys. */
 static void remove_against_array(unsigned key_shift)
 {
     enum { RANGE = 300 };

@@ -14,10 +14,13 @@ static int table_alloc(u64map *m, size_t capacity)
     return 0;
 }
 
+/* Tags hold 31 bits of home index. */
+#define U64MAP_MAX_CAPACITY ((size_t)1 << 31)
+
 int u64map_init(u64map *m, size_t expected)
 {
     size_t capacity = 16;
-    while (capacity < expected * 2)
+    while (capacity < expected * 2 && capacity < U64MAP_MAX_CAPACITY)
         capacity *= 2;
     return table_alloc(m, capacity);
 }
@@ -37,7 +40,7 @@ void u64map_clear(u64map *m)
 uint32_t *u64map_find(const u64map *m, uint64_t key)
 {
     size_t mask = m->capacity - 1;
-    for (size_t i = u64map_hash(key) & mask; m->slots[i].used; i = (i + 1) & mask)
+    for (size_t i = u64map_hash(key) & mask; m->slots[i].tag; i = (i + 1) & mask)
         if (m->slots[i].key == key)
             return &m->slots[i].value;
     return NULL;
@@ -46,16 +49,20 @@ uint32_t *u64map_find(const u64map *m, uint64_t key)
 static int grow(u64map *m)
 {
     u64map old = *m;
-    if (table_alloc(m, old.capacity * 2) != 0) {
+    if (old.capacity >= U64MAP_MAX_CAPACITY || table_alloc(m, old.capacity * 2) != 0) {
         *m = old;
         return -1;
     }
+    size_t mask = m->capacity - 1;
     for (size_t i = 0; i < old.capacity; i++) {
-        if (!old.slots[i].used)
+        if (!old.slots[i].tag)
             continue;
-        int inserted;
-        *u64map_upsert(m, old.slots[i].key, old.slots[i].value, &inserted) = old.slots[i].value;
+        size_t at = old.slots[i].tag & mask;
+        while (m->slots[at].tag)
+            at = (at + 1) & mask;
+        m->slots[at] = old.slots[i];
     }
+    m->count = old.count;
     u64map_destroy(&old);
     return 0;
 }
@@ -65,14 +72,15 @@ uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted
     if ((m->count + 1) * 2 > m->capacity && grow(m) != 0)
         return NULL;
     size_t mask = m->capacity - 1;
-    size_t i = u64map_hash(key) & mask;
-    for (; m->slots[i].used; i = (i + 1) & mask) {
+    uint64_t hash = u64map_hash(key);
+    size_t i = hash & mask;
+    for (; m->slots[i].tag; i = (i + 1) & mask) {
         if (m->slots[i].key == key) {
             *inserted = 0;
             return &m->slots[i].value;
         }
     }
-    m->slots[i] = (u64map_slot){.key = key, .value = initial, .used = 1};
+    m->slots[i] = (u64map_slot){.key = key, .value = initial, .tag = (uint32_t)hash | U64MAP_USED};
     m->count++;
     *inserted = 1;
     return &m->slots[i].value;
@@ -88,18 +96,18 @@ static int between(size_t from, size_t home, size_t to)
 int u64map_remove(u64map *m, uint64_t key)
 {
     size_t mask = m->capacity - 1, hole = u64map_hash(key) & mask;
-    for (; m->slots[hole].used; hole = (hole + 1) & mask)
+    for (; m->slots[hole].tag; hole = (hole + 1) & mask)
         if (m->slots[hole].key == key)
             break;
-    if (!m->slots[hole].used)
+    if (!m->slots[hole].tag)
         return 0;
-    for (size_t next = (hole + 1) & mask; m->slots[next].used; next = (next + 1) & mask) {
-        if (between(hole, u64map_hash(m->slots[next].key) & mask, next))
+    for (size_t next = (hole + 1) & mask; m->slots[next].tag; next = (next + 1) & mask) {
+        if (between(hole, m->slots[next].tag & mask, next))
             continue;
         m->slots[hole] = m->slots[next];
         hole = next;
     }
-    m->slots[hole].used = 0;
+    m->slots[hole].tag = 0;
     m->count--;
     return 1;
 }

@@ -11,13 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One slot holds key, value and the used flag, so a probe touches one cache
- * line (the maps are large and looked up at random: the miss is the cost). */
+/* One slot holds key, value and tag, so a probe touches one cache line
+ * (the maps are large and looked up at random: the miss is the cost).  The
+ * tag is 0 in an empty slot; otherwise the hash's low 31 bits with bit 31
+ * set, so removal and growth find an entry's home slot without hashing it
+ * again (capacity is at most 2^31). */
 typedef struct u64map_slot {
     uint64_t key;
     uint32_t value;
-    uint32_t used;
+    uint32_t tag;
 } u64map_slot;
+
+#define U64MAP_USED UINT32_C(0x80000000)
 
 typedef struct u64map {
     u64map_slot *slots;
@@ -46,16 +51,14 @@ int u64map_remove(u64map *m, uint64_t key);
 
 static inline uint64_t u64map_hash(uint64_t key)
 {
-    /* Runs of 4 consecutive keys (neighbouring lines, which GPU streams
-     * touch together) share one 64-byte line of slots; the runs are spread
-     * by the splitmix64 finalizer, since line addresses differ in few low
-     * bits.  Callers mask with a capacity >= 16. */
-    uint64_t run = key >> 2;
-    run ^= run >> 30;
-    run *= 0xbf58476d1ce4e5b9ULL;
-    run ^= run >> 27;
-    run *= 0x94d049bb133111ebULL;
-    return (run ^ (run >> 31)) << 2 | (key & 3);
+    /* The splitmix64 finalizer: line addresses differ in few low bits, and
+     * consecutive ones (which GPU streams touch together) must land apart,
+     * or linear probing builds long clusters. */
+    key ^= key >> 30;
+    key *= 0xbf58476d1ce4e5b9ULL;
+    key ^= key >> 27;
+    key *= 0x94d049bb133111ebULL;
+    return key ^ (key >> 31);
 }
 
 static inline void u64map_prefetch(const u64map *m, uint64_t key)
