@@ -483,9 +483,17 @@ uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out
  * usually a cache miss on large key sets, and this hides most of it. */
 #define REUSE_PREFETCH_AHEAD 12
 
+/* Whether the key's slot is worth fetching: a sampling state skips most
+ * keys, and fetching their slots cost most of its time. */
+static inline int reuse_will_look_up(const reuse_state *state, uint64_t key)
+{
+    return state->slots &&
+           (state->sample_threshold == SHARDS_MODULUS || reuse_sampled(state, key));
+}
+
 static inline void reuse_prefetch(const reuse_state *state, uint64_t key)
 {
-    if (state->slots)
+    if (reuse_will_look_up(state, key))
         __builtin_prefetch(&state->slots[reuse_hash(state, key)]);
 }
 
@@ -495,7 +503,7 @@ static inline void reuse_prefetch(const reuse_state *state, uint64_t key)
 
 static inline void reuse_prefetch_position(const reuse_state *state, uint64_t key)
 {
-    if (!state->slots)
+    if (!reuse_will_look_up(state, key))
         return;
     const reuse_slot *slot = &state->slots[reuse_hash(state, key)];
     if (slot->pos < state->capacity && slot->key == key)

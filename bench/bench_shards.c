@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analyzer/reuse.h"
 #include "bench/line_stream.h"
@@ -33,8 +34,16 @@ static void die(const char *what, const ws_error *err)
     exit(1);
 }
 
-/* The stream through a state at `rate` (1 = exact) into hist. */
-static void histogram(const line_stream *st, double rate, reuse_hist *hist)
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The stream through a state at `rate` (1 = exact) into hist; returns the
+ * seconds spent in the reuse work. */
+static double histogram(const line_stream *st, double rate, reuse_hist *hist)
 {
     ws_error err;
     reuse_options o = {.sample_rate = rate};
@@ -43,22 +52,26 @@ static void histogram(const line_stream *st, double rate, reuse_hist *hist)
         die("reuse", &err);
     enum { BATCH = 512 };
     uint64_t distances[BATCH];
+    double seconds = 0;
     for (size_t i = 0; i < st->count; i += BATCH) {
         size_t n = st->count - i < BATCH ? st->count - i : BATCH;
+        double start = now_seconds();
         reuse_access_batch(state, st->lines + i, n, distances, NULL);
+        seconds += now_seconds() - start;
         for (size_t j = 0; j < n; j++)
             reuse_hist_add(hist, distances[j]);
     }
     reuse_state_free(state);
+    return seconds;
 }
 
 static void trace_section(const char *name, workload_size size)
 {
     line_stream st = line_stream_of(name, size, TRACE_LINES);
     reuse_hist exact, sampled[RATES];
-    histogram(&st, 1.0, &exact);
+    double exact_seconds = histogram(&st, 1.0, &exact), sampled_seconds[RATES];
     for (int r = 0; r < RATES; r++)
-        histogram(&st, rates[r], &sampled[r]);
+        sampled_seconds[r] = histogram(&st, rates[r], &sampled[r]);
     printf("%s (%s), %zu line requests:\n\n| lines | exact |", name, workload_size_name(size),
            st.count);
     for (int r = 0; r < RATES; r++)
@@ -88,6 +101,9 @@ static void trace_section(const char *name, workload_size size)
     printf("| mean abs. error | |");
     for (int r = 0; r < RATES; r++)
         printf(" **%.4f** (%d sizes) |", points[r] ? error[r] / points[r] : NAN, points[r]);
+    printf("\n| M requests/s | %.1f |", (double)st.count / exact_seconds / 1e6);
+    for (int r = 0; r < RATES; r++)
+        printf(" %.1f |", (double)st.count / sampled_seconds[r] / 1e6);
     printf("\n\n");
     fflush(stdout);
     reuse_hist_clear(&exact);
