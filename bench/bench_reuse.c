@@ -24,11 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyzer/config.h"
-#include "analyzer/replay.h"
 #include "analyzer/reuse.h"
-#include "bench/bench_traces.h"
-#include "formats/wst.h"
+#include "bench/line_stream.h"
 
 #define CHUNK 65536
 #define PENDING 512 /* accesses fed together, as analyze does */
@@ -198,30 +195,6 @@ static int collect(void *ctx, const replay_issue *is, const ws_request *rq, int 
     return 0;
 }
 
-static void collect_trace(const char *name, workload_size size, trace_streams *t)
-{
-    char path[256];
-    bench_trace(name, size, path, sizeof path);
-    ws_error err;
-    wst_reader *r = wst_reader_open(path, &err);
-    gpu_config c;
-    if (!r || config_load(&c, "fermi", &err) != 0) {
-        fprintf(stderr, "bench_reuse: %s: %s\n", path, err.msg);
-        exit(1);
-    }
-    t->warp_slots = c.max_warps_per_sm;
-    sched_source src = sched_source_wst(r);
-    replay_options ro;
-    replay_options_default(&ro);
-    ro.observe = collect;
-    ro.observe_ctx = t;
-    if (replay_run(&src, &c, &ro, NULL, 0, NULL, NULL, &err) != 0 && strcmp(err.msg, "enough")) {
-        fprintf(stderr, "bench_reuse: %s: %s\n", path, err.msg);
-        exit(1);
-    }
-    wst_reader_close(r);
-}
-
 enum { SCOPE_GLOBAL, SCOPE_SM, SCOPE_WARP };
 
 /* Runs n pending accesses into the checksum; returns 0 (none pending). */
@@ -290,7 +263,7 @@ static uint64_t trace_table(workload_size size, const char *only)
         if (only && strcmp(only, names[w]))
             continue;
         trace_streams t = {0};
-        collect_trace(names[w], size, &t);
+        t.warp_slots = bench_observe(names[w], size, collect, &t);
         for (int scope = 0; scope < 3; scope++) {
             uint32_t slots = SMS * t.warp_slots;
             double line_s = run_scope(&t.gran[0], scope, slots, &sum);

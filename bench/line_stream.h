@@ -47,11 +47,16 @@ static inline int line_stream_collect(void *ctx, const replay_issue *is, const w
     return 0;
 }
 
-/* The first `max` (0 = every) global-load line requests of a workload's
- * trace (recorded now unless an earlier benchmark left it); exits on error. */
-static inline line_stream line_stream_of(const char *name, workload_size size, size_t max)
+/* Replays a workload's trace (recorded now unless an earlier benchmark left
+ * it) on fermi in the rr,gto issue order, calling observe for every issued
+ * instruction; an observer stops the pass early by failing with "enough".
+ * Exits on any other error.  Returns fermi's warp slots per SM. */
+static inline uint32_t bench_observe(const char *name, workload_size size,
+                                     int (*observe)(void *ctx, const replay_issue *issue,
+                                                    const ws_request *requests, int n,
+                                                    ws_error *err),
+                                     void *ctx)
 {
-    line_stream st = {.max = max};
     char path[256];
     bench_trace(name, size, path, sizeof path);
     ws_error err;
@@ -64,13 +69,22 @@ static inline line_stream line_stream_of(const char *name, workload_size size, s
     sched_source src = sched_source_wst(r);
     replay_options ro;
     replay_options_default(&ro);
-    ro.observe = line_stream_collect;
-    ro.observe_ctx = &st;
+    ro.observe = observe;
+    ro.observe_ctx = ctx;
     if (replay_run(&src, &c, &ro, NULL, 0, NULL, NULL, &err) != 0 && strcmp(err.msg, "enough")) {
         fprintf(stderr, "bench: %s: %s\n", path, err.msg);
         exit(1);
     }
     wst_reader_close(r);
+    return c.max_warps_per_sm;
+}
+
+/* The first `max` (0 = every) global-load line requests of a workload's
+ * trace. */
+static inline line_stream line_stream_of(const char *name, workload_size size, size_t max)
+{
+    line_stream st = {.max = max};
+    bench_observe(name, size, line_stream_collect, &st);
     return st;
 }
 
