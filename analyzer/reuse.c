@@ -76,6 +76,7 @@ struct reuse_state {
     /* SHARDS */
     double sample_rate;
     uint64_t sample_threshold; /* sample keys with hash mod 2^24 < threshold */
+    uint64_t sample_seed;
 };
 
 reuse_state *reuse_state_new(const reuse_options *options, ws_error *err)
@@ -97,6 +98,7 @@ reuse_state *reuse_state_new(const reuse_options *options, ws_error *err)
         return ws_fail(err, "out of memory"), NULL;
     state->sample_rate = rate;
     state->sample_threshold = threshold;
+    state->sample_seed = options->sample_seed * UINT64_C(0xD1B54A32D192ED03);
     state->time_window = options->time_window ? options->time_window : TIME_WINDOW_DEFAULT;
     state->follow_pos = SLOT_FREE;
     state->next_sweep = state->time_window;
@@ -356,7 +358,7 @@ static uint64_t reuse_slot_take_last(reuse_state *state, const reuse_slot *slot)
 static inline int reuse_sampled(const reuse_state *state, uint64_t key)
 {
     /* A hash independent of the table's (splitmix64 finaliser). */
-    uint64_t h = key + UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t h = (key ^ state->sample_seed) + UINT64_C(0x9E3779B97F4A7C15);
     h = (h ^ (h >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
     h = (h ^ (h >> 27)) * UINT64_C(0x94D049BB133111EB);
     h ^= h >> 31;

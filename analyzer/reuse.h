@@ -34,6 +34,9 @@ typedef struct reuse_options {
      * whose hash falls below rate × 2^24 are tracked, and their distances and
      * reuse times are scaled by 1 / rate.  0 or 1 = exact (docs/metrics.md §3 default). */
     double sample_rate;
+    /* Which lines the sample holds: another seed, another sample of the
+     * same rate (benchmarks average over seeds; analyze uses 0). */
+    uint64_t sample_seed;
     /* Timeline positions allocated on first use (rounded up to 512); 0 = 512.
      * Only tests need this, to force renumbering early. */
     uint32_t initial_positions;

@@ -25,6 +25,7 @@
 #define EXACT_LIMIT 256
 #define CAPACITIES 17 /* 1 .. 65536 lines */
 #define RATES 2
+#define SEEDS 8 /* samples of each rate, each of other lines */
 
 static const double rates[RATES] = {0.01, 0.001};
 
@@ -43,10 +44,10 @@ static double now_seconds(void)
 
 /* The stream through a state at `rate` (1 = exact) into hist; returns the
  * seconds spent in the reuse work. */
-static double histogram(const line_stream *st, double rate, reuse_hist *hist)
+static double histogram(const line_stream *st, double rate, uint64_t seed, reuse_hist *hist)
 {
     ws_error err;
-    reuse_options o = {.sample_rate = rate};
+    reuse_options o = {.sample_rate = rate, .sample_seed = seed};
     reuse_state *state = reuse_state_new(&o, &err);
     if (!state || reuse_hist_init(hist, EXACT_LIMIT, &err) != 0)
         die("reuse", &err);
@@ -65,13 +66,54 @@ static double histogram(const line_stream *st, double rate, reuse_hist *hist)
     return seconds;
 }
 
+/* Mean absolute error of a sampled curve over the sizes it resolves;
+ * `adjusted` 0 divides by the sampled requests instead (no SHARDS_adj). */
+static double curve_error(const reuse_hist *exact, const reuse_hist *sampled, double rate,
+                          int adjusted)
+{
+    double error = 0;
+    int points = 0;
+    for (int k = 0; k < CAPACITIES; k++) {
+        uint64_t lines = UINT64_C(1) << k;
+        double s = reuse_hist_miss_ratio(sampled, lines, rate);
+        if (isnan(s))
+            continue;
+        if (!adjusted)
+            s = reuse_hist_misses_at(sampled, lines) / (double)sampled->total;
+        error += fabs(s - reuse_hist_miss_ratio(exact, lines, 1.0));
+        points++;
+    }
+    return points ? error / points : NAN;
+}
+
+typedef struct seed_errors {
+    double mean, min, max, unadjusted;
+} seed_errors;
+
+/* The error of SEEDS samples at one rate, each of other lines. */
+static seed_errors over_seeds(const line_stream *st, const reuse_hist *exact, double rate)
+{
+    seed_errors e = {0, INFINITY, 0, 0};
+    for (uint64_t seed = 0; seed < SEEDS; seed++) {
+        reuse_hist h;
+        histogram(st, rate, seed, &h);
+        double error = curve_error(exact, &h, rate, 1);
+        e.mean += error / SEEDS;
+        e.unadjusted += curve_error(exact, &h, rate, 0) / SEEDS;
+        e.min = error < e.min ? error : e.min;
+        e.max = error > e.max ? error : e.max;
+        reuse_hist_clear(&h);
+    }
+    return e;
+}
+
 static void trace_section(const char *name, workload_size size)
 {
     line_stream st = line_stream_of(name, size, TRACE_LINES);
     reuse_hist exact, sampled[RATES];
-    double exact_seconds = histogram(&st, 1.0, &exact), sampled_seconds[RATES];
+    double exact_seconds = histogram(&st, 1.0, 0, &exact), sampled_seconds[RATES];
     for (int r = 0; r < RATES; r++)
-        sampled_seconds[r] = histogram(&st, rates[r], &sampled[r]);
+        sampled_seconds[r] = histogram(&st, rates[r], 0, &sampled[r]);
     printf("%s (%s), %zu line requests:\n\n| lines | exact |", name, workload_size_name(size),
            st.count);
     for (int r = 0; r < RATES; r++)
@@ -101,6 +143,11 @@ static void trace_section(const char *name, workload_size size)
     printf("| mean abs. error | |");
     for (int r = 0; r < RATES; r++)
         printf(" **%.4f** (%d sizes) |", points[r] ? error[r] / points[r] : NAN, points[r]);
+    printf("\n| over %d seeds: mean (min-max) | |", SEEDS);
+    for (int r = 0; r < RATES; r++) {
+        seed_errors e = over_seeds(&st, &exact, rates[r]);
+        printf(" %.4f (%.4f-%.4f); without SHARDS_adj %.4f |", e.mean, e.min, e.max, e.unadjusted);
+    }
     printf("\n| M requests/s | %.1f |", (double)st.count / exact_seconds / 1e6);
     for (int r = 0; r < RATES; r++)
         printf(" %.1f |", (double)st.count / sampled_seconds[r] / 1e6);
