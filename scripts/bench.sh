@@ -18,13 +18,19 @@ rm -rf build/bench-traces
     done
     bench/import-scaling.sh build/rel/warpscope
     echo
-    # Every workload at --size large takes hours: only with BENCH_LARGE=1;
-    # otherwise the last measured table is carried over as it was.
+    # Sections measured apart are carried over as they were: every workload
+    # at --size large takes hours (run only with BENCH_LARGE=1), and the
+    # peers are built outside the repository (bench/peers.sh).
+    carry() { # the section whose heading starts with $1
+        [ -f bench/RESULTS.md ] &&
+            awk -v h="$1" 'index($0, h) == 1 {on = 1; print; next} on && /^## / {on = 0} on' \
+                bench/RESULTS.md
+    }
+    carry "## warpscope beside its peers" || true
     if [ "${BENCH_LARGE:-0}" = 1 ]; then
         bench/large-runs.sh build/rel/warpscope
-    elif [ -f bench/RESULTS.md ]; then
-        awk '/^## The main job at --size large/ {on = 1} on && /^## / && !/--size large/ {on = 0} on' \
-            bench/RESULTS.md
+    else
+        carry "## The main job at --size large" || true
     fi
 } > "$out"
 mv "$out" bench/RESULTS.md
