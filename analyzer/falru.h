@@ -16,7 +16,8 @@ typedef struct falru falru;
 falru *falru_new(uint32_t lines, ws_error *err);
 void falru_free(falru *f);
 void falru_flush(falru *f);
-/* 1 = hit, 0 = miss (allocated), -1 = out of memory. */
+/* 1 = hit, 0 = miss (allocated).  Never fails today (falru_new allocates
+ * every table); -1 with err set is kept for callers as out of memory. */
 int falru_access(falru *f, uint64_t line, ws_error *err);
 void falru_invalidate(falru *f, uint64_t line);
 

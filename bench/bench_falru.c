@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analyzer/falru.h"
 #include "bench/line_stream.h"
@@ -23,13 +22,6 @@
 #define TRACE_LINES (UINT64_C(24) << 20)
 #define SMS 15
 #define SYNTHETIC (UINT64_C(16) << 20)
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Requests per second through one cache per SM of `lines` lines;
  * *hit_rate receives the hit rate. */
@@ -43,10 +35,10 @@ static double run(const line_stream *st, uint32_t lines, double *hit_rate)
             exit(1);
         }
     uint64_t hits = 0;
-    double start = now_seconds();
+    double start = bench_seconds();
     for (size_t i = 0; i < st->count; i++)
         hits += (uint64_t)falru_access(caches[st->sms[i] % SMS], st->lines[i], &err);
-    double seconds = now_seconds() - start;
+    double seconds = bench_seconds() - start;
     for (int s = 0; s < SMS; s++)
         falru_free(caches[s]);
     *hit_rate = st->count ? (double)hits / (double)st->count : 0;

@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "analyzer/reuse.h"
@@ -66,13 +65,6 @@ static void gen_fill(stream_gen *g, uint64_t *keys, size_t count)
     }
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 typedef struct run_result {
     double seconds;      /* in reuse_access only */
     uint64_t checksum;   /* keeps the work observable */
@@ -93,7 +85,7 @@ static run_result run(uint64_t accesses, unsigned scopes)
     for (uint64_t done = 0; done < accesses;) {
         size_t n = accesses - done < CHUNK ? (size_t)(accesses - done) : CHUNK;
         gen_fill(&gen, keys, n);
-        double start = now_seconds();
+        double start = bench_seconds();
         /* Runs of 32 accesses (one instruction's worth) go to the SMs in
          * turn, fed as analyze feeds them: PENDING at a time. */
         for (size_t i = 0; i < n; i += PENDING) {
@@ -105,7 +97,7 @@ static run_result run(uint64_t accesses, unsigned scopes)
         }
         for (size_t i = 0; i < n; i++)
             result.checksum += distances[i];
-        result.seconds += now_seconds() - start;
+        result.seconds += bench_seconds() - start;
         done += n;
     }
     for (unsigned s = 0; s < scopes; s++) {
@@ -221,7 +213,7 @@ static double run_scope(const access_stream *st, int scope, uint32_t slot_count,
     reuse_state *pending[PENDING];
     uint64_t keys[PENDING];
     size_t n = 0;
-    double start = now_seconds();
+    double start = bench_seconds();
     for (size_t i = 0; i < st->count; i++) {
         uint32_t at = scope == SCOPE_GLOBAL ? 0 : scope == SCOPE_SM ? st->sms[i] : st->slots[i];
         if (scope == SCOPE_WARP && owner[at] != st->warps[i]) {
@@ -235,7 +227,7 @@ static double run_scope(const access_stream *st, int scope, uint32_t slot_count,
             n = feed(pending, keys, n, sum);
     }
     feed(pending, keys, n, sum);
-    double seconds = now_seconds() - start;
+    double seconds = bench_seconds() - start;
     for (uint32_t i = 0; i < states_n; i++)
         reuse_state_free(states[i]);
     free(states);

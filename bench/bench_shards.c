@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analyzer/reuse.h"
 #include "bench/line_stream.h"
@@ -35,13 +34,6 @@ static void die(const char *what, const ws_error *err)
     exit(1);
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* The stream through a state at `rate` (1 = exact) into hist; returns the
  * seconds spent in the reuse work. */
 static double histogram(const line_stream *st, double rate, uint64_t seed, reuse_hist *hist)
@@ -51,17 +43,7 @@ static double histogram(const line_stream *st, double rate, uint64_t seed, reuse
     reuse_state *state = reuse_state_new(&o, &err);
     if (!state || reuse_hist_init(hist, EXACT_LIMIT, &err) != 0)
         die("reuse", &err);
-    enum { BATCH = 512 };
-    uint64_t distances[BATCH];
-    double seconds = 0;
-    for (size_t i = 0; i < st->count; i += BATCH) {
-        size_t n = st->count - i < BATCH ? st->count - i : BATCH;
-        double start = now_seconds();
-        reuse_access_batch(state, st->lines + i, n, distances, NULL);
-        seconds += now_seconds() - start;
-        for (size_t j = 0; j < n; j++)
-            reuse_hist_add(hist, distances[j]);
-    }
+    double seconds = bench_reuse_feed(state, st->lines, st->count, hist);
     reuse_state_free(state);
     return seconds;
 }

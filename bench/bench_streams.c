@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analyzer/nextuse.h"
 #include "analyzer/reuse.h"
@@ -48,13 +47,6 @@ static void die(const char *what, const char *msg)
 {
     fprintf(stderr, "bench_streams: %s: %s\n", what, msg);
     exit(1);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* ---- writing ------------------------------------------------------------ */
@@ -124,9 +116,9 @@ static uint64_t write_stream(const line_stream *st, const char *dir, const char 
 /* ---- the exact curve ---------------------------------------------------- */
 
 typedef struct curve {
-    uint64_t requests, distinct, cold;
-    uint64_t buckets[65]; /* bucket 0: distance 0; k >= 1: [2^(k-1), 2^k - 1] */
-    double seconds;       /* in reuse_access_batch only */
+    reuse_hist hist;   /* exact distances of every request */
+    uint64_t distinct;
+    double seconds;    /* in the reuse work only */
     reuse_state *state;
 } curve;
 
@@ -134,29 +126,13 @@ static void curve_init(curve *cv)
 {
     memset(cv, 0, sizeof *cv);
     ws_error err;
-    if (!(cv->state = reuse_state_new(NULL, &err)))
+    if (!(cv->state = reuse_state_new(NULL, &err)) || reuse_hist_init(&cv->hist, 0, &err) != 0)
         die("reuse state", err.msg);
 }
 
 static void curve_feed(curve *cv, const uint64_t *keys, size_t n)
 {
-    static uint64_t distances[CHUNK];
-    for (size_t at = 0; at < n; at += CHUNK) {
-        size_t len = n - at < CHUNK ? n - at : CHUNK;
-        double start = now_seconds();
-        reuse_access_batch(cv->state, keys + at, len, distances, NULL);
-        cv->seconds += now_seconds() - start;
-        for (size_t i = 0; i < len; i++) {
-            uint64_t d = distances[i];
-            if (d == REUSE_FAILED)
-                die("reuse", "out of memory");
-            if (d == REUSE_COLD)
-                cv->cold++;
-            else
-                cv->buckets[d ? 64 - __builtin_clzll(d) : 0]++;
-        }
-        cv->requests += len;
-    }
+    cv->seconds += bench_reuse_feed(cv->state, keys, n, &cv->hist);
 }
 
 static void curve_finish(curve *cv)
@@ -166,14 +142,10 @@ static void curve_finish(curve *cv)
     cv->state = NULL;
 }
 
-/* An LRU cache of 2^j lines hits exactly the requests at distance < 2^j,
- * buckets 0..j. */
+/* An LRU cache of 2^j lines hits exactly the requests at distance < 2^j. */
 static double curve_miss_ratio(const curve *cv, int j)
 {
-    uint64_t hits = 0;
-    for (int k = 0; k <= j; k++)
-        hits += cv->buckets[k];
-    return cv->requests ? 1.0 - (double)hits / (double)cv->requests : 0;
+    return reuse_hist_miss_ratio(&cv->hist, UINT64_C(1) << j, 1.0);
 }
 
 static int mrc_file(const char *path)
@@ -196,7 +168,7 @@ static int mrc_file(const char *path)
     fclose(f);
     curve_finish(&cv);
     printf("requests\t%llu\ndistinct\t%llu\nreuse_seconds\t%.3f\n",
-           (unsigned long long)cv.requests, (unsigned long long)cv.distinct, cv.seconds);
+           (unsigned long long)cv.hist.total, (unsigned long long)cv.distinct, cv.seconds);
     printf("lines\tmiss_ratio\n");
     for (int j = 0; j < CURVE_POINTS; j++)
         printf("%llu\t%.6f\n", 1ULL << j, curve_miss_ratio(&cv, j));
@@ -267,11 +239,11 @@ int main(int argc, char **argv)
            workload_size_name(size), first);
     printf("| lines |");
     for (int w = 0; w < 3; w++)
-        if (curves[w].requests)
+        if (curves[w].hist.total)
             printf(" %s |", names[w]);
     printf("\n|---:|");
     for (int w = 0; w < 3; w++)
-        if (curves[w].requests)
+        if (curves[w].hist.total)
             printf("---:|");
     for (int j = 0; j < CURVE_POINTS + 3; j++) {
         if (j < CURVE_POINTS)
@@ -281,16 +253,16 @@ int main(int argc, char **argv)
                                                 "reuse M requests/s"}[j - CURVE_POINTS]);
         for (int w = 0; w < 3; w++) {
             const curve *cv = &curves[w];
-            if (!cv->requests)
+            if (!cv->hist.total)
                 continue;
             if (j < CURVE_POINTS)
                 printf(" %.4f |", curve_miss_ratio(cv, j));
             else if (j == CURVE_POINTS)
-                printf(" %llu |", (unsigned long long)cv->requests);
+                printf(" %llu |", (unsigned long long)cv->hist.total);
             else if (j == CURVE_POINTS + 1)
                 printf(" %llu |", (unsigned long long)cv->distinct);
             else
-                printf(" %.1f |", cv->requests / cv->seconds / 1e6);
+                printf(" %.1f |", cv->hist.total / cv->seconds / 1e6);
         }
     }
     printf("\n");

@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analyzer/config.h"
 #include "analyzer/replay.h"
+#include "analyzer/reuse.h"
 #include "bench/bench_traces.h"
 #include "formats/wst.h"
 
@@ -86,6 +88,38 @@ static inline line_stream line_stream_of(const char *name, workload_size size, s
     line_stream st = {.max = max};
     bench_observe(name, size, line_stream_collect, &st);
     return st;
+}
+
+static inline double bench_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* keys through one reuse state into hist, REUSE_FEED_BATCH at a time as analyze
+ * feeds them; returns the seconds spent in the reuse work alone.  Exits
+ * when memory runs out. */
+enum { REUSE_FEED_BATCH = 512 };
+static inline double bench_reuse_feed(reuse_state *state, const uint64_t *keys, size_t n,
+                                      reuse_hist *hist)
+{
+    uint64_t distances[REUSE_FEED_BATCH];
+    double seconds = 0;
+    for (size_t at = 0; at < n; at += REUSE_FEED_BATCH) {
+        size_t len = n - at < REUSE_FEED_BATCH ? n - at : REUSE_FEED_BATCH;
+        double start = bench_seconds();
+        reuse_access_batch(state, keys + at, len, distances, NULL);
+        seconds += bench_seconds() - start;
+        for (size_t i = 0; i < len; i++) {
+            if (distances[i] == REUSE_FAILED) {
+                fprintf(stderr, "bench: reuse distance: out of memory\n");
+                exit(1);
+            }
+            reuse_hist_add(hist, distances[i]);
+        }
+    }
+    return seconds;
 }
 
 static inline void line_stream_free(line_stream *st)
