@@ -133,13 +133,13 @@ static double zstd_floor(const char *path, const char *payload_path, uint64_t *p
     int fd = open(path, O_RDONLY);
     FILE *payload = fopen(payload_path, "wb");
     ZSTD_DCtx *d = ZSTD_createDCtx();
-    size_t n = wst_reader_chunk_count(r);
+    size_t n = wst_reader_frame_count(r);
     uint8_t *src = NULL, *dst = NULL;
     size_t src_cap = 0, dst_cap = 0;
     double elapsed = 0;
     *payload_bytes = 0;
     for (size_t i = 0; i < n; i++) {
-        const wst_chunk_info *c = wst_reader_chunk(r, i);
+        const wst_frame_info *c = wst_reader_frame(r, i);
         if (c->compressed_bytes > src_cap)
             src = realloc(src, src_cap = c->compressed_bytes);
         if (c->raw_bytes > dst_cap)

@@ -28,8 +28,8 @@ static int run(int argc, char **argv)
         return cli_fail(path, &err);
     const wst_trace *t = wst_reader_trace(r);
     uint64_t records = 0, raw_bytes = 0;
-    for (size_t i = 0; i < wst_reader_chunk_count(r); i++)
-        raw_bytes += wst_reader_chunk(r, i)->raw_bytes;
+    for (size_t i = 0; i < wst_reader_frame_count(r); i++)
+        raw_bytes += wst_reader_frame(r, i)->raw_bytes;
     for (uint32_t k = 0; k < t->kernel_count; k++)
         records += t->kernels[k].record_count;
     uint64_t file_bytes = wst_reader_file_bytes(r);
@@ -48,7 +48,10 @@ static int run(int argc, char **argv)
     }
     printf("kernels    %u\n", t->kernel_count);
     printf("records    %" PRIu64 "\n", records);
-    printf("chunks     %zu\n", wst_reader_chunk_count(r));
+    printf("format     version %u\n", wst_reader_version(r));
+    size_t frames = wst_reader_frame_count(r);
+    printf("chunks     %zu in %zu zstd frame%s\n", wst_reader_chunk_count(r), frames,
+           frames == 1 ? "" : "s");
     printf("file       %" PRIu64 " bytes, %.2f bytes/record\n", file_bytes,
            records ? (double)file_bytes / (double)records : 0.0);
     printf("raw        %" PRIu64 " bytes (column-encoded), compression %.2fx\n", raw_bytes,

@@ -1,20 +1,24 @@
 /* formats/wst.h: reading and writing .wst trace files.
  *
- * Layout in one sentence: a small fixed header, then zstd-compressed chunks
- * of one CTA's records each, then a JSON metadata document (kernels, PC
- * tables, origin, device allocations), an index of every chunk, and a fixed
- * trailer that locates both.  docs/trace-format.md gives the bytes.
+ * Layout in one sentence: a small fixed header, then zstd frames of several
+ * chunks each (a chunk is a run of one CTA's records), then a JSON metadata
+ * document (kernels, PC tables, origin, device allocations), a table of the
+ * frames and one of the chunks, and a fixed trailer that locates them.
+ * docs/trace-format.md gives the bytes.
  *
  * The metadata sits at the end (as in Parquet) because a streaming collector
  * learns kernels and PCs while it records; writing it last keeps the writer
  * single-pass with memory bounded by its chunk buffers.
  *
  * Writer: accepts records of many CTAs interleaved in any order, keeps one
- * buffer per open CTA, and flushes a CTA's buffer as a chunk when it fills or
- * when the total buffered exceeds the memory budget.
+ * buffer per open CTA, and flushes a CTA's buffer as a chunk into the frame
+ * being built when it fills or when the total buffered exceeds the memory
+ * budget; a frame is compressed and written once it holds about 1 MiB.
  *
- * Reader: loads metadata and index only; records are decoded one chunk at a
- * time, so memory is bounded by the chunk, never by the trace. */
+ * Reader: loads metadata and tables only; records are decoded one chunk at
+ * a time from a few decompressed frames it keeps, so memory is bounded by
+ * the frames, never by the trace.  Reads versions 1 and 2.  A reader and
+ * its cursors are used from one thread. */
 #ifndef WS_WST_H
 #define WS_WST_H
 
@@ -25,7 +29,7 @@
 #include "util/error.h"
 
 #define WST_MAGIC "WSTRACE\0"
-#define WST_VERSION 1
+#define WST_VERSION 2 /* written; versions 1 and 2 are read */
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -35,6 +39,7 @@ typedef struct wst_writer_options {
     int compression_level;     /* zstd level; 0 = default (3) */
     uint32_t chunk_records;    /* records per chunk before a flush; 0 = default */
     size_t memory_budget;      /* bytes of buffered records; 0 = default */
+    size_t frame_bytes;        /* raw bytes of a frame before it is written; 0 = default */
 } wst_writer_options;
 
 /* Output goes to a temporary file that wst_writer_close() renames to path;
@@ -78,15 +83,22 @@ void wst_writer_abort(wst_writer *w);
 
 typedef struct wst_reader wst_reader;
 
-/* One chunk as listed in the index. */
+/* One chunk as listed in the chunk table (file order). */
 typedef struct wst_chunk_info {
     uint32_t kernel;
     uint32_t cta;
     uint32_t records;
-    uint64_t offset;           /* file offset of the chunk */
+    uint32_t frame; /* the frame holding it */
+} wst_chunk_info;
+
+/* One zstd frame: chunks [first_chunk, first_chunk + chunks).  A version 1
+ * file has one frame per chunk. */
+typedef struct wst_frame_info {
+    uint64_t offset; /* file offset of the frame */
     uint32_t compressed_bytes;
     uint32_t raw_bytes;
-} wst_chunk_info;
+    uint32_t first_chunk, chunks;
+} wst_frame_info;
 
 wst_reader *wst_reader_open(const char *path, ws_error *err);
 void wst_reader_close(wst_reader *r);
@@ -97,8 +109,12 @@ int wst_reader_ignores_cache_ops(const wst_reader *r);
 
 const wst_trace *wst_reader_trace(const wst_reader *r);
 uint64_t wst_reader_file_bytes(const wst_reader *r);
+/* The file's format version (1 or 2). */
+unsigned wst_reader_version(const wst_reader *r);
 size_t wst_reader_chunk_count(const wst_reader *r);
 const wst_chunk_info *wst_reader_chunk(const wst_reader *r, size_t index);
+size_t wst_reader_frame_count(const wst_reader *r);
+const wst_frame_info *wst_reader_frame(const wst_reader *r, size_t index);
 
 /* The allocation an address lies in (trace->allocations[*ordinal]) and the
  * offset inside it: 1, or 0 when it lies in none. */

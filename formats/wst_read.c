@@ -1,9 +1,10 @@
-/* formats/wst_read.c: the .wst reader (see wst.h).
+/* formats/wst_read.c: the .wst reader (see wst.h), versions 1 and 2.
  *
- * Open reads only the trailer, the metadata and the index, and checks every
- * offset, length and checksum against the file before trusting it.  Cursors
- * then decode one chunk at a time, so memory is bounded by the largest chunk
- * plus the index. */
+ * Open reads only the trailer, the metadata and the tables (version 1: the
+ * index), and checks every offset, length and checksum against the file
+ * before trusting it.  Cursors then decode one chunk at a time out of a few
+ * decompressed frames the reader keeps (frame_cache below), so memory is
+ * bounded by the frames plus the tables. */
 #include "formats/wst.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 
 #include "formats/alloc_map.h"
 #include "formats/wst_codec.h"
+#include "formats/wst_history.h"
 #include "formats/wst_layout.h"
 #include "formats/wst_meta.h"
 #include "util/hash64.h"
@@ -26,15 +28,39 @@ typedef struct kernel_ctas {
     size_t order_begin, order_end;
 } kernel_ctas;
 
+/* Decompressed frames, shared by the reader's cursors: the scheduler opens
+ * a cursor per CTA, and the CTAs of one frame are usually read one after
+ * another.  A cursor pins the frame it decodes from; the least recently
+ * used unpinned one is replaced (there are more only while more cursors
+ * decode at once). */
+#define CACHED_FRAMES 4
+
+typedef struct cached_frame {
+    size_t frame; /* SIZE_MAX: empty */
+    wst_bytes raw;
+    wst_frame_layout layout; /* version 2 */
+    unsigned pins;
+    uint64_t used;
+} cached_frame;
+
 struct wst_reader {
     int fd;
+    unsigned version;
     uint64_t file_bytes;
     uint64_t chunk_area_end; /* = metadata offset */
     wst_trace trace;
-    wst_chunk_info *chunks;
-    uint64_t *chunk_hash;
+    wst_chunk_info *chunks; /* in file order */
     size_t chunk_count;
-    size_t *order;           /* chunk indices by (kernel, CTA, offset) */
+    wst_frame_info *frames; /* in file order */
+    uint64_t *frame_hash;
+    size_t frame_count;
+    size_t *order;           /* chunk indices by (kernel, CTA, file order) */
+    cached_frame *cache;
+    size_t cache_count;
+    uint64_t cache_clock;
+    wst_decompressor *dctx;
+    wst_bytes compressed;   /* a frame as read, before decompression */
+    uint32_t *frame_records; /* scratch: records of a frame's chunks */
     kernel_ctas *kernels;
     uint32_t *warps_per_cta; /* per kernel */
     wst_alloc_map allocations;
@@ -77,8 +103,17 @@ void wst_reader_close(wst_reader *r)
     free(r->kernels);
     free(r->warps_per_cta);
     free(r->chunks);
-    free(r->chunk_hash);
+    free(r->frames);
+    free(r->frame_hash);
     free(r->order);
+    for (size_t i = 0; i < r->cache_count; i++) {
+        wst_bytes_free(&r->cache[i].raw);
+        wst_frame_layout_free(&r->cache[i].layout);
+    }
+    free(r->cache);
+    free(r->frame_records);
+    wst_decompressor_free(r->dctx);
+    wst_bytes_free(&r->compressed);
     wst_alloc_map_free(&r->allocations);
     wst_trace_clear(&r->trace);
     free(r);
@@ -92,48 +127,68 @@ static int check_header(wst_reader *r, ws_error *err)
     if (r->file_bytes < 8 || read_at(r, header, 8, 0, err) != 0 ||
         memcmp(header, WST_MAGIC, 8) != 0)
         return ws_fail(err, "not a warpscope trace (bad magic)");
-    if (r->file_bytes < WST_HEADER_BYTES + WST_TRAILER_BYTES)
+    if (r->file_bytes < WST_HEADER_BYTES + WST_V1_TRAILER_BYTES)
         return ws_fail(err, "truncated: %llu bytes is smaller than header and trailer",
                        (unsigned long long)r->file_bytes);
     if (read_at(r, header, sizeof header, 0, err) != 0)
         return -1;
     uint32_t version = wst_get_u32(header + 8);
     if (version > WST_VERSION)
-        return ws_fail(err, "written by a newer warpscope (format version %u; this reads %d)",
+        return ws_fail(err, "written by a newer warpscope (format version %u; this reads versions 1 to %d)",
                        version, WST_VERSION);
     if (version == 0 || wst_get_u32(header + 12) != 0)
         return ws_fail(err, "corrupt header (version %u, flags %u)", version,
                        wst_get_u32(header + 12));
+    r->version = version;
+    if (version >= 2 && r->file_bytes < WST_HEADER_BYTES + WST_TRAILER_BYTES)
+        return ws_fail(err, "truncated: %llu bytes is smaller than header and trailer",
+                       (unsigned long long)r->file_bytes);
     return 0;
 }
 
+/* Where the sections lie.  Version 1's index is its frame and chunk
+ * tables in one (frames = chunks, table bytes 40 per chunk). */
 typedef struct trailer {
-    uint64_t meta_offset, meta_bytes, index_offset, index_entries, meta_hash, index_hash;
+    uint64_t meta_offset, meta_bytes, tables_offset, frames, chunks, meta_hash, tables_hash;
 } trailer;
 
 static int read_trailer(wst_reader *r, trailer *t, ws_error *err)
 {
+    int v1 = r->version == 1;
+    size_t size = v1 ? WST_V1_TRAILER_BYTES : WST_TRAILER_BYTES;
     uint8_t b[WST_TRAILER_BYTES];
-    if (read_at(r, b, sizeof b, r->file_bytes - WST_TRAILER_BYTES, err) != 0)
+    if (read_at(r, b, size, r->file_bytes - size, err) != 0)
         return -1;
-    if (memcmp(b + 56, WST_TRAILER_MAGIC, 8) != 0)
+    if (memcmp(b + size - 8, WST_TRAILER_MAGIC, 8) != 0)
         return ws_fail(err, "truncated or corrupt: the trailer is missing");
-    if (wst_get_u64(b + 48) != hash64(b, 48, 0))
+    if (wst_get_u64(b + size - 16) != hash64(b, size - 16, 0))
         return ws_fail(err, "corrupt trailer (checksum mismatch)");
-    *t = (trailer){wst_get_u64(b),      wst_get_u64(b + 8),  wst_get_u64(b + 16),
-                   wst_get_u64(b + 24), wst_get_u64(b + 32), wst_get_u64(b + 40)};
-    uint64_t index_end = r->file_bytes - WST_TRAILER_BYTES;
+    if (v1)
+        *t = (trailer){wst_get_u64(b),      wst_get_u64(b + 8),  wst_get_u64(b + 16),
+                       wst_get_u64(b + 24), wst_get_u64(b + 24), wst_get_u64(b + 32),
+                       wst_get_u64(b + 40)};
+    else
+        *t = (trailer){wst_get_u64(b),      wst_get_u64(b + 8),  wst_get_u64(b + 16),
+                       wst_get_u64(b + 24), wst_get_u64(b + 32), wst_get_u64(b + 40),
+                       wst_get_u64(b + 48)};
+    uint64_t tables_end = r->file_bytes - size;
+    uint64_t frame_bytes = v1 ? 0 : WST_FRAME_ENTRY_BYTES;
+    uint64_t chunk_bytes = v1 ? WST_V1_INDEX_ENTRY_BYTES : WST_CHUNK_ENTRY_BYTES;
     /* Each comparison is written so that no sum can overflow. */
-    if (t->meta_offset < WST_HEADER_BYTES || t->meta_offset > index_end ||
-        t->meta_bytes > WST_MAX_METADATA_BYTES || t->meta_bytes > index_end - t->meta_offset ||
-        t->index_offset != t->meta_offset + t->meta_bytes ||
-        t->index_entries > (index_end - t->index_offset) / WST_INDEX_ENTRY_BYTES ||
-        t->index_offset + t->index_entries * WST_INDEX_ENTRY_BYTES != index_end)
+    if (t->meta_offset < WST_HEADER_BYTES || t->meta_offset > tables_end ||
+        t->meta_bytes > WST_MAX_METADATA_BYTES || t->meta_bytes > tables_end - t->meta_offset ||
+        t->tables_offset != t->meta_offset + t->meta_bytes)
+        return ws_fail(err, "corrupt trailer (sections do not fit the file)");
+    uint64_t room = tables_end - t->tables_offset;
+    if (t->frames > t->chunks || (t->chunks && !t->frames) ||
+        t->chunks > room / chunk_bytes || (frame_bytes && t->frames > room / frame_bytes) ||
+        t->chunks * chunk_bytes + t->frames * frame_bytes != room)
         return ws_fail(err, "corrupt trailer (sections do not fit the file)");
     return 0;
 }
 
 static int read_metadata(wst_reader *r, const trailer *t, ws_error *err)
+
 {
     char *text = malloc(t->meta_bytes ? t->meta_bytes : 1);
     if (!text)
@@ -160,7 +215,7 @@ static int read_metadata(wst_reader *r, const trailer *t, ws_error *err)
     return 0;
 }
 
-static int validate_entry(const wst_reader *r, const wst_chunk_info *c, size_t i, ws_error *err)
+static int validate_chunk(const wst_reader *r, const wst_chunk_info *c, size_t i, ws_error *err)
 {
     if (c->kernel >= r->trace.kernel_count)
         return ws_fail(err, "corrupt index: chunk %zu names kernel %u of %u", i, c->kernel,
@@ -169,66 +224,154 @@ static int validate_entry(const wst_reader *r, const wst_chunk_info *c, size_t i
     uint64_t ctas = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
     if (c->cta >= ctas)
         return ws_fail(err, "corrupt index: chunk %zu names CTA %u outside the grid", i, c->cta);
-    if (c->records == 0 || c->records > WST_MAX_CHUNK_RECORDS || c->raw_bytes == 0 ||
-        c->raw_bytes > WST_MAX_CHUNK_RAW_BYTES || c->compressed_bytes == 0)
+    if (c->records == 0 || c->records > WST_MAX_CHUNK_RECORDS)
         return ws_fail(err, "corrupt index: chunk %zu has impossible sizes", i);
-    if (c->offset < WST_HEADER_BYTES || c->offset > r->chunk_area_end ||
-        c->compressed_bytes > r->chunk_area_end - c->offset)
-        return ws_fail(err, "corrupt index: chunk %zu lies outside the chunk area", i);
     return 0;
 }
 
-static int compare_offsets(const void *a, const void *b, void *chunks)
+/* A version 1 "frame" is a chunk, and its errors say so. */
+static int validate_frame(const wst_reader *r, const wst_frame_info *f, size_t i, ws_error *err)
 {
-    const wst_chunk_info *c = chunks;
-    uint64_t x = c[*(const size_t *)a].offset, y = c[*(const size_t *)b].offset;
+    const char *what = r->version == 1 ? "chunk" : "frame";
+    uint32_t max_raw = r->version == 1 ? WST_MAX_CHUNK_RAW_BYTES : WST_MAX_FRAME_RAW_BYTES;
+    if (f->raw_bytes == 0 || f->raw_bytes > max_raw || f->compressed_bytes == 0)
+        return ws_fail(err, "corrupt index: %s %zu has impossible sizes", what, i);
+    if (f->offset < WST_HEADER_BYTES || f->offset > r->chunk_area_end ||
+        f->compressed_bytes > r->chunk_area_end - f->offset)
+        return ws_fail(err, "corrupt index: %s %zu lies outside the chunk area", what, i);
+    return 0;
+}
+
+static int compare_offsets(const void *a, const void *b, void *frames)
+{
+    const wst_frame_info *f = frames;
+    uint64_t x = f[*(const size_t *)a].offset, y = f[*(const size_t *)b].offset;
     return (x > y) - (x < y);
 }
 
-static int compare_kernel_cta(const void *a, const void *b, void *chunks)
+/* A CTA's chunks in file order: by their frames' offsets (version 1 lists
+ * chunks in any order), then by their place in the chunk table. */
+static int compare_kernel_cta(const void *a, const void *b, void *reader)
 {
-    const wst_chunk_info *c = chunks, *x = &c[*(const size_t *)a], *y = &c[*(const size_t *)b];
+    const wst_reader *r = reader;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const wst_chunk_info *x = &r->chunks[i], *y = &r->chunks[j];
     if (x->kernel != y->kernel)
         return x->kernel < y->kernel ? -1 : 1;
     if (x->cta != y->cta)
         return x->cta < y->cta ? -1 : 1;
-    return (x->offset > y->offset) - (x->offset < y->offset);
+    uint64_t ox = r->frames[x->frame].offset, oy = r->frames[y->frame].offset;
+    if (ox != oy)
+        return ox < oy ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+static void parse_v1_index(wst_reader *r, const uint8_t *raw)
+{
+    for (size_t i = 0; i < r->chunk_count; i++) {
+        const uint8_t *e = raw + i * WST_V1_INDEX_ENTRY_BYTES;
+        r->chunks[i] = (wst_chunk_info){.kernel = wst_get_u32(e),
+                                        .cta = wst_get_u32(e + 4),
+                                        .records = wst_get_u32(e + 8),
+                                        .frame = (uint32_t)i};
+        r->frames[i] = (wst_frame_info){.offset = wst_get_u64(e + 16),
+                                        .compressed_bytes = wst_get_u32(e + 24),
+                                        .raw_bytes = wst_get_u32(e + 12),
+                                        .first_chunk = (uint32_t)i,
+                                        .chunks = 1};
+        r->frame_hash[i] = wst_get_u64(e + 32);
+    }
+}
+
+static int parse_v2_tables(wst_reader *r, const uint8_t *raw, ws_error *err)
+{
+    uint64_t next_chunk = 0, previous_end = WST_HEADER_BYTES;
+    for (size_t i = 0; i < r->frame_count; i++) {
+        const uint8_t *e = raw + i * WST_FRAME_ENTRY_BYTES;
+        wst_frame_info *f = &r->frames[i];
+        *f = (wst_frame_info){.offset = wst_get_u64(e),
+                              .compressed_bytes = wst_get_u32(e + 8),
+                              .raw_bytes = wst_get_u32(e + 12),
+                              .first_chunk = (uint32_t)next_chunk,
+                              .chunks = wst_get_u32(e + 16)};
+        r->frame_hash[i] = wst_get_u64(e + 24);
+        if (f->chunks == 0 || f->chunks > r->chunk_count - next_chunk || wst_get_u32(e + 20))
+            return ws_fail(err, "corrupt index: frame %zu holds an impossible number of chunks", i);
+        if (validate_frame(r, f, i, err) != 0)
+            return -1;
+        if (f->offset < previous_end) /* frames are listed in file order */
+            return ws_fail(err, "corrupt index: frames overlap or are out of order");
+        previous_end = f->offset + f->compressed_bytes;
+        for (uint32_t k = 0; k < f->chunks; k++)
+            r->chunks[next_chunk + k].frame = (uint32_t)i;
+        next_chunk += f->chunks;
+    }
+    if (next_chunk != r->chunk_count)
+        return ws_fail(err, "corrupt index: the frames hold %llu chunks, the trailer says %zu",
+                       (unsigned long long)next_chunk, r->chunk_count);
+    const uint8_t *c = raw + r->frame_count * WST_FRAME_ENTRY_BYTES;
+    for (size_t i = 0; i < r->chunk_count; i++, c += WST_CHUNK_ENTRY_BYTES) {
+        r->chunks[i].kernel = wst_get_u32(c);
+        r->chunks[i].cta = wst_get_u32(c + 4);
+        r->chunks[i].records = wst_get_u32(c + 8);
+    }
+    return 0;
+}
+
+/* Version 1: frames (chunks) may be listed in any order but must not
+ * overlap. */
+static int check_v1_overlaps(wst_reader *r, ws_error *err)
+{
+    for (size_t i = 0; i < r->frame_count; i++) {
+        r->order[i] = i;
+        if (validate_frame(r, &r->frames[i], i, err) != 0)
+            return -1;
+    }
+    if (r->frame_count)
+        qsort_r(r->order, r->frame_count, sizeof *r->order, compare_offsets, r->frames);
+    for (size_t i = 1; i < r->frame_count; i++) {
+        const wst_frame_info *a = &r->frames[r->order[i - 1]], *b = &r->frames[r->order[i]];
+        if (b->offset - a->offset < a->compressed_bytes)
+            return ws_fail(err, "corrupt index: chunks overlap");
+    }
+    return 0;
 }
 
 static int read_index(wst_reader *r, const trailer *t, ws_error *err)
 {
-    size_t n = (size_t)t->index_entries;
-    size_t bytes = n * WST_INDEX_ENTRY_BYTES;
+    r->chunk_count = (size_t)t->chunks;
+    r->frame_count = (size_t)t->frames;
+    size_t n = r->chunk_count, frames = r->frame_count;
+    /* read_trailer checked that the tables fill the room before the trailer */
+    size_t bytes = r->version == 1 ? n * WST_V1_INDEX_ENTRY_BYTES
+                                   : frames * WST_FRAME_ENTRY_BYTES + n * WST_CHUNK_ENTRY_BYTES;
     uint8_t *raw = malloc(bytes ? bytes : 1);
     r->chunks = calloc(n ? n : 1, sizeof *r->chunks);
-    r->chunk_hash = calloc(n ? n : 1, sizeof *r->chunk_hash);
+    r->frames = calloc(frames ? frames : 1, sizeof *r->frames);
+    r->frame_hash = calloc(frames ? frames : 1, sizeof *r->frame_hash);
     r->order = calloc(n ? n : 1, sizeof *r->order);
-    if (!raw || !r->chunks || !r->chunk_hash || !r->order) {
+    if (!raw || !r->chunks || !r->frames || !r->frame_hash || !r->order) {
         free(raw);
         return ws_fail(err, "out of memory");
     }
-    int rc = read_at(r, raw, bytes, t->index_offset, err);
-    if (rc == 0 && hash64(raw, bytes, 0) != t->index_hash)
+    int rc = read_at(r, raw, bytes, t->tables_offset, err);
+    if (rc == 0 && hash64(raw, bytes, 0) != t->tables_hash)
         rc = ws_fail(err, "corrupt index (checksum mismatch)");
-    uint64_t *records = calloc(r->trace.kernel_count + 1, sizeof *records);
-    if (!records)
-        rc = ws_fail(err, "out of memory");
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        const uint8_t *e = raw + i * WST_INDEX_ENTRY_BYTES;
-        wst_chunk_info *c = &r->chunks[i];
-        *c = (wst_chunk_info){.kernel = wst_get_u32(e),
-                              .cta = wst_get_u32(e + 4),
-                              .records = wst_get_u32(e + 8),
-                              .raw_bytes = wst_get_u32(e + 12),
-                              .offset = wst_get_u64(e + 16),
-                              .compressed_bytes = wst_get_u32(e + 24)};
-        r->chunk_hash[i] = wst_get_u64(e + 32);
-        r->order[i] = i;
-        rc = validate_entry(r, c, i, err);
-        if (rc == 0)
-            records[c->kernel] += c->records;
+    if (rc == 0 && r->version == 1) {
+        parse_v1_index(r, raw);
+        rc = check_v1_overlaps(r, err);
+    } else if (rc == 0) {
+        rc = parse_v2_tables(r, raw, err);
     }
     free(raw);
+    uint64_t *records = rc == 0 ? calloc(r->trace.kernel_count + 1, sizeof *records) : NULL;
+    if (rc == 0 && !records)
+        rc = ws_fail(err, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rc = validate_chunk(r, &r->chunks[i], i, err);
+        if (rc == 0)
+            records[r->chunks[i].kernel] += r->chunks[i].records;
+    }
     for (uint32_t k = 0; rc == 0 && k < r->trace.kernel_count; k++)
         if (records[k] != r->trace.kernels[k].record_count)
             rc = ws_fail(err, "corrupt index: kernel %u has %llu records, metadata says %llu", k,
@@ -237,16 +380,10 @@ static int read_index(wst_reader *r, const trailer *t, ws_error *err)
     free(records);
     if (rc != 0)
         return -1;
-    /* Chunks must not overlap: sort by offset and compare neighbours. */
+    for (size_t i = 0; i < n; i++)
+        r->order[i] = i;
     if (n)
-        qsort_r(r->order, n, sizeof *r->order, compare_offsets, r->chunks);
-    for (size_t i = 1; i < n; i++) {
-        const wst_chunk_info *a = &r->chunks[r->order[i - 1]], *b = &r->chunks[r->order[i]];
-        if (b->offset - a->offset < a->compressed_bytes)
-            return ws_fail(err, "corrupt index: chunks overlap");
-    }
-    if (n)
-        qsort_r(r->order, n, sizeof *r->order, compare_kernel_cta, r->chunks);
+        qsort_r(r->order, n, sizeof *r->order, compare_kernel_cta, r);
     return 0;
 }
 
@@ -311,7 +448,6 @@ wst_reader *wst_reader_open(const char *path, ws_error *err)
     if (check_header(r, err) != 0 || read_trailer(r, &t, err) != 0)
         goto fail;
     r->chunk_area_end = t.meta_offset;
-    r->chunk_count = (size_t)t.index_entries;
     if (read_metadata(r, &t, err) != 0 || read_index(r, &t, err) != 0 ||
         build_cta_lists(r, err) != 0)
         goto fail;
@@ -326,6 +462,13 @@ void wst_reader_ignore_cache_ops(wst_reader *r) { r->ignore_cache_ops = 1; }
 int wst_reader_ignores_cache_ops(const wst_reader *r) { return r->ignore_cache_ops; }
 uint64_t wst_reader_file_bytes(const wst_reader *r) { return r->file_bytes; }
 size_t wst_reader_chunk_count(const wst_reader *r) { return r->chunk_count; }
+size_t wst_reader_frame_count(const wst_reader *r) { return r->frame_count; }
+unsigned wst_reader_version(const wst_reader *r) { return r->version; }
+
+const wst_frame_info *wst_reader_frame(const wst_reader *r, size_t index)
+{
+    return index < r->frame_count ? &r->frames[index] : NULL;
+}
 
 int wst_reader_allocation_of(const wst_reader *r, uint64_t address, uint32_t *ordinal,
                              uint64_t *offset)
@@ -353,14 +496,15 @@ const uint32_t *wst_reader_ctas(const wst_reader *r, uint32_t kernel, uint32_t *
 /* Records handed out per batch: small enough that a batch stays in the
  * CPU cache between decoding and use (296 B a record). */
 #define CURSOR_BATCH 256
+#define NOT_PINNED SIZE_MAX
 
 struct wst_cursor {
     wst_reader *reader;
     size_t next, end; /* range of r->order */
-    wst_decompressor *dctx;
-    wst_bytes compressed, raw;
     wst_decoder decoder;
-    size_t chunk_index; /* the chunk being decoded */
+    wst_history *history; /* version 2's model table, allocated on first use */
+    size_t pinned;        /* the cache entry decoded from, or NOT_PINNED */
+    size_t chunk_index;   /* the chunk being decoded */
     int decoding;
     wst_record records[CURSOR_BATCH];
     size_t single_index; /* for wst_cursor_next */
@@ -368,37 +512,37 @@ struct wst_cursor {
     uint32_t single_kernel;
 };
 
+static void unpin(wst_cursor *c)
+{
+    if (c->pinned != NOT_PINNED)
+        c->reader->cache[c->pinned].pins--;
+    c->pinned = NOT_PINNED;
+    c->decoding = 0;
+}
+
 static void cursor_destroy(wst_cursor *c)
 {
-    wst_decompressor_free(c->dctx);
-    wst_bytes_free(&c->compressed);
-    wst_bytes_free(&c->raw);
+    free(c->history);
     free(c);
 }
 
 static wst_cursor *cursor_over(wst_reader *r, size_t begin, size_t end, ws_error *err)
 {
-    if (r->spare) {
-        wst_cursor *c = r->spare;
-        r->spare = NULL;
-        c->next = begin;
-        c->end = end;
-        c->chunk_index = 0;
-        c->decoding = 0;
-        c->single_index = 0;
-        c->single_count = 0;
-        c->single_kernel = 0;
-        return c;
-    }
-    wst_cursor *c = calloc(1, sizeof *c);
-    if (!c || !(c->dctx = wst_decompressor_new())) {
-        free(c);
+    wst_cursor *c = r->spare;
+    r->spare = NULL;
+    if (!c && !(c = calloc(1, sizeof *c))) {
         ws_fail(err, "out of memory");
         return NULL;
     }
     c->reader = r;
     c->next = begin;
     c->end = end;
+    c->pinned = NOT_PINNED;
+    c->chunk_index = 0;
+    c->decoding = 0;
+    c->single_index = 0;
+    c->single_count = 0;
+    c->single_kernel = 0;
     return c;
 }
 
@@ -436,30 +580,98 @@ wst_cursor *wst_cursor_all(wst_reader *r, ws_error *err)
     return cursor_over(r, 0, r->chunk_count, err);
 }
 
-/* Reads, checks and decompresses the next chunk, and starts decoding it. */
+/* Reads, checks and decompresses frame f into cache entry e. */
+static int fill_cache_entry(wst_reader *r, cached_frame *e, size_t f, ws_error *err)
+{
+    const wst_frame_info *info = &r->frames[f];
+    e->frame = SIZE_MAX;
+    r->compressed.len = e->raw.len = 0;
+    if (!r->dctx && !(r->dctx = wst_decompressor_new()))
+        return ws_fail(err, "out of memory");
+    if (wst_bytes_reserve(&r->compressed, info->compressed_bytes) != 0 ||
+        wst_bytes_reserve(&e->raw, info->raw_bytes) != 0)
+        return ws_fail(err, "out of memory");
+    if (read_at(r, r->compressed.data, info->compressed_bytes, info->offset, err) != 0)
+        return -1;
+    if (hash64(r->compressed.data, info->compressed_bytes, info->offset) != r->frame_hash[f])
+        return ws_fail(err, "checksum mismatch");
+    if (wst_decompress(r->dctx, r->compressed.data, info->compressed_bytes, e->raw.data,
+                       info->raw_bytes, err) != 0)
+        return -1;
+    if (r->version >= 2) {
+        uint32_t *records = realloc(r->frame_records, (info->chunks + 1) * sizeof *records);
+        if (!records)
+            return ws_fail(err, "out of memory");
+        r->frame_records = records;
+        for (uint32_t k = 0; k < info->chunks; k++)
+            records[k] = r->chunks[info->first_chunk + k].records;
+        if (wst_frame_parse(&e->layout, e->raw.data, info->raw_bytes, info->chunks, records,
+                            err) != 0)
+            return -1;
+    }
+    e->frame = f;
+    return 0;
+}
+
+/* The cache entry holding frame f, decompressed now if it is not there. */
+static int frame_in_cache(wst_reader *r, size_t f, size_t *entry, ws_error *err)
+{
+    size_t victim = SIZE_MAX;
+    for (size_t i = 0; i < r->cache_count; i++) {
+        cached_frame *e = &r->cache[i];
+        if (e->frame == f) {
+            e->used = ++r->cache_clock;
+            *entry = i;
+            return 0;
+        }
+        if (!e->pins && (victim == SIZE_MAX || e->used < r->cache[victim].used))
+            victim = i;
+    }
+    if (victim == SIZE_MAX || (r->cache[victim].frame != SIZE_MAX &&
+                               r->cache_count < CACHED_FRAMES)) {
+        cached_frame *grown = realloc(r->cache, (r->cache_count + 1) * sizeof *grown);
+        if (!grown)
+            return ws_fail(err, "out of memory");
+        r->cache = grown;
+        victim = r->cache_count++;
+        r->cache[victim] = (cached_frame){.frame = SIZE_MAX};
+    }
+    cached_frame *e = &r->cache[victim];
+    e->used = ++r->cache_clock;
+    *entry = victim;
+    return fill_cache_entry(r, e, f, err);
+}
+
+/* Starts decoding the cursor's next chunk. */
 static int load_chunk(wst_cursor *c, ws_error *err)
 {
     wst_reader *r = c->reader;
     size_t index = r->order[c->next++];
     const wst_chunk_info *info = &r->chunks[index];
+    const wst_frame_info *frame = &r->frames[info->frame];
     c->chunk_index = index;
-    c->compressed.len = c->raw.len = 0;
-    if (wst_bytes_reserve(&c->compressed, info->compressed_bytes) != 0 ||
-        wst_bytes_reserve(&c->raw, info->raw_bytes) != 0)
-        return ws_fail(err, "out of memory");
-    int rc = read_at(r, c->compressed.data, info->compressed_bytes, info->offset, err);
-    if (rc == 0 && hash64(c->compressed.data, info->compressed_bytes, info->offset) !=
-                       r->chunk_hash[index])
-        rc = ws_fail(err, "checksum mismatch");
-    if (rc == 0)
-        rc = wst_decompress(c->dctx, c->compressed.data, info->compressed_bytes, c->raw.data,
-                            info->raw_bytes, err);
-    if (rc == 0)
-        rc = wst_decoder_start(&c->decoder, c->raw.data, info->raw_bytes, info->records,
-                               info->cta, r->trace.kernels[info->kernel].pc_count,
-                               r->warps_per_cta[info->kernel], err);
-    c->decoding = rc == 0;
-    return rc;
+    unpin(c);
+    size_t entry = 0;
+    if (frame_in_cache(r, info->frame, &entry, err) != 0)
+        return -1;
+    const cached_frame *e = &r->cache[entry];
+    uint32_t pcs = r->trace.kernels[info->kernel].pc_count, warps = r->warps_per_cta[info->kernel];
+    int rc;
+    if (r->version == 1) {
+        rc = wst_decoder_start_v1(&c->decoder, e->raw.data, frame->raw_bytes, info->records,
+                                  info->cta, pcs, warps, err);
+    } else {
+        if (!c->history && !(c->history = calloc(1, sizeof *c->history)))
+            return ws_fail(err, "out of memory");
+        rc = wst_decoder_start_v2(&c->decoder, &e->layout, (uint32_t)(index - frame->first_chunk),
+                                  info->records, info->cta, pcs, warps, c->history, err);
+    }
+    if (rc != 0)
+        return -1;
+    c->pinned = entry;
+    r->cache[entry].pins++;
+    c->decoding = 1;
+    return 0;
 }
 
 int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, uint32_t *kernel,
@@ -467,12 +679,14 @@ int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, ui
 {
     wst_reader *r = c->reader;
     while (!c->decoding || c->decoder.remaining == 0) {
-        if (c->next >= c->end)
+        if (c->next >= c->end) {
+            unpin(c);
             return 0;
+        }
         if (load_chunk(c, err) != 0)
             goto fail;
     }
-    int64_t n = wst_decoder_next(&c->decoder, out, capacity, err);
+    int64_t n = wst_decoder_next(&c->decoder, out, (uint32_t)capacity, err);
     if (n < 0)
         goto fail;
     if (r->ignore_cache_ops)
@@ -482,7 +696,7 @@ int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, ui
         *kernel = r->chunks[c->chunk_index].kernel;
     return n;
 fail:
-    c->decoding = 0;
+    unpin(c);
     return ws_fail_prefix(err, "chunk %zu (kernel %u, CTA %u): ", c->chunk_index,
                           r->chunks[c->chunk_index].kernel, r->chunks[c->chunk_index].cta);
 }
@@ -522,6 +736,7 @@ void wst_cursor_free(wst_cursor *c)
 {
     if (!c)
         return;
+    unpin(c);
     if (!c->reader->spare) {
         c->reader->spare = c;
         return;

@@ -3,8 +3,9 @@
  *
  * Memory: one packed-row buffer per CTA that has unflushed records, capped
  * by chunk_records per CTA and by memory_budget overall (the largest buffers
- * are flushed first when the budget is exceeded), plus 40 bytes of index per
- * chunk written and the kernels' PC tables. */
+ * are flushed first when the budget is exceeded), the frame being built
+ * (about frame_bytes), 12 bytes per chunk and 32 per frame written, and the
+ * kernels' PC tables. */
 #include "formats/wst.h"
 
 #include <stdlib.h>
@@ -22,6 +23,9 @@
 
 #define DEFAULT_CHUNK_RECORDS 4096
 #define DEFAULT_MEMORY_BUDGET (64u << 20)
+/* 1 MiB frames: large enough that zstd finds what repeats between CTAs,
+ * small enough that reading one CTA decompresses little besides it. */
+#define DEFAULT_FRAME_BYTES (1u << 20)
 
 typedef struct cta_buffer {
     uint32_t kernel, cta;
@@ -29,12 +33,15 @@ typedef struct cta_buffer {
     wst_bytes rows;
 } cta_buffer;
 
-typedef struct index_entry {
-    uint32_t kernel, cta, records, raw_bytes;
+typedef struct chunk_entry {
+    uint32_t kernel, cta, records;
+} chunk_entry;
+
+typedef struct frame_entry {
     uint64_t offset;
-    uint32_t compressed_bytes;
+    uint32_t compressed_bytes, raw_bytes, chunks;
     uint64_t hash;
-} index_entry;
+} frame_entry;
 
 struct wst_writer {
     ws_outfile *out;
@@ -48,8 +55,11 @@ struct wst_writer {
     cta_buffer *buffers;
     size_t buffer_count, buffer_capacity;
     size_t buffered_bytes; /* capacity held by all CTA buffers */
-    index_entry *index;
-    size_t index_count, index_capacity;
+    chunk_entry *chunks;
+    size_t chunk_count, chunk_capacity;
+    frame_entry *frames;
+    size_t frame_count, frame_capacity;
+    wst_frame_builder *frame;
     wst_compressor *compressor;
     wst_bytes raw, packed;
     size_t allocation_capacity;
@@ -103,8 +113,13 @@ wst_writer *wst_writer_open(const char *path, const wst_origin *origin,
         w->options.chunk_records = WST_MAX_CHUNK_RECORDS;
     if (!w->options.memory_budget)
         w->options.memory_budget = DEFAULT_MEMORY_BUDGET;
+    if (!w->options.frame_bytes)
+        w->options.frame_bytes = DEFAULT_FRAME_BYTES;
+    if (w->options.frame_bytes > WST_MAX_FRAME_RAW_BYTES / 2)
+        w->options.frame_bytes = WST_MAX_FRAME_RAW_BYTES / 2;
     if (u64map_init(&w->buffer_of, 64) != 0 || wst_origin_copy(&w->trace.origin, origin) != 0 ||
-        !(w->compressor = wst_compressor_new(w->options.compression_level))) {
+        !(w->compressor = wst_compressor_new(w->options.compression_level)) ||
+        !(w->frame = wst_frame_builder_new())) {
         ws_fail(err, "out of memory");
         wst_writer_abort(w);
         return NULL;
@@ -196,32 +211,44 @@ int wst_writer_add_allocation(wst_writer *w, const wst_allocation *a, ws_error *
     return rc;
 }
 
-/* Encodes, compresses and writes one CTA buffer as a chunk. */
+/* Compresses and writes the frame being built. */
+static int write_frame(wst_writer *w, ws_error *err)
+{
+    uint32_t chunks = wst_frame_chunk_count(w->frame);
+    if (!chunks)
+        return 0;
+    if (wst_frame_finish(w->frame, &w->raw, err) != 0 ||
+        wst_compress(w->compressor, &w->raw, &w->packed, err) != 0)
+        return -1;
+    if (ws_grow((void **)&w->frames, &w->frame_capacity, w->frame_count + 1, sizeof *w->frames))
+        return ws_fail(err, "out of memory");
+    w->frames[w->frame_count++] = (frame_entry){
+        .offset = w->offset,
+        .compressed_bytes = (uint32_t)w->packed.len,
+        .raw_bytes = (uint32_t)w->raw.len,
+        .chunks = chunks,
+        .hash = hash64(w->packed.data, w->packed.len, w->offset),
+    };
+    return write_bytes(w, w->packed.data, w->packed.len, err);
+}
+
+/* Encodes one CTA buffer as a chunk of the frame being built, and writes
+ * the frame once it is full. */
 static int flush_buffer(wst_writer *w, cta_buffer *b, ws_error *err)
 {
     if (!b->records)
         return 0;
-    if (wst_chunk_encode(&b->rows, b->records, &w->raw, err) != 0 ||
-        wst_compress(w->compressor, &w->raw, &w->packed, err) != 0)
-        return -1;
-    if (w->raw.len > WST_MAX_CHUNK_RAW_BYTES)
-        return ws_fail(err, "chunk of %zu bytes exceeds the format's limit", w->raw.len);
-    if (ws_grow((void **)&w->index, &w->index_capacity, w->index_count + 1, sizeof *w->index))
+    if (ws_grow((void **)&w->chunks, &w->chunk_capacity, w->chunk_count + 1, sizeof *w->chunks))
         return ws_fail(err, "out of memory");
-    w->index[w->index_count++] = (index_entry){
-        .kernel = b->kernel,
-        .cta = b->cta,
-        .records = b->records,
-        .raw_bytes = (uint32_t)w->raw.len,
-        .offset = w->offset,
-        .compressed_bytes = (uint32_t)w->packed.len,
-        .hash = hash64(w->packed.data, w->packed.len, w->offset),
-    };
-    if (write_bytes(w, w->packed.data, w->packed.len, err) != 0)
+    if (wst_frame_add_chunk(w->frame, &b->rows, b->records, err) != 0)
         return -1;
+    if (wst_frame_raw_bytes(w->frame) > WST_MAX_FRAME_RAW_BYTES)
+        return ws_fail(err, "a chunk of %u records exceeds the format's frame limit", b->records);
+    w->chunks[w->chunk_count++] = (chunk_entry){.kernel = b->kernel, .cta = b->cta,
+                                                .records = b->records};
     b->records = 0;
     b->rows.len = 0;
-    return 0;
+    return wst_frame_raw_bytes(w->frame) >= w->options.frame_bytes ? write_frame(w, err) : 0;
 }
 
 /* Flushes and gives the buffer's memory back. */
@@ -337,7 +364,7 @@ int wst_writer_end_cta(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *e
     return retire_buffer(w, &w->buffers[*slot], err); /* a finished CTA keeps no memory */
 }
 
-static int write_index_and_trailer(wst_writer *w, ws_error *err)
+static int write_tables_and_trailer(wst_writer *w, ws_error *err)
 {
     size_t meta_len = 0;
     char *meta = wst_meta_encode(&w->trace, &meta_len);
@@ -354,36 +381,41 @@ static int write_index_and_trailer(wst_writer *w, ws_error *err)
     free(meta);
     if (rc != 0)
         return -1;
-    uint64_t index_offset = w->offset;
-    size_t index_len = w->index_count * WST_INDEX_ENTRY_BYTES;
-    uint8_t *index = calloc(index_len ? index_len : 1, 1);
-    if (!index)
+    uint64_t tables_offset = w->offset;
+    size_t tables_len =
+        w->frame_count * WST_FRAME_ENTRY_BYTES + w->chunk_count * WST_CHUNK_ENTRY_BYTES;
+    uint8_t *tables = calloc(tables_len ? tables_len : 1, 1);
+    if (!tables)
         return ws_fail(err, "out of memory");
-    for (size_t i = 0; i < w->index_count; i++) {
-        uint8_t *e = index + i * WST_INDEX_ENTRY_BYTES;
-        const index_entry *x = &w->index[i];
-        wst_put_u32(e, x->kernel);
-        wst_put_u32(e + 4, x->cta);
-        wst_put_u32(e + 8, x->records);
-        wst_put_u32(e + 12, x->raw_bytes);
-        wst_put_u64(e + 16, x->offset);
-        wst_put_u32(e + 24, x->compressed_bytes);
-        wst_put_u64(e + 32, x->hash);
+    uint8_t *e = tables;
+    for (size_t i = 0; i < w->frame_count; i++, e += WST_FRAME_ENTRY_BYTES) {
+        const frame_entry *f = &w->frames[i];
+        wst_put_u64(e, f->offset);
+        wst_put_u32(e + 8, f->compressed_bytes);
+        wst_put_u32(e + 12, f->raw_bytes);
+        wst_put_u32(e + 16, f->chunks);
+        wst_put_u64(e + 24, f->hash);
     }
-    rc = write_bytes(w, index, index_len, err);
-    uint64_t index_hash = hash64(index, index_len, 0);
-    free(index);
+    for (size_t i = 0; i < w->chunk_count; i++, e += WST_CHUNK_ENTRY_BYTES) {
+        wst_put_u32(e, w->chunks[i].kernel);
+        wst_put_u32(e + 4, w->chunks[i].cta);
+        wst_put_u32(e + 8, w->chunks[i].records);
+    }
+    rc = write_bytes(w, tables, tables_len, err);
+    uint64_t tables_hash = hash64(tables, tables_len, 0);
+    free(tables);
     if (rc != 0)
         return -1;
     uint8_t trailer[WST_TRAILER_BYTES] = {0};
     wst_put_u64(trailer, meta_offset);
     wst_put_u64(trailer + 8, meta_len);
-    wst_put_u64(trailer + 16, index_offset);
-    wst_put_u64(trailer + 24, w->index_count);
-    wst_put_u64(trailer + 32, meta_hash);
-    wst_put_u64(trailer + 40, index_hash);
-    wst_put_u64(trailer + 48, hash64(trailer, 48, 0));
-    memcpy(trailer + 56, WST_TRAILER_MAGIC, 8);
+    wst_put_u64(trailer + 16, tables_offset);
+    wst_put_u64(trailer + 24, w->frame_count);
+    wst_put_u64(trailer + 32, w->chunk_count);
+    wst_put_u64(trailer + 40, meta_hash);
+    wst_put_u64(trailer + 48, tables_hash);
+    wst_put_u64(trailer + 56, hash64(trailer, 56, 0));
+    memcpy(trailer + 64, WST_TRAILER_MAGIC, 8);
     return write_bytes(w, trailer, sizeof trailer, err);
 }
 
@@ -402,7 +434,9 @@ static void writer_free(wst_writer *w)
     for (size_t i = 0; i < w->buffer_count; i++)
         wst_bytes_free(&w->buffers[i].rows);
     free(w->buffers);
-    free(w->index);
+    free(w->chunks);
+    free(w->frames);
+    wst_frame_builder_free(w->frame);
     free(w->pc_capacity);
     wst_alloc_map_free(&w->allocation_map);
     u64map_destroy(&w->buffer_of);
@@ -431,9 +465,11 @@ int wst_writer_close(wst_writer *w, ws_error *err)
             qsort(w->buffers, w->buffer_count, sizeof *w->buffers, compare_buffers);
         for (size_t i = 0; i < w->buffer_count && rc == 0; i++)
             rc = flush_buffer(w, &w->buffers[i], err);
+        if (rc == 0)
+            rc = write_frame(w, err);
     }
     if (rc == 0)
-        rc = write_index_and_trailer(w, err);
+        rc = write_tables_and_trailer(w, err);
     if (rc == 0) {
         rc = ws_outfile_commit(w->out, err);
         w->out = NULL;

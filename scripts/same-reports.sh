@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # scripts/same-reports.sh OLD_BIN NEW_BIN [SIZE] [SCHEDULES...]: are the reports
 # of two warpscope builds byte-identical?  A refactor must change no number:
-# for every embedded workload at SIZE (default small) it records one trace
-# with NEW_BIN, then runs analyze, replay, compare (every replacement
-# policy; the management systems and DaCache with reserved lines) and
-# bypass with both builds under each schedule (default rr,gto)
-# and compares their JSON and CSV outputs byte for byte.  Prints one line
+# for every embedded workload at SIZE (default small) each build records the
+# trace (so a change of the trace format is checked too), then runs analyze,
+# replay, compare (every replacement policy; the management systems and
+# DaCache with reserved lines) and bypass on its own trace under each
+# schedule (default rr,gto), and their JSON and CSV outputs are compared
+# byte for byte.  Prints one line
 # per output that differs and a closing count; exits 1 if any differ.
 # KEEP=DIR keeps the outputs there (DIR/a from OLD_BIN, DIR/b from NEW_BIN).
 set -euo pipefail
@@ -26,7 +27,10 @@ same=0 differ=0
 run_both() { # name, then the command's arguments after the binary; outputs in OUT_A / OUT_B
     local name=$1; shift
     mkdir -p "$work/a/$name" "$work/b/$name"
+    # Each build reads the trace it recorded, at the same path.
+    "$old" record --workload "$w" --size "$size" -o "$trace" >/dev/null 2>&1
     (cd "$work/a/$name" && "$old" "$@" --quiet >stdout 2>stderr) || echo "old failed: $name" >&2
+    "$new" record --workload "$w" --size "$size" -o "$trace" >/dev/null 2>&1
     (cd "$work/b/$name" && "$new" "$@" --quiet >stdout 2>stderr) || echo "new failed: $name" >&2
     for f in $(cd "$work/b/$name" && find . -type f ! -name stderr | sort); do
         if cmp -s "$work/a/$name/$f" "$work/b/$name/$f"; then
@@ -38,7 +42,6 @@ run_both() { # name, then the command's arguments after the binary; outputs in O
 }
 for w in $workloads; do
     trace="$work/$w.wst"
-    "$new" record --workload "$w" --size "$size" -o "$trace" >/dev/null 2>&1
     for s in "${schedules[@]}"; do
         tag="$w.${s//,/-}"
         run_both "$tag.analyze" analyze "$trace" --schedule "$s" -o report.json --csv csv

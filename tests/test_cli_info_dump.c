@@ -62,7 +62,7 @@ Test(cli_info, figures_of_a_known_trace)
     cr_assert(strstr(r.out, "collector  test 9\n") != NULL, "%s", r.out);
     cr_assert(strstr(r.out, "kernels    2\n") != NULL);
     cr_assert(strstr(r.out, "records    4\n") != NULL);
-    cr_assert(strstr(r.out, "chunks     3\n") != NULL, "one chunk per CTA: %s", r.out);
+    cr_assert(strstr(r.out, "chunks     3 in 1 zstd frame\n") != NULL, "one chunk per CTA: %s", r.out);
     cr_assert(strstr(r.out, "kernel 0   k<int>\n") != NULL);
     cr_assert(strstr(r.out, "grid (2,1,1)  block (64,1,1)  shared 256 B  registers 20") != NULL);
     cr_assert(strstr(r.out, "CTAs 2  records 3 (loads 1, stores 1, atomics 1)  PCs 2") != NULL);

@@ -1,5 +1,7 @@
 /* tests/test_wst.c: .wst write-then-read is the identity (docs/trace-format.md
- * property), per CTA and per kernel, with forced small chunks and flushes. */
+ * property), per CTA and per kernel, with forced small chunks, frames and
+ * flushes, on random traces, looping ones (the history modes) and every
+ * embedded workload; and version 1 files still read. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,8 @@
 #include "formats/wst_layout.h"
 #include "tests/helpers.h"
 #include "tests/trace_gen.h"
+#include "tests/workload_record.h"
+#include "collectors/workloads/workloads.h"
 
 /* Expected records of (kernel, cta) in arrival order. */
 static size_t expected_cta(const wst_memtrace *m, uint32_t kernel, uint32_t cta,
@@ -21,25 +25,27 @@ static size_t expected_cta(const wst_memtrace *m, uint32_t kernel, uint32_t cta,
     return n;
 }
 
-static void check_roundtrip(uint64_t seed, const wst_writer_options *opts)
+/* The trace at path holds exactly m's kernels, allocations and records,
+ * each CTA's in m's arrival order. */
+static void check_same_trace(const char *path, const wst_memtrace *m, unsigned version)
 {
-    char *dir = test_tmpdir();
-    char *path = test_path(dir, "t.wst");
-    wst_memtrace *m = test_random_trace(seed, 4, 3000);
-    cr_assert_eq(test_write_memtrace(m, path, opts), 0);
     ws_error err;
     wst_reader *r = wst_reader_open(path, &err);
     cr_assert_not_null(r, "%s", err.msg);
+    cr_assert_eq(wst_reader_version(r), version);
     const wst_trace *t = wst_reader_trace(r);
     cr_assert_eq(t->kernel_count, m->trace.kernel_count);
-    cr_assert_str_eq(t->origin.workload, m->trace.origin.workload);
-    cr_assert_null(t->origin.gpu);
+    if (m->trace.origin.workload) /* a workload recorded into memory has none */
+        cr_assert_str_eq(t->origin.workload, m->trace.origin.workload);
     cr_assert_eq(t->allocation_count, m->trace.allocation_count);
     for (uint32_t i = 0; i < t->allocation_count; i++) {
         cr_assert_eq(t->allocations[i].base, m->trace.allocations[i].base);
         cr_assert_eq(t->allocations[i].bytes, m->trace.allocations[i].bytes);
     }
-    static const wst_record *expected[4000];
+    size_t most = 1;
+    for (uint32_t k = 0; k < m->trace.kernel_count; k++)
+        most += m->per_kernel[k].count;
+    const wst_record **expected = malloc(most * sizeof *expected);
     for (uint32_t k = 0; k < t->kernel_count; k++) {
         const wst_kernel *got = &t->kernels[k], *want = &m->trace.kernels[k];
         cr_assert_str_eq(got->name, want->name);
@@ -60,7 +66,7 @@ static void check_roundtrip(uint64_t seed, const wst_writer_options *opts)
         const uint32_t *ctas = wst_reader_ctas(r, k, &cta_count);
         uint64_t seen = 0;
         for (uint32_t c = 0; c < cta_count; c++) {
-            size_t n = expected_cta(m, k, ctas[c], expected, 4000);
+            size_t n = expected_cta(m, k, ctas[c], expected, most);
             wst_cursor *cur = wst_cursor_cta(r, k, ctas[c], &err);
             wst_record rec;
             uint32_t kernel;
@@ -95,9 +101,23 @@ static void check_roundtrip(uint64_t seed, const wst_writer_options *opts)
     cr_assert_eq(total, expected_total);
     wst_cursor_free(all);
     wst_reader_close(r);
+    free(expected);
+}
+
+static void check_memtrace_roundtrip(wst_memtrace *m, const wst_writer_options *opts)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.wst");
+    cr_assert_eq(test_write_memtrace(m, path, opts), 0);
+    check_same_trace(path, m, WST_VERSION);
     wst_memtrace_free(m);
     free(path);
     test_tmpdir_cleanup(dir);
+}
+
+static void check_roundtrip(uint64_t seed, const wst_writer_options *opts)
+{
+    check_memtrace_roundtrip(test_random_trace(seed, 4, 3000), opts);
 }
 
 Test(wst, roundtrip_default_options) { check_roundtrip(1, NULL); }
@@ -113,6 +133,55 @@ Test(wst, roundtrip_under_memory_pressure)
     /* A tiny budget forces the largest buffers out early, many times. */
     wst_writer_options o = {.chunk_records = 1000, .memory_budget = 4096, .compression_level = 1};
     check_roundtrip(3, &o);
+}
+
+Test(wst, roundtrip_small_frames)
+{
+    wst_writer_options o = {.chunk_records = 50, .frame_bytes = 700};
+    check_roundtrip(4, &o);
+}
+
+/* Warps × PCs > 1024: history slots collide and are taken over. */
+Test(wst, roundtrip_looping_warps)
+{
+    check_memtrace_roundtrip(test_looping_trace(5, 64, 24, 12), NULL);
+    wst_writer_options o = {.chunk_records = 33, .frame_bytes = 4096, .memory_budget = 8192};
+    check_memtrace_roundtrip(test_looping_trace(6, 8, 5, 40), &o);
+}
+
+Test(wst, roundtrip_every_workload)
+{
+    wst_writer_options o = {.chunk_records = 300, .frame_bytes = 16384};
+    for (unsigned i = 0; workload_at(i); i++) {
+        const char *name = workload_at(i)->name;
+        check_memtrace_roundtrip(test_record_workload(name, SIZE_SMALL, 1, 0), NULL);
+        check_memtrace_roundtrip(test_record_workload(name, SIZE_SMALL, 2, 0), &o);
+    }
+}
+
+/* tests/fixtures/wst-v1 was written by the version 1 writer: random.wst
+ * from test_random_trace(20261125, 3, 600) in chunks of 50 records, and
+ * lud-small.wst by `warpscope record --workload lud --size small`. */
+static char *version_1_fixture(const char *name)
+{
+    char *dir = test_path(test_fixture_dir(), "wst-v1");
+    char *path = test_path(dir, name);
+    free(dir);
+    return path;
+}
+
+Test(wst, reads_version_1)
+{
+    char *path = version_1_fixture("random.wst");
+    wst_memtrace *m = test_random_trace(20261125, 3, 600);
+    check_same_trace(path, m, 1);
+    wst_memtrace_free(m);
+    free(path);
+    path = version_1_fixture("lud-small.wst");
+    m = test_record_workload("lud", SIZE_SMALL, 1, 0);
+    check_same_trace(path, m, 1);
+    wst_memtrace_free(m);
+    free(path);
 }
 
 Test(wst, empty_trace_and_missing_cta)

@@ -16,13 +16,14 @@ typedef struct sample {
     size_t len;
 } sample;
 
+/* Small frames, so that a sample has several. */
 static sample make_sample(uint32_t records, uint32_t chunk_records)
 {
     sample s;
     s.dir = test_tmpdir();
     s.path = test_path(s.dir, "t.wst");
     wst_memtrace *m = test_random_trace(11, 3, records);
-    wst_writer_options o = {.chunk_records = chunk_records};
+    wst_writer_options o = {.chunk_records = chunk_records, .frame_bytes = 512};
     cr_assert_eq(test_write_memtrace(m, s.path, &o), 0);
     wst_memtrace_free(m);
     s.bytes = (uint8_t *)test_read_file(s.path, &s.len);
@@ -60,9 +61,22 @@ static void write_variant(const sample *s, const char *name, const uint8_t *byte
     cr_assert_eq(test_write_file(*path, bytes, len), 0);
 }
 
-Test(wst_corrupt, truncation_at_every_byte)
+static sample fixture_sample(const char *name)
 {
-    sample s = make_sample(40, 16);
+    sample s;
+    s.dir = test_tmpdir();
+    char *versions = test_path(test_fixture_dir(), "wst-v1");
+    char *fixture = test_path(versions, name);
+    free(versions);
+    s.bytes = (uint8_t *)test_read_file(fixture, &s.len);
+    free(fixture);
+    s.path = test_path(s.dir, name);
+    cr_assert_eq(test_write_file(s.path, s.bytes, s.len), 0);
+    return s;
+}
+
+static void truncations_fail(sample s)
+{
     ws_error err;
     cr_assert_eq(read_everything(s.path, &err), 0, "%s", err.msg);
     for (size_t cut = 0; cut < s.len; cut++) {
@@ -78,9 +92,14 @@ Test(wst_corrupt, truncation_at_every_byte)
     free_sample(&s);
 }
 
-Test(wst_corrupt, bit_flip_at_every_byte)
+Test(wst_corrupt, truncation_at_every_byte) { truncations_fail(make_sample(40, 16)); }
+Test(wst_corrupt, truncation_at_every_byte_of_a_version_1_file)
 {
-    sample s = make_sample(40, 16);
+    truncations_fail(fixture_sample("lud-small.wst"));
+}
+
+static void bit_flips_fail(sample s)
+{
     uint8_t *copy = malloc(s.len);
     for (size_t at = 0; at < s.len; at++) {
         memcpy(copy, s.bytes, s.len);
@@ -96,22 +115,38 @@ Test(wst_corrupt, bit_flip_at_every_byte)
     free_sample(&s);
 }
 
-Test(wst_corrupt, truncation_at_chunk_boundaries_of_a_larger_file)
+Test(wst_corrupt, bit_flip_at_every_byte)
+{
+    sample s = make_sample(40, 16);
+    ws_error err;
+    wst_reader *r = wst_reader_open(s.path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cr_assert_gt(wst_reader_frame_count(r), 1, "the sample has several frames");
+    wst_reader_close(r);
+    bit_flips_fail(s);
+}
+
+Test(wst_corrupt, bit_flip_at_every_byte_of_a_version_1_file)
+{
+    bit_flips_fail(fixture_sample("lud-small.wst"));
+}
+
+Test(wst_corrupt, truncation_at_frame_boundaries_of_a_larger_file)
 {
     sample s = make_sample(3000, 100);
     ws_error err;
     wst_reader *r = wst_reader_open(s.path, &err);
     cr_assert_not_null(r);
-    size_t chunks = wst_reader_chunk_count(r);
-    cr_assert_gt(chunks, 20);
-    uint64_t *cuts = malloc(2 * chunks * sizeof *cuts);
-    for (size_t i = 0; i < chunks; i++) {
-        const wst_chunk_info *c = wst_reader_chunk(r, i);
-        cuts[2 * i] = c->offset;                             /* at the boundary */
-        cuts[2 * i + 1] = c->offset + c->compressed_bytes / 2; /* mid-chunk */
+    size_t frames = wst_reader_frame_count(r);
+    cr_assert_gt(frames, 20);
+    uint64_t *cuts = malloc(2 * frames * sizeof *cuts);
+    for (size_t i = 0; i < frames; i++) {
+        const wst_frame_info *f = wst_reader_frame(r, i);
+        cuts[2 * i] = f->offset;                             /* at the boundary */
+        cuts[2 * i + 1] = f->offset + f->compressed_bytes / 2; /* mid-frame */
     }
     wst_reader_close(r);
-    for (size_t i = 0; i < 2 * chunks; i++) {
+    for (size_t i = 0; i < 2 * frames; i++) {
         char *path;
         write_variant(&s, "cut.wst", s.bytes, cuts[i], &path);
         cr_assert_eq(read_everything(path, &err), -1);
@@ -128,7 +163,7 @@ Test(wst_corrupt, truncation_at_chunk_boundaries_of_a_larger_file)
 static void reseal_trailer(uint8_t *bytes, size_t len)
 {
     uint8_t *t = bytes + len - WST_TRAILER_BYTES;
-    wst_put_u64(t + 48, hash64(t, 48, 0));
+    wst_put_u64(t + 56, hash64(t, 56, 0));
 }
 
 Test(wst_corrupt, absurd_counts_with_valid_checksums)
@@ -139,9 +174,9 @@ Test(wst_corrupt, absurd_counts_with_valid_checksums)
     ws_error err;
     char *path;
 
-    /* A trillion index entries. */
+    /* A trillion chunks. */
     memcpy(copy, s.bytes, s.len);
-    wst_put_u64(t + 24, 1000000000000ULL);
+    wst_put_u64(t + 32, 1000000000000ULL);
     reseal_trailer(copy, s.len);
     write_variant(&s, "a.wst", copy, s.len, &path);
     cr_assert_null(wst_reader_open(path, &err));
@@ -156,21 +191,22 @@ Test(wst_corrupt, absurd_counts_with_valid_checksums)
     cr_assert_null(wst_reader_open(path, &err));
     free(path);
 
-    /* An index entry claiming 2^31 records in a chunk, index checksum fixed. */
+    /* A chunk entry claiming 2^31 records, the tables' checksum fixed. */
     memcpy(copy, s.bytes, s.len);
-    uint64_t index_offset = wst_get_u64(t + 16), entries = wst_get_u64(t + 24);
-    wst_put_u32(copy + index_offset + 8, 1u << 31);
-    wst_put_u64(t + 40, hash64(copy + index_offset, entries * WST_INDEX_ENTRY_BYTES, 0));
+    uint64_t tables = wst_get_u64(t + 16), frames = wst_get_u64(t + 24);
+    uint64_t tables_bytes = s.len - WST_TRAILER_BYTES - tables;
+    wst_put_u32(copy + tables + frames * WST_FRAME_ENTRY_BYTES + 8, 1u << 31);
+    wst_put_u64(t + 48, hash64(copy + tables, tables_bytes, 0));
     reseal_trailer(copy, s.len);
     write_variant(&s, "c.wst", copy, s.len, &path);
     cr_assert_null(wst_reader_open(path, &err));
     cr_assert(strstr(err.msg, "impossible sizes") != NULL, "%s", err.msg);
     free(path);
 
-    /* A chunk pointing past the chunk area. */
+    /* A frame pointing past the chunk area. */
     memcpy(copy, s.bytes, s.len);
-    wst_put_u64(copy + index_offset + 16, s.len * 2);
-    wst_put_u64(t + 40, hash64(copy + index_offset, entries * WST_INDEX_ENTRY_BYTES, 0));
+    wst_put_u64(copy + tables, s.len * 2);
+    wst_put_u64(t + 48, hash64(copy + tables, tables_bytes, 0));
     reseal_trailer(copy, s.len);
     write_variant(&s, "d.wst", copy, s.len, &path);
     cr_assert_null(wst_reader_open(path, &err));
@@ -198,7 +234,7 @@ Test(wst_corrupt, magic_version_empty_directory)
     wst_put_u32(copy + 8, 99);
     write_variant(&s, "future.wst", copy, s.len, &path);
     cr_assert_null(wst_reader_open(path, &err));
-    cr_assert_str_eq(err.msg, "written by a newer warpscope (format version 99; this reads 1)");
+    cr_assert_str_eq(err.msg, "written by a newer warpscope (format version 99; this reads versions 1 to 2)");
     free(path);
 
     write_variant(&s, "empty.wst", copy, 0, &path);
@@ -240,7 +276,7 @@ static char *with_allocations(const sample *s, const char *list)
     uint8_t *trailer = copy + len - WST_TRAILER_BYTES;
     wst_put_u64(trailer + 8, new_meta);
     wst_put_u64(trailer + 16, meta_offset + new_meta);
-    wst_put_u64(trailer + 32, hash64(copy + meta_offset, new_meta, 0));
+    wst_put_u64(trailer + 40, hash64(copy + meta_offset, new_meta, 0));
     reseal_trailer(copy, len);
     char *path;
     write_variant(s, "alloc.wst", copy, len, &path);
@@ -340,7 +376,7 @@ Test(wst_corrupt, grid_of_more_than_2_pow_32_ctas)
     char *grid = memmem(bytes + meta, meta_len, "[4294967295,1,1]", 16);
     cr_assert_not_null(grid);
     grid[12] = '2';
-    wst_put_u64(t + 32, hash64(bytes + meta, meta_len, 0));
+    wst_put_u64(t + 40, hash64(bytes + meta, meta_len, 0));
     reseal_trailer(bytes, len);
     cr_assert_eq(test_write_file(path, bytes, len), 0);
     cr_assert_null(wst_reader_open(path, &err));

@@ -92,6 +92,49 @@ wst_memtrace *test_random_trace(uint64_t seed, uint32_t kernels, uint32_t record
     return m;
 }
 
+wst_memtrace *test_looping_trace(uint64_t seed, uint32_t warps, uint32_t pcs,
+                                 uint32_t iterations)
+{
+    uint64_t s = seed;
+    wst_origin origin = {.collector = "test", .workload = "looping"};
+    wst_memtrace *m = wst_memtrace_new(&origin);
+    wst_sink sink = wst_memtrace_sink(m);
+    ws_error err;
+    wst_kernel kernel = {.name = "loop", .grid = {2, 1, 1}, .block = {32 * warps, 1, 1}};
+    int index = wst_sink_add_kernel(&sink, &kernel, &err);
+    for (uint32_t p = 0; p < pcs; p++) {
+        wst_pc pc = {.offset = 16 * p};
+        wst_sink_add_pc(&sink, (uint32_t)index, &pc, &err);
+    }
+    for (uint32_t i = 0; i < iterations; i++)
+        for (uint32_t w = 0; w < warps; w++)
+            for (uint32_t p = 0; p < pcs; p++)
+                for (uint32_t cta = 0; cta < 2; cta++) {
+                    wst_record r;
+                    memset(&r, 0, sizeof r);
+                    r.cta = cta;
+                    r.warp = w;
+                    r.pc = p;
+                    r.size = 4;
+                    /* Lanes finish one by one; all are back every 5th iteration. */
+                    r.mask = i % 5 == 4 ? 0xffffffffu : 0xffffffffu >> (i % 5 * 3);
+                    uint64_t row = 0x7f0000000000ULL + ((uint64_t)cta << 32) +
+                                   ((uint64_t)w * pcs + p) * 65536;
+                    for (unsigned l = 0; l < 32; l++) {
+                        /* Rows of uneven length: lanes do not form a stride. */
+                        uint64_t start = row + 4u * (l * l + (l * 7919u) % 13);
+                        switch (p % 4) {
+                        case 0: r.addr[l] = start + 4u * i; break;
+                        case 1: r.addr[l] = start + 4u * i + 4u * (test_rand(&s) % 3); break;
+                        case 2: r.addr[l] = row + (test_rand(&s) % 4096) * 4; break;
+                        default: r.addr[l] = row + 4u * l + 128u * i; /* coalesced */
+                        }
+                    }
+                    wst_sink_add_record(&sink, (uint32_t)index, &r, &err);
+                }
+    return m;
+}
+
 int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts)
 {
     ws_error err;

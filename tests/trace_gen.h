@@ -18,6 +18,15 @@ uint64_t test_rand(uint64_t *state);
  * order. */
 wst_memtrace *test_random_trace(uint64_t seed, uint32_t kernels, uint32_t records_per_kernel);
 
+/* One kernel whose warps loop over `pcs` instructions `iterations` times,
+ * as CSR-style code does: most records move every lane of the previous one
+ * of their warp and PC by one element (version 2's SHIFTED mode), some add
+ * a little per lane (LANE_DELTAS), some are random, some coalesced; lanes
+ * drop out as threads finish, and come back every few iterations.  Two CTAs of `warps`
+ * warps, interleaved; warps × pcs past 1024 makes history slots collide. */
+wst_memtrace *test_looping_trace(uint64_t seed, uint32_t warps, uint32_t pcs,
+                                 uint32_t iterations);
+
 /* Writes m to path through the writer, in m's arrival order, with its
  * allocations. */
 int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts);

@@ -1,0 +1,85 @@
+/* formats/wst_chunk_v1.c: decoding a version 1 chunk (docs/trace-format.md,
+ * "Version 1").  Version 1 files are read, never written: each chunk is its
+ * own zstd frame, with a head of 9 column lengths, and its addresses are
+ * coded against the previous record's lowest lane only. */
+#include <string.h>
+
+#include "formats/wst_codec.h"
+#include "formats/wst_columns.h"
+#include "formats/wst_layout.h"
+
+#define CHUNK_HEAD_BYTES (4 + 4 * WST_COLUMNS)
+
+_Static_assert(sizeof(((wst_decoder *)0)->columns) == sizeof(wst_column) * WST_COLUMNS,
+               "wst_decoder's column storage must hold every column");
+
+int wst_decoder_start_v1(wst_decoder *d, const uint8_t *raw, size_t raw_len, uint32_t count,
+                         uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta, ws_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (raw_len < CHUNK_HEAD_BYTES || wst_get_u32(raw) != count)
+        return ws_fail(err, "record count does not match the index");
+    wst_column *col = (wst_column *)d->columns;
+    size_t offset = CHUNK_HEAD_BYTES;
+    for (int c = 0; c < WST_COLUMNS; c++) {
+        size_t len = wst_get_u32(raw + 4 + 4 * c);
+        if (len > raw_len - offset)
+            return ws_fail(err, "column %d runs past the chunk", c);
+        col[c].p = raw + offset;
+        col[c].end = raw + offset + len;
+        offset += len;
+    }
+    if (offset != raw_len)
+        return ws_fail(err, "columns do not fill the chunk");
+    d->remaining = count;
+    d->cta = cta;
+    d->pc_count = pc_count;
+    d->warps_per_cta = warps_per_cta;
+    return 0;
+}
+
+int64_t wst_decoder_next_v1(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err)
+{
+    wst_column *col = (wst_column *)d->columns;
+    uint32_t n = d->remaining < max ? d->remaining : max;
+    uint64_t previous_base = d->previous_base, previous_time = d->previous_time;
+    for (uint32_t i = 0; i < n; i++, d->decoded++) {
+        wst_record *r = &out[i];
+        uint32_t at = d->decoded;
+        unsigned mode = WST_MODE_NONE;
+        if (wst_read_head(col, d, at, 1, r, &mode, &previous_time, err) != 0)
+            return -1;
+        if (mode == WST_MODE_NONE)
+            continue;
+        uint64_t base_delta, step = 0;
+        if (wst_get_varint(&col[WST_COL_BASE], &base_delta))
+            return ws_fail(err, "record %u: address column ends early", at);
+        uint64_t base = previous_base += wst_unzigzag(base_delta);
+        unsigned first = (unsigned)__builtin_ctz(r->mask);
+        int several = (r->mask & (r->mask - 1)) != 0;
+        if (mode == WST_MODE_STRIDE) {
+            if (several && wst_get_varint(&col[WST_COL_LANES], &step))
+                return ws_fail(err, "record %u: stride missing", at);
+            uint64_t stride = wst_unzigzag(step);
+            for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
+                unsigned lane = (unsigned)__builtin_ctz(bits);
+                r->addr[lane] = base + stride * (lane - first);
+            }
+        } else {
+            uint64_t a = base;
+            r->addr[first] = a;
+            for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
+                if (wst_get_varint(&col[WST_COL_LANES], &step))
+                    return ws_fail(err, "record %u: lane deltas end early", at);
+                a += wst_unzigzag(step);
+                r->addr[__builtin_ctz(bits)] = a;
+            }
+        }
+    }
+    d->previous_base = previous_base;
+    d->previous_time = previous_time;
+    d->remaining -= n;
+    if (d->remaining == 0 && wst_columns_consumed(col, err) != 0)
+        return -1;
+    return n;
+}

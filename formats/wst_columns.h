@@ -1,0 +1,169 @@
+/* formats/wst_columns.h: what the two chunk codecs (version 1 and 2,
+ * docs/trace-format.md) share: the nine columns, LEB128 varints and zigzag,
+ * columns read with every access bounds-checked, and a record's head (warp,
+ * PC, attributes, mask, SM, timestamp), which both versions store alike. */
+#ifndef WS_WST_COLUMNS_H
+#define WS_WST_COLUMNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/trace.h"
+#include "formats/wst_layout.h"
+#include "util/error.h"
+
+#include "formats/wst_codec.h"
+
+enum { WST_COL_WARP, WST_COL_PC, WST_COL_ATTR, WST_COL_FLAGS, WST_COL_MASK, WST_COL_SM,
+       WST_COL_TIME, WST_COL_BASE, WST_COL_LANES, WST_COLUMNS };
+
+/* Address modes (docs/trace-format.md, "Address modes").  Version 1 has the
+ * first three. */
+enum { WST_MODE_NONE, WST_MODE_STRIDE, WST_MODE_DELTAS, WST_MODE_SHIFTED, WST_MODE_LANE_DELTAS };
+
+static inline uint64_t wst_zigzag(uint64_t delta)
+{
+    return (delta << 1) ^ (uint64_t)((int64_t)delta >> 63);
+}
+
+static inline uint64_t wst_unzigzag(uint64_t v) { return (v >> 1) ^ (uint64_t)-(int64_t)(v & 1); }
+
+/* Bytes the varint of v takes. */
+static inline unsigned wst_varint_bytes(uint64_t v)
+{
+    unsigned n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+/* Appends v; the caller has reserved 10 bytes. */
+static inline void wst_put_varint(wst_bytes *b, uint64_t v)
+{
+    while (v >= 0x80) {
+        b->data[b->len++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    b->data[b->len++] = (uint8_t)v;
+}
+
+typedef struct wst_column {
+    const uint8_t *p, *end;
+} wst_column;
+
+/* Every read is bounds-checked: a corrupt chunk ends in an error, never in
+ * a read past the buffer.  With 10 bytes left a varint cannot run past the
+ * end, so that common case skips the per-byte check. */
+static inline __attribute__((always_inline)) int wst_get_varint(wst_column *c, uint64_t *out)
+{
+    const uint8_t *p = c->p;
+    if (p < c->end && !(*p & 0x80)) { /* most values fit one byte */
+        *out = *p;
+        c->p = p + 1;
+        return 0;
+    }
+    uint64_t v = 0;
+    if (c->end - p >= 10) {
+        for (unsigned shift = 0; shift < 70; shift += 7) {
+            uint8_t byte = *p++;
+            v |= (uint64_t)(byte & 0x7f) << (shift & 63);
+            if (!(byte & 0x80)) {
+                *out = v;
+                c->p = p;
+                return 0;
+            }
+        }
+        return -1; /* more than 10 bytes: not a varint we wrote */
+    }
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (p == c->end)
+            return -1;
+        uint8_t byte = *p++;
+        v |= (uint64_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) {
+            *out = v;
+            c->p = p;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static inline int wst_get_bytes(wst_column *c, size_t n, const uint8_t **out)
+{
+    if ((size_t)(c->end - c->p) < n)
+        return -1;
+    *out = c->p;
+    c->p += n;
+    return 0;
+}
+
+/* One record's head, the columns before its addresses.  Version 1 keeps
+ * the address mode in attr bits 6-7; version 2 in flags bits 5-7.  Sets
+ * every field of r but the addresses; *previous_time carries the timestamp
+ * deltas. */
+static inline __attribute__((always_inline)) int
+wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned version, wst_record *r,
+              unsigned *mode, uint64_t *previous_time, ws_error *err)
+{
+    uint64_t warp, pc;
+    const uint8_t *attr, *flags, *mask;
+    if (wst_get_varint(&col[WST_COL_WARP], &warp) || wst_get_varint(&col[WST_COL_PC], &pc) ||
+        wst_get_bytes(&col[WST_COL_ATTR], 1, &attr) ||
+        wst_get_bytes(&col[WST_COL_FLAGS], 1, &flags) || wst_get_bytes(&col[WST_COL_MASK], 4, &mask))
+        return ws_fail(err, "record %u: columns end early", at);
+    if (warp >= d->warps_per_cta)
+        return ws_fail(err, "record %u: warp %llu outside the CTA's %u warps", at,
+                       (unsigned long long)warp, d->warps_per_cta);
+    if (pc >= d->pc_count)
+        return ws_fail(err, "record %u: PC index %llu outside the kernel's %u PCs", at,
+                       (unsigned long long)pc, d->pc_count);
+    unsigned kind = attr[0] & 3, space = (attr[0] >> 2) & 1, size_code = (attr[0] >> 3) & 7,
+             op = flags[0] & 7;
+    unsigned m = version == 1 ? attr[0] >> 6 : (unsigned)flags[0] >> 5;
+    unsigned spare = version == 1 ? flags[0] & 0xe0 : attr[0] & 0xc0;
+    unsigned last_mode = version == 1 ? WST_MODE_DELTAS : WST_MODE_LANE_DELTAS;
+    if (kind > WST_ATOMIC || size_code > 4 || m > last_mode || op >= WST_OP_COUNT || spare)
+        return ws_fail(err, "record %u: invalid kind, size or flags", at);
+    r->cta = d->cta;
+    r->warp = (uint32_t)warp;
+    r->pc = (uint32_t)pc;
+    r->kind = (uint8_t)kind;
+    r->space = (uint8_t)space;
+    r->cache_op = (uint8_t)op;
+    r->size = (uint8_t)(1u << size_code);
+    r->mask = wst_get_u32(mask);
+    r->has_sm = (flags[0] & 0x08) != 0;
+    r->has_time = (flags[0] & 0x10) != 0;
+    r->sm = 0;
+    r->timestamp = 0;
+    if (r->has_sm) {
+        const uint8_t *sm;
+        if (wst_get_bytes(&col[WST_COL_SM], 2, &sm))
+            return ws_fail(err, "record %u: SM column ends early", at);
+        r->sm = (uint16_t)(sm[0] | (sm[1] << 8));
+    }
+    if (r->has_time) {
+        uint64_t delta;
+        if (wst_get_varint(&col[WST_COL_TIME], &delta))
+            return ws_fail(err, "record %u: timestamp column ends early", at);
+        r->timestamp = *previous_time += wst_unzigzag(delta);
+    }
+    if ((m == WST_MODE_NONE) != (r->mask == 0))
+        return ws_fail(err, "record %u: address mode does not match the mask", at);
+    *mode = m;
+    return 0;
+}
+
+/* After the last record every column must be consumed exactly. */
+static inline int wst_columns_consumed(const wst_column *col, ws_error *err)
+{
+    for (int c = 0; c < WST_COLUMNS; c++)
+        if (col[c].p != col[c].end)
+            return ws_fail(err, "column %d has bytes past its last record", c);
+    return 0;
+}
+
+#endif

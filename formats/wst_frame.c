@@ -1,0 +1,377 @@
+/* formats/wst_frame.c: version 2 frames (docs/trace-format.md, "Frames"):
+ * chunks encoded with the history model (formats/wst_history.h), laid out
+ * column-major across the frame so that zstd sees each column of many
+ * chunks together, and decoded back chunk by chunk. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/wst_codec.h"
+#include "formats/wst_columns.h"
+#include "formats/wst_history.h"
+#include "formats/wst_layout.h"
+
+#define FRAME_HEAD_BYTES 4
+#define CHUNK_HEAD_BYTES (4 + 4 * WST_COLUMNS)
+
+struct wst_frame_builder {
+    wst_bytes col[WST_COLUMNS]; /* this frame's columns, chunk after chunk */
+    wst_bytes heads;            /* per chunk: records, then its bytes in each column */
+    uint32_t chunks;
+    wst_history history;
+};
+
+wst_frame_builder *wst_frame_builder_new(void) { return calloc(1, sizeof(wst_frame_builder)); }
+
+void wst_frame_builder_free(wst_frame_builder *f)
+{
+    if (!f)
+        return;
+    for (int c = 0; c < WST_COLUMNS; c++)
+        wst_bytes_free(&f->col[c]);
+    wst_bytes_free(&f->heads);
+    free(f);
+}
+
+uint32_t wst_frame_chunk_count(const wst_frame_builder *f) { return f->chunks; }
+
+size_t wst_frame_raw_bytes(const wst_frame_builder *f)
+{
+    size_t n = FRAME_HEAD_BYTES + f->heads.len;
+    for (int c = 0; c < WST_COLUMNS; c++)
+        n += f->col[c].len;
+    return n;
+}
+
+/* ---- encoding ---- */
+
+/* Active lanes form base + stride × (lane - first lane)? */
+static int lanes_regular(const uint64_t *addr, uint32_t mask, unsigned first, uint64_t *stride)
+{
+    uint32_t rest = mask & (mask - 1);
+    if (!rest) {
+        *stride = 0;
+        return 1;
+    }
+    unsigned second = (unsigned)__builtin_ctz(rest);
+    uint64_t diff = addr[1] - addr[0];
+    unsigned gap = second - first;
+    /* The stride must be a whole number of bytes per lane. */
+    if ((int64_t)diff % (int64_t)gap != 0)
+        return 0;
+    uint64_t s = (uint64_t)((int64_t)diff / (int64_t)gap);
+    unsigned i = 0;
+    for (uint32_t bits = mask; bits; bits &= bits - 1, i++)
+        if (addr[i] != addr[0] + s * ((unsigned)__builtin_ctz(bits) - first))
+            return 0;
+    *stride = s;
+    return 1;
+}
+
+/* A record that is not affine: code it against the slot's record (SHIFTED
+ * or LANE_DELTAS) when every active lane has a predecessor there and that
+ * takes fewer bytes than deltas between neighbouring lanes.  *shift is the
+ * lowest lane's move. */
+static unsigned choose_irregular(const wst_history_slot *s, int hit, const uint64_t *addr,
+                                 uint32_t mask, uint64_t predicted, uint64_t *shift)
+{
+    if (!hit || (mask & ~s->mask))
+        return WST_MODE_DELTAS;
+    unsigned first = (unsigned)__builtin_ctz(mask);
+    uint64_t d = addr[0] - wst_history_lane(s, first);
+    unsigned history_bytes = wst_varint_bytes(wst_zigzag(d)), i = 1;
+    unsigned neighbour_bytes = wst_varint_bytes(wst_zigzag(addr[0] - predicted));
+    int all_shifted = 1;
+    for (uint32_t bits = mask & (mask - 1); bits; bits &= bits - 1, i++) {
+        uint64_t residual = addr[i] - wst_history_lane(s, (unsigned)__builtin_ctz(bits)) - d;
+        all_shifted &= residual == 0;
+        history_bytes += wst_varint_bytes(wst_zigzag(residual));
+        neighbour_bytes += wst_varint_bytes(wst_zigzag(addr[i] - addr[i - 1]));
+    }
+    *shift = d;
+    if (all_shifted)
+        return WST_MODE_SHIFTED;
+    return history_bytes < neighbour_bytes ? WST_MODE_LANE_DELTAS : WST_MODE_DELTAS;
+}
+
+static void encode_addresses(wst_frame_builder *f, wst_history_slot *s, int hit,
+                             const wst_packed_head *h, const uint64_t *addr, unsigned mode,
+                             uint64_t stride, uint64_t shift, uint64_t *previous_base)
+{
+    wst_bytes *base = &f->col[WST_COL_BASE], *lanes = &f->col[WST_COL_LANES];
+    unsigned count = (unsigned)__builtin_popcount(h->mask);
+    uint64_t predicted = hit ? s->base : *previous_base;
+    if (mode == WST_MODE_STRIDE || mode == WST_MODE_DELTAS)
+        wst_put_varint(base, wst_zigzag(addr[0] - predicted));
+    else
+        wst_put_varint(base, wst_zigzag(shift));
+    if (mode == WST_MODE_STRIDE && count > 1)
+        wst_put_varint(lanes, wst_zigzag(stride));
+    if (mode == WST_MODE_DELTAS)
+        for (unsigned i = 1; i < count; i++)
+            wst_put_varint(lanes, wst_zigzag(addr[i] - addr[i - 1]));
+    if (mode == WST_MODE_LANE_DELTAS) {
+        unsigned i = 1;
+        for (uint32_t bits = h->mask & (h->mask - 1); bits; bits &= bits - 1, i++)
+            wst_put_varint(lanes, wst_zigzag(addr[i] - wst_history_lane(s, (unsigned)__builtin_ctz(bits)) -
+                                             shift));
+    }
+    /* The slot now holds this record. */
+    s->affine = mode == WST_MODE_STRIDE;
+    s->base = addr[0];
+    s->stride = stride;
+    if (!s->affine) {
+        unsigned i = 0;
+        for (uint32_t bits = h->mask; bits; bits &= bits - 1, i++)
+            s->lanes[__builtin_ctz(bits)] = addr[i];
+    }
+    wst_history_claim(&f->history, s, h->warp, h->pc, h->mask);
+    *previous_base = addr[0];
+}
+
+int wst_frame_add_chunk(wst_frame_builder *f, const wst_bytes *rows, uint32_t count,
+                        ws_error *err)
+{
+    /* Worst case per record: 5+5 varints, 2 bytes, 4 mask, 2 sm, 10 time,
+     * 10 base, 31 × 10 lane deltas. */
+    size_t start[WST_COLUMNS];
+    for (int c = 0; c < WST_COLUMNS; c++) {
+        start[c] = f->col[c].len;
+        if (wst_bytes_reserve(&f->col[c], (size_t)count * (c == WST_COL_LANES ? 320 : 10) + 16))
+            return ws_fail(err, "out of memory");
+    }
+    if (wst_bytes_reserve(&f->heads, CHUNK_HEAD_BYTES) != 0)
+        return ws_fail(err, "out of memory");
+    wst_history_begin_chunk(&f->history);
+    const uint8_t *p = rows->data;
+    uint64_t previous_base = 0, previous_time = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        wst_packed_head h;
+        memcpy(&h, p, sizeof h);
+        p += sizeof h;
+        unsigned lanes = (unsigned)__builtin_popcount(h.mask);
+        uint64_t addr[WST_WARP_SIZE];
+        memcpy(addr, p, 8u * lanes);
+        p += 8u * lanes;
+
+        wst_put_varint(&f->col[WST_COL_WARP], h.warp);
+        wst_put_varint(&f->col[WST_COL_PC], h.pc);
+        wst_history_slot *s = wst_history_slot_of(&f->history, h.warp, h.pc);
+        int hit = wst_history_hit(&f->history, s, h.warp, h.pc);
+        uint64_t stride = 0, shift = 0;
+        unsigned mode = WST_MODE_NONE;
+        if (lanes) {
+            if (lanes_regular(addr, h.mask, (unsigned)__builtin_ctz(h.mask), &stride))
+                mode = WST_MODE_STRIDE;
+            else
+                mode = choose_irregular(s, hit, addr, h.mask, hit ? s->base : previous_base,
+                                        &shift);
+        }
+        wst_bytes *attr = &f->col[WST_COL_ATTR], *flags = &f->col[WST_COL_FLAGS];
+        attr->data[attr->len++] =
+            (uint8_t)(h.kind | (h.space << 2) | ((unsigned)__builtin_ctz(h.size) << 3));
+        flags->data[flags->len++] = (uint8_t)(h.cache_op | (h.has_sm ? 0x08 : 0) |
+                                              (h.has_time ? 0x10 : 0) | (mode << 5));
+        wst_put_u32(f->col[WST_COL_MASK].data + f->col[WST_COL_MASK].len, h.mask);
+        f->col[WST_COL_MASK].len += 4;
+        if (h.has_sm) {
+            wst_bytes *sm = &f->col[WST_COL_SM];
+            sm->data[sm->len++] = (uint8_t)h.sm;
+            sm->data[sm->len++] = (uint8_t)(h.sm >> 8);
+        }
+        if (h.has_time) {
+            wst_put_varint(&f->col[WST_COL_TIME], wst_zigzag(h.timestamp - previous_time));
+            previous_time = h.timestamp;
+        }
+        if (mode != WST_MODE_NONE)
+            encode_addresses(f, s, hit, &h, addr, mode, stride, shift, &previous_base);
+    }
+    uint8_t *head = f->heads.data + f->heads.len;
+    wst_put_u32(head, count);
+    for (int c = 0; c < WST_COLUMNS; c++) {
+        size_t bytes = f->col[c].len - start[c];
+        if (bytes > WST_MAX_FRAME_RAW_BYTES)
+            return ws_fail(err, "chunk of %u records is too large for a frame", count);
+        wst_put_u32(head + 4 + 4 * c, (uint32_t)bytes);
+    }
+    f->heads.len += CHUNK_HEAD_BYTES;
+    f->chunks++;
+    return 0;
+}
+
+int wst_frame_finish(wst_frame_builder *f, wst_bytes *raw, ws_error *err)
+{
+    raw->len = 0;
+    if (wst_bytes_reserve(raw, wst_frame_raw_bytes(f)) != 0)
+        return ws_fail(err, "out of memory");
+    wst_put_u32(raw->data, f->chunks);
+    raw->len = FRAME_HEAD_BYTES;
+    memcpy(raw->data + raw->len, f->heads.data, f->heads.len);
+    raw->len += f->heads.len;
+    for (int c = 0; c < WST_COLUMNS; c++) {
+        memcpy(raw->data + raw->len, f->col[c].data, f->col[c].len);
+        raw->len += f->col[c].len;
+        f->col[c].len = 0;
+    }
+    f->heads.len = 0;
+    f->chunks = 0;
+    return 0;
+}
+
+/* ---- the reader's side ---- */
+
+void wst_frame_layout_free(wst_frame_layout *f)
+{
+    free(f->column_begin);
+    free(f->column_bytes);
+    memset(f, 0, sizeof *f);
+}
+
+int wst_frame_parse(wst_frame_layout *f, const uint8_t *raw, size_t raw_len, uint32_t chunks,
+                    const uint32_t *records, ws_error *err)
+{
+    wst_frame_layout_free(f);
+    if (raw_len < FRAME_HEAD_BYTES || wst_get_u32(raw) != chunks)
+        return ws_fail(err, "the frame's chunk count does not match the index");
+    if (chunks > (raw_len - FRAME_HEAD_BYTES) / CHUNK_HEAD_BYTES)
+        return ws_fail(err, "the frame's chunk heads run past it");
+    f->column_begin = malloc((size_t)chunks * WST_COLUMNS * sizeof *f->column_begin);
+    f->column_bytes = malloc((size_t)chunks * WST_COLUMNS * sizeof *f->column_bytes);
+    if (!f->column_begin || !f->column_bytes) {
+        wst_frame_layout_free(f);
+        return ws_fail(err, "out of memory");
+    }
+    uint64_t total = FRAME_HEAD_BYTES + (uint64_t)chunks * CHUNK_HEAD_BYTES;
+    for (uint32_t k = 0; k < chunks; k++) {
+        const uint8_t *head = raw + FRAME_HEAD_BYTES + (size_t)k * CHUNK_HEAD_BYTES;
+        if (wst_get_u32(head) != records[k]) {
+            wst_frame_layout_free(f);
+            return ws_fail(err, "chunk %u of the frame: record count does not match the index", k);
+        }
+        for (int c = 0; c < WST_COLUMNS; c++)
+            total += f->column_bytes[k * WST_COLUMNS + c] = wst_get_u32(head + 4 + 4 * c);
+    }
+    if (total != raw_len) { /* 9 × 2^32 per chunk cannot overflow 64 bits */
+        wst_frame_layout_free(f);
+        return ws_fail(err, "the frame's columns do not fill it");
+    }
+    uint64_t at = FRAME_HEAD_BYTES + (uint64_t)chunks * CHUNK_HEAD_BYTES;
+    for (int c = 0; c < WST_COLUMNS; c++)
+        for (uint32_t k = 0; k < chunks; k++) {
+            f->column_begin[k * WST_COLUMNS + c] = (uint32_t)at;
+            at += f->column_bytes[k * WST_COLUMNS + c];
+        }
+    f->raw = raw;
+    f->chunks = chunks;
+    return 0;
+}
+
+int wst_decoder_start_v2(wst_decoder *d, const wst_frame_layout *f, uint32_t index,
+                         uint32_t count, uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta,
+                         struct wst_history *history, ws_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (index >= f->chunks)
+        return ws_fail(err, "no chunk %u in the frame", index);
+    wst_column *col = (wst_column *)d->columns;
+    for (int c = 0; c < WST_COLUMNS; c++) {
+        col[c].p = f->raw + f->column_begin[index * WST_COLUMNS + c];
+        col[c].end = col[c].p + f->column_bytes[index * WST_COLUMNS + c];
+    }
+    wst_history_begin_chunk(history);
+    d->history = history;
+    d->remaining = count;
+    d->cta = cta;
+    d->pc_count = pc_count;
+    d->warps_per_cta = warps_per_cta;
+    return 0;
+}
+
+/* Lanes coded against the slot's record: each active lane's predecessor
+ * moved by `shift`, plus a residual per lane after the lowest in
+ * LANE_DELTAS mode. */
+static int decode_from_history(wst_column *lanes, const wst_history_slot *s, wst_record *r,
+                               unsigned mode, uint64_t shift)
+{
+    uint64_t step = 0;
+    unsigned first = (unsigned)__builtin_ctz(r->mask);
+    r->addr[first] = wst_history_lane(s, first) + shift;
+    for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(bits);
+        if (mode == WST_MODE_LANE_DELTAS && wst_get_varint(lanes, &step))
+            return -1;
+        r->addr[lane] = wst_history_lane(s, lane) + shift + wst_unzigzag(step);
+    }
+    return 0;
+}
+
+int64_t wst_decoder_next_v2(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err)
+{
+    wst_column *col = (wst_column *)d->columns;
+    wst_history *history = d->history;
+    uint32_t n = d->remaining < max ? d->remaining : max;
+    uint64_t previous_base = d->previous_base, previous_time = d->previous_time;
+    for (uint32_t i = 0; i < n; i++, d->decoded++) {
+        wst_record *r = &out[i];
+        uint32_t at = d->decoded;
+        unsigned mode = WST_MODE_NONE;
+        if (wst_read_head(col, d, at, 2, r, &mode, &previous_time, err) != 0)
+            return -1;
+        if (mode == WST_MODE_NONE)
+            continue;
+        wst_history_slot *s = wst_history_slot_of(history, r->warp, r->pc);
+        int hit = wst_history_hit(history, s, r->warp, r->pc);
+        uint64_t value, step = 0;
+        if (wst_get_varint(&col[WST_COL_BASE], &value))
+            return ws_fail(err, "record %u: address column ends early", at);
+        unsigned first = (unsigned)__builtin_ctz(r->mask);
+        uint64_t stride = 0;
+        if (mode == WST_MODE_STRIDE) {
+            uint64_t base = (hit ? s->base : previous_base) + wst_unzigzag(value);
+            if ((r->mask & (r->mask - 1)) && wst_get_varint(&col[WST_COL_LANES], &step))
+                return ws_fail(err, "record %u: stride missing", at);
+            stride = wst_unzigzag(step);
+            if (r->mask == 0xffffffffu) {
+                /* The common fully active warp: a loop the compiler vectorizes. */
+                for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++)
+                    r->addr[lane] = base + stride * lane;
+            } else {
+                for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
+                    unsigned lane = (unsigned)__builtin_ctz(bits);
+                    r->addr[lane] = base + stride * (lane - first);
+                }
+            }
+        } else if (mode == WST_MODE_DELTAS) {
+            uint64_t a = (hit ? s->base : previous_base) + wst_unzigzag(value);
+            r->addr[first] = a;
+            for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
+                if (wst_get_varint(&col[WST_COL_LANES], &step))
+                    return ws_fail(err, "record %u: lane deltas end early", at);
+                a += wst_unzigzag(step);
+                r->addr[__builtin_ctz(bits)] = a;
+            }
+        } else {
+            if (!hit || (r->mask & ~s->mask))
+                return ws_fail(err, "record %u: coded against lanes no earlier record of its "
+                               "warp and PC addressed", at);
+            if (decode_from_history(&col[WST_COL_LANES], s, r, mode, wst_unzigzag(value)) != 0)
+                return ws_fail(err, "record %u: lane deltas end early", at);
+        }
+        /* The slot now holds this record. */
+        s->affine = mode == WST_MODE_STRIDE;
+        s->base = r->addr[first];
+        s->stride = stride;
+        if (!s->affine)
+            for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
+                unsigned lane = (unsigned)__builtin_ctz(bits);
+                s->lanes[lane] = r->addr[lane];
+            }
+        wst_history_claim(history, s, r->warp, r->pc, r->mask);
+        previous_base = r->addr[first];
+    }
+    d->previous_base = previous_base;
+    d->previous_time = previous_time;
+    d->remaining -= n;
+    if (d->remaining == 0 && wst_columns_consumed(col, err) != 0)
+        return -1;
+    return n;
+}

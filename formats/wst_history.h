@@ -1,0 +1,75 @@
+/* formats/wst_history.h: the version 2 chunk model's memory of the last
+ * addressed record of each (warp, PC) (docs/trace-format.md, "History").
+ *
+ * A warp that runs a loop issues the same instruction again and again, and
+ * each time most of its lanes' addresses move by the same amount: a thread
+ * walking its own row of a CSR matrix, a thread following its own list.
+ * Version 2 codes such a record against the previous one of its warp and PC
+ * (modes SHIFTED and LANE_DELTAS).  Writer and reader keep the same table:
+ * direct-mapped, so its memory is fixed, and emptied at each chunk, so
+ * every chunk decodes alone. */
+#ifndef WS_WST_HISTORY_H
+#define WS_WST_HISTORY_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "formats/trace.h"
+
+#define WST_HISTORY_SLOTS 1024
+
+typedef struct wst_history_slot {
+    uint32_t generation; /* the slot is valid when it equals the table's */
+    uint32_t warp, pc, mask;
+    uint64_t base;       /* address of the lowest active lane */
+    uint64_t stride;     /* affine: lane l at base + stride × (l − lowest) */
+    int affine;
+    uint64_t lanes[WST_WARP_SIZE]; /* otherwise: each active lane's address */
+} wst_history_slot;
+
+typedef struct wst_history {
+    uint32_t generation;
+    wst_history_slot slots[WST_HISTORY_SLOTS];
+} wst_history;
+
+/* Empties the table for the next chunk (a new generation; the slots are
+ * wiped only when the counter wraps). */
+static inline void wst_history_begin_chunk(wst_history *h)
+{
+    if (++h->generation == 0) {
+        memset(h->slots, 0, sizeof h->slots);
+        h->generation = 1;
+    }
+}
+
+/* The slot of (warp, PC): ((warp × 0x9E3779B1) XOR (pc × 0x85EBCA77))
+ * modulo 2^32, top 10 bits. */
+static inline wst_history_slot *wst_history_slot_of(wst_history *h, uint32_t warp, uint32_t pc)
+{
+    return &h->slots[((warp * 0x9E3779B1u) ^ (pc * 0x85EBCA77u)) >> 22];
+}
+
+/* Does the slot hold this chunk's last addressed record of (warp, pc)? */
+static inline int wst_history_hit(const wst_history *h, const wst_history_slot *s, uint32_t warp,
+                                  uint32_t pc)
+{
+    return s->generation == h->generation && s->warp == warp && s->pc == pc;
+}
+
+/* The address the slot's record gave lane `lane` (an active lane of it). */
+static inline uint64_t wst_history_lane(const wst_history_slot *s, unsigned lane)
+{
+    return s->affine ? s->base + s->stride * (lane - (unsigned)__builtin_ctz(s->mask))
+                     : s->lanes[lane];
+}
+
+static inline void wst_history_claim(const wst_history *h, wst_history_slot *s, uint32_t warp,
+                                     uint32_t pc, uint32_t mask)
+{
+    s->generation = h->generation;
+    s->warp = warp;
+    s->pc = pc;
+    s->mask = mask;
+}
+
+#endif

@@ -1,0 +1,115 @@
+/* tests/test_wst_codec.c: version 2's chunk model at the byte level
+ * (docs/trace-format.md, "Address modes" and "History"): a looping trace
+ * uses every address mode and decodes exactly, and a record coded against
+ * a history the chunk does not have is refused. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/memtrace.h"
+#include "formats/wst_codec.h"
+#include "formats/wst_columns.h"
+#include "formats/wst_history.h"
+#include "tests/trace_gen.h"
+
+typedef struct encoded {
+    wst_bytes raw;
+    wst_frame_layout layout;
+    uint32_t count;
+    const wst_record *records;
+} encoded;
+
+/* CTA 0's records of a looping trace, as one chunk of one frame. */
+static encoded encode_cta0(const wst_memtrace *m)
+{
+    static wst_record chosen[20000];
+    encoded e;
+    memset(&e, 0, sizeof e);
+    wst_bytes rows = {0};
+    const wst_memkernel_records *per = &m->per_kernel[0];
+    for (size_t i = 0; i < per->count; i++)
+        if (per->records[i].cta == 0) {
+            cr_assert_lt(e.count, 20000);
+            chosen[e.count++] = per->records[i];
+            cr_assert_eq(wst_pack(&rows, &per->records[i]), 0);
+        }
+    ws_error err;
+    wst_frame_builder *f = wst_frame_builder_new();
+    cr_assert_eq(wst_frame_add_chunk(f, &rows, e.count, &err), 0, "%s", err.msg);
+    cr_assert_eq(wst_frame_finish(f, &e.raw, &err), 0);
+    wst_frame_builder_free(f);
+    wst_bytes_free(&rows);
+    cr_assert_eq(wst_frame_parse(&e.layout, e.raw.data, e.raw.len, 1, &e.count, &err), 0, "%s",
+                 err.msg);
+    e.records = chosen;
+    return e;
+}
+
+static int64_t decode(const encoded *e, uint32_t warps, wst_record *out, ws_error *err)
+{
+    static wst_history history;
+    wst_decoder d;
+    cr_assert_eq(wst_decoder_start_v2(&d, &e->layout, 0, e->count, 0, 64, warps, &history, err), 0);
+    return wst_decoder_next(&d, out, e->count, err);
+}
+
+Test(wst_codec, looping_warps_use_every_mode_and_decode_exactly)
+{
+    wst_memtrace *m = test_looping_trace(9, 8, 8, 30);
+    encoded e = encode_cta0(m);
+    unsigned modes[8] = {0};
+    const uint8_t *flags = e.raw.data + e.layout.column_begin[WST_COL_FLAGS];
+    for (uint32_t i = 0; i < e.count; i++)
+        modes[flags[i] >> 5]++;
+    cr_assert_gt(modes[WST_MODE_STRIDE], e.count / 8, "PCs 3 and 7 are coalesced");
+    cr_assert_gt(modes[WST_MODE_DELTAS], 0);
+    cr_assert_gt(modes[WST_MODE_SHIFTED], e.count / 8, "most PC 0 and 4 records only move");
+    cr_assert_gt(modes[WST_MODE_LANE_DELTAS], 0);
+    wst_record *out = calloc(e.count, sizeof *out);
+    ws_error err;
+    cr_assert_eq(decode(&e, 8, out, &err), e.count, "%s", err.msg);
+    for (uint32_t i = 0; i < e.count; i++)
+        cr_assert(test_records_equal(&out[i], &e.records[i]), "record %u", i);
+    free(out);
+    wst_frame_layout_free(&e.layout);
+    wst_bytes_free(&e.raw);
+    wst_memtrace_free(m);
+}
+
+Test(wst_codec, a_record_coded_against_a_missing_history_is_refused)
+{
+    wst_memtrace *m = test_looping_trace(9, 8, 8, 30);
+    encoded e = encode_cta0(m);
+    /* The first record becomes warp 1's (its warp is the first byte of the
+     * warp column): the next record of warp 0, PC 0 then refers to lanes
+     * no earlier record of its warp and PC addressed. */
+    uint8_t *warp = e.raw.data + e.layout.column_begin[WST_COL_WARP];
+    cr_assert_eq(warp[0], 0);
+    warp[0] = 1;
+    wst_record *out = calloc(e.count, sizeof *out);
+    ws_error err;
+    cr_assert_eq(decode(&e, 8, out, &err), -1);
+    cr_assert(strstr(err.msg, "no earlier record of its warp and PC") != NULL, "%s", err.msg);
+    free(out);
+    wst_frame_layout_free(&e.layout);
+    wst_bytes_free(&e.raw);
+    wst_memtrace_free(m);
+}
+
+Test(wst_codec, frame_heads_must_agree_with_the_chunk_table)
+{
+    wst_memtrace *m = test_looping_trace(9, 2, 2, 3);
+    encoded e = encode_cta0(m);
+    wst_frame_layout layout = {0};
+    ws_error err;
+    uint32_t wrong = e.count + 1;
+    cr_assert_eq(wst_frame_parse(&layout, e.raw.data, e.raw.len, 1, &wrong, &err), -1);
+    cr_assert(strstr(err.msg, "record count") != NULL, "%s", err.msg);
+    cr_assert_eq(wst_frame_parse(&layout, e.raw.data, e.raw.len, 2, &e.count, &err), -1);
+    cr_assert(strstr(err.msg, "chunk count") != NULL, "%s", err.msg);
+    cr_assert_eq(wst_frame_parse(&layout, e.raw.data, e.raw.len - 1, 1, &e.count, &err), -1);
+    cr_assert(strstr(err.msg, "do not fill") != NULL, "%s", err.msg);
+    wst_frame_layout_free(&e.layout);
+    wst_bytes_free(&e.raw);
+    wst_memtrace_free(m);
+}
