@@ -23,6 +23,12 @@
  *       length, distinct lines, seconds in the reuse work, and the LRU miss
  *       ratio at 1, 2, 4, ..., 65536 lines, tab-separated.  peers.sh times
  *       this end to end, file reading included, like each peer.
+ *   bench_streams --lru LINES FILE
+ *       reads an oracleGeneral file back through one fully-associative LRU
+ *       of LINES lines (analyzer/falru.c, what the 3C split and the locality
+ *       windows use): requests, misses, miss ratio and seconds in the cache
+ *       work, tab-separated.  peers.sh times it beside cachesim's LRU at the
+ *       same size, file reading included.
  *   bench_streams [--size small|medium|large] [--max N]   (`make bench`)
  *       the same curves computed in memory, as a Markdown section: the
  *       reference the peers' curves are measured against.
@@ -34,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/falru.h"
 #include "analyzer/nextuse.h"
 #include "analyzer/reuse.h"
 #include "bench/line_stream.h"
@@ -148,24 +155,64 @@ static double curve_miss_ratio(const curve *cv, int j)
     return reuse_hist_miss_ratio(&cv->hist, UINT64_C(1) << j, 1.0);
 }
 
-static int mrc_file(const char *path)
+/* Feeds an oracleGeneral file's object ids to feed(ctx, keys, n), a chunk
+ * at a time. */
+static void read_keys(const char *path, void (*feed)(void *, const uint64_t *, size_t), void *ctx)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         die(path, strerror(errno));
     static unsigned char records[CHUNK * RECORD_BYTES];
     static uint64_t keys[CHUNK];
-    curve cv;
-    curve_init(&cv);
     size_t n;
     while ((n = fread(records, RECORD_BYTES, CHUNK, f)) > 0) {
         for (size_t i = 0; i < n; i++)
             memcpy(&keys[i], records + i * RECORD_BYTES + 4, sizeof keys[i]); /* little-endian */
-        curve_feed(&cv, keys, n);
+        feed(ctx, keys, n);
     }
     if (ferror(f))
         die(path, "read failed");
     fclose(f);
+}
+
+static void feed_curve(void *cv, const uint64_t *keys, size_t n) { curve_feed(cv, keys, n); }
+
+typedef struct lru_run {
+    falru *cache;
+    uint64_t requests, misses;
+    double seconds;
+} lru_run;
+
+static void feed_lru(void *ctx, const uint64_t *keys, size_t n)
+{
+    lru_run *run = ctx;
+    ws_error err;
+    double start = bench_seconds();
+    for (size_t i = 0; i < n; i++)
+        run->misses += falru_access(run->cache, keys[i], &err) == 0;
+    run->seconds += bench_seconds() - start;
+    run->requests += n;
+}
+
+static int lru_file(uint32_t lines, const char *path)
+{
+    ws_error err;
+    lru_run run = {.cache = falru_new(lines, &err)};
+    if (!run.cache)
+        die("falru", err.msg);
+    read_keys(path, feed_lru, &run);
+    falru_free(run.cache);
+    printf("requests\t%llu\nmisses\t%llu\nmiss_ratio\t%.6f\nlru_seconds\t%.3f\n",
+           (unsigned long long)run.requests, (unsigned long long)run.misses,
+           run.requests ? (double)run.misses / run.requests : 0.0, run.seconds);
+    return 0;
+}
+
+static int mrc_file(const char *path)
+{
+    curve cv;
+    curve_init(&cv);
+    read_keys(path, feed_curve, &cv);
     curve_finish(&cv);
     printf("requests\t%llu\ndistinct\t%llu\nreuse_seconds\t%.3f\n",
            (unsigned long long)cv.hist.total, (unsigned long long)cv.distinct, cv.seconds);
@@ -181,6 +228,7 @@ int main(int argc, char **argv)
     workload_size size = SIZE_LARGE;
     size_t max = (size_t)24 << 20;
     const char *out = NULL, *mrc = NULL;
+    uint32_t lru_lines = 0;
     int only[3] = {0, 0, 0}, any = 0; /* trace names given: only those */
     for (int i = 1; i < argc; i++) {
         int w = 0;
@@ -198,15 +246,19 @@ int main(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(argv[i], "--mrc") && i + 1 < argc) {
             mrc = argv[++i];
+        } else if (!strcmp(argv[i], "--lru") && i + 2 < argc && atoi(argv[i + 1]) > 0) {
+            lru_lines = (uint32_t)atoi(argv[++i]);
+            mrc = argv[++i];
         } else {
             fprintf(stderr, "usage: bench_streams [--out DIR] [--size small|medium|large] [--max N] "
                             "[gemm] [bfs] [spmv]\n"
-                            "       bench_streams --mrc FILE.oracleGeneral.bin\n");
+                            "       bench_streams --mrc FILE.oracleGeneral.bin\n"
+                            "       bench_streams --lru LINES FILE.oracleGeneral.bin\n");
             return 2;
         }
     }
     if (mrc)
-        return mrc_file(mrc);
+        return lru_lines ? lru_file(lru_lines, mrc) : mrc_file(mrc);
 
     curve curves[3];
     for (int w = 0; w < 3; w++) {

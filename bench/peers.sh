@@ -121,6 +121,8 @@ while read -r name requests distinct; do
     timed "$name.warpscope" "$streams" --mrc "$bin"
     awk 'f { print $2 } /^lines/ { f = 1 }' "$out/$name.warpscope.out" > "$out/$name.warpscope.curve"
     tools+=("warpscope:warpscope exact (\`bench_streams --mrc\`)")
+    timed "$name.falru" "$streams" --lru 128 "$bin"
+    tools+=("falru:warpscope falru LRU 16 KB (\`bench_streams --lru 128\`)")
     if [ -n "$parda_bin" ]; then
         timed "$name.parda" "$parda_bin" --input="$txt" --lines="$requests"
         awk '$1 ~ /^[0-9]+$/ { print $1, $2 } $1 == "#OVFL" || $1 == "#INF" { print 1e300, $2 }' \
@@ -201,7 +203,8 @@ for name in $traces; do
         mr=$(grep -o 'miss ratio [0-9.]*' "$out/$name.cachesim.out" | awk '{ print $3 }')
         echo
         echo "cachesim LRU 16 KB (128 lines): miss ratio $mr (printed to 4 places);" \
-             "warpscope at 128 lines: $(sed -n 8p "$out/$name.warpscope.curve")."
+             "warpscope at 128 lines: $(sed -n 8p "$out/$name.warpscope.curve") from the curve," \
+             "$(awk '$1 == "miss_ratio" { print $2 }' "$out/$name.falru.out") from falru."
     fi
     echo
 done

@@ -55,25 +55,12 @@ int64_t wst_decoder_next_v1(wst_decoder *d, wst_record *out, uint32_t max, ws_er
         if (wst_get_varint(&col[WST_COL_BASE], &base_delta))
             return ws_fail(err, "record %u: address column ends early", at);
         uint64_t base = previous_base += wst_unzigzag(base_delta);
-        unsigned first = (unsigned)__builtin_ctz(r->mask);
-        int several = (r->mask & (r->mask - 1)) != 0;
         if (mode == WST_MODE_STRIDE) {
-            if (several && wst_get_varint(&col[WST_COL_LANES], &step))
+            if ((r->mask & (r->mask - 1)) && wst_get_varint(&col[WST_COL_LANES], &step))
                 return ws_fail(err, "record %u: stride missing", at);
-            uint64_t stride = wst_unzigzag(step);
-            for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
-                unsigned lane = (unsigned)__builtin_ctz(bits);
-                r->addr[lane] = base + stride * (lane - first);
-            }
-        } else {
-            uint64_t a = base;
-            r->addr[first] = a;
-            for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
-                if (wst_get_varint(&col[WST_COL_LANES], &step))
-                    return ws_fail(err, "record %u: lane deltas end early", at);
-                a += wst_unzigzag(step);
-                r->addr[__builtin_ctz(bits)] = a;
-            }
+            wst_fill_stride(r, base, wst_unzigzag(step));
+        } else if (wst_fill_deltas(&col[WST_COL_LANES], r, base) != 0) {
+            return ws_fail(err, "record %u: lane deltas end early", at);
         }
     }
     d->previous_base = previous_base;

@@ -157,6 +157,39 @@ wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned versi
     return 0;
 }
 
+/* Mode STRIDE: active lane l at base + stride × (l − lowest active lane). */
+static inline __attribute__((always_inline)) void wst_fill_stride(wst_record *r, uint64_t base,
+                                                                  uint64_t stride)
+{
+    if (r->mask == 0xffffffffu) {
+        /* The common fully active warp: a loop the compiler vectorizes. */
+        for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++)
+            r->addr[lane] = base + stride * lane;
+        return;
+    }
+    unsigned first = (unsigned)__builtin_ctz(r->mask);
+    for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(bits);
+        r->addr[lane] = base + stride * (lane - first);
+    }
+}
+
+/* Mode DELTAS: the lowest active lane at base, each next one a delta from
+ * the lanes column further.  -1 when the column ends early. */
+static inline __attribute__((always_inline)) int wst_fill_deltas(wst_column *lanes, wst_record *r,
+                                                                 uint64_t base)
+{
+    uint64_t a = base, step;
+    r->addr[__builtin_ctz(r->mask)] = a;
+    for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
+        if (wst_get_varint(lanes, &step))
+            return -1;
+        a += wst_unzigzag(step);
+        r->addr[__builtin_ctz(bits)] = a;
+    }
+    return 0;
+}
+
 /* After the last record every column must be consumed exactly. */
 static inline int wst_columns_consumed(const wst_column *col, ws_error *err)
 {

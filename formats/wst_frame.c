@@ -325,30 +325,15 @@ int64_t wst_decoder_next_v2(wst_decoder *d, wst_record *out, uint32_t max, ws_er
             return ws_fail(err, "record %u: address column ends early", at);
         unsigned first = (unsigned)__builtin_ctz(r->mask);
         uint64_t stride = 0;
+        uint64_t predicted = hit ? s->base : previous_base;
         if (mode == WST_MODE_STRIDE) {
-            uint64_t base = (hit ? s->base : previous_base) + wst_unzigzag(value);
             if ((r->mask & (r->mask - 1)) && wst_get_varint(&col[WST_COL_LANES], &step))
                 return ws_fail(err, "record %u: stride missing", at);
             stride = wst_unzigzag(step);
-            if (r->mask == 0xffffffffu) {
-                /* The common fully active warp: a loop the compiler vectorizes. */
-                for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++)
-                    r->addr[lane] = base + stride * lane;
-            } else {
-                for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
-                    unsigned lane = (unsigned)__builtin_ctz(bits);
-                    r->addr[lane] = base + stride * (lane - first);
-                }
-            }
+            wst_fill_stride(r, predicted + wst_unzigzag(value), stride);
         } else if (mode == WST_MODE_DELTAS) {
-            uint64_t a = (hit ? s->base : previous_base) + wst_unzigzag(value);
-            r->addr[first] = a;
-            for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
-                if (wst_get_varint(&col[WST_COL_LANES], &step))
-                    return ws_fail(err, "record %u: lane deltas end early", at);
-                a += wst_unzigzag(step);
-                r->addr[__builtin_ctz(bits)] = a;
-            }
+            if (wst_fill_deltas(&col[WST_COL_LANES], r, predicted + wst_unzigzag(value)) != 0)
+                return ws_fail(err, "record %u: lane deltas end early", at);
         } else {
             if (!hit || (r->mask & ~s->mask))
                 return ws_fail(err, "record %u: coded against lanes no earlier record of its "
