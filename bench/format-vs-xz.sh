@@ -3,9 +3,9 @@
 # embedded workload's .wst trace at --size "${SIZE:-medium}" beside the same
 # trace exported as Accel-Sim text (`warpscope export accelsim`, the
 # kernelslist and every kernel's file concatenated) and piped through
-# `xz -6 -T1` and `zstd -19` (one thread each).  Prints one Markdown row per
-# workload as each ends.  The exported text of a large trace runs to GBs and
-# xz takes about 4 s per 100 MB of it on one core.
+# `xz -6 -T1` and `zstd` at its default level 3 (one thread each).  Prints
+# one Markdown row per workload as each ends.  The exported text of a large
+# trace runs to GBs, and xz takes about 10 s per 100 MB of it on one core.
 set -euo pipefail
 bin=${1:-build/rel/warpscope}
 shift || true
@@ -17,7 +17,7 @@ done
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 size=${SIZE:-medium}
-echo "| workload ($size) | records | .wst (B/record) | text (B/record) | text \| xz -6 | text \| zstd -19 | .wst / xz |"
+echo "| workload ($size) | records | .wst (B/record) | text (B/record) | text \| xz -6 | text \| zstd | .wst / xz |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 for w in "$@"; do
     "$bin" record --workload "$w" --size "$size" -o "$dir/t.wst" --quiet
@@ -28,7 +28,7 @@ for w in "$@"; do
              sed "s|^|$dir/text/|" | xargs cat; }
     raw=$(text | wc -c)
     xz=$(text | xz -6 -T1 | wc -c)
-    zst=$(text | zstd -19 -T1 -q -c | wc -c)
+    zst=$(text | zstd -3 -T1 -q -c | wc -c)
     awk -v w="$w" -v n="$records" -v a="$wst" -v t="$raw" -v x="$xz" -v z="$zst" 'BEGIN {
         printf "| %s | %d | %.3f | %.1f | %.3f | %.3f | %.2f |\n", w, n, a / n, t / n, x / n, z / n, a / x }'
     rm -rf "$dir/text" "$dir/t.wst"
