@@ -24,7 +24,7 @@
 #define EXACT_LIMIT 256
 #define CAPACITIES 17 /* 1 .. 65536 lines */
 #define RATES 2
-#define SEEDS 8 /* samples of each rate, each of other lines */
+#define SEEDS 32 /* samples of each rate, each of other lines */
 
 static const double rates[RATES] = {0.01, 0.001};
 

@@ -6,7 +6,7 @@
  *   frames          zstd frames of several chunks each (wst_codec.h)
  *   metadata        JSON text (wst_meta.c)
  *   frame table     WST_FRAME_ENTRY_BYTES per frame
- *   chunk table     WST_CHUNK_ENTRY_BYTES per chunk, in file order
+ *   chunk table     1 byte or more per chunk, in file order (wst_chunk_table.h)
  *   trailer  72 B   see below, ends with "WSTEND\0\0"
  * Version 1 (read): one zstd frame per chunk, an index of
  * WST_V1_INDEX_ENTRY_BYTES per chunk, a 64-byte trailer.
@@ -19,7 +19,6 @@
 
 #define WST_HEADER_BYTES 16
 #define WST_FRAME_ENTRY_BYTES 32
-#define WST_CHUNK_ENTRY_BYTES 12
 #define WST_TRAILER_BYTES 72
 #define WST_V1_INDEX_ENTRY_BYTES 40
 #define WST_V1_TRAILER_BYTES 64
@@ -41,7 +40,6 @@
  *   0 u64 offset   8 u32 compressed_bytes  12 u32 raw_bytes
  *  16 u32 chunks  20 u32 reserved (0)
  *  24 u64 hash64 of the compressed bytes (seed = offset)
- * Version 2 chunk entry (12 B): 0 u32 kernel  4 u32 cta  8 u32 records
  * Version 2 trailer (72 B):
  *   0 u64 metadata_offset   8 u64 metadata_bytes
  *  16 u64 tables_offset    24 u64 frames   32 u64 chunks

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "formats/alloc_map.h"
+#include "formats/wst_chunk_table.h"
 #include "formats/wst_codec.h"
 #include "formats/wst_history.h"
 #include "formats/wst_layout.h"
@@ -150,6 +151,7 @@ static int check_header(wst_reader *r, ws_error *err)
  * tables in one (frames = chunks, table bytes 40 per chunk). */
 typedef struct trailer {
     uint64_t meta_offset, meta_bytes, tables_offset, frames, chunks, meta_hash, tables_hash;
+    uint64_t tables_bytes;
 } trailer;
 
 static int read_trailer(wst_reader *r, trailer *t, ws_error *err)
@@ -166,14 +168,15 @@ static int read_trailer(wst_reader *r, trailer *t, ws_error *err)
     if (v1)
         *t = (trailer){wst_get_u64(b),      wst_get_u64(b + 8),  wst_get_u64(b + 16),
                        wst_get_u64(b + 24), wst_get_u64(b + 24), wst_get_u64(b + 32),
-                       wst_get_u64(b + 40)};
+                       wst_get_u64(b + 40), 0};
     else
         *t = (trailer){wst_get_u64(b),      wst_get_u64(b + 8),  wst_get_u64(b + 16),
                        wst_get_u64(b + 24), wst_get_u64(b + 32), wst_get_u64(b + 40),
-                       wst_get_u64(b + 48)};
+                       wst_get_u64(b + 48), 0};
     uint64_t tables_end = r->file_bytes - size;
+    /* Version 2's chunk entries take 1 byte or more. */
     uint64_t frame_bytes = v1 ? 0 : WST_FRAME_ENTRY_BYTES;
-    uint64_t chunk_bytes = v1 ? WST_V1_INDEX_ENTRY_BYTES : WST_CHUNK_ENTRY_BYTES;
+    uint64_t chunk_bytes = v1 ? WST_V1_INDEX_ENTRY_BYTES : 1;
     /* Each comparison is written so that no sum can overflow. */
     if (t->meta_offset < WST_HEADER_BYTES || t->meta_offset > tables_end ||
         t->meta_bytes > WST_MAX_METADATA_BYTES || t->meta_bytes > tables_end - t->meta_offset ||
@@ -181,14 +184,15 @@ static int read_trailer(wst_reader *r, trailer *t, ws_error *err)
         return ws_fail(err, "corrupt trailer (sections do not fit the file)");
     uint64_t room = tables_end - t->tables_offset;
     if (t->frames > t->chunks || (t->chunks && !t->frames) ||
-        t->chunks > room / chunk_bytes || (frame_bytes && t->frames > room / frame_bytes) ||
-        t->chunks * chunk_bytes + t->frames * frame_bytes != room)
+        (frame_bytes && t->frames > room / frame_bytes) ||
+        t->chunks > (room - t->frames * frame_bytes) / chunk_bytes ||
+        (v1 && t->chunks * chunk_bytes != room))
         return ws_fail(err, "corrupt trailer (sections do not fit the file)");
+    t->tables_bytes = room;
     return 0;
 }
 
 static int read_metadata(wst_reader *r, const trailer *t, ws_error *err)
-
 {
     char *text = malloc(t->meta_bytes ? t->meta_bytes : 1);
     if (!text)
@@ -283,7 +287,7 @@ static void parse_v1_index(wst_reader *r, const uint8_t *raw)
     }
 }
 
-static int parse_v2_tables(wst_reader *r, const uint8_t *raw, ws_error *err)
+static int parse_v2_tables(wst_reader *r, const uint8_t *raw, size_t len, ws_error *err)
 {
     uint64_t next_chunk = 0, previous_end = WST_HEADER_BYTES;
     for (size_t i = 0; i < r->frame_count; i++) {
@@ -309,13 +313,9 @@ static int parse_v2_tables(wst_reader *r, const uint8_t *raw, ws_error *err)
     if (next_chunk != r->chunk_count)
         return ws_fail(err, "corrupt index: the frames hold %llu chunks, the trailer says %zu",
                        (unsigned long long)next_chunk, r->chunk_count);
-    const uint8_t *c = raw + r->frame_count * WST_FRAME_ENTRY_BYTES;
-    for (size_t i = 0; i < r->chunk_count; i++, c += WST_CHUNK_ENTRY_BYTES) {
-        r->chunks[i].kernel = wst_get_u32(c);
-        r->chunks[i].cta = wst_get_u32(c + 4);
-        r->chunks[i].records = wst_get_u32(c + 8);
-    }
-    return 0;
+    size_t frame_table = r->frame_count * WST_FRAME_ENTRY_BYTES;
+    return wst_chunk_table_read(raw + frame_table, len - frame_table, r->chunk_count, r->chunks,
+                                err);
 }
 
 /* Version 1: frames (chunks) may be listed in any order but must not
@@ -342,9 +342,7 @@ static int read_index(wst_reader *r, const trailer *t, ws_error *err)
     r->chunk_count = (size_t)t->chunks;
     r->frame_count = (size_t)t->frames;
     size_t n = r->chunk_count, frames = r->frame_count;
-    /* read_trailer checked that the tables fill the room before the trailer */
-    size_t bytes = r->version == 1 ? n * WST_V1_INDEX_ENTRY_BYTES
-                                   : frames * WST_FRAME_ENTRY_BYTES + n * WST_CHUNK_ENTRY_BYTES;
+    size_t bytes = (size_t)t->tables_bytes; /* checked against the file by read_trailer */
     uint8_t *raw = malloc(bytes ? bytes : 1);
     r->chunks = calloc(n ? n : 1, sizeof *r->chunks);
     r->frames = calloc(frames ? frames : 1, sizeof *r->frames);
@@ -361,7 +359,7 @@ static int read_index(wst_reader *r, const trailer *t, ws_error *err)
         parse_v1_index(r, raw);
         rc = check_v1_overlaps(r, err);
     } else if (rc == 0) {
-        rc = parse_v2_tables(r, raw, err);
+        rc = parse_v2_tables(r, raw, bytes, err);
     }
     free(raw);
     uint64_t *records = rc == 0 ? calloc(r->trace.kernel_count + 1, sizeof *records) : NULL;

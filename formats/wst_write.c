@@ -13,6 +13,7 @@
 
 #include "formats/alloc_map.h"
 #include "formats/sink.h"
+#include "formats/wst_chunk_table.h"
 #include "formats/wst_codec.h"
 #include "formats/wst_layout.h"
 #include "formats/wst_meta.h"
@@ -382,28 +383,30 @@ static int write_tables_and_trailer(wst_writer *w, ws_error *err)
     if (rc != 0)
         return -1;
     uint64_t tables_offset = w->offset;
-    size_t tables_len =
-        w->frame_count * WST_FRAME_ENTRY_BYTES + w->chunk_count * WST_CHUNK_ENTRY_BYTES;
-    uint8_t *tables = calloc(tables_len ? tables_len : 1, 1);
-    if (!tables)
-        return ws_fail(err, "out of memory");
-    uint8_t *e = tables;
-    for (size_t i = 0; i < w->frame_count; i++, e += WST_FRAME_ENTRY_BYTES) {
+    wst_bytes tables = {0};
+    int failed = wst_bytes_reserve(&tables, w->frame_count * WST_FRAME_ENTRY_BYTES + 1);
+    for (size_t i = 0; !failed && i < w->frame_count; i++) {
         const frame_entry *f = &w->frames[i];
+        uint8_t *e = tables.data + tables.len;
+        memset(e, 0, WST_FRAME_ENTRY_BYTES);
         wst_put_u64(e, f->offset);
         wst_put_u32(e + 8, f->compressed_bytes);
         wst_put_u32(e + 12, f->raw_bytes);
         wst_put_u32(e + 16, f->chunks);
         wst_put_u64(e + 24, f->hash);
+        tables.len += WST_FRAME_ENTRY_BYTES;
     }
-    for (size_t i = 0; i < w->chunk_count; i++, e += WST_CHUNK_ENTRY_BYTES) {
-        wst_put_u32(e, w->chunks[i].kernel);
-        wst_put_u32(e + 4, w->chunks[i].cta);
-        wst_put_u32(e + 8, w->chunks[i].records);
+    wst_chunk_cursor previous = WST_CHUNK_CURSOR_START;
+    for (size_t i = 0; !failed && i < w->chunk_count; i++)
+        failed = wst_chunk_table_put(&tables, &previous, w->chunks[i].kernel, w->chunks[i].cta,
+                                     w->chunks[i].records);
+    if (failed) {
+        wst_bytes_free(&tables);
+        return ws_fail(err, "out of memory");
     }
-    rc = write_bytes(w, tables, tables_len, err);
-    uint64_t tables_hash = hash64(tables, tables_len, 0);
-    free(tables);
+    rc = write_bytes(w, tables.data, tables.len, err);
+    uint64_t tables_hash = hash64(tables.data, tables.len, 0);
+    wst_bytes_free(&tables);
     if (rc != 0)
         return -1;
     uint8_t trailer[WST_TRAILER_BYTES] = {0};

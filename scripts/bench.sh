@@ -19,14 +19,16 @@ rm -rf build/bench-traces
     bench/import-scaling.sh build/rel/warpscope
     echo
     # Sections measured apart are carried over as they were: every workload
-    # at --size large takes hours (run only with BENCH_LARGE=1), and the
-    # peers are built outside the repository (bench/peers.sh).
+    # at --size large takes hours (run only with BENCH_LARGE=1), the peers
+    # are built outside the repository (bench/peers.sh), and xz on the
+    # exported text of every workload takes an hour (bench/format-vs-xz.sh).
     carry() { # the section whose heading starts with $1
         [ -f bench/RESULTS.md ] &&
             awk -v h="$1" 'index($0, h) == 1 {on = 1; print; next} on && /^## / {on = 0} on' \
                 bench/RESULTS.md
     }
     carry "## warpscope beside its peers" || true
+    carry "## .wst beside xz and zstd" || true
     if [ "${BENCH_LARGE:-0}" = 1 ]; then
         bench/large-runs.sh build/rel/warpscope
     else

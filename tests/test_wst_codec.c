@@ -1,12 +1,14 @@
 /* tests/test_wst_codec.c: version 2's chunk model at the byte level
  * (docs/trace-format.md, "Address modes" and "History"): a looping trace
  * uses every address mode and decodes exactly, and a record coded against
- * a history the chunk does not have is refused. */
+ * a history the chunk does not have is refused; the chunk table codes
+ * runs in a byte an entry. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/memtrace.h"
+#include "formats/wst_chunk_table.h"
 #include "formats/wst_codec.h"
 #include "formats/wst_columns.h"
 #include "formats/wst_history.h"
@@ -112,4 +114,43 @@ Test(wst_codec, frame_heads_must_agree_with_the_chunk_table)
     wst_frame_layout_free(&e.layout);
     wst_bytes_free(&e.raw);
     wst_memtrace_free(m);
+}
+
+Test(wst_codec, chunk_table_entries_round_trip_and_runs_take_one_byte)
+{
+    static const uint32_t entries[][3] = {
+        {0, 0, 4096}, {0, 1, 4096}, {0, 2, 4096}, /* the common run */
+        {0, 7, 12},   {0, 3, 12},   {2, 0, 1},    /* skips forward and back, a new kernel */
+        {1, 4294967295u, 1u << 20}, {1, 0, 5},    /* extremes */
+    };
+    size_t n = sizeof entries / sizeof *entries;
+    wst_bytes table = {0};
+    wst_chunk_cursor previous = WST_CHUNK_CURSOR_START;
+    for (size_t i = 0; i < n; i++) {
+        size_t before = table.len;
+        cr_assert_eq(wst_chunk_table_put(&table, &previous, entries[i][0], entries[i][1],
+                                         entries[i][2]), 0);
+        if (i == 1 || i == 2)
+            cr_assert_eq(table.len - before, 1, "entry %zu: same kernel, next CTA, as many records", i);
+    }
+    wst_chunk_info got[8];
+    ws_error err;
+    cr_assert_eq(wst_chunk_table_read(table.data, table.len, n, got, &err), 0, "%s", err.msg);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(got[i].kernel, entries[i][0], "entry %zu", i);
+        cr_assert_eq(got[i].cta, entries[i][1], "entry %zu", i);
+        cr_assert_eq(got[i].records, entries[i][2], "entry %zu", i);
+    }
+    /* One entry fewer leaves bytes over; one more runs off the end. */
+    cr_assert_eq(wst_chunk_table_read(table.data, table.len, n - 1, got, &err), -1);
+    cr_assert(strstr(err.msg, "past the last") != NULL, "%s", err.msg);
+    wst_chunk_info more[9];
+    cr_assert_eq(wst_chunk_table_read(table.data, table.len, n + 1, more, &err), -1);
+    cr_assert(strstr(err.msg, "malformed") != NULL, "%s", err.msg);
+    /* Flag bits 3-7 are reserved; a CTA before 0 is out of range. */
+    uint8_t reserved[] = {0x08}, before_zero[] = {0x02, 0x03};
+    cr_assert_eq(wst_chunk_table_read(reserved, 1, 1, got, &err), -1);
+    cr_assert_eq(wst_chunk_table_read(before_zero, 2, 1, got, &err), -1);
+    cr_assert(strstr(err.msg, "out of range") != NULL, "%s", err.msg);
+    wst_bytes_free(&table);
 }

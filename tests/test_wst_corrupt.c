@@ -191,16 +191,31 @@ Test(wst_corrupt, absurd_counts_with_valid_checksums)
     cr_assert_null(wst_reader_open(path, &err));
     free(path);
 
-    /* A chunk entry claiming 2^31 records, the tables' checksum fixed. */
-    memcpy(copy, s.bytes, s.len);
+    /* The first chunk entry claiming 2^31 records (its record count, the
+     * last varint of the entry: the first entry always has one), the
+     * tables' checksum fixed. */
     uint64_t tables = wst_get_u64(t + 16), frames = wst_get_u64(t + 24);
     uint64_t tables_bytes = s.len - WST_TRAILER_BYTES - tables;
-    wst_put_u32(copy + tables + frames * WST_FRAME_ENTRY_BYTES + 8, 1u << 31);
-    wst_put_u64(t + 48, hash64(copy + tables, tables_bytes, 0));
-    reseal_trailer(copy, s.len);
-    write_variant(&s, "c.wst", copy, s.len, &path);
+    size_t entry = tables + frames * WST_FRAME_ENTRY_BYTES, at = entry + 1;
+    cr_assert(s.bytes[entry] & 4, "the first entry has a record count");
+    for (int varint = 0; varint < ((s.bytes[entry] & 1) != 0) + ((s.bytes[entry] & 2) != 0);
+         varint++)
+        while (s.bytes[at++] & 0x80)
+            ;
+    cr_assert_lt(s.bytes[at], 0x80, "a one-byte record count");
+    static const uint8_t huge[5] = {0x80, 0x80, 0x80, 0x80, 0x08}; /* 2^31 */
+    size_t grown_len = s.len + 4;
+    uint8_t *grown = malloc(grown_len);
+    memcpy(grown, s.bytes, at);
+    memcpy(grown + at, huge, 5);
+    memcpy(grown + at + 5, s.bytes + at + 1, s.len - at - 1);
+    uint8_t *gt = grown + grown_len - WST_TRAILER_BYTES;
+    wst_put_u64(gt + 48, hash64(grown + tables, tables_bytes + 4, 0));
+    reseal_trailer(grown, grown_len);
+    write_variant(&s, "c.wst", grown, grown_len, &path);
     cr_assert_null(wst_reader_open(path, &err));
     cr_assert(strstr(err.msg, "impossible sizes") != NULL, "%s", err.msg);
+    free(grown);
     free(path);
 
     /* A frame pointing past the chunk area. */
