@@ -1,9 +1,10 @@
 /* formats/wst.h: reading and writing .wst trace files.
  *
  * Layout in one sentence: a small fixed header, then zstd frames of several
- * chunks each (a chunk is a run of one CTA's records), then a JSON metadata
- * document (kernels, PC tables, origin, device allocations), a table of the
- * frames and one of the chunks, and a fixed trailer that locates them.
+ * chunks each (a chunk is a run of one CTA's records), then a compressed
+ * JSON metadata document (kernels, PC tables, origin, device allocations),
+ * a table of the frames and one of the chunks, and a fixed trailer that
+ * locates them.
  * docs/trace-format.md gives the bytes.
  *
  * The metadata sits at the end (as in Parquet) because a streaming collector

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "formats/alloc_map.h"
 #include "formats/wst_chunk_table.h"
@@ -192,16 +193,49 @@ static int read_trailer(wst_reader *r, trailer *t, ws_error *err)
     return 0;
 }
 
+/* Version 2's metadata is one zstd frame of the JSON text, at most
+ * WST_MAX_METADATA_BYTES decompressed; version 1's is the text itself.
+ * *text gets the text (free it), *len its length. */
+static int metadata_text(wst_reader *r, const trailer *t, char **text, size_t *len,
+                         ws_error *err)
+{
+    uint8_t *stored = malloc(t->meta_bytes ? t->meta_bytes : 1);
+    if (!stored)
+        return ws_fail(err, "out of memory");
+    int rc = read_at(r, stored, t->meta_bytes, t->meta_offset, err);
+    if (rc == 0 && hash64(stored, t->meta_bytes, 0) != t->meta_hash)
+        rc = ws_fail(err, "corrupt metadata (checksum mismatch)");
+    if (rc != 0 || r->version == 1) {
+        *text = (char *)stored;
+        *len = t->meta_bytes;
+        return rc;
+    }
+    unsigned long long raw = ZSTD_getFrameContentSize(stored, t->meta_bytes);
+    if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN ||
+        raw > WST_MAX_METADATA_BYTES) {
+        free(stored);
+        return ws_fail(err, "corrupt metadata (not a zstd frame of at most %u MiB)",
+                       WST_MAX_METADATA_BYTES >> 20);
+    }
+    *text = malloc(raw ? raw : 1);
+    *len = (size_t)raw;
+    wst_decompressor *d = wst_decompressor_new();
+    if (!*text || !d)
+        rc = ws_fail(err, "out of memory");
+    else if (wst_decompress(d, stored, t->meta_bytes, (uint8_t *)*text, *len, err) != 0)
+        rc = ws_fail_prefix(err, "corrupt metadata: ");
+    wst_decompressor_free(d);
+    free(stored);
+    return rc;
+}
+
 static int read_metadata(wst_reader *r, const trailer *t, ws_error *err)
 {
-    char *text = malloc(t->meta_bytes ? t->meta_bytes : 1);
-    if (!text)
-        return ws_fail(err, "out of memory");
-    int rc = read_at(r, text, t->meta_bytes, t->meta_offset, err);
-    if (rc == 0 && hash64(text, t->meta_bytes, 0) != t->meta_hash)
-        rc = ws_fail(err, "corrupt metadata (checksum mismatch)");
+    char *text = NULL;
+    size_t len = 0;
+    int rc = metadata_text(r, t, &text, &len, err);
     if (rc == 0)
-        rc = wst_meta_decode(text, t->meta_bytes, &r->trace, err);
+        rc = wst_meta_decode(text, len, &r->trace, err);
     free(text);
     if (rc == 0 && wst_alloc_map_build(&r->allocations, r->trace.allocations,
                                        r->trace.allocation_count, err) != 0)

@@ -376,11 +376,17 @@ static int write_tables_and_trailer(wst_writer *w, ws_error *err)
         return ws_fail(err, "the trace's metadata (kernel names, PCs) is %zu MiB, over the "
                        "format's %u MiB limit", meta_len >> 20, WST_MAX_METADATA_BYTES >> 20);
     }
-    uint64_t meta_offset = w->offset;
-    int rc = write_bytes(w, meta, meta_len, err);
-    uint64_t meta_hash = hash64(meta, meta_len, 0);
+    /* Version 2 compresses it: a trace of many short launches repeats
+     * each kernel's PC table, and the JSON outweighed the records. */
+    wst_bytes text = {(uint8_t *)meta, meta_len, meta_len};
+    int rc = wst_compress(w->compressor, &text, &w->packed, err);
     free(meta);
     if (rc != 0)
+        return -1;
+    uint64_t meta_offset = w->offset;
+    size_t meta_bytes = w->packed.len;
+    uint64_t meta_hash = hash64(w->packed.data, meta_bytes, 0);
+    if (write_bytes(w, w->packed.data, meta_bytes, err) != 0)
         return -1;
     uint64_t tables_offset = w->offset;
     wst_bytes tables = {0};
@@ -411,7 +417,7 @@ static int write_tables_and_trailer(wst_writer *w, ws_error *err)
         return -1;
     uint8_t trailer[WST_TRAILER_BYTES] = {0};
     wst_put_u64(trailer, meta_offset);
-    wst_put_u64(trailer + 8, meta_len);
+    wst_put_u64(trailer + 8, meta_bytes);
     wst_put_u64(trailer + 16, tables_offset);
     wst_put_u64(trailer + 24, w->frame_count);
     wst_put_u64(trailer + 32, w->chunk_count);

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <zstd.h>
+
 #include "formats/wst.h"
 #include "formats/wst_layout.h"
 #include "tests/helpers.h"
@@ -270,33 +272,112 @@ Test(wst_corrupt, magic_version_empty_directory)
 /* The sample with its metadata's allocation list (the document's last key)
  * replaced by `list`, every checksum and offset made right, so only the
  * metadata checks stand in the way. */
+/* The metadata text of a version 2 file (a zstd frame; free it). */
+static char *metadata_of(const uint8_t *bytes, size_t len, size_t *text_len)
+{
+    const uint8_t *t = bytes + len - WST_TRAILER_BYTES;
+    uint64_t meta_offset = wst_get_u64(t), meta_bytes = wst_get_u64(t + 8);
+    unsigned long long raw = ZSTD_getFrameContentSize(bytes + meta_offset, meta_bytes);
+    cr_assert_lt(raw, 1u << 20);
+    char *text = malloc(raw + 1);
+    cr_assert_eq(ZSTD_decompress(text, raw, bytes + meta_offset, meta_bytes), raw);
+    text[raw] = '\0';
+    *text_len = raw;
+    return text;
+}
+
+/* bytes with its metadata replaced by `text` (compressed as the writer
+ * does), the tables moved after it and every checksum redone. */
+static uint8_t *with_metadata(const uint8_t *bytes, size_t len, const char *text, size_t text_len,
+                              size_t *new_len)
+{
+    const uint8_t *t = bytes + len - WST_TRAILER_BYTES;
+    uint64_t meta_offset = wst_get_u64(t), tables_offset = wst_get_u64(t + 16);
+    size_t tables_bytes = len - WST_TRAILER_BYTES - tables_offset;
+    size_t bound = ZSTD_compressBound(text_len);
+    uint8_t *copy = malloc(meta_offset + bound + tables_bytes + WST_TRAILER_BYTES);
+    memcpy(copy, bytes, meta_offset);
+    size_t meta_bytes = ZSTD_compress(copy + meta_offset, bound, text, text_len, 3);
+    cr_assert(!ZSTD_isError(meta_bytes));
+    memcpy(copy + meta_offset + meta_bytes, bytes + tables_offset, tables_bytes + WST_TRAILER_BYTES);
+    *new_len = meta_offset + meta_bytes + tables_bytes + WST_TRAILER_BYTES;
+    uint8_t *trailer = copy + *new_len - WST_TRAILER_BYTES;
+    wst_put_u64(trailer + 8, meta_bytes);
+    wst_put_u64(trailer + 16, meta_offset + meta_bytes);
+    wst_put_u64(trailer + 40, hash64(copy + meta_offset, meta_bytes, 0));
+    reseal_trailer(copy, *new_len);
+    return copy;
+}
+
 static char *with_allocations(const sample *s, const char *list)
 {
-    const uint8_t *t = s->bytes + s->len - WST_TRAILER_BYTES;
-    uint64_t meta_offset = wst_get_u64(t), meta_bytes = wst_get_u64(t + 8);
-    uint64_t index_offset = wst_get_u64(t + 16);
-    const char *meta = (const char *)s->bytes + meta_offset;
-    const char *key = memmem(meta, meta_bytes, "\"allocations\":", 14);
+    size_t text_len;
+    char *meta = metadata_of(s->bytes, s->len, &text_len);
+    const char *key = memmem(meta, text_len, "\"allocations\":", 14);
     cr_assert_not_null(key, "the sample lists allocations");
     size_t keep = (size_t)(key - meta) + 14, list_len = strlen(list);
-    size_t new_meta = keep + list_len + 1, index_bytes = s->len - WST_TRAILER_BYTES - index_offset;
-    size_t len = meta_offset + new_meta + index_bytes + WST_TRAILER_BYTES;
-    uint8_t *copy = malloc(len), *p = copy;
-    memcpy(p, s->bytes, meta_offset + keep);
-    p += meta_offset + keep;
-    memcpy(p, list, list_len);
-    p += list_len;
-    *p++ = '}';
-    memcpy(p, s->bytes + index_offset, index_bytes + WST_TRAILER_BYTES);
-    uint8_t *trailer = copy + len - WST_TRAILER_BYTES;
-    wst_put_u64(trailer + 8, new_meta);
-    wst_put_u64(trailer + 16, meta_offset + new_meta);
-    wst_put_u64(trailer + 40, hash64(copy + meta_offset, new_meta, 0));
-    reseal_trailer(copy, len);
+    char *text = malloc(keep + list_len + 2);
+    memcpy(text, meta, keep);
+    memcpy(text + keep, list, list_len);
+    text[keep + list_len] = '}';
+    size_t len;
+    uint8_t *copy = with_metadata(s->bytes, s->len, text, keep + list_len + 1, &len);
     char *path;
     write_variant(s, "alloc.wst", copy, len, &path);
     free(copy);
+    free(text);
+    free(meta);
     return path;
+}
+
+/* Metadata that would decompress past the format's 256 MiB: 300 MiB of
+ * zeros, a few KB compressed.  Refused from the frame's header, before
+ * anything is allocated for it. */
+Test(wst_corrupt, metadata_bomb)
+{
+    sample s = make_sample(10, 16);
+    const size_t total = (size_t)300 << 20, piece = (size_t)1 << 20;
+    char *zeros = calloc(piece, 1);
+    size_t cap = ZSTD_compressBound(total);
+    uint8_t *frame = malloc(cap);
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    ZSTD_CCtx_setPledgedSrcSize(c, total);
+    ZSTD_outBuffer out = {frame, cap, 0};
+    for (size_t fed = 0; fed < total; fed += piece) {
+        ZSTD_inBuffer in = {zeros, piece, 0};
+        ZSTD_EndDirective end = fed + piece == total ? ZSTD_e_end : ZSTD_e_continue;
+        size_t left;
+        do
+            left = ZSTD_compressStream2(c, &out, &in, end);
+        while (!ZSTD_isError(left) && (in.pos < in.size || (end == ZSTD_e_end && left)));
+        cr_assert(!ZSTD_isError(left));
+    }
+    ZSTD_freeCCtx(c);
+    free(zeros);
+    cr_assert_lt(out.pos, 64 << 10, "a bomb: %zu bytes", out.pos);
+    /* Splice the frame in as the metadata. */
+    const uint8_t *t = s.bytes + s.len - WST_TRAILER_BYTES;
+    uint64_t meta_offset = wst_get_u64(t), tables_offset = wst_get_u64(t + 16);
+    size_t tables_bytes = s.len - WST_TRAILER_BYTES - tables_offset;
+    size_t len = meta_offset + out.pos + tables_bytes + WST_TRAILER_BYTES;
+    uint8_t *copy = malloc(len);
+    memcpy(copy, s.bytes, meta_offset);
+    memcpy(copy + meta_offset, frame, out.pos);
+    memcpy(copy + meta_offset + out.pos, s.bytes + tables_offset, tables_bytes + WST_TRAILER_BYTES);
+    uint8_t *trailer = copy + len - WST_TRAILER_BYTES;
+    wst_put_u64(trailer + 8, out.pos);
+    wst_put_u64(trailer + 16, meta_offset + out.pos);
+    wst_put_u64(trailer + 40, hash64(copy + meta_offset, out.pos, 0));
+    reseal_trailer(copy, len);
+    char *path;
+    write_variant(&s, "bomb.wst", copy, len, &path);
+    ws_error err;
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert(strstr(err.msg, "at most 256 MiB") != NULL, "%s", err.msg);
+    free(path);
+    free(copy);
+    free(frame);
+    free_sample(&s);
 }
 
 Test(wst_corrupt, allocation_tables)
@@ -383,17 +464,18 @@ Test(wst_corrupt, grid_of_more_than_2_pow_32_ctas)
     cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0, "%s", err.msg);
     cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
 
-    /* Same-length forgery: [4294967295,1,1] -> [4294967295,2,1], checksums redone. */
-    size_t len;
+    /* A forgery: [4294967295,1,1] -> [4294967295,2,1], checksums redone. */
+    size_t len, text_len;
     uint8_t *bytes = (uint8_t *)test_read_file(path, &len);
-    uint8_t *t = bytes + len - WST_TRAILER_BYTES;
-    uint64_t meta = wst_get_u64(t), meta_len = wst_get_u64(t + 8);
-    char *grid = memmem(bytes + meta, meta_len, "[4294967295,1,1]", 16);
+    char *meta = metadata_of(bytes, len, &text_len);
+    char *grid = memmem(meta, text_len, "[4294967295,1,1]", 16);
     cr_assert_not_null(grid);
     grid[12] = '2';
-    wst_put_u64(t + 40, hash64(bytes + meta, meta_len, 0));
-    reseal_trailer(bytes, len);
-    cr_assert_eq(test_write_file(path, bytes, len), 0);
+    size_t forged_len;
+    uint8_t *forged = with_metadata(bytes, len, meta, text_len, &forged_len);
+    cr_assert_eq(test_write_file(path, forged, forged_len), 0);
+    free(forged);
+    free(meta);
     cr_assert_null(wst_reader_open(path, &err));
     cr_assert(strstr(err.msg, "grid (4294967295,2,1) has more than 2^32-1 CTAs") != NULL, "%s",
               err.msg);
