@@ -116,6 +116,9 @@ size_t wst_reader_chunk_count(const wst_reader *r);
 const wst_chunk_info *wst_reader_chunk(const wst_reader *r, size_t index);
 size_t wst_reader_frame_count(const wst_reader *r);
 const wst_frame_info *wst_reader_frame(const wst_reader *r, size_t index);
+/* Frames decompressed so far (a frame its cursors need again may be
+ * decompressed again once the reader's 64 MiB of kept frames is full). */
+uint64_t wst_reader_frames_decompressed(const wst_reader *r);
 
 /* The allocation an address lies in (trace->allocations[*ordinal]) and the
  * offset inside it: 1, or 0 when it lies in none. */

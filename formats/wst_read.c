@@ -30,12 +30,15 @@ typedef struct kernel_ctas {
     size_t order_begin, order_end;
 } kernel_ctas;
 
-/* Decompressed frames, shared by the reader's cursors: the scheduler opens
- * a cursor per CTA, and the CTAs of one frame are usually read one after
- * another.  A cursor pins the frame it decodes from; the least recently
- * used unpinned one is replaced (there are more only while more cursors
- * decode at once). */
-#define CACHED_FRAMES 4
+/* Decompressed frames, shared by the reader's cursors.  The scheduler
+ * opens a cursor per CTA in dispatch order.  In a trace a GPU collector
+ * wrote, CTAs ran side by side, so one CTA's chunks lie in the frames
+ * written while it ran, and the CTAs after it need mostly the same frames:
+ * keeping up to 64 MiB of them makes each frame decompress about once
+ * (keeping 4 made bench_wst's interleaved read 100 times slower).  A cursor
+ * pins the frame it decodes from; the least recently used unpinned one is
+ * replaced once the budget is reached. */
+#define CACHE_BYTES ((size_t)64 << 20)
 
 typedef struct cached_frame {
     size_t frame; /* SIZE_MAX: empty */
@@ -59,7 +62,9 @@ struct wst_reader {
     size_t *order;           /* chunk indices by (kernel, CTA, file order) */
     cached_frame *cache;
     size_t cache_count;
+    size_t cache_bytes; /* raw buffers held by the cache */
     uint64_t cache_clock;
+    uint64_t frames_decompressed;
     wst_decompressor *dctx;
     wst_bytes compressed;   /* a frame as read, before decompression */
     uint32_t *frame_records; /* scratch: records of a frame's chunks */
@@ -496,6 +501,7 @@ uint64_t wst_reader_file_bytes(const wst_reader *r) { return r->file_bytes; }
 size_t wst_reader_chunk_count(const wst_reader *r) { return r->chunk_count; }
 size_t wst_reader_frame_count(const wst_reader *r) { return r->frame_count; }
 unsigned wst_reader_version(const wst_reader *r) { return r->version; }
+uint64_t wst_reader_frames_decompressed(const wst_reader *r) { return r->frames_decompressed; }
 
 const wst_frame_info *wst_reader_frame(const wst_reader *r, size_t index)
 {
@@ -656,11 +662,12 @@ static int frame_in_cache(wst_reader *r, size_t f, size_t *entry, ws_error *err)
             *entry = i;
             return 0;
         }
-        if (!e->pins && (victim == SIZE_MAX || e->used < r->cache[victim].used))
+        if (!e->pins && (victim == SIZE_MAX || e->frame == SIZE_MAX ||
+                         (r->cache[victim].frame != SIZE_MAX && e->used < r->cache[victim].used)))
             victim = i;
     }
-    if (victim == SIZE_MAX || (r->cache[victim].frame != SIZE_MAX &&
-                               r->cache_count < CACHED_FRAMES)) {
+    int room = r->cache_bytes + r->frames[f].raw_bytes <= CACHE_BYTES;
+    if (victim == SIZE_MAX || (r->cache[victim].frame != SIZE_MAX && room)) {
         cached_frame *grown = realloc(r->cache, (r->cache_count + 1) * sizeof *grown);
         if (!grown)
             return ws_fail(err, "out of memory");
@@ -671,7 +678,11 @@ static int frame_in_cache(wst_reader *r, size_t f, size_t *entry, ws_error *err)
     cached_frame *e = &r->cache[victim];
     e->used = ++r->cache_clock;
     *entry = victim;
-    return fill_cache_entry(r, e, f, err);
+    size_t held = e->raw.cap;
+    int rc = fill_cache_entry(r, e, f, err);
+    r->cache_bytes += e->raw.cap - held;
+    r->frames_decompressed += rc == 0;
+    return rc;
 }
 
 /* Starts decoding the cursor's next chunk. */

@@ -159,6 +159,44 @@ Test(wst, roundtrip_every_workload)
     }
 }
 
+/* CTAs interleaved as a GPU collector delivers them: each CTA's chunks lie
+ * in many frames, and each frame holds chunks of many CTAs.  Reading CTA
+ * after CTA must still decompress each frame once, not once a chunk. */
+Test(wst, interleaved_ctas_decompress_each_frame_once)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.wst");
+    wst_memtrace *m = test_random_trace(7, 3, 4000);
+    wst_writer_options o = {.chunk_records = 20, .frame_bytes = 2048};
+    cr_assert_eq(test_write_memtrace(m, path, &o), 0);
+    ws_error err;
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cr_assert_gt(wst_reader_frame_count(r), 50);
+    size_t spread = 0; /* chunks whose CTA's previous chunk is in another frame */
+    for (size_t i = 1; i < wst_reader_chunk_count(r); i++)
+        spread += wst_reader_chunk(r, i)->cta != wst_reader_chunk(r, i - 1)->cta;
+    cr_assert_gt(spread, wst_reader_chunk_count(r) / 2, "the CTAs interleave");
+    for (uint32_t k = 0; k < wst_reader_trace(r)->kernel_count; k++) {
+        uint32_t count;
+        const uint32_t *ctas = wst_reader_ctas(r, k, &count);
+        for (uint32_t c = 0; c < count; c++) {
+            wst_cursor *cur = wst_cursor_cta(r, k, ctas[c], &err);
+            const wst_record *batch;
+            int64_t n;
+            while ((n = wst_cursor_next_batch(cur, &batch, NULL, &err)) > 0)
+                ;
+            cr_assert_eq(n, 0, "%s", err.msg);
+            wst_cursor_free(cur);
+        }
+    }
+    cr_assert_eq(wst_reader_frames_decompressed(r), wst_reader_frame_count(r));
+    wst_reader_close(r);
+    wst_memtrace_free(m);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
 /* tests/fixtures/wst-v1 was written by the version 1 writer: random.wst
  * from test_random_trace(20261125, 3, 600) in chunks of 50 records, and
  * lud-small.wst by `warpscope record --workload lud --size small`. */
