@@ -11,6 +11,12 @@
 #   --size small|medium|large (default large)   --max N (default 24 M requests, 0 = all)
 #   --traces "gemm bfs spmv"                    --keep DIR (write the streams there, keep them)
 # SHARDS_SEED (default 42, mrcProfiler's own default) seeds the SHARDS hash.
+# SHARDS_SAMPLES=N (default 0: not run) also runs mrcProfiler's SHARDS at
+# R = 0.01 and 0.001 with N independent seeds and prints the mean (min-max)
+# error over the sizes of at least 1/R lines, to set beside bench_shards.
+# mrcProfiler samples a line when XXH3(id XOR seed) <= R x 2^64, so small
+# seeds (1, 2, 3, ...) turn line ids into their neighbours' and draw nearly
+# the same sample; the seeds are i x 0x9E3779B97F4A7C15 >> 33, i = 1..N.
 #
 # Each tool runs once on each stream under /usr/bin/time (wall seconds, peak
 # RSS), reading the stream from a file, so every time includes reading it.
@@ -22,6 +28,7 @@ cd "$(dirname "$0")/.."
 
 size=large max=$((24 << 20)) traces="gemm bfs spmv" keep=""
 libcachesim=${LIBCACHESIM:-} parda=${PARDA:-} seed=${SHARDS_SEED:-42}
+samples=${SHARDS_SAMPLES:-0}
 while [ $# -gt 0 ]; do
     case $1 in
         --size) size=$2; shift 2 ;;
@@ -208,3 +215,33 @@ for name in $traces; do
     fi
     echo
 done
+
+# mean (min-max) of mrcProfiler SHARDS's error over $samples independent seeds
+if [ -n "$lcs_bin" ] && [ "$samples" -gt 0 ]; then
+    echo "libCacheSim SHARDS over $samples independent seeds: mean (min-max) absolute error" \
+         "over the sizes of at least 1/R lines, against warpscope's exact curve."
+    echo
+    echo "| trace | R = 0.01 | R = 0.001 |"
+    echo "|---|---:|---:|"
+    for name in $traces; do
+        [ -s "$out/$name.warpscope.curve" ] || continue
+        row="| $name |"
+        for rate in 0.01 0.001; do
+            : > "$out/$name.samples$rate"
+            for i in $(seq 1 "$samples"); do
+                s=$(( (i * 0x9E3779B97F4A7C15 >> 33) & 0x7FFFFFFF ))
+                "$lcs_bin/mrcProfiler" "$dir/$name.oracleGeneral.bin" oracleGeneral --algo=LRU \
+                    --profiler=SHARDS --profiler-params="FIX_RATE,$rate,$s" --size="$shards_sizes" |
+                    awk '$1 ~ /^[0-9]+B$/ { print $2 }' > "$out/$name.sample.curve"
+                echo "$sizes" | tr ' ' '\n' | sed '/^$/d' |
+                    paste - "$out/$name.sample.curve" "$out/$name.warpscope.curve" |
+                    awk -F'\t' -v r="$rate" '$1 * r >= 1 { e += ($2 > $3 ? $2 - $3 : $3 - $2); n++ }
+                        END { printf "%.6f\n", e / n }' >> "$out/$name.samples$rate"
+            done
+            row="$row $(awk '{ s += $1; if (NR == 1 || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
+                END { printf "%.4f (%.4f-%.4f)", s / NR, lo, hi }' "$out/$name.samples$rate") |"
+        done
+        echo "$row"
+    done
+    echo
+fi
