@@ -38,35 +38,26 @@ int wst_decoder_start_v1(wst_decoder *d, const uint8_t *raw, size_t raw_len, uin
     return 0;
 }
 
+/* Version 1 codes a record's lowest lane against the previous record's. */
+static const char *v1_addresses(wst_decoder *d, wst_column *col, wst_record *r, unsigned mode,
+                                uint64_t *previous_base)
+{
+    (void)d;
+    uint64_t base_delta, step = 0;
+    if (wst_get_varint(&col[WST_COL_BASE], &base_delta))
+        return "address column ends early";
+    uint64_t base = *previous_base += wst_unzigzag(base_delta);
+    if (mode == WST_MODE_STRIDE) {
+        if ((r->mask & (r->mask - 1)) && wst_get_varint(&col[WST_COL_LANES], &step))
+            return "stride missing";
+        wst_fill_stride(r, base, wst_unzigzag(step));
+    } else if (wst_fill_deltas(&col[WST_COL_LANES], r, base) != 0) {
+        return "lane deltas end early";
+    }
+    return NULL;
+}
+
 int64_t wst_decoder_next_v1(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err)
 {
-    wst_column *col = (wst_column *)d->columns;
-    uint32_t n = d->remaining < max ? d->remaining : max;
-    uint64_t previous_base = d->previous_base, previous_time = d->previous_time;
-    for (uint32_t i = 0; i < n; i++, d->decoded++) {
-        wst_record *r = &out[i];
-        uint32_t at = d->decoded;
-        unsigned mode = WST_MODE_NONE;
-        if (wst_read_head(col, d, at, 1, r, &mode, &previous_time, err) != 0)
-            return -1;
-        if (mode == WST_MODE_NONE)
-            continue;
-        uint64_t base_delta, step = 0;
-        if (wst_get_varint(&col[WST_COL_BASE], &base_delta))
-            return ws_fail(err, "record %u: address column ends early", at);
-        uint64_t base = previous_base += wst_unzigzag(base_delta);
-        if (mode == WST_MODE_STRIDE) {
-            if ((r->mask & (r->mask - 1)) && wst_get_varint(&col[WST_COL_LANES], &step))
-                return ws_fail(err, "record %u: stride missing", at);
-            wst_fill_stride(r, base, wst_unzigzag(step));
-        } else if (wst_fill_deltas(&col[WST_COL_LANES], r, base) != 0) {
-            return ws_fail(err, "record %u: lane deltas end early", at);
-        }
-    }
-    d->previous_base = previous_base;
-    d->previous_time = previous_time;
-    d->remaining -= n;
-    if (d->remaining == 0 && wst_columns_consumed(col, err) != 0)
-        return -1;
-    return n;
+    return wst_decode_records(d, out, max, 1, v1_addresses, err);
 }

@@ -199,4 +199,38 @@ static inline int wst_columns_consumed(const wst_column *col, ws_error *err)
     return 0;
 }
 
+/* One record's addresses, after its head, in mode `mode` (not NONE):
+ * NULL, or what is wrong.  *previous_base is the last record's lowest
+ * active lane address in the chunk, kept up to date. */
+typedef const char *(*wst_address_fn)(wst_decoder *d, wst_column *col, wst_record *r,
+                                      unsigned mode, uint64_t *previous_base);
+
+/* Both versions' record loop: up to max records of d into out.  Inlined
+ * with each version's address decoder, so the call is direct. */
+static inline __attribute__((always_inline)) int64_t
+wst_decode_records(wst_decoder *d, wst_record *out, uint32_t max, unsigned version,
+                   wst_address_fn addresses, ws_error *err)
+{
+    wst_column *col = (wst_column *)d->columns;
+    uint32_t n = d->remaining < max ? d->remaining : max;
+    uint64_t previous_base = d->previous_base, previous_time = d->previous_time;
+    for (uint32_t i = 0; i < n; i++, d->decoded++) {
+        wst_record *r = &out[i];
+        unsigned mode = WST_MODE_NONE;
+        if (wst_read_head(col, d, d->decoded, version, r, &mode, &previous_time, err) != 0)
+            return -1;
+        if (mode == WST_MODE_NONE)
+            continue;
+        const char *wrong = addresses(d, col, r, mode, &previous_base);
+        if (wrong)
+            return ws_fail(err, "record %u: %s", d->decoded, wrong);
+    }
+    d->previous_base = previous_base;
+    d->previous_time = previous_time;
+    d->remaining -= n;
+    if (d->remaining == 0 && wst_columns_consumed(col, err) != 0)
+        return -1;
+    return n;
+}
+
 #endif

@@ -304,59 +304,48 @@ static int decode_from_history(wst_column *lanes, const wst_history_slot *s, wst
     return 0;
 }
 
+/* Version 2 codes a record against the history (formats/wst_history.h)
+ * and leaves it there for the next record of its warp and PC. */
+static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, unsigned mode,
+                                uint64_t *previous_base)
+{
+    wst_history *history = d->history;
+    wst_history_slot *s = wst_history_slot_of(history, r->warp, r->pc);
+    int hit = wst_history_hit(history, s, r->warp, r->pc);
+    uint64_t value, step = 0, stride = 0;
+    if (wst_get_varint(&col[WST_COL_BASE], &value))
+        return "address column ends early";
+    unsigned first = (unsigned)__builtin_ctz(r->mask);
+    uint64_t predicted = hit ? s->base : *previous_base;
+    if (mode == WST_MODE_STRIDE) {
+        if ((r->mask & (r->mask - 1)) && wst_get_varint(&col[WST_COL_LANES], &step))
+            return "stride missing";
+        stride = wst_unzigzag(step);
+        wst_fill_stride(r, predicted + wst_unzigzag(value), stride);
+    } else if (mode == WST_MODE_DELTAS) {
+        if (wst_fill_deltas(&col[WST_COL_LANES], r, predicted + wst_unzigzag(value)) != 0)
+            return "lane deltas end early";
+    } else {
+        if (!hit || (r->mask & ~s->mask))
+            return "coded against lanes no earlier record of its warp and PC addressed";
+        if (decode_from_history(&col[WST_COL_LANES], s, r, mode, wst_unzigzag(value)) != 0)
+            return "lane deltas end early";
+    }
+    /* The slot now holds this record. */
+    s->affine = mode == WST_MODE_STRIDE;
+    s->base = r->addr[first];
+    s->stride = stride;
+    if (!s->affine)
+        for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
+            unsigned lane = (unsigned)__builtin_ctz(bits);
+            s->lanes[lane] = r->addr[lane];
+        }
+    wst_history_claim(history, s, r->warp, r->pc, r->mask);
+    *previous_base = r->addr[first];
+    return NULL;
+}
+
 int64_t wst_decoder_next_v2(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err)
 {
-    wst_column *col = (wst_column *)d->columns;
-    wst_history *history = d->history;
-    uint32_t n = d->remaining < max ? d->remaining : max;
-    uint64_t previous_base = d->previous_base, previous_time = d->previous_time;
-    for (uint32_t i = 0; i < n; i++, d->decoded++) {
-        wst_record *r = &out[i];
-        uint32_t at = d->decoded;
-        unsigned mode = WST_MODE_NONE;
-        if (wst_read_head(col, d, at, 2, r, &mode, &previous_time, err) != 0)
-            return -1;
-        if (mode == WST_MODE_NONE)
-            continue;
-        wst_history_slot *s = wst_history_slot_of(history, r->warp, r->pc);
-        int hit = wst_history_hit(history, s, r->warp, r->pc);
-        uint64_t value, step = 0;
-        if (wst_get_varint(&col[WST_COL_BASE], &value))
-            return ws_fail(err, "record %u: address column ends early", at);
-        unsigned first = (unsigned)__builtin_ctz(r->mask);
-        uint64_t stride = 0;
-        uint64_t predicted = hit ? s->base : previous_base;
-        if (mode == WST_MODE_STRIDE) {
-            if ((r->mask & (r->mask - 1)) && wst_get_varint(&col[WST_COL_LANES], &step))
-                return ws_fail(err, "record %u: stride missing", at);
-            stride = wst_unzigzag(step);
-            wst_fill_stride(r, predicted + wst_unzigzag(value), stride);
-        } else if (mode == WST_MODE_DELTAS) {
-            if (wst_fill_deltas(&col[WST_COL_LANES], r, predicted + wst_unzigzag(value)) != 0)
-                return ws_fail(err, "record %u: lane deltas end early", at);
-        } else {
-            if (!hit || (r->mask & ~s->mask))
-                return ws_fail(err, "record %u: coded against lanes no earlier record of its "
-                               "warp and PC addressed", at);
-            if (decode_from_history(&col[WST_COL_LANES], s, r, mode, wst_unzigzag(value)) != 0)
-                return ws_fail(err, "record %u: lane deltas end early", at);
-        }
-        /* The slot now holds this record. */
-        s->affine = mode == WST_MODE_STRIDE;
-        s->base = r->addr[first];
-        s->stride = stride;
-        if (!s->affine)
-            for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
-                unsigned lane = (unsigned)__builtin_ctz(bits);
-                s->lanes[lane] = r->addr[lane];
-            }
-        wst_history_claim(history, s, r->warp, r->pc, r->mask);
-        previous_base = r->addr[first];
-    }
-    d->previous_base = previous_base;
-    d->previous_time = previous_time;
-    d->remaining -= n;
-    if (d->remaining == 0 && wst_columns_consumed(col, err) != 0)
-        return -1;
-    return n;
+    return wst_decode_records(d, out, max, 2, v2_addresses, err);
 }
