@@ -12,9 +12,10 @@
  * single-pass with memory bounded by its chunk buffers.
  *
  * Writer: accepts records of many CTAs interleaved in any order, keeps one
- * buffer per open CTA, and flushes a CTA's buffer as a chunk into the frame
- * being built when it fills or when the total buffered exceeds the memory
- * budget; a frame is compressed and written once it holds about 1 MiB.
+ * buffer per open CTA, and flushes a CTA's buffer as a chunk when it fills
+ * or when the total buffered exceeds the memory budget (a frame of its
+ * own), or when the CTA ends or the file closes (into a frame shared with
+ * other ended CTAs, written once it holds about 1 MiB).
  *
  * Reader: loads metadata and tables only; records are decoded one chunk at
  * a time from a few decompressed frames it keeps, so memory is bounded by

@@ -38,6 +38,13 @@ typedef struct chunk_entry {
     uint32_t kernel, cta, records;
 } chunk_entry;
 
+/* A frame being built and the chunk entries it will add to the table. */
+typedef struct frame_in_progress {
+    wst_frame_builder *builder;
+    chunk_entry *chunks;
+    size_t count, capacity;
+} frame_in_progress;
+
 typedef struct frame_entry {
     uint64_t offset;
     uint32_t compressed_bytes, raw_bytes, chunks;
@@ -60,7 +67,12 @@ struct wst_writer {
     size_t chunk_count, chunk_capacity;
     frame_entry *frames;
     size_t frame_count, frame_capacity;
-    wst_frame_builder *frame;
+    /* Chunks of CTAs that have ended share frames: such a CTA is read from
+     * one place, and CTAs that end together are read together.  A chunk of
+     * a CTA still running (flushed because it filled, or for the memory
+     * budget) is a frame of its own: that CTA's chunks lie far apart in the
+     * file, and a shared frame would be decompressed whole for each. */
+    frame_in_progress shared, alone;
     wst_compressor *compressor;
     wst_bytes raw, packed;
     size_t allocation_capacity;
@@ -120,7 +132,8 @@ wst_writer *wst_writer_open(const char *path, const wst_origin *origin,
         w->options.frame_bytes = WST_MAX_FRAME_RAW_BYTES / 2;
     if (u64map_init(&w->buffer_of, 64) != 0 || wst_origin_copy(&w->trace.origin, origin) != 0 ||
         !(w->compressor = wst_compressor_new(w->options.compression_level)) ||
-        !(w->frame = wst_frame_builder_new())) {
+        !(w->shared.builder = wst_frame_builder_new()) ||
+        !(w->alone.builder = wst_frame_builder_new())) {
         ws_fail(err, "out of memory");
         wst_writer_abort(w);
         return NULL;
@@ -212,16 +225,18 @@ int wst_writer_add_allocation(wst_writer *w, const wst_allocation *a, ws_error *
     return rc;
 }
 
-/* Compresses and writes the frame being built. */
-static int write_frame(wst_writer *w, ws_error *err)
+/* Compresses and writes a frame, and lists its chunks. */
+static int write_frame(wst_writer *w, frame_in_progress *f, ws_error *err)
 {
-    uint32_t chunks = wst_frame_chunk_count(w->frame);
+    uint32_t chunks = wst_frame_chunk_count(f->builder);
     if (!chunks)
         return 0;
-    if (wst_frame_finish(w->frame, &w->raw, err) != 0 ||
+    if (wst_frame_finish(f->builder, &w->raw, err) != 0 ||
         wst_compress(w->compressor, &w->raw, &w->packed, err) != 0)
         return -1;
-    if (ws_grow((void **)&w->frames, &w->frame_capacity, w->frame_count + 1, sizeof *w->frames))
+    if (ws_grow((void **)&w->frames, &w->frame_capacity, w->frame_count + 1, sizeof *w->frames) ||
+        ws_grow((void **)&w->chunks, &w->chunk_capacity, w->chunk_count + f->count,
+                sizeof *w->chunks))
         return ws_fail(err, "out of memory");
     w->frames[w->frame_count++] = (frame_entry){
         .offset = w->offset,
@@ -230,32 +245,39 @@ static int write_frame(wst_writer *w, ws_error *err)
         .chunks = chunks,
         .hash = hash64(w->packed.data, w->packed.len, w->offset),
     };
+    memcpy(w->chunks + w->chunk_count, f->chunks, f->count * sizeof *f->chunks);
+    w->chunk_count += f->count;
+    f->count = 0;
     return write_bytes(w, w->packed.data, w->packed.len, err);
 }
 
-/* Encodes one CTA buffer as a chunk of the frame being built, and writes
- * the frame once it is full. */
-static int flush_buffer(wst_writer *w, cta_buffer *b, ws_error *err)
+/* Encodes one CTA buffer as a chunk: into the shared frame once the CTA
+ * has ended (`ended`), written when it is full; into a frame of its own
+ * otherwise. */
+static int flush_buffer(wst_writer *w, cta_buffer *b, int ended, ws_error *err)
 {
     if (!b->records)
         return 0;
-    if (ws_grow((void **)&w->chunks, &w->chunk_capacity, w->chunk_count + 1, sizeof *w->chunks))
+    frame_in_progress *f = ended ? &w->shared : &w->alone;
+    if (ws_grow((void **)&f->chunks, &f->capacity, f->count + 1, sizeof *f->chunks))
         return ws_fail(err, "out of memory");
-    if (wst_frame_add_chunk(w->frame, &b->rows, b->records, err) != 0)
+    if (wst_frame_add_chunk(f->builder, &b->rows, b->records, err) != 0)
         return -1;
-    if (wst_frame_raw_bytes(w->frame) > WST_MAX_FRAME_RAW_BYTES)
+    if (wst_frame_raw_bytes(f->builder) > WST_MAX_FRAME_RAW_BYTES)
         return ws_fail(err, "a chunk of %u records exceeds the format's frame limit", b->records);
-    w->chunks[w->chunk_count++] = (chunk_entry){.kernel = b->kernel, .cta = b->cta,
-                                                .records = b->records};
+    f->chunks[f->count++] = (chunk_entry){.kernel = b->kernel, .cta = b->cta,
+                                          .records = b->records};
     b->records = 0;
     b->rows.len = 0;
-    return wst_frame_raw_bytes(w->frame) >= w->options.frame_bytes ? write_frame(w, err) : 0;
+    if (!ended || wst_frame_raw_bytes(f->builder) >= w->options.frame_bytes)
+        return write_frame(w, f, err);
+    return 0;
 }
 
 /* Flushes and gives the buffer's memory back. */
-static int retire_buffer(wst_writer *w, cta_buffer *b, ws_error *err)
+static int retire_buffer(wst_writer *w, cta_buffer *b, int ended, ws_error *err)
 {
-    if (flush_buffer(w, b, err) != 0)
+    if (flush_buffer(w, b, ended, err) != 0)
         return -1;
     w->buffered_bytes -= b->rows.cap;
     wst_bytes_free(&b->rows);
@@ -286,7 +308,7 @@ static int enforce_budget(wst_writer *w, ws_error *err)
     qsort_r(live, n, sizeof *live, by_capacity_descending, w->buffers);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0 && w->buffered_bytes > w->options.memory_budget / 2; i++)
-        rc = retire_buffer(w, &w->buffers[live[i]], err);
+        rc = retire_buffer(w, &w->buffers[live[i]], 0, err);
     free(live);
     return rc;
 }
@@ -352,7 +374,7 @@ int wst_writer_add_record(wst_writer *w, uint32_t kernel, const wst_record *rec,
     wst_kernel *k = &w->trace.kernels[kernel];
     k->record_count++;
     k->records_by_kind[rec->kind]++;
-    if (b->records >= w->options.chunk_records && flush_buffer(w, b, err) != 0)
+    if (b->records >= w->options.chunk_records && flush_buffer(w, b, 0, err) != 0)
         return -1;
     return w->buffered_bytes > w->options.memory_budget ? enforce_budget(w, err) : 0;
 }
@@ -362,7 +384,7 @@ int wst_writer_end_cta(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *e
     uint32_t *slot = u64map_find(&w->buffer_of, (uint64_t)kernel << 32 | cta);
     if (!slot)
         return 0;
-    return retire_buffer(w, &w->buffers[*slot], err); /* a finished CTA keeps no memory */
+    return retire_buffer(w, &w->buffers[*slot], 1, err); /* a finished CTA keeps no memory */
 }
 
 static int write_tables_and_trailer(wst_writer *w, ws_error *err)
@@ -445,7 +467,10 @@ static void writer_free(wst_writer *w)
     free(w->buffers);
     free(w->chunks);
     free(w->frames);
-    wst_frame_builder_free(w->frame);
+    wst_frame_builder_free(w->shared.builder);
+    wst_frame_builder_free(w->alone.builder);
+    free(w->shared.chunks);
+    free(w->alone.chunks);
     free(w->pc_capacity);
     wst_alloc_map_free(&w->allocation_map);
     u64map_destroy(&w->buffer_of);
@@ -473,9 +498,9 @@ int wst_writer_close(wst_writer *w, ws_error *err)
         if (w->buffer_count)
             qsort(w->buffers, w->buffer_count, sizeof *w->buffers, compare_buffers);
         for (size_t i = 0; i < w->buffer_count && rc == 0; i++)
-            rc = flush_buffer(w, &w->buffers[i], err);
+            rc = flush_buffer(w, &w->buffers[i], 1, err);
         if (rc == 0)
-            rc = write_frame(w, err);
+            rc = write_frame(w, &w->shared, err);
     }
     if (rc == 0)
         rc = write_tables_and_trailer(w, err);

@@ -197,6 +197,48 @@ Test(wst, interleaved_ctas_decompress_each_frame_once)
     test_tmpdir_cleanup(dir);
 }
 
+/* A CTA still running flushes its full chunks into frames of their own;
+ * the chunks of CTAs that have ended share a frame. */
+Test(wst, running_ctas_chunks_stand_alone_ended_ones_share)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.wst");
+    ws_error err;
+    wst_origin origin = {.collector = "test"};
+    wst_writer_options o = {.chunk_records = 4};
+    wst_writer *w = wst_writer_open(path, &origin, &o, &err);
+    wst_kernel k = {.name = "k", .grid = {3, 1, 1}, .block = {32, 1, 1}};
+    cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0);
+    wst_pc pc = {.offset = 0};
+    cr_assert_eq(wst_writer_add_pc(w, 0, &pc, &err), 0);
+    wst_record r;
+    memset(&r, 0, sizeof r);
+    r.size = 4;
+    r.mask = 1;
+    for (int i = 0; i < 10; i++) { /* CTAs 0 and 1 interleaved: two full chunks each */
+        r.cta = (uint32_t)(i % 2);
+        r.addr[0] = 0x1000 + 4u * (unsigned)i;
+        cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), 0, "%s", err.msg);
+    }
+    cr_assert_eq(wst_writer_end_cta(w, 0, 0, &err), 0);
+    cr_assert_eq(wst_writer_end_cta(w, 0, 1, &err), 0);
+    r.cta = 2;
+    cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), 0); /* left for close */
+    cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
+    wst_reader *rd = wst_reader_open(path, &err);
+    cr_assert_not_null(rd, "%s", err.msg);
+    /* Chunks of 4, 4 (running), then CTA 0's and 1's last record and CTA
+     * 2's (ended) in one frame. */
+    cr_assert_eq(wst_reader_chunk_count(rd), 5);
+    cr_assert_eq(wst_reader_frame_count(rd), 3);
+    cr_assert_eq(wst_reader_frame(rd, 0)->chunks, 1);
+    cr_assert_eq(wst_reader_frame(rd, 1)->chunks, 1);
+    cr_assert_eq(wst_reader_frame(rd, 2)->chunks, 3);
+    wst_reader_close(rd);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
 /* tests/fixtures/wst-v1 was written by the version 1 writer: random.wst
  * from test_random_trace(20261125, 3, 600) in chunks of 50 records, and
  * lud-small.wst by `warpscope record --workload lud --size small`. */
