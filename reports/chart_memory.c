@@ -80,9 +80,8 @@ static void arrow(FILE *out, const memory_chart_row *r, unsigned row, int link, 
     const char *colour = none ? "#bdbdbd" : colour_series(row);
     char tip[320];
     snprintf(tip, sizeof tip, "%s, %s: %s requests, %s sectors of 32 B, %s bytes %s", r->name,
-             link_names[link], numfmt_grouped((unsigned long long)f->requests).s,
-             numfmt_grouped((unsigned long long)f->sectors).s,
-             numfmt_grouped((unsigned long long)f->bytes).s,
+             link_names[link], numfmt_grouped_count(f->requests).s,
+             numfmt_grouped_count(f->sectors).s, numfmt_grouped_count(f->bytes).s,
              link == MEMORY_LINK_SM_L1 ? "asked for by the lanes" : r->flows_as);
     fputs("<g><title>", out);
     xml_escape(out, tip);

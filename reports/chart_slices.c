@@ -37,7 +37,7 @@ void chart_slices(FILE *out, const double *requests, unsigned count)
     for (unsigned s = 0; s < count; s++) {
         double v = requests[s] > 0 ? requests[s] : 0, y = chart_y(&p, 0, hi, v);
         snprintf(tip, sizeof tip, "slice %u%s: %s requests", s, s == busiest ? " (the busiest)" : "",
-                 numfmt_grouped((unsigned long long)v).s);
+                 numfmt_grouped_count(v).s);
         svg_rect(out, p.x + s * band + band * 0.15, y, band * 0.7, p.y + p.h - y,
                  colour_series(s == busiest ? 5 : 0), tip);
         if (s % every == 0) {

@@ -1,6 +1,7 @@
 /* reports/numfmt.c: see numfmt.h. */
 #include "reports/numfmt.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -75,6 +76,13 @@ numtext numfmt(numfmt_kind kind, double value)
         snprintf(t.s, sizeof t.s, "%.3g", value);
         return t;
     }
+}
+
+numtext numfmt_grouped_count(double value)
+{
+    if (!(value > 0))
+        return numfmt_grouped(0);
+    return numfmt_grouped(value >= 0x1p64 ? ULLONG_MAX : (unsigned long long)value);
 }
 
 numtext numfmt_grouped(unsigned long long value)

@@ -23,6 +23,9 @@ numtext numfmt_percent(double ratio);
 numtext numfmt_bytes(double bytes);
 /* An exact count with thousands separators for the terminal: 1,234,567. */
 numtext numfmt_grouped(unsigned long long value);
+/* The same for a count held as a double (read back from a report): below
+ * 0 or NaN gives 0, past 2^64 saturates. */
+numtext numfmt_grouped_count(double value);
 /* num / den as a percentage, "n/a" when den is 0 (an undefined ratio). */
 numtext numfmt_share(double num, double den);
 

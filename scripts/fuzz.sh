@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 bin=$1 seconds=${2:-60}
 out=build/fuzz
 mkdir -p "$out/corpus" "$out/scratch" "$out/findings"
-seed() { # selector byte, file
+seed() { # selector byte, file[, bytes kept: 8000]
     local name
     name=$(printf '%s' "$2" | tr '/' '_')
-    { printf "\\x$1"; head -c 8000 "$2"; } > "$out/corpus/seed-$1-$name"
+    { printf "\\x$1"; head -c "${3:-8000}" "$2"; } > "$out/corpus/seed-$1-$name"
 }
 for t in tests/fixtures/accelsim/*/kernel-*.traceg; do
     [ -f "$t" ] && seed 00 "$t"
@@ -20,6 +20,8 @@ done
 # A small real trace (713 bytes); a recorded one would pass the input limit.
 build/rel/warpscope import accelsim tests/fixtures/accelsim/vectoradd -o "$out/small.wst" >/dev/null
 seed 01 "$out/small.wst"
+# A trace in format version 1, which the reader still reads.
+seed 01 tests/fixtures/wst-v1/lud-small.wst 19000
 # The report the edits start from, and one edit to begin with.
 build/rel/warpscope profile "$out/small.wst" --gpu volta -o "$out/report" --quiet >/dev/null
 printf '\x03\x10\x00\x01' > "$out/corpus/seed-03-edit"

@@ -120,25 +120,32 @@ typedef struct value_refs {
     size_t count, capacity;
 } value_refs;
 
+/* One more reference (the recursion below adds a child's descendants
+ * between its siblings, so room is made at every write). */
+static void push_ref(value_refs *out, value_ref ref)
+{
+    if (out->count == out->capacity) {
+        out->capacity = out->capacity ? 2 * out->capacity : 64;
+        out->refs = realloc(out->refs, out->capacity * sizeof *out->refs);
+        if (!out->refs)
+            abort();
+    }
+    out->refs[out->count++] = ref;
+}
+
 static void collect(json_t *v, value_refs *out)
 {
     const char *key;
     json_t *child;
     size_t i;
-    if (out->count + json_object_size(v) + json_array_size(v) > out->capacity) {
-        out->capacity = (out->capacity + json_object_size(v) + json_array_size(v)) * 2;
-        out->refs = realloc(out->refs, out->capacity * sizeof *out->refs);
-        if (!out->refs)
-            abort();
-    }
     if (json_is_object(v)) {
         json_object_foreach(v, key, child) {
-            out->refs[out->count++] = (value_ref){.parent = v, .key = key};
+            push_ref(out, (value_ref){.parent = v, .key = key});
             collect(child, out);
         }
     } else if (json_is_array(v)) {
         json_array_foreach(v, i, child) {
-            out->refs[out->count++] = (value_ref){.parent = v, .index = i};
+            push_ref(out, (value_ref){.parent = v, .index = i});
             collect(child, out);
         }
     }
