@@ -93,13 +93,12 @@ static unsigned choose_irregular(const wst_history_slot *s, int hit, const uint6
     return history_bytes < neighbour_bytes ? WST_MODE_LANE_DELTAS : WST_MODE_DELTAS;
 }
 
-static void encode_addresses(wst_frame_builder *f, wst_history_slot *s, int hit,
-                             const wst_packed_head *h, const uint64_t *addr, unsigned mode,
+static void encode_addresses(wst_frame_builder *f, wst_history_slot *s, const wst_packed_head *h,
+                             const uint64_t *addr, unsigned mode, uint64_t predicted,
                              uint64_t stride, uint64_t shift, uint64_t *previous_base)
 {
     wst_bytes *base = &f->col[WST_COL_BASE], *lanes = &f->col[WST_COL_LANES];
     unsigned count = (unsigned)__builtin_popcount(h->mask);
-    uint64_t predicted = hit ? s->base : *previous_base;
     if (mode == WST_MODE_STRIDE || mode == WST_MODE_DELTAS)
         wst_put_varint(base, wst_zigzag(addr[0] - predicted));
     else
@@ -157,14 +156,14 @@ int wst_frame_add_chunk(wst_frame_builder *f, const wst_bytes *rows, uint32_t co
         wst_put_varint(&f->col[WST_COL_PC], h.pc);
         wst_history_slot *s = wst_history_slot_of(&f->history, h.warp, h.pc);
         int hit = wst_history_hit(&f->history, s, h.warp, h.pc);
+        uint64_t predicted = hit ? s->base : previous_base; /* the base's prediction */
         uint64_t stride = 0, shift = 0;
         unsigned mode = WST_MODE_NONE;
         if (lanes) {
             if (lanes_regular(addr, h.mask, (unsigned)__builtin_ctz(h.mask), &stride))
                 mode = WST_MODE_STRIDE;
             else
-                mode = choose_irregular(s, hit, addr, h.mask, hit ? s->base : previous_base,
-                                        &shift);
+                mode = choose_irregular(s, hit, addr, h.mask, predicted, &shift);
         }
         wst_bytes *attr = &f->col[WST_COL_ATTR], *flags = &f->col[WST_COL_FLAGS];
         attr->data[attr->len++] =
@@ -183,7 +182,7 @@ int wst_frame_add_chunk(wst_frame_builder *f, const wst_bytes *rows, uint32_t co
             previous_time = h.timestamp;
         }
         if (mode != WST_MODE_NONE)
-            encode_addresses(f, s, hit, &h, addr, mode, stride, shift, &previous_base);
+            encode_addresses(f, s, &h, addr, mode, predicted, stride, shift, &previous_base);
     }
     uint8_t *head = f->heads.data + f->heads.len;
     wst_put_u32(head, count);

@@ -198,6 +198,15 @@ static int read_trailer(wst_reader *r, trailer *t, ws_error *err)
     return 0;
 }
 
+/* The reader's one zstd context (metadata and frames), made on first use;
+ * NULL when out of memory. */
+static wst_decompressor *reader_decompressor(wst_reader *r)
+{
+    if (!r->dctx)
+        r->dctx = wst_decompressor_new();
+    return r->dctx;
+}
+
 /* Version 2's metadata is one zstd frame of the JSON text, at most
  * WST_MAX_METADATA_BYTES decompressed; version 1's is the text itself.
  * *text gets the text (free it), *len its length. */
@@ -224,12 +233,11 @@ static int metadata_text(wst_reader *r, const trailer *t, char **text, size_t *l
     }
     *text = malloc(raw ? raw : 1);
     *len = (size_t)raw;
-    wst_decompressor *d = wst_decompressor_new();
+    wst_decompressor *d = reader_decompressor(r);
     if (!*text || !d)
         rc = ws_fail(err, "out of memory");
     else if (wst_decompress(d, stored, t->meta_bytes, (uint8_t *)*text, *len, err) != 0)
         rc = ws_fail_prefix(err, "corrupt metadata: ");
-    wst_decompressor_free(d);
     free(stored);
     return rc;
 }
@@ -624,7 +632,7 @@ static int fill_cache_entry(wst_reader *r, cached_frame *e, size_t f, ws_error *
     const wst_frame_info *info = &r->frames[f];
     e->frame = SIZE_MAX;
     r->compressed.len = e->raw.len = 0;
-    if (!r->dctx && !(r->dctx = wst_decompressor_new()))
+    if (!reader_decompressor(r))
         return ws_fail(err, "out of memory");
     if (wst_bytes_reserve(&r->compressed, info->compressed_bytes) != 0 ||
         wst_bytes_reserve(&e->raw, info->raw_bytes) != 0)
