@@ -95,7 +95,7 @@ static held_cta *decode(cta_cache *c, uint32_t kernel, uint32_t cta, uint32_t wa
                     .starts = h->starts};
     cta_grouping g = {.records = &h->records, .starts = h->starts, .warps = warps,
                       .kernel = kernel, .cta = cta};
-    if (c->inner.load_cta(c->inner.ctx, kernel, cta, cta_grouping_take, &g, err) != 0 ||
+    if (sched_source_pack(&c->inner, kernel, cta, &g, err) != 0 ||
         cta_grouping_finish(&g, &c->spare, err) != 0) {
         drop(h);
         return NULL;

@@ -187,32 +187,37 @@ static int wst_load_cta(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn 
     wst_cursor *c = wst_cursor_cta(ctx, kernel, cta, err);
     if (!c)
         return -1;
-    /* The cursor stops at the CTA's last chunk; the index says how many
-     * records that is, so a short chunk is caught. */
-    uint64_t left = wst_cursor_records_left(c);
+    const wst_record *batch;
+    int64_t n;
     int rc = 0;
-    while (rc == 0 && left > 0) {
-        const wst_record *batch;
-        int64_t n = wst_cursor_next_batch(c, &batch, NULL, err);
-        if (n < 0)
-            rc = -1;
-        else if (n == 0)
-            rc = ws_fail(err, "kernel %u CTA %u: fewer records than the index says", kernel, cta);
-        else if ((uint64_t)n > left)
-            rc = ws_fail(err, "kernel %u CTA %u: more records than the index says", kernel, cta);
-        else if ((rc = take(take_ctx, batch, (size_t)n, err)) > 0)
-            rc = 0, left = 0; /* the taker has enough */
-        else
-            left -= (uint64_t)n;
-    }
+    while (rc == 0 && (n = wst_cursor_next_batch(c, &batch, NULL, err)) != 0)
+        rc = n < 0 ? -1 : take(take_ctx, batch, (size_t)n, err);
+    wst_cursor_free(c);
+    return rc < 0 ? -1 : 0; /* rc 1: the taker has enough */
+}
+
+static int wst_pack_cta(void *ctx, uint32_t kernel, uint32_t cta, cta_grouping *g, ws_error *err)
+{
+    wst_cursor *c = wst_cursor_cta(ctx, kernel, cta, err);
+    if (!c)
+        return -1;
+    int rc = cta_grouping_read(g, c, err);
     wst_cursor_free(c);
     return rc;
+}
+
+int sched_source_pack(const sched_source *s, uint32_t kernel, uint32_t cta, cta_grouping *g,
+                      ws_error *err)
+{
+    if (s->pack_cta)
+        return s->pack_cta(s->ctx, kernel, cta, g, err);
+    return s->load_cta(s->ctx, kernel, cta, cta_grouping_take, g, err);
 }
 
 sched_source sched_source_wst(wst_reader *r)
 {
     return (sched_source){.ctx = r, .trace = wst_reader_trace(r), .ctas = wst_ctas,
-                          .load_cta = wst_load_cta};
+                          .load_cta = wst_load_cta, .pack_cta = wst_pack_cta};
 }
 
 /* The memtrace keeps records per kernel in arrival order; CTA lists are
@@ -380,7 +385,7 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
         packed_cta_clear(&c->records);
         cta_grouping g = {.records = &c->records, .starts = own_starts,
                           .warps = s->warps_per_cta, .kernel = s->kernel, .cta = cta};
-        if (s->source.load_cta(s->source.ctx, s->kernel, cta, cta_grouping_take, &g, err) != 0 ||
+        if (sched_source_pack(&s->source, s->kernel, cta, &g, err) != 0 ||
             cta_grouping_finish(&g, &s->spare, err) != 0)
             return -1;
         c->view = &c->records;
@@ -579,7 +584,7 @@ static int next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
         return 0;
     const packed_record *q = &sm->ctas[w->cta_slot].view->records[w->next];
     *pc = q->pc;
-    return q->kind == WST_LOAD && q->space == WST_GLOBAL;
+    return packed_kind(q) == WST_LOAD && packed_space(q) == WST_GLOBAL;
 }
 
 /* Scheduler t of sm as its warp order sees it. */
@@ -621,7 +626,7 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
                        .warp_id = w->id, .step = sm->steps++, .record = &s->issued};
     packed_cta_expand(c->view, w->next, c->cta, &s->issued);
     const packed_record *q = &c->view->records[w->next];
-    e->affine = q->affine;
+    e->affine = packed_affine(q);
     e->stride = q->stride;
     /* This SM issues again only after every other SM has: fetch the warp's
      * next record now, so it is in cache by then. */

@@ -47,6 +47,10 @@ typedef struct sched_source {
      * batches, until take has enough; 0 or -1 (err set). */
     int (*load_cta)(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn take, void *take_ctx,
                     ws_error *err);
+    /* Optional, the fast path: packs every record of (kernel, cta) into g
+     * (formats/packed_record.h) straight from the trace; 0 or -1.  NULL:
+     * load_cta's records are packed one batch at a time. */
+    int (*pack_cta)(void *ctx, uint32_t kernel, uint32_t cta, cta_grouping *g, ws_error *err);
     /* Optional (analyzer/cta_cache.h): the CTA's records packed and grouped
      * by warp of `warps` (warp w's are [starts[w], starts[w + 1])), shared
      * by several schedulers instead of each loading its own copy; given
@@ -55,6 +59,11 @@ typedef struct sched_source {
                                     const uint32_t **starts, ws_error *err);
     void (*give_back_cta)(void *ctx, uint32_t kernel, uint32_t cta);
 } sched_source;
+
+/* Every record of (kernel, cta) packed into g, by the source's fastest
+ * way; 0 or -1.  The caller finishes g (cta_grouping_finish). */
+int sched_source_pack(const sched_source *s, uint32_t kernel, uint32_t cta, cta_grouping *g,
+                      ws_error *err);
 
 /* The source keeps pointers to r / m: they must outlive it. */
 sched_source sched_source_wst(wst_reader *r);

@@ -59,30 +59,35 @@ static int reserve_records(packed_cta *p, size_t n, size_t keep)
 
 void packed_cta_clear(packed_cta *p) { p->count = p->lane_count = 0; }
 
-int packed_cta_append(packed_cta *p, const wst_record *records, size_t n, ws_error *err)
+int packed_cta_reserve(packed_cta *p, size_t n, ws_error *err)
 {
     if (reserve_records(p, p->count + n + 1, p->count) != 0)
         return ws_fail(err, "out of memory");
+    return 0;
+}
+
+int packed_cta_append(packed_cta *p, const wst_record *records, size_t n, ws_error *err)
+{
+    if (packed_cta_reserve(p, n, err) != 0)
+        return -1;
     for (size_t i = 0; i < n; i++) {
         const wst_record *r = &records[i];
-        packed_record *q = &p->records[p->count++];
-        *q = (packed_record){.pc = r->pc, .mask = r->mask, .warp = (uint16_t)r->warp, .sm = r->sm,
-                             .kind = r->kind & 3, .space = r->space & 1, .cache_op = r->cache_op,
-                             .size = r->size, .has_sm = r->has_sm != 0, .has_time = r->has_time != 0};
         if (r->warp > UINT16_MAX)
             return ws_fail(err, "record with warp %u beyond a CTA's 1024 warps", r->warp);
-        if (r->has_time) {
-            if (ws_grow((void **)&p->timestamps, &p->timestamp_capacity, p->capacity,
-                        sizeof *p->timestamps) != 0)
-                return ws_fail(err, "out of memory");
-            p->timestamps[p->count - 1] = r->timestamp;
-        }
-        if ((q->affine = (uint8_t)affine(r, &q->base, &q->stride)))
+        uint64_t base = 0, stride = 0;
+        int is_affine = affine(r, &base, &stride);
+        wst_head head = wst_head_of(r);
+        if (packed_cta_push_affine(p, &head, base, stride, err) != 0)
+            return -1;
+        if (is_affine)
             continue;
+        packed_record *q = &p->records[p->count - 1];
+        q->bits &= (uint8_t)~PACKED_AFFINE;
         size_t lanes = (size_t)__builtin_popcount(r->mask);
         if (ws_grow((void **)&p->lanes, &p->lane_capacity, p->lane_count + lanes, sizeof *p->lanes))
             return ws_fail(err, "out of memory");
         q->base = p->lane_count;
+        q->stride = 0;
         for (uint32_t m = r->mask; m; m &= m - 1)
             p->lanes[p->lane_count++] = r->addr[__builtin_ctz(m)];
     }
@@ -114,7 +119,7 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
     for (size_t i = 0; i < p->count; i++) {
         uint32_t at = next[p->records[i].warp]++;
         spare->records[at] = p->records[i];
-        if (p->records[i].has_time)
+        if (packed_has_time(&p->records[i]))
             spare->timestamps[at] = p->timestamps[i];
     }
     swap_arrays((void **)&p->records, &p->capacity, (void **)&spare->records, &spare->capacity);
@@ -130,16 +135,16 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
     out->cta = cta;
     out->warp = q->warp;
     out->pc = q->pc;
-    out->kind = q->kind;
-    out->space = q->space;
+    out->kind = (uint8_t)packed_kind(q);
+    out->space = (uint8_t)packed_space(q);
     out->cache_op = q->cache_op;
     out->size = q->size;
     out->mask = q->mask;
-    out->has_sm = q->has_sm;
-    out->has_time = q->has_time;
+    out->has_sm = (uint8_t)packed_has_sm(q);
+    out->has_time = (uint8_t)packed_has_time(q);
     out->sm = q->sm;
     out->timestamp = packed_cta_timestamp(p, i);
-    if (q->affine) { /* every lane, active or not: a loop the compiler vectorizes */
+    if (packed_affine(q)) { /* every lane, active or not: a loop the compiler vectorizes */
         uint64_t a = q->base;
         for (uint32_t l = 0; l < WST_WARP_SIZE; l++, a += q->stride)
             out->addr[l] = a;
@@ -152,28 +157,64 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
 
 uint64_t packed_cta_timestamp(const packed_cta *p, size_t i)
 {
-    return p->records[i].has_time ? p->timestamps[i] : 0;
+    return packed_has_time(&p->records[i]) ? p->timestamps[i] : 0;
+}
+
+/* Records [from, count) of g have just been packed: counts them per warp
+ * and holds the CTA to its limits. */
+static int cta_grouping_count(cta_grouping *g, size_t from, ws_error *err)
+{
+    const packed_cta *p = g->records;
+    for (size_t i = from; i < p->count; i++) {
+        if (p->records[i].warp >= g->warps)
+            return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", g->kernel, g->cta,
+                           p->records[i].warp);
+        g->starts[p->records[i].warp + 1]++;
+    }
+    if (p->count > UINT32_MAX) /* the warps' starts[] are 32-bit */
+        return ws_fail(err, "kernel %u CTA %u: more than 2^32 records", g->kernel, g->cta);
+    uint64_t limit = packed_cta_limit();
+    if (packed_cta_bytes(p) > limit)
+        return ws_fail(err,
+                       "kernel %u CTA %u: its records need more than %llu MiB in memory (set "
+                       "WARPSCOPE_CTA_LIMIT=MiB to allow it)",
+                       g->kernel, g->cta, (unsigned long long)(limit >> 20));
+    return 0;
 }
 
 int cta_grouping_take(void *grouping, const wst_record *records, size_t n, ws_error *err)
 {
     cta_grouping *g = grouping;
-    for (size_t i = 0; i < n; i++) {
-        if (records[i].warp >= g->warps)
+    size_t from = g->records->count;
+    for (size_t i = 0; i < n; i++)
+        if (records[i].warp >= g->warps) /* before packing: a warp past 16 bits */
             return ws_fail(err, "kernel %u CTA %u: warp %u outside the CTA", g->kernel, g->cta,
                            records[i].warp);
-        g->starts[records[i].warp + 1]++;
-    }
     if (packed_cta_append(g->records, records, n, err) != 0)
         return -1;
-    if (g->records->count > UINT32_MAX) /* the warps' starts[] are 32-bit */
-        return ws_fail(err, "kernel %u CTA %u: more than 2^32 records", g->kernel, g->cta);
-    uint64_t limit = packed_cta_limit();
-    if (packed_cta_bytes(g->records) > limit)
-        return ws_fail(err,
-                       "kernel %u CTA %u: its records need more than %llu MiB in memory (set "
-                       "WARPSCOPE_CTA_LIMIT=MiB to allow it)",
-                       g->kernel, g->cta, (unsigned long long)(limit >> 20));
+    return cta_grouping_count(g, from, err);
+}
+
+int cta_grouping_read(cta_grouping *g, wst_cursor *c, ws_error *err)
+{
+    /* The cursor stops at the CTA's last chunk; the index says how many
+     * records that is, so a short chunk is caught. */
+    uint64_t left = wst_cursor_records_left(c);
+    while (left > 0) {
+        size_t from = g->records->count;
+        int64_t n = wst_cursor_next_packed(c, g->records, NULL, err);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            return ws_fail(err, "kernel %u CTA %u: fewer records than the index says", g->kernel,
+                           g->cta);
+        if ((uint64_t)n > left)
+            return ws_fail(err, "kernel %u CTA %u: more records than the index says", g->kernel,
+                           g->cta);
+        if (cta_grouping_count(g, from, err) != 0)
+            return -1;
+        left -= (uint64_t)n;
+    }
     return 0;
 }
 
@@ -223,15 +264,9 @@ int cta_buffer_read(cta_buffer *b, wst_reader *r, uint32_t kernel, uint32_t cta,
     wst_cursor *c = wst_cursor_cta(r, kernel, cta, err);
     if (!c)
         return -1;
-    const wst_record *batch;
-    int64_t n;
-    while ((n = wst_cursor_next_batch(c, &batch, NULL, err)) > 0)
-        if (cta_grouping_take(&g, batch, (size_t)n, err) != 0) {
-            n = -1;
-            break;
-        }
+    int rc = cta_grouping_read(&g, c, err);
     wst_cursor_free(c);
-    return n < 0 ? -1 : cta_grouping_finish(&g, &b->spare, err);
+    return rc != 0 ? -1 : cta_grouping_finish(&g, &b->spare, err);
 }
 
 void cta_buffer_free(cta_buffer *b)

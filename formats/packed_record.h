@@ -18,16 +18,34 @@
 #include "formats/trace.h"
 #include "formats/wst.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 typedef struct packed_record {
     uint32_t pc, mask;
     uint16_t warp, sm;
-    uint8_t kind : 2, space : 1, has_sm : 1, has_time : 1, affine : 1; /* decoded: in range */
+    /* kind (bits 0-1), space, has_sm, has_time, affine (bits 2-5): read
+     * through the accessors below.  One plain byte rather than bitfields,
+     * so a record is written with stores alone: a bitfield is a
+     * read-modify-write, and the read waits for the line (a third of the
+     * decoder's time, perf). */
+    uint8_t bits;
     uint8_t cache_op, size, unused;
     uint64_t base;   /* affine: lane 0's address (extrapolated); else the pool index */
     uint64_t stride; /* affine: per lane, modulo 2^64 */
 } packed_record;
 _Static_assert(sizeof(packed_record) == 32, "two packed records to a cache line");
+
+enum { PACKED_SPACE = 1u << 2, PACKED_HAS_SM = 1u << 3, PACKED_HAS_TIME = 1u << 4,
+       PACKED_AFFINE = 1u << 5 };
+
+static inline unsigned packed_kind(const packed_record *q) { return q->bits & 3u; }
+static inline unsigned packed_space(const packed_record *q) { return (q->bits >> 2) & 1u; }
+static inline int packed_has_sm(const packed_record *q) { return (q->bits & PACKED_HAS_SM) != 0; }
+static inline int packed_has_time(const packed_record *q)
+{
+    return (q->bits & PACKED_HAS_TIME) != 0;
+}
+static inline int packed_affine(const packed_record *q) { return (q->bits & PACKED_AFFINE) != 0; }
 
 typedef struct packed_cta {
     packed_record *records;
@@ -43,6 +61,43 @@ void packed_cta_clear(packed_cta *p);
 /* Packs records[0..n) after the ones p holds: a CTA arrives in batches, so
  * its records are packed while the decoder's batch is still in cache. */
 int packed_cta_append(packed_cta *p, const wst_record *records, size_t n, ws_error *err);
+/* Room for n more records (and the one past them a reader may touch):
+ * what packed_cta_push_affine needs first. */
+int packed_cta_reserve(packed_cta *p, size_t n, ws_error *err);
+
+/* Appends a record of head h whose active lanes lie at base + lane ×
+ * stride, without any lanes to read: how the trace decoder packs a record
+ * it read as a stride (formats/wst_decode_v2.c).  (base, stride) must be
+ * what packed_cta_append would find (its step, from the two lowest active
+ * lanes, as a signed quotient), so both paths give the same bytes.  Room
+ * comes from packed_cta_reserve; h->warp fits 16 bits (the decoder checks
+ * it against the CTA's warps, at most 2048: metadata allows 65536
+ * threads).  Written field by field into place, from registers (see
+ * wst_head). */
+static inline int packed_cta_push_affine(packed_cta *p, const wst_head *h, uint64_t base,
+                                         uint64_t stride, ws_error *err)
+{
+    packed_record *q = &p->records[p->count++];
+    q->pc = h->pc;
+    q->mask = h->mask;
+    q->warp = (uint16_t)h->warp;
+    q->sm = (uint16_t)h->sm;
+    q->bits = (uint8_t)((h->kind & 3u) | (h->space & 1u) << 2 | (h->has_sm ? PACKED_HAS_SM : 0) |
+                        (h->has_time ? PACKED_HAS_TIME : 0) | PACKED_AFFINE);
+    q->cache_op = (uint8_t)h->cache_op;
+    q->size = (uint8_t)h->size;
+    q->unused = 0;
+    q->base = base;
+    q->stride = stride;
+    if (h->has_time) {
+        if (ws_grow((void **)&p->timestamps, &p->timestamp_capacity, p->capacity,
+                    sizeof *p->timestamps) != 0)
+            return ws_fail(err, "out of memory");
+        p->timestamps[p->count - 1] = h->timestamp;
+    }
+    return 0;
+}
+
 /* Reorders p's records so warp w's are [starts[w], starts[w + 1]), each
  * warp's in their order (a stable counting sort: starts[] are its prefix
  * sums, starts[warps] = count).  spare is scratch: its buffers are swapped
@@ -79,6 +134,10 @@ typedef struct cta_grouping {
 /* Takes a batch (sched_take_fn's shape): a warp outside the CTA, or records
  * past packed_cta_limit(), is an error naming the kernel and CTA. */
 int cta_grouping_take(void *grouping, const wst_record *records, size_t n, ws_error *err);
+/* Reads every record c has left (one CTA's cursor) into g, decoded
+ * straight into the packed form (wst_cursor_next_packed), with the same
+ * checks as cta_grouping_take, and that the records match the index. */
+int cta_grouping_read(cta_grouping *g, wst_cursor *c, ws_error *err);
 /* After the last batch: starts become prefix sums and the records are
  * grouped by warp (a counting sort: each warp's in trace order, so a warp
  * that keeps issuing reads memory sequentially).  spare is scratch. */

@@ -98,6 +98,42 @@ typedef struct wst_record {
     uint64_t addr[WST_WARP_SIZE];
 } wst_record;
 
+/* A record's fields but its CTA and lanes, as plain scalars: what a trace
+ * decoder reads before it knows where the lanes go (formats/wst_columns.h),
+ * and what a packed record keeps beside them (formats/packed_record.h).
+ * Kept in registers while a record is decoded; a record assembled in
+ * memory byte by byte and read back in wider words stalls on store
+ * forwarding. */
+typedef struct wst_head {
+    uint32_t warp, pc, mask, kind, space, cache_op, size, has_sm, has_time, sm;
+    uint64_t timestamp;
+} wst_head;
+
+static inline wst_head wst_head_of(const wst_record *r)
+{
+    return (wst_head){.warp = r->warp, .pc = r->pc, .mask = r->mask, .kind = r->kind,
+                      .space = r->space, .cache_op = r->cache_op, .size = r->size,
+                      .has_sm = r->has_sm, .has_time = r->has_time, .sm = r->sm,
+                      .timestamp = r->timestamp};
+}
+
+/* Sets every field of r but its lanes. */
+static inline void wst_head_apply(const wst_head *h, uint32_t cta, wst_record *r)
+{
+    r->cta = cta;
+    r->warp = h->warp;
+    r->pc = h->pc;
+    r->kind = (uint8_t)h->kind;
+    r->space = (uint8_t)h->space;
+    r->cache_op = (uint8_t)h->cache_op;
+    r->size = (uint8_t)h->size;
+    r->mask = h->mask;
+    r->has_sm = (uint8_t)h->has_sm;
+    r->has_time = (uint8_t)h->has_time;
+    r->sm = (uint16_t)h->sm;
+    r->timestamp = h->timestamp;
+}
+
 const char *wst_kind_name(wst_kind kind);       /* "load", "store", "atomic" */
 const char *wst_space_name(wst_space space);    /* "global", "local" */
 const char *wst_cache_op_name(wst_cache_op op); /* "", "ca", "cg", ... */

@@ -150,6 +150,14 @@ uint64_t wst_cursor_records_left(const wst_cursor *c);
 int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, uint32_t *kernel,
                              ws_error *err);
 int wst_cursor_next(wst_cursor *c, wst_record *out, uint32_t *kernel, ws_error *err);
+/* The fastest path, for the scheduler: the next records of the current
+ * chunk (up to 65536) appended to out in the packed form
+ * (formats/packed_record.h), exactly as packed_cta_append would pack them
+ * from wst_cursor_next_batch, without expanding strided records to 32
+ * lanes.  Returns the count (> 0), 0 at the end, -1 on error. */
+struct packed_cta;
+int64_t wst_cursor_next_packed(wst_cursor *c, struct packed_cta *out, uint32_t *kernel,
+                               ws_error *err);
 
 /* Cursors must be freed before their reader is closed (the reader keeps one
  * freed cursor for reuse). */

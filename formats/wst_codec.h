@@ -94,6 +94,12 @@ int64_t wst_decoder_next(wst_decoder *d, wst_record *out, uint32_t max, ws_error
 /* The versions' record loops (wst_decoder_next picks one). */
 int64_t wst_decoder_next_v1(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err);
 int64_t wst_decoder_next_v2(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err);
+/* Up to max records appended to out in the scheduler's packed form
+ * (formats/packed_record.h), the same bytes packed_cta_append gives the
+ * decoded records, without writing out the lanes of strides. */
+struct packed_cta;
+int64_t wst_decoder_next_packed(wst_decoder *d, struct packed_cta *out, uint32_t max,
+                                ws_error *err);
 
 /* zstd with its content checksum on; level 0 = default. */
 typedef struct wst_compressor wst_compressor;

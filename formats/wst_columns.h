@@ -101,11 +101,10 @@ static inline int wst_get_bytes(wst_column *c, size_t n, const uint8_t **out)
 }
 
 /* One record's head, the columns before its addresses.  Version 1 keeps
- * the address mode in attr bits 6-7; version 2 in flags bits 5-7.  Sets
- * every field of r but the addresses; *previous_time carries the timestamp
- * deltas. */
+ * the address mode in attr bits 6-7; version 2 in flags bits 5-7.
+ * *previous_time carries the timestamp deltas. */
 static inline __attribute__((always_inline)) int
-wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned version, wst_record *r,
+wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned version, wst_head *h,
               unsigned *mode, uint64_t *previous_time, ws_error *err)
 {
     uint64_t warp, pc;
@@ -127,31 +126,30 @@ wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned versi
     unsigned last_mode = version == 1 ? WST_MODE_DELTAS : WST_MODE_LANE_DELTAS;
     if (kind > WST_ATOMIC || size_code > 4 || m > last_mode || op >= WST_OP_COUNT || spare)
         return ws_fail(err, "record %u: invalid kind, size or flags", at);
-    r->cta = d->cta;
-    r->warp = (uint32_t)warp;
-    r->pc = (uint32_t)pc;
-    r->kind = (uint8_t)kind;
-    r->space = (uint8_t)space;
-    r->cache_op = (uint8_t)op;
-    r->size = (uint8_t)(1u << size_code);
-    r->mask = wst_get_u32(mask);
-    r->has_sm = (flags[0] & 0x08) != 0;
-    r->has_time = (flags[0] & 0x10) != 0;
-    r->sm = 0;
-    r->timestamp = 0;
-    if (r->has_sm) {
+    h->warp = (uint32_t)warp;
+    h->pc = (uint32_t)pc;
+    h->kind = kind;
+    h->space = space;
+    h->cache_op = op;
+    h->size = 1u << size_code;
+    h->mask = wst_get_u32(mask);
+    h->has_sm = (flags[0] & 0x08) != 0;
+    h->has_time = (flags[0] & 0x10) != 0;
+    h->sm = 0;
+    h->timestamp = 0;
+    if (h->has_sm) {
         const uint8_t *sm;
         if (wst_get_bytes(&col[WST_COL_SM], 2, &sm))
             return ws_fail(err, "record %u: SM column ends early", at);
-        r->sm = (uint16_t)(sm[0] | (sm[1] << 8));
+        h->sm = (uint32_t)(sm[0] | (sm[1] << 8));
     }
-    if (r->has_time) {
+    if (h->has_time) {
         uint64_t delta;
         if (wst_get_varint(&col[WST_COL_TIME], &delta))
             return ws_fail(err, "record %u: timestamp column ends early", at);
-        r->timestamp = *previous_time += wst_unzigzag(delta);
+        h->timestamp = *previous_time += wst_unzigzag(delta);
     }
-    if ((m == WST_MODE_NONE) != (r->mask == 0))
+    if ((m == WST_MODE_NONE) != (h->mask == 0))
         return ws_fail(err, "record %u: address mode does not match the mask", at);
     *mode = m;
     return 0;
@@ -199,6 +197,20 @@ static inline int wst_columns_consumed(const wst_column *col, ws_error *err)
     return 0;
 }
 
+/* After n records of a batch: keeps the running values for the next
+ * batch, and at the chunk's end checks every column was consumed.  n, or
+ * -1. */
+static inline int64_t wst_decode_finish(wst_decoder *d, uint32_t n, uint64_t previous_base,
+                                        uint64_t previous_time, ws_error *err)
+{
+    d->previous_base = previous_base;
+    d->previous_time = previous_time;
+    d->remaining -= n;
+    if (d->remaining == 0 && wst_columns_consumed((wst_column *)d->columns, err) != 0)
+        return -1;
+    return n;
+}
+
 /* One record's addresses, after its head, in mode `mode` (not NONE):
  * NULL, or what is wrong.  *previous_base is the last record's lowest
  * active lane address in the chunk, kept up to date. */
@@ -216,21 +228,18 @@ wst_decode_records(wst_decoder *d, wst_record *out, uint32_t max, unsigned versi
     uint64_t previous_base = d->previous_base, previous_time = d->previous_time;
     for (uint32_t i = 0; i < n; i++, d->decoded++) {
         wst_record *r = &out[i];
+        wst_head head = {0};
         unsigned mode = WST_MODE_NONE;
-        if (wst_read_head(col, d, d->decoded, version, r, &mode, &previous_time, err) != 0)
+        if (wst_read_head(col, d, d->decoded, version, &head, &mode, &previous_time, err) != 0)
             return -1;
+        wst_head_apply(&head, d->cta, r);
         if (mode == WST_MODE_NONE)
             continue;
         const char *wrong = addresses(d, col, r, mode, &previous_base);
         if (wrong)
             return ws_fail(err, "record %u: %s", d->decoded, wrong);
     }
-    d->previous_base = previous_base;
-    d->previous_time = previous_time;
-    d->remaining -= n;
-    if (d->remaining == 0 && wst_columns_consumed(col, err) != 0)
-        return -1;
-    return n;
+    return wst_decode_finish(d, n, previous_base, previous_time, err);
 }
 
 #endif

@@ -1,7 +1,8 @@
 /* formats/wst_frame.c: version 2 frames (docs/trace-format.md, "Frames"):
  * chunks encoded with the history model (formats/wst_history.h), laid out
  * column-major across the frame so that zstd sees each column of many
- * chunks together, and decoded back chunk by chunk. */
+ * chunks together; parsed back into each chunk's columns here, decoded in
+ * formats/wst_decode_v2.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,89 +263,4 @@ int wst_frame_parse(wst_frame_layout *f, const uint8_t *raw, size_t raw_len, uin
     f->raw = raw;
     f->chunks = chunks;
     return 0;
-}
-
-int wst_decoder_start_v2(wst_decoder *d, const wst_frame_layout *f, uint32_t index,
-                         uint32_t count, uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta,
-                         struct wst_history *history, ws_error *err)
-{
-    memset(d, 0, sizeof *d);
-    if (index >= f->chunks)
-        return ws_fail(err, "no chunk %u in the frame", index);
-    wst_column *col = (wst_column *)d->columns;
-    for (int c = 0; c < WST_COLUMNS; c++) {
-        col[c].p = f->raw + f->column_begin[index * WST_COLUMNS + c];
-        col[c].end = col[c].p + f->column_bytes[index * WST_COLUMNS + c];
-    }
-    wst_history_begin_chunk(history);
-    d->history = history;
-    d->remaining = count;
-    d->cta = cta;
-    d->pc_count = pc_count;
-    d->warps_per_cta = warps_per_cta;
-    return 0;
-}
-
-/* Lanes coded against the slot's record: each active lane's predecessor
- * moved by `shift`, plus a residual per lane after the lowest in
- * LANE_DELTAS mode. */
-static int decode_from_history(wst_column *lanes, const wst_history_slot *s, wst_record *r,
-                               unsigned mode, uint64_t shift)
-{
-    uint64_t step = 0;
-    unsigned first = (unsigned)__builtin_ctz(r->mask);
-    r->addr[first] = wst_history_lane(s, first) + shift;
-    for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
-        unsigned lane = (unsigned)__builtin_ctz(bits);
-        if (mode == WST_MODE_LANE_DELTAS && wst_get_varint(lanes, &step))
-            return -1;
-        r->addr[lane] = wst_history_lane(s, lane) + shift + wst_unzigzag(step);
-    }
-    return 0;
-}
-
-/* Version 2 codes a record against the history (formats/wst_history.h)
- * and leaves it there for the next record of its warp and PC. */
-static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, unsigned mode,
-                                uint64_t *previous_base)
-{
-    wst_history *history = d->history;
-    wst_history_slot *s = wst_history_slot_of(history, r->warp, r->pc);
-    int hit = wst_history_hit(history, s, r->warp, r->pc);
-    uint64_t value, step = 0, stride = 0;
-    if (wst_get_varint(&col[WST_COL_BASE], &value))
-        return "address column ends early";
-    unsigned first = (unsigned)__builtin_ctz(r->mask);
-    uint64_t predicted = hit ? s->base : *previous_base;
-    if (mode == WST_MODE_STRIDE) {
-        if ((r->mask & (r->mask - 1)) && wst_get_varint(&col[WST_COL_LANES], &step))
-            return "stride missing";
-        stride = wst_unzigzag(step);
-        wst_fill_stride(r, predicted + wst_unzigzag(value), stride);
-    } else if (mode == WST_MODE_DELTAS) {
-        if (wst_fill_deltas(&col[WST_COL_LANES], r, predicted + wst_unzigzag(value)) != 0)
-            return "lane deltas end early";
-    } else {
-        if (!hit || (r->mask & ~s->mask))
-            return "coded against lanes no earlier record of its warp and PC addressed";
-        if (decode_from_history(&col[WST_COL_LANES], s, r, mode, wst_unzigzag(value)) != 0)
-            return "lane deltas end early";
-    }
-    /* The slot now holds this record. */
-    s->affine = mode == WST_MODE_STRIDE;
-    s->base = r->addr[first];
-    s->stride = stride;
-    if (!s->affine)
-        for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
-            unsigned lane = (unsigned)__builtin_ctz(bits);
-            s->lanes[lane] = r->addr[lane];
-        }
-    wst_history_claim(history, s, r->warp, r->pc, r->mask);
-    *previous_base = r->addr[first];
-    return NULL;
-}
-
-int64_t wst_decoder_next_v2(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err)
-{
-    return wst_decode_records(d, out, max, 2, v2_addresses, err);
 }

@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "formats/alloc_map.h"
+#include "formats/packed_record.h"
 #include "formats/wst_chunk_table.h"
 #include "formats/wst_codec.h"
 #include "formats/wst_history.h"
@@ -725,31 +726,64 @@ static int load_chunk(wst_cursor *c, ws_error *err)
     return 0;
 }
 
-int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, uint32_t *kernel,
-                             ws_error *err)
+/* Makes the cursor's chunk one with records left: 1, 0 at the end, -1. */
+static int cursor_ready(wst_cursor *c, ws_error *err)
 {
-    wst_reader *r = c->reader;
     while (!c->decoding || c->decoder.remaining == 0) {
         if (c->next >= c->end) {
             unpin(c);
             return 0;
         }
         if (load_chunk(c, err) != 0)
-            goto fail;
+            return -1;
     }
+    return 1;
+}
+
+/* After a decoding error: names the chunk. */
+static int64_t cursor_failed(wst_cursor *c, ws_error *err)
+{
+    const wst_chunk_info *chunk = &c->reader->chunks[c->chunk_index];
+    unpin(c);
+    return ws_fail_prefix(err, "chunk %zu (kernel %u, CTA %u): ", c->chunk_index, chunk->kernel,
+                          chunk->cta);
+}
+
+int64_t wst_cursor_next_into(wst_cursor *c, wst_record *out, size_t capacity, uint32_t *kernel,
+                             ws_error *err)
+{
+    wst_reader *r = c->reader;
+    int ready = cursor_ready(c, err);
+    if (ready <= 0)
+        return ready < 0 ? cursor_failed(c, err) : 0;
     int64_t n = wst_decoder_next(&c->decoder, out, (uint32_t)capacity, err);
     if (n < 0)
-        goto fail;
+        return cursor_failed(c, err);
     if (r->ignore_cache_ops)
         for (int64_t i = 0; i < n; i++)
             out[i].cache_op = WST_OP_DEFAULT;
     if (kernel)
         *kernel = r->chunks[c->chunk_index].kernel;
     return n;
-fail:
-    unpin(c);
-    return ws_fail_prefix(err, "chunk %zu (kernel %u, CTA %u): ", c->chunk_index,
-                          r->chunks[c->chunk_index].kernel, r->chunks[c->chunk_index].cta);
+}
+
+int64_t wst_cursor_next_packed(wst_cursor *c, struct packed_cta *out, uint32_t *kernel,
+                               ws_error *err)
+{
+    wst_reader *r = c->reader;
+    int ready = cursor_ready(c, err);
+    if (ready <= 0)
+        return ready < 0 ? cursor_failed(c, err) : 0;
+    size_t from = out->count;
+    int64_t n = wst_decoder_next_packed(&c->decoder, out, UINT32_MAX, err);
+    if (n < 0)
+        return cursor_failed(c, err);
+    if (r->ignore_cache_ops)
+        for (size_t i = from; i < out->count; i++)
+            out->records[i].cache_op = WST_OP_DEFAULT;
+    if (kernel)
+        *kernel = r->chunks[c->chunk_index].kernel;
+    return n;
 }
 
 uint64_t wst_cursor_records_left(const wst_cursor *c)

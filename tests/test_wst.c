@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/packed_record.h"
 #include "formats/wst.h"
 #include "formats/wst_layout.h"
 #include "tests/helpers.h"
@@ -23,6 +24,54 @@ static size_t expected_cta(const wst_memtrace *m, uint32_t kernel, uint32_t cta,
         if (per->records[i].cta == cta && n < cap)
             out[n++] = &per->records[i];
     return n;
+}
+
+/* Record i of a and record j of b pack alike: every field, their lanes
+ * (pooled when not affine) and timestamps. */
+static void check_packed_equal(const packed_cta *a, size_t i, const packed_cta *b, size_t j)
+{
+    const packed_record *x = &a->records[i], *y = &b->records[j];
+    cr_assert(x->pc == y->pc && x->mask == y->mask && x->warp == y->warp && x->sm == y->sm &&
+                  x->bits == y->bits && x->cache_op == y->cache_op && x->size == y->size &&
+                  x->unused == y->unused,
+              "packed record %zu: head differs", i);
+    cr_assert_eq(packed_cta_timestamp(a, i), packed_cta_timestamp(b, j));
+    if (packed_affine(x)) {
+        cr_assert(x->base == y->base && x->stride == y->stride, "packed record %zu: stride", i);
+        return;
+    }
+    unsigned lanes = (unsigned)__builtin_popcount(x->mask);
+    cr_assert_eq(memcmp(a->lanes + x->base, b->lanes + y->base, lanes * sizeof *a->lanes), 0,
+                 "packed record %zu: lanes", i);
+}
+
+/* The packed path (cta_grouping_read, decoding straight to packed
+ * records) gives (kernel, cta) exactly as packing its decoded records. */
+static void check_packed_cta(wst_reader *r, uint32_t kernel, uint32_t cta,
+                             const wst_record *const *expected, size_t n)
+{
+    packed_cta want = {0}, got = {0};
+    ws_error err;
+    for (size_t i = 0; i < n; i++) {
+        wst_record rec = *expected[i];
+        if (wst_reader_ignores_cache_ops(r))
+            rec.cache_op = WST_OP_DEFAULT;
+        cr_assert_eq(packed_cta_append(&want, &rec, 1, &err), 0, "%s", err.msg);
+    }
+    const wst_kernel *k = &wst_reader_trace(r)->kernels[kernel];
+    uint32_t warps = (k->block.x * k->block.y * k->block.z + 31) / 32;
+    uint32_t *starts = calloc(warps + 1, sizeof *starts);
+    cta_grouping g = {.records = &got, .starts = starts, .warps = warps, .kernel = kernel,
+                      .cta = cta};
+    wst_cursor *c = wst_cursor_cta(r, kernel, cta, &err);
+    cr_assert_eq(cta_grouping_read(&g, c, &err), 0, "%s", err.msg);
+    wst_cursor_free(c);
+    cr_assert_eq(got.count, n);
+    for (size_t i = 0; i < n; i++)
+        check_packed_equal(&got, i, &want, i);
+    free(starts);
+    packed_cta_free(&want);
+    packed_cta_free(&got);
 }
 
 /* The trace at path holds exactly m's kernels, allocations and records,
@@ -83,6 +132,7 @@ static void check_same_trace(const char *path, const wst_memtrace *m, unsigned v
             cr_assert_eq(i, n);
             seen += i;
             wst_cursor_free(cur);
+            check_packed_cta(r, k, ctas[c], expected, n);
         }
         cr_assert_eq(seen, want->record_count);
     }
@@ -139,6 +189,38 @@ Test(wst, roundtrip_small_frames)
 {
     wst_writer_options o = {.chunk_records = 50, .frame_bytes = 700};
     check_roundtrip(4, &o);
+}
+
+/* --cache-op ignore reaches the packed path too: every record packs with
+ * the default operator. */
+Test(wst, packed_path_ignores_cache_ops_when_asked)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.wst");
+    wst_memtrace *m = test_random_trace(7, 2, 800);
+    cr_assert_eq(test_write_memtrace(m, path, NULL), 0);
+    ws_error err;
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    wst_reader_ignore_cache_ops(r);
+    size_t most = m->per_kernel[0].count + m->per_kernel[1].count, operated = 0;
+    const wst_record **expected = malloc(most * sizeof *expected);
+    for (uint32_t k = 0; k < 2; k++) {
+        uint32_t cta_count;
+        const uint32_t *ctas = wst_reader_ctas(r, k, &cta_count);
+        for (uint32_t c = 0; c < cta_count; c++) {
+            size_t n = expected_cta(m, k, ctas[c], expected, most);
+            for (size_t i = 0; i < n; i++)
+                operated += expected[i]->cache_op != WST_OP_DEFAULT;
+            check_packed_cta(r, k, ctas[c], expected, n);
+        }
+    }
+    cr_assert_gt(operated, 0, "the trace has records with a cache operator");
+    free(expected);
+    wst_reader_close(r);
+    wst_memtrace_free(m);
+    free(path);
+    test_tmpdir_cleanup(dir);
 }
 
 /* Warps × PCs > 1024: history slots collide and are taken over. */

@@ -6,6 +6,7 @@
 
 #include <zstd.h>
 
+#include "formats/packed_record.h"
 #include "formats/wst.h"
 #include "formats/wst_layout.h"
 #include "tests/helpers.h"
@@ -39,20 +40,47 @@ static void free_sample(sample *s)
     test_tmpdir_cleanup(s->dir);
 }
 
-/* Opens path and decodes every record: 0 if all is well, -1 with err. */
+/* Opens path and decodes every record, both ways: as whole records
+ * (packed here) and straight into the packed form.  The two must agree on
+ * whether the file is sound and, when it is, on every packed record (a
+ * damaged file can hold what no writer makes, such as a stride whose
+ * product by a lane gap overflows).  0 if all is well, -1 with err. */
 static int read_everything(const char *path, ws_error *err)
 {
     wst_reader *r = wst_reader_open(path, err);
     if (!r)
         return -1;
+    packed_cta from_records = {0}, direct = {0};
     wst_cursor *c = wst_cursor_all(r, err);
     const wst_record *batch;
     uint32_t kernel;
     int64_t n;
     while ((n = wst_cursor_next_batch(c, &batch, &kernel, err)) > 0)
+        cr_assert_eq(packed_cta_append(&from_records, batch, (size_t)n, err), 0);
+    wst_cursor_free(c);
+    ws_error direct_err;
+    int64_t m;
+    c = wst_cursor_all(r, &direct_err);
+    while ((m = wst_cursor_next_packed(c, &direct, &kernel, &direct_err)) > 0)
         ;
     wst_cursor_free(c);
     wst_reader_close(r);
+    cr_assert_eq(n == 0, m == 0, "the two paths disagree on %s: %s", path,
+                 n == 0 ? direct_err.msg : err->msg);
+    if (n == 0) {
+        cr_assert_eq(direct.count, from_records.count);
+        cr_assert_eq(direct.lane_count, from_records.lane_count);
+        for (size_t i = 0; i < direct.count; i++) {
+            const packed_record *x = &direct.records[i], *y = &from_records.records[i];
+            cr_assert_eq(memcmp(x, y, sizeof *x), 0, "packed record %zu differs", i);
+            cr_assert_eq(packed_cta_timestamp(&direct, i), packed_cta_timestamp(&from_records, i));
+        }
+        if (direct.lane_count)
+            cr_assert_eq(memcmp(direct.lanes, from_records.lanes,
+                                direct.lane_count * sizeof *direct.lanes), 0);
+    }
+    packed_cta_free(&from_records);
+    packed_cta_free(&direct);
     return n == 0 ? 0 : -1;
 }
 

@@ -1,0 +1,207 @@
+/* formats/wst_decode_v2.c: decoding a version 2 chunk (docs/trace-format.md,
+ * "Address modes" and "History"), into whole records or straight into the
+ * scheduler's packed form.
+ *
+ * The packed path exists for speed: most records are strides (coalesced,
+ * strided and broadcast accesses), and a packed record keeps a stride as
+ * (base, stride), so writing out 32 lane addresses only for the packer to
+ * find the stride again would be most of the decoder's work (#16: decoding
+ * near zstd's own speed). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/packed_record.h"
+#include "formats/wst_codec.h"
+#include "formats/wst_columns.h"
+#include "formats/wst_history.h"
+
+int wst_decoder_start_v2(wst_decoder *d, const wst_frame_layout *f, uint32_t index,
+                         uint32_t count, uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta,
+                         struct wst_history *history, ws_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (index >= f->chunks)
+        return ws_fail(err, "no chunk %u in the frame", index);
+    wst_column *col = (wst_column *)d->columns;
+    for (int c = 0; c < WST_COLUMNS; c++) {
+        col[c].p = f->raw + f->column_begin[index * WST_COLUMNS + c];
+        col[c].end = col[c].p + f->column_bytes[index * WST_COLUMNS + c];
+    }
+    wst_history_begin_chunk(history);
+    d->history = history;
+    d->remaining = count;
+    d->cta = cta;
+    d->pc_count = pc_count;
+    d->warps_per_cta = warps_per_cta;
+    return 0;
+}
+
+/* Lanes coded against the slot's record: each active lane's predecessor
+ * moved by `shift`, plus a residual per lane after the lowest in
+ * LANE_DELTAS mode. */
+static int decode_from_history(wst_column *lanes, const wst_history_slot *s, wst_record *r,
+                               unsigned mode, uint64_t shift)
+{
+    uint64_t step = 0;
+    unsigned first = (unsigned)__builtin_ctz(r->mask);
+    r->addr[first] = wst_history_lane(s, first) + shift;
+    for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(bits);
+        if (mode == WST_MODE_LANE_DELTAS && wst_get_varint(lanes, &step))
+            return -1;
+        r->addr[lane] = wst_history_lane(s, lane) + shift + wst_unzigzag(step);
+    }
+    return 0;
+}
+
+/* A stride record's lowest active lane and per-lane stride: the base
+ * column codes the lane against the slot's record of the same warp and PC
+ * (or the chunk's previous record); the stride follows in the lanes column
+ * when two or more lanes are active.  NULL, or what is wrong. */
+static inline __attribute__((always_inline)) const char *
+read_stride(wst_column *col, uint32_t mask, uint64_t predicted, uint64_t *base, uint64_t *stride)
+{
+    uint64_t value, step = 0;
+    if (wst_get_varint(&col[WST_COL_BASE], &value))
+        return "address column ends early";
+    if ((mask & (mask - 1)) && wst_get_varint(&col[WST_COL_LANES], &step))
+        return "stride missing";
+    *base = predicted + wst_unzigzag(value);
+    *stride = wst_unzigzag(step);
+    return NULL;
+}
+
+/* The slot now holds a stride record. */
+static inline void remember_stride(wst_history *h, wst_history_slot *s, uint32_t warp,
+                                   uint32_t pc, uint32_t mask, uint64_t base, uint64_t stride)
+{
+    s->affine = 1;
+    s->base = base;
+    s->stride = stride;
+    wst_history_claim(h, s, warp, pc, mask);
+}
+
+/* Version 2 codes a record against the history (formats/wst_history.h)
+ * and leaves it there for the next record of its warp and PC. */
+static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, unsigned mode,
+                                uint64_t *previous_base)
+{
+    wst_history *history = d->history;
+    wst_history_slot *s = wst_history_slot_of(history, r->warp, r->pc);
+    int hit = wst_history_hit(history, s, r->warp, r->pc);
+    uint64_t predicted = hit ? s->base : *previous_base;
+    if (mode == WST_MODE_STRIDE) {
+        uint64_t base, stride;
+        const char *wrong = read_stride(col, r->mask, predicted, &base, &stride);
+        if (wrong)
+            return wrong;
+        wst_fill_stride(r, base, stride);
+        remember_stride(history, s, r->warp, r->pc, r->mask, base, stride);
+        *previous_base = base;
+        return NULL;
+    }
+    uint64_t value;
+    if (wst_get_varint(&col[WST_COL_BASE], &value))
+        return "address column ends early";
+    if (mode == WST_MODE_DELTAS) {
+        if (wst_fill_deltas(&col[WST_COL_LANES], r, predicted + wst_unzigzag(value)) != 0)
+            return "lane deltas end early";
+    } else {
+        if (!hit || (r->mask & ~s->mask))
+            return "coded against lanes no earlier record of its warp and PC addressed";
+        if (decode_from_history(&col[WST_COL_LANES], s, r, mode, wst_unzigzag(value)) != 0)
+            return "lane deltas end early";
+    }
+    /* The slot now holds this record, lane by lane. */
+    unsigned first = (unsigned)__builtin_ctz(r->mask);
+    s->affine = 0;
+    s->base = r->addr[first];
+    s->stride = 0;
+    for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(bits);
+        s->lanes[lane] = r->addr[lane];
+    }
+    wst_history_claim(history, s, r->warp, r->pc, r->mask);
+    *previous_base = r->addr[first];
+    return NULL;
+}
+
+int64_t wst_decoder_next_v2(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err)
+{
+    return wst_decode_records(d, out, max, 2, v2_addresses, err);
+}
+
+/* Would packed_cta_append find exactly (stride) as this record's step?  It
+ * takes the step from the two lowest active lanes f < g as the signed
+ * quotient of their difference by g − f, which is the stride unless
+ * stride × (g − f) overflows.  A single active lane gives step 0, and so
+ * does the stride column (absent). */
+static inline int stride_packs_as_is(uint32_t mask, uint64_t stride)
+{
+    uint32_t rest = mask & (mask - 1);
+    if (!rest)
+        return 1;
+    int64_t apart = __builtin_ctz(rest) - __builtin_ctz(mask), product;
+    return !__builtin_mul_overflow((int64_t)stride, apart, &product);
+}
+
+/* Records decoded into the packed form at a time: the grouping's limit
+ * check (packed_cta_limit) runs between calls, so a forged chunk of
+ * millions of records is refused before it is all in memory. */
+#define PACKED_BATCH 65536u
+
+int64_t wst_decoder_next_packed(wst_decoder *d, packed_cta *out, uint32_t max, ws_error *err)
+{
+    if (max > PACKED_BATCH)
+        max = PACKED_BATCH;
+    if (!d->history) { /* version 1: whole records, then packed */
+        wst_record batch[64];
+        int64_t n = wst_decoder_next_v1(d, batch, max < 64 ? max : 64, err);
+        return n > 0 && packed_cta_append(out, batch, (size_t)n, err) != 0 ? -1 : n;
+    }
+    wst_column *col = (wst_column *)d->columns;
+    uint32_t n = d->remaining < max ? d->remaining : max;
+    if (packed_cta_reserve(out, n, err) != 0)
+        return -1;
+    wst_history *history = d->history;
+    uint64_t previous_base = d->previous_base, previous_time = d->previous_time;
+    wst_head head = {0}; /* in registers */
+    wst_record whole; /* a record with lanes to write out */
+    for (uint32_t i = 0; i < n; i++, d->decoded++) {
+        unsigned mode = WST_MODE_NONE;
+        if (wst_read_head(col, d, d->decoded, 2, &head, &mode, &previous_time, err) != 0)
+            return -1;
+        if (mode == WST_MODE_NONE) { /* no lanes: packed_cta_append's (0, 0) */
+            if (packed_cta_push_affine(out, &head, 0, 0, err) != 0)
+                return -1;
+            continue;
+        }
+        const char *wrong = NULL;
+        if (mode == WST_MODE_STRIDE) {
+            wst_history_slot *s = wst_history_slot_of(history, head.warp, head.pc);
+            uint64_t predicted =
+                wst_history_hit(history, s, head.warp, head.pc) ? s->base : previous_base;
+            uint64_t base, stride;
+            if ((wrong = read_stride(col, head.mask, predicted, &base, &stride)) == NULL) {
+                remember_stride(history, s, head.warp, head.pc, head.mask, base, stride);
+                previous_base = base;
+                if (stride_packs_as_is(head.mask, stride)) {
+                    uint64_t lane0 = base - stride * (uint64_t)__builtin_ctz(head.mask);
+                    if (packed_cta_push_affine(out, &head, lane0, stride, err) != 0)
+                        return -1;
+                    continue;
+                }
+                wst_head_apply(&head, d->cta, &whole);
+                wst_fill_stride(&whole, base, stride);
+            }
+        } else {
+            wst_head_apply(&head, d->cta, &whole);
+            wrong = v2_addresses(d, col, &whole, mode, &previous_base);
+        }
+        if (wrong)
+            return ws_fail(err, "record %u: %s", d->decoded, wrong);
+        if (packed_cta_append(out, &whole, 1, err) != 0)
+            return -1;
+    }
+    return wst_decode_finish(d, n, previous_base, previous_time, err);
+}
