@@ -4,7 +4,7 @@
  * bytes each).  Prints a Markdown section.
  *
  *   build/rel/bench/bench_wst [--records N] [--dir DIR]
- *   build/rel/bench/bench_wst --read FILE.wst   (decode only, both forms, against the floor) */
+ *   build/rel/bench/bench_wst --read FILE.wst...   (decode only, both forms, against the floor) */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -188,6 +188,18 @@ static double zstd_floor(const char *path, const char *payload_path, uint64_t *p
     return elapsed;
 }
 
+/* Bytes of the trace's frames once decompressed: what zstd writes. */
+static uint64_t raw_bytes(const char *path)
+{
+    ws_error err;
+    wst_reader *r = wst_reader_open(path, &err);
+    uint64_t total = 0;
+    for (size_t i = 0; r && i < wst_reader_frame_count(r); i++)
+        total += wst_reader_frame(r, i)->raw_bytes;
+    wst_reader_close(r);
+    return total;
+}
+
 static uint64_t file_size(const char *path)
 {
     struct stat st;
@@ -204,24 +216,28 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--dir") == 0) {
             dir = argv[i + 1];
         } else if (strcmp(argv[i], "--read") == 0) {
-            /* Best of 5 of each, alternated, so a busy machine hurts all alike. */
-            uint64_t n, payload;
-            double best_read = 1e30, best_packed = 1e30, best_floor = 1e30, best_open = 1e30;
-            for (int round = 0; round < 5; round++) {
-                double open_s;
-                double r = read_trace(argv[i + 1], DECODE_RECORDS, &n, &open_s);
-                double p = read_trace(argv[i + 1], DECODE_PACKED, &n, NULL);
-                double f = zstd_floor(argv[i + 1], "/dev/null", &payload);
-                best_read = r < best_read ? r : best_read;
-                best_packed = p < best_packed ? p : best_packed;
-                best_floor = f < best_floor ? f : best_floor;
-                best_open = open_s < best_open ? open_s : best_open;
+            /* One Markdown row per file.  Best of 5 of each, alternated, so
+             * a busy machine hurts all alike. */
+            printf("| trace | records | raw B/record | zstd floor (ms) | to records (x floor) "
+                   "| to packed (x floor) | packed M records/s |\n");
+            printf("|---|---:|---:|---:|---:|---:|---:|\n");
+            for (int f = i + 1; f < argc; f++) {
+                uint64_t n, payload;
+                double best_read = 1e30, best_packed = 1e30, best_floor = 1e30;
+                for (int round = 0; round < 5; round++) {
+                    double r = read_trace(argv[f], DECODE_RECORDS, &n, NULL);
+                    double p = read_trace(argv[f], DECODE_PACKED, &n, NULL);
+                    double z = zstd_floor(argv[f], "/dev/null", &payload);
+                    best_read = r < best_read ? r : best_read;
+                    best_packed = p < best_packed ? p : best_packed;
+                    best_floor = z < best_floor ? z : best_floor;
+                }
+                const char *name = strrchr(argv[f], '/');
+                printf("| %s | %" PRIu64 " | %.1f | %.2f | %.2f | %.2f | %.1f |\n",
+                       name ? name + 1 : argv[f], n, (double)raw_bytes(argv[f]) / n,
+                       best_floor * 1e3, best_read / best_floor, best_packed / best_floor,
+                       n / best_packed / 1e6);
             }
-            printf("%" PRIu64 " records: open %.4f s; decode to records %.4f s (%.1f M/s, "
-                   "%.2fx the floor); to packed records %.4f s (%.1f M/s, %.2fx); zstd-only "
-                   "floor %.4f s\n",
-                   n, best_open, best_read, n / best_read / 1e6, best_read / best_floor,
-                   best_packed, n / best_packed / 1e6, best_packed / best_floor, best_floor);
             return 0;
         }
     }

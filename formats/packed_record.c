@@ -9,26 +9,26 @@
 
 /* Affine iff every active lane l sits at first + (l - f) × stride, with the
  * stride taken from the first two active lanes f and g. */
-static int affine(const wst_record *r, uint64_t *base, uint64_t *stride)
+static int affine(uint32_t mask, const uint64_t *addr, uint64_t *base, uint64_t *stride)
 {
-    if (!r->mask) {
+    if (!mask) {
         *base = *stride = 0;
         return 1;
     }
-    uint32_t f = (uint32_t)__builtin_ctz(r->mask), rest = r->mask & (r->mask - 1);
+    uint32_t f = (uint32_t)__builtin_ctz(mask), rest = mask & (mask - 1);
     uint64_t step = 0;
     if (rest) {
         uint32_t g = (uint32_t)__builtin_ctz(rest);
-        uint64_t diff = r->addr[g] - r->addr[f];
+        uint64_t diff = addr[g] - addr[f];
         if (diff % (g - f) != 0 && (0 - diff) % (g - f) != 0)
             return 0;
         /* The exact per-lane step, as a signed quotient, modulo 2^64. */
         step = (int64_t)diff < 0 ? 0 - ((0 - diff) / (g - f)) : diff / (g - f);
     }
-    uint64_t b = r->addr[f] - (uint64_t)f * step;
-    for (uint32_t m = r->mask; m; m &= m - 1) {
+    uint64_t b = addr[f] - (uint64_t)f * step;
+    for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
-        if (r->addr[l] != b + (uint64_t)l * step)
+        if (addr[l] != b + (uint64_t)l * step)
             return 0;
     }
     *base = b;
@@ -66,30 +66,38 @@ int packed_cta_reserve(packed_cta *p, size_t n, ws_error *err)
     return 0;
 }
 
+int packed_cta_push(packed_cta *p, const wst_head *h, const uint64_t *addr, ws_error *err)
+{
+    uint64_t base = 0, stride = 0;
+    if (affine(h->mask, addr, &base, &stride))
+        return packed_cta_push_affine(p, h, base, stride, err);
+    size_t lanes = (size_t)__builtin_popcount(h->mask);
+    if (ws_grow((void **)&p->lanes, &p->lane_capacity, p->lane_count + lanes, sizeof *p->lanes))
+        return ws_fail(err, "out of memory");
+    if (packed_cta_push_affine(p, h, p->lane_count, 0, err) != 0)
+        return -1;
+    p->records[p->count - 1].bits &= (uint8_t)~PACKED_AFFINE;
+    uint64_t *pool = p->lanes + p->lane_count;
+    p->lane_count += lanes;
+    if (h->mask == 0xffffffffu) {
+        memcpy(pool, addr, WST_WARP_SIZE * sizeof *addr);
+        return 0;
+    }
+    for (uint32_t m = h->mask; m; m &= m - 1)
+        *pool++ = addr[__builtin_ctz(m)];
+    return 0;
+}
+
 int packed_cta_append(packed_cta *p, const wst_record *records, size_t n, ws_error *err)
 {
     if (packed_cta_reserve(p, n, err) != 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
-        const wst_record *r = &records[i];
-        if (r->warp > UINT16_MAX)
-            return ws_fail(err, "record with warp %u beyond a CTA's 1024 warps", r->warp);
-        uint64_t base = 0, stride = 0;
-        int is_affine = affine(r, &base, &stride);
-        wst_head head = wst_head_of(r);
-        if (packed_cta_push_affine(p, &head, base, stride, err) != 0)
+        if (records[i].warp > UINT16_MAX)
+            return ws_fail(err, "record with warp %u beyond a CTA's 1024 warps", records[i].warp);
+        wst_head head = wst_head_of(&records[i]);
+        if (packed_cta_push(p, &head, records[i].addr, err) != 0)
             return -1;
-        if (is_affine)
-            continue;
-        packed_record *q = &p->records[p->count - 1];
-        q->bits &= (uint8_t)~PACKED_AFFINE;
-        size_t lanes = (size_t)__builtin_popcount(r->mask);
-        if (ws_grow((void **)&p->lanes, &p->lane_capacity, p->lane_count + lanes, sizeof *p->lanes))
-            return ws_fail(err, "out of memory");
-        q->base = p->lane_count;
-        q->stride = 0;
-        for (uint32_t m = r->mask; m; m &= m - 1)
-            p->lanes[p->lane_count++] = r->addr[__builtin_ctz(m)];
     }
     return 0;
 }

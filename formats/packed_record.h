@@ -65,6 +65,11 @@ int packed_cta_append(packed_cta *p, const wst_record *records, size_t n, ws_err
  * what packed_cta_push_affine needs first. */
 int packed_cta_reserve(packed_cta *p, size_t n, ws_error *err);
 
+/* Appends a record of head h and lanes addr[] (its active lanes by
+ * h->mask), packed as packed_cta_append packs it; room comes from
+ * packed_cta_reserve. */
+int packed_cta_push(packed_cta *p, const wst_head *h, const uint64_t *addr, ws_error *err);
+
 /* Appends a record of head h whose active lanes lie at base + lane ×
  * stride, without any lanes to read: how the trace decoder packs a record
  * it read as a stride (formats/wst_decode_v2.c).  (base, stride) must be

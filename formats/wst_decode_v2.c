@@ -200,7 +200,7 @@ int64_t wst_decoder_next_packed(wst_decoder *d, packed_cta *out, uint32_t max, w
         }
         if (wrong)
             return ws_fail(err, "record %u: %s", d->decoded, wrong);
-        if (packed_cta_append(out, &whole, 1, err) != 0)
+        if (packed_cta_push(out, &head, whole.addr, err) != 0)
             return -1;
     }
     return wst_decode_finish(d, n, previous_base, previous_time, err);
