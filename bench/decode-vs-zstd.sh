@@ -18,5 +18,12 @@ trap 'rm -rf "$dir"' EXIT
 for w in "$@"; do
     "$bin_dir/warpscope" record --workload "$w" --size "${SIZE:-medium}" -o "$dir/$w.wst" --quiet
 done
+echo "## Decoding against the zstd floor (\`bench/decode-vs-zstd.sh\`)"
+echo
+echo "Each workload's trace at --size ${SIZE:-medium}, decoded whole on one core, best of 5:"
+echo "to records (\`wst_cursor_next_batch\`) and to the scheduler's packed records"
+echo "(\`wst_cursor_next_packed\`), each as a multiple of the floor: zstd alone"
+echo "decompressing the same frames in-process.  Raw bytes are what zstd writes."
+echo
 bench=$(realpath "$bin_dir/bench/bench_wst")
 (cd "$dir" && "$bench" --read $(printf "%s.wst " "$@"))

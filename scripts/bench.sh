@@ -18,6 +18,8 @@ rm -rf build/bench-traces
     done
     bench/import-scaling.sh build/rel/warpscope
     echo
+    bench/decode-vs-zstd.sh build/rel
+    echo
     # Sections measured apart are carried over as they were: every workload
     # at --size large takes hours (run only with BENCH_LARGE=1), the peers
     # are built outside the repository (bench/peers.sh), and xz on the
