@@ -223,6 +223,14 @@ Test(wst, packed_path_ignores_cache_ops_when_asked)
     test_tmpdir_cleanup(dir);
 }
 
+/* A chunk of more records than the packed path decodes in one call
+ * (65,536): the CTA is read in two calls, the history carried between. */
+Test(wst, roundtrip_chunk_past_one_packed_batch)
+{
+    wst_writer_options o = {.chunk_records = 1u << 20, .memory_budget = 256u << 20};
+    check_memtrace_roundtrip(test_looping_trace(8, 4, 4, 4500), &o);
+}
+
 /* Warps × PCs > 1024: history slots collide and are taken over. */
 Test(wst, roundtrip_looping_warps)
 {
