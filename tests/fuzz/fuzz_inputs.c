@@ -15,6 +15,7 @@
 
 #include "analyzer/config.h"
 #include "collectors/accelsim/accelsim.h"
+#include "formats/packed_record.h"
 #include "formats/wst.h"
 #include "reports/html.h"
 #include "reports/report_doc.h"
@@ -59,6 +60,14 @@ static void read_wst(const char *path)
     while (c && wst_cursor_next(c, &record, &kernel, &err) > 0)
         ;
     wst_cursor_free(c);
+    /* And straight into packed records, as the scheduler reads. */
+    packed_cta packed = {0};
+    c = wst_cursor_all(r, &err);
+    while (c && wst_cursor_next_packed(c, &packed, &kernel, &err) > 0)
+        if (packed.count > 4096)
+            packed_cta_clear(&packed);
+    wst_cursor_free(c);
+    packed_cta_free(&packed);
     wst_reader_close(r);
 }
 
