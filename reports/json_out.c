@@ -21,24 +21,6 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
     return ws_outfile_commit(out, err);
 }
 
-/* One kernel entry where the document's empty array was: at depth 2 of an
- * indent-1 dump, so every line it spans moves right by two. */
-static int splice_entry(void *ctx, size_t index, json_t *entry, ws_error *err)
-{
-    FILE *stream = ctx;
-    char *text = json_dumps(entry, REPORT_JSON_FLAGS);
-    if (!text)
-        return ws_fail(err, "out of memory");
-    fputs(index ? ",\n  " : "\n  ", stream);
-    for (const char *p = text; *p; p++)
-        if (*p == '\n')
-            fputs("\n  ", stream);
-        else
-            putc(*p, stream);
-    free(text);
-    return 0;
-}
-
 int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool *spool,
                               ws_error *err)
 {
@@ -59,7 +41,7 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
     FILE *stream = ws_outfile_stream(out);
     size_t head = (size_t)(at - text) + sizeof marker - 2; /* up to and with '[' */
     fwrite(text, 1, head, stream);
-    int rc = kernel_spool_each(spool, splice_entry, stream, err);
+    int rc = kernel_spool_copy_printed(spool, stream, err);
     if (rc == 0) {
         fputs(kernel_spool_count(spool) ? "\n ]" : "]", stream);
         fputs(text + head + 1, stream);

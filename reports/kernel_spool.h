@@ -2,16 +2,18 @@
  * kernel ends (docs/report-schema.md, Kernels).
  *
  * analyze and profile report a kernel when the pass has ended it and keep
- * nothing of it in memory: its JSON entry goes to an unlinked temporary
- * file, one compact line per kernel, and is read back one at a time when
- * report.json is written (spliced where the document's empty "kernels"
- * array is) and when the HTML is drawn.  Memory follows the largest kernel,
- * not the number of kernels; the disk holds what report.json will. */
+ * nothing of it in memory: its JSON entry goes to unlinked temporary
+ * files, once as one compact line with every digit (read back one entry at
+ * a time when the HTML is drawn or profile rewrites the entries) and once
+ * printed as report.json prints it (copied in where the document's empty
+ * "kernels" array is).  Memory follows the largest kernel, not the number
+ * of kernels; the disk holds about twice what report.json will. */
 #ifndef WS_KERNEL_SPOOL_H
 #define WS_KERNEL_SPOOL_H
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "util/error.h"
 
@@ -23,6 +25,10 @@ void kernel_spool_free(kernel_spool *s);
 
 int kernel_spool_add(kernel_spool *s, const json_t *entry, ws_error *err);
 size_t kernel_spool_count(const kernel_spool *s);
+/* Writes every entry as it goes inside report.json's "kernels" array
+ * (each on its own lines, after ",\n  " or, the first, "\n  "), copied
+ * as printed when it was added: reals to ten digits (REPORT_JSON_FLAGS). */
+int kernel_spool_copy_printed(kernel_spool *s, FILE *to, ws_error *err);
 
 /* Calls fn on every entry in order; fn may change the entry, which is
  * freed after.  A non-zero return from fn stops the walk and is returned

@@ -98,6 +98,20 @@ Test(kernel_spool, rewrite_goes_through_every_entry_in_order)
     size_t seen = 0;
     cr_assert_eq(kernel_spool_each(spool, check_marked, &seen, &err), 0, "%s", err.msg);
     cr_expect_eq(seen, 50);
+    /* report.json carries the rewritten entries too, not the first ones */
+    char *dir = test_tmpdir();
+    json_t *doc = document();
+    char *text = written(dir, "rewritten.json", doc, spool);
+    json_error_t jerr;
+    json_t *back = json_loads(text, 0, &jerr);
+    cr_assert_not_null(back, "%s", jerr.text);
+    seen = 0;
+    cr_assert_eq(report_kernels_each(back, NULL, check_marked, &seen, &err), 0, "%s", err.msg);
+    cr_expect_eq(seen, 50);
+    json_decref(back);
+    json_decref(doc);
+    free(text);
+    test_tmpdir_cleanup(dir);
     kernel_spool_free(spool);
 }
 
