@@ -163,7 +163,8 @@ static int run(int argc, char **argv)
     for (uint32_t k = 0; k < wst_reader_trace(r)->kernel_count; k++)
         records += wst_reader_trace(r)->kernels[k].record_count;
     analysis_out out;
-    if (analysis_out_open(&out, r, args.json || args.html, args.csv, &err) != 0) {
+    unsigned spool = (args.json ? SPOOL_PRINTED : 0) | (args.html ? SPOOL_ENTRIES : 0);
+    if (analysis_out_open(&out, r, spool, args.csv, &err) != 0) {
         wst_reader_close(r);
         return cli_fail(NULL, &err);
     }

@@ -96,7 +96,7 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     ao.half_warp = a->replay.half_warp;
     ao.replay_seed = a->hierarchy.seed;
     analysis_out out;
-    if (analysis_out_open(&out, r, 1, dir, &err) != 0)
+    if (analysis_out_open(&out, r, SPOOL_BOTH, dir, &err) != 0)
         return cli_fail(NULL, &err);
     analysis_out_attach(&out, &ao);
     progress *bar = progress_new("analyze", records, a->quiet);

@@ -5,12 +5,12 @@
 
 #include "reports/report_json.h"
 
-int analysis_out_open(analysis_out *out, const wst_reader *r, int json, const char *csv_dir,
+int analysis_out_open(analysis_out *out, const wst_reader *r, unsigned spool, const char *csv_dir,
                       ws_error *err)
 {
     memset(out, 0, sizeof *out);
     out->reader = r;
-    if (json && !(out->kernels = kernel_spool_new(err)))
+    if (spool && !(out->kernels = kernel_spool_new(spool, err)))
         return -1;
     if (csv_dir && report_csv_open(&out->csv, csv_dir, err) != 0) {
         analysis_out_close(out);

@@ -7,7 +7,7 @@
  *   - its share of the text summary's rows by kernel name.
  *
  *   analysis_out out;
- *   analysis_out_open(&out, r, want_json, csv_dir, &err);
+ *   analysis_out_open(&out, r, SPOOL_PRINTED, csv_dir, &err);
  *   analysis_out_attach(&out, &options);   // then analysis_run(r, ..., &options, ...)
  *   ... report_json_write_spooled(path, doc, out.kernels, &err) ...
  *   analysis_out_close(&out);
@@ -28,8 +28,9 @@ typedef struct analysis_out {
     text_groups groups;
 } analysis_out;
 
-/* csv_dir: NULL for no tables. */
-int analysis_out_open(analysis_out *out, const wst_reader *r, int json, const char *csv_dir,
+/* spool: what the kernels' spool keeps (SPOOL_PRINTED for report.json,
+ * SPOOL_ENTRIES for the HTML page), 0 for none; csv_dir: NULL for no tables. */
+int analysis_out_open(analysis_out *out, const wst_reader *r, unsigned spool, const char *csv_dir,
                       ws_error *err);
 /* Points options' kernel_done at out. */
 void analysis_out_attach(analysis_out *out, analysis_options *options);

@@ -19,8 +19,9 @@
  * report copies bytes instead of parsing every entry and printing it again
  * (that round trip was a third of `analyze` on a trace of 510 kernels). */
 struct kernel_spool {
-    FILE *file;
-    FILE *report;
+    FILE *file;   /* SPOOL_ENTRIES, else NULL */
+    FILE *report; /* SPOOL_PRINTED, else NULL */
+    unsigned keeps;
     size_t count;
 };
 
@@ -45,7 +46,7 @@ static FILE *temporary(const char *dir, ws_error *err)
     return f;
 }
 
-kernel_spool *kernel_spool_new(ws_error *err)
+kernel_spool *kernel_spool_new(unsigned keeps, ws_error *err)
 {
     const char *dir = getenv("TMPDIR");
     if (!dir || !*dir)
@@ -53,7 +54,9 @@ kernel_spool *kernel_spool_new(ws_error *err)
     kernel_spool *s = calloc(1, sizeof *s);
     if (!s)
         return ws_fail(err, "out of memory"), NULL;
-    if (!(s->file = temporary(dir, err)) || !(s->report = temporary(dir, err))) {
+    s->keeps = keeps & SPOOL_BOTH;
+    if (((keeps & SPOOL_ENTRIES) && !(s->file = temporary(dir, err))) ||
+        ((keeps & SPOOL_PRINTED) && !(s->report = temporary(dir, err)))) {
         kernel_spool_free(s);
         return NULL;
     }
@@ -99,10 +102,10 @@ static int add_printed(kernel_spool *s, const json_t *entry, ws_error *err)
 int kernel_spool_add(kernel_spool *s, const json_t *entry, ws_error *err)
 {
     errno = 0;
-    if (fseek(s->file, 0, SEEK_END) != 0 || json_dumpf(entry, s->file, SPOOL_FLAGS) != 0 ||
-        fputc('\n', s->file) == EOF)
+    if (s->file && (fseek(s->file, 0, SEEK_END) != 0 ||
+                    json_dumpf(entry, s->file, SPOOL_FLAGS) != 0 || fputc('\n', s->file) == EOF))
         return write_failed(err);
-    if (add_printed(s, entry, err) != 0)
+    if (s->report && add_printed(s, entry, err) != 0)
         return -1;
     s->count++;
     return 0;
@@ -110,6 +113,8 @@ int kernel_spool_add(kernel_spool *s, const json_t *entry, ws_error *err)
 
 int kernel_spool_copy_printed(kernel_spool *s, FILE *to, ws_error *err)
 {
+    if (!s->report)
+        return ws_fail(err, "internal: this spool keeps no printed entries");
     errno = 0;
     if (fflush(s->report) != 0 || fseek(s->report, 0, SEEK_SET) != 0)
         return write_failed(err);
@@ -127,6 +132,8 @@ size_t kernel_spool_count(const kernel_spool *s) { return s->count; }
 
 int kernel_spool_each(kernel_spool *s, kernel_spool_fn fn, void *ctx, ws_error *err)
 {
+    if (!s->file)
+        return ws_fail(err, "internal: this spool keeps no entries to read back");
     errno = 0;
     if (fflush(s->file) != 0 || fseek(s->file, 0, SEEK_SET) != 0)
         return write_failed(err);
@@ -165,7 +172,7 @@ static int rewrite_one(void *ctx, size_t index, json_t *entry, ws_error *err)
 int kernel_spool_rewrite(kernel_spool **s, kernel_spool_fn fn, void *ctx, ws_error *err)
 {
     rewrite r = {.fn = fn, .ctx = ctx};
-    if (!(r.into = kernel_spool_new(err)))
+    if (!(r.into = kernel_spool_new((*s)->keeps, err)))
         return -1;
     if (kernel_spool_each(*s, rewrite_one, &r, err) != 0) {
         kernel_spool_free(r.into);

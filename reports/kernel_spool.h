@@ -3,11 +3,12 @@
  *
  * analyze and profile report a kernel when the pass has ended it and keep
  * nothing of it in memory: its JSON entry goes to unlinked temporary
- * files, once as one compact line with every digit (read back one entry at
- * a time when the HTML is drawn or profile rewrites the entries) and once
- * printed as report.json prints it (copied in where the document's empty
- * "kernels" array is).  Memory follows the largest kernel, not the number
- * of kernels; the disk holds about twice what report.json will. */
+ * files, as one compact line with every digit (read back one entry at a
+ * time when the HTML is drawn or profile rewrites the entries) and printed
+ * as report.json prints it (copied in where the document's empty "kernels"
+ * array is), each when wanted.  Memory follows the largest kernel, not the
+ * number of kernels; the disk holds about what report.json will, twice
+ * when both are kept. */
 #ifndef WS_KERNEL_SPOOL_H
 #define WS_KERNEL_SPOOL_H
 
@@ -19,8 +20,14 @@
 
 typedef struct kernel_spool kernel_spool;
 
-/* A new, empty spool in $TMPDIR (or /tmp). */
-kernel_spool *kernel_spool_new(ws_error *err);
+/* What a spool keeps of each entry: the entries to read back
+ * (kernel_spool_each, _rewrite, _attach: the HTML page, profile's
+ * verdicts), the entries as report.json prints them
+ * (kernel_spool_copy_printed), or both.  Each is a file of its own. */
+enum { SPOOL_ENTRIES = 1, SPOOL_PRINTED = 2, SPOOL_BOTH = 3 };
+
+/* A new, empty spool in $TMPDIR (or /tmp) keeping `keeps` (SPOOL_*). */
+kernel_spool *kernel_spool_new(unsigned keeps, ws_error *err);
 void kernel_spool_free(kernel_spool *s);
 
 int kernel_spool_add(kernel_spool *s, const json_t *entry, ws_error *err);

@@ -22,7 +22,7 @@ json_t *test_report_for(const char *dir, const char *name, const char *gpu)
     analysis_options options;
     analysis_options_default(&options);
     analysis_out out;
-    cr_assert_eq(analysis_out_open(&out, r, 1, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(analysis_out_open(&out, r, SPOOL_BOTH, NULL, &err), 0, "%s", err.msg);
     analysis_out_attach(&out, &options);
     analysis *a = analysis_run(r, &config, &options, NULL, &err);
     cr_assert_not_null(a, "%s", err.msg);

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyzer/analysis.h"
 #include "reports/analysis_out.h"
@@ -46,7 +47,7 @@ Test(kernel_spool, spliced_report_equals_the_whole_document)
     char *dir = test_tmpdir();
     ws_error err;
     for (int n = 0; n <= 3; n += 3) {
-        kernel_spool *spool = kernel_spool_new(&err);
+        kernel_spool *spool = kernel_spool_new(SPOOL_BOTH, &err);
         cr_assert_not_null(spool, "%s", err.msg);
         json_t *doc = document(), *whole = document(), *kernels = json_array();
         for (int i = 0; i < n; i++) {
@@ -88,7 +89,7 @@ static int check_marked(void *ctx, size_t index, json_t *e, ws_error *err)
 Test(kernel_spool, rewrite_goes_through_every_entry_in_order)
 {
     ws_error err;
-    kernel_spool *spool = kernel_spool_new(&err);
+    kernel_spool *spool = kernel_spool_new(SPOOL_BOTH, &err);
     for (int i = 0; i < 50; i++) {
         json_t *e = entry(i);
         cr_assert_eq(kernel_spool_add(spool, e, &err), 0);
@@ -121,7 +122,7 @@ Test(kernel_spool, a_temporary_directory_that_fails_is_named)
     char *saved = old ? strdup(old) : NULL;
     setenv("TMPDIR", "/nonexistent/warpscope-test", 1);
     ws_error err;
-    kernel_spool *spool = kernel_spool_new(&err);
+    kernel_spool *spool = kernel_spool_new(SPOOL_BOTH, &err);
     if (saved)
         setenv("TMPDIR", saved, 1);
     else
@@ -179,5 +180,44 @@ Test(kernel_spool, the_pass_reports_each_kernel_once_in_order)
     wst_reader_close(r);
     wst_memtrace_free(m);
     free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A spool keeps only what it was asked to: `analyze -o` prints, `--html`
+ * reads back; asking the other of it is an error, not a crash. */
+Test(kernel_spool, keeps_only_what_it_was_asked_to)
+{
+    char *dir = test_tmpdir();
+    ws_error err;
+    kernel_spool *printed = kernel_spool_new(SPOOL_PRINTED, &err);
+    kernel_spool *entries = kernel_spool_new(SPOOL_ENTRIES, &err);
+    cr_assert(printed && entries, "%s", err.msg);
+    json_t *doc = document(), *whole = document(), *kernels = json_array();
+    for (int i = 0; i < 3; i++) {
+        json_t *e = entry(i);
+        cr_assert_eq(kernel_spool_add(printed, e, &err), 0, "%s", err.msg);
+        cr_assert_eq(kernel_spool_add(entries, e, &err), 0, "%s", err.msg);
+        json_array_append_new(kernels, e);
+    }
+    json_object_set_new(whole, "kernels", kernels);
+    char *a = written(dir, "whole.json", whole, NULL), *b = written(dir, "printed.json", doc, printed);
+    cr_expect_str_eq(b, a);
+    size_t seen = 0;
+    cr_expect_neq(kernel_spool_each(printed, check_marked, &seen, &err), 0);
+    cr_expect(strstr(err.msg, "no entries to read back") != NULL, "%s", err.msg);
+    cr_expect_eq(seen, 0);
+    char *path = test_path(dir, "entries.json");
+    cr_expect_neq(report_json_write_spooled(path, doc, entries, &err), 0);
+    cr_expect(strstr(err.msg, "no printed entries") != NULL, "%s", err.msg);
+    cr_expect_eq(access(path, F_OK), -1, "no half-written report");
+    cr_assert_eq(kernel_spool_attach(doc, entries, &err), 0, "%s", err.msg);
+    cr_expect(json_equal(doc, whole));
+    free(path);
+    free(a);
+    free(b);
+    json_decref(doc);
+    json_decref(whole);
+    kernel_spool_free(printed);
+    kernel_spool_free(entries);
     test_tmpdir_cleanup(dir);
 }
