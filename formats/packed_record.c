@@ -74,9 +74,8 @@ int packed_cta_push(packed_cta *p, const wst_head *h, const uint64_t *addr, ws_e
     size_t lanes = (size_t)__builtin_popcount(h->mask);
     if (ws_grow((void **)&p->lanes, &p->lane_capacity, p->lane_count + lanes, sizeof *p->lanes))
         return ws_fail(err, "out of memory");
-    if (packed_cta_push_affine(p, h, p->lane_count, 0, err) != 0)
+    if (packed_cta_push_head(p, h, p->lane_count, 0, 0, err) != 0)
         return -1;
-    p->records[p->count - 1].bits &= (uint8_t)~PACKED_AFFINE;
     uint64_t *pool = p->lanes + p->lane_count;
     p->lane_count += lanes;
     if (h->mask == 0xffffffffu) {

@@ -70,17 +70,12 @@ int packed_cta_reserve(packed_cta *p, size_t n, ws_error *err);
  * packed_cta_reserve. */
 int packed_cta_push(packed_cta *p, const wst_head *h, const uint64_t *addr, ws_error *err);
 
-/* Appends a record of head h whose active lanes lie at base + lane ×
- * stride, without any lanes to read: how the trace decoder packs a record
- * it read as a stride (formats/wst_decode_v2.c).  (base, stride) must be
- * what packed_cta_append would find (its step, from the two lowest active
- * lanes, as a signed quotient), so both paths give the same bytes.  Room
- * comes from packed_cta_reserve; h->warp fits 16 bits (the decoder checks
- * it against the CTA's warps, at most 2048: metadata allows 65536
- * threads).  Written field by field into place, from registers (see
- * wst_head). */
-static inline int packed_cta_push_affine(packed_cta *p, const wst_head *h, uint64_t base,
-                                         uint64_t stride, ws_error *err)
+/* Appends a record of head h with base and stride as given and `affine`
+ * (PACKED_AFFINE, or 0 when base is the index of its lanes in the pool);
+ * room comes from packed_cta_reserve.  Written field by field into place,
+ * from registers (see wst_head). */
+static inline int packed_cta_push_head(packed_cta *p, const wst_head *h, uint64_t base,
+                                       uint64_t stride, uint8_t affine, ws_error *err)
 {
     packed_record *q = &p->records[p->count++];
     q->pc = h->pc;
@@ -88,7 +83,7 @@ static inline int packed_cta_push_affine(packed_cta *p, const wst_head *h, uint6
     q->warp = (uint16_t)h->warp;
     q->sm = (uint16_t)h->sm;
     q->bits = (uint8_t)((h->kind & 3u) | (h->space & 1u) << 2 | (h->has_sm ? PACKED_HAS_SM : 0) |
-                        (h->has_time ? PACKED_HAS_TIME : 0) | PACKED_AFFINE);
+                        (h->has_time ? PACKED_HAS_TIME : 0) | affine);
     q->cache_op = (uint8_t)h->cache_op;
     q->size = (uint8_t)h->size;
     q->unused = 0;
@@ -101,6 +96,20 @@ static inline int packed_cta_push_affine(packed_cta *p, const wst_head *h, uint6
         p->timestamps[p->count - 1] = h->timestamp;
     }
     return 0;
+}
+
+/* Appends a record of head h whose active lanes lie at base + lane ×
+ * stride, without any lanes to read: how the trace decoder packs a record
+ * it read as a stride (formats/wst_decode_v2.c).  (base, stride) must be
+ * what packed_cta_append would find (its step, from the two lowest active
+ * lanes, as a signed quotient), so both paths give the same bytes.  Room
+ * comes from packed_cta_reserve; h->warp fits 16 bits (the decoder checks
+ * it against the CTA's warps, at most 2048: metadata allows 65536
+ * threads). */
+static inline int packed_cta_push_affine(packed_cta *p, const wst_head *h, uint64_t base,
+                                         uint64_t stride, ws_error *err)
+{
+    return packed_cta_push_head(p, h, base, stride, PACKED_AFFINE, err);
 }
 
 /* Reorders p's records so warp w's are [starts[w], starts[w + 1]), each

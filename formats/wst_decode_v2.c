@@ -71,14 +71,24 @@ read_stride(wst_column *col, uint32_t mask, uint64_t predicted, uint64_t *base, 
     return NULL;
 }
 
-/* The slot now holds a stride record. */
-static inline void remember_stride(wst_history *h, wst_history_slot *s, uint32_t warp,
-                                   uint32_t pc, uint32_t mask, uint64_t base, uint64_t stride)
+/* A stride record of (warp, pc): reads it against the history and leaves
+ * it there as the slot's record, for both decoding paths.  NULL, or what
+ * is wrong. */
+static inline __attribute__((always_inline)) const char *
+decode_stride(wst_history *h, wst_column *col, uint32_t warp, uint32_t pc, uint32_t mask,
+              uint64_t *previous_base, uint64_t *base, uint64_t *stride)
 {
+    wst_history_slot *s = wst_history_slot_of(h, warp, pc);
+    uint64_t predicted = wst_history_hit(h, s, warp, pc) ? s->base : *previous_base;
+    const char *wrong = read_stride(col, mask, predicted, base, stride);
+    if (wrong)
+        return wrong;
     s->affine = 1;
-    s->base = base;
-    s->stride = stride;
+    s->base = *base;
+    s->stride = *stride;
     wst_history_claim(h, s, warp, pc, mask);
+    *previous_base = *base;
+    return NULL;
 }
 
 /* Version 2 codes a record against the history (formats/wst_history.h)
@@ -87,19 +97,17 @@ static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, 
                                 uint64_t *previous_base)
 {
     wst_history *history = d->history;
+    if (mode == WST_MODE_STRIDE) {
+        uint64_t base, stride;
+        const char *wrong =
+            decode_stride(history, col, r->warp, r->pc, r->mask, previous_base, &base, &stride);
+        if (!wrong)
+            wst_fill_stride(r, base, stride);
+        return wrong;
+    }
     wst_history_slot *s = wst_history_slot_of(history, r->warp, r->pc);
     int hit = wst_history_hit(history, s, r->warp, r->pc);
     uint64_t predicted = hit ? s->base : *previous_base;
-    if (mode == WST_MODE_STRIDE) {
-        uint64_t base, stride;
-        const char *wrong = read_stride(col, r->mask, predicted, &base, &stride);
-        if (wrong)
-            return wrong;
-        wst_fill_stride(r, base, stride);
-        remember_stride(history, s, r->warp, r->pc, r->mask, base, stride);
-        *previous_base = base;
-        return NULL;
-    }
     uint64_t value;
     if (wst_get_varint(&col[WST_COL_BASE], &value))
         return "address column ends early";
@@ -178,13 +186,9 @@ int64_t wst_decoder_next_packed(wst_decoder *d, packed_cta *out, uint32_t max, w
         }
         const char *wrong = NULL;
         if (mode == WST_MODE_STRIDE) {
-            wst_history_slot *s = wst_history_slot_of(history, head.warp, head.pc);
-            uint64_t predicted =
-                wst_history_hit(history, s, head.warp, head.pc) ? s->base : previous_base;
             uint64_t base, stride;
-            if ((wrong = read_stride(col, head.mask, predicted, &base, &stride)) == NULL) {
-                remember_stride(history, s, head.warp, head.pc, head.mask, base, stride);
-                previous_base = base;
+            if ((wrong = decode_stride(history, col, head.warp, head.pc, head.mask, &previous_base,
+                                       &base, &stride)) == NULL) {
                 if (stride_packs_as_is(head.mask, stride)) {
                     uint64_t lane0 = base - stride * (uint64_t)__builtin_ctz(head.mask);
                     if (packed_cta_push_affine(out, &head, lane0, stride, err) != 0)

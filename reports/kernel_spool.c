@@ -13,7 +13,7 @@
  * is the same whether it comes from the spool or from memory. */
 #define SPOOL_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
 
-/* Two files: `file` holds each entry as one compact line, read back as
+/* Up to two files: `file` holds each entry as one compact line, read back as
  * JSON (the HTML digest, profile's rewrite); `report` holds the same
  * entries already printed as report.json prints them, so writing the
  * report copies bytes instead of parsing every entry and printing it again
@@ -21,7 +21,6 @@
 struct kernel_spool {
     FILE *file;   /* SPOOL_ENTRIES, else NULL */
     FILE *report; /* SPOOL_PRINTED, else NULL */
-    unsigned keeps;
     size_t count;
 };
 
@@ -54,7 +53,6 @@ kernel_spool *kernel_spool_new(unsigned keeps, ws_error *err)
     kernel_spool *s = calloc(1, sizeof *s);
     if (!s)
         return ws_fail(err, "out of memory"), NULL;
-    s->keeps = keeps & SPOOL_BOTH;
     if (((keeps & SPOOL_ENTRIES) && !(s->file = temporary(dir, err))) ||
         ((keeps & SPOOL_PRINTED) && !(s->report = temporary(dir, err)))) {
         kernel_spool_free(s);
@@ -88,7 +86,8 @@ static int add_printed(kernel_spool *s, const json_t *entry, ws_error *err)
     char *text = json_dumps(entry, REPORT_JSON_FLAGS);
     if (!text)
         return ws_fail(err, "out of memory");
-    int ok = fseek(s->report, 0, SEEK_END) == 0 && fputs(s->count ? ",\n  " : "\n  ", s->report) != EOF;
+    int ok = fseek(s->report, 0, SEEK_END) == 0 &&
+             fputs(s->count ? ",\n  " : "\n  ", s->report) != EOF;
     for (const char *p = text; ok && *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -172,7 +171,8 @@ static int rewrite_one(void *ctx, size_t index, json_t *entry, ws_error *err)
 int kernel_spool_rewrite(kernel_spool **s, kernel_spool_fn fn, void *ctx, ws_error *err)
 {
     rewrite r = {.fn = fn, .ctx = ctx};
-    if (!(r.into = kernel_spool_new((*s)->keeps, err)))
+    unsigned keeps = ((*s)->file ? SPOOL_ENTRIES : 0) | ((*s)->report ? SPOOL_PRINTED : 0);
+    if (!(r.into = kernel_spool_new(keeps, err)))
         return -1;
     if (kernel_spool_each(*s, rewrite_one, &r, err) != 0) {
         kernel_spool_free(r.into);

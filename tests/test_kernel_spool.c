@@ -42,6 +42,33 @@ static char *written(const char *dir, const char *name, const json_t *doc, kerne
     return text;
 }
 
+/* Adds entries 0..n-1 to each spool of spools[0..count); returns the
+ * document holding them all. */
+static json_t *spool_entries(kernel_spool *const *spools, int count, int n)
+{
+    ws_error err;
+    json_t *whole = document(), *kernels = json_array();
+    for (int i = 0; i < n; i++) {
+        json_t *e = entry(i);
+        for (int k = 0; k < count; k++)
+            cr_assert_eq(kernel_spool_add(spools[k], e, &err), 0, "%s", err.msg);
+        json_array_append_new(kernels, e);
+    }
+    json_object_set_new(whole, "kernels", kernels);
+    return whole;
+}
+
+/* Attaching the spool's entries to doc gives the whole document back;
+ * frees both documents. */
+static void expect_attach_gives(json_t *doc, kernel_spool *spool, json_t *whole)
+{
+    ws_error err;
+    cr_assert_eq(kernel_spool_attach(doc, spool, &err), 0, "%s", err.msg);
+    cr_expect(json_equal(doc, whole));
+    json_decref(doc);
+    json_decref(whole);
+}
+
 Test(kernel_spool, spliced_report_equals_the_whole_document)
 {
     char *dir = test_tmpdir();
@@ -49,23 +76,13 @@ Test(kernel_spool, spliced_report_equals_the_whole_document)
     for (int n = 0; n <= 3; n += 3) {
         kernel_spool *spool = kernel_spool_new(SPOOL_BOTH, &err);
         cr_assert_not_null(spool, "%s", err.msg);
-        json_t *doc = document(), *whole = document(), *kernels = json_array();
-        for (int i = 0; i < n; i++) {
-            json_t *e = entry(i);
-            cr_assert_eq(kernel_spool_add(spool, e, &err), 0, "%s", err.msg);
-            json_array_append_new(kernels, e);
-        }
-        json_object_set_new(whole, "kernels", kernels);
+        json_t *doc = document(), *whole = spool_entries(&spool, 1, n);
         cr_assert_eq(kernel_spool_count(spool), (size_t)n);
         char *a = written(dir, "whole.json", whole, NULL), *b = written(dir, "spliced.json", doc, spool);
         cr_expect_str_eq(b, a, "%d kernels", n);
         free(a);
         free(b);
-        /* attach gives the whole document back */
-        cr_assert_eq(kernel_spool_attach(doc, spool, &err), 0, "%s", err.msg);
-        cr_expect(json_equal(doc, whole));
-        json_decref(doc);
-        json_decref(whole);
+        expect_attach_gives(doc, spool, whole);
         kernel_spool_free(spool);
     }
     test_tmpdir_cleanup(dir);
@@ -192,14 +209,7 @@ Test(kernel_spool, keeps_only_what_it_was_asked_to)
     kernel_spool *printed = kernel_spool_new(SPOOL_PRINTED, &err);
     kernel_spool *entries = kernel_spool_new(SPOOL_ENTRIES, &err);
     cr_assert(printed && entries, "%s", err.msg);
-    json_t *doc = document(), *whole = document(), *kernels = json_array();
-    for (int i = 0; i < 3; i++) {
-        json_t *e = entry(i);
-        cr_assert_eq(kernel_spool_add(printed, e, &err), 0, "%s", err.msg);
-        cr_assert_eq(kernel_spool_add(entries, e, &err), 0, "%s", err.msg);
-        json_array_append_new(kernels, e);
-    }
-    json_object_set_new(whole, "kernels", kernels);
+    json_t *doc = document(), *whole = spool_entries((kernel_spool *[]){printed, entries}, 2, 3);
     char *a = written(dir, "whole.json", whole, NULL), *b = written(dir, "printed.json", doc, printed);
     cr_expect_str_eq(b, a);
     size_t seen = 0;
@@ -210,13 +220,10 @@ Test(kernel_spool, keeps_only_what_it_was_asked_to)
     cr_expect_neq(report_json_write_spooled(path, doc, entries, &err), 0);
     cr_expect(strstr(err.msg, "no printed entries") != NULL, "%s", err.msg);
     cr_expect_eq(access(path, F_OK), -1, "no half-written report");
-    cr_assert_eq(kernel_spool_attach(doc, entries, &err), 0, "%s", err.msg);
-    cr_expect(json_equal(doc, whole));
+    expect_attach_gives(doc, entries, whole);
     free(path);
     free(a);
     free(b);
-    json_decref(doc);
-    json_decref(whole);
     kernel_spool_free(printed);
     kernel_spool_free(entries);
     test_tmpdir_cleanup(dir);
