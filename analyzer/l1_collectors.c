@@ -19,7 +19,7 @@ l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, cache *const *
     c->l1 = l1;
     c->res = res;
     c->current = current;
-    if (u64map_init(&c->holders, 1024) != 0 || !(c->fully = calloc(sms, sizeof *c->fully))) {
+    if (holders_init(&c->holders, sms) != 0 || !(c->fully = calloc(sms, sizeof *c->fully))) {
         ws_fail(err, "out of memory");
         goto fail;
     }
@@ -43,15 +43,15 @@ void l1_collectors_free(l1_collectors *c)
     free(c->fully);
     missclass_free(c->classes);
     locality_free(c->generations);
-    u64map_destroy(&c->holders);
+    holders_destroy(&c->holders);
     free(c);
 }
 
 int l1_collectors_kernel_end(l1_collectors *c, ws_error *err)
 {
     replay_kernel *k = *c->current;
-    k->end_copies = c->copies;
-    k->end_lines = c->distinct;
+    k->end_copies = c->holders.copies;
+    k->end_lines = c->holders.distinct;
     locality_end_kernel(c->generations);
     uint32_t n;
     const locality_pc *loc = locality_pcs(c->generations, &n);
@@ -60,7 +60,6 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err)
     memcpy(k->locality, loc, n * sizeof *loc);
     for (uint32_t s = 0; s < c->sms; s++)
         falru_flush(c->fully[s]);
-    u64map_clear(&c->holders);
-    c->copies = c->distinct = 0;
+    holders_clear(&c->holders);
     return 0;
 }

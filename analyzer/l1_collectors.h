@@ -14,6 +14,7 @@
 #include "analyzer/cache.h"
 #include "analyzer/falru.h"
 #include "analyzer/hierarchy.h"
+#include "analyzer/holders.h"
 #include "formats/trace.h"
 #include "util/u64map.h"
 
@@ -47,8 +48,7 @@ struct l1_collectors {
     /* generations */
     locality *generations;
     /* inter-core */
-    u64map holders;      /* line -> number of L1s holding it */
-    uint64_t copies, distinct;
+    holders holders;     /* which L1s hold each line */
 };
 
 static inline void l1_collectors_prefetch(const l1_collectors *c, uint32_t sm, uint64_t line)
@@ -144,54 +144,42 @@ static inline int l1c_generations_depart(void *ctx, uint32_t sm, uint64_t line, 
 static inline int l1c_inter_core_miss(void *ctx, const replay_issue *is, uint64_t line, int present,
                            ws_error *err)
 {
-    (void)err;
+    (void)present, (void)err;
     l1_collectors *c = ctx;
     if (is->space != WST_GLOBAL)
         return 0;
     replay_counts *k = l1c_counts_of(c);
-    uint32_t *held = u64map_find(&c->holders, line);
-    uint32_t others = held ? *held - (present ? 1 : 0) : 0;
     k->l1_load_misses++;
     c->res->sm_load_misses[is->sm]++;
-    if (!others)
+    const uint64_t *held = holders_of(&c->holders, line);
+    if (!held)
         return 0;
-    k->remote_held_misses++;
     uint64_t *row = c->res->remote_holders + (size_t)is->sm * c->sms;
-    for (uint32_t s = 0; s < c->sms; s++)
-        if (s != is->sm && cache_contains(c->l1[s], line))
-            row[s]++;
+    int others = 0;
+    for (uint32_t w = 0; w < c->holders.words; w++) {
+        uint64_t mask = held[w];
+        if (w == is->sm / 64)
+            mask &= ~(1ull << (is->sm % 64)); /* a sector miss: its own copy */
+        others |= mask != 0;
+        for (; mask; mask &= mask - 1)
+            row[w * 64 + (uint32_t)__builtin_ctzll(mask)]++;
+    }
+    k->remote_held_misses += (uint64_t)others;
     return 0;
 }
 
 static inline int l1c_inter_core_fill(void *ctx, const replay_issue *is, uint64_t line,
                                       ws_error *err)
 {
-    (void)is;
     l1_collectors *c = ctx;
-    int inserted;
-    uint32_t *n = u64map_upsert(&c->holders, line, 0, &inserted);
-    if (!n)
-        return ws_fail(err, "out of memory");
-    c->distinct += *n == 0;
-    c->copies++;
-    (*n)++;
-    return 0;
+    return holders_add(&c->holders, line, is->sm) != 0 ? ws_fail(err, "out of memory") : 0;
 }
 
 static inline int l1c_inter_core_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
                              evict_cause cause, ws_error *err)
 {
-    (void)sm, (void)evictor, (void)cause, (void)err;
-    l1_collectors *c = ctx;
-    uint32_t *n = u64map_find(&c->holders, line);
-    if (!n || *n == 0)
-        return 0;
-    (*n)--;
-    c->copies--;
-    if (*n == 0) {
-        c->distinct--;
-        u64map_remove(&c->holders, line); /* the map holds only what the L1s hold */
-    }
+    (void)evictor, (void)cause, (void)err;
+    holders_remove(&((l1_collectors *)ctx)->holders, line, sm);
     return 0;
 }
 
@@ -199,8 +187,8 @@ static inline void l1c_inter_core_instruction(void *ctx, const replay_issue *is)
 {
     (void)is;
     l1_collectors *c = ctx;
-    if (c->distinct) { /* undefined while the L1s are empty (docs/metrics.md §5) */
-        c->res->replication_sum += (double)c->copies / (double)c->distinct;
+    if (c->holders.distinct) { /* undefined while the L1s are empty (docs/metrics.md §5) */
+        c->res->replication_sum += (double)c->holders.copies / (double)c->holders.distinct;
         c->res->replication_samples++;
     }
 }

@@ -1,0 +1,89 @@
+/* analyzer/holders.c: see holders.h. */
+#include "analyzer/holders.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/grow.h"
+
+int holders_init(holders *h, uint32_t sms)
+{
+    memset(h, 0, sizeof *h);
+    h->words = sms ? (sms + 63) / 64 : 1;
+    return u64map_init(&h->index, 1024);
+}
+
+void holders_destroy(holders *h)
+{
+    u64map_destroy(&h->index);
+    free(h->masks);
+    free(h->unused);
+    memset(h, 0, sizeof *h);
+}
+
+void holders_clear(holders *h)
+{
+    u64map_clear(&h->index);
+    h->count = h->unused_count = 0;
+    h->copies = h->distinct = 0;
+}
+
+/* A new entry, all bits clear: a freed one, else one more. */
+static int take_entry(holders *h, uint32_t *entry)
+{
+    if (h->unused_count) {
+        *entry = h->unused[--h->unused_count];
+    } else {
+        if (h->count == h->capacity) {
+            size_t capacity = h->capacity;
+            uint32_t *unused;
+            if (ws_grow((void **)&h->masks, &capacity, h->count + 1, h->words * sizeof *h->masks) != 0)
+                return -1;
+            if (!(unused = realloc(h->unused, capacity * sizeof *unused)))
+                return -1;
+            h->unused = unused;
+            h->capacity = capacity;
+        }
+        *entry = (uint32_t)h->count++;
+    }
+    memset(h->masks + (size_t)*entry * h->words, 0, h->words * sizeof *h->masks);
+    return 0;
+}
+
+int holders_add(holders *h, uint64_t line, uint32_t sm)
+{
+    int inserted;
+    uint32_t *found = u64map_upsert(&h->index, line, 0, &inserted);
+    if (!found)
+        return -1;
+    if (inserted) {
+        if (take_entry(h, found) != 0) {
+            u64map_remove(&h->index, line);
+            return -1;
+        }
+        h->distinct++;
+    }
+    uint64_t *word = h->masks + (size_t)*found * h->words + sm / 64, bit = 1ull << (sm % 64);
+    h->copies += !(*word & bit);
+    *word |= bit;
+    return 0;
+}
+
+void holders_remove(holders *h, uint64_t line, uint32_t sm)
+{
+    uint32_t *found = u64map_find(&h->index, line);
+    if (!found)
+        return;
+    uint32_t entry = *found;
+    uint64_t *mask = h->masks + (size_t)entry * h->words, bit = 1ull << (sm % 64);
+    if (!(mask[sm / 64] & bit))
+        return;
+    mask[sm / 64] &= ~bit;
+    h->copies--;
+    for (uint32_t w = 0; w < h->words; w++)
+        if (mask[w])
+            return;
+    h->distinct--;
+    h->unused[h->unused_count++] = entry;
+    u64map_remove(&h->index, line); /* only what the L1s hold */
+}
