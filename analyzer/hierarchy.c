@@ -190,7 +190,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
                                     h->sharing, err)))
             goto fail;
     if (!o->lean && !(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1), h->l1,
-                                            &h->res, &h->kernel, err)))
+                                            !o->no_generations, &h->res, &h->kernel, err)))
         goto fail;
     for (uint32_t i = 0; i < h->o.observer_count; i++) {
         const l1_observer *ob = &h->o.observers[i];

@@ -168,6 +168,11 @@ typedef struct hierarchy_options {
      * those figures stay 0.  For grids of hierarchies that report hit
      * rates and traffic only (`sweep`); about 40% faster. */
     int lean;
+    /* Without the locality generations per PC (the kernels' `locality`
+     * stays NULL), the other built-in figures kept: for hierarchies whose
+     * reports read totals only (`compare`, `profile`'s comparison, the
+     * bypass trials).  The generations are a tenth of `profile`'s time. */
+    int no_generations;
     /* The Cooperative Caching Network over the L1s (analyzer/stages/ccn.h):
      * when enabled, its ring is the first miss route. */
     ccn_options ccn;

@@ -9,7 +9,7 @@
 #include "util/u64map.h"
 
 l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, cache *const *l1,
-                                 replay_results *res, replay_kernel *const *current,
+                                 int generations, replay_results *res, replay_kernel *const *current,
                                  ws_error *err)
 {
     l1_collectors *c = calloc(1, sizeof *c);
@@ -26,7 +26,8 @@ l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, cache *const *
     for (uint32_t s = 0; s < sms; s++)
         if (!(c->fully[s] = falru_new(l1_lines, err)))
             goto fail;
-    if (!(c->classes = missclass_new(sms, err)) || !(c->generations = locality_new(sms, err)))
+    if (!(c->classes = missclass_new(sms, err)) ||
+        (generations && !(c->generations = locality_new(sms, err))))
         goto fail;
     return c;
 fail:
@@ -52,12 +53,14 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err)
     replay_kernel *k = *c->current;
     k->end_copies = c->holders.copies;
     k->end_lines = c->holders.distinct;
-    locality_end_kernel(c->generations);
-    uint32_t n;
-    const locality_pc *loc = locality_pcs(c->generations, &n);
-    if (!(k->locality = malloc((n ? n : 1) * sizeof *loc)))
-        return ws_fail(err, "out of memory");
-    memcpy(k->locality, loc, n * sizeof *loc);
+    if (c->generations) {
+        locality_end_kernel(c->generations);
+        uint32_t n;
+        const locality_pc *loc = locality_pcs(c->generations, &n);
+        if (!(k->locality = malloc((n ? n : 1) * sizeof *loc)))
+            return ws_fail(err, "out of memory");
+        memcpy(k->locality, loc, n * sizeof *loc);
+    }
     for (uint32_t s = 0; s < c->sms; s++)
         falru_flush(c->fully[s]);
     holders_clear(&c->holders);

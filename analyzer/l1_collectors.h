@@ -20,8 +20,10 @@
 
 typedef struct l1_collectors l1_collectors;
 
+/* generations: whether to keep the locality generations (else the
+ * kernels' `locality` is NULL). */
 l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, cache *const *l1,
-                                 replay_results *res, replay_kernel *const *current,
+                                 int generations, replay_results *res, replay_kernel *const *current,
                                  ws_error *err);
 void l1_collectors_free(l1_collectors *c);
 
@@ -45,7 +47,7 @@ struct l1_collectors {
     missclass *classes;
     falru **fully;       /* per SM: the 3C reference */
     int fully_hit;       /* of the request being looked up */
-    /* generations */
+    /* generations (NULL: not kept) */
     locality *generations;
     /* inter-core */
     holders holders;     /* which L1s hold each line */
@@ -109,7 +111,8 @@ static inline int l1c_classes_store(void *ctx, const replay_issue *is, uint64_t 
 static inline int l1c_generations_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
 {
     (void)kernel;
-    return locality_begin_kernel(((l1_collectors *)ctx)->generations, pcs, err);
+    locality *generations = ((l1_collectors *)ctx)->generations;
+    return generations ? locality_begin_kernel(generations, pcs, err) : 0;
 }
 
 static inline int l1c_generations_hit(void *ctx, const replay_issue *is, uint64_t line,
@@ -117,7 +120,9 @@ static inline int l1c_generations_hit(void *ctx, const replay_issue *is, uint64_
                            ws_error *err)
 {
     (void)owner, (void)err;
-    locality_hit(((l1_collectors *)ctx)->generations, is->sm, line, is->warp);
+    locality *generations = ((l1_collectors *)ctx)->generations;
+    if (generations)
+        locality_hit(generations, is->sm, line, is->warp);
     return 0;
 }
 
@@ -125,15 +130,19 @@ static inline int l1c_generations_fill(void *ctx, const replay_issue *is, uint64
                                        ws_error *err)
 {
     /* S2's single monitored warp: the one in slot 0 of each SM. */
-    return locality_fill(((l1_collectors *)ctx)->generations, is->sm, line, is->warp, is->pc,
-                         is->warp_slot == 0, err);
+    locality *generations = ((l1_collectors *)ctx)->generations;
+    return generations ? locality_fill(generations, is->sm, line, is->warp, is->pc,
+                                       is->warp_slot == 0, err)
+                       : 0;
 }
 
 static inline int l1c_generations_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor,
                               evict_cause cause, ws_error *err)
 {
     (void)evictor, (void)cause, (void)err;
-    locality_evict(((l1_collectors *)ctx)->generations, sm, line);
+    locality *generations = ((l1_collectors *)ctx)->generations;
+    if (generations)
+        locality_evict(generations, sm, line);
     return 0;
 }
 

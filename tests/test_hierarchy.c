@@ -165,6 +165,24 @@ Test(hierarchy, urc_and_remote_holders)
     hierarchy_free(h);
 }
 
+Test(hierarchy, a_sector_miss_does_not_count_its_own_copy)
+{
+    hierarchy *h = make("16384:4:128:32", NULL, 3, 0); /* sectored L1s */
+    uint64_t a = 5;
+    issue(h, 1, 1, WST_LOAD, WST_OP_DEFAULT, &a, 1, 0x1); /* cold in SM 1 */
+    issue(h, 1, 1, WST_LOAD, WST_OP_DEFAULT, &a, 1, 0x2); /* sector miss, only SM 1 holds it */
+    issue(h, 2, 2, WST_LOAD, WST_OP_DEFAULT, &a, 1, 0x1); /* SM 2 misses; SM 1 holds it */
+    issue(h, 2, 2, WST_LOAD, WST_OP_DEFAULT, &a, 1, 0x4); /* sector miss; SM 1 holds it */
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1_load_misses, 4);
+    cr_expect_eq(r->total.remote_held_misses, 2, "the two misses of SM 2");
+    cr_expect_eq(r->remote_holders[2 * 3 + 1], 2);
+    cr_expect_eq(r->remote_holders[1 * 3 + 1] + r->remote_holders[2 * 3 + 2], 0,
+                 "an SM's own copy is not a remote holder");
+    cr_expect_eq(r->kernels[0].end_copies, 2);
+    hierarchy_free(h);
+}
+
 Test(hierarchy, per_hit_intra_and_inter_warp_shares)
 {
     hierarchy *h = make(NULL, NULL, 1, 0);
@@ -203,6 +221,45 @@ static void issue_at(hierarchy *h, uint32_t sm, uint32_t warp, uint64_t step, ui
     replay_issue is = {.sm = sm, .warp = warp, .step = step, .kind = WST_LOAD, .space = WST_GLOBAL};
     ws_error err;
     cr_assert_eq(hierarchy_instruction(h, &is, &rq, 1, &err), 0, "%s", err.msg);
+}
+
+/* The same loads with and without the locality generations: every other
+ * figure agrees, and only the kept ones have per-PC locality. */
+static hierarchy *spread_loads(hierarchy_options *o)
+{
+    cr_assert_eq(config_override(&o->config, "--l1", "512:2:128", &(ws_error){0}), 0);
+    hierarchy *h = make_opts(o, 1);
+    ws_error err;
+    cr_assert_eq(hierarchy_kernel_begin(h, 0, 4, &err), 0);
+    for (uint64_t i = 0; i < 400; i++) {
+        uint64_t line = (i * 7919) % 23;
+        load(h, (uint32_t)(i % 3), (uint32_t)(i % 5), &line, 1);
+    }
+    finish(h);
+    return h;
+}
+
+Test(hierarchy, without_generations_the_other_figures_agree)
+{
+    hierarchy_options with = {.seed = 1}, without = {.seed = 1, .no_generations = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&with.config, "fermi", &err), 0);
+    with.config.sms = 3;
+    without.config = with.config;
+    hierarchy *ha = spread_loads(&with), *hb = spread_loads(&without);
+    const replay_results *a = hierarchy_results(ha), *b = hierarchy_results(hb);
+    cr_assert_not_null(a->kernels[0].locality);
+    cr_expect_null(b->kernels[0].locality);
+    cr_expect_gt(a->total.miss_classes.by_class[MISS_INTER_WARP], 0);
+    cr_expect_eq(memcmp(&a->total.miss_classes, &b->total.miss_classes, sizeof a->total.miss_classes), 0);
+    cr_expect_eq(a->total.l1.hits, b->total.l1.hits);
+    cr_expect_eq(a->total.l1_load_misses, b->total.l1_load_misses);
+    cr_expect_gt(a->total.remote_held_misses, 0);
+    cr_expect_eq(a->total.remote_held_misses, b->total.remote_held_misses);
+    cr_expect_eq(memcmp(a->remote_holders, b->remote_holders, 9 * sizeof *a->remote_holders), 0);
+    cr_expect_eq(a->replication_sum, b->replication_sum);
+    hierarchy_free(ha);
+    hierarchy_free(hb);
 }
 
 Test(hierarchy, reserved_lines_merge_and_run_out_of_mshrs)
