@@ -20,7 +20,8 @@ rm -rf build/bench-traces
     echo
     bench/decode-vs-zstd.sh build/rel
     echo
-    # Sections measured apart are carried over as they were: every workload
+    # Sections measured apart are carried over as they were: what was
+    # tried on the replay's hot paths (by hand, with perf), every workload
     # at --size large takes hours (run only with BENCH_LARGE=1), the peers
     # are built outside the repository (bench/peers.sh), and xz on the
     # exported text of every workload takes an hour (bench/format-vs-xz.sh).
@@ -29,6 +30,7 @@ rm -rf build/bench-traces
             awk -v h="$1" 'index($0, h) == 1 {on = 1; print; next} on && /^## / {on = 0} on' \
                 bench/RESULTS.md
     }
+    carry "## Replay, measured apart" || true
     carry "## warpscope beside its peers" || true
     carry "## .wst beside xz and zstd" || true
     if [ "${BENCH_LARGE:-0}" = 1 ]; then
