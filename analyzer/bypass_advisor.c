@@ -238,7 +238,7 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
         !(out->table = bypass_table_new(config->l1.line_bytes, utilization, err)) ||
         build_groups(&ad, err) != 0)
         goto done;
-    resolved.no_generations = 1; /* the advice reads totals only */
+    resolved.collect = COLLECT_TOTALS; /* the advice reads totals only */
     base = &resolved;
     out->utilization = utilization;
     snprintf(out->l1_policy, sizeof out->l1_policy, "%s", config->l1.policy);

@@ -189,8 +189,9 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
                                     h->sharing, err)))
             goto fail;
-    if (!o->lean && !(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1), h->l1,
-                                            !o->no_generations, &h->res, &h->kernel, err)))
+    if (o->collect != COLLECT_NONE &&
+        !(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1),
+                                            o->collect == COLLECT_ALL, &h->res, &h->kernel, err)))
         goto fail;
     for (uint32_t i = 0; i < h->o.observer_count; i++) {
         const l1_observer *ob = &h->o.observers[i];

@@ -143,6 +143,21 @@ typedef struct l1_observer {
 #define HIERARCHY_MAX_STAGES 4
 #define HIERARCHY_MAX_OBSERVERS 8
 
+/* Which built-in metric collectors a hierarchy runs (docs/replay.md). */
+typedef enum hierarchy_collect {
+    COLLECT_ALL = 0,
+    /* All but the locality generations per PC (the kernels' `locality`
+     * stays NULL): for hierarchies whose reports read totals only
+     * (`compare`, `profile`'s comparison, the bypass trials).  The
+     * generations are a tenth of `profile`'s time. */
+    COLLECT_TOTALS,
+    /* None (miss classes and the 3C split, locality generations, μRC and
+     * the remote holders, replication): those figures stay 0.  For grids
+     * of hierarchies that report hit rates and traffic only (`sweep`);
+     * about 40% faster. */
+    COLLECT_NONE
+} hierarchy_collect;
+
 typedef struct hierarchy_options {
     gpu_config config;          /* l1.policy / l2.policy name the policies */
     /* The policies, resolved once; a level left zero is resolved from the
@@ -163,16 +178,7 @@ typedef struct hierarchy_options {
     uint64_t seed;              /* for randomized policies */
     const void *l1_param, *l2_param; /* policy parameters (bypass tables) */
     int l2_cold;                /* flush L2 between kernels too */
-    /* Without the built-in metric collectors (miss classes and the 3C
-     * split, locality generations, μRC and the remote holders, replication):
-     * those figures stay 0.  For grids of hierarchies that report hit
-     * rates and traffic only (`sweep`); about 40% faster. */
-    int lean;
-    /* Without the locality generations per PC (the kernels' `locality`
-     * stays NULL), the other built-in figures kept: for hierarchies whose
-     * reports read totals only (`compare`, `profile`'s comparison, the
-     * bypass trials).  The generations are a tenth of `profile`'s time. */
-    int no_generations;
+    hierarchy_collect collect;  /* which built-in collectors run */
     /* The Cooperative Caching Network over the L1s (analyzer/stages/ccn.h):
      * when enabled, its ring is the first miss route. */
     ccn_options ccn;

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/grow.h"
 
 int holders_init(holders *h, uint32_t sms)
 {
@@ -17,37 +16,15 @@ void holders_destroy(holders *h)
 {
     u64map_destroy(&h->index);
     free(h->masks);
-    free(h->unused);
+    slot_pool_destroy(&h->entries);
     memset(h, 0, sizeof *h);
 }
 
 void holders_clear(holders *h)
 {
     u64map_clear(&h->index);
-    h->count = h->unused_count = 0;
+    slot_pool_clear(&h->entries);
     h->copies = h->distinct = 0;
-}
-
-/* A new entry, all bits clear: a freed one, else one more. */
-static int take_entry(holders *h, uint32_t *entry)
-{
-    if (h->unused_count) {
-        *entry = h->unused[--h->unused_count];
-    } else {
-        if (h->count == h->capacity) {
-            size_t capacity = h->capacity;
-            uint32_t *unused;
-            if (ws_grow((void **)&h->masks, &capacity, h->count + 1, h->words * sizeof *h->masks) != 0)
-                return -1;
-            if (!(unused = realloc(h->unused, capacity * sizeof *unused)))
-                return -1;
-            h->unused = unused;
-            h->capacity = capacity;
-        }
-        *entry = (uint32_t)h->count++;
-    }
-    memset(h->masks + (size_t)*entry * h->words, 0, h->words * sizeof *h->masks);
-    return 0;
 }
 
 int holders_add(holders *h, uint64_t line, uint32_t sm)
@@ -57,10 +34,11 @@ int holders_add(holders *h, uint64_t line, uint32_t sm)
     if (!found)
         return -1;
     if (inserted) {
-        if (take_entry(h, found) != 0) {
+        if (slot_pool_take(&h->entries, (void **)&h->masks, h->words * sizeof *h->masks, found) != 0) {
             u64map_remove(&h->index, line);
             return -1;
         }
+        memset(h->masks + (size_t)*found * h->words, 0, h->words * sizeof *h->masks);
         h->distinct++;
     }
     uint64_t *word = h->masks + (size_t)*found * h->words + sm / 64, bit = 1ull << (sm % 64);
@@ -84,6 +62,6 @@ void holders_remove(holders *h, uint64_t line, uint32_t sm)
         if (mask[w])
             return;
     h->distinct--;
-    h->unused[h->unused_count++] = entry;
+    slot_pool_put(&h->entries, entry);
     u64map_remove(&h->index, line); /* only what the L1s hold */
 }

@@ -12,14 +12,14 @@
 #include <stdint.h>
 
 #include "util/error.h"
+#include "util/slot_pool.h"
 #include "util/u64map.h"
 
 typedef struct holders {
     u64map index;       /* line -> its entry in masks */
     uint64_t *masks;    /* [entries × words]: bit s = SM s holds the line */
     uint32_t words;     /* 64-bit words a mask takes */
-    uint32_t *unused;   /* entries freed by departures, reused first */
-    size_t count, capacity, unused_count;
+    slot_pool entries;  /* of masks: freed by departures, reused first */
     uint64_t copies;    /* lines held, summed over the L1s */
     uint64_t distinct;  /* lines held by at least one L1 */
 } holders;

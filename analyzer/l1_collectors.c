@@ -6,17 +6,14 @@
 
 #include "analyzer/falru.h"
 #include "formats/trace.h"
-#include "util/u64map.h"
 
-l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, cache *const *l1,
-                                 int generations, replay_results *res, replay_kernel *const *current,
+l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generations, replay_results *res, replay_kernel *const *current,
                                  ws_error *err)
 {
     l1_collectors *c = calloc(1, sizeof *c);
     if (!c)
         return ws_fail(err, "out of memory"), NULL;
     c->sms = sms;
-    c->l1 = l1;
     c->res = res;
     c->current = current;
     if (holders_init(&c->holders, sms) != 0 || !(c->fully = calloc(sms, sizeof *c->fully))) {

@@ -16,14 +16,12 @@
 #include "analyzer/hierarchy.h"
 #include "analyzer/holders.h"
 #include "formats/trace.h"
-#include "util/u64map.h"
 
 typedef struct l1_collectors l1_collectors;
 
 /* generations: whether to keep the locality generations (else the
  * kernels' `locality` is NULL). */
-l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, cache *const *l1,
-                                 int generations, replay_results *res, replay_kernel *const *current,
+l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generations, replay_results *res, replay_kernel *const *current,
                                  ws_error *err);
 void l1_collectors_free(l1_collectors *c);
 
@@ -40,7 +38,6 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err);
 
 struct l1_collectors {
     uint32_t sms;
-    cache *const *l1;
     replay_results *res;
     replay_kernel *const *current;
     /* miss classes */

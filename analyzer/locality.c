@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/grow.h"
+#include "util/slot_pool.h"
 #include "util/u64map.h"
 
 /* One per line an SM's L1 holds now: an eviction closes the generation and
@@ -21,9 +21,7 @@ typedef struct generation {
 typedef struct sm_generations {
     u64map index; /* held line -> position in gens */
     generation *gens;
-    size_t count, capacity;
-    uint32_t *unused;  /* positions in gens freed by evictions (room for capacity) */
-    size_t unused_count;
+    slot_pool slots;   /* of gens: freed by evictions, reused first */
 } sm_generations;
 
 struct locality {
@@ -59,7 +57,7 @@ void locality_free(locality *loc)
     for (uint32_t s = 0; loc->per_sm && s < loc->sm_count; s++) {
         u64map_destroy(&loc->per_sm[s].index);
         free(loc->per_sm[s].gens);
-        free(loc->per_sm[s].unused);
+        slot_pool_destroy(&loc->per_sm[s].slots);
     }
     free(loc->per_sm);
     free(loc->pcs);
@@ -76,7 +74,7 @@ int locality_begin_kernel(locality *loc, uint32_t pc_count, ws_error *err)
     loc->pc_count = pc_count;
     for (uint32_t s = 0; s < loc->sm_count; s++) {
         u64map_clear(&loc->per_sm[s].index);
-        loc->per_sm[s].count = loc->per_sm[s].unused_count = 0;
+        slot_pool_clear(&loc->per_sm[s].slots);
     }
     return 0;
 }
@@ -128,27 +126,15 @@ int locality_fill(locality *loc, uint32_t sm, uint64_t line, uint32_t warp, uint
     if (sm >= loc->sm_count)
         return ws_fail(err, "locality: SM %u outside 0..%u", sm, loc->sm_count - 1);
     sm_generations *s = &loc->per_sm[sm];
-    if (!s->unused_count && s->count == s->capacity) {
-        size_t capacity = s->capacity;
-        uint32_t *unused;
-        if (ws_grow((void **)&s->gens, &capacity, s->count + 1, sizeof *s->gens) != 0 ||
-            !(unused = realloc(s->unused, capacity * sizeof *unused)))
-            return ws_fail(err, "out of memory");
-        s->unused = unused;
-        s->capacity = capacity;
-    }
-    uint32_t free_at = s->unused_count ? s->unused[s->unused_count - 1] : (uint32_t)s->count;
     int inserted;
-    uint32_t *slot = u64map_upsert(&s->index, line, free_at, &inserted);
+    uint32_t *slot = u64map_upsert(&s->index, line, 0, &inserted);
     if (!slot)
         return ws_fail(err, "out of memory");
-    if (inserted) {
-        if (s->unused_count)
-            s->unused_count--;
-        else
-            s->count++;
-    } else {
+    if (!inserted) {
         close_generation(loc, sm, &s->gens[*slot]); /* a fill without an eviction event */
+    } else if (slot_pool_take(&s->slots, (void **)&s->gens, sizeof *s->gens, slot) != 0) {
+        u64map_remove(&s->index, line);
+        return ws_fail(err, "out of memory");
     }
     s->gens[*slot] = (generation){.filler_warp = warp, .filler_pc = pc, .total = 1,
                                   .intra = 1, .open = 1, .monitored = monitored != 0};
@@ -181,14 +167,14 @@ void locality_evict(locality *loc, uint32_t sm, uint64_t line)
         return;
     close_generation(loc, sm, g);
     sm_generations *s = &loc->per_sm[sm];
-    s->unused[s->unused_count++] = (uint32_t)(g - s->gens);
+    slot_pool_put(&s->slots, (uint32_t)(g - s->gens));
     u64map_remove(&s->index, line);
 }
 
 void locality_end_kernel(locality *loc)
 {
     for (uint32_t s = 0; s < loc->sm_count; s++)
-        for (size_t i = 0; i < loc->per_sm[s].count; i++)
+        for (size_t i = 0; i < loc->per_sm[s].slots.count; i++)
             close_generation(loc, s, &loc->per_sm[s].gens[i]);
 }
 

@@ -70,7 +70,7 @@ int sweep_run(const sched_source *source, const gpu_config *config, const replay
             o[i] = *base;
             o[i].warp_order = (warp_order_spec){&warp_order_tuple, n, n};
             o[i].allocate_p = p;
-            o[i].lean = 1; /* hit rates and traffic only */
+            o[i].collect = COLLECT_NONE; /* hit rates and traffic only */
             out->points[i] = (sweep_point){.n = n, .p = p};
         }
     for (uint32_t k = 0; k < 2; k++) { /* (n_max, n_max) and (1, 1), timed */
@@ -79,7 +79,7 @@ int sweep_run(const sched_source *source, const gpu_config *config, const replay
         *t = *base;
         t->warp_order = (warp_order_spec){&warp_order_tuple, n, n};
         t->allocate_p = n;
-        t->lean = 1;
+        t->collect = COLLECT_NONE;
         t->reserved_lines = 1;
     }
     if (replay_run(source, config, ro, o, total, hs, bar, err) != 0)

@@ -56,7 +56,7 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
             return ws_fail(err, "empty or overlong entry in '%s'", list);
         hierarchy_options *o = &set->options[set->count];
         *o = *base;
-        o->no_generations = 1; /* a comparison reads totals only */
+        o->collect = COLLECT_TOTALS; /* a comparison reads totals only */
         memcpy(set->names[set->count], p, len);
         set->names[set->count][len] = '\0';
         /* POLICY@ORDER: this hierarchy gets its own issue stream under that

@@ -241,7 +241,7 @@ static hierarchy *spread_loads(hierarchy_options *o)
 
 Test(hierarchy, without_generations_the_other_figures_agree)
 {
-    hierarchy_options with = {.seed = 1}, without = {.seed = 1, .no_generations = 1};
+    hierarchy_options with = {.seed = 1}, without = {.seed = 1, .collect = COLLECT_TOTALS};
     ws_error err;
     cr_assert_eq(config_load(&with.config, "fermi", &err), 0);
     with.config.sms = 3;
