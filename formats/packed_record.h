@@ -6,7 +6,9 @@
  * coalesced, strided and broadcast accesses), so a packed record keeps base
  * and stride in 32 bytes (two to a cache line: reading them back when warps
  * issue is a cache miss each, the scheduler's main cost); the others keep
- * their active lanes' addresses in a side pool, and timestamps, which only
+ * their active lanes' addresses in a side pool, except the lanes of a 2D
+ * thread block's tile (formats/lane_tile.h), kept as (base, step, row
+ * step, width) in the same 32 bytes; timestamps, which only
  * some collectors record, sit in a side array.  A record is expanded back,
  * exactly, when it issues. */
 #ifndef WS_PACKED_RECORD_H
@@ -15,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "formats/lane_tile.h"
 #include "formats/trace.h"
 #include "formats/wst.h"
 #include "util/error.h"
@@ -23,20 +26,22 @@
 typedef struct packed_record {
     uint32_t pc, mask;
     uint16_t warp, sm;
-    /* kind (bits 0-1), space, has_sm, has_time, affine (bits 2-5): read
+    /* kind (bits 0-1), space, has_sm, has_time, affine, tiled (bits 2-6): read
      * through the accessors below.  One plain byte rather than bitfields,
      * so a record is written with stores alone: a bitfield is a
      * read-modify-write, and the read waits for the line (a third of the
      * decoder's time, perf). */
     uint8_t bits;
-    uint8_t cache_op, size, unused;
-    uint64_t base;   /* affine: lane 0's address (extrapolated); else the pool index */
-    uint64_t stride; /* affine: per lane, modulo 2^64 */
+    uint8_t cache_op, size;
+    uint8_t tile_log2; /* tiled: log2 of the tile's width; else 0 */
+    uint64_t base;     /* affine, tiled: lane 0's address (extrapolated); else the pool index */
+    uint64_t stride;   /* affine: per lane, modulo 2^64; tiled: the step (low 32 bits) and the
+                        * row step (high), each a signed 32-bit number */
 } packed_record;
 _Static_assert(sizeof(packed_record) == 32, "two packed records to a cache line");
 
 enum { PACKED_SPACE = 1u << 2, PACKED_HAS_SM = 1u << 3, PACKED_HAS_TIME = 1u << 4,
-       PACKED_AFFINE = 1u << 5 };
+       PACKED_AFFINE = 1u << 5, PACKED_TILED = 1u << 6 };
 
 static inline unsigned packed_kind(const packed_record *q) { return q->bits & 3u; }
 static inline unsigned packed_space(const packed_record *q) { return (q->bits >> 2) & 1u; }
@@ -46,6 +51,7 @@ static inline int packed_has_time(const packed_record *q)
     return (q->bits & PACKED_HAS_TIME) != 0;
 }
 static inline int packed_affine(const packed_record *q) { return (q->bits & PACKED_AFFINE) != 0; }
+static inline int packed_tiled(const packed_record *q) { return (q->bits & PACKED_TILED) != 0; }
 
 typedef struct packed_cta {
     packed_record *records;
@@ -70,12 +76,14 @@ int packed_cta_reserve(packed_cta *p, size_t n, ws_error *err);
  * packed_cta_reserve. */
 int packed_cta_push(packed_cta *p, const wst_head *h, const uint64_t *addr, ws_error *err);
 
-/* Appends a record of head h with base and stride as given and `affine`
- * (PACKED_AFFINE, or 0 when base is the index of its lanes in the pool);
- * room comes from packed_cta_reserve.  Written field by field into place,
- * from registers (see wst_head). */
+/* Appends a record of head h with base and stride as given and `shape`
+ * (PACKED_AFFINE; PACKED_TILED with the width's log2 in tile_log2; or 0
+ * when base is the index of its lanes in the pool); room comes from
+ * packed_cta_reserve.  Written field by field into place, from registers
+ * (see wst_head). */
 static inline int packed_cta_push_head(packed_cta *p, const wst_head *h, uint64_t base,
-                                       uint64_t stride, uint8_t affine, ws_error *err)
+                                       uint64_t stride, uint8_t shape, uint8_t tile_log2,
+                                       ws_error *err)
 {
     packed_record *q = &p->records[p->count++];
     q->pc = h->pc;
@@ -83,10 +91,10 @@ static inline int packed_cta_push_head(packed_cta *p, const wst_head *h, uint64_
     q->warp = (uint16_t)h->warp;
     q->sm = (uint16_t)h->sm;
     q->bits = (uint8_t)((h->kind & 3u) | (h->space & 1u) << 2 | (h->has_sm ? PACKED_HAS_SM : 0) |
-                        (h->has_time ? PACKED_HAS_TIME : 0) | affine);
+                        (h->has_time ? PACKED_HAS_TIME : 0) | shape);
     q->cache_op = (uint8_t)h->cache_op;
     q->size = (uint8_t)h->size;
-    q->unused = 0;
+    q->tile_log2 = tile_log2;
     q->base = base;
     q->stride = stride;
     if (h->has_time) {
@@ -109,7 +117,32 @@ static inline int packed_cta_push_head(packed_cta *p, const wst_head *h, uint64_
 static inline int packed_cta_push_affine(packed_cta *p, const wst_head *h, uint64_t base,
                                          uint64_t stride, ws_error *err)
 {
-    return packed_cta_push_head(p, h, base, stride, PACKED_AFFINE, err);
+    return packed_cta_push_head(p, h, base, stride, PACKED_AFFINE, 0, err);
+}
+
+/* Can tile t, whose lane `from` is at at_from, be kept packed (its steps
+ * fit 32 bits)?  Then *base is lane 0's address and *stride the packed
+ * steps. */
+static inline int packed_tile_fits(const lane_tile *t, uint64_t at_from, unsigned from,
+                                   uint64_t *base, uint64_t *stride)
+{
+    if ((uint64_t)(int64_t)(int32_t)t->step != t->step ||
+        (uint64_t)(int64_t)(int32_t)t->row_step != t->row_step)
+        return 0;
+    *base = lane_tile_address(t, at_from, from, 0);
+    *stride = (uint32_t)t->step | (uint64_t)(uint32_t)t->row_step << 32;
+    return 1;
+}
+
+/* Appends a record of head h whose active lanes lie on tile t as
+ * packed_tile_fits gave it (base, stride): how the trace decoder packs a
+ * tiled record without writing out its lanes.  t must be the tile
+ * packed_cta_append would find (lane_tile_find), so both paths give the
+ * same bytes.  Room comes from packed_cta_reserve. */
+static inline int packed_cta_push_tiled(packed_cta *p, const wst_head *h, const lane_tile *t,
+                                        uint64_t base, uint64_t stride, ws_error *err)
+{
+    return packed_cta_push_head(p, h, base, stride, PACKED_TILED, (uint8_t)t->log2_width, err);
 }
 
 /* Reorders p's records so warp w's are [starts[w], starts[w + 1]), each

@@ -17,6 +17,7 @@ int wst_decoder_start_v1(wst_decoder *d, const uint8_t *raw, size_t raw_len, uin
                          uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta, ws_error *err)
 {
     memset(d, 0, sizeof *d);
+    d->version = 1;
     if (raw_len < CHUNK_HEAD_BYTES || wst_get_u32(raw) != count)
         return ws_fail(err, "record count does not match the index");
     wst_column *col = (wst_column *)d->columns;

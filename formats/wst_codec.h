@@ -4,7 +4,7 @@
  * addresses of active lanes only).  When a CTA's buffer is flushed its rows
  * are encoded column by column into a frame builder as one chunk; a full
  * frame is laid out column-major across its chunks and compressed with
- * zstd (version 2).  The reader undoes both steps straight into an array of
+ * zstd (versions 2 and 3).  The reader undoes both steps straight into an array of
  * wst_record, checking every length.  Version 1 files (one chunk per frame,
  * its own layout) are still decoded.  docs/trace-format.md gives the bytes. */
 #ifndef WS_WST_CODEC_H
@@ -37,7 +37,7 @@ size_t wst_packed_size(const wst_record *rec);
 /* Appends rec to rows; -1 on out of memory. */
 int wst_pack(wst_bytes *rows, const wst_record *rec);
 
-/* ---- version 2 frames (writer side) ---- */
+/* ---- frames of versions 2 and 3 (writer side) ---- */
 typedef struct wst_frame_builder wst_frame_builder;
 wst_frame_builder *wst_frame_builder_new(void);
 void wst_frame_builder_free(wst_frame_builder *f);
@@ -50,7 +50,7 @@ size_t wst_frame_raw_bytes(const wst_frame_builder *f);
 /* Lays the frame out in raw and empties the builder. */
 int wst_frame_finish(wst_frame_builder *f, wst_bytes *raw, ws_error *err);
 
-/* ---- version 2 frames (reader side) ---- */
+/* ---- frames of versions 2 and 3 (reader side) ---- */
 /* Where each chunk's columns lie in a decompressed frame. */
 typedef struct wst_frame_layout {
     const uint8_t *raw;
@@ -77,18 +77,19 @@ typedef struct wst_decoder {
     const void *columns[2 * 9]; /* begin/end of each column (private) */
     uint32_t remaining, decoded;
     uint32_t cta, pc_count, warps_per_cta;
+    unsigned version; /* the file's format version */
     uint64_t previous_base, previous_time;
-    struct wst_history *history; /* version 2; NULL for version 1 */
+    struct wst_history *history; /* versions 2 and 3; NULL for version 1 */
 } wst_decoder;
 
 /* A version 1 chunk: its whole raw layout. */
 int wst_decoder_start_v1(wst_decoder *d, const uint8_t *raw, size_t raw_len, uint32_t count,
                          uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta, ws_error *err);
-/* Chunk `index` of a parsed version 2 frame; history is the decoder's
- * table (emptied here). */
+/* Chunk `index` of a parsed frame of version 2 or later; history is the
+ * decoder's table (emptied here). */
 int wst_decoder_start_v2(wst_decoder *d, const wst_frame_layout *f, uint32_t index,
                          uint32_t count, uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta,
-                         struct wst_history *history, ws_error *err);
+                         unsigned version, struct wst_history *history, ws_error *err);
 /* Up to max records into out; returns how many (0 at the end), -1 on error. */
 int64_t wst_decoder_next(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err);
 /* The versions' record loops (wst_decoder_next picks one). */

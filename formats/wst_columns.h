@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "formats/lane_tile.h"
 #include "formats/trace.h"
 #include "formats/wst_layout.h"
 #include "util/error.h"
@@ -18,8 +19,15 @@ enum { WST_COL_WARP, WST_COL_PC, WST_COL_ATTR, WST_COL_FLAGS, WST_COL_MASK, WST_
        WST_COL_TIME, WST_COL_BASE, WST_COL_LANES, WST_COLUMNS };
 
 /* Address modes (docs/trace-format.md, "Address modes").  Version 1 has the
- * first three. */
-enum { WST_MODE_NONE, WST_MODE_STRIDE, WST_MODE_DELTAS, WST_MODE_SHIFTED, WST_MODE_LANE_DELTAS };
+ * first three, version 2 the first five. */
+enum { WST_MODE_NONE, WST_MODE_STRIDE, WST_MODE_DELTAS, WST_MODE_SHIFTED, WST_MODE_LANE_DELTAS,
+       WST_MODE_TILED };
+
+/* The last address mode a format version has. */
+static inline unsigned wst_last_mode(unsigned version)
+{
+    return version == 1 ? WST_MODE_DELTAS : version == 2 ? WST_MODE_LANE_DELTAS : WST_MODE_TILED;
+}
 
 static inline uint64_t wst_zigzag(uint64_t delta)
 {
@@ -101,7 +109,7 @@ static inline int wst_get_bytes(wst_column *c, size_t n, const uint8_t **out)
 }
 
 /* One record's head, the columns before its addresses.  Version 1 keeps
- * the address mode in attr bits 6-7; version 2 in flags bits 5-7.
+ * the address mode in attr bits 6-7; versions 2 and 3 in flags bits 5-7.
  * *previous_time carries the timestamp deltas. */
 static inline __attribute__((always_inline)) int
 wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned version, wst_head *h,
@@ -123,8 +131,8 @@ wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned versi
              op = flags[0] & 7;
     unsigned m = version == 1 ? attr[0] >> 6 : (unsigned)flags[0] >> 5;
     unsigned spare = version == 1 ? flags[0] & 0xe0 : attr[0] & 0xc0;
-    unsigned last_mode = version == 1 ? WST_MODE_DELTAS : WST_MODE_LANE_DELTAS;
-    if (kind > WST_ATOMIC || size_code > 4 || m > last_mode || op >= WST_OP_COUNT || spare)
+    if (kind > WST_ATOMIC || size_code > 4 || m > wst_last_mode(version) || op >= WST_OP_COUNT ||
+        spare)
         return ws_fail(err, "record %u: invalid kind, size or flags", at);
     h->warp = (uint32_t)warp;
     h->pc = (uint32_t)pc;
@@ -169,6 +177,22 @@ static inline __attribute__((always_inline)) void wst_fill_stride(wst_record *r,
     for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
         unsigned lane = (unsigned)__builtin_ctz(bits);
         r->addr[lane] = base + stride * (lane - first);
+    }
+}
+
+/* Mode TILED: every active lane on tile t, the lowest at `first`. */
+static inline __attribute__((always_inline)) void wst_fill_tile(wst_record *r, const lane_tile *t,
+                                                                uint64_t first)
+{
+    unsigned f = (unsigned)__builtin_ctz(r->mask);
+    if (r->mask == 0xffffffffu) {
+        for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++)
+            r->addr[lane] = lane_tile_address(t, first, 0, lane);
+        return;
+    }
+    for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(bits);
+        r->addr[lane] = lane_tile_address(t, first, f, lane);
     }
 }
 

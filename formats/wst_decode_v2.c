@@ -1,12 +1,13 @@
-/* formats/wst_decode_v2.c: decoding a version 2 chunk (docs/trace-format.md,
- * "Address modes" and "History"), into whole records or straight into the
- * scheduler's packed form.
+/* formats/wst_decode_v2.c: decoding a chunk of version 2 or 3
+ * (docs/trace-format.md, "Address modes" and "History"), into whole records
+ * or straight into the scheduler's packed form.
  *
  * The packed path exists for speed: most records are strides (coalesced,
- * strided and broadcast accesses), and a packed record keeps a stride as
- * (base, stride), so writing out 32 lane addresses only for the packer to
- * find the stride again would be most of the decoder's work
- * (bench/RESULTS.md, "Decoding against the zstd floor"). */
+ * strided and broadcast accesses) or tiles of 2D thread blocks, and a
+ * packed record keeps either in its 32 bytes, so writing out 32 lane
+ * addresses only for the packer to find the shape again would be most of
+ * the decoder's work (bench/RESULTS.md, "Decoding against the zstd
+ * floor"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +18,10 @@
 
 int wst_decoder_start_v2(wst_decoder *d, const wst_frame_layout *f, uint32_t index,
                          uint32_t count, uint32_t cta, uint32_t pc_count, uint32_t warps_per_cta,
-                         struct wst_history *history, ws_error *err)
+                         unsigned version, struct wst_history *history, ws_error *err)
 {
     memset(d, 0, sizeof *d);
+    d->version = version;
     if (index >= f->chunks)
         return ws_fail(err, "no chunk %u in the frame", index);
     wst_column *col = (wst_column *)d->columns;
@@ -83,7 +85,7 @@ decode_stride(wst_history *h, wst_column *col, uint32_t warp, uint32_t pc, uint3
     const char *wrong = read_stride(col, mask, predicted, base, stride);
     if (wrong)
         return wrong;
-    s->affine = 1;
+    s->shape = WST_SLOT_AFFINE;
     s->base = *base;
     s->stride = *stride;
     wst_history_claim(h, s, warp, pc, mask);
@@ -91,8 +93,42 @@ decode_stride(wst_history *h, wst_column *col, uint32_t warp, uint32_t pc, uint3
     return NULL;
 }
 
-/* Version 2 codes a record against the history (formats/wst_history.h)
- * and leaves it there for the next record of its warp and PC. */
+/* A tile record (mode TILED, version 3) of (warp, pc): its lowest active
+ * lane's address, coded as a stride's, then the tile's width, step and row
+ * step in the lanes column; left in the history as the slot's record.
+ * NULL, or what is wrong. */
+static inline __attribute__((always_inline)) const char *
+decode_tile(const wst_decoder *d, wst_column *col, uint32_t warp, uint32_t pc, uint32_t mask,
+            uint64_t *previous_base, uint64_t *first, lane_tile *t)
+{
+    if (d->version < 3)
+        return "address mode 5 in a file of version 2";
+    wst_history *h = d->history;
+    wst_history_slot *s = wst_history_slot_of(h, warp, pc);
+    uint64_t predicted = wst_history_hit(h, s, warp, pc) ? s->base : *previous_base;
+    uint64_t value, log2_width, step, row_step;
+    if (wst_get_varint(&col[WST_COL_BASE], &value))
+        return "address column ends early";
+    if (wst_get_varint(&col[WST_COL_LANES], &log2_width) ||
+        wst_get_varint(&col[WST_COL_LANES], &step) ||
+        wst_get_varint(&col[WST_COL_LANES], &row_step))
+        return "tile missing";
+    if (log2_width < LANE_TILE_MIN_LOG2 || log2_width > LANE_TILE_MAX_LOG2)
+        return "tile width out of range";
+    *first = predicted + wst_unzigzag(value);
+    *t = (lane_tile){.log2_width = (unsigned)log2_width, .step = wst_unzigzag(step),
+                     .row_step = wst_unzigzag(row_step)};
+    s->shape = WST_SLOT_TILED;
+    s->base = *first;
+    s->tile = *t;
+    wst_history_claim(h, s, warp, pc, mask);
+    *previous_base = *first;
+    return NULL;
+}
+
+/* Versions 2 and 3 code a record against the history
+ * (formats/wst_history.h) and leave it there for the next record of its
+ * warp and PC. */
 static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, unsigned mode,
                                 uint64_t *previous_base)
 {
@@ -103,6 +139,15 @@ static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, 
             decode_stride(history, col, r->warp, r->pc, r->mask, previous_base, &base, &stride);
         if (!wrong)
             wst_fill_stride(r, base, stride);
+        return wrong;
+    }
+    if (mode == WST_MODE_TILED) {
+        uint64_t first;
+        lane_tile tile;
+        const char *wrong =
+            decode_tile(d, col, r->warp, r->pc, r->mask, previous_base, &first, &tile);
+        if (!wrong)
+            wst_fill_tile(r, &tile, first);
         return wrong;
     }
     wst_history_slot *s = wst_history_slot_of(history, r->warp, r->pc);
@@ -122,7 +167,7 @@ static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, 
     }
     /* The slot now holds this record, lane by lane. */
     unsigned first = (unsigned)__builtin_ctz(r->mask);
-    s->affine = 0;
+    s->shape = WST_SLOT_LANES;
     s->base = r->addr[first];
     s->stride = 0;
     for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
@@ -136,7 +181,9 @@ static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, 
 
 int64_t wst_decoder_next_v2(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err)
 {
-    return wst_decode_records(d, out, max, 2, v2_addresses, err);
+    /* Versions 2 and 3 share the record's head: read as 3's (a constant, so
+     * the head's checks fold), mode 5 refused in version 2 by decode_tile. */
+    return wst_decode_records(d, out, max, 3, v2_addresses, err);
 }
 
 /* Would packed_cta_append find exactly (stride) as this record's step?  It
@@ -151,6 +198,20 @@ static inline int stride_packs_as_is(uint32_t mask, uint64_t stride)
         return 1;
     int64_t apart = __builtin_ctz(rest) - __builtin_ctz(mask), product;
     return !__builtin_mul_overflow((int64_t)stride, apart, &product);
+}
+
+/* Would packed_cta_push find exactly tile t, and keep it packed?  When
+ * lanes 0 to W (the first row and the next row's first lane) are active,
+ * it finds t's width: no narrower one fits unless the rows continue each
+ * other (row step = W × step, which is a stride).  The steps must fit 32
+ * bits.  Records with other masks are written out and packed the general
+ * way (hotspot's, whose rows leave out their edge lanes). */
+static inline int tile_packs_as_is(uint32_t mask, const lane_tile *t, uint64_t first,
+                                   uint64_t *base, uint64_t *stride)
+{
+    uint32_t leading = (2u << (1u << t->log2_width)) - 1;
+    return (mask & leading) == leading && t->row_step != (t->step << t->log2_width) &&
+           packed_tile_fits(t, first, 0, base, stride);
 }
 
 /* Records decoded into the packed form at a time: the grouping's limit
@@ -177,7 +238,7 @@ int64_t wst_decoder_next_packed(wst_decoder *d, packed_cta *out, uint32_t max, w
     wst_record whole; /* a record with lanes to write out */
     for (uint32_t i = 0; i < n; i++, d->decoded++) {
         unsigned mode = WST_MODE_NONE;
-        if (wst_read_head(col, d, d->decoded, 2, &head, &mode, &previous_time, err) != 0)
+        if (wst_read_head(col, d, d->decoded, 3, &head, &mode, &previous_time, err) != 0)
             return -1;
         if (mode == WST_MODE_NONE) { /* no lanes: packed_cta_append's (0, 0) */
             if (packed_cta_push_affine(out, &head, 0, 0, err) != 0)
@@ -197,6 +258,19 @@ int64_t wst_decoder_next_packed(wst_decoder *d, packed_cta *out, uint32_t max, w
                 }
                 wst_head_apply(&head, d->cta, &whole);
                 wst_fill_stride(&whole, base, stride);
+            }
+        } else if (mode == WST_MODE_TILED) {
+            uint64_t first, base, stride;
+            lane_tile tile;
+            if ((wrong = decode_tile(d, col, head.warp, head.pc, head.mask, &previous_base, &first,
+                                     &tile)) == NULL) {
+                if (tile_packs_as_is(head.mask, &tile, first, &base, &stride)) {
+                    if (packed_cta_push_tiled(out, &head, &tile, base, stride, err) != 0)
+                        return -1;
+                    continue;
+                }
+                wst_head_apply(&head, d->cta, &whole);
+                wst_fill_tile(&whole, &tile, first);
             }
         } else {
             wst_head_apply(&head, d->cta, &whole);

@@ -1,4 +1,4 @@
-/* formats/wst_frame.c: version 2 frames (docs/trace-format.md, "Frames"):
+/* formats/wst_frame.c: frames of version 2 and later (docs/trace-format.md, "Frames"):
  * chunks encoded with the history model (formats/wst_history.h), laid out
  * column-major across the frame so that zstd sees each column of many
  * chunks together; parsed back into each chunk's columns here, decoded in
@@ -8,6 +8,7 @@
 
 #include "formats/wst_codec.h"
 #include "formats/wst_columns.h"
+#include "formats/lane_tile.h"
 #include "formats/wst_history.h"
 #include "formats/wst_layout.h"
 
@@ -68,6 +69,17 @@ static int lanes_regular(const uint64_t *addr, uint32_t mask, unsigned first, ui
     return 1;
 }
 
+/* Active lanes (addr[] holds them in lane order) on the tile of a 2D
+ * thread block (formats/lane_tile.h)? */
+static int lanes_tiled(const uint64_t *addr, uint32_t mask, lane_tile *tile)
+{
+    uint64_t by_lane[WST_WARP_SIZE];
+    unsigned i = 0;
+    for (uint32_t bits = mask; bits; bits &= bits - 1, i++)
+        by_lane[__builtin_ctz(bits)] = addr[i];
+    return lane_tile_find(by_lane, mask, tile);
+}
+
 /* A record that is not affine: code it against the slot's record (SHIFTED
  * or LANE_DELTAS) when every active lane has a predecessor there and that
  * takes fewer bytes than deltas between neighbouring lanes.  *shift is the
@@ -96,16 +108,22 @@ static unsigned choose_irregular(const wst_history_slot *s, int hit, const uint6
 
 static void encode_addresses(wst_frame_builder *f, wst_history_slot *s, const wst_packed_head *h,
                              const uint64_t *addr, unsigned mode, uint64_t predicted,
-                             uint64_t stride, uint64_t shift, uint64_t *previous_base)
+                             uint64_t stride, const lane_tile *tile, uint64_t shift,
+                             uint64_t *previous_base)
 {
     wst_bytes *base = &f->col[WST_COL_BASE], *lanes = &f->col[WST_COL_LANES];
     unsigned count = (unsigned)__builtin_popcount(h->mask);
-    if (mode == WST_MODE_STRIDE || mode == WST_MODE_DELTAS)
+    if (mode == WST_MODE_STRIDE || mode == WST_MODE_DELTAS || mode == WST_MODE_TILED)
         wst_put_varint(base, wst_zigzag(addr[0] - predicted));
     else
         wst_put_varint(base, wst_zigzag(shift));
     if (mode == WST_MODE_STRIDE && count > 1)
         wst_put_varint(lanes, wst_zigzag(stride));
+    if (mode == WST_MODE_TILED) {
+        wst_put_varint(lanes, tile->log2_width);
+        wst_put_varint(lanes, wst_zigzag(tile->step));
+        wst_put_varint(lanes, wst_zigzag(tile->row_step));
+    }
     if (mode == WST_MODE_DELTAS)
         for (unsigned i = 1; i < count; i++)
             wst_put_varint(lanes, wst_zigzag(addr[i] - addr[i - 1]));
@@ -116,10 +134,14 @@ static void encode_addresses(wst_frame_builder *f, wst_history_slot *s, const ws
                                              shift));
     }
     /* The slot now holds this record. */
-    s->affine = mode == WST_MODE_STRIDE;
+    s->shape = mode == WST_MODE_STRIDE  ? WST_SLOT_AFFINE
+               : mode == WST_MODE_TILED ? WST_SLOT_TILED
+                                        : WST_SLOT_LANES;
     s->base = addr[0];
     s->stride = stride;
-    if (!s->affine) {
+    if (mode == WST_MODE_TILED)
+        s->tile = *tile;
+    if (s->shape == WST_SLOT_LANES) {
         unsigned i = 0;
         for (uint32_t bits = h->mask; bits; bits &= bits - 1, i++)
             s->lanes[__builtin_ctz(bits)] = addr[i];
@@ -159,10 +181,13 @@ int wst_frame_add_chunk(wst_frame_builder *f, const wst_bytes *rows, uint32_t co
         int hit = wst_history_hit(&f->history, s, h.warp, h.pc);
         uint64_t predicted = hit ? s->base : previous_base; /* the base's prediction */
         uint64_t stride = 0, shift = 0;
+        lane_tile tile;
         unsigned mode = WST_MODE_NONE;
         if (lanes) {
             if (lanes_regular(addr, h.mask, (unsigned)__builtin_ctz(h.mask), &stride))
                 mode = WST_MODE_STRIDE;
+            else if (lanes_tiled(addr, h.mask, &tile))
+                mode = WST_MODE_TILED;
             else
                 mode = choose_irregular(s, hit, addr, h.mask, predicted, &shift);
         }
@@ -183,7 +208,8 @@ int wst_frame_add_chunk(wst_frame_builder *f, const wst_bytes *rows, uint32_t co
             previous_time = h.timestamp;
         }
         if (mode != WST_MODE_NONE)
-            encode_addresses(f, s, &h, addr, mode, predicted, stride, shift, &previous_base);
+            encode_addresses(f, s, &h, addr, mode, predicted, stride, &tile, shift,
+                             &previous_base);
     }
     uint8_t *head = f->heads.data + f->heads.len;
     wst_put_u32(head, count);

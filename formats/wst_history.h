@@ -14,17 +14,22 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "formats/lane_tile.h"
 #include "formats/trace.h"
 
 #define WST_HISTORY_SLOTS 1024
+
+/* How a slot's record addressed its lanes. */
+enum { WST_SLOT_LANES, WST_SLOT_AFFINE, WST_SLOT_TILED };
 
 typedef struct wst_history_slot {
     uint32_t generation; /* the slot is valid when it equals the table's */
     uint32_t warp, pc, mask;
     uint64_t base;       /* address of the lowest active lane */
-    uint64_t stride;     /* affine: lane l at base + stride × (l − lowest) */
-    int affine;
-    uint64_t lanes[WST_WARP_SIZE]; /* otherwise: each active lane's address */
+    uint64_t stride;     /* AFFINE: lane l at base + stride × (l − lowest) */
+    unsigned shape;      /* WST_SLOT_* */
+    lane_tile tile;      /* TILED: lane l at lane_tile_address(tile, base, lowest, l) */
+    uint64_t lanes[WST_WARP_SIZE]; /* LANES: each active lane's address */
 } wst_history_slot;
 
 typedef struct wst_history {
@@ -59,8 +64,12 @@ static inline int wst_history_hit(const wst_history *h, const wst_history_slot *
 /* The address the slot's record gave lane `lane` (an active lane of it). */
 static inline uint64_t wst_history_lane(const wst_history_slot *s, unsigned lane)
 {
-    return s->affine ? s->base + s->stride * (lane - (unsigned)__builtin_ctz(s->mask))
-                     : s->lanes[lane];
+    unsigned first = (unsigned)__builtin_ctz(s->mask);
+    if (s->shape == WST_SLOT_AFFINE)
+        return s->base + s->stride * (lane - first);
+    if (s->shape == WST_SLOT_TILED)
+        return lane_tile_address(&s->tile, s->base, first, lane);
+    return s->lanes[lane];
 }
 
 static inline void wst_history_claim(const wst_history *h, wst_history_slot *s, uint32_t warp,

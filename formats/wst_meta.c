@@ -190,7 +190,8 @@ static int decode_allocations(json_t *doc, wst_trace *trace, ws_error *err)
     return 0;
 }
 
-int wst_meta_decode(const char *text, size_t len, wst_trace *trace, ws_error *err)
+int wst_meta_decode(const char *text, size_t len, unsigned version, wst_trace *trace,
+                    ws_error *err)
 {
     memset(trace, 0, sizeof *trace);
     json_error_t jerr;
@@ -203,6 +204,13 @@ int wst_meta_decode(const char *text, size_t len, wst_trace *trace, ws_error *er
     json_t *origin = json_object_get(doc, "origin");
     if (!json_is_string(format) || strcmp(json_string_value(format), "warpscope-trace") != 0) {
         ws_fail(err, "metadata: not a warpscope trace document");
+        goto out;
+    }
+    /* The header's version is outside every checksum; the metadata's is
+     * inside one, so a damaged header cannot pass for an older version. */
+    json_t *written = json_object_get(doc, "version");
+    if (!json_is_integer(written) || json_integer_value(written) != (json_int_t)version) {
+        ws_fail(err, "metadata: format version does not match the header's (%u)", version);
         goto out;
     }
     if (!json_is_object(origin) || !json_is_array(kernels) ||

@@ -12,7 +12,9 @@
 /* Serialized JSON text (malloc'd, NUL-terminated), or NULL. */
 char *wst_meta_encode(const wst_trace *trace, size_t *len);
 
-/* Parses and validates; fills trace (owned by the caller). */
-int wst_meta_decode(const char *text, size_t len, wst_trace *trace, ws_error *err);
+/* Parses and validates, the document's format version against the
+ * header's; fills trace (owned by the caller). */
+int wst_meta_decode(const char *text, size_t len, unsigned version, wst_trace *trace,
+                    ws_error *err);
 
 #endif

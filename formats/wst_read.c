@@ -1,4 +1,4 @@
-/* formats/wst_read.c: the .wst reader (see wst.h), versions 1 and 2.
+/* formats/wst_read.c: the .wst reader (see wst.h), versions 1 to 3.
  *
  * Open reads only the trailer, the metadata and the tables (version 1: the
  * index), and checks every offset, length and checksum against the file
@@ -44,7 +44,7 @@ typedef struct kernel_ctas {
 typedef struct cached_frame {
     size_t frame; /* SIZE_MAX: empty */
     wst_bytes raw;
-    wst_frame_layout layout; /* version 2 */
+    wst_frame_layout layout; /* versions 2 and 3 */
     unsigned pins;
     uint64_t used;
 } cached_frame;
@@ -249,7 +249,7 @@ static int read_metadata(wst_reader *r, const trailer *t, ws_error *err)
     size_t len = 0;
     int rc = metadata_text(r, t, &text, &len, err);
     if (rc == 0)
-        rc = wst_meta_decode(text, len, &r->trace, err);
+        rc = wst_meta_decode(text, len, r->version, &r->trace, err);
     free(text);
     if (rc == 0 && wst_alloc_map_build(&r->allocations, r->trace.allocations,
                                        r->trace.allocation_count, err) != 0)
@@ -549,7 +549,7 @@ struct wst_cursor {
     wst_reader *reader;
     size_t next, end; /* range of r->order */
     wst_decoder decoder;
-    wst_history *history; /* version 2's model table, allocated on first use */
+    wst_history *history; /* the history model of versions 2 and 3, allocated on first use */
     size_t pinned;        /* the cache entry decoded from, or NOT_PINNED */
     size_t chunk_index;   /* the chunk being decoded */
     int decoding;
@@ -716,7 +716,8 @@ static int load_chunk(wst_cursor *c, ws_error *err)
         if (!c->history && !(c->history = calloc(1, sizeof *c->history)))
             return ws_fail(err, "out of memory");
         rc = wst_decoder_start_v2(&c->decoder, &e->layout, (uint32_t)(index - frame->first_chunk),
-                                  info->records, info->cta, pcs, warps, c->history, err);
+                                  info->records, info->cta, pcs, warps, r->version, c->history,
+                                  err);
     }
     if (rc != 0)
         return -1;

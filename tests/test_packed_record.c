@@ -73,6 +73,133 @@ Test(packed_record, affine_edge_cases_and_order)
     round_trip(r, 6);
 }
 
+/* A record of tile (W = 1 << log2_width, step, row_step) from lane 0 at
+ * base, on the lanes of mask. */
+static wst_record tile_record(uint32_t mask, unsigned log2_width, uint64_t base, uint64_t step,
+                              uint64_t row_step)
+{
+    wst_record r;
+    memset(&r, 0, sizeof r);
+    r.size = 4;
+    r.mask = mask;
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = base + (l & ((1u << log2_width) - 1)) * step + (l >> log2_width) * row_step;
+    return r;
+}
+
+/* Tiles of 2D thread blocks (formats/lane_tile.h) stay in their 32 bytes:
+ * lane 0's address (extrapolated), the step and the row step; steps past
+ * 32 bits and three-lane records are pooled. */
+Test(packed_record, tiles_pack_in_place_and_expand_exactly)
+{
+    wst_record r[6] = {
+        tile_record(0xffffffffu, 4, 0x10000, 4, 2052),       /* srad */
+        tile_record(0x0000ffffu, 2, 0x20000, 1024, 0),       /* gaussian */
+        tile_record(0x3ffc3ffcu, 4, 0x30000, 4, 2052),       /* hotspot: edges out */
+        tile_record(0xffffffffu, 4, 0x40000, 8, 1ull << 33), /* row step past 32 bits */
+        tile_record(0x7u, 1, 0x50000, 4, 4096),              /* three lanes */
+        tile_record(0xffffff00u, 3, 0x60000, (uint64_t)-4, 512), /* first row out, descending */
+    };
+    round_trip(r, 6);
+    packed_cta p = {0};
+    ws_error err;
+    cr_assert_eq(packed_cta_append(&p, r, 6, &err), 0, "%s", err.msg);
+    static const struct {
+        int tiled;
+        unsigned log2_width;
+        uint64_t base, stride;
+    } want[6] = {
+        {1, 4, 0x10000, 4 | 2052ull << 32},
+        {1, 2, 0x20000, 1024},
+        {1, 4, 0x30000, 4 | 2052ull << 32}, /* lane 2 at 0x30008: lane 0 extrapolated */
+        {0, 0, 0, 0},
+        {0, 0, 0, 0},
+        {1, 3, 0x60000, 0xfffffffcull | 512ull << 32},
+    };
+    for (int i = 0; i < 6; i++) {
+        const packed_record *q = &p.records[i];
+        cr_assert_eq(packed_tiled(q), want[i].tiled, "record %d", i);
+        cr_assert(!packed_affine(q), "record %d", i);
+        if (!want[i].tiled)
+            continue;
+        cr_assert_eq(q->tile_log2, want[i].log2_width, "record %d", i);
+        cr_assert_eq(q->base, want[i].base, "record %d", i);
+        cr_assert_eq(q->stride, want[i].stride, "record %d", i);
+    }
+    cr_assert_eq(p.lane_count, 32 + 3, "only the records that are not tiles take pool lanes");
+    packed_cta_free(&p);
+}
+
+/* A record has one tile, the narrowest that fits: lanes {0, 1, 4, 5} fit
+ * width 2 (rows of 2, each 50 further) and width 4 (one row 100 further);
+ * with 101 the row step of width 2 is not whole, so width 4 it is. */
+Test(packed_record, a_record_takes_the_narrowest_tile)
+{
+    uint64_t addr[32] = {0};
+    lane_tile t;
+    addr[0] = 1000, addr[1] = 1004, addr[4] = 1100, addr[5] = 1104;
+    cr_assert(lane_tile_find(addr, 0x33u, &t));
+    cr_assert(t.log2_width == 1 && t.step == 4 && t.row_step == 50);
+    addr[4] = 1101, addr[5] = 1105;
+    cr_assert(lane_tile_find(addr, 0x33u, &t));
+    cr_assert(t.log2_width == 2 && t.step == 4 && t.row_step == 101);
+    addr[5] = 1106; /* off every tile */
+    cr_assert(!lane_tile_find(addr, 0x33u, &t));
+}
+
+/* Every active lane at the address tile t gives it. */
+static int on_tile(const uint64_t *addr, uint32_t mask, const lane_tile *t)
+{
+    unsigned f = (unsigned)__builtin_ctz(mask);
+    for (uint32_t m = mask; m; m &= m - 1)
+        if (addr[__builtin_ctz(m)] != lane_tile_address(t, addr[f], f, (unsigned)__builtin_ctz(m)))
+            return 0;
+    return 1;
+}
+
+/* Random tiles of every width, step and mask are found when their width
+ * shows in the mask, at that width or a narrower one that explains the
+ * same lanes; whatever tile is found, for tiles or random lanes, explains
+ * every lane.  (The search refuses a width by one fourth lane before it
+ * divides: this keeps that from refusing a tile.) */
+Test(packed_record, tiles_are_found_and_found_tiles_are_right)
+{
+    uint64_t s = 7;
+    unsigned found = 0;
+    for (int trial = 0; trial < 200000; trial++) {
+        unsigned log2_width = 1 + (unsigned)(test_rand(&s) % 4);
+        /* Steps past 32 bits, but whose multiples by a lane gap fit 64:
+         * a step of 2^63 + 5 two lanes apart wraps, and modulo 2^64 the
+         * division cannot tell it from 5. */
+        uint64_t large = (test_rand(&s) % (1ull << 41)) - (1ull << 40);
+        uint64_t step = test_rand(&s) % 3 == 0 ? large : test_rand(&s) % 64 - 32;
+        uint64_t row_step = test_rand(&s) % 3 == 0 ? large * 3 : test_rand(&s) % 8192 - 4096;
+        uint32_t mask = (uint32_t)test_rand(&s) | (trial % 2 ? 0 : 0xffff0000u);
+        if (__builtin_popcount(mask) < 4)
+            continue;
+        wst_record r = tile_record(mask, log2_width, test_rand(&s), step, row_step);
+        if (trial % 3 == 2) /* random lanes instead */
+            for (int l = 0; l < 32; l++)
+                r.addr[l] = test_rand(&s) % 4 ? test_rand(&s) : r.addr[l];
+        /* Its own width shows when the lowest lane's row has a second
+         * lane and a later row has one. */
+        unsigned f = (unsigned)__builtin_ctz(mask);
+        unsigned row_end = ((f >> log2_width) + 1) << log2_width;
+        uint32_t later = row_end < 32 ? mask & ~((1u << row_end) - 1) : 0;
+        int shows = trial % 3 != 2 && later && (mask & (mask - 1) & ~later);
+        lane_tile t;
+        int got = lane_tile_find(r.addr, mask, &t);
+        found += (unsigned)got;
+        if (got)
+            cr_assert(on_tile(r.addr, mask, &t), "trial %d: a tile that misses a lane", trial);
+        if (shows) {
+            cr_assert(got, "trial %d: a tile of width %u was not found", trial, 1u << log2_width);
+            cr_assert_leq(t.log2_width, log2_width, "trial %d", trial);
+        }
+    }
+    cr_assert_gt(found, 50000);
+}
+
 /* Grouping by warp is a stable counting sort: warp w's records land at
  * [starts[w], starts[w + 1]) in their trace order, lanes and timestamps with
  * them, and the spare's buffers serve the next CTA. */

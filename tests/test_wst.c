@@ -27,16 +27,16 @@ static size_t expected_cta(const wst_memtrace *m, uint32_t kernel, uint32_t cta,
 }
 
 /* Record i of a and record j of b pack alike: every field, their lanes
- * (pooled when not affine) and timestamps. */
+ * (pooled when neither affine nor tiled) and timestamps. */
 static void check_packed_equal(const packed_cta *a, size_t i, const packed_cta *b, size_t j)
 {
     const packed_record *x = &a->records[i], *y = &b->records[j];
     cr_assert(x->pc == y->pc && x->mask == y->mask && x->warp == y->warp && x->sm == y->sm &&
                   x->bits == y->bits && x->cache_op == y->cache_op && x->size == y->size &&
-                  x->unused == y->unused,
+                  x->tile_log2 == y->tile_log2,
               "packed record %zu: head differs", i);
     cr_assert_eq(packed_cta_timestamp(a, i), packed_cta_timestamp(b, j));
-    if (packed_affine(x)) {
+    if (packed_affine(x) || packed_tiled(x)) {
         cr_assert(x->base == y->base && x->stride == y->stride, "packed record %zu: stride", i);
         return;
     }
@@ -239,6 +239,13 @@ Test(wst, roundtrip_looping_warps)
     check_memtrace_roundtrip(test_looping_trace(6, 8, 5, 40), &o);
 }
 
+Test(wst, roundtrip_tiled_warps)
+{
+    check_memtrace_roundtrip(test_tiled_trace(3, 8, 40), NULL);
+    wst_writer_options o = {.chunk_records = 13};
+    check_memtrace_roundtrip(test_tiled_trace(4, 3, 30), &o);
+}
+
 Test(wst, roundtrip_every_workload)
 {
     wst_writer_options o = {.chunk_records = 300, .frame_bytes = 16384};
@@ -329,30 +336,36 @@ Test(wst, running_ctas_chunks_stand_alone_ended_ones_share)
     test_tmpdir_cleanup(dir);
 }
 
-/* tests/fixtures/wst-v1 was written by the version 1 writer: random.wst
- * from test_random_trace(20261125, 3, 600) in chunks of 50 records, and
- * lud-small.wst by `warpscope record --workload lud --size small`. */
-static char *version_1_fixture(const char *name)
+/* tests/fixtures/wst-v1 and wst-v2 were written by the version 1 and 2
+ * writers: random.wst from test_random_trace(20261125, 3, 600) in chunks
+ * of 50 records, and lud-small.wst by `warpscope record --workload lud
+ * --size small` (whose 2D blocks version 3 codes as tiles). */
+static char *old_version_fixture(unsigned version, const char *name)
 {
-    char *dir = test_path(test_fixture_dir(), "wst-v1");
+    char sub[16];
+    snprintf(sub, sizeof sub, "wst-v%u", version);
+    char *dir = test_path(test_fixture_dir(), sub);
     char *path = test_path(dir, name);
     free(dir);
     return path;
 }
 
-Test(wst, reads_version_1)
+static void reads_old_version(unsigned version)
 {
-    char *path = version_1_fixture("random.wst");
+    char *path = old_version_fixture(version, "random.wst");
     wst_memtrace *m = test_random_trace(20261125, 3, 600);
-    check_same_trace(path, m, 1);
+    check_same_trace(path, m, version);
     wst_memtrace_free(m);
     free(path);
-    path = version_1_fixture("lud-small.wst");
+    path = old_version_fixture(version, "lud-small.wst");
     m = test_record_workload("lud", SIZE_SMALL, 1, 0);
-    check_same_trace(path, m, 1);
+    check_same_trace(path, m, version);
     wst_memtrace_free(m);
     free(path);
 }
+
+Test(wst, reads_version_1) { reads_old_version(1); }
+Test(wst, reads_version_2) { reads_old_version(2); }
 
 Test(wst, empty_trace_and_missing_cta)
 {

@@ -1,13 +1,15 @@
-/* tests/test_wst_codec.c: version 2's chunk model at the byte level
- * (docs/trace-format.md, "Address modes" and "History"): a looping trace
- * uses every address mode and decodes exactly, and a record coded against
- * a history the chunk does not have is refused; the chunk table codes
+/* tests/test_wst_codec.c: the chunk model of versions 2 and 3 at the byte
+ * level (docs/trace-format.md, "Address modes" and "History"): a looping
+ * trace uses every address mode and decodes exactly, 2D thread blocks are
+ * coded as tiles, and a record coded against a history the chunk does not
+ * have, or a tile of no allowed width, is refused; the chunk table codes
  * runs in a byte an entry. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/memtrace.h"
+#include "formats/packed_record.h"
 #include "formats/wst_chunk_table.h"
 #include "formats/wst_codec.h"
 #include "formats/wst_columns.h"
@@ -47,35 +49,148 @@ static encoded encode_cta0(const wst_memtrace *m)
     return e;
 }
 
+static void free_encoded(encoded *e, wst_memtrace *m)
+{
+    wst_frame_layout_free(&e->layout);
+    wst_bytes_free(&e->raw);
+    wst_memtrace_free(m);
+}
+
+/* How many of e's records each address mode codes. */
+static void count_modes(const encoded *e, unsigned modes[8])
+{
+    memset(modes, 0, 8 * sizeof *modes);
+    const uint8_t *flags = e->raw.data + e->layout.column_begin[WST_COL_FLAGS];
+    for (uint32_t i = 0; i < e->count; i++)
+        modes[flags[i] >> 5]++;
+}
+
 static int64_t decode(const encoded *e, uint32_t warps, wst_record *out, ws_error *err)
 {
     static wst_history history;
     wst_decoder d;
-    cr_assert_eq(wst_decoder_start_v2(&d, &e->layout, 0, e->count, 0, 64, warps, &history, err), 0);
+    cr_assert_eq(wst_decoder_start_v2(&d, &e->layout, 0, e->count, 0, 64, warps, WST_VERSION,
+                                      &history, err), 0);
     return wst_decoder_next(&d, out, e->count, err);
+}
+
+static void check_decodes_exactly(const encoded *e, uint32_t warps)
+{
+    wst_record *out = calloc(e->count, sizeof *out);
+    ws_error err;
+    cr_assert_eq(decode(e, warps, out, &err), e->count, "%s", err.msg);
+    for (uint32_t i = 0; i < e->count; i++)
+        cr_assert(test_records_equal(&out[i], &e->records[i]), "record %u", i);
+    free(out);
 }
 
 Test(wst_codec, looping_warps_use_every_mode_and_decode_exactly)
 {
     wst_memtrace *m = test_looping_trace(9, 8, 8, 30);
     encoded e = encode_cta0(m);
-    unsigned modes[8] = {0};
-    const uint8_t *flags = e.raw.data + e.layout.column_begin[WST_COL_FLAGS];
-    for (uint32_t i = 0; i < e.count; i++)
-        modes[flags[i] >> 5]++;
+    unsigned modes[8];
+    count_modes(&e, modes);
     cr_assert_gt(modes[WST_MODE_STRIDE], e.count / 8, "PCs 3 and 7 are coalesced");
     cr_assert_gt(modes[WST_MODE_DELTAS], 0);
     cr_assert_gt(modes[WST_MODE_SHIFTED], e.count / 8, "most PC 0 and 4 records only move");
     cr_assert_gt(modes[WST_MODE_LANE_DELTAS], 0);
+    check_decodes_exactly(&e, 8);
+    free_encoded(&e, m);
+}
+
+Test(wst_codec, tiles_of_2d_blocks_use_mode_tiled_and_decode_exactly)
+{
+    wst_memtrace *m = test_tiled_trace(5, 4, 24);
+    encoded e = encode_cta0(m);
+    unsigned modes[8];
+    count_modes(&e, modes);
+    cr_assert_gt(modes[WST_MODE_TILED], e.count / 3, "most records are tiles");
+    cr_assert_gt(modes[WST_MODE_STRIDE], 0, "PC 5's rows continue each other");
+    cr_assert_gt(modes[WST_MODE_SHIFTED] + modes[WST_MODE_LANE_DELTAS], 0,
+                 "a lane off its tile is coded against the tile");
+    check_decodes_exactly(&e, 4);
+    free_encoded(&e, m);
+}
+
+Test(wst_codec, a_tile_wider_than_16_lanes_or_narrower_than_2_is_refused)
+{
+    wst_memtrace *m = test_tiled_trace(5, 1, 1);
+    encoded e = encode_cta0(m);
+    /* Record 0 is PC 0's full tile of width 16: the lanes column starts
+     * with log2 of its width. */
+    uint8_t *lanes = e.raw.data + e.layout.column_begin[WST_COL_LANES];
+    cr_assert_eq(e.raw.data[e.layout.column_begin[WST_COL_FLAGS]] >> 5, WST_MODE_TILED);
+    cr_assert_eq(lanes[0], 4);
+    static const uint8_t wrong[] = {5, 0};
+    for (int i = 0; i < 2; i++) {
+        lanes[0] = wrong[i];
+        wst_record out[8];
+        ws_error err;
+        cr_assert_eq(decode(&e, 1, out, &err), -1);
+        cr_assert(strstr(err.msg, "tile width out of range") != NULL, "%s", err.msg);
+    }
+    free_encoded(&e, m);
+}
+
+/* Decodes e both ways, as the corruption suite's files are read: whole
+ * records then packed, and straight into the packed form.  Returns
+ * whether the chunk was sound; the two ways must agree on that and, when
+ * it is, on every packed byte. */
+static int decode_both_ways(const encoded *e, uint32_t warps, wst_record *out)
+{
+    static wst_history history;
+    wst_decoder d;
+    ws_error err, direct_err;
+    packed_cta from_records = {0}, direct = {0};
+    cr_assert_eq(wst_decoder_start_v2(&d, &e->layout, 0, e->count, 0, 64, warps, WST_VERSION,
+                                      &history, &err), 0);
+    int64_t n = wst_decoder_next(&d, out, e->count, &err);
+    if (n > 0)
+        cr_assert_eq(packed_cta_append(&from_records, out, (size_t)n, &err), 0, "%s", err.msg);
+    cr_assert_eq(wst_decoder_start_v2(&d, &e->layout, 0, e->count, 0, 64, warps, WST_VERSION,
+                                      &history, &direct_err), 0);
+    int64_t m = wst_decoder_next_packed(&d, &direct, e->count, &direct_err);
+    int sound = n == e->count;
+    cr_assert_eq(sound, m == e->count, "the two paths disagree: %s",
+                 sound ? direct_err.msg : err.msg);
+    if (sound) {
+        cr_assert_eq(direct.count, from_records.count);
+        cr_assert_eq(direct.lane_count, from_records.lane_count);
+        cr_assert_eq(memcmp(direct.records, from_records.records,
+                            direct.count * sizeof *direct.records), 0);
+        if (direct.lane_count)
+            cr_assert_eq(memcmp(direct.lanes, from_records.lanes,
+                                direct.lane_count * sizeof *direct.lanes), 0);
+    }
+    packed_cta_free(&from_records);
+    packed_cta_free(&direct);
+    return sound;
+}
+
+/* Damaged chunks with no checksum to catch them (the columns past their
+ * heads, a byte or two at a time): the decoder's own checks and its two
+ * paths hold, whatever the bytes, on the tile records most of all. */
+Test(wst_codec, damaged_tiles_decode_alike_on_both_paths)
+{
+    wst_memtrace *m = test_tiled_trace(8, 2, 12);
+    encoded e = encode_cta0(m);
     wst_record *out = calloc(e.count, sizeof *out);
-    ws_error err;
-    cr_assert_eq(decode(&e, 8, out, &err), e.count, "%s", err.msg);
-    for (uint32_t i = 0; i < e.count; i++)
-        cr_assert(test_records_equal(&out[i], &e.records[i]), "record %u", i);
+    cr_assert(decode_both_ways(&e, 2, out), "the undamaged chunk decodes");
+    uint8_t *pristine = malloc(e.raw.len);
+    memcpy(pristine, e.raw.data, e.raw.len);
+    size_t from = e.layout.column_begin[WST_COL_FLAGS];
+    uint64_t s = 20261125;
+    unsigned sound = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        for (int k = 0; k < 1 + trial % 2; k++)
+            e.raw.data[from + test_rand(&s) % (e.raw.len - from)] = (uint8_t)test_rand(&s);
+        sound += (unsigned)decode_both_ways(&e, 2, out);
+        memcpy(e.raw.data, pristine, e.raw.len);
+    }
+    cr_assert_gt(sound, 0, "some damage still decodes (an address moved), on both paths alike");
+    free(pristine);
     free(out);
-    wst_frame_layout_free(&e.layout);
-    wst_bytes_free(&e.raw);
-    wst_memtrace_free(m);
+    free_encoded(&e, m);
 }
 
 Test(wst_codec, a_record_coded_against_a_missing_history_is_refused)
@@ -93,9 +208,7 @@ Test(wst_codec, a_record_coded_against_a_missing_history_is_refused)
     cr_assert_eq(decode(&e, 8, out, &err), -1);
     cr_assert(strstr(err.msg, "no earlier record of its warp and PC") != NULL, "%s", err.msg);
     free(out);
-    wst_frame_layout_free(&e.layout);
-    wst_bytes_free(&e.raw);
-    wst_memtrace_free(m);
+    free_encoded(&e, m);
 }
 
 Test(wst_codec, frame_heads_must_agree_with_the_chunk_table)
@@ -111,9 +224,7 @@ Test(wst_codec, frame_heads_must_agree_with_the_chunk_table)
     cr_assert(strstr(err.msg, "chunk count") != NULL, "%s", err.msg);
     cr_assert_eq(wst_frame_parse(&layout, e.raw.data, e.raw.len - 1, 1, &e.count, &err), -1);
     cr_assert(strstr(err.msg, "do not fill") != NULL, "%s", err.msg);
-    wst_frame_layout_free(&e.layout);
-    wst_bytes_free(&e.raw);
-    wst_memtrace_free(m);
+    free_encoded(&e, m);
 }
 
 Test(wst_codec, chunk_table_entries_round_trip_and_runs_take_one_byte)

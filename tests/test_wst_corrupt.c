@@ -19,18 +19,22 @@ typedef struct sample {
     size_t len;
 } sample;
 
-/* Small frames, so that a sample has several. */
-static sample make_sample(uint32_t records, uint32_t chunk_records)
+/* m (freed here) written in small frames, so that the sample has several. */
+static sample sample_of(wst_memtrace *m, uint32_t chunk_records)
 {
     sample s;
     s.dir = test_tmpdir();
     s.path = test_path(s.dir, "t.wst");
-    wst_memtrace *m = test_random_trace(11, 3, records);
     wst_writer_options o = {.chunk_records = chunk_records, .frame_bytes = 512};
     cr_assert_eq(test_write_memtrace(m, s.path, &o), 0);
     wst_memtrace_free(m);
     s.bytes = (uint8_t *)test_read_file(s.path, &s.len);
     return s;
+}
+
+static sample make_sample(uint32_t records, uint32_t chunk_records)
+{
+    return sample_of(test_random_trace(11, 3, records), chunk_records);
 }
 
 static void free_sample(sample *s)
@@ -91,11 +95,14 @@ static void write_variant(const sample *s, const char *name, const uint8_t *byte
     cr_assert_eq(test_write_file(*path, bytes, len), 0);
 }
 
-static sample fixture_sample(const char *name)
+/* A file of an older version (tests/fixtures/wst-vN). */
+static sample fixture_sample(unsigned version, const char *name)
 {
     sample s;
     s.dir = test_tmpdir();
-    char *versions = test_path(test_fixture_dir(), "wst-v1");
+    char sub[16];
+    snprintf(sub, sizeof sub, "wst-v%u", version);
+    char *versions = test_path(test_fixture_dir(), sub);
     char *fixture = test_path(versions, name);
     free(versions);
     s.bytes = (uint8_t *)test_read_file(fixture, &s.len);
@@ -125,7 +132,15 @@ static void truncations_fail(sample s)
 Test(wst_corrupt, truncation_at_every_byte) { truncations_fail(make_sample(40, 16)); }
 Test(wst_corrupt, truncation_at_every_byte_of_a_version_1_file)
 {
-    truncations_fail(fixture_sample("lud-small.wst"));
+    truncations_fail(fixture_sample(1, "lud-small.wst"));
+}
+Test(wst_corrupt, truncation_at_every_byte_of_a_version_2_file)
+{
+    truncations_fail(fixture_sample(2, "lud-small.wst"));
+}
+Test(wst_corrupt, truncation_at_every_byte_of_tiles)
+{
+    truncations_fail(sample_of(test_tiled_trace(7, 2, 6), 16));
 }
 
 static void bit_flips_fail(sample s)
@@ -158,7 +173,15 @@ Test(wst_corrupt, bit_flip_at_every_byte)
 
 Test(wst_corrupt, bit_flip_at_every_byte_of_a_version_1_file)
 {
-    bit_flips_fail(fixture_sample("lud-small.wst"));
+    bit_flips_fail(fixture_sample(1, "lud-small.wst"));
+}
+Test(wst_corrupt, bit_flip_at_every_byte_of_a_version_2_file)
+{
+    bit_flips_fail(fixture_sample(2, "lud-small.wst"));
+}
+Test(wst_corrupt, bit_flip_at_every_byte_of_tiles)
+{
+    bit_flips_fail(sample_of(test_tiled_trace(7, 2, 6), 16));
 }
 
 Test(wst_corrupt, truncation_at_frame_boundaries_of_a_larger_file)
@@ -279,7 +302,7 @@ Test(wst_corrupt, magic_version_empty_directory)
     wst_put_u32(copy + 8, 99);
     write_variant(&s, "future.wst", copy, s.len, &path);
     cr_assert_null(wst_reader_open(path, &err));
-    cr_assert_str_eq(err.msg, "written by a newer warpscope (format version 99; this reads versions 1 to 2)");
+    cr_assert_str_eq(err.msg, "written by a newer warpscope (format version 99; this reads versions 1 to 3)");
     free(path);
 
     write_variant(&s, "empty.wst", copy, 0, &path);

@@ -92,19 +92,25 @@ wst_memtrace *test_random_trace(uint64_t seed, uint32_t kernels, uint32_t record
     return m;
 }
 
-wst_memtrace *test_looping_trace(uint64_t seed, uint32_t warps, uint32_t pcs,
-                                 uint32_t iterations)
+/* Fills the mask and lanes of r (a 4-byte load whose CTA, warp and PC
+ * are set) in iteration i of a kernel of `pcs` PCs. */
+typedef void loop_fill_fn(wst_record *r, uint32_t i, uint32_t pcs, uint64_t *s);
+
+/* One kernel whose two CTAs of `warps` warps loop over `pcs` PCs (16
+ * bytes apart) `iterations` times, the CTAs' records interleaved. */
+static wst_memtrace *loop_trace(char *workload, uint64_t seed, uint32_t warps, uint32_t pcs,
+                                uint32_t iterations, loop_fill_fn *fill)
 {
     uint64_t s = seed;
-    wst_origin origin = {.collector = "test", .workload = "looping"};
+    wst_origin origin = {.collector = "test", .workload = workload};
     wst_memtrace *m = wst_memtrace_new(&origin);
     wst_sink sink = wst_memtrace_sink(m);
     ws_error err;
-    wst_kernel kernel = {.name = "loop", .grid = {2, 1, 1}, .block = {32 * warps, 1, 1}};
-    int index = wst_sink_add_kernel(&sink, &kernel, &err);
+    wst_kernel kernel = {.name = workload, .grid = {2, 1, 1}, .block = {32 * warps, 1, 1}};
+    wst_sink_add_kernel(&sink, &kernel, &err);
     for (uint32_t p = 0; p < pcs; p++) {
         wst_pc pc = {.offset = 16 * p};
-        wst_sink_add_pc(&sink, (uint32_t)index, &pc, &err);
+        wst_sink_add_pc(&sink, 0, &pc, &err);
     }
     for (uint32_t i = 0; i < iterations; i++)
         for (uint32_t w = 0; w < warps; w++)
@@ -116,23 +122,82 @@ wst_memtrace *test_looping_trace(uint64_t seed, uint32_t warps, uint32_t pcs,
                     r.warp = w;
                     r.pc = p;
                     r.size = 4;
-                    /* Lanes finish one by one; all are back every 5th iteration. */
-                    r.mask = i % 5 == 4 ? 0xffffffffu : 0xffffffffu >> (i % 5 * 3);
-                    uint64_t row = 0x7f0000000000ULL + ((uint64_t)cta << 32) +
-                                   ((uint64_t)w * pcs + p) * 65536;
-                    for (unsigned l = 0; l < 32; l++) {
-                        /* Rows of uneven length: lanes do not form a stride. */
-                        uint64_t start = row + 4u * (l * l + (l * 7919u) % 13);
-                        switch (p % 4) {
-                        case 0: r.addr[l] = start + 4u * i; break;
-                        case 1: r.addr[l] = start + 4u * i + 4u * (test_rand(&s) % 3); break;
-                        case 2: r.addr[l] = row + (test_rand(&s) % 4096) * 4; break;
-                        default: r.addr[l] = row + 4u * l + 128u * i; /* coalesced */
-                        }
-                    }
-                    wst_sink_add_record(&sink, (uint32_t)index, &r, &err);
+                    fill(&r, i, pcs, &s);
+                    wst_sink_add_record(&sink, 0, &r, &err);
                 }
     return m;
+}
+
+static void looping_lanes(wst_record *r, uint32_t i, uint32_t pcs, uint64_t *s)
+{
+    /* Lanes finish one by one; all are back every 5th iteration. */
+    r->mask = i % 5 == 4 ? 0xffffffffu : 0xffffffffu >> (i % 5 * 3);
+    uint64_t row = 0x7f0000000000ULL + ((uint64_t)r->cta << 32) +
+                   ((uint64_t)r->warp * pcs + r->pc) * 65536;
+    for (unsigned l = 0; l < 32; l++) {
+        /* Rows of uneven length: lanes do not form a stride. */
+        uint64_t start = row + 4u * (l * l + (l * 7919u) % 13);
+        switch (r->pc % 4) {
+        case 0: r->addr[l] = start + 4u * i; break;
+        case 1: r->addr[l] = start + 4u * i + 4u * (test_rand(s) % 3); break;
+        case 2: r->addr[l] = row + (test_rand(s) % 4096) * 4; break;
+        default: r->addr[l] = row + 4u * l + 128u * i; /* coalesced */
+        }
+    }
+}
+
+wst_memtrace *test_looping_trace(uint64_t seed, uint32_t warps, uint32_t pcs,
+                                 uint32_t iterations)
+{
+    return loop_trace("looping", seed, warps, pcs, iterations, looping_lanes);
+}
+
+/* A tiled record's mask: see test_tiled_trace. */
+static uint32_t tile_mask(uint64_t *s, unsigned log2_width, uint32_t iteration)
+{
+    unsigned width = 1u << log2_width;
+    uint32_t row = (1u << width) - 1, edged = 0;
+    for (unsigned r = 0; r < 32; r += width)
+        edged |= (row & ~1u & ~(1u << (width - 1))) << r;
+    switch (iteration % 6) {
+    case 0: return 0xffffffffu;
+    case 1: return 0xffffffffu >> (32 - 2 * width); /* two rows */
+    case 2: return log2_width >= 2 ? edged : 0xffffffffu;
+    case 3: return (uint32_t)test_rand(s) | 0x0f0f0f0fu;
+    case 4: return 0x7u; /* three lanes: never a tile */
+    default: return 0xffffffffu << width; /* the first row out */
+    }
+}
+
+static const struct {
+    unsigned log2_width;
+    int64_t step, row_step;
+} tile_shapes[] = {
+    {4, 4, 2052},             /* srad: 16 floats a row */
+    {2, 1024, 0},             /* gaussian: rows repeat */
+    {1, 8, -4096},            /* narrow, rows going down */
+    {3, -4, 1 << 20},         /* descending within a row */
+    {4, 8, (int64_t)1 << 33}, /* a row step past 32 bits */
+    {3, 16, 128},             /* rows continue each other: a stride */
+};
+
+static void tiled_lanes(wst_record *r, uint32_t i, uint32_t pcs, uint64_t *s)
+{
+    unsigned lw = tile_shapes[r->pc].log2_width;
+    r->mask = tile_mask(s, lw, i + r->warp);
+    uint64_t base = 0x7f0000000000ULL + ((uint64_t)r->cta << 36) +
+                    ((uint64_t)r->warp * pcs + r->pc) * 65536 + 64u * i;
+    for (unsigned l = 0; l < 32; l++)
+        r->addr[l] = base + (uint64_t)tile_shapes[r->pc].step * (l & ((1u << lw) - 1)) +
+                     (uint64_t)tile_shapes[r->pc].row_step * (l >> lw);
+    if (r->pc == 0 && i % 3 == 2) /* one lane off the tile */
+        r->addr[31] += 4;
+}
+
+wst_memtrace *test_tiled_trace(uint64_t seed, uint32_t warps, uint32_t iterations)
+{
+    return loop_trace("tiled", seed, warps, sizeof tile_shapes / sizeof *tile_shapes, iterations,
+                      tiled_lanes);
 }
 
 int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts)

@@ -27,6 +27,15 @@ wst_memtrace *test_random_trace(uint64_t seed, uint32_t kernels, uint32_t record
 wst_memtrace *test_looping_trace(uint64_t seed, uint32_t warps, uint32_t pcs,
                                  uint32_t iterations);
 
+/* One kernel of 2D thread blocks (formats/lane_tile.h): two CTAs of
+ * `warps` warps, each looping over six PCs `iterations` times with tiles
+ * of width 2 to 16 and masks full, leading (the first rows), edged (each
+ * row's edge lanes out), random with at least four lanes, and too few
+ * lanes for a tile; steps small, negative, past 32 bits, and rows that
+ * continue each other (a stride); one PC moves one lane off its tile now
+ * and then (coded against the tile in its history). */
+wst_memtrace *test_tiled_trace(uint64_t seed, uint32_t warps, uint32_t iterations);
+
 /* Writes m to path through the writer, in m's arrival order, with its
  * allocations. */
 int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts);
