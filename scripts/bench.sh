@@ -21,7 +21,7 @@ rm -rf build/bench-traces
     bench/decode-vs-zstd.sh build/rel
     echo
     # Sections measured apart are carried over as they were: what was
-    # tried on the replay's hot paths (by hand, with perf), every workload
+    # tried on the replay's and the decoder's hot paths (by hand, with perf), every workload
     # at --size large takes hours (run only with BENCH_LARGE=1), the peers
     # are built outside the repository (bench/peers.sh), and xz on the
     # exported text of every workload takes an hour (bench/format-vs-xz.sh).
@@ -31,6 +31,7 @@ rm -rf build/bench-traces
                 bench/RESULTS.md
     }
     carry "## Replay, measured apart" || true
+    carry "## Decoding, measured apart" || true
     carry "## warpscope beside its peers" || true
     carry "## .wst beside xz and zstd" || true
     if [ "${BENCH_LARGE:-0}" = 1 ]; then
