@@ -200,18 +200,30 @@ static inline int stride_packs_as_is(uint32_t mask, uint64_t stride)
     return !__builtin_mul_overflow((int64_t)stride, apart, &product);
 }
 
-/* Would packed_cta_push find exactly tile t, and keep it packed?  When
- * lanes 0 to W (the first row and the next row's first lane) are active,
- * it finds t's width: no narrower one fits unless the rows continue each
- * other (row step = W × step, which is a stride).  The steps must fit 32
- * bits.  Records with other masks are written out and packed the general
- * way (hotspot's, whose rows leave out their edge lanes). */
+/* Would packed_cta_push find exactly tile t (lane f at `first`), and
+ * keep it packed?  Its search tries the narrower widths first, then the
+ * affine shape; with W = t's width:
+ * - affine fails when the rows do not continue each other (row step ≠ W ×
+ *   step) and a later row has an active lane;
+ * - a narrower width W' takes the step of f's row and, from a lane of a
+ *   later row of its own width still inside f's row of width W, a row
+ *   step of W' × step: a stride, which the later row refutes.  Such a lane
+ *   exists for every W' when one lies past f's row of width W / 2;
+ * - width W then finds t again: steps that fit 32 bits, divided by lane
+ *   gaps under 32, come back exact.
+ * Other records are written out and packed the general way (a tile whose
+ * lowest lane lies in the second half of its row). */
 static inline int tile_packs_as_is(uint32_t mask, const lane_tile *t, uint64_t first,
                                    uint64_t *base, uint64_t *stride)
 {
-    uint32_t leading = (2u << (1u << t->log2_width)) - 1;
-    return (mask & leading) == leading && t->row_step != (t->step << t->log2_width) &&
-           packed_tile_fits(t, first, 0, base, stride);
+    unsigned f = (unsigned)__builtin_ctz(mask), width = 1u << t->log2_width;
+    unsigned half_row_end = (f / (width / 2) + 1) * (width / 2);
+    unsigned row_end = (f / width + 1) * width;
+    uint64_t lanes = mask;
+    int inside = ((lanes >> half_row_end) & ((1ull << (row_end - half_row_end)) - 1)) != 0;
+    int later = (lanes >> row_end) != 0;
+    return inside && later && t->row_step != (t->step << t->log2_width) &&
+           packed_tile_fits(t, first, f, base, stride);
 }
 
 /* Records decoded into the packed form at a time: the grouping's limit
