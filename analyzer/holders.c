@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 int holders_init(holders *h, uint32_t sms)
 {
     memset(h, 0, sizeof *h);

@@ -11,7 +11,6 @@
 
 #include <stdint.h>
 
-#include "util/error.h"
 #include "util/slot_pool.h"
 #include "util/u64map.h"
 

@@ -7,7 +7,8 @@
 #include "analyzer/falru.h"
 #include "formats/trace.h"
 
-l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generations, replay_results *res, replay_kernel *const *current,
+l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generations,
+                                 replay_results *res, replay_kernel *const *current,
                                  ws_error *err)
 {
     l1_collectors *c = calloc(1, sizeof *c);

@@ -21,7 +21,8 @@ typedef struct l1_collectors l1_collectors;
 
 /* generations: whether to keep the locality generations (else the
  * kernels' `locality` is NULL). */
-l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generations, replay_results *res, replay_kernel *const *current,
+l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generations,
+                                 replay_results *res, replay_kernel *const *current,
                                  ws_error *err);
 void l1_collectors_free(l1_collectors *c);
 

@@ -171,11 +171,9 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
         return;
     }
     if (packed_tiled(q)) { /* every lane as well */
-        uint64_t step = (uint64_t)(int64_t)(int32_t)(uint32_t)q->stride;
-        uint64_t row_step = (uint64_t)(int64_t)(int32_t)(uint32_t)(q->stride >> 32);
-        unsigned width_mask = (1u << q->tile_log2) - 1;
+        lane_tile tile = packed_tile_of(q);
         for (uint32_t l = 0; l < WST_WARP_SIZE; l++)
-            out->addr[l] = q->base + (l & width_mask) * step + (l >> q->tile_log2) * row_step;
+            out->addr[l] = lane_tile_address(&tile, q->base, 0, l);
         return;
     }
     const uint64_t *lane = p->lanes + q->base;

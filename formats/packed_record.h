@@ -134,6 +134,15 @@ static inline int packed_tile_fits(const lane_tile *t, uint64_t at_from, unsigne
     return 1;
 }
 
+/* The tile of a PACKED_TILED record, lane 0 at q->base: packed_tile_fits
+ * undone. */
+static inline lane_tile packed_tile_of(const packed_record *q)
+{
+    return (lane_tile){.log2_width = q->tile_log2,
+                       .step = (uint64_t)(int64_t)(int32_t)(uint32_t)q->stride,
+                       .row_step = (uint64_t)(int64_t)(int32_t)(uint32_t)(q->stride >> 32)};
+}
+
 /* Appends a record of head h whose active lanes lie on tile t as
  * packed_tile_fits gave it (base, stride): how the trace decoder packs a
  * tiled record without writing out its lanes.  t must be the tile

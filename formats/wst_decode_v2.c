@@ -77,11 +77,12 @@ read_stride(wst_column *col, uint32_t mask, uint64_t predicted, uint64_t *base, 
  * it there as the slot's record, for both decoding paths.  NULL, or what
  * is wrong. */
 static inline __attribute__((always_inline)) const char *
-decode_stride(wst_history *h, wst_column *col, uint32_t warp, uint32_t pc, uint32_t mask,
+decode_stride(const wst_decoder *d, wst_column *col, uint32_t warp, uint32_t pc, uint32_t mask,
               uint64_t *previous_base, uint64_t *base, uint64_t *stride)
 {
+    wst_history *h = d->history;
     wst_history_slot *s = wst_history_slot_of(h, warp, pc);
-    uint64_t predicted = wst_history_hit(h, s, warp, pc) ? s->base : *previous_base;
+    uint64_t predicted = wst_history_predict(h, s, warp, pc, *previous_base);
     const char *wrong = read_stride(col, mask, predicted, base, stride);
     if (wrong)
         return wrong;
@@ -105,7 +106,7 @@ decode_tile(const wst_decoder *d, wst_column *col, uint32_t warp, uint32_t pc, u
         return "address mode 5 in a file of version 2";
     wst_history *h = d->history;
     wst_history_slot *s = wst_history_slot_of(h, warp, pc);
-    uint64_t predicted = wst_history_hit(h, s, warp, pc) ? s->base : *previous_base;
+    uint64_t predicted = wst_history_predict(h, s, warp, pc, *previous_base);
     uint64_t value, log2_width, step, row_step;
     if (wst_get_varint(&col[WST_COL_BASE], &value))
         return "address column ends early";
@@ -136,7 +137,7 @@ static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, 
     if (mode == WST_MODE_STRIDE) {
         uint64_t base, stride;
         const char *wrong =
-            decode_stride(history, col, r->warp, r->pc, r->mask, previous_base, &base, &stride);
+            decode_stride(d, col, r->warp, r->pc, r->mask, previous_base, &base, &stride);
         if (!wrong)
             wst_fill_stride(r, base, stride);
         return wrong;
@@ -244,7 +245,6 @@ int64_t wst_decoder_next_packed(wst_decoder *d, packed_cta *out, uint32_t max, w
     uint32_t n = d->remaining < max ? d->remaining : max;
     if (packed_cta_reserve(out, n, err) != 0)
         return -1;
-    wst_history *history = d->history;
     uint64_t previous_base = d->previous_base, previous_time = d->previous_time;
     wst_head head = {0}; /* in registers */
     wst_record whole; /* a record with lanes to write out */
@@ -260,8 +260,8 @@ int64_t wst_decoder_next_packed(wst_decoder *d, packed_cta *out, uint32_t max, w
         const char *wrong = NULL;
         if (mode == WST_MODE_STRIDE) {
             uint64_t base, stride;
-            if ((wrong = decode_stride(history, col, head.warp, head.pc, head.mask, &previous_base,
-                                       &base, &stride)) == NULL) {
+            if ((wrong = decode_stride(d, col, head.warp, head.pc, head.mask, &previous_base, &base,
+                                       &stride)) == NULL) {
                 if (stride_packs_as_is(head.mask, stride)) {
                     uint64_t lane0 = base - stride * (uint64_t)__builtin_ctz(head.mask);
                     if (packed_cta_push_affine(out, &head, lane0, stride, err) != 0)

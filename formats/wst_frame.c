@@ -1,4 +1,4 @@
-/* formats/wst_frame.c: frames of version 2 and later (docs/trace-format.md, "Frames"):
+/* formats/wst_frame.c: frames of versions 2 and 3 (docs/trace-format.md, "Frames"):
  * chunks encoded with the history model (formats/wst_history.h), laid out
  * column-major across the frame so that zstd sees each column of many
  * chunks together; parsed back into each chunk's columns here, decoded in
@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/lane_tile.h"
 #include "formats/wst_codec.h"
 #include "formats/wst_columns.h"
-#include "formats/lane_tile.h"
 #include "formats/wst_history.h"
 #include "formats/wst_layout.h"
 

@@ -61,6 +61,15 @@ static inline int wst_history_hit(const wst_history *h, const wst_history_slot *
     return s->generation == h->generation && s->warp == warp && s->pc == pc;
 }
 
+/* A record's predicted base (docs/trace-format.md, "History"): the lowest
+ * active lane of its slot's record when that is this chunk's record of the
+ * same warp and PC, else the chunk's previous base. */
+static inline uint64_t wst_history_predict(const wst_history *h, const wst_history_slot *s,
+                                           uint32_t warp, uint32_t pc, uint64_t previous_base)
+{
+    return wst_history_hit(h, s, warp, pc) ? s->base : previous_base;
+}
+
 /* The address the slot's record gave lane `lane` (an active lane of it). */
 static inline uint64_t wst_history_lane(const wst_history_slot *s, unsigned lane)
 {
