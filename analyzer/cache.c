@@ -5,11 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/policies/stamp.h"
 #include "analyzer/set_index.h"
+
+/* cache_read's instances (read_instance). */
+typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now,
+                           cache_result *out);
 
 /* Structure of arrays: a lookup scans only the tags of one set. */
 struct cache {
-    uint32_t sets, ways, line_shift, sectors, divisor;
+    uint32_t sets, ways, line_shift, sectors;
+    uint32_t divisor; /* an L2 slice's index_divisor; 0 for a cache that sees every line */
     set_index index;
     uint8_t full_mask;
     uint8_t line_sectors32; /* the mask of every 32 B sector of a line */
@@ -30,9 +36,24 @@ struct cache {
     void *state;
     const admission_ops *admission;
     const void *admission_param;
+    cache_read_fn *read; /* cache_read's instance for this cache's shape */
 };
 
 static void clear(cache *c);
+static cache_read_fn *read_instance(uint32_t ways, int lru);
+
+/* A plain LRU cache: its policy is exactly LRU's stamps (hit and fill move
+ * the line to MRU, the victim is the smallest stamp, no other hook), and it
+ * has no admission, no pending lines and no owners.  Its reads write the
+ * stamps in place and skip the checks for the rest (cache_read); the
+ * numbers are those of the calls (tests/test_cache_shapes.c). */
+static int plain_lru(const cache_options *o)
+{
+    const policy_ops *p = o->policy;
+    return p->hit == stamp_promote && p->fill == stamp_promote && p->victim == stamp_victim &&
+           !p->miss && !p->bypass && !p->evicted && !o->admission && !o->track_pending &&
+           !o->track_owners;
+}
 
 cache_options cache_options_for(const cache_config *g, uint32_t divisor)
 {
@@ -69,7 +90,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->sectors = sectors;
     c->full_mask = (uint8_t)((1u << sectors) - 1);
     c->line_sectors32 = (uint8_t)((1u << (o->line_bytes >= 32 ? o->line_bytes / 32 : 1)) - 1);
-    c->divisor = o->index_divisor ? o->index_divisor : 1;
+    c->divisor = o->index_divisor > 1 ? o->index_divisor : 0;
     c->all_ways = o->ways == 64 ? ~0ull : (1ull << o->ways) - 1;
     c->index = o->index;
     c->track_pending = o->track_pending;
@@ -77,6 +98,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->policy = o->policy;
     c->admission = o->admission;
     c->admission_param = o->policy_geometry.param;
+    c->read = read_instance(o->ways, plain_lru(o));
     policy_geometry g = o->policy_geometry;
     g.sets = o->sets;
     g.ways = o->ways;
@@ -120,10 +142,14 @@ static void clear(cache *c)
     memset(c->filled, 0, c->sets);
 }
 
-uint32_t cache_set_of(const cache *c, uint64_t line)
+static inline __attribute__((always_inline)) uint32_t set_of(const cache *c, uint64_t line)
 {
-    return set_index_of(c->index, c->divisor == 1 ? line : line / c->divisor, c->line_shift, c->sets);
+    /* Not `divisor == 1 ? line : line / divisor`: the compiler folds that
+     * into a division on every access, the slowest instruction of the read. */
+    return set_index_of(c->index, c->divisor ? line / c->divisor : line, c->line_shift, c->sets);
 }
+
+uint32_t cache_set_of(const cache *c, uint64_t line) { return set_of(c, line); }
 
 uint32_t cache_sectors_per_line(const cache *c) { return c->sectors; }
 uint8_t cache_full_mask(const cache *c) { return c->full_mask; }
@@ -157,15 +183,42 @@ void cache_flush(cache *c)
     clear(c);
 }
 
+/* The read path is compiled several times over (cache_read), and its steps
+ * take the instance's shape as two constants:
+ *   ways  4, 8 or 16, so the loops over the ways unroll; 0 for the cache's
+ *         own count;
+ *   lru   1 in the instances for a plain LRU cache (plain_lru): LRU's
+ *         hooks are applied in place, and the checks for what such a cache
+ *         lacks (admission, pending lines, owners, the optional hooks) are
+ *         compiled out. */
+static inline __attribute__((always_inline)) uint32_t ways_of(const cache *c, uint32_t ways)
+{
+    return ways ? ways : c->ways;
+}
+
 /* Branch-free over the ways: a hit's position is data, so an early exit
  * would mispredict on most lookups. */
-static inline int64_t find(const cache *c, uint64_t line, size_t base)
+static inline __attribute__((always_inline)) int64_t
+find_in(const cache *c, uint64_t line, size_t base, uint32_t ways)
 {
     const uint64_t *tags = c->lines + base;
     uint64_t match = 0;
-    for (uint32_t w = 0; w < c->ways; w++)
+    for (uint32_t w = 0; w < ways_of(c, ways); w++)
         match |= (uint64_t)(tags[w] == line) << w;
     return match ? (int64_t)__builtin_ctzll(match) : -1;
+}
+
+static inline int64_t find(const cache *c, uint64_t line, size_t base)
+{
+    return find_in(c, line, base, 0);
+}
+
+/* LRU's victim (stamp_victim) in place: the smallest stamp, lowest way on ties. */
+static inline __attribute__((always_inline)) uint32_t
+lru_victim(const cache *c, const cache_set *s, uint64_t candidates, uint32_t ways)
+{
+    return candidates == c->all_ways ? policy_min_meta_of_first(s, ways_of(c, ways))
+                                     : policy_min_meta(s, candidates);
 }
 
 /* The sectors an access needs: the requested ones, or the whole line. */
@@ -179,27 +232,29 @@ static inline uint8_t wanted(const cache *c, const cache_req *r)
  * victim among the lines that are not pending.  Returns the way, or
  * POLICY_BYPASS with out->bypassed / out->no_victim set. */
 static inline __attribute__((always_inline)) uint32_t
-choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache_result *out)
+choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache_result *out,
+           uint32_t ways, int lru)
 {
-    if (c->policy->bypass && c->policy->bypass(c->state, s, r)) {
+    if (!lru && c->policy->bypass && c->policy->bypass(c->state, s, r)) {
         out->bypassed = 1;
         return POLICY_BYPASS;
     }
     if (c->filled[s->index] < c->ways) {
-        for (uint32_t w = 0; w < c->ways; w++)
+        for (uint32_t w = 0; w < ways_of(c, ways); w++)
             if (s->lines[w] == CACHE_INVALID)
                 return w;
     }
     uint64_t candidates = c->all_ways;
-    if (c->track_pending)
-        for (uint32_t w = 0; w < c->ways; w++)
-            if (c->ready[(size_t)s->index * c->ways + w] > now)
+    if (!lru && c->track_pending)
+        for (uint32_t w = 0; w < ways_of(c, ways); w++)
+            if (s->ready[w] > now)
                 candidates &= ~(1ull << w);
     if (!candidates) {
         out->no_victim = 1;
         return POLICY_BYPASS;
     }
-    uint32_t way = c->policy->victim(c->state, s, candidates, r);
+    uint32_t way = lru ? lru_victim(c, s, candidates, ways)
+                       : c->policy->victim(c->state, s, candidates, r);
     if (way == POLICY_BYPASS) {
         out->bypassed = 1;
     } else if (way & POLICY_STALL_FLAG) { /* wait until that way may be replaced */
@@ -229,20 +284,20 @@ static inline uint8_t made_valid(access_mode mode, uint8_t need, uint8_t whole)
 
 static inline __attribute__((always_inline)) int
 probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t now, uint32_t set,
-      cache_result *out)
+      cache_result *out, uint32_t ways, int lru)
 {
     int write = mode != ACCESS_READ;
     /* Only the flags: the other fields are read only under their flag. */
     memset(out, 0, offsetof(cache_result, victim_line));
     uint8_t need = wanted(c, r);
-    if (c->admission && c->admission->skip_lookup(c->admission_param, r)) {
+    if (!lru && c->admission && c->admission->skip_lookup(c->admission_param, r)) {
         out->bypassed = 1; /* around the cache: no hit, no change (docs/metrics.md §9) */
         out->fetch_sectors = write ? 0 : need;
         return PROBE_SKIPPED;
     }
     size_t base = (size_t)set * c->ways;
     out->set = set;
-    int64_t at = find(c, r->line, base);
+    int64_t at = find_in(c, r->line, base, ways);
     if (at >= 0) {
         cache_set s = view(c, set);
         size_t i = base + (size_t)at;
@@ -250,7 +305,7 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
         out->slot = (uint32_t)i;
         out->owner_warp = c->warps[i];
         out->owner_pc = c->pcs[i];
-        out->pending = c->track_pending && c->ready[i] > now;
+        out->pending = !lru && c->track_pending && c->ready[i] > now;
         uint8_t missing = (uint8_t)(need & ~c->valid[i]);
         out->hit = missing == 0;
         out->hit_sectors = (uint8_t)(need & c->valid[i]);
@@ -258,17 +313,20 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
         c->valid[i] |= made_valid(mode, need, whole);
         if (mode == ACCESS_WRITE_BACK)
             c->dirty[i] |= need;
-        if (c->track_owners) {
+        if (!lru && c->track_owners) {
             if (!(c->flags[i] & LINE_SHARED) && c->owners[i] != r->sm) {
                 c->flags[i] |= LINE_SHARED; /* a second SM: shared from now on */
                 out->became_shared = 1;
             }
             out->line_flags = c->flags[i];
         }
-        c->policy->hit(c->state, &s, (uint32_t)at, r);
+        if (lru)
+            stamp_mru(c->state, &s, (uint32_t)at);
+        else
+            c->policy->hit(c->state, &s, (uint32_t)at, r);
         return PROBE_PRESENT;
     }
-    if (c->policy->miss) {
+    if (!lru && c->policy->miss) {
         cache_set s = view(c, set);
         c->policy->miss(c->state, &s, r);
     }
@@ -280,7 +338,7 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
 /* fill: s is the set's full view (full_view); one view serves both steps. */
 static inline __attribute__((always_inline)) void
 fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t whole,
-     const cache_set *s, cache_result *out)
+     const cache_set *s, cache_result *out, int lru)
 {
     if (chosen.way == POLICY_BYPASS)
         return;
@@ -295,7 +353,7 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
         out->victim_dirty = c->dirty[i];
         out->victim_warp = c->warps[i];
         out->victim_pc = c->pcs[i];
-        if (c->policy->evicted)
+        if (!lru && c->policy->evicted)
             c->policy->evicted(c->state, s, way, EVICT_REPLACE);
     }
     c->lines[i] = r->line;
@@ -306,13 +364,16 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
     c->ready[i] = 0;
     /* An owner-tracking cache starts a line private to its filler; others
      * keep what the level below said of it. */
-    c->flags[i] = c->track_owners ? 0 : r->fill_hint;
-    if (c->track_owners) {
+    c->flags[i] = !lru && c->track_owners ? 0 : r->fill_hint;
+    if (!lru && c->track_owners) {
         c->owners[i] = (uint16_t)r->sm;
         c->filled_at[i] = s->now;
         c->filled_in[i] = r->kernel;
     }
-    c->policy->fill(c->state, s, way, r);
+    if (lru)
+        stamp_mru(c->state, s, way);
+    else
+        c->policy->fill(c->state, s, way, r);
     out->allocated = 1;
     out->slot = (uint32_t)i;
     out->fetch_sectors = mode != ACCESS_READ ? 0 : need;
@@ -320,19 +381,19 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
 
 void cache_probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
 {
-    probe(c, r, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, now, cache_set_of(c, r->line), out);
+    probe(c, r, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, now, cache_set_of(c, r->line), out, 0, 0);
 }
 
 cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result *out)
 {
     cache_set s = full_view(c, out->set, now);
-    return (cache_way){choose_way(c, &s, r, now, out)};
+    return (cache_way){choose_way(c, &s, r, now, out, 0, 0)};
 }
 
 void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_result *out)
 {
     cache_set s = full_view(c, out->set, 0);
-    fill(c, r, way, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, &s, out);
+    fill(c, r, way, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, &s, out, 0);
 }
 
 void cache_load_done(cache *c, const cache_req *r, uint32_t misses)
@@ -364,23 +425,53 @@ uint8_t cache_way_flags(const cache *c, const cache_result *probe, cache_way way
 
 static inline __attribute__((always_inline)) void
 access_line(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_t whole,
-            uint64_t now, cache_result *out)
+            uint64_t now, cache_result *out, uint32_t ways, int lru)
 {
-    uint32_t set = cache_set_of(c, r->line);
-    if (probe(c, r, mode, whole, now, set, out) != PROBE_MISS || !allocate)
+    uint32_t set = set_of(c, r->line);
+    if (probe(c, r, mode, whole, now, set, out, ways, lru) != PROBE_MISS || !allocate)
         return;
     cache_set s = full_view(c, set, now);
-    fill(c, r, (cache_way){choose_way(c, &s, r, now, out)}, mode, whole, &s, out);
+    fill(c, r, (cache_way){choose_way(c, &s, r, now, out, ways, lru)}, mode, whole, &s, out, lru);
+}
+
+/* Reads are most of a replay's cache work, so their path is compiled once
+ * for each common shape (docs/replay.md, "How the cache reads"): 4, 8 or 16
+ * ways as a constant, and plain LRU in place or any policy through its
+ * calls.  cache_new picks the instance once; every instance is the same
+ * code, so the numbers cannot differ. */
+#define READ_INSTANCE(name, ways, lru)                                                  \
+    static void name(cache *c, const cache_req *r, int allocate, uint64_t now,          \
+                     cache_result *out)                                                 \
+    {                                                                                   \
+        access_line(c, r, allocate, ACCESS_READ, 0, now, out, ways, lru);               \
+    }
+READ_INSTANCE(read_any, 0, 0)
+READ_INSTANCE(read_4, 4, 0)
+READ_INSTANCE(read_8, 8, 0)
+READ_INSTANCE(read_16, 16, 0)
+READ_INSTANCE(read_lru_any, 0, 1)
+READ_INSTANCE(read_lru_4, 4, 1)
+READ_INSTANCE(read_lru_8, 8, 1)
+READ_INSTANCE(read_lru_16, 16, 1)
+
+static cache_read_fn *read_instance(uint32_t ways, int lru)
+{
+    switch (ways) {
+    case 4: return lru ? read_lru_4 : read_4;
+    case 8: return lru ? read_lru_8 : read_8;
+    case 16: return lru ? read_lru_16 : read_16;
+    default: return lru ? read_lru_any : read_any;
+    }
 }
 
 void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out)
 {
-    access_line(c, r, allocate, ACCESS_READ, 0, now, out);
+    c->read(c, r, allocate, now, out);
 }
 
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)
 {
-    access_line(c, r, 1, ACCESS_WRITE_BACK, 0, now, out);
+    access_line(c, r, 1, ACCESS_WRITE_BACK, 0, now, out, 0, 0);
 }
 
 void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int allocate, uint64_t now,
@@ -389,7 +480,7 @@ void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int alloca
     /* An unsectored line becomes valid only when the store writes it all. */
     if (c->sectors == 1)
         whole = whole == c->line_sectors32 ? 1 : 0;
-    access_line(c, r, allocate, ACCESS_WRITE_THROUGH, whole, now, out);
+    access_line(c, r, allocate, ACCESS_WRITE_THROUGH, whole, now, out, 0, 0);
 }
 
 uint32_t cache_invalidate(cache *c, uint64_t line)

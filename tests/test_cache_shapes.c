@@ -1,0 +1,177 @@
+/* tests/test_cache_shapes.c: the instances of the cache's read path
+ * (analyzer/cache.c, cache_read) give the numbers of the general path.
+ *
+ * A plain LRU cache reads through an instance that writes LRU's stamps in
+ * place, with the ways as a constant where they are 4, 8 or 16.  Here the
+ * same streams run through that cache and through one whose policy is LRU
+ * behind hooks of other addresses, which the cache cannot recognise and so
+ * reads through the general path: every result of every access, and every
+ * line left in the cache, must agree. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "analyzer/cache.h"
+#include "analyzer/policies/stamp.h"
+
+/* LRU through calls: the same functions, behind addresses of their own. */
+static void promote_called(void *state, const cache_set *set, uint32_t way, const cache_req *r)
+{
+    stamp_promote(state, set, way, r);
+}
+
+static uint32_t victim_called(void *state, const cache_set *set, uint64_t candidates,
+                              const cache_req *r)
+{
+    return stamp_victim(state, set, candidates, r);
+}
+
+static const policy_ops lru_called = {
+    .name = "lru-called", .description = "LRU through calls", .create = stamp_create,
+    .destroy = stamp_destroy, .hit = promote_called, .fill = promote_called,
+    .victim = victim_called};
+
+/* Turns away every seventh line, so an admission cache is not plain. */
+static int skip_sevenths(const void *param, const cache_req *r)
+{
+    (void)param;
+    return r->line % 7 == 0;
+}
+
+static const admission_ops sevenths = {.name = "sevenths", .description = "test",
+                                       .skip_lookup = skip_sevenths};
+
+typedef struct shape {
+    uint32_t sets, ways, sector_bytes, divisor;
+    set_index index;
+    int track_pending, track_owners, admission;
+} shape;
+
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static cache *make(const shape *sh, const policy_ops *policy)
+{
+    ws_error err;
+    cache_options o = {.sets = sh->sets, .ways = sh->ways, .line_bytes = 128,
+                       .sector_bytes = sh->sector_bytes, .index_divisor = sh->divisor,
+                       .index = sh->index, .policy = policy,
+                       .admission = sh->admission ? &sevenths : NULL,
+                       .track_pending = sh->track_pending, .track_owners = sh->track_owners};
+    cache *c = cache_new(&o, &err);
+    cr_assert_not_null(c, "%s", err.msg);
+    return c;
+}
+
+/* Runs one random stream of reads (allocating or not), write-back and
+ * write-through writes, invalidations and pending times through both
+ * caches, comparing each result whole; returns the hits, so a caller can
+ * see the stream was not trivial. */
+static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t accesses)
+{
+    cache *fast = make(sh, policy_find("lru")), *called = make(sh, &lru_called);
+    uint64_t rng = seed, hits = 0;
+    uint64_t span = 3ull * sh->sets * sh->ways * (sh->divisor ? sh->divisor : 1) + 5;
+    for (uint32_t i = 0; i < accesses; i++) {
+        uint64_t pick = next_random(&rng);
+        cache_req q = {.line = next_random(&rng) % span, .sector_mask = (uint8_t)(pick >> 8),
+                       .warp = (uint32_t)(pick >> 16) % 48, .pc = (uint32_t)(pick >> 24) % 9,
+                       .sm = (uint32_t)(pick >> 32) % 4, .fill_hint = (uint8_t)(pick >> 40) & 1};
+        uint64_t now = i;
+        cache_result a, b;
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        switch (pick % 20) {
+        case 0:
+            cr_assert_eq(cache_invalidate(fast, q.line), cache_invalidate(called, q.line));
+            continue;
+        case 1:
+            cache_write(fast, &q, now, &a);
+            cache_write(called, &q, now, &b);
+            break;
+        case 2:
+            cache_write_through(fast, &q, q.sector_mask, 1, now, &a);
+            cache_write_through(called, &q, q.sector_mask, 1, now, &b);
+            break;
+        default: {
+            int allocate = pick % 20 != 3;
+            cache_read(fast, &q, allocate, now, &a);
+            cache_read(called, &q, allocate, now, &b);
+            break;
+        }
+        }
+        cr_assert(memcmp(&a, &b, sizeof a) == 0,
+                  "%u sets x %u ways, access %u (line %llu): the two paths disagree (hit %d/%d, "
+                  "allocated %d/%d, victim %llu/%llu)",
+                  sh->sets, sh->ways, i, (unsigned long long)q.line, a.hit, b.hit, a.allocated,
+                  b.allocated, (unsigned long long)a.victim_line, (unsigned long long)b.victim_line);
+        if (a.present || a.allocated)
+            cr_assert_eq(cache_slot_flags(fast, a.slot), cache_slot_flags(called, b.slot),
+                         "access %u: the line's flags", i);
+        if (sh->track_pending && a.allocated && pick % 3 == 0) {
+            cache_set_ready(fast, a.slot, now + pick % 40);
+            cache_set_ready(called, b.slot, now + pick % 40);
+        }
+        hits += a.hit;
+    }
+    for (uint64_t line = 0; line < span; line++)
+        cr_assert_eq(cache_contains(fast, line), cache_contains(called, line), "line %llu",
+                     (unsigned long long)line);
+    cr_expect_eq(cache_valid_lines(fast), cache_valid_lines(called));
+    cache_free(fast);
+    cache_free(called);
+    return hits;
+}
+
+Test(cache_shapes, plain_lru_in_place_agrees_with_lru_through_calls)
+{
+    static const uint32_t ways[] = {1, 2, 3, 4, 5, 8, 12, 16, 32, 64};
+    static const uint32_t sets[] = {1, 7, 32, 64};
+    for (size_t w = 0; w < sizeof ways / sizeof *ways; w++)
+        for (size_t s = 0; s < sizeof sets / sizeof *sets; s++)
+            for (uint32_t variant = 0; variant < 4; variant++) {
+                shape sh = {.sets = sets[s], .ways = ways[w],
+                            .sector_bytes = variant & 1 ? 32 : 0,
+                            .index = variant & 2 ? INDEX_FERMI_HASH : INDEX_LINEAR};
+                uint64_t hits = agree_on_a_stream(&sh, 11 + w * 131 + s * 17 + variant, 4000);
+                cr_expect_gt(hits, 0, "%u x %u: a stream with hits", sets[s], ways[w]);
+            }
+}
+
+/* A cache with admission, pending lines, owners or an L2 slice's divisor
+ * is not plain LRU, or divides its lines before indexing: still the same
+ * numbers either way. */
+Test(cache_shapes, caches_that_are_not_plain_agree_too)
+{
+    static const shape shapes[] = {
+        {.sets = 32, .ways = 4, .track_pending = 1},
+        {.sets = 32, .ways = 8, .track_owners = 1},
+        {.sets = 16, .ways = 16, .admission = 1},
+        {.sets = 32, .ways = 4, .sector_bytes = 32, .track_pending = 1, .track_owners = 1,
+         .admission = 1},
+        {.sets = 64, .ways = 16, .divisor = 3},
+        {.sets = 24, .ways = 4, .divisor = 12},
+        {.sets = 5, .ways = 3, .divisor = 1},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+        cr_expect_gt(agree_on_a_stream(&shapes[i], 5 + i, 6000), 0, "shape %zu", i);
+}
+
+/* An L2 slice indexes by line ÷ slices (cache.h); a divisor of 0 or 1 is
+ * every line. */
+Test(cache_shapes, an_l2_slice_indexes_by_line_over_slices)
+{
+    shape by3 = {.sets = 4, .ways = 2, .divisor = 3}, by1 = {.sets = 4, .ways = 2, .divisor = 1};
+    cache *c = make(&by3, policy_find("lru")), *one = make(&by1, policy_find("lru"));
+    cr_expect_eq(cache_set_of(c, 12), 0, "12 / 3 = 4, mod 4 sets");
+    cr_expect_eq(cache_set_of(c, 15), 1, "15 / 3 = 5");
+    cr_expect_eq(cache_set_of(c, 23), 3, "23 / 3 = 7");
+    cr_expect_eq(cache_set_of(one, 23), 3, "a divisor of 1: 23 mod 4");
+    cr_expect_eq(cache_set_of(one, 6), 2);
+    cache_free(c);
+    cache_free(one);
+}
