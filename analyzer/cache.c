@@ -17,6 +17,7 @@ struct cache {
     uint32_t sets, ways, line_shift, sectors;
     uint32_t divisor; /* an L2 slice's index_divisor; 0 for a cache that sees every line */
     set_index index;
+    uint8_t masked_index; /* the set is the line's low bits (linear, sets a power of 2) */
     uint8_t full_mask;
     uint8_t line_sectors32; /* the mask of every 32 B sector of a line */
     int track_pending;
@@ -93,6 +94,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->divisor = o->index_divisor > 1 ? o->index_divisor : 0;
     c->all_ways = o->ways == 64 ? ~0ull : (1ull << o->ways) - 1;
     c->index = o->index;
+    c->masked_index = (uint8_t)set_index_is_mask(o->index, o->sets);
     c->track_pending = o->track_pending;
     c->track_owners = o->track_owners;
     c->policy = o->policy;
@@ -146,7 +148,11 @@ static inline __attribute__((always_inline)) uint32_t set_of(const cache *c, uin
 {
     /* Not `divisor == 1 ? line : line / divisor`: the compiler folds that
      * into a division on every access, the slowest instruction of the read. */
-    return set_index_of(c->index, c->divisor ? line / c->divisor : line, c->line_shift, c->sets);
+    uint64_t key = c->divisor ? line / c->divisor : line;
+    /* The common case in one AND, without set_index_of's tests of its kind. */
+    if (c->masked_index)
+        return (uint32_t)(key & (c->sets - 1));
+    return set_index_of(c->index, key, c->line_shift, c->sets);
 }
 
 uint32_t cache_set_of(const cache *c, uint64_t line) { return set_of(c, line); }
@@ -197,15 +203,16 @@ static inline __attribute__((always_inline)) uint32_t ways_of(const cache *c, ui
 }
 
 /* Branch-free over the ways: a hit's position is data, so an early exit
- * would mispredict on most lookups. */
+ * would mispredict on most lookups.  A line is in at most one way of its
+ * set; from the last way down, the lowest way would win all the same. */
 static inline __attribute__((always_inline)) int64_t
 find_in(const cache *c, uint64_t line, size_t base, uint32_t ways)
 {
     const uint64_t *tags = c->lines + base;
-    uint64_t match = 0;
-    for (uint32_t w = 0; w < ways_of(c, ways); w++)
-        match |= (uint64_t)(tags[w] == line) << w;
-    return match ? (int64_t)__builtin_ctzll(match) : -1;
+    int64_t at = -1;
+    for (uint32_t w = ways_of(c, ways); w-- > 0;)
+        at = tags[w] == line ? (int64_t)w : at;
+    return at;
 }
 
 static inline int64_t find(const cache *c, uint64_t line, size_t base)
