@@ -202,9 +202,11 @@ static inline __attribute__((always_inline)) uint32_t ways_of(const cache *c, ui
     return ways ? ways : c->ways;
 }
 
-/* Branch-free over the ways: a hit's position is data, so an early exit
- * would mispredict on most lookups.  A line is in at most one way of its
- * set; from the last way down, the lowest way would win all the same. */
+/* The way holding `line`, or -1.  A line is in at most one way of its set;
+ * from the last way down, the lowest would win all the same.  The compiler
+ * makes this a compare and branch per way, which ran faster than a
+ * branch-free mask of the matches on both of bench_replay's streams
+ * (bench/RESULTS.md, "Replay, measured apart"). */
 static inline __attribute__((always_inline)) int64_t
 find_in(const cache *c, uint64_t line, size_t base, uint32_t ways)
 {
@@ -368,7 +370,8 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
     c->dirty[i] = mode == ACCESS_WRITE_BACK ? need : 0;
     c->warps[i] = r->warp;
     c->pcs[i] = r->pc;
-    c->ready[i] = 0;
+    if (!lru) /* a plain cache's lines are never pending: ready stays 0 */
+        c->ready[i] = 0;
     /* An owner-tracking cache starts a line private to its filler; others
      * keep what the level below said of it. */
     c->flags[i] = !lru && c->track_owners ? 0 : r->fill_hint;

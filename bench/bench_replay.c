@@ -68,31 +68,44 @@ static void stream_next_uses(stream *st)
     nextuse_free(nu);
 }
 
+/* Each rate is the best of this many runs on fresh caches: a run that
+ * another process slowed down says nothing of the cache. */
+enum { RATE_RUNS = 3 };
+
 /* One L1 per SM of the fermi geometry (16 KB, 4 ways, 32 sets). */
 static double cache_rate(const char *policy, const stream *st, double *hit_rate)
 {
     ws_error err;
     cache_options o = {.sets = 32, .ways = 4, .line_bytes = 128, .policy = policy_find(policy),
                        .policy_geometry = {.seed = 1}};
-    cache *c[64];
-    for (uint32_t i = 0; i < st->caches; i++)
-        if (!(c[i] = cache_new(&o, &err)))
-            die(policy, &err);
-    uint64_t hits = 0;
-    cache_req q = {.sector_mask = 0xf};
-    cache_result r;
-    double t0 = now();
-    for (size_t i = 0; i < st->count; i++) {
-        q.line = st->lines[i];
-        q.next_use = st->next[i];
-        cache_read(c[st->sms[i]], &q, 1, 0, &r);
-        hits += r.hit;
+    double best = 0;
+    for (int run = 0; run < RATE_RUNS; run++) {
+        cache *c[64];
+        for (uint32_t i = 0; i < st->caches; i++)
+            if (!(c[i] = cache_new(&o, &err)))
+                die(policy, &err);
+        uint64_t hits = 0;
+        cache_req q = {.sector_mask = 0xf};
+        cache_result r;
+        /* The stream in locals: through st, every field would be loaded
+         * again after each call, a cost of the loop, not of the cache. */
+        const uint64_t *lines = st->lines, *next = st->next;
+        const uint16_t *sms = st->sms;
+        size_t count = st->count;
+        double t0 = now();
+        for (size_t i = 0; i < count; i++) {
+            q.line = lines[i];
+            q.next_use = next[i];
+            cache_read(c[sms[i]], &q, 1, 0, &r);
+            hits += r.hit;
+        }
+        double rate = (double)st->count / (now() - t0);
+        best = rate > best ? rate : best;
+        for (uint32_t i = 0; i < st->caches; i++)
+            cache_free(c[i]);
+        *hit_rate = (double)hits / (double)st->count;
     }
-    double t = now() - t0;
-    for (uint32_t i = 0; i < st->caches; i++)
-        cache_free(c[i]);
-    *hit_rate = (double)hits / (double)st->count;
-    return (double)st->count / t;
+    return best;
 }
 
 /* The floor: the scheduler's bare tag-only LRU (no policy interface, no
@@ -101,19 +114,26 @@ static double tagcache_rate(const stream *st, double *hit_rate)
 {
     ws_error err;
     cache_config g = {.size_bytes = 16384, .ways = 4, .line_bytes = 128, .slices = 1};
-    tagcache *c[64];
-    for (uint32_t i = 0; i < st->caches; i++)
-        if (!(c[i] = tagcache_new(&g, &err)))
-            die("tagcache", &err);
-    uint64_t hits = 0;
-    double t0 = now();
-    for (size_t i = 0; i < st->count; i++)
-        hits += (uint64_t)tagcache_access(c[st->sms[i]], st->lines[i], 1, 0).hit;
-    double t = now() - t0;
-    for (uint32_t i = 0; i < st->caches; i++)
-        tagcache_free(c[i]);
-    *hit_rate = (double)hits / (double)st->count;
-    return (double)st->count / t;
+    double best = 0;
+    for (int run = 0; run < RATE_RUNS; run++) {
+        tagcache *c[64];
+        for (uint32_t i = 0; i < st->caches; i++)
+            if (!(c[i] = tagcache_new(&g, &err)))
+                die("tagcache", &err);
+        uint64_t hits = 0;
+        const uint64_t *lines = st->lines;
+        const uint16_t *sms = st->sms;
+        size_t count = st->count;
+        double t0 = now();
+        for (size_t i = 0; i < count; i++)
+            hits += (uint64_t)tagcache_access(c[sms[i]], lines[i], 1, 0).hit;
+        double rate = (double)st->count / (now() - t0);
+        best = rate > best ? rate : best;
+        for (uint32_t i = 0; i < st->caches; i++)
+            tagcache_free(c[i]);
+        *hit_rate = (double)hits / (double)st->count;
+    }
+    return best;
 }
 
 static void policy_table(const stream *st)
@@ -241,7 +261,8 @@ int main(void)
     stream_next_uses(&st);
     printf("## Replay (`bench/bench_replay.c`)\n\n");
     printf("Cache throughput per policy, one core, L1s of the fermi geometry (16 KB, 4\n"
-           "ways, 32 sets, 128 B lines). Target: >= 100 M line requests/s for lru.\n\n");
+           "ways, 32 sets, 128 B lines), best of %d runs. Target: >= 100 M line\n"
+           "requests/s for lru.\n\n", RATE_RUNS);
     printf("Synthetic: %d M requests to one L1 (50%% to a hot set that fits, 30%% to a\n"
            "warm set 8x the cache, 20%% streaming; hits and misses interleave at random,\n"
            "the worst case for branch prediction).\n\n",
