@@ -7,6 +7,7 @@
 
 #include "analyzer/policies/stamp.h"
 #include "analyzer/set_index.h"
+#include "util/fastdiv.h"
 
 /* cache_read's instances (read_instance). */
 typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now,
@@ -16,6 +17,7 @@ typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t 
 struct cache {
     uint32_t sets, ways, line_shift, sectors;
     uint32_t divisor; /* an L2 slice's index_divisor; 0 for a cache that sees every line */
+    fastdiv by_divisor;
     set_index index;
     uint8_t masked_index; /* the set is the line's low bits (linear, sets a power of 2) */
     uint8_t full_mask;
@@ -92,6 +94,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->full_mask = (uint8_t)((1u << sectors) - 1);
     c->line_sectors32 = (uint8_t)((1u << (o->line_bytes >= 32 ? o->line_bytes / 32 : 1)) - 1);
     c->divisor = o->index_divisor > 1 ? o->index_divisor : 0;
+    c->by_divisor = fastdiv_of(c->divisor ? c->divisor : 1);
     c->all_ways = o->ways == 64 ? ~0ull : (1ull << o->ways) - 1;
     c->index = o->index;
     c->masked_index = (uint8_t)set_index_is_mask(o->index, o->sets);
@@ -148,7 +151,7 @@ static inline __attribute__((always_inline)) uint32_t set_of(const cache *c, uin
 {
     /* Not `divisor == 1 ? line : line / divisor`: the compiler folds that
      * into a division on every access, the slowest instruction of the read. */
-    uint64_t key = c->divisor ? line / c->divisor : line;
+    uint64_t key = c->divisor ? fastdiv_quotient(c->by_divisor, line) : line;
     /* The common case in one AND, without set_index_of's tests of its kind. */
     if (c->masked_index)
         return (uint32_t)(key & (c->sets - 1));

@@ -16,6 +16,7 @@
 #include "analyzer/l1_rules.h"
 #include "formats/trace.h"
 #include "util/counts.h"
+#include "util/fastdiv.h"
 
 /* The L1 events, as indices of hierarchy.on. */
 enum { EV_LOOKUP, EV_HIT, EV_MISS, EV_FILL, EV_DEPART, EV_STORE, EV_INSTRUCTION, EV_REQUESTS,
@@ -30,6 +31,7 @@ typedef struct mshr_entry {
 struct hierarchy {
     hierarchy_options o;
     uint32_t sms, slices, line_bytes, line_shift, l1_sectored, l2_sectored;
+    fastdiv by_slices; /* a line's slice is line mod slices */
     int sharing;      /* L2 tracks owners; the L1 fill waits for L2's LINE_SHARED */
     int fill_later;   /* the L1 fill comes after L2 answers (stages or sharing) */
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
@@ -147,6 +149,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     const gpu_config *c = &o->config;
     h->sms = c->sms;
     h->slices = c->l2.slices;
+    h->by_slices = fastdiv_of(h->slices);
     h->line_bytes = c->l1.line_bytes;
     h->line_shift = (uint32_t)__builtin_ctz(h->line_bytes);
     h->all_sectors = (uint8_t)((1u << (h->line_bytes / REQUEST_SECTOR_BYTES)) - 1);
@@ -370,7 +373,7 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     if (next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
         return -1;
     cache_result r;
-    uint32_t slice_index = (uint32_t)(line % h->slices);
+    uint32_t slice_index = fastdiv_remainder(h->by_slices, line);
     cache *slice = h->l2[slice_index];
     if (write)
         cache_write(slice, &q, is->step, &r);
