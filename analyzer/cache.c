@@ -149,8 +149,9 @@ static void clear(cache *c)
 
 static inline __attribute__((always_inline)) uint32_t set_of(const cache *c, uint64_t line)
 {
-    /* Not `divisor == 1 ? line : line / divisor`: the compiler folds that
-     * into a division on every access, the slowest instruction of the read. */
+    /* An L2 slice divides by the slice count with a multiply; other caches
+     * skip it.  (As `divisor == 1 ? line : line / divisor`, the compiler
+     * had folded it into a 64-bit division on every access.) */
     uint64_t key = c->divisor ? fastdiv_quotient(c->by_divisor, line) : line;
     /* The common case in one AND, without set_index_of's tests of its kind. */
     if (c->masked_index)
