@@ -20,6 +20,8 @@ typedef struct fastdiv {
     uint32_t divisor;
 } fastdiv;
 
+#ifdef __SIZEOF_INT128__
+
 /* d >= 1. */
 static inline fastdiv fastdiv_of(uint32_t d)
 {
@@ -41,6 +43,13 @@ static inline uint64_t fastdiv_quotient(fastdiv f, uint64_t n)
     unsigned __int128 product = (unsigned __int128)n * f.magic;
     return (uint64_t)(product >> 64) >> f.shift;
 }
+
+#else /* no 128-bit product on this target: the plain division */
+
+static inline fastdiv fastdiv_of(uint32_t d) { return (fastdiv){.divisor = d}; }
+static inline uint64_t fastdiv_quotient(fastdiv f, uint64_t n) { return n / f.divisor; }
+
+#endif
 
 static inline uint32_t fastdiv_remainder(fastdiv f, uint64_t n)
 {
