@@ -16,8 +16,7 @@ typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t 
 /* Structure of arrays: a lookup scans only the tags of one set. */
 struct cache {
     uint32_t sets, ways, line_shift, sectors;
-    uint32_t divisor; /* an L2 slice's index_divisor; 0 for a cache that sees every line */
-    fastdiv by_divisor;
+    fastdiv by_divisor; /* an L2 slice's index_divisor; 1 for a cache that sees every line */
     set_index index;
     uint8_t masked_index; /* the set is the line's low bits (linear, sets a power of 2) */
     uint8_t full_mask;
@@ -93,8 +92,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->sectors = sectors;
     c->full_mask = (uint8_t)((1u << sectors) - 1);
     c->line_sectors32 = (uint8_t)((1u << (o->line_bytes >= 32 ? o->line_bytes / 32 : 1)) - 1);
-    c->divisor = o->index_divisor > 1 ? o->index_divisor : 0;
-    c->by_divisor = fastdiv_of(c->divisor ? c->divisor : 1);
+    c->by_divisor = fastdiv_of(o->index_divisor ? o->index_divisor : 1);
     c->all_ways = o->ways == 64 ? ~0ull : (1ull << o->ways) - 1;
     c->index = o->index;
     c->masked_index = (uint8_t)set_index_is_mask(o->index, o->sets);
@@ -152,7 +150,7 @@ static inline __attribute__((always_inline)) uint32_t set_of(const cache *c, uin
     /* An L2 slice divides by the slice count with a multiply; other caches
      * skip it.  (As `divisor == 1 ? line : line / divisor`, the compiler
      * had folded it into a 64-bit division on every access.) */
-    uint64_t key = c->divisor ? fastdiv_quotient(c->by_divisor, line) : line;
+    uint64_t key = c->by_divisor.divisor > 1 ? fastdiv_quotient(c->by_divisor, line) : line;
     /* The common case in one AND, without set_index_of's tests of its kind. */
     if (c->masked_index)
         return (uint32_t)(key & (c->sets - 1));
@@ -226,13 +224,6 @@ static inline int64_t find(const cache *c, uint64_t line, size_t base)
     return find_in(c, line, base, 0);
 }
 
-/* LRU's victim (stamp_victim) in place: the smallest stamp, lowest way on ties. */
-static inline __attribute__((always_inline)) uint32_t
-lru_victim(const cache *c, const cache_set *s, uint64_t candidates, uint32_t ways)
-{
-    return candidates == c->all_ways ? policy_min_meta_of_first(s, ways_of(c, ways))
-                                     : policy_min_meta(s, candidates);
-}
 
 /* The sectors an access needs: the requested ones, or the whole line. */
 static inline uint8_t wanted(const cache *c, const cache_req *r)
@@ -266,7 +257,9 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
         out->no_victim = 1;
         return POLICY_BYPASS;
     }
-    uint32_t way = lru ? lru_victim(c, s, candidates, ways)
+    /* LRU's victim (stamp_victim) in place; a plain cache has no pending
+     * lines, so every way is a candidate. */
+    uint32_t way = lru ? policy_min_meta_of_first(s, ways_of(c, ways))
                        : c->policy->victim(c->state, s, candidates, r);
     if (way == POLICY_BYPASS) {
         out->bypassed = 1;

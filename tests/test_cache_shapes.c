@@ -12,6 +12,7 @@
 
 #include "analyzer/cache.h"
 #include "analyzer/policies/stamp.h"
+#include "tests/trace_gen.h"
 
 /* LRU through calls: the same functions, behind addresses of their own. */
 static void promote_called(void *state, const cache_set *set, uint32_t way, const cache_req *r)
@@ -46,14 +47,6 @@ typedef struct shape {
     int track_pending, track_owners, admission;
 } shape;
 
-static uint64_t next_random(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static cache *make(const shape *sh, const policy_ops *policy)
 {
     ws_error err;
@@ -77,8 +70,8 @@ static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t acces
     uint64_t rng = seed, hits = 0;
     uint64_t span = 3ull * sh->sets * sh->ways * (sh->divisor ? sh->divisor : 1) + 5;
     for (uint32_t i = 0; i < accesses; i++) {
-        uint64_t pick = next_random(&rng);
-        cache_req q = {.line = next_random(&rng) % span, .sector_mask = (uint8_t)(pick >> 8),
+        uint64_t pick = test_rand(&rng);
+        cache_req q = {.line = test_rand(&rng) % span, .sector_mask = (uint8_t)(pick >> 8),
                        .warp = (uint32_t)(pick >> 16) % 48, .pc = (uint32_t)(pick >> 24) % 9,
                        .sm = (uint32_t)(pick >> 32) % 4, .fill_hint = (uint8_t)(pick >> 40) & 1};
         uint64_t now = i;

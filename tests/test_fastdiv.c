@@ -3,15 +3,8 @@
  * numbers across the whole 64-bit range, its edges included. */
 #include <criterion/criterion.h>
 
+#include "tests/trace_gen.h"
 #include "util/fastdiv.h"
-
-static uint64_t next_random(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 static void expect_exact(fastdiv f, uint64_t n)
 {
@@ -32,7 +25,7 @@ static void check_divisor(uint32_t d, uint64_t *rng)
         expect_exact(f, edges[i]);
     /* Around multiples of d, where a quotient one off would show. */
     for (int i = 0; i < 40; i++) {
-        uint64_t k = next_random(rng) >> (1 + (i % 63));
+        uint64_t k = test_rand(rng) >> (1 + (i % 63));
         uint64_t multiple = (k / d) * d;
         expect_exact(f, multiple);
         expect_exact(f, multiple + d - 1);
@@ -41,7 +34,7 @@ static void check_divisor(uint32_t d, uint64_t *rng)
     }
     /* Random numbers of every width. */
     for (int i = 0; i < 200; i++)
-        expect_exact(f, next_random(rng) >> (i % 64));
+        expect_exact(f, test_rand(rng) >> (i % 64));
 }
 
 Test(fastdiv, equals_division_for_every_small_divisor)
@@ -59,5 +52,5 @@ Test(fastdiv, equals_division_for_large_and_awkward_divisors)
     for (size_t i = 0; i < sizeof divisors / sizeof *divisors; i++)
         check_divisor(divisors[i], &rng);
     for (int i = 0; i < 2000; i++)
-        check_divisor(((uint32_t)next_random(&rng) >> (i % 32)) | 1, &rng);
+        check_divisor(((uint32_t)test_rand(&rng) >> (i % 32)) | 1, &rng);
 }
