@@ -95,6 +95,16 @@ typedef struct wst_record {
     uint8_t has_time;    /* timestamp valid */
     uint16_t sm;
     uint64_t timestamp;
+    /* Timing (docs/metrics.md §12), optional.  gap: the warp's non-memory
+     * instructions since its previous record (0 where unknown).  waits,
+     * when has_waits: the earlier loads of the warp (loads and atomics: the
+     * records that return data) whose data this record, or an instruction
+     * in its gap, uses; bit i = the (i+1)-th most recent such record, bit 31
+     * = the 32nd or any older one.  Without has_waits the record waits for
+     * every load the warp has outstanding (blocking loads). */
+    uint8_t has_waits;
+    uint32_t gap;
+    uint32_t waits;
     uint64_t addr[WST_WARP_SIZE];
 } wst_record;
 
