@@ -536,6 +536,33 @@ void cache_touch(cache *c, uint32_t slot, const cache_req *r)
 
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready) { c->ready[slot] = ready; }
 
+uint64_t cache_slot_ready(const cache *c, uint32_t slot) { return c->ready[slot]; }
+
+uint64_t cache_pending_until(const cache *c, uint64_t line, uint64_t now)
+{
+    size_t base = (size_t)cache_set_of(c, line) * c->ways;
+    int64_t at = find(c, line, base);
+    if (at < 0 || !c->track_pending || c->ready[base + (size_t)at] <= now)
+        return 0;
+    return c->ready[base + (size_t)at];
+}
+
+uint64_t cache_replaceable_from(const cache *c, uint64_t line, uint64_t now)
+{
+    size_t base = (size_t)cache_set_of(c, line) * c->ways;
+    if (!c->track_pending || c->filled[base / c->ways] < c->ways)
+        return now;
+    uint64_t soonest = UINT64_MAX;
+    for (uint32_t w = 0; w < c->ways; w++) {
+        uint64_t ready = c->ready[base + w];
+        if (ready <= now)
+            return now;
+        if (ready < soonest)
+            soonest = ready;
+    }
+    return soonest;
+}
+
 uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t line, uint8_t dirty),
                            void *ctx)
 {

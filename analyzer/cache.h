@@ -139,6 +139,14 @@ void cache_touch(cache *c, uint32_t slot, const cache_req *r);
 
 /* Reserved-line mode: the line in `slot` is pending until `ready`. */
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready);
+uint64_t cache_slot_ready(const cache *c, uint32_t slot);
+/* The cycle the line's fill arrives when it is present and pending at
+ * `now`; 0 otherwise (absent, or valid). */
+uint64_t cache_pending_until(const cache *c, uint64_t line, uint64_t now);
+/* The first cycle from `now` at which the set of `line` has a way a fill
+ * may take (an invalid way, or a line not pending): `now`, or when the
+ * soonest pending line arrives (GPGPU-Sim's reservation fail waits for it). */
+uint64_t cache_replaceable_from(const cache *c, uint64_t line, uint64_t now);
 
 /* Visits every dirty line (for the final write-back); returns the count. */
 uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t line, uint8_t dirty),

@@ -122,13 +122,61 @@ static int read_cache(const json_t *obj, cache_config *c, int is_l2, const char 
     return 0;
 }
 
+/* Each field of the optional "timing" group: its name and place. */
+#define TIMING_FIELDS(t)                                                                   \
+    {{"issue_per_cycle", &(t)->issue_per_cycle},                                          \
+     {"l1_latency", &(t)->l1_latency},                                                    \
+     {"ldst_requests_per_cycle", &(t)->ldst_requests_per_cycle},                          \
+     {"l2_requests_per_cycle", &(t)->l2_requests_per_cycle},                              \
+     {"dram_bytes_per_cycle", &(t)->dram_bytes_per_cycle}}
+
+typedef struct timing_field {
+    const char *key;
+    uint32_t *value;
+} timing_field;
+
+/* The timed replay's group (docs/metrics.md §12): absent, the defaults;
+ * present, each field it names replaces its default. */
+static int read_timing(const json_t *obj, timing_config *t, const char *what, ws_error *err)
+{
+    *t = (timing_config)TIMING_DEFAULTS;
+    if (!obj)
+        return 0;
+    char where[80];
+    snprintf(where, sizeof where, "%s: timing", what);
+    if (!json_is_object(obj))
+        return ws_fail(err, "%s: must be an object", where);
+    timing_field fields[] = TIMING_FIELDS(t);
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)obj, key, value) {
+        size_t i = 0;
+        while (i < sizeof fields / sizeof *fields && strcmp(key, fields[i].key) != 0)
+            i++;
+        if (i == sizeof fields / sizeof *fields)
+            return ws_fail(err, "%s: unknown field '%s'", where, key);
+        if (read_u32(obj, key, fields[i].value, where, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+json_t *timing_config_to_json(const timing_config *t)
+{
+    json_t *o = json_object();
+    timing_field fields[] = TIMING_FIELDS((timing_config *)t);
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        json_object_set_new(o, fields[i].key, json_integer(*fields[i].value));
+    return o;
+}
+
 int config_from_json(gpu_config *c, const json_t *doc, const char *what, ws_error *err)
 {
     static const char *const keys[] = {"name", "note", "approx", "sms", "max_ctas_per_sm",
                                        "max_warps_per_sm", "max_threads_per_sm",
                                        "registers_per_sm", "shared_mem_per_sm",
                                        "schedulers_per_sm", "l1", "l2", "latency", "mshr",
-                                       "gto_k", NULL};
+                                       "gto_k", "timing", NULL};
     static const char *const latency_keys[] = {"l2", "dram", NULL};
     static const char *const mshr_keys[] = {"entries", "merges", NULL};
     memset(c, 0, sizeof *c);
@@ -160,7 +208,8 @@ int config_from_json(gpu_config *c, const json_t *doc, const char *what, ws_erro
         read_u32(mshr, "entries", &c->mshr_entries, "mshr", err) ||
         read_u32(mshr, "merges", &c->mshr_merges, "mshr", err) ||
         read_cache(json_object_get(doc, "l1"), &c->l1, 0, l1_what, err) ||
-        read_cache(json_object_get(doc, "l2"), &c->l2, 1, l2_what, err))
+        read_cache(json_object_get(doc, "l2"), &c->l2, 1, l2_what, err) ||
+        read_timing(json_object_get(doc, "timing"), &c->timing, what, err))
         return -1;
     return config_validate(c, err);
 }
@@ -196,6 +245,9 @@ json_t *config_to_json(const gpu_config *c)
     json_object_set_new(o, "latency", json_pack("{s:i,s:i}", "l2", c->l2_latency, "dram", c->dram_latency));
     json_object_set_new(o, "mshr", json_pack("{s:i,s:i}", "entries", c->mshr_entries, "merges", c->mshr_merges));
     json_object_set_new(o, "gto_k", json_integer(c->gto_k));
+    timing_config defaults = TIMING_DEFAULTS;
+    if (memcmp(&c->timing, &defaults, sizeof defaults) != 0)
+        json_object_set_new(o, "timing", timing_config_to_json(&c->timing));
     return o;
 }
 
@@ -289,6 +341,20 @@ int config_validate(const gpu_config *c, ws_error *err)
         return ws_fail(err, "schedulers_per_sm: %u is outside 1..8", c->schedulers_per_sm);
     if (c->gto_k == 0)
         return ws_fail(err, "gto_k: must be at least 1");
+    const timing_config *t = &c->timing;
+    if (t->issue_per_cycle == 0 || t->issue_per_cycle > 8)
+        return ws_fail(err, "timing.issue_per_cycle: %u is outside 1..8", t->issue_per_cycle);
+    if (t->ldst_requests_per_cycle == 0 || t->ldst_requests_per_cycle > 64)
+        return ws_fail(err, "timing.ldst_requests_per_cycle: %u is outside 1..64",
+                       t->ldst_requests_per_cycle);
+    if (t->l2_requests_per_cycle == 0 || t->l2_requests_per_cycle > 64)
+        return ws_fail(err, "timing.l2_requests_per_cycle: %u is outside 1..64",
+                       t->l2_requests_per_cycle);
+    if (t->dram_bytes_per_cycle == 0 || t->dram_bytes_per_cycle > 4096)
+        return ws_fail(err, "timing.dram_bytes_per_cycle: %u is outside 1..4096",
+                       t->dram_bytes_per_cycle);
+    if (t->l1_latency > 100000 || c->l2_latency > 100000 || c->dram_latency > 100000)
+        return ws_fail(err, "latency: at most 100000 cycles");
     if (validate_cache(&c->l1, "l1", err) || validate_cache(&c->l2, "l2", err))
         return -1;
     if (c->l1.line_bytes != c->l2.line_bytes)
@@ -400,6 +466,8 @@ static int set_field(gpu_config *c, const char *assignment, ws_error *err)
     memcpy(path, assignment, len);
     path[len] = '\0';
     json_t *doc = config_to_json(c), *parent = doc;
+    if (!json_object_get(doc, "timing")) /* omitted at its defaults, but settable */
+        json_object_set_new(doc, "timing", timing_config_to_json(&c->timing));
     const char *leaf = path;
     char *dot = strchr(path, '.');
     if (dot) {

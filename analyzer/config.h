@@ -31,6 +31,20 @@ typedef struct cache_config {
     char policy[24];
 } cache_config;
 
+/* The timed replay's clock, queues and rates (docs/metrics.md §12); the
+ * functional replay ignores them.  Optional in a config file ("timing"),
+ * the defaults below otherwise. */
+typedef struct timing_config {
+    uint32_t issue_per_cycle;       /* warp instructions each scheduler issues a cycle */
+    uint32_t l1_latency;            /* an L1 hit's cycles, issue to data */
+    uint32_t ldst_requests_per_cycle; /* requests an SM's L1 takes a cycle */
+    uint32_t l2_requests_per_cycle; /* requests an L2 slice takes a cycle */
+    uint32_t dram_bytes_per_cycle;  /* bytes a slice's DRAM channel moves a cycle */
+} timing_config;
+
+#define TIMING_DEFAULTS {.issue_per_cycle = 1, .l1_latency = 20, .ldst_requests_per_cycle = 1, \
+                         .l2_requests_per_cycle = 1, .dram_bytes_per_cycle = 16}
+
 typedef struct gpu_config {
     char name[32];
     char note[160];
@@ -43,6 +57,7 @@ typedef struct gpu_config {
     uint32_t l2_latency, dram_latency;
     uint32_t mshr_entries, mshr_merges;
     uint32_t gto_k;
+    timing_config timing;
 } gpu_config;
 
 /* Sets of one slice: size ÷ (slices × ways × line). */
@@ -52,7 +67,12 @@ uint64_t cache_config_lines(const cache_config *c); /* all slices */
 /* Preset by name, or a JSON file when name ends in ".json" / contains '/'. */
 int config_load(gpu_config *out, const char *name_or_path, ws_error *err);
 int config_from_json(gpu_config *out, const json_t *doc, const char *what, ws_error *err);
+/* The config as its file says it; the "timing" group only where it is
+ * not the defaults (so the reports of the functional replay, which ignores
+ * it, keep their bytes). */
 json_t *config_to_json(const gpu_config *c);
+/* The timing group alone, every field. */
+json_t *timing_config_to_json(const timing_config *t);
 int config_validate(const gpu_config *c, ws_error *err);
 
 /* The cache state one replay of c holds, estimated from its geometry, and

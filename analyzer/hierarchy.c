@@ -44,6 +44,17 @@ struct hierarchy {
     uint32_t on_count[L1_EVENTS];
     mshr_entry *mshr; /* [sms × mshr_entries] */
     uint32_t mshr_entries;
+    /* The one clock (docs/metrics.md §12): the cycle the request being
+     * served reached its level (functional: the SM's issue step).  Timed:
+     * the memory side's queues, each SM's LD/ST unit (its next free slot,
+     * in 1 ÷ ldst_requests_per_cycle cycles), and the instruction's
+     * answer. */
+    uint64_t now;
+    mem_timing *timing;
+    uint64_t *ldst_next;
+    uint64_t back;      /* the last load request's data back */
+    uint64_t data_back; /* the instruction's */
+    uint64_t ldst_free;
     replay_results res;
     replay_kernel *kernel;
     int in_kernel;
@@ -67,7 +78,7 @@ static cache *make_cache(const cache_config *g, const policy_spec *spec, uint32_
     co.admission = spec->admission;
     co.policy_geometry = (policy_geometry){.seed = o->seed + seed_offset, .param = param,
                                            .schedulers = o->config.schedulers_per_sm};
-    co.track_pending = o->reserved_lines;
+    co.track_pending = o->reserved_lines || o->timed;
     co.track_owners = track_owners;
     return cache_new(&co, err);
 }
@@ -92,6 +103,9 @@ void hierarchy_free(hierarchy *h)
     free(h->l1);
     free(h->l2);
     free(h->mshr);
+    free(h->ldst_next);
+    free(h->res.scheduler_stalls);
+    mem_timing_free(h->timing);
     ccn_free(h->ring);
     lcm_free(h->lcm);
     l1_collectors_free(h->collectors);
@@ -167,13 +181,23 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         !(h->res.sm_hits = calloc(h->sms, 8)) || !(h->res.sm_misses = calloc(h->sms, 8)) ||
         !(h->res.sm_load_misses = calloc(h->sms, 8)) ||
         !(h->res.remote_holders = calloc((size_t)h->sms * h->sms, 8)) ||
-        (o->reserved_lines &&
-         !(h->mshr = calloc((size_t)h->sms * h->mshr_entries, sizeof *h->mshr)))) {
+        ((o->reserved_lines || o->timed) &&
+         !(h->mshr = calloc((size_t)h->sms * h->mshr_entries, sizeof *h->mshr))) ||
+        (o->timed && !(h->ldst_next = calloc(h->sms, sizeof *h->ldst_next)))) {
         ws_fail(err, "out of memory");
         goto fail;
     }
     if (hierarchy_resolve_policies(&h->o, err) != 0)
         goto fail;
+    if (o->timed) {
+        if (!(h->timing = mem_timing_new(c, err)))
+            goto fail;
+        h->res.timed = 1;
+        h->res.timing = c->timing;
+        h->res.slices = h->slices;
+        h->res.l2_queues = mem_timing_l2_queues(h->timing);
+        h->res.dram_queues = mem_timing_dram_queues(h->timing);
+    }
     h->sharing = o->track_sharing || h->o.l1_spec.replacement->needs_sharing ||
                  h->o.l2_spec.replacement->needs_sharing;
     h->res.sharing_tracked = h->sharing;
@@ -360,11 +384,19 @@ static void make_req(const replay_issue *is, const ws_request *rq, uint64_t line
  * write-back of a dirty L1 line. */
 typedef enum l2_op { L2_READ, L2_WRITE, L2_WRITE_BACK } l2_op;
 
-/* A read or write of `sectors` of a line at L2.  *hit is set for reads
- * (the latency model needs it), *flags to the line's flags after the
- * access (LINE_SHARED: the L1 fill's hint). */
+/* Timed (docs/metrics.md §12): bytes that cross a slice's DRAM channel
+ * from `at`; returns when the transfer starts. */
+static uint64_t dram_slot(hierarchy *h, uint32_t slice, uint64_t at, uint64_t bytes)
+{
+    return h->timing ? mem_timing_dram(h->timing, slice, at, bytes) : at;
+}
+
+/* A read or write of `sectors` of a line at L2, arriving at h->now.  *hit
+ * is set for reads (the latency model needs it), *flags to the line's
+ * flags after the access (LINE_SHARED: the L1 fill's hint); timed, *back
+ * (when not NULL) to the cycle a read's data is back at the SM. */
 static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                     l2_op op, int *hit, uint8_t *flags, ws_error *err)
+                     l2_op op, int *hit, uint8_t *flags, uint64_t *back, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     int write = op != L2_READ, write_back = op == L2_WRITE_BACK;
@@ -375,16 +407,25 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     cache_result r;
     uint32_t slice_index = fastdiv_remainder(h->by_slices, line);
     cache *slice = h->l2[slice_index];
+    /* Timed: the slice looks the request up when its queue reaches it. */
+    uint64_t at = h->timing ? mem_timing_l2(h->timing, slice_index, h->now) : h->now;
     if (write)
-        cache_write(slice, &q, is->step, &r);
+        cache_write(slice, &q, at, &r);
     else
-        cache_read(slice, &q, 1, is->step, &r);
+        cache_read(slice, &q, 1, at, &r);
+    if (back && write) /* an atomic's value comes back from its slice */
+        *back = at + h->o.config.l2_latency;
     k->l2.accesses++;
     k->l2.writes += write != 0;
     if (h->l2_sectored)
-        count_sectors(&k->l2, sectors, r.hit_sectors, 0);
+        count_sectors(&k->l2, sectors, r.hit_sectors, r.pending);
     if (r.hit) {
-        k->l2.hits++;
+        k->l2.hits += !r.pending; /* a merge into a fill in flight is counted apart */
+        k->l2.pending_hits += r.pending;
+        if (back) {
+            uint64_t ready = at + h->o.config.l2_latency, fill = cache_slot_ready(slice, r.slot);
+            *back = r.pending && fill > ready ? fill : ready;
+        }
     } else {
         k->l2.misses++;
         k->l2.sector_misses += r.present;
@@ -403,19 +444,29 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
         if (r.hit && !write && (r.line_flags & LINE_SHARED)) { /* a shared line's re-reference */
             rk->shared_rereferences++;
             rk->shared_rereferences_late += cache_slot_filled_long_ago(
-                slice, r.slot, is->kernel, is->step, SHARING_LONG_INTERVAL);
+                slice, r.slot, is->kernel, at, SHARING_LONG_INTERVAL);
         }
     }
     uint64_t line_bytes = h->line_bytes;
-    if (!write && !r.hit)
-        count_dram(h, &k->traffic, is,
-                   h->l2_sectored ? sector_bytes(r.fetch_sectors) : line_bytes, 0, 0);
-    if (write && !r.present && !r.allocated) /* a write the policy would not allocate */
-        count_dram(h, &k->traffic, is, h->l2_sectored ? sector_bytes(sectors) : line_bytes, 1,
-                   write_back);
-    if (r.evicted && r.victim_dirty)
-        count_dram(h, &k->traffic, is,
-                   h->l2_sectored ? sector_bytes(r.victim_dirty) : line_bytes, 1, 1);
+    if (!write && !r.hit) {
+        uint64_t bytes = h->l2_sectored ? sector_bytes(r.fetch_sectors) : line_bytes;
+        count_dram(h, &k->traffic, is, bytes, 0, 0);
+        uint64_t ready = dram_slot(h, slice_index, at, bytes) + h->o.config.dram_latency;
+        if (back)
+            *back = ready;
+        if (h->timing && r.allocated) /* later requests merge into this fill */
+            cache_set_ready(slice, r.slot, ready);
+    }
+    if (write && !r.present && !r.allocated) { /* a write the policy would not allocate */
+        uint64_t bytes = h->l2_sectored ? sector_bytes(sectors) : line_bytes;
+        count_dram(h, &k->traffic, is, bytes, 1, write_back);
+        dram_slot(h, slice_index, at, bytes);
+    }
+    if (r.evicted && r.victim_dirty) {
+        uint64_t bytes = h->l2_sectored ? sector_bytes(r.victim_dirty) : line_bytes;
+        count_dram(h, &k->traffic, is, bytes, 1, 1);
+        dram_slot(h, slice_index, at, bytes);
+    }
     return 0;
 }
 
@@ -431,7 +482,7 @@ static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *
         return 0;
     count_l1_to_l2(h, is, h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes, 1, 1);
     return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors,
-                     L2_WRITE_BACK, NULL, NULL, err);
+                     L2_WRITE_BACK, NULL, NULL, NULL, err);
 }
 
 /* ---- the reserved-line mode (docs/metrics.md §7) ---- */
@@ -449,6 +500,57 @@ static mshr_entry *mshr_free(hierarchy *h, uint32_t sm, uint64_t now)
         if (e[i].ready <= now)
             return &e[i];
     return NULL;
+}
+
+/* The MSHR of sm holding `line` in flight at `now`, or NULL. */
+static mshr_entry *mshr_of_line(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
+{
+    mshr_entry *e = mshrs_of(h, sm);
+    for (uint32_t i = 0; i < h->mshr_entries; i++)
+        if (e[i].ready > now && e[i].line == line)
+            return &e[i];
+    return NULL;
+}
+
+/* When sm's first MSHR frees (its fill arrives). */
+static uint64_t mshr_soonest_free(hierarchy *h, uint32_t sm)
+{
+    mshr_entry *e = mshrs_of(h, sm);
+    uint64_t soonest = UINT64_MAX;
+    for (uint32_t i = 0; i < h->mshr_entries; i++)
+        if (e[i].ready < soonest)
+            soonest = e[i].ready;
+    return soonest;
+}
+
+/* Timed (docs/metrics.md §12): a load that would allocate waits at its L1,
+ * holding the LD/ST unit, until it can: a line in flight with a merge slot
+ * left (else until the line arrives), or for a new line a free MSHR and a
+ * way of its set that is not pending (GPGPU-Sim's reservation fails).  So
+ * it is a stall, never a bypass.  Advances h->now; returns the cycles
+ * waited. */
+static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line)
+{
+    uint64_t from = h->now;
+    for (;;) {
+        uint64_t until = cache_pending_until(l1, line, h->now);
+        if (until) {
+            mshr_entry *e = mshr_of_line(h, sm, line, h->now);
+            if (!e || e->merges < h->o.config.mshr_merges)
+                break;
+            h->now = until; /* every merge slot taken: the retry hits the arrived line */
+        } else if (cache_contains(l1, line)) {
+            break;
+        } else if (!mshr_free(h, sm, h->now)) {
+            h->now = mshr_soonest_free(h, sm);
+        } else {
+            uint64_t way = cache_replaceable_from(l1, line, h->now);
+            if (way == h->now)
+                break;
+            h->now = way;
+        }
+    }
+    return h->now - from;
 }
 
 /* A hit on a pending line merges into its MSHR; 0 if the merge cap is hit. */
@@ -470,19 +572,27 @@ static int mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 
 /* A miss on its way down: a stage may serve it (1: no L1->L2 request), or
  * send it to DRAM past L2 (2); else L2 does (0), and says whether the line
- * is shared.  Returns the route, or -1 on error. */
-static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_hit, ws_error *err)
+ * is shared.  Returns the route, or -1 on error; timed, *back is when the
+ * data is back at the SM. */
+static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_hit,
+                      uint64_t *back, ws_error *err)
 {
     for (uint32_t i = 0; i < h->o.stage_count; i++) {
         const hierarchy_stage *st = &h->o.stages[i];
         int routed = st->miss_route ? st->miss_route(st->ctx, is, m) : 0;
-        if (routed == 2)
-            count_dram(h, &h->kernel->counts.traffic, is,
-                       h->l2_sectored ? sector_bytes(m->sectors) : h->line_bytes, 0, 0);
+        if (routed == 2) {
+            uint64_t bytes = h->l2_sectored ? sector_bytes(m->sectors) : h->line_bytes;
+            count_dram(h, &h->kernel->counts.traffic, is, bytes, 0, 0);
+            *back = dram_slot(h, fastdiv_remainder(h->by_slices, m->line), h->now + m->latency,
+                              bytes) + h->o.config.dram_latency;
+        }
+        if (routed == 1)
+            *back = h->now + m->latency;
         if (routed)
             return routed;
     }
-    return l2_access(h, is, m->line, m->sectors, L2_READ, l2_hit, &m->fill_hint, err) != 0 ? -1 : 0;
+    return l2_access(h, is, m->line, m->sectors, L2_READ, l2_hit, &m->fill_hint, back, err) != 0
+               ? -1 : 0;
 }
 
 /* Whether every stage lets the L1 fill go ahead. */
@@ -534,22 +644,24 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
             return -1;
         int allocate = polluting;
-        if (allocate && h->o.reserved_lines && !cache_contains(l1, line) &&
-            !(mshr = mshr_free(h, is->sm, is->step))) {
+        if (allocate && h->timing && wait_for_l1(h, l1, is->sm, line))
+            k->l1.reservation_fails++;
+        if (allocate && h->mshr && !cache_contains(l1, line) &&
+            !(mshr = mshr_free(h, is->sm, h->now))) {
             allocate = 0;
             k->l1.reservation_fails++;
         }
         if (h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
-            cache_probe(l1, &q, 0, is->step, &r);
+            cache_probe(l1, &q, 0, h->now, &r);
             if (allocate && !r.present && !r.bypassed)
-                way = cache_choose(l1, &q, is->step, &r);
+                way = cache_choose(l1, &q, h->now, &r);
         } else { /* nothing to wait for: the three steps at once */
-            cache_read(l1, &q, allocate, is->step, &r);
+            cache_read(l1, &q, allocate, h->now, &r);
             way.way = r.allocated ? 0 : POLICY_BYPASS;
         }
         if (!r.bypassed && on_lookup(h, is, line, err) != 0)
             return -1;
-        if (r.hit && r.pending && !mshr_merge(h, is->sm, line, is->step)) {
+        if (r.hit && r.pending && !mshr_merge(h, is->sm, line, h->now)) {
             r.hit = 0; /* no merge slot left: serviced from L2 without allocating */
             r.hit_sectors = 0;
             k->l1.reservation_fails++;
@@ -567,7 +679,13 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         k->l1.hits += !r.pending; /* a pending hit is counted apart (docs/metrics.md §7) */
         *(polluting ? &k->polluting_hits : &k->non_polluting_hits) += 1;
         pc->hits++;
-        h->res.sm_hits[is->sm]++;
+        h->res.sm_hits[is->sm] += !r.pending; /* as the totals count them */
+        if (h->timing) { /* the data: now, or with the fill it merged into */
+            uint64_t ready = h->now + h->o.config.timing.l1_latency;
+            uint64_t fill = r.pending ? cache_slot_ready(l1, r.slot) : 0;
+            h->back = fill > ready ? fill : ready;
+            latency_add(&k->latency, r.pending ? SERVED_L1_MERGE : SERVED_L1, h->back - is->step);
+        }
         int same = r.owner_warp == is->warp;
         *(same ? &k->intra_warp_hits : &k->inter_warp_hits) += 1;
         *(same ? &pc->intra_warp_hits : &pc->inter_warp_hits) += 1;
@@ -601,16 +719,27 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     int l2_hit = 0;
     l1_miss m = {.line = line, .req = route != L1_BYPASS ? &q : NULL, .sectors = fetch,
                  .fills = allocating || r.present};
-    int routed = route_miss(h, is, &m, &l2_hit, err);
+    if (h->timing && r.stalled && r.stall_until > h->now) { /* the policy waits for a way */
+        k->l1.reservation_fails++;
+        h->now = r.stall_until;
+    }
+    uint64_t back = h->now;
+    int routed = route_miss(h, is, &m, &l2_hit, &back, err);
     if (routed < 0)
         return -1;
+    if (h->timing) {
+        h->back = back;
+        latency_add(&k->latency,
+                    routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM,
+                    back - is->step);
+    }
     if (routed != 1) { /* it left for the memory side */
         count_l1_to_l2(h, is, bytes, 0, 0);
         pc->traffic_bytes += bytes;
     }
     h->kernel->shared_misses += h->sharing && (m.fill_hint & LINE_SHARED);
     uint64_t below = routed == 1 ? 0 : l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency;
-    k->load_miss_latency += m.latency + below;
+    k->load_miss_latency += h->timing ? back - is->step : m.latency + below;
     if (!allocating)
         return 1;
     if (h->fill_later) {
@@ -622,7 +751,10 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     }
     if (l1_evicted(h, is, &r, err) != 0 || on_fill(h, is, line, err) != 0)
         return -1;
-    if (h->o.reserved_lines) {
+    if (h->timing) { /* pending until its data is back: later requests merge into it */
+        cache_set_ready(l1, r.slot, back);
+        *mshr = (mshr_entry){.line = line, .ready = back};
+    } else if (h->o.reserved_lines) {
         uint64_t from = r.stalled && r.stall_until > is->step ? r.stall_until : is->step;
         k->load_miss_latency += from - is->step; /* waited for a way */
         uint64_t ready = from + m.latency + below;
@@ -649,7 +781,8 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
         return -1;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, err);
+    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL,
+                     is->kind == WST_ATOMIC ? &h->back : NULL, err);
 }
 
 /* A global store under the `allocate` write policy (docs/metrics.md §7):
@@ -668,13 +801,13 @@ static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_
     int allocate = may_allocate(h, is);
     cache_result r;
     cache_write_through(h->l1[is->sm], &q, l1_whole_sectors(rq->byte_mask, h->line_bytes), allocate,
-                        is->step, &r);
+                        h->now, &r);
     h->kernel->counts.l1.writes++;
     if ((!r.bypassed && on_lookup(h, is, line, err) != 0) || l1_evicted(h, is, &r, err) != 0 ||
         (r.allocated && on_fill(h, is, line, err) != 0))
         return -1;
     count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, err);
+    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, NULL, err);
 }
 
 /* A local store: write-back, write-allocate in L1. */
@@ -686,7 +819,7 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
     if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
         return -1;
     cache_result r;
-    cache_write(h->l1[is->sm], &q, is->step, &r);
+    cache_write(h->l1[is->sm], &q, h->now, &r);
     h->kernel->counts.l1.writes++;
     if (on_lookup(h, is, line, err) != 0 || l1_evicted(h, is, &r, err) != 0)
         return -1;
@@ -694,9 +827,45 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
         return -1;
     if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
         count_l1_to_l2(h, is, sector_bytes(q.sector_mask), 1, 0);
-        return l2_access(h, is, line, q.sector_mask, L2_WRITE, NULL, NULL, err);
+        return l2_access(h, is, line, q.sector_mask, L2_WRITE, NULL, NULL, NULL, err);
     }
     return 0;
+}
+
+/* ---- the LD/ST unit (timed, docs/metrics.md §12) ---- */
+
+/* The next request of the SM's LD/ST unit reaches L1: at the issue cycle
+ * or after the requests before it, ldst_requests_per_cycle a cycle. */
+static uint64_t ldst_take(hierarchy *h, const replay_issue *is)
+{
+    uint64_t rate = h->o.config.timing.ldst_requests_per_cycle, *next = &h->ldst_next[is->sm];
+    if (*next < is->step * rate)
+        *next = is->step * rate;
+    return (*next)++ / rate;
+}
+
+/* After a request: a wait at L1 held the unit until the request went on;
+ * a load's data back makes the instruction's. */
+static void ldst_release(hierarchy *h, const replay_issue *is, l1_route route)
+{
+    uint64_t rate = h->o.config.timing.ldst_requests_per_cycle, *next = &h->ldst_next[is->sm];
+    if (*next < h->now * rate + 1)
+        *next = h->now * rate + 1;
+    int returns = route == L1_LOOKUP || route == L1_BYPASS || is->kind == WST_ATOMIC;
+    if (returns && h->back > h->data_back)
+        h->data_back = h->back;
+}
+
+static uint64_t ldst_free_at(const hierarchy *h, const replay_issue *is)
+{
+    uint64_t rate = h->o.config.timing.ldst_requests_per_cycle;
+    return (h->ldst_next[is->sm] + rate - 1) / rate;
+}
+
+void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *ldst_free)
+{
+    *data_back = h->data_back;
+    *ldst_free = h->ldst_free;
 }
 
 int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request *requests, int n,
@@ -730,8 +899,11 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
                                : l1_route_of(is->kind, is->space, is->cache_op, h->o.config.l1.write);
     for (uint32_t o = 0; o < h->on_count[EV_REQUESTS]; o++)
         h->on[EV_REQUESTS][o]->requests(h->on[EV_REQUESTS][o]->ctx, is, requests, n);
+    h->data_back = is->step;
     for (int i = 0; i < n; i++) {
         int rc;
+        h->now = h->timing ? ldst_take(h, is) : is->step;
+        h->back = h->now;
         if (route == L1_WRITE_EVICT)
             rc = global_write(h, is, &requests[i], err);
         else if (route == L1_WRITE_BACK)
@@ -743,7 +915,11 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
         if (rc < 0)
             return -1;
         misses += (uint32_t)(rc == 1);
+        if (h->timing)
+            ldst_release(h, is, route);
     }
+    if (h->timing)
+        h->ldst_free = ldst_free_at(h, is);
     if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (docs/metrics.md §8) */
         mpli_add_load(&h->kernel->counts.mpli, (uint32_t)n, misses);
         mpli_add_load(&pc->mpli, (uint32_t)n, misses);
@@ -839,3 +1015,28 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
 }
 
 const replay_results *hierarchy_results(const hierarchy *h) { return &h->res; }
+
+void hierarchy_timed_kernel(hierarchy *h, const timed_kernel *k)
+{
+    h->kernel->timed = *k;
+    timed_kernel *t = &h->res.timed_total;
+    if (t->end_cycle == 0 && t->instructions == 0)
+        t->start_cycle = k->start_cycle;
+    t->end_cycle = k->end_cycle;
+    t->instructions += k->instructions;
+    t->memory_instructions += k->memory_instructions;
+    t->issue_cycles += k->issue_cycles;
+    for (int c = 0; c < STALL_CAUSES; c++)
+        t->stalls[c] += k->stalls[c];
+}
+
+int hierarchy_timed_stalls(hierarchy *h, const uint64_t *scheduler_stalls, ws_error *err)
+{
+    size_t n = (size_t)h->sms * h->o.config.schedulers_per_sm * STALL_CAUSES;
+    free(h->res.scheduler_stalls);
+    if (!(h->res.scheduler_stalls = malloc(n * sizeof *h->res.scheduler_stalls)))
+        return ws_fail(err, "out of memory");
+    memcpy(h->res.scheduler_stalls, scheduler_stalls, n * sizeof *scheduler_stalls);
+    h->res.schedulers = h->o.config.schedulers_per_sm;
+    return 0;
+}

@@ -35,6 +35,7 @@
 
 #include "analyzer/config.h"
 #include "analyzer/locality.h"
+#include "analyzer/mem_timing.h"
 #include "analyzer/missclass.h"
 #include "analyzer/mpli.h"
 #include "analyzer/nextuse.h"
@@ -42,6 +43,7 @@
 #include "analyzer/request.h"
 #include "analyzer/stages/ccn.h"
 #include "analyzer/stages/lcm.h"
+#include "analyzer/timed_stats.h"
 #include "analyzer/warp_order.h"
 #include "util/error.h"
 
@@ -186,6 +188,11 @@ typedef struct hierarchy_options {
      * bypasses or coalesces; its front end comes after the caller's. */
     lcm_options lcm;
     int reserved_lines;         /* docs/metrics.md §7 latency model and MSHR limits */
+    /* The timed replay (docs/metrics.md §12): each instruction's requests
+     * go through the LD/ST unit, MSHRs, the L2 slices' queues and DRAM at
+     * the issue cycle (replay_issue.step) and the hierarchy says when the
+     * data is back (hierarchy_timed_outcome). */
+    int timed;
     /* OPT: the next-use streams of this hierarchy's L1 / L2 accesses (from
      * a backward pass), or NULL when the policy is not OPT. */
     nextuse *l1_next, *l2_next;
@@ -249,9 +256,12 @@ typedef struct replay_counts {
     uint64_t non_polluting_accesses, non_polluting_hits;
     /* The latency model (docs/metrics.md §7) over L1 load misses: the config's L2 or
      * DRAM latency by where the line was found (a CCN ring's own), plus
-     * the wait for a way with --reserved-lines.  ÷ misses = the average
-     * memory latency (S3 ch. 5's L). */
+     * the wait for a way with --reserved-lines; timed (§12), the cycles
+     * from issue to data back.  ÷ misses = the average memory latency
+     * (S3 ch. 5's L). */
     uint64_t load_miss_latency;
+    /* Timed (§12): the load requests' latencies by where they were served. */
+    latency_counts latency;
 } replay_counts;
 
 typedef struct replay_pc {
@@ -278,6 +288,7 @@ typedef struct replay_kernel {
      * of the per-SM issue clock after the line's L2 fill. */
     uint64_t shared_mshr_hits, shared_misses;
     uint64_t shared_rereferences, shared_rereferences_late;
+    timed_kernel timed; /* the timed replay's clock over this kernel (§12) */
 } replay_kernel;
 
 typedef struct replay_results {
@@ -302,6 +313,16 @@ typedef struct replay_results {
     uint64_t replication_samples;
     const ccn_results *ccn; /* the ring's figures, or NULL without one */
     const lcm_results *lcm; /* LCM's figures, or NULL without it */
+    /* The timed replay (docs/metrics.md §12), when `timed`: the clock over
+     * the whole run, the stall cycles of each scheduler ([sm × schedulers +
+     * t][cause]) and the queues of each L2 slice and DRAM channel. */
+    int timed;
+    timing_config timing; /* the model's parameters */
+    timed_kernel timed_total;
+    uint32_t schedulers;
+    uint64_t *scheduler_stalls;
+    uint32_t slices;
+    const queue_counts *l2_queues, *dram_queues;
 } replay_results;
 
 /* S0's "long" re-reference interval: 1000 cycles, here 1000 steps of the
@@ -324,6 +345,15 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err);
 /* Writes back dirty L2 lines; results are then complete. */
 int hierarchy_finish(hierarchy *h, ws_error *err);
 const replay_results *hierarchy_results(const hierarchy *h);
+
+/* Timed (docs/metrics.md §12): after hierarchy_instruction, when its data
+ * is back and when its SM's LD/ST unit takes the next instruction. */
+void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *ldst_free);
+/* Timed: the clock's figures for the kernel just ended (before
+ * hierarchy_kernel_end) and the schedulers' stalls of the whole run (at
+ * the end, before hierarchy_finish). */
+void hierarchy_timed_kernel(hierarchy *h, const timed_kernel *k);
+int hierarchy_timed_stalls(hierarchy *h, const uint64_t *scheduler_stalls, ws_error *err);
 
 double level_hit_rate(const level_counts *c); /* hits ÷ accesses, -1 if none */
 

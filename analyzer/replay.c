@@ -11,6 +11,7 @@
 #include "analyzer/coalesce.h"
 #include "analyzer/cta_cache.h"
 #include "analyzer/kernel_slots.h"
+#include "analyzer/timed_replay.h"
 
 void replay_options_default(replay_options *o)
 {
@@ -317,6 +318,17 @@ static int push_kernel(stream *s, item_kind kind, uint32_t kernel)
     return 0;
 }
 
+replay_issue replay_issue_of(const sched_event *e)
+{
+    const wst_record *r = e->record;
+    return (replay_issue){.kernel = e->kernel, .sm = e->sm, .cta = e->cta,
+                          .warp = (uint32_t)e->warp_id, .warp_slot = e->warp_slot,
+                          .scheduler = e->scheduler, .age_rank = (uint16_t)e->age_rank,
+                          .no_allocate = !e->may_allocate, .pc = r->pc, .step = e->step,
+                          .cta_warp = r->warp, .kind = r->kind, .space = r->space,
+                          .cache_op = r->cache_op};
+}
+
 /* Coalesces one issue into the batch; returns whether it missed in the
  * reference L1 (GTO's signal). */
 static int push_issue(void *ctx, const sched_event *e)
@@ -339,13 +351,7 @@ static int push_issue(void *ctx, const sched_event *e)
         return 0;
     }
     *it = (item){.kind = ITEM_ISSUE, .first = s->fill->request_count, .count = (uint32_t)n,
-                 .issue = {.kernel = e->kernel, .sm = e->sm, .cta = e->cta,
-                           .warp = (uint32_t)e->warp_id, .warp_slot = e->warp_slot,
-                           .scheduler = e->scheduler, .age_rank = (uint16_t)e->age_rank,
-                           .no_allocate = !e->may_allocate, .pc = r->pc,
-                           .step = e->step,
-                           .cta_warp = r->warp, .kind = r->kind, .space = r->space,
-                           .cache_op = r->cache_op}};
+                 .issue = replay_issue_of(e)};
     s->fill->request_count += (uint32_t)n;
     if (s->options->observe &&
         s->options->observe(s->options->observe_ctx, &it->issue, out, n, &s->err) != 0) {
@@ -768,11 +774,21 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
     }
     /* Pass 1: L1 keys for every OPT L1 (twice when its L2 is OPT too: the
      * L2 recorder replays the same L1 and consumes one copy). */
+    int timed = count && options[0].timed;
     for (uint32_t i = 0; i < count; i++) {
         final[i] = options[i];
         orders[i] = options[i].warp_order;
         if (hierarchy_resolve_policies(&final[i], err) != 0)
             goto out;
+        if (options[i].timed != timed) {
+            ws_fail(err, "replay: a run is either timed or functional, not both");
+            goto out;
+        }
+        if (timed && (needs_next(&final[i].l1_spec) || needs_next(&final[i].l2_spec))) {
+            ws_fail(err, "opt: Belady's OPT needs the future of its issue order, which the timed "
+                    "replay's own hits change; use the functional replay for OPT");
+            goto out;
+        }
     }
     for (uint32_t i = 0; i < count; i++) {
         if (!needs_next(&final[i].l1_spec))
@@ -806,11 +822,13 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
     if (recording_pass(source, config, o, rec, rec_orders, &n_rec, owned + first_l2,
                        n_owned - first_l2, err) != 0)
         goto out;
-    /* The real pass. */
+    /* The real pass: one stream for all, or in the timed replay
+     * (docs/metrics.md §12) a closed loop each. */
     for (uint32_t i = 0; i < count; i++)
         if (!(out[i] = hierarchy_new(&final[i], kernels, err)))
             goto out;
-    if (feed(source, config, o, out, orders, count, bar, err) != 0)
+    if ((timed ? timed_replay_run(source, config, o, out, orders, count, bar, err)
+               : feed(source, config, o, out, orders, count, bar, err)) != 0)
         goto out;
     for (uint32_t i = 0; i < count; i++)
         if (hierarchy_finish(out[i], err) != 0)

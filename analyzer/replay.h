@@ -70,6 +70,9 @@ int replay_stream_run(const sched_source *source, const gpu_config *scheduling_c
                       const replay_options *options, const replay_consumer *consumers,
                       uint32_t count, progress *bar, replay_stream_stats *stats, ws_error *err);
 
+/* The instruction an ISSUE event hands the hierarchies. */
+replay_issue replay_issue_of(const sched_event *e);
+
 /* The consumer face of a hierarchy. */
 replay_consumer hierarchy_consumer(hierarchy *h);
 

@@ -7,78 +7,7 @@
 
 #include "formats/packed_record.h"
 #include "util/grow.h"
-
-typedef struct cta_state {
-    int active;
-    uint32_t cta;
-    packed_cta records; /* packed: resident CTAs are the scheduler's memory */
-    const packed_cta *view; /* the records issued from: &records, or borrowed */
-    int borrowed;           /* from the source (borrow_cta), given back at retire */
-    uint32_t warps_left;
-} cta_state;
-
-typedef struct warp_state {
-    int active;        /* has records left */
-    uint32_t cta_slot;
-    uint32_t next, end; /* range of the CTA's packed records */
-    uint64_t id;       /* dispatch order = age */
-} warp_state;
-
-typedef struct sm_state {
-    cta_state *ctas;   /* [cta_slots] */
-    warp_state *warps; /* [cta_slots × warps_per_cta] */
-    /* GTO: each scheduler's active warp slots, oldest first, so the oldest
-     * ready warp is the first ready one in its list.  Scheduler t's list
-     * is by_age[t × age_stride ..] with age_count[t] entries. */
-    uint32_t *by_age;
-    uint32_t age_count[8];
-    uint8_t *live;     /* [warp slots]: warps[slot].active, as the warp order sees it */
-    uint32_t *rank;    /* [warp slots]: the live warp's position in its age list */
-    uint32_t free_ctas;
-    uint32_t live_warps;
-    uint32_t next_scheduler;
-    uint64_t steps;
-    uint32_t group_next, group_end; /* qN: this SM's group in the CTA list */
-} sm_state;
-
-typedef enum { STATE_NEED_KERNEL, STATE_RUNNING, STATE_DONE } sched_state;
-
-struct sched {
-    gpu_config config;
-    sched_options options;
-    sched_source source;
-    sched_miss_fn miss;
-    void *miss_ctx;
-    void *order; /* the warp order's state */
-    sched_state state;
-    uint32_t kernel;
-    /* The current kernel. */
-    const uint32_t *ctas;
-    uint32_t cta_count;
-    uint32_t next_cta;    /* next undispatched position in ctas[] */
-    uint32_t group_size;  /* qN / qx */
-    uint32_t group_count, groups_handed_out; /* groups holding CTAs of the trace */
-    int adaptive_rr;      /* qx_adpt has switched to rr */
-    uint32_t cta_slots, warps_per_cta, warp_slots;
-    uint32_t age_stride; /* room for one scheduler's warps in by_age */
-    sm_state *sms;
-    uint32_t sm_cursor;
-    uint32_t resident, peak_resident;
-    uint64_t next_warp_id;
-    /* Recorded schedule: CTAs by first timestamp, with their SM. */
-    uint32_t *admission;
-    uint16_t *recorded_sm;
-    uint64_t *first_time;
-    uint32_t admitted;
-    /* Events produced by dispatch and retire, handed out first. */
-    sched_event *queue;
-    size_t queue_head, queue_count, queue_capacity;
-    int retire_pending;
-    uint32_t retire_sm, retire_slot;
-    /* Scratch for grouping a dispatched CTA's packed records by warp. */
-    packed_cta spare;
-    wst_record issued; /* the record of the last ISSUE event, expanded */
-};
+#include "analyzer/sched_internal.h"
 
 /* ---- options ---- */
 
@@ -324,7 +253,7 @@ uint32_t sched_peak_resident_ctas(const sched *s) { return s->peak_resident; }
 
 /* ---- events ---- */
 
-static int push(sched *s, sched_event e, ws_error *err)
+int sched_push(sched *s, sched_event e, ws_error *err)
 {
     if (s->queue_head == s->queue_count)
         s->queue_head = s->queue_count = 0;
@@ -347,6 +276,7 @@ static void free_sms(sched *s)
         free(s->sms[i].by_age);
         free(s->sms[i].live);
         free(s->sms[i].rank);
+        sched_timed_free(&s->sms[i]);
     }
     free(s->sms);
     s->sms = NULL;
@@ -357,6 +287,8 @@ static inline uint32_t scheduler_of(const sched *s, uint32_t warp_slot)
 {
     return warp_slot % s->config.schedulers_per_sm;
 }
+
+uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot) { return scheduler_of(s, warp_slot); }
 
 /* Scheduler t's active warp slots on sm, oldest first (age_count[t] of them). */
 static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
@@ -394,6 +326,8 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
     c->active = 1;
     c->cta = cta;
     c->warps_left = 0;
+    c->draining = 0;
+    c->done_at = 0;
     for (uint32_t w = 0; w < s->warps_per_cta; w++) {
         warp_state *ws = &sm->warps[slot * s->warps_per_cta + w];
         *ws = (warp_state){.cta_slot = slot, .next = starts[w], .end = starts[w + 1],
@@ -412,9 +346,11 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
     }
     sm->live_warps += c->warps_left;
     sm->free_ctas--;
+    if (s->timed)
+        sched_timed_dispatched(s, sm_index, slot * s->warps_per_cta, s->warps_per_cta);
     if (++s->resident > s->peak_resident)
         s->peak_resident = s->resident;
-    return push(s, (sched_event){.kind = SCHED_CTA_DISPATCH, .kernel = s->kernel, .cta = cta,
+    return sched_push(s, (sched_event){.kind = SCHED_CTA_DISPATCH, .kernel = s->kernel, .cta = cta,
                                  .sm = sm_index}, err);
 }
 
@@ -451,7 +387,7 @@ static int64_t next_cta_for(sched *s, uint32_t sm_index)
 
 /* Gives SMs new CTAs while they have room (one SM, or all when sm < 0),
  * cycling over the SMs one CTA (BCS: one pair) at a time. */
-static int fill(sched *s, int64_t only_sm, ws_error *err)
+int sched_fill(sched *s, int64_t only_sm, ws_error *err)
 {
     int progress = 1;
     while (progress) {
@@ -588,12 +524,12 @@ static int next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
 }
 
 /* Scheduler t of sm as its warp order sees it. */
-static warp_view view_of(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t)
+warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t)
 {
     return (warp_view){.sm = sm_index, .scheduler = t, .by_age = age_list(s, sm, t),
                        .live_count = sm->age_count[t], .live = sm->live,
                        .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm,
-                       .next_load = next_load, .sched_sm = sm};
+                       .next_load = next_load, .sched_sm = sm, .ready = sm->ready};
 }
 
 /* A finished warp leaves its scheduler's age list. */
@@ -613,7 +549,7 @@ static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
 }
 
 /* Issues the chosen warp's next record as an event. */
-static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
+void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
 {
     sm_state *sm = &s->sms[sm_index];
     warp_state *w = &sm->warps[slot];
@@ -623,7 +559,8 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
                        .warp_slot = slot, .scheduler = scheduler_of(s, slot), .age_rank = rank,
                        .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
-                       .warp_id = w->id, .step = sm->steps++, .record = &s->issued};
+                       .warp_id = w->id, .step = s->timed ? s->cycle : sm->steps++,
+                       .record = &s->issued};
     packed_cta_expand(c->view, w->next, c->cta, &s->issued);
     const packed_record *q = &c->view->records[w->next];
     e->affine = packed_affine(q);
@@ -638,7 +575,9 @@ static void issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
             order->left(s->order, sm_index, e->scheduler, slot);
         sm->live_warps--;
         retire_warp_from_age_list(s, sm, slot);
-        if (--c->warps_left == 0) {
+        if (--c->warps_left == 0 && s->timed) {
+            c->draining = 1; /* it retires when its last load is back (sched_timed.c) */
+        } else if (c->warps_left == 0) {
             s->retire_pending = 1; /* at the next call: the record must stay valid */
             s->retire_sm = sm_index;
             s->retire_slot = w->cta_slot;
@@ -672,7 +611,7 @@ static int issue_recorded(sched *s, sched_event *e, ws_error *err)
             return 2; /* dispatch events first; issue on the next call */
         if (best_sm < 0)
             return 0;
-        issue(s, (uint32_t)best_sm, (uint32_t)best_slot, e);
+        sched_issue(s, (uint32_t)best_sm, (uint32_t)best_slot, e);
         return 1;
     }
 }
@@ -689,12 +628,12 @@ static int issue_next(sched *s, sched_event *e)
         const warp_order_ops *order = s->options.warp;
         for (uint32_t t = 0; t < schedulers; t++) {
             uint32_t scheduler = (sm->next_scheduler + t) % schedulers;
-            warp_view v = view_of(s, sm, i, scheduler);
+            warp_view v = sched_view(s, sm, i, scheduler);
             int32_t slot = order->pick(s->order, &v);
             if (slot < 0)
                 continue;
             sm->next_scheduler = (scheduler + 1) % schedulers;
-            issue(s, i, (uint32_t)slot, e);
+            sched_issue(s, i, (uint32_t)slot, e);
             /* The reference L1's answer, for an order that uses it (GTO). */
             int missed = order->uses_misses && s->miss && s->miss(s->miss_ctx, e);
             if (order->issued) {
@@ -768,18 +707,20 @@ static int begin_kernel(sched *s, ws_error *err)
     s->group_count = 0;
     for (uint32_t i = 0; i < s->cta_count; i++)
         s->group_count += i == 0 || s->ctas[i] / s->group_size != s->ctas[i - 1] / s->group_size;
-    if (push(s, (sched_event){.kind = SCHED_KERNEL_BEGIN, .kernel = s->kernel}, err) != 0)
+    if (s->timed && sched_timed_begin_kernel(s, err) != 0)
+        return -1;
+    if (sched_push(s, (sched_event){.kind = SCHED_KERNEL_BEGIN, .kernel = s->kernel,
+                                    .step = s->cycle}, err) != 0)
         return -1;
     if (s->options.cta == CTA_RECORDED)
         return prepare_recorded(s, err);
-    return fill(s, -1, err);
+    return sched_fill(s, -1, err);
 }
 
-static int retire(sched *s, ws_error *err)
+int sched_retire_slot(sched *s, uint32_t sm_index, uint32_t slot, ws_error *err)
 {
-    s->retire_pending = 0;
-    sm_state *sm = &s->sms[s->retire_sm];
-    cta_state *c = &sm->ctas[s->retire_slot];
+    sm_state *sm = &s->sms[sm_index];
+    cta_state *c = &sm->ctas[slot];
     c->active = 0;
     if (c->borrowed) {
         s->source.give_back_cta(s->source.ctx, s->kernel, c->cta);
@@ -787,11 +728,17 @@ static int retire(sched *s, ws_error *err)
     }
     sm->free_ctas++;
     s->resident--;
-    if (push(s, (sched_event){.kind = SCHED_CTA_RETIRE, .kernel = s->kernel, .cta = c->cta,
-                              .sm = s->retire_sm}, err) != 0)
+    if (sched_push(s, (sched_event){.kind = SCHED_CTA_RETIRE, .kernel = s->kernel, .cta = c->cta,
+                              .sm = sm_index}, err) != 0)
         return -1;
     /* The freed SM takes the next CTA the policy gives it. */
-    return s->options.cta == CTA_RECORDED ? 0 : fill(s, s->retire_sm, err);
+    return s->options.cta == CTA_RECORDED ? 0 : sched_fill(s, sm_index, err);
+}
+
+static int retire(sched *s, ws_error *err)
+{
+    s->retire_pending = 0;
+    return sched_retire_slot(s, s->retire_sm, s->retire_slot, err);
 }
 
 int sched_next(sched *s, sched_event *e, ws_error *err)
@@ -815,7 +762,9 @@ int sched_next(sched *s, sched_event *e, ws_error *err)
             s->state = STATE_RUNNING;
             continue;
         }
-        int rc = s->options.warp->recorded ? issue_recorded(s, e, err) : issue_next(s, e);
+        int rc = s->timed                   ? sched_timed_next(s, e, err)
+                 : s->options.warp->recorded ? issue_recorded(s, e, err)
+                                             : issue_next(s, e);
         if (rc < 0)
             return -1;
         if (rc == 1)
@@ -823,7 +772,8 @@ int sched_next(sched *s, sched_event *e, ws_error *err)
         if (rc == 2)
             continue;
         /* Nothing left to issue: the kernel is over. */
-        if (push(s, (sched_event){.kind = SCHED_KERNEL_END, .kernel = s->kernel}, err) != 0)
+        if (sched_push(s, (sched_event){.kind = SCHED_KERNEL_END, .kernel = s->kernel,
+                                        .step = s->cycle}, err) != 0)
             return -1;
         s->kernel++;
         s->state = STATE_NEED_KERNEL;
@@ -842,6 +792,12 @@ sched *sched_new(const gpu_config *config, const sched_options *options, const s
     }
     s->config = *config;
     s->options = *options;
+    s->timed = options->timed;
+    if (s->timed && options->warp->recorded) {
+        free(s);
+        return ws_fail(err, "the timed replay makes its own order: it does not take the recorded "
+                       "schedule"), NULL;
+    }
     s->source = *source;
     s->miss = miss;
     s->miss_ctx = miss_ctx;
@@ -870,6 +826,7 @@ void sched_free(sched *s)
     free(s->admission);
     free(s->recorded_sm);
     free(s->first_time);
+    free(s->scheduler_stalls);
     packed_cta_free(&s->spare);
     free(s);
 }

@@ -14,6 +14,7 @@
 
 #include "analyzer/config.h"
 #include "formats/packed_record.h"
+#include "analyzer/timed_stats.h"
 #include "analyzer/warp_order.h"
 #include "formats/memtrace.h"
 #include "formats/wst.h"
@@ -25,6 +26,9 @@ typedef struct sched_options {
     uint32_t group; /* N of qN */
     const warp_order_ops *warp; /* analyzer/warp_orders/, resolved once */
     uint32_t warp_n, warp_p;    /* its parameters (swl:N, pcal:N,p) */
+    /* The timed issue model (docs/metrics.md §12): a clock drives the
+     * schedulers and the caller answers each ISSUE (sched_timed_issued). */
+    int timed;
 } sched_options;
 
 /* "rr,gto" (default), "q4,lrr", "qx_adpt", "bcs,lrr", "rr,swl:4",
@@ -89,7 +93,8 @@ typedef struct sched_event {
                              0 = oldest: its GTO priority (S4 §4.2) */
     uint8_t may_allocate; /* ISSUE: the warp order lets it allocate in L1 */
     uint64_t warp_id;     /* ISSUE: unique per warp over the whole run */
-    uint64_t step;        /* ISSUE: issues so far on this SM (a per-SM clock) */
+    uint64_t step;        /* ISSUE: issues so far on this SM (a per-SM clock); timed: the
+                             cycle (also at KERNEL_BEGIN and KERNEL_END) */
     const wst_record *record; /* ISSUE; valid until the next call */
     /* ISSUE: lane l of the record is at addr[0] + l × stride (mod 2^64), for
      * every lane; lets the coalescer take its affine path. */
@@ -115,6 +120,30 @@ void sched_free(sched *s);
 
 /* 1 = *event filled, 0 = the trace is done, -1 = error. */
 int sched_next(sched *s, sched_event *event, ws_error *err);
+
+/* ---- the timed issue model (docs/metrics.md §12, sched_timed.c) ----
+ *
+ * With options.timed, sched_next advances one clock: each cycle, each
+ * scheduler of each SM issues at most issue_per_cycle instructions of its
+ * ready warps, chosen by the warp order.  A record's gap of non-memory
+ * instructions issues first, one issue slot each, without an event; a
+ * record issues as an ISSUE event at event.step = its cycle, and the
+ * caller must answer it with sched_timed_issued before calling sched_next
+ * again: when the instruction's data is back (a load's or atomic's; a
+ * store's is never waited for) and when the SM's LD/ST unit takes its next
+ * instruction.  A warp's next record waits for the loads it names
+ * (wst_record.waits) or, without them, for all the warp's loads; a CTA
+ * retires when its last load is back. */
+typedef struct sched_outcome {
+    uint64_t data_back; /* loads and atomics: the cycle the last request's data is back */
+    uint64_t ldst_free; /* the cycle the SM's LD/ST unit is free again */
+} sched_outcome;
+
+void sched_timed_issued(sched *s, const sched_outcome *outcome);
+/* The kernel running, or the last one ended (after its KERNEL_END). */
+const timed_kernel *sched_timed_kernel(const sched *s);
+/* Stall cycles of the whole run: [sm × schedulers + t][cause]. */
+const uint64_t *sched_timed_scheduler_stalls(const sched *s);
 
 /* Max CTAs of kernel k resident on one SM under the config's limits. */
 uint32_t sched_residency(const gpu_config *config, const wst_kernel *kernel);

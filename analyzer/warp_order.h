@@ -27,6 +27,10 @@ typedef struct warp_view {
     const uint32_t *by_age; /* its live warp slots, oldest first */
     uint32_t live_count;
     const uint8_t *live;    /* [slot_count]: the slot's warp has records left */
+    /* [slot_count], timed replay (docs/metrics.md §12): the live warp can
+     * issue this cycle (its loads are back, its scheduler's LD/ST unit is
+     * free).  NULL in the functional order, where every live warp can. */
+    const uint8_t *ready;
     uint32_t slot_count;    /* warp slots of the SM; slot s is scheduler s mod schedulers' */
     uint32_t schedulers;
     /* The PC of a live slot's next record; whether that record is a

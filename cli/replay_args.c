@@ -58,6 +58,8 @@ static int parse(const char *command, int argc, char **argv, const char *const *
             a->hierarchy.l2_cold = 1;
         } else if (strcmp(opt, "--reserved-lines") == 0) {
             a->hierarchy.reserved_lines = 1;
+        } else if (strcmp(opt, "--timed") == 0) {
+            a->hierarchy.timed = 1;
         } else if (strcmp(opt, "--ccn-promote") == 0) {
             a->hierarchy.ccn.promote = 1;
         } else if (opt[0] != '-') {

@@ -80,6 +80,9 @@ void replay_args_prepare_reader(const replay_args *a, wst_reader *r);
     "  --seed N              seed of the randomized policies (default 1)\n"                 \
     "  --l2-cold             flush L2 between kernels (default: kept warm)\n"               \
     "  --reserved-lines      pending lines, latencies and MSHR limits\n"          \
+    "  --timed               the timed replay: a clock, latencies, queues and MSHRs,\n"  \
+    "                        each policy driving its own issue order (cycles, IPC,\n"  \
+    "                        stalls: the model's figures, docs/replay.md)\n"            \
     "  --threads N           worker threads (default: one per core)\n"                      \
     "  --quiet               no progress bar\n"
 

@@ -2,6 +2,7 @@
 #include "reports/replay_json.h"
 
 #include "reports/json_out.h"
+#include "reports/timed_json.h"
 #include "util/version.h"
 
 /* Sector accounting (docs/metrics.md §7): null on an unsectored level. */
@@ -353,9 +354,13 @@ void replay_document_body(json_t *doc, const replay_results *r, const wst_trace 
                                                            r->sms));
         if (r->lcm)
             json_object_set_new(kj, "lcm", lcm_counts_json(&r->lcm->kernels[k].counts));
+        if (r->timed)
+            json_object_set_new(kj, "timed", timed_kernel_json(&rk->timed, &rk->counts.latency));
         json_object_set_new(kj, "pcs", pcs);
         json_array_append_new(kernels, kj);
     }
     json_object_set_new(doc, "summary", replay_summary_json(r));
+    if (r->timed)
+        json_object_set_new(doc, "timed", timed_run_json(r));
     json_object_set_new(doc, "kernels", kernels);
 }

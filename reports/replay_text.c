@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "reports/numfmt.h"
+#include "reports/timed_text.h"
 
 static double pct(uint64_t num, uint64_t den) { return den ? 100.0 * (double)num / (double)den : 0.0; }
 
@@ -97,6 +98,8 @@ void replay_text_summary(FILE *out, const replay_results *r)
         replay_text_ccn(out, "CCN ring", r->ccn);
     if (r->lcm)
         replay_text_lcm(out, "LCM", r->lcm);
+    if (r->timed)
+        timed_text_summary(out, r);
 }
 
 void replay_text_lcm(FILE *out, const char *label, const lcm_results *l)

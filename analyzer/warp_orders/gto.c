@@ -68,18 +68,25 @@ static void gto_arrived(void *state, uint32_t sm, uint32_t slot)
 /* The greedy warp if it is ready, else the oldest ready warp; if every
  * warp is waiting after a miss, the one that becomes ready first (time
  * passes in a functional model), unless ready_only: then -1, and the
- * greedy warp stays. */
+ * greedy warp stays.  In the timed replay (v->ready) only the warps that
+ * can issue this cycle count, and none waits after a miss (no gto_k: it
+ * waits for its data instead, docs/metrics.md §12); when none can issue,
+ * the greedy warp stays greedy. */
 static int32_t choose(gto *o, const warp_view *v, int ready_only)
 {
     size_t at = (size_t)v->sm * o->schedulers + v->scheduler;
     const uint64_t *ready_at = o->ready_at + (size_t)v->sm * o->slots;
     int32_t current = o->greedy[at];
     uint64_t now = o->issues[at];
-    if (current >= 0 && v->live[current] && ready_at[current] <= now)
+    const uint8_t *can = v->ready;
+    if (current >= 0 && v->live[current] && ready_at[current] <= now && (!can || can[current]))
         return current;
     int32_t soonest = -1;
+    ready_only |= can != NULL;
     for (uint32_t k = 0; k < v->live_count; k++) {
         uint32_t slot = v->by_age[k];
+        if (can && !can[slot])
+            continue;
         if (ready_at[slot] <= now) {
             soonest = (int32_t)slot; /* the oldest ready warp */
             break;

@@ -1,0 +1,69 @@
+/* analyzer/mem_timing.h: the memory side of the timed replay
+ * (docs/metrics.md §12): each L2 slice's request queue and each slice's
+ * DRAM channel, served in arrival order at their configured rates, and
+ * what the loads waited, by where they were served.
+ *
+ * A queue is its next free slot: a request arriving at cycle a starts at
+ * the first free slot from a on, and takes one slot (an L2 slice: 1 ÷
+ * l2_requests_per_cycle cycles; a DRAM channel: its bytes ÷
+ * dram_bytes_per_cycle).  The hierarchy books each request when its
+ * instruction issues, so requests are served in the order their
+ * instructions issued; a request that waited at its L1 for an MSHR is
+ * booked at its later arrival, and one that arrives later but was booked
+ * earlier goes first (docs/replay.md, "Timed replay"). */
+#ifndef WS_MEM_TIMING_H
+#define WS_MEM_TIMING_H
+
+#include <stdint.h>
+
+#include "analyzer/config.h"
+#include "util/error.h"
+
+/* Where a load request's data came from. */
+typedef enum served_by {
+    SERVED_L1,        /* an L1 hit */
+    SERVED_L1_MERGE,  /* a merge into an MSHR of a line in flight (a pending hit) */
+    SERVED_REMOTE_L1, /* another SM's L1 (the CCN ring) */
+    SERVED_L2,        /* an L2 hit, or a merge into an L2 fill in flight */
+    SERVED_DRAM,
+    SERVED_KINDS
+} served_by;
+
+extern const char *const served_by_names[SERVED_KINDS];
+
+enum { LATENCY_BUCKETS = 16 }; /* log2 buckets: [0,1], [2,3], [4,7], ..., [2^15, ∞) */
+
+typedef struct latency_counts {
+    uint64_t requests[SERVED_KINDS];
+    uint64_t cycles[SERVED_KINDS];            /* from issue to data back, summed */
+    uint64_t histogram[SERVED_KINDS][LATENCY_BUCKETS];
+} latency_counts;
+
+/* A queue's figures over a run: requests it took, the cycles they waited
+ * for a slot (÷ the run's cycles = its mean occupancy, by Little's law),
+ * and the longest wait. */
+typedef struct queue_counts {
+    uint64_t requests, wait_cycles, max_wait;
+} queue_counts;
+
+typedef struct mem_timing mem_timing;
+
+mem_timing *mem_timing_new(const gpu_config *c, ws_error *err);
+void mem_timing_free(mem_timing *t);
+
+/* Books a request arriving at `slice`'s L2 queue at `arrive`; returns the
+ * cycle it is looked up. */
+uint64_t mem_timing_l2(mem_timing *t, uint32_t slice, uint64_t arrive);
+/* Books `bytes` on `slice`'s DRAM channel from `arrive`; returns the cycle
+ * the transfer starts. */
+uint64_t mem_timing_dram(mem_timing *t, uint32_t slice, uint64_t arrive, uint64_t bytes);
+
+/* The bucket of a latency. */
+uint32_t latency_bucket(uint64_t cycles);
+void latency_add(latency_counts *l, served_by where, uint64_t cycles);
+
+uint32_t mem_timing_slices(const mem_timing *t);
+const queue_counts *mem_timing_l2_queues(const mem_timing *t);   /* [slices] */
+const queue_counts *mem_timing_dram_queues(const mem_timing *t); /* [slices] */
+
+#endif

@@ -1,0 +1,132 @@
+/* analyzer/sched_internal.h: the scheduler's state, shared by its two
+ * issue models: the functional order (sched.c, docs/metrics.md §6) and the
+ * timed one (sched_timed.c, §12).  Nothing outside those files includes it. */
+#ifndef WS_SCHED_INTERNAL_H
+#define WS_SCHED_INTERNAL_H
+
+#include "analyzer/sched.h"
+#include "analyzer/timed_stats.h"
+#include "formats/packed_record.h"
+
+typedef struct cta_state {
+    int active;
+    uint32_t cta;
+    packed_cta records; /* packed: resident CTAs are the scheduler's memory */
+    const packed_cta *view; /* the records issued from: &records, or borrowed */
+    int borrowed;           /* from the source (borrow_cta), given back at retire */
+    uint32_t warps_left;
+    /* Timed: every warp has issued its last record; the CTA retires when
+     * its last load is back, at done_at. */
+    uint8_t draining;
+    uint64_t done_at;
+} cta_state;
+
+typedef struct warp_state {
+    int active;        /* has records left */
+    uint32_t cta_slot;
+    uint32_t next, end; /* range of the CTA's packed records */
+    uint64_t id;       /* dispatch order = age */
+} warp_state;
+
+/* A warp's timing (docs/metrics.md §12), kept apart from warp_state so the
+ * functional order's hot array stays small. */
+enum { TIMED_LOAD_HISTORY = 32 }; /* the loads a record's `waits` can name */
+
+typedef struct timed_warp {
+    uint64_t ready_at;  /* the first cycle its next instruction may issue */
+    uint32_t gap_left;  /* non-memory instructions before its next record */
+    uint32_t loads_seen; /* loads issued (the history's newest is at loads_seen - 1) */
+    uint64_t all_loads; /* when its last outstanding load is back */
+    uint64_t load_back[TIMED_LOAD_HISTORY]; /* when each recent load is back */
+} timed_warp;
+
+typedef struct sm_state {
+    cta_state *ctas;   /* [cta_slots] */
+    warp_state *warps; /* [cta_slots × warps_per_cta] */
+    /* GTO: each scheduler's active warp slots, oldest first, so the oldest
+     * ready warp is the first ready one in its list.  Scheduler t's list
+     * is by_age[t × age_stride ..] with age_count[t] entries. */
+    uint32_t *by_age;
+    uint32_t age_count[8];
+    uint8_t *live;     /* [warp slots]: warps[slot].active, as the warp order sees it */
+    uint32_t *rank;    /* [warp slots]: the live warp's position in its age list */
+    uint32_t free_ctas;
+    uint32_t live_warps;
+    uint32_t next_scheduler;
+    uint64_t steps;
+    uint32_t group_next, group_end; /* qN: this SM's group in the CTA list */
+    /* Timed (sched_timed.c). */
+    timed_warp *timed;     /* [warp slots] */
+    uint8_t *ready;        /* [warp slots]: can issue this cycle, as orders see it */
+    uint64_t ldst_free;    /* the LD/ST unit takes its next instruction from then */
+    uint64_t wake;         /* the next cycle anything on it can change */
+    uint64_t accounted[8]; /* per scheduler: cycles before this are counted */
+    uint8_t cause[8];      /* per scheduler: why it issued nothing, last it did not */
+} sm_state;
+
+typedef enum { STATE_NEED_KERNEL, STATE_RUNNING, STATE_DONE } sched_state;
+
+struct sched {
+    gpu_config config;
+    sched_options options;
+    sched_source source;
+    sched_miss_fn miss;
+    void *miss_ctx;
+    void *order; /* the warp order's state */
+    sched_state state;
+    uint32_t kernel;
+    /* The current kernel. */
+    const uint32_t *ctas;
+    uint32_t cta_count;
+    uint32_t next_cta;    /* next undispatched position in ctas[] */
+    uint32_t group_size;  /* qN / qx */
+    uint32_t group_count, groups_handed_out; /* groups holding CTAs of the trace */
+    int adaptive_rr;      /* qx_adpt has switched to rr */
+    uint32_t cta_slots, warps_per_cta, warp_slots;
+    uint32_t age_stride; /* room for one scheduler's warps in by_age */
+    sm_state *sms;
+    uint32_t sm_cursor;
+    uint32_t resident, peak_resident;
+    uint64_t next_warp_id;
+    /* Recorded schedule: CTAs by first timestamp, with their SM. */
+    uint32_t *admission;
+    uint16_t *recorded_sm;
+    uint64_t *first_time;
+    uint32_t admitted;
+    /* Events produced by dispatch and retire, handed out first. */
+    sched_event *queue;
+    size_t queue_head, queue_count, queue_capacity;
+    int retire_pending;
+    uint32_t retire_sm, retire_slot;
+    /* Scratch for grouping a dispatched CTA's packed records by warp. */
+    packed_cta spare;
+    wst_record issued; /* the record of the last ISSUE event, expanded */
+    /* Timed (docs/metrics.md §12, sched_timed.c): the one clock. */
+    int timed;
+    uint64_t cycle;
+    uint32_t pos_sm, pos_slot; /* where this cycle's issuing goes on */
+    int issued_here;           /* the SM at pos_sm issued this cycle */
+    int awaiting;              /* an ISSUE awaits sched_timed_issued */
+    uint32_t last_sm, last_slot, last_cta_slot;
+    int last_returns_data, last_warp_done;
+    wst_record head;           /* scratch: a warp's next record, for its timing */
+    timed_kernel kernel_stats; /* the kernel running or just ended */
+    uint64_t *scheduler_stalls; /* [sms × schedulers × STALL_CAUSES], the whole run */
+};
+
+
+/* sched.c's pieces that the timed issue model shares. */
+int sched_push(sched *s, sched_event e, ws_error *err);
+int sched_fill(sched *s, int64_t only_sm, ws_error *err);
+int sched_retire_slot(sched *s, uint32_t sm, uint32_t slot, ws_error *err);
+warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t);
+void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e);
+uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot);
+
+/* sched_timed.c */
+int sched_timed_begin_kernel(sched *s, ws_error *err);
+void sched_timed_dispatched(sched *s, uint32_t sm, uint32_t first_slot, uint32_t warps);
+int sched_timed_next(sched *s, sched_event *e, ws_error *err);
+void sched_timed_free(sm_state *sm);
+
+#endif

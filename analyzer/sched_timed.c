@@ -1,0 +1,323 @@
+/* analyzer/sched_timed.c: the timed issue model (docs/metrics.md §12).
+ *
+ * One clock for the GPU.  Each cycle the SMs are visited in order, and on
+ * each SM each warp scheduler offers its warp order the warps that can
+ * issue now (warp_view.ready): those whose next instruction's loads are
+ * back and, for a memory instruction, whose SM's LD/ST unit is free.  A
+ * record's gap of non-memory instructions issues first, one issue slot
+ * each; a record issues as an ISSUE event, which the caller answers with
+ * sched_timed_issued (when its data is back, when the LD/ST unit is free).
+ *
+ * Time is skipped, not stepped: an SM that issued nothing sleeps until the
+ * first cycle anything on it can change (a warp's loads back, its LD/ST
+ * unit free, a CTA's last load back), and its schedulers' idle cycles are
+ * charged to the cause that held when it fell asleep, which cannot change
+ * while it sleeps.  So the cost follows instructions, not cycles. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/sched_internal.h"
+
+const char *const stall_cause_names[STALL_CAUSES] = {"memory", "pipeline", "throttled",
+                                                     "no_warp"};
+
+static int returns_data(unsigned kind) { return kind == WST_LOAD || kind == WST_ATOMIC; }
+
+void sched_timed_free(sm_state *sm)
+{
+    free(sm->timed);
+    free(sm->ready);
+    sm->timed = NULL;
+    sm->ready = NULL;
+}
+
+int sched_timed_begin_kernel(sched *s, ws_error *err)
+{
+    uint32_t schedulers = s->config.schedulers_per_sm;
+    if (!s->scheduler_stalls &&
+        !(s->scheduler_stalls = calloc((size_t)s->config.sms * schedulers * STALL_CAUSES,
+                                       sizeof *s->scheduler_stalls)))
+        return ws_fail(err, "out of memory");
+    for (uint32_t i = 0; i < s->config.sms; i++) {
+        sm_state *sm = &s->sms[i];
+        sm->timed = calloc(s->warp_slots + 1, sizeof *sm->timed);
+        sm->ready = calloc(s->warp_slots + 1, 1);
+        if (!sm->timed || !sm->ready)
+            return ws_fail(err, "out of memory");
+        sm->ldst_free = sm->wake = s->cycle;
+        for (uint32_t t = 0; t < schedulers; t++) {
+            sm->accounted[t] = s->cycle;
+            sm->cause[t] = STALL_NO_WARP;
+        }
+    }
+    s->kernel_stats = (timed_kernel){.start_cycle = s->cycle, .end_cycle = s->cycle};
+    s->pos_sm = s->pos_slot = 0;
+    s->issued_here = 0;
+    return 0;
+}
+
+/* The timing of the warp's next record, once it is the head: its gap, and
+ * the cycle its loads are back (the ones it names, or all of them).  The
+ * gap waits too: the instruction that uses a load may be anywhere in it
+ * (docs/metrics.md §12). */
+static void prepare_head(sched *s, sm_state *sm, uint32_t slot)
+{
+    warp_state *w = &sm->warps[slot];
+    timed_warp *t = &sm->timed[slot];
+    const cta_state *c = &sm->ctas[w->cta_slot];
+    packed_cta_expand(c->view, w->next, c->cta, &s->head);
+    uint64_t back = t->all_loads;
+    if (s->head.has_waits) {
+        back = 0;
+        for (uint32_t i = 0; i < TIMED_LOAD_HISTORY && i < t->loads_seen; i++) {
+            /* bit 31 names the 32nd most recent load or any older one: the
+             * history keeps the 32 newest, and all_loads covers the rest */
+            uint64_t when = i == TIMED_LOAD_HISTORY - 1 ? t->all_loads
+                                                        : t->load_back[(t->loads_seen - 1 - i) %
+                                                                       TIMED_LOAD_HISTORY];
+            if ((s->head.waits >> i & 1u) && when > back)
+                back = when;
+        }
+    }
+    t->gap_left = s->head.gap;
+    if (back > t->ready_at)
+        t->ready_at = back;
+}
+
+void sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, uint32_t warps)
+{
+    sm_state *sm = &s->sms[sm_index];
+    for (uint32_t w = first_slot; w < first_slot + warps; w++) {
+        sm->timed[w] = (timed_warp){.ready_at = s->cycle};
+        if (sm->warps[w].active)
+            prepare_head(s, sm, w);
+    }
+    if (sm->wake > s->cycle)
+        sm->wake = s->cycle;
+}
+
+void sched_timed_issued(sched *s, const sched_outcome *o)
+{
+    s->awaiting = 0;
+    sm_state *sm = &s->sms[s->last_sm];
+    timed_warp *t = &sm->timed[s->last_slot];
+    if (s->last_returns_data) {
+        t->load_back[t->loads_seen++ % TIMED_LOAD_HISTORY] = o->data_back;
+        if (o->data_back > t->all_loads)
+            t->all_loads = o->data_back;
+    }
+    if (o->ldst_free > sm->ldst_free)
+        sm->ldst_free = o->ldst_free;
+    t->ready_at = s->cycle + 1;
+    if (!s->last_warp_done) {
+        prepare_head(s, sm, s->last_slot);
+        return;
+    }
+    /* The warp has issued its last record: it ends when its loads are back. */
+    cta_state *c = &sm->ctas[s->last_cta_slot];
+    uint64_t end = t->all_loads > s->cycle + 1 ? t->all_loads : s->cycle + 1;
+    if (end > c->done_at)
+        c->done_at = end;
+}
+
+/* Can the warp in `slot` issue now?  And if not, from when might it? */
+static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t *from)
+{
+    const timed_warp *t = &sm->timed[slot];
+    uint64_t when = t->ready_at;
+    if (t->gap_left == 0 && sm->ldst_free > when) /* a record needs the LD/ST unit */
+        when = sm->ldst_free;
+    *from = when;
+    return when <= s->cycle;
+}
+
+/* Why scheduler t issued nothing this cycle (timed_stats.h's order). */
+static stall_cause cause_of(const sched *s, const sm_state *sm, const warp_view *v)
+{
+    if (v->live_count == 0)
+        return STALL_NO_WARP;
+    int pipeline = 0;
+    for (uint32_t k = 0; k < v->live_count; k++) {
+        uint32_t slot = v->by_age[k];
+        if (v->ready[slot])
+            return STALL_THROTTLED;
+        const timed_warp *t = &sm->timed[slot];
+        pipeline |= t->ready_at <= s->cycle && t->gap_left == 0;
+    }
+    return pipeline ? STALL_PIPELINE : STALL_MEMORY;
+}
+
+/* Charges scheduler t's cycles before `upto` that were not yet counted to
+ * the cause that held through them. */
+static void account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t, uint64_t upto)
+{
+    if (upto <= sm->accounted[t])
+        return;
+    uint64_t idle = upto - sm->accounted[t];
+    s->kernel_stats.stalls[sm->cause[t]] += idle;
+    s->scheduler_stalls[((size_t)sm_index * s->config.schedulers_per_sm + t) * STALL_CAUSES +
+                        sm->cause[t]] += idle;
+    sm->accounted[t] = upto;
+}
+
+/* The kernel's cycles are [start, end): a scheduler visited at `end`, the
+ * cycle its last CTA retired, charged that cycle as idle (it had nothing
+ * to issue, or the kernel would not be over), and gives it back. */
+static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t, uint64_t end)
+{
+    if (sm->accounted[t] > end) {
+        s->kernel_stats.stalls[sm->cause[t]] -= sm->accounted[t] - end;
+        s->scheduler_stalls[((size_t)sm_index * s->config.schedulers_per_sm + t) * STALL_CAUSES +
+                            sm->cause[t]] -= sm->accounted[t] - end;
+        sm->accounted[t] = end;
+    }
+    account(s, sm, sm_index, t, end);
+}
+
+/* The first cycle after this one at which anything on the SM can change. */
+static uint64_t next_wake(const sched *s, const sm_state *sm)
+{
+    uint64_t wake = UINT64_MAX;
+    for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
+        uint64_t from;
+        if (!sm->live[slot])
+            continue;
+        if (can_issue(s, sm, slot, &from)) /* the order held it back: look again next cycle */
+            return s->cycle + 1;
+        if (from < wake)
+            wake = from;
+    }
+    for (uint32_t c = 0; c < s->cta_slots; c++)
+        if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < wake)
+            wake = sm->ctas[c].done_at;
+    return wake > s->cycle ? wake : s->cycle + 1;
+}
+
+/* A CTA of the SM whose last load is back retires (its events queued, a
+ * new CTA dispatched in its place): 1, or 0 when none is due. */
+static int retire_due(sched *s, uint32_t sm_index, ws_error *err)
+{
+    sm_state *sm = &s->sms[sm_index];
+    for (uint32_t c = 0; c < s->cta_slots; c++) {
+        cta_state *cta = &sm->ctas[c];
+        if (cta->active && cta->draining && cta->done_at <= s->cycle) {
+            if (s->cycle > s->kernel_stats.end_cycle)
+                s->kernel_stats.end_cycle = s->cycle;
+            return sched_retire_slot(s, sm_index, c, err) != 0 ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+/* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
+ * nothing more on this SM this cycle. */
+static int issue_on_sm(sched *s, sched_event *e)
+{
+    uint32_t sm_index = s->pos_sm;
+    sm_state *sm = &s->sms[sm_index];
+    uint32_t schedulers = s->config.schedulers_per_sm;
+    const warp_order_ops *order = s->options.warp;
+    while (s->pos_slot < schedulers * s->config.timing.issue_per_cycle) {
+        uint32_t t = s->pos_slot % schedulers, round = s->pos_slot / schedulers;
+        s->pos_slot++;
+        warp_view v = sched_view(s, sm, sm_index, t);
+        for (uint32_t k = 0; k < v.live_count; k++) {
+            uint64_t from;
+            uint32_t slot = v.by_age[k];
+            sm->ready[slot] = (uint8_t)can_issue(s, sm, slot, &from);
+        }
+        int32_t slot = v.live_count ? order->pick(s->order, &v) : -1;
+        if (slot < 0 && round == 0) { /* an idle cycle, charged to its cause */
+            account(s, sm, sm_index, t, s->cycle);
+            sm->cause[t] = (uint8_t)cause_of(s, sm, &v);
+            account(s, sm, sm_index, t, s->cycle + 1);
+        }
+        for (uint32_t k = 0; k < v.live_count; k++)
+            sm->ready[v.by_age[k]] = 0;
+        if (slot < 0)
+            continue;
+        if (round == 0) {
+            account(s, sm, sm_index, t, s->cycle);
+            sm->accounted[t] = s->cycle + 1;
+            s->kernel_stats.issue_cycles++;
+        }
+        s->issued_here = 1;
+        s->kernel_stats.instructions++;
+        timed_warp *tw = &sm->timed[slot];
+        tw->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
+        if (tw->gap_left) { /* a non-memory instruction of the gap: no event */
+            tw->gap_left--;
+            if (order->issued)
+                order->issued(s->order, &v, (uint32_t)slot, 0);
+            continue;
+        }
+        warp_state *w = &sm->warps[slot];
+        s->last_sm = sm_index;
+        s->last_slot = (uint32_t)slot;
+        s->last_cta_slot = w->cta_slot;
+        sched_issue(s, sm_index, (uint32_t)slot, e);
+        s->last_returns_data = returns_data(e->record->kind);
+        s->last_warp_done = !w->active;
+        s->awaiting = 1;
+        s->kernel_stats.memory_instructions++;
+        if (order->issued) {
+            v.live_count = sm->age_count[t]; /* the issue may have ended the warp */
+            order->issued(s->order, &v, (uint32_t)slot, 0);
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether the kernel has nothing left: no CTA resident, none to come. */
+static int kernel_over(const sched *s)
+{
+    return s->resident == 0 && s->next_cta >= s->cta_count;
+}
+
+int sched_timed_next(sched *s, sched_event *e, ws_error *err)
+{
+    if (s->awaiting)
+        return ws_fail(err, "scheduler: an issue was not answered (sched_timed_issued)");
+    uint32_t schedulers = s->config.schedulers_per_sm;
+    for (;;) {
+        while (s->pos_sm < s->config.sms) {
+            sm_state *sm = &s->sms[s->pos_sm];
+            if (sm->wake > s->cycle) {
+                s->pos_sm++;
+                continue;
+            }
+            if (s->pos_slot == 0) {
+                int due = retire_due(s, s->pos_sm, err);
+                if (due != 0)
+                    return due < 0 ? -1 : 2; /* its events first; this SM goes on after */
+            }
+            if (issue_on_sm(s, e) == 1)
+                return 1;
+            sm->wake = s->issued_here ? s->cycle + 1 : next_wake(s, sm);
+            s->issued_here = 0;
+            s->pos_slot = 0;
+            s->pos_sm++;
+        }
+        if (kernel_over(s)) {
+            for (uint32_t i = 0; i < s->config.sms; i++)
+                for (uint32_t t = 0; t < schedulers; t++)
+                    close_account(s, &s->sms[i], i, t, s->kernel_stats.end_cycle);
+            s->cycle = s->kernel_stats.end_cycle;
+            return 0;
+        }
+        uint64_t next = UINT64_MAX;
+        for (uint32_t i = 0; i < s->config.sms; i++)
+            if (s->sms[i].wake < next)
+                next = s->sms[i].wake;
+        if (next == UINT64_MAX)
+            return ws_fail(err, "scheduler: the timed replay found no warp that can ever issue "
+                           "(kernel %u)", s->kernel);
+        s->cycle = next > s->cycle ? next : s->cycle + 1;
+        s->pos_sm = 0;
+    }
+}
+
+const timed_kernel *sched_timed_kernel(const sched *s) { return &s->kernel_stats; }
+
+const uint64_t *sched_timed_scheduler_stalls(const sched *s) { return s->scheduler_stalls; }

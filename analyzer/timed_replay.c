@@ -1,0 +1,139 @@
+/* analyzer/timed_replay.c: see timed_replay.h (docs/metrics.md §12). */
+#include "analyzer/timed_replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/coalesce.h"
+#include "analyzer/cta_cache.h"
+#include "analyzer/ref_l1.h"
+
+/* One closed loop: a hierarchy and the scheduler its answers drive. */
+typedef struct loop {
+    hierarchy *h;
+    sched *sched;
+    sched_options schedule;
+    const gpu_config *config;
+    const wst_trace *trace;
+    ref_l1 *ref; /* for orders that watch an L1 (ccws, lws): the reference LRU L1 */
+    uint64_t dispatched;
+    int state; /* 1 running, 0 done, -1 failed */
+} loop;
+
+/* The issue through coalescer and hierarchy, and the answer back to the
+ * scheduler. */
+static int issue(loop *l, const coalesce_config *cc, const sched_event *e, ws_error *err)
+{
+    ws_request requests[COALESCE_MAX_REQUESTS];
+    replay_ref refs[COALESCE_MAX_REQUESTS];
+    const wst_record *r = e->record;
+    int n = e->affine ? coalesce_record_affine(cc, r, e->stride, e->kernel, requests, NULL, err)
+                      : coalesce_record(cc, r, e->kernel, requests, NULL, err);
+    if (n < 0)
+        return -1;
+    replay_issue is = replay_issue_of(e);
+    if (hierarchy_instruction(l->h, &is, requests, n, err) != 0)
+        return -1;
+    if (l->ref) {
+        l1_route route = l1_route_of(r->kind, r->space, r->cache_op, l->config->l1.write);
+        for (int i = 0; i < n; i++)
+            ref_l1_request(l->ref, e->sm, route, (uint32_t)e->warp_id, &requests[i], &refs[i]);
+        sched_observe(l->sched, e, requests, refs, n);
+    }
+    sched_outcome o;
+    hierarchy_timed_outcome(l->h, &o.data_back, &o.ldst_free);
+    sched_timed_issued(l->sched, &o);
+    return 0;
+}
+
+/* One event of a loop's scheduler: 1 = go on, 0 = done, -1 = error. */
+static int step(loop *l, const coalesce_config *cc, progress *bar, uint64_t *issued,
+                ws_error *err)
+{
+    sched_event e;
+    int got = sched_next(l->sched, &e, err);
+    if (got != 1)
+        return got;
+    switch (e.kind) {
+    case SCHED_KERNEL_BEGIN:
+        if (l->ref)
+            ref_l1_flush(l->ref);
+        return hierarchy_kernel_begin(l->h, e.kernel,
+                                      l->trace->kernels[e.kernel].pc_count,
+                                      err) != 0 ? -1 : 1;
+    case SCHED_KERNEL_END:
+        hierarchy_timed_kernel(l->h, sched_timed_kernel(l->sched));
+        return hierarchy_kernel_end(l->h, err) != 0 ? -1 : 1;
+    case SCHED_CTA_DISPATCH:
+        l->dispatched++;
+        return 1;
+    case SCHED_ISSUE:
+        if (bar)
+            progress_update(bar, ++*issued);
+        return issue(l, cc, &e, err) != 0 ? -1 : 1;
+    default:
+        return 1;
+    }
+}
+
+int timed_replay_run(const sched_source *source, const gpu_config *config,
+                     const replay_options *o, hierarchy **hs, const warp_order_spec *orders,
+                     uint32_t count, progress *bar, ws_error *err)
+{
+    coalesce_config cc = {.line_bytes = config->l1.line_bytes, .half_warp = o->half_warp};
+    cta_cache *ctas = count > 1 ? cta_cache_new(source, count, err) : NULL;
+    if (count > 1 && !ctas)
+        return -1;
+    sched_source shared = ctas ? cta_cache_source(ctas) : *source;
+    loop *loops = calloc(count ? count : 1, sizeof *loops);
+    int rc = -1;
+    uint64_t issued = 0;
+    if (!loops) {
+        ws_fail(err, "out of memory");
+        goto out;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        loop *l = &loops[i];
+        l->h = hs[i];
+        l->config = config;
+        l->trace = source->trace;
+        l->schedule = o->schedule;
+        if (orders && orders[i].ops) {
+            l->schedule.warp = orders[i].ops;
+            l->schedule.warp_n = orders[i].n;
+            l->schedule.warp_p = orders[i].p;
+        }
+        l->schedule.timed = 1;
+        if (l->schedule.warp->observed && !(l->ref = ref_l1_new(config, err)))
+            goto out;
+        if (!(l->sched = sched_new(config, &l->schedule, &shared, NULL, NULL, err)))
+            goto out;
+        l->state = 1;
+    }
+    /* In lockstep by CTA dispatch, as replay.c's several streams: the
+     * shared CTA copies stay about one residency. */
+    for (;;) {
+        int64_t next = -1;
+        for (uint32_t i = 0; i < count; i++)
+            if (loops[i].state == 1 && (next < 0 || loops[i].dispatched < loops[next].dispatched))
+                next = i;
+        if (next < 0)
+            break;
+        loop *l = &loops[next];
+        l->state = step(l, &cc, next == 0 ? bar : NULL, &issued, err);
+        if (l->state < 0)
+            goto out;
+    }
+    rc = 0;
+    for (uint32_t i = 0; i < count && rc == 0; i++)
+        if (sched_timed_scheduler_stalls(loops[i].sched))
+            rc = hierarchy_timed_stalls(loops[i].h, sched_timed_scheduler_stalls(loops[i].sched), err);
+out:
+    for (uint32_t i = 0; loops && i < count; i++) {
+        sched_free(loops[i].sched);
+        ref_l1_free(loops[i].ref);
+    }
+    free(loops);
+    cta_cache_free(ctas);
+    return rc;
+}
