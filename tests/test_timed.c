@@ -1,0 +1,327 @@
+/* tests/test_timed.c: the timed replay (docs/metrics.md §12) on traces of a
+ * few records, each timeline worked by hand to its cycle.
+ *
+ * The GPU: one SM, one scheduler, one L2 slice; L1 hit 20 cycles, L2 120,
+ * DRAM 220 (issue to data back); one request a cycle through the LD/ST
+ * unit and the slice; 16 bytes a cycle of DRAM; 32 MSHRs of 8 merges.
+ * Lines are 128 B, so a DRAM line transfer holds the channel 8 cycles. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyzer/replay.h"
+#include "formats/memtrace.h"
+#include "formats/sink.h"
+
+enum { L1 = 20, L2 = 120, DRAM = 220 };
+
+/* One record: the warp of CTA 0 that issues it (in this order per warp),
+ * its kind, and the lines of its lanes (lane l reads line[l] at offset 0;
+ * `lanes` of them). */
+typedef struct rec {
+    uint32_t kernel, warp;
+    wst_kind kind;
+    uint32_t lanes;
+    uint64_t line[4];
+} rec;
+
+static wst_memtrace *trace_of(const rec *recs, size_t n, uint32_t kernels, uint32_t warps)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    for (uint32_t k = 0; k < kernels; k++) {
+        wst_kernel kernel = {.name = "k", .grid = {1, 1, 1}, .block = {32 * warps, 1, 1}};
+        cr_assert_geq(wst_sink_add_kernel(&s, &kernel, &err), 0);
+        cr_assert_geq(wst_sink_add_pc(&s, k, &(wst_pc){.offset = 0}, &err), 0);
+    }
+    for (size_t i = 0; i < n; i++) {
+        wst_record r;
+        memset(&r, 0, sizeof r);
+        r.warp = recs[i].warp;
+        r.kind = (uint8_t)recs[i].kind;
+        r.size = 4;
+        for (uint32_t l = 0; l < recs[i].lanes; l++) {
+            r.mask |= 1u << l;
+            r.addr[l] = 0x10000000 + recs[i].line[l] * 128;
+        }
+        cr_assert_eq(wst_sink_add_record(&s, recs[i].kernel, &r, &err), 0);
+    }
+    return m;
+}
+
+static gpu_config tiny_gpu(void)
+{
+    gpu_config c;
+    ws_error err;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    c.sms = 1;
+    c.schedulers_per_sm = 1;
+    const char *sets[] = {"l2.slices=1", "latency.l2=120", "latency.dram=220",
+                          "timing.l1_latency=20", "mshr.entries=32", "mshr.merges=8"};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++)
+        cr_assert_eq(config_override(&c, "--set", sets[i], &err), 0, "%s", err.msg);
+    cr_assert_eq(config_override(&c, "--l2", "64K:8:128", &err), 0, "%s", err.msg);
+    return c;
+}
+
+/* The instructions as the hierarchy saw them: (cycle, warp) in order. */
+typedef struct seen {
+    uint64_t cycle[64];
+    uint32_t warp[64];
+    uint32_t count;
+} seen;
+
+static void seen_instruction(void *ctx, const replay_issue *is)
+{
+    seen *s = ctx;
+    if (s->count < 64) {
+        s->cycle[s->count] = is->step;
+        s->warp[s->count++] = is->cta_warp;
+    }
+}
+
+/* Replays m timed under `schedule` on c; the hierarchy stays the caller's. */
+static hierarchy *run_timed(const wst_memtrace *m, const gpu_config *c, const char *schedule,
+                            seen *order)
+{
+    hierarchy_options o = {.config = *c, .seed = 1, .timed = 1};
+    if (order)
+        o.observers[o.observer_count++] =
+            (l1_observer){.ctx = order, .instruction_end = seen_instruction};
+    replay_options ro;
+    replay_options_default(&ro);
+    ws_error err;
+    cr_assert_eq(sched_options_parse(schedule, &ro.schedule, &err), 0, "%s", err.msg);
+    sched_source src = sched_source_memtrace(m);
+    hierarchy *h = NULL;
+    cr_assert_eq(replay_run(&src, c, &ro, &o, 1, &h, NULL, &err), 0, "%s", err.msg);
+    sched_source_free(&src);
+    return h;
+}
+
+static uint64_t kernel_cycles(const hierarchy *h, uint32_t k)
+{
+    const timed_kernel *t = &hierarchy_results(h)->kernels[k].timed;
+    return t->end_cycle - t->start_cycle;
+}
+
+/* Scheduler-cycles add up: issued + stalled = cycles × schedulers × SMs. */
+static void assert_cycles_add_up(const hierarchy *h, const gpu_config *c)
+{
+    const replay_results *r = hierarchy_results(h);
+    uint64_t cycles = 0, slots = r->timed_total.issue_cycles;
+    for (uint32_t k = 0; k < r->kernel_count; k++)
+        cycles += kernel_cycles(h, k);
+    for (int s = 0; s < STALL_CAUSES; s++)
+        slots += r->timed_total.stalls[s];
+    cr_assert_eq(slots, cycles * c->sms * c->schedulers_per_sm);
+}
+
+/* A store at 0 (to L2, never waited for); a load of X at 1: L1 and L2
+ * miss, DRAM, back at 1 + 220 = 221; a load of X that waits for it
+ * (blocking loads): at 221 an L1 hit, back at 241; a load of the stored
+ * line Y that waits for that: at 241 an L1 miss and an L2 hit, back at
+ * 241 + 120 = 361, when the warp and the kernel end. */
+Test(timed, one_warp_l1_l2_dram)
+{
+    rec recs[] = {{0, 0, WST_STORE, 1, {7}},
+                  {0, 0, WST_LOAD, 1, {1}},
+                  {0, 0, WST_LOAD, 1, {1}},
+                  {0, 0, WST_LOAD, 1, {7}}};
+    wst_memtrace *m = trace_of(recs, 4, 1, 1);
+    gpu_config c = tiny_gpu();
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    cr_assert_eq(order.count, 4);
+    cr_assert_eq(order.cycle[0], 0);
+    cr_assert_eq(order.cycle[1], 1);
+    cr_assert_eq(order.cycle[2], 1 + DRAM);
+    cr_assert_eq(order.cycle[3], 1 + DRAM + L1);
+    cr_assert_eq(kernel_cycles(h, 0), 1 + DRAM + L1 + L2);
+    const replay_results *r = hierarchy_results(h);
+    cr_assert_eq(r->timed_total.instructions, 4);
+    /* Issued at 0, 1, 221, 241; waiting on memory 2..220 and 222..240;
+     * no warp left to issue 242..360. */
+    cr_assert_eq(r->timed_total.issue_cycles, 4);
+    cr_assert_eq(r->timed_total.stalls[STALL_MEMORY], 219 + 19);
+    cr_assert_eq(r->timed_total.stalls[STALL_NO_WARP], 119);
+    const latency_counts *l = &r->total.latency;
+    cr_assert_eq(l->requests[SERVED_DRAM], 1);
+    cr_assert_eq(l->cycles[SERVED_DRAM], DRAM);
+    cr_assert_eq(l->cycles[SERVED_L1], L1);
+    cr_assert_eq(l->cycles[SERVED_L2], L2);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+/* Two warps load X: warp 0 misses at 0 (back at 220), warp 1 merges into
+ * its MSHR at 1 and gets the line with it, at 220. */
+Test(timed, two_warps_merge_into_one_mshr)
+{
+    rec recs[] = {{0, 0, WST_LOAD, 1, {1}}, {0, 1, WST_LOAD, 1, {1}}};
+    wst_memtrace *m = trace_of(recs, 2, 1, 2);
+    gpu_config c = tiny_gpu();
+    hierarchy *h = run_timed(m, &c, "rr,gto", NULL);
+    const replay_results *r = hierarchy_results(h);
+    cr_assert_eq(kernel_cycles(h, 0), DRAM);
+    cr_assert_eq(r->total.l1.misses, 1);
+    cr_assert_eq(r->total.l1.pending_hits, 1);
+    cr_assert_eq(r->total.l1.hits, 0);
+    cr_assert_eq(r->total.latency.cycles[SERVED_L1_MERGE], DRAM - 1);
+    cr_assert_eq(r->total.traffic.l1_to_l2_requests, 1);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+/* One MSHR.  Warp 0 misses X at 0 (back at 220).  Warp 1's miss of Y at
+ * 1 finds no MSHR: it waits, holding the LD/ST unit, until 220, then goes
+ * to DRAM: back at 440.  Warp 2 cannot issue its load of Z until the unit
+ * is free at 221 (a pipeline stall, 2..220), then waits for Y's MSHR:
+ * DRAM at 440, back at 660. */
+Test(timed, mshrs_exhausted_stall_and_retry)
+{
+    rec recs[] = {{0, 0, WST_LOAD, 1, {1}}, {0, 1, WST_LOAD, 1, {2}}, {0, 2, WST_LOAD, 1, {3}}};
+    wst_memtrace *m = trace_of(recs, 3, 1, 3);
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    cr_assert_eq(config_override(&c, "--set", "mshr.entries=1", &err), 0);
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    const replay_results *r = hierarchy_results(h);
+    cr_assert_eq(order.cycle[1], 1);
+    cr_assert_eq(order.cycle[2], DRAM + 1);
+    cr_assert_eq(kernel_cycles(h, 0), 3 * DRAM);
+    cr_assert_eq(r->total.l1.reservation_fails, 2);
+    cr_assert_eq(r->total.l1.bypasses, 0, "a stall, never a bypass");
+    cr_assert_eq(r->total.l1.misses, 3);
+    cr_assert_eq(r->timed_total.stalls[STALL_PIPELINE], DRAM - 1);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+/* An L1 of one set of 4 ways.  Warps 0-3 miss lines A-D at 0-3; their
+ * DRAM transfers start 8 cycles apart (16 B a cycle), so they are back at
+ * 220, 228, 236, 244.  Warp 4's miss of E at 4 finds every way pending
+ * (a reservation fail): it waits until A is back at 220, takes A's way,
+ * and is back at 440. */
+Test(timed, set_with_every_way_pending)
+{
+    rec recs[5];
+    for (uint32_t w = 0; w < 5; w++)
+        recs[w] = (rec){0, w, WST_LOAD, 1, {1 + w}};
+    wst_memtrace *m = trace_of(recs, 5, 1, 5);
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    cr_assert_eq(config_override(&c, "--l1", "512:4:128", &err), 0, "%s", err.msg);
+    hierarchy *h = run_timed(m, &c, "rr,gto", NULL);
+    const replay_results *r = hierarchy_results(h);
+    cr_assert_eq(kernel_cycles(h, 0), 2 * DRAM);
+    cr_assert_eq(r->total.l1.reservation_fails, 1);
+    cr_assert_eq(r->total.latency.cycles[SERVED_DRAM], 220 + 227 + 234 + 241 + 436);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+/* One load of 4 lines, the LD/ST unit taking 4 requests a cycle and DRAM
+ * 4096 bytes: the slice takes one request a cycle, so they are looked up
+ * at 0, 1, 2, 3 and the last is back at 3 + 220.  At 4 requests a cycle
+ * the slice takes them all at 0. */
+Test(timed, one_l2_slice_saturated)
+{
+    rec recs[] = {{0, 0, WST_LOAD, 4, {1, 2, 3, 4}}};
+    wst_memtrace *m = trace_of(recs, 1, 1, 1);
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    cr_assert_eq(config_override(&c, "--set", "timing.ldst_requests_per_cycle=4", &err), 0);
+    cr_assert_eq(config_override(&c, "--set", "timing.dram_bytes_per_cycle=4096", &err), 0);
+    hierarchy *h = run_timed(m, &c, "rr,gto", NULL);
+    cr_assert_eq(kernel_cycles(h, 0), 3 + DRAM);
+    cr_assert_eq(hierarchy_results(h)->l2_queues[0].wait_cycles, 0 + 1 + 2 + 3);
+    hierarchy_free(h);
+    cr_assert_eq(config_override(&c, "--set", "timing.l2_requests_per_cycle=4", &err), 0);
+    h = run_timed(m, &c, "rr,gto", NULL);
+    cr_assert_eq(kernel_cycles(h, 0), DRAM);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+/* The same load with the slice at 4 requests a cycle and DRAM at 16
+ * bytes: the four line transfers start at 0, 8, 16, 24; the last is back
+ * at 24 + 220. */
+Test(timed, dram_bandwidth_bound)
+{
+    rec recs[] = {{0, 0, WST_LOAD, 4, {1, 2, 3, 4}}};
+    wst_memtrace *m = trace_of(recs, 1, 1, 1);
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    cr_assert_eq(config_override(&c, "--set", "timing.ldst_requests_per_cycle=4", &err), 0);
+    cr_assert_eq(config_override(&c, "--set", "timing.l2_requests_per_cycle=4", &err), 0);
+    hierarchy *h = run_timed(m, &c, "rr,gto", NULL);
+    cr_assert_eq(kernel_cycles(h, 0), 24 + DRAM);
+    cr_assert_eq(hierarchy_results(h)->dram_queues[0].wait_cycles, 0 + 8 + 16 + 24);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+/* Two warps of two stores and a load each (stores never wait, so a warp
+ * stays ready until its load).  GTO keeps the greedy warp 0 until it
+ * waits: 0 0 0 1 1 1.  LRR takes the ready warps in turn: 0 1 0 1 0 1. */
+Test(timed, gto_stays_greedy_lrr_rotates)
+{
+    rec recs[] = {{0, 0, WST_STORE, 1, {1}}, {0, 0, WST_STORE, 1, {2}}, {0, 0, WST_LOAD, 1, {3}},
+                  {0, 1, WST_STORE, 1, {4}}, {0, 1, WST_STORE, 1, {5}}, {0, 1, WST_LOAD, 1, {6}}};
+    wst_memtrace *m = trace_of(recs, 6, 1, 2);
+    gpu_config c = tiny_gpu();
+    seen gto = {0}, lrr = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &gto);
+    hierarchy_free(h);
+    h = run_timed(m, &c, "rr,lrr", &lrr);
+    hierarchy_free(h);
+    const uint32_t gto_order[] = {0, 0, 0, 1, 1, 1}, lrr_order[] = {0, 1, 0, 1, 0, 1};
+    cr_assert_eq(gto.count, 6);
+    cr_assert_eq(lrr.count, 6);
+    for (int i = 0; i < 6; i++) {
+        cr_assert_eq(gto.warp[i], gto_order[i], "gto issue %d", i);
+        cr_assert_eq(lrr.warp[i], lrr_order[i], "lrr issue %d", i);
+        cr_assert_eq(gto.cycle[i], (uint64_t)i, "one issue a cycle");
+    }
+    wst_memtrace_free(m);
+}
+
+/* A store never stalls its warp: store, store, load issue at 0, 1, 2
+ * though no store's data ever comes back. */
+Test(timed, a_store_never_stalls)
+{
+    rec recs[] = {{0, 0, WST_STORE, 1, {1}}, {0, 0, WST_STORE, 1, {1}}, {0, 0, WST_LOAD, 1, {2}}};
+    wst_memtrace *m = trace_of(recs, 3, 1, 1);
+    gpu_config c = tiny_gpu();
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    cr_assert_eq(order.cycle[2], 2);
+    cr_assert_eq(kernel_cycles(h, 0), 2 + DRAM);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+/* Two kernels of one load of X each.  Kernel 0: DRAM, 220 cycles.  Kernel
+ * 1 starts when kernel 0's last CTA retires, at 220, with its L1 flushed
+ * and L2 warm: an L2 hit, 120 cycles; it ends at 340. */
+Test(timed, kernel_boundary)
+{
+    rec recs[] = {{0, 0, WST_LOAD, 1, {1}}, {1, 0, WST_LOAD, 1, {1}}};
+    wst_memtrace *m = trace_of(recs, 2, 2, 1);
+    gpu_config c = tiny_gpu();
+    hierarchy *h = run_timed(m, &c, "rr,gto", NULL);
+    const replay_results *r = hierarchy_results(h);
+    cr_assert_eq(r->kernels[0].timed.start_cycle, 0);
+    cr_assert_eq(r->kernels[0].timed.end_cycle, DRAM);
+    cr_assert_eq(r->kernels[1].timed.start_cycle, DRAM);
+    cr_assert_eq(r->kernels[1].timed.end_cycle, DRAM + L2);
+    cr_assert_eq(r->kernels[1].counts.l2.hits, 1);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
