@@ -22,7 +22,7 @@
 enum { EV_LOOKUP, EV_HIT, EV_MISS, EV_FILL, EV_DEPART, EV_STORE, EV_INSTRUCTION, EV_REQUESTS,
        EV_TRANSFER, L1_EVENTS };
 
-/* One MSHR entry of the reserved-line mode (docs/metrics.md §7). */
+/* One MSHR entry of the timed replay (docs/metrics.md §12). */
 typedef struct mshr_entry {
     uint64_t line, ready;
     uint32_t merges;
@@ -78,7 +78,7 @@ static cache *make_cache(const cache_config *g, const policy_spec *spec, uint32_
     co.admission = spec->admission;
     co.policy_geometry = (policy_geometry){.seed = o->seed + seed_offset, .param = param,
                                            .schedulers = o->config.schedulers_per_sm};
-    co.track_pending = o->reserved_lines || o->timed;
+    co.track_pending = o->timed;
     co.track_owners = track_owners;
     return cache_new(&co, err);
 }
@@ -181,7 +181,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         !(h->res.sm_hits = calloc(h->sms, 8)) || !(h->res.sm_misses = calloc(h->sms, 8)) ||
         !(h->res.sm_load_misses = calloc(h->sms, 8)) ||
         !(h->res.remote_holders = calloc((size_t)h->sms * h->sms, 8)) ||
-        ((o->reserved_lines || o->timed) &&
+        (o->timed &&
          !(h->mshr = calloc((size_t)h->sms * h->mshr_entries, sizeof *h->mshr))) ||
         (o->timed && !(h->ldst_next = calloc(h->sms, sizeof *h->ldst_next)))) {
         ws_fail(err, "out of memory");
@@ -189,6 +189,10 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     }
     if (hierarchy_resolve_policies(&h->o, err) != 0)
         goto fail;
+    if (o->timed_by_lru) { /* the clock is the driving LRU run's (timed_replay.c) */
+        h->res.timed = h->res.timed_by_lru = 1;
+        h->res.timing = c->timing;
+    }
     if (o->timed) {
         if (!(h->timing = mem_timing_new(c, err)))
             goto fail;
@@ -485,7 +489,7 @@ static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *
                      L2_WRITE_BACK, NULL, NULL, NULL, err);
 }
 
-/* ---- the reserved-line mode (docs/metrics.md §7) ---- */
+/* ---- MSHRs (timed, docs/metrics.md §12) ---- */
 
 static mshr_entry *mshrs_of(hierarchy *h, uint32_t sm)
 {
@@ -523,13 +527,13 @@ static uint64_t mshr_soonest_free(hierarchy *h, uint32_t sm)
     return soonest;
 }
 
-/* Timed (docs/metrics.md §12): a load that would allocate waits at its L1,
- * holding the LD/ST unit, until it can: a line in flight with a merge slot
- * left (else until the line arrives), or for a new line a free MSHR and a
+/* Timed (docs/metrics.md §12): a load waits at its L1, holding the LD/ST
+ * unit, until it can go on: for a line in flight, a merge slot (else until
+ * the line arrives); for a new line it would allocate, a free MSHR and a
  * way of its set that is not pending (GPGPU-Sim's reservation fails).  So
  * it is a stall, never a bypass.  Advances h->now; returns the cycles
  * waited. */
-static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line)
+static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate)
 {
     uint64_t from = h->now;
     for (;;) {
@@ -539,7 +543,7 @@ static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line)
             if (!e || e->merges < h->o.config.mshr_merges)
                 break;
             h->now = until; /* every merge slot taken: the retry hits the arrived line */
-        } else if (cache_contains(l1, line)) {
+        } else if (cache_contains(l1, line) || !allocate) {
             break;
         } else if (!mshr_free(h, sm, h->now)) {
             h->now = mshr_soonest_free(h, sm);
@@ -553,19 +557,13 @@ static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line)
     return h->now - from;
 }
 
-/* A hit on a pending line merges into its MSHR; 0 if the merge cap is hit. */
-static int mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
+/* A hit on a pending line merges into its MSHR (wait_for_l1 saw to a
+ * free merge slot). */
+static void mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 {
-    mshr_entry *e = mshrs_of(h, sm);
-    for (uint32_t i = 0; i < h->mshr_entries; i++) {
-        if (e[i].ready <= now || e[i].line != line)
-            continue;
-        if (e[i].merges >= h->o.config.mshr_merges)
-            return 0;
-        e[i].merges++;
-        return 1;
-    }
-    return 1;
+    mshr_entry *e = mshr_of_line(h, sm, line, now);
+    if (e)
+        e->merges++;
 }
 
 /* ---- the stages (hierarchy.h) ---- */
@@ -635,7 +633,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     cache_req q;
     cache_result r = {0};
     cache_way way = {POLICY_BYPASS};
-    mshr_entry *mshr = NULL; /* reserved mode: the one a new fill takes */
+    mshr_entry *mshr = NULL; /* timed: the one a new fill takes */
     /* A throttled warp may hit, never allocate (S3 ch. 5). */
     int polluting = may_allocate(h, is);
     *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
@@ -644,12 +642,10 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
             return -1;
         int allocate = polluting;
-        if (allocate && h->timing && wait_for_l1(h, l1, is->sm, line))
-            k->l1.reservation_fails++;
-        if (allocate && h->mshr && !cache_contains(l1, line) &&
-            !(mshr = mshr_free(h, is->sm, h->now))) {
-            allocate = 0;
-            k->l1.reservation_fails++;
+        if (h->timing) { /* it waits, if it must, for a merge slot or what a fill needs */
+            k->l1.reservation_fails += wait_for_l1(h, l1, is->sm, line, allocate) != 0;
+            if (allocate && !cache_contains(l1, line))
+                mshr = mshr_free(h, is->sm, h->now);
         }
         if (h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
             cache_probe(l1, &q, 0, h->now, &r);
@@ -661,11 +657,8 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         }
         if (!r.bypassed && on_lookup(h, is, line, err) != 0)
             return -1;
-        if (r.hit && r.pending && !mshr_merge(h, is->sm, line, h->now)) {
-            r.hit = 0; /* no merge slot left: serviced from L2 without allocating */
-            r.hit_sectors = 0;
-            k->l1.reservation_fails++;
-        } else if (r.hit && r.pending) {
+        if (r.hit && r.pending) { /* a merge: wait_for_l1 left it a slot */
+            mshr_merge(h, is->sm, line, h->now);
             k->l1.pending_hits++;
             /* S0 §VI-C: a request to a shared line served by the MSHR */
             h->kernel->shared_mshr_hits +=
@@ -753,13 +746,8 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         return -1;
     if (h->timing) { /* pending until its data is back: later requests merge into it */
         cache_set_ready(l1, r.slot, back);
-        *mshr = (mshr_entry){.line = line, .ready = back};
-    } else if (h->o.reserved_lines) {
-        uint64_t from = r.stalled && r.stall_until > is->step ? r.stall_until : is->step;
-        k->load_miss_latency += from - is->step; /* waited for a way */
-        uint64_t ready = from + m.latency + below;
-        cache_set_ready(l1, r.slot, ready);
-        *mshr = (mshr_entry){.line = line, .ready = ready};
+        if (mshr)
+            *mshr = (mshr_entry){.line = line, .ready = back};
     }
     return 1;
 }
@@ -1015,6 +1003,10 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
 }
 
 const replay_results *hierarchy_results(const hierarchy *h) { return &h->res; }
+
+int hierarchy_is_timed_by_lru(const hierarchy *h) { return h->o.timed_by_lru; }
+
+int hierarchy_l2_cold(const hierarchy *h) { return h->o.l2_cold; }
 
 void hierarchy_timed_kernel(hierarchy *h, const timed_kernel *k)
 {

@@ -187,12 +187,15 @@ typedef struct hierarchy_options {
     /* Locality-based cache management (analyzer/stages/lcm.h): on when it
      * bypasses or coalesces; its front end comes after the caller's. */
     lcm_options lcm;
-    int reserved_lines;         /* docs/metrics.md §7 latency model and MSHR limits */
     /* The timed replay (docs/metrics.md §12): each instruction's requests
      * go through the LD/ST unit, MSHRs, the L2 slices' queues and DRAM at
      * the issue cycle (replay_issue.step) and the hierarchy says when the
      * data is back (hierarchy_timed_outcome). */
     int timed;
+    /* Timed, for OPT (docs/metrics.md §12): a functional hierarchy fed the
+     * issue order of a timed LRU replay of the same GPU, whose clock it
+     * reports; its own hits cannot change that order, so next uses hold. */
+    int timed_by_lru;
     /* OPT: the next-use streams of this hierarchy's L1 / L2 accesses (from
      * a backward pass), or NULL when the policy is not OPT. */
     nextuse *l1_next, *l2_next;
@@ -317,6 +320,8 @@ typedef struct replay_results {
      * the whole run, the stall cycles of each scheduler ([sm × schedulers +
      * t][cause]) and the queues of each L2 slice and DRAM channel. */
     int timed;
+    int timed_by_lru;     /* OPT: replayed in a timed LRU run's order, whose clock this is;
+                             its queues are that run's (l2_queues, dram_queues NULL) */
     timing_config timing; /* the model's parameters */
     timed_kernel timed_total;
     uint32_t schedulers;
@@ -353,6 +358,8 @@ void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *
  * hierarchy_kernel_end) and the schedulers' stalls of the whole run (at
  * the end, before hierarchy_finish). */
 void hierarchy_timed_kernel(hierarchy *h, const timed_kernel *k);
+int hierarchy_is_timed_by_lru(const hierarchy *h);
+int hierarchy_l2_cold(const hierarchy *h);
 int hierarchy_timed_stalls(hierarchy *h, const uint64_t *scheduler_stalls, ws_error *err);
 
 double level_hit_rate(const level_counts *c); /* hits ÷ accesses, -1 if none */

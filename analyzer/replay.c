@@ -741,9 +741,11 @@ static hierarchy *recorder(const hierarchy_options *o, uint32_t kernels, int kee
 static int recording_pass(const sched_source *source, const gpu_config *config,
                           const replay_options *o, hierarchy **rec,
                           const warp_order_spec *orders, uint32_t *n_rec,
-                          nextuse *const *streams, uint32_t n_streams, ws_error *err)
+                          nextuse *const *streams, uint32_t n_streams, int timed, ws_error *err)
 {
-    int rc = *n_rec ? feed(source, config, o, rec, orders, *n_rec, NULL, err) : 0;
+    int rc = !*n_rec ? 0
+             : timed ? timed_replay_run(source, config, o, rec, orders, *n_rec, NULL, err)
+                     : feed(source, config, o, rec, orders, *n_rec, NULL, err);
     for (uint32_t i = 0; i < *n_rec; i++)
         hierarchy_free(rec[i]);
     *n_rec = 0;
@@ -785,9 +787,10 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
             goto out;
         }
         if (timed && (needs_next(&final[i].l1_spec) || needs_next(&final[i].l2_spec))) {
-            ws_fail(err, "opt: Belady's OPT needs the future of its issue order, which the timed "
-                    "replay's own hits change; use the functional replay for OPT");
-            goto out;
+            /* OPT needs the future of its order, which its own hits would
+             * change in a closed loop: it rides a timed LRU run's order. */
+            final[i].timed = 0;
+            final[i].timed_by_lru = 1;
         }
     }
     for (uint32_t i = 0; i < count; i++) {
@@ -804,7 +807,7 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
                 goto out;
         }
     }
-    if (recording_pass(source, config, o, rec, rec_orders, &n_rec, owned, n_owned, err) != 0)
+    if (recording_pass(source, config, o, rec, rec_orders, &n_rec, owned, n_owned, timed, err) != 0)
         goto out;
     /* Pass 2: L2 keys for every OPT L2, behind the real L1 policy. */
     uint32_t first_l2 = n_owned;
@@ -820,7 +823,7 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
             goto out;
     }
     if (recording_pass(source, config, o, rec, rec_orders, &n_rec, owned + first_l2,
-                       n_owned - first_l2, err) != 0)
+                       n_owned - first_l2, timed, err) != 0)
         goto out;
     /* The real pass: one stream for all, or in the timed replay
      * (docs/metrics.md §12) a closed loop each. */

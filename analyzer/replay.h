@@ -37,6 +37,20 @@ typedef struct replay_stream_stats {
     double decode_cpu_seconds;
 } replay_stream_stats;
 
+/* What happens on the timed replay's clock (docs/metrics.md §12), for a
+ * timeline (reports/timeline_json.h): every hook optional, told of the
+ * first hierarchy's run only.  Cycles are the run's clock. */
+typedef struct timed_observer {
+    void *ctx;
+    void (*kernel)(void *ctx, uint32_t kernel, uint64_t start, uint64_t end);
+    /* A CTA resident on sm in `slot` (its CTA slot) from start to end. */
+    void (*cta)(void *ctx, uint32_t kernel, uint32_t sm, uint32_t slot, uint32_t cta,
+                uint64_t start, uint64_t end);
+    /* A warp instruction issued at is->step whose data was back at `back`
+     * (loads and atomics; stores: the cycle it left the LD/ST unit). */
+    void (*instruction)(void *ctx, const replay_issue *is, uint64_t back);
+} timed_observer;
+
 typedef struct replay_options {
     sched_options schedule;
     int half_warp;
@@ -60,6 +74,8 @@ typedef struct replay_options {
     /* Optional, `count` entries: each consumer's CPU seconds are added to
      * its entry (bench_pipeline's breakdown of where the pass's work goes). */
     double *consumer_cpu_seconds;
+    /* Optional: the timed replay's events (its first hierarchy's). */
+    const timed_observer *timeline;
 } replay_options;
 
 void replay_options_default(replay_options *o);

@@ -140,6 +140,8 @@ typedef struct sched_outcome {
 } sched_outcome;
 
 void sched_timed_issued(sched *s, const sched_outcome *outcome);
+/* The clock: the cycle of the last event handed out. */
+uint64_t sched_timed_cycle(const sched *s);
 /* The kernel running, or the last one ended (after its KERNEL_END). */
 const timed_kernel *sched_timed_kernel(const sched *s);
 /* Stall cycles of the whole run: [sm × schedulers + t][cause]. */

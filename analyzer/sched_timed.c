@@ -320,4 +320,6 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
 
 const timed_kernel *sched_timed_kernel(const sched *s) { return &s->kernel_stats; }
 
+uint64_t sched_timed_cycle(const sched *s) { return s->cycle; }
+
 const uint64_t *sched_timed_scheduler_stalls(const sched *s) { return s->scheduler_stalls; }

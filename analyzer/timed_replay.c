@@ -11,6 +11,7 @@
 /* One closed loop: a hierarchy and the scheduler its answers drive. */
 typedef struct loop {
     hierarchy *h;
+    hierarchy *driver; /* timed_by_lru: the timed LRU hierarchy whose answers drive the order */
     sched *sched;
     sched_options schedule;
     const gpu_config *config;
@@ -18,7 +19,34 @@ typedef struct loop {
     ref_l1 *ref; /* for orders that watch an L1 (ccws, lws): the reference LRU L1 */
     uint64_t dispatched;
     int state; /* 1 running, 0 done, -1 failed */
+    /* The timeline's view (replay_options.timeline), first loop only: each
+     * SM's CTA slots, the CTA in each and since when, and the kernel's start. */
+    const timed_observer *timeline;
+    uint32_t slots_per_sm;
+    uint32_t *slot_cta;   /* [sms × slots_per_sm], UINT32_MAX: free */
+    uint64_t *slot_since;
+    uint64_t kernel_start;
 } loop;
+
+/* The timeline hears of a CTA's dispatch (start) or retire (end). */
+static void timeline_cta(loop *l, const sched_event *e, int retire)
+{
+    uint32_t *cta = l->slot_cta + (size_t)e->sm * l->slots_per_sm;
+    uint64_t now = sched_timed_cycle(l->sched), *since = l->slot_since + (size_t)e->sm * l->slots_per_sm;
+    for (uint32_t s = 0; s < l->slots_per_sm; s++) {
+        if (retire && cta[s] == e->cta) {
+            if (l->timeline->cta)
+                l->timeline->cta(l->timeline->ctx, e->kernel, e->sm, s, e->cta, since[s], now);
+            cta[s] = UINT32_MAX;
+            return;
+        }
+        if (!retire && cta[s] == UINT32_MAX) {
+            cta[s] = e->cta;
+            since[s] = now;
+            return;
+        }
+    }
+}
 
 /* The issue through coalescer and hierarchy, and the answer back to the
  * scheduler. */
@@ -32,7 +60,8 @@ static int issue(loop *l, const coalesce_config *cc, const sched_event *e, ws_er
     if (n < 0)
         return -1;
     replay_issue is = replay_issue_of(e);
-    if (hierarchy_instruction(l->h, &is, requests, n, err) != 0)
+    if (hierarchy_instruction(l->h, &is, requests, n, err) != 0 ||
+        (l->driver && hierarchy_instruction(l->driver, &is, requests, n, err) != 0))
         return -1;
     if (l->ref) {
         l1_route route = l1_route_of(r->kind, r->space, r->cache_op, l->config->l1.write);
@@ -41,9 +70,22 @@ static int issue(loop *l, const coalesce_config *cc, const sched_event *e, ws_er
         sched_observe(l->sched, e, requests, refs, n);
     }
     sched_outcome o;
-    hierarchy_timed_outcome(l->h, &o.data_back, &o.ldst_free);
+    hierarchy_timed_outcome(l->driver ? l->driver : l->h, &o.data_back, &o.ldst_free);
     sched_timed_issued(l->sched, &o);
+    if (l->timeline && l->timeline->instruction)
+        l->timeline->instruction(l->timeline->ctx, &is,
+                                 r->kind == WST_STORE ? o.ldst_free : o.data_back);
     return 0;
+}
+
+/* The timed LRU replay that drives a timed_by_lru hierarchy's order: the
+ * same GPU and warp order, LRU at both levels, nothing else. */
+static hierarchy *lru_driver(const hierarchy *passenger, const gpu_config *config, ws_error *err)
+{
+    hierarchy_options o = {.config = *config, .timed = 1, .collect = COLLECT_NONE,
+                           .l1_spec = policy_spec_lru(), .l2_spec = policy_spec_lru(),
+                           .l2_cold = hierarchy_l2_cold(passenger)};
+    return hierarchy_new(&o, (uint32_t)hierarchy_results(passenger)->kernel_count, err);
 }
 
 /* One event of a loop's scheduler: 1 = go on, 0 = done, -1 = error. */
@@ -56,16 +98,29 @@ static int step(loop *l, const coalesce_config *cc, progress *bar, uint64_t *iss
         return got;
     switch (e.kind) {
     case SCHED_KERNEL_BEGIN:
+        l->kernel_start = sched_timed_cycle(l->sched);
         if (l->ref)
             ref_l1_flush(l->ref);
-        return hierarchy_kernel_begin(l->h, e.kernel,
-                                      l->trace->kernels[e.kernel].pc_count,
-                                      err) != 0 ? -1 : 1;
+        return (hierarchy_kernel_begin(l->h, e.kernel, l->trace->kernels[e.kernel].pc_count,
+                                       err) != 0 ||
+                (l->driver && hierarchy_kernel_begin(l->driver, e.kernel,
+                                                     l->trace->kernels[e.kernel].pc_count,
+                                                     err) != 0)) ? -1 : 1;
     case SCHED_KERNEL_END:
+        if (l->timeline && l->timeline->kernel)
+            l->timeline->kernel(l->timeline->ctx, e.kernel, l->kernel_start,
+                                sched_timed_cycle(l->sched));
         hierarchy_timed_kernel(l->h, sched_timed_kernel(l->sched));
-        return hierarchy_kernel_end(l->h, err) != 0 ? -1 : 1;
+        return (hierarchy_kernel_end(l->h, err) != 0 ||
+                (l->driver && hierarchy_kernel_end(l->driver, err) != 0)) ? -1 : 1;
     case SCHED_CTA_DISPATCH:
         l->dispatched++;
+        if (l->timeline)
+            timeline_cta(l, &e, 0);
+        return 1;
+    case SCHED_CTA_RETIRE:
+        if (l->timeline)
+            timeline_cta(l, &e, 1);
         return 1;
     case SCHED_ISSUE:
         if (bar)
@@ -104,10 +159,23 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
             l->schedule.warp_p = orders[i].p;
         }
         l->schedule.timed = 1;
+        if (hierarchy_is_timed_by_lru(l->h) && !(l->driver = lru_driver(l->h, config, err)))
+            goto out;
         if (l->schedule.warp->observed && !(l->ref = ref_l1_new(config, err)))
             goto out;
         if (!(l->sched = sched_new(config, &l->schedule, &shared, NULL, NULL, err)))
             goto out;
+        if (i == 0 && o->timeline) {
+            size_t n = (size_t)config->sms * config->max_ctas_per_sm;
+            l->timeline = o->timeline;
+            l->slots_per_sm = config->max_ctas_per_sm;
+            if (!(l->slot_cta = malloc(n * sizeof *l->slot_cta)) ||
+                !(l->slot_since = calloc(n, sizeof *l->slot_since))) {
+                ws_fail(err, "out of memory");
+                goto out;
+            }
+            memset(l->slot_cta, 0xff, n * sizeof *l->slot_cta);
+        }
         l->state = 1;
     }
     /* In lockstep by CTA dispatch, as replay.c's several streams: the
@@ -131,6 +199,9 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
 out:
     for (uint32_t i = 0; loops && i < count; i++) {
         sched_free(loops[i].sched);
+        hierarchy_free(loops[i].driver);
+        free(loops[i].slot_cta);
+        free(loops[i].slot_since);
         ref_l1_free(loops[i].ref);
     }
     free(loops);

@@ -56,10 +56,8 @@ static int parse(const char *command, int argc, char **argv, const char *const *
             a->quiet = 1;
         } else if (strcmp(opt, "--l2-cold") == 0) {
             a->hierarchy.l2_cold = 1;
-        } else if (strcmp(opt, "--reserved-lines") == 0) {
-            a->hierarchy.reserved_lines = 1;
-        } else if (strcmp(opt, "--timed") == 0) {
-            a->hierarchy.timed = 1;
+        } else if (strcmp(opt, "--timed") == 0 || strcmp(opt, "--reserved-lines") == 0) {
+            a->hierarchy.timed = 1; /* --reserved-lines: the one latency model's old name */
         } else if (strcmp(opt, "--ccn-promote") == 0) {
             a->hierarchy.ccn.promote = 1;
         } else if (opt[0] != '-') {
@@ -85,6 +83,8 @@ static int parse(const char *command, int argc, char **argv, const char *const *
                 a->json = value;
             } else if (strcmp(opt, "--csv") == 0) {
                 a->csv = value;
+            } else if (strcmp(opt, "--timeline") == 0) {
+                a->timeline = value;
             } else if (strcmp(opt, "--html") == 0 && valued(opt, extra) >= 0) {
                 a->html = value;
             } else if (strcmp(opt, "--json") == 0 && valued(opt, extra) >= 0) {
@@ -176,6 +176,8 @@ static int parse(const char *command, int argc, char **argv, const char *const *
         return cli_error(NULL, "%s: give a trace file or --workload, not both", command);
     if (!a->trace && !a->workload)
         return cli_error(NULL, "%s needs a trace file; see 'warpscope %s --help'", command, command);
+    if (a->timeline && !a->hierarchy.timed)
+        return cli_error("--timeline", "a timeline is the timed replay's: add --timed");
     if (config_validate(&a->config, &err) != 0)
         return cli_fail(NULL, &err);
     a->hierarchy.config = a->config;

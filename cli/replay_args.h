@@ -14,6 +14,7 @@
 typedef struct replay_args {
     const char *trace, *json, *csv, *policies, *html;
     const char *json_extra; /* bypass --json */
+    const char *timeline;   /* --timeline FILE: the timed replay's Chrome trace */
     uint32_t trials;        /* bypass --trials */
     bypass_u_kind utilization; /* bypass --u */
     const char *workload;   /* profile --workload: record instead of reading */
@@ -43,6 +44,10 @@ void replay_args_document(json_t *doc, const replay_args *a, const char *schema)
 /* Applies the options that change how the trace reads (--cache-op) to a
  * reader the command opened. */
 void replay_args_prepare_reader(const replay_args *a, wst_reader *r);
+
+/* The most events a --timeline file holds (about 120 MB): past it the
+ * instructions are left out, the kernels and CTAs kept. */
+#define TIMELINE_MAX_EVENTS 1000000
 
 /* The shared part of the usage text. */
 #define REPLAY_ARGS_USAGE                                                                  \
@@ -79,10 +84,12 @@ void replay_args_prepare_reader(const replay_args *a, wst_reader *r);
     "  --lcm-window W        a coalescing tag lives W requests (default 32)\n"           \
     "  --seed N              seed of the randomized policies (default 1)\n"                 \
     "  --l2-cold             flush L2 between kernels (default: kept warm)\n"               \
-    "  --reserved-lines      pending lines, latencies and MSHR limits\n"          \
     "  --timed               the timed replay: a clock, latencies, queues and MSHRs,\n"  \
     "                        each policy driving its own issue order (cycles, IPC,\n"  \
-    "                        stalls: the model's figures, docs/replay.md)\n"            \
+    "                        stalls: the model's figures, docs/replay.md);\n"           \
+    "                        --reserved-lines is another name for it\n"               \
+    "  --timeline FILE       with --timed: a per-SM timeline (Chrome trace JSON, opens\n" \
+    "                        in Perfetto or chrome://tracing)\n"                         \
     "  --threads N           worker threads (default: one per core)\n"                      \
     "  --quiet               no progress bar\n"
 

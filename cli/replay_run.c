@@ -6,6 +6,7 @@
 
 #include "analyzer/bypass_advisor.h"
 #include "cli/cli.h"
+#include "reports/timeline_json.h"
 
 /* Whether an entry runs an admission module that has no parameter yet:
  * `bypass-table` or `bypass-pc` named in --policies without a table. */
@@ -40,10 +41,27 @@ int cli_replay_reader(const replay_args *a, wst_reader *r, const hierarchy_optio
                                     ? (const void *)&advice->recommended_pcs
                                     : (const void *)advice->table;
     }
+    /* --timeline: the first hierarchy's clock, written as the run goes. */
+    replay_options run = a->replay;
+    timeline_writer *timeline = NULL;
+    if (rc == 0 && a->timeline) {
+        if (!(timeline = timeline_open(a->timeline, t, a->config.sms, TIMELINE_MAX_EVENTS, &err)))
+            return free(given), bypass_advice_free(advice), cli_fail(a->timeline, &err);
+        run.timeline = timeline_observer(timeline);
+    }
     progress *bar = rc == 0 ? progress_new("replay", records, a->quiet) : NULL;
     if (rc == 0)
-        rc = replay_run(&source, &a->config, &a->replay, given, count, out, bar, &err);
+        rc = replay_run(&source, &a->config, &run, given, count, out, bar, &err);
     progress_free(bar);
+    if (timeline && rc != 0)
+        timeline_abort(timeline);
+    else if (timeline && timeline_close(timeline, &err) != 0) {
+        for (uint32_t i = 0; i < count; i++)
+            hierarchy_free(out[i]), out[i] = NULL;
+        bypass_advice_free(advice);
+        free(given);
+        return cli_fail(a->timeline, &err);
+    }
     bypass_advice_free(advice);
     free(given);
     return rc == 0 ? 0 : cli_fail(a->trace, &err);

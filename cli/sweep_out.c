@@ -93,11 +93,10 @@ static json_t *poise_json(const sweep_result *g, const sweep_summary *v, const r
     json_t *o = json_object();
     json_object_set_new(o, "measured_at", json_pack("{s:[i,i],s:[i,i]}", "baseline", g->n_max,
                                                     g->n_max, "throttled", 1, 1));
-    /* x7's miss rates and latencies: the corners replayed with reserved
-     * lines, whatever the grid's model. */
-    json_object_set_new(o, "latency_model", json_string("reserved-lines"));
-    json_object_set_new(o, "grid_model",
-                        json_string(a->hierarchy.reserved_lines ? "reserved-lines" : "functional"));
+    /* x7's miss rates and latencies: the corners in the timed replay
+     * (docs/metrics.md §12), whatever the grid's model. */
+    json_object_set_new(o, "latency_model", json_string("timed"));
+    json_object_set_new(o, "grid_model", json_string(a->hierarchy.timed ? "timed" : "functional"));
     json_object_set_new(o, "inputs", inputs);
     json_object_set_new(o, "features", features);
     json_t *pred = at_json(g, v->predicted.n, v->predicted.p);
@@ -212,7 +211,7 @@ void sweep_print(FILE *out, const sweep_result *g, const sweep_summary *s)
     print_point(out, "Poise predicted", sweep_at(g, v.predicted.n, v.predicted.p), base);
     print_point(out, "Poise searched (hit rate)", sweep_at(g, v.by_hits.n, v.by_hits.p), base);
     print_point(out, "Poise searched (traffic)", sweep_at(g, v.by_traffic.n, v.by_traffic.p), base);
-    fprintf(out, "  Poise's latency feature comes from the reserved-lines model (L_o %.0f, L' %.0f\n"
+    fprintf(out, "  Poise's latency feature comes from the timed replay (L_o %.0f, L' %.0f\n"
                  "  cycles); I_n = %.2f instructions per global load (the trace's memory\n"
                  "  instructions)\n",
             v.in.l_o, v.in.l_1, v.in.i_n);

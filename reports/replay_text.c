@@ -193,6 +193,11 @@ void compare_text_table(FILE *out, const char *const *names, const replay_result
         fprintf(out, " %7.2f %14s %7.3f %14s %7.3f\n", mpli_mean(&c->mpli), l2s,
                 relative(l2, l2_base), drams, relative(dram, dram_base));
     }
+    int timed = 0;
+    for (uint32_t i = 0; i < count; i++)
+        timed |= r[i]->timed;
+    if (timed)
+        timed_text_table(out, names, r, count);
     for (uint32_t i = 0; i < count; i++) {
         if (r[i]->ccn)
             replay_text_ccn(out, names[i], r[i]->ccn);

@@ -77,7 +77,13 @@ json_t *timed_run_json(const replay_results *r)
         json_array_append_new(per, one);
     }
     json_object_set_new(o, "stall_cycles_per_scheduler", per);
-    json_object_set_new(o, "l2_slice_queues", queues_json(r->l2_queues, r->slices, cycles));
-    json_object_set_new(o, "dram_queues", queues_json(r->dram_queues, r->slices, cycles));
+    if (r->l2_queues) {
+        json_object_set_new(o, "l2_slice_queues", queues_json(r->l2_queues, r->slices, cycles));
+        json_object_set_new(o, "dram_queues", queues_json(r->dram_queues, r->slices, cycles));
+    }
+    if (r->timed_by_lru)
+        json_object_set_new(o, "issue_order",
+                            json_string("a timed LRU run's: OPT's hits are the most any policy "
+                                        "gets on that order, its clock is LRU's"));
     return o;
 }

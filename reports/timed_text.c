@@ -50,6 +50,31 @@ void timed_text_summary(FILE *out, const replay_results *r)
             fprintf(out, " %s %.1f (%s)", served_by_names[w],
                     (double)l->cycles[w] / (double)l->requests[w], GROUPED(l->requests[w]));
     fprintf(out, "\n");
-    print_queues(out, "L2 slice queues", r->l2_queues, r->slices, cycles);
-    print_queues(out, "DRAM queues", r->dram_queues, r->slices, cycles);
+    if (r->l2_queues) {
+        print_queues(out, "L2 slice queues", r->l2_queues, r->slices, cycles);
+        print_queues(out, "DRAM queues", r->dram_queues, r->slices, cycles);
+    }
+    if (r->timed_by_lru)
+        fprintf(out, "  %-22s a timed LRU run's, whose clock this is: OPT bounds the hits of any "
+                     "policy on that order\n", "issue order");
+}
+
+void timed_text_table(FILE *out, const char *const *names, const replay_results *const *r,
+                      uint32_t count)
+{
+    fprintf(out, "\n  timed replay (the model's figures, not a GPU's)\n");
+    fprintf(out, "  %-18s %10s %13s %8s %7s %13s\n", "policy", "L1 merged", "cycles", "speedup",
+            "IPC", "memory stall");
+    uint64_t base = timed_cycles(r[0]);
+    for (uint32_t i = 0; i < count; i++) {
+        const replay_results *x = r[i];
+        uint64_t cycles = timed_cycles(x), slots = x->timed_total.issue_cycles;
+        for (int c = 0; c < STALL_CAUSES; c++)
+            slots += x->timed_total.stalls[c];
+        fprintf(out, "  %-18s %10s %13s %7.3fx %7.3f %13s\n", names[i],
+                SHARE(x->total.l1.pending_hits, x->total.l1.accesses), GROUPED(cycles),
+                cycles ? (double)base / (double)cycles : 0.0,
+                cycles ? (double)x->timed_total.instructions / (double)cycles : 0.0,
+                SHARE(x->timed_total.stalls[STALL_MEMORY], slots));
+    }
 }

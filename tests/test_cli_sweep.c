@@ -42,7 +42,7 @@ Test(cli_sweep, every_point_equals_a_replay_under_its_tuple)
     cr_expect_eq(integer(pt, "l1_to_l2_bytes"), integer(json_object_get(summary, "traffic"),
                                                         "l1_to_l2_bytes"));
     json_t *poise = json_object_get(doc, "poise");
-    cr_expect_str_eq(json_string_value(json_object_get(poise, "latency_model")), "reserved-lines");
+    cr_expect_str_eq(json_string_value(json_object_get(poise, "latency_model")), "timed");
     cr_expect_str_eq(json_string_value(json_object_get(poise, "grid_model")), "functional");
     json_t *inputs = json_object_get(poise, "inputs");
     cr_expect_geq(json_real_value(json_object_get(inputs, "l_o")), 120,

@@ -262,30 +262,38 @@ Test(hierarchy, without_generations_the_other_figures_agree)
     hierarchy_free(hb);
 }
 
-Test(hierarchy, reserved_lines_merge_and_run_out_of_mshrs)
+/* The timed replay (docs/metrics.md §12) with one MSHR of one merge.  A
+ * request that finds no MSHR or merge slot stalls until one frees: it is
+ * never a bypass with a miss class, and a merge past the cap, served once
+ * the line is in, is a hit, not a cold miss.  Fermi: DRAM 220 cycles. */
+Test(hierarchy, timed_mshrs_merge_and_stall_when_full)
 {
-    hierarchy_options o = {.seed = 1, .reserved_lines = 1};
+    hierarchy_options o = {.seed = 1, .timed = 1};
     ws_error err;
     cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
     o.config.sms = 1;
-    o.config.mshr_entries = 2;
+    o.config.mshr_entries = 1;
     o.config.mshr_merges = 1;
     hierarchy *h = make_opts(&o, 1);
     cr_assert_eq(hierarchy_kernel_begin(h, 0, 1, &err), 0);
-    issue_at(h, 0, 0, 0, 1);  /* miss: pending until 0 + DRAM latency */
-    issue_at(h, 0, 1, 1, 1);  /* a hit on the pending line: merge 1 of 1 */
-    issue_at(h, 0, 2, 2, 1);  /* merge cap reached: a reservation failure */
-    issue_at(h, 0, 0, 3, 2);  /* second MSHR */
-    issue_at(h, 0, 0, 4, 3);  /* no MSHR free: serviced without allocating */
-    issue_at(h, 0, 0, 1000, 3); /* fills have arrived: allocates now */
-    issue_at(h, 0, 0, 1001, 1); /* a plain hit */
+    issue_at(h, 0, 0, 0, 1);    /* miss: in flight until 220 */
+    issue_at(h, 0, 1, 1, 1);    /* merges into its MSHR: a pending hit */
+    issue_at(h, 0, 2, 2, 1);    /* no merge slot: waits until 220, then hits */
+    issue_at(h, 0, 0, 3, 2);    /* the LD/ST unit takes it at 221; the MSHR is free */
+    issue_at(h, 0, 0, 4, 3);    /* no MSHR until 441: waits, then misses */
+    issue_at(h, 0, 0, 1000, 3); /* a plain hit */
     cr_assert_eq(hierarchy_finish(h, &err), 0);
-    const level_counts *l1 = &hierarchy_results(h)->total.l1;
+    const replay_results *r = hierarchy_results(h);
+    const level_counts *l1 = &r->total.l1;
     cr_expect_eq(l1->pending_hits, 1);
     cr_expect_eq(l1->reservation_fails, 2);
-    cr_expect_eq(l1->hits, 1, "the merge is a pending hit, apart from hits");
-    cr_expect_eq(l1->misses, 5);
+    cr_expect_eq(l1->hits, 2);
+    cr_expect_eq(l1->misses, 3);
+    cr_expect_eq(l1->bypasses, 0, "a stall is never a bypass");
     cr_expect_eq(l1->accesses, l1->hits + l1->pending_hits + l1->misses);
+    cr_expect_eq(r->total.miss_classes.by_class[MISS_COLD], 3);
+    cr_expect_eq(r->sm_hits[0], l1->hits, "per SM as in the totals");
+    cr_expect_eq(r->total.latency.cycles[SERVED_DRAM], 220 + (441 - 3) + (441 + 220 - 4));
     hierarchy_free(h);
 }
 
@@ -572,7 +580,7 @@ Test(hierarchy, collectors_subscribe_to_l1_events)
  * a sectored L2, and the L1 write policy `write`. */
 static hierarchy *make_write(const char *l1, const char *write, int reserved)
 {
-    hierarchy_options o = {.seed = 1, .reserved_lines = reserved};
+    hierarchy_options o = {.seed = 1, .timed = reserved};
     ws_error err;
     char set[32];
     snprintf(set, sizeof set, "l1.write=%s", write);

@@ -13,7 +13,7 @@ enum { A = 1, B = 2, P = 3, Q = 4, R = 5, S = 6, T = 8, X = 7, Y = 9 };
  * (a system name, or an L1/L2 policy pair "p1/p2"), reserved lines or not. */
 static hierarchy *make_reserved(const char *l1, const char *l2, const char *system, int reserved)
 {
-    hierarchy_options o = {.seed = 1, .reserved_lines = reserved};
+    hierarchy_options o = {.seed = 1, .timed = reserved};
     ws_error err;
     cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
     o.config.sms = 2;
@@ -188,7 +188,7 @@ static void load_at(hierarchy *h, uint32_t sm, uint64_t line, uint64_t step)
 
 Test(sharing_aware, mshr_hits_and_late_rereferences_of_shared_lines)
 {
-    /* With reserved lines: SM 1's first load of A finds it shared in L2
+    /* Timed (docs/metrics.md §12): SM 1's first load of A finds it shared in L2
      * (a shared miss) and fills its L1, pending; its second load merges
      * into that pending miss (a shared MSHR hit).  B, filled by SM 0 at step
      * 0, is re-referenced by SM 1 at step 1500: late (>= 1000 steps). */

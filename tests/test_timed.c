@@ -12,6 +12,7 @@
 #include "analyzer/replay.h"
 #include "formats/memtrace.h"
 #include "formats/sink.h"
+#include "tests/trace_gen.h"
 
 enum { L1 = 20, L2 = 120, DRAM = 220 };
 
@@ -324,4 +325,187 @@ Test(timed, kernel_boundary)
     assert_cycles_add_up(h, &c);
     hierarchy_free(h);
     wst_memtrace_free(m);
+}
+
+/* ---- properties ---- */
+
+/* A random trace: 14 CTAs of 4 warps, 1 to 8 loads or stores a warp, on
+ * 1 to 4 of 64 lines each. */
+static wst_memtrace *random_trace(uint64_t seed)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    wst_kernel kernel = {.name = "k", .grid = {14, 1, 1}, .block = {128, 1, 1}};
+    cr_assert_geq(wst_sink_add_kernel(&s, &kernel, &err), 0);
+    for (uint32_t p = 0; p < 4; p++)
+        cr_assert_geq(wst_sink_add_pc(&s, 0, &(wst_pc){.offset = p * 16}, &err), 0);
+    uint64_t rng = seed;
+    for (uint32_t cta = 0; cta < 14; cta++)
+        for (uint32_t w = 0; w < 4; w++) {
+            uint32_t n = 1 + (uint32_t)(test_rand(&rng) % 8);
+            for (uint32_t i = 0; i < n; i++) {
+                wst_record r;
+                memset(&r, 0, sizeof r);
+                r.cta = cta;
+                r.warp = w;
+                r.pc = (uint32_t)(test_rand(&rng) % 4);
+                r.kind = test_rand(&rng) % 4 ? WST_LOAD : WST_STORE;
+                r.size = 4;
+                uint32_t lanes = 1 + (uint32_t)(test_rand(&rng) % 4);
+                for (uint32_t l = 0; l < lanes; l++) {
+                    r.mask |= 1u << l;
+                    r.addr[l] = 0x10000000 + (test_rand(&rng) % 64) * 128 + l * 4;
+                }
+                cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0);
+            }
+        }
+    return m;
+}
+
+/* Each SM's instructions in issue order: (global warp id, PC). */
+typedef struct per_sm_order {
+    uint32_t warp[3][512], pc[3][512];
+    uint32_t count[3];
+} per_sm_order;
+
+static void record_per_sm(void *ctx, const replay_issue *is)
+{
+    per_sm_order *o = ctx;
+    uint32_t n = o->count[is->sm]++;
+    cr_assert_lt(n, 512);
+    o->warp[is->sm][n] = is->warp;
+    o->pc[is->sm][n] = is->pc;
+}
+
+static void replay_order(const wst_memtrace *m, const gpu_config *c, int timed,
+                         per_sm_order *order)
+{
+    hierarchy_options o = {.config = *c, .seed = 1, .timed = timed};
+    o.observers[o.observer_count++] = (l1_observer){.ctx = order, .instruction_end = record_per_sm};
+    replay_options ro;
+    replay_options_default(&ro);
+    ws_error err;
+    cr_assert_eq(sched_options_parse("rr,lrr", &ro.schedule, &err), 0);
+    sched_source src = sched_source_memtrace(m);
+    hierarchy *h = NULL;
+    cr_assert_eq(replay_run(&src, c, &ro, &o, 1, &h, NULL, &err), 0, "%s", err.msg);
+    hierarchy_free(h);
+    sched_source_free(&src);
+}
+
+/* With every latency 0 and queues, MSHRs and the LD/ST unit unbounded,
+ * nothing waits, and each SM's timed order is the functional order under
+ * the same warp order (LRR; one scheduler a SM, so that the functional
+ * order's one issue per SM per step is the timed one issue a cycle).  GTO
+ * differs by design: the functional GTO leaves a warp that missed in the
+ * reference L1 for gto_k issues, the timed one only when it waits for its
+ * data (docs/replay.md, "Timed replay"). */
+Test(timed, zero_latency_order_equals_functional)
+{
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    c.sms = 3;
+    const char *sets[] = {"timing.l1_latency=0", "latency.l2=0", "latency.dram=0",
+                          "timing.ldst_requests_per_cycle=64", "timing.l2_requests_per_cycle=64",
+                          "timing.dram_bytes_per_cycle=4096", "mshr.entries=4096",
+                          "mshr.merges=4096", "max_ctas_per_sm=2"};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++)
+        cr_assert_eq(config_override(&c, "--set", sets[i], &err), 0, "%s", err.msg);
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        wst_memtrace *m = random_trace(seed);
+        per_sm_order *functional = calloc(1, sizeof *functional);
+        per_sm_order *timed = calloc(1, sizeof *timed);
+        replay_order(m, &c, 0, functional);
+        replay_order(m, &c, 1, timed);
+        for (uint32_t s = 0; s < 3; s++) {
+            cr_assert_eq(timed->count[s], functional->count[s], "seed %llu SM %u",
+                         (unsigned long long)seed, s);
+            for (uint32_t i = 0; i < timed->count[s]; i++) {
+                cr_assert_eq(timed->warp[s][i], functional->warp[s][i], "seed %llu SM %u at %u",
+                             (unsigned long long)seed, s, i);
+                cr_assert_eq(timed->pc[s][i], functional->pc[s][i]);
+            }
+        }
+        free(functional);
+        free(timed);
+        wst_memtrace_free(m);
+    }
+}
+
+/* The timed replay is deterministic, and `compare` (several hierarchies,
+ * one decode, a closed loop each) gives each hierarchy exactly what its
+ * own replay gives. */
+Test(timed, deterministic_and_compare_equals_separate_replays)
+{
+    gpu_config c = tiny_gpu();
+    c.sms = 3;
+    wst_memtrace *m = random_trace(7);
+    const char *policies[] = {"lru", "fifo", "srrip"};
+    hierarchy_options o[3];
+    for (int i = 0; i < 3; i++) {
+        o[i] = (hierarchy_options){.config = c, .seed = 1, .timed = 1};
+        snprintf(o[i].config.l1.policy, sizeof o[i].config.l1.policy, "%s", policies[i]);
+    }
+    replay_options ro;
+    replay_options_default(&ro);
+    sched_source src = sched_source_memtrace(m);
+    ws_error err;
+    hierarchy *together[3], *alone[3], *again[3];
+    cr_assert_eq(replay_run(&src, &c, &ro, o, 3, together, NULL, &err), 0, "%s", err.msg);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(replay_run(&src, &c, &ro, &o[i], 1, &alone[i], NULL, &err), 0);
+        cr_assert_eq(replay_run(&src, &c, &ro, &o[i], 1, &again[i], NULL, &err), 0);
+    }
+    for (int i = 0; i < 3; i++) {
+        const replay_results *a = hierarchy_results(together[i]), *b = hierarchy_results(alone[i]),
+                             *d = hierarchy_results(again[i]);
+        cr_assert_eq(memcmp(&a->total, &b->total, sizeof a->total), 0, "%s", policies[i]);
+        cr_assert_eq(memcmp(&a->timed_total, &b->timed_total, sizeof a->timed_total), 0);
+        cr_assert_eq(memcmp(&b->total, &d->total, sizeof b->total), 0);
+        cr_assert_eq(memcmp(&b->timed_total, &d->timed_total, sizeof b->timed_total), 0);
+        cr_assert_gt(a->timed_total.end_cycle, 0);
+        hierarchy_free(together[i]);
+        hierarchy_free(alone[i]);
+        hierarchy_free(again[i]);
+    }
+    sched_source_free(&src);
+    wst_memtrace_free(m);
+}
+
+/* OPT needs the future of its issue order, which its own hits would
+ * change in a closed loop; so in the timed replay it rides the order of a
+ * timed LRU run (docs/replay.md, "Timed replay").  Its clock is that run's
+ * and its hits bound those of any policy on that order: at least LRU's
+ * hits and merges, which a functional cache following LRU's choices would
+ * all count as hits. */
+Test(timed, opt_rides_the_timed_lru_order_and_bounds_it)
+{
+    gpu_config c = tiny_gpu();
+    c.sms = 3;
+    ws_error err;
+    cr_assert_eq(config_override(&c, "--l1", "1K:2:128", &err), 0);
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        wst_memtrace *m = random_trace(seed);
+        hierarchy_options o[2];
+        for (int i = 0; i < 2; i++) {
+            o[i] = (hierarchy_options){.config = c, .seed = 1, .timed = 1};
+            snprintf(o[i].config.l1.policy, sizeof o[i].config.l1.policy, i ? "opt" : "lru");
+        }
+        replay_options ro;
+        replay_options_default(&ro);
+        sched_source src = sched_source_memtrace(m);
+        hierarchy *h[2];
+        cr_assert_eq(replay_run(&src, &c, &ro, o, 2, h, NULL, &err), 0, "%s", err.msg);
+        const replay_results *lru = hierarchy_results(h[0]), *opt = hierarchy_results(h[1]);
+        cr_assert(opt->timed_by_lru);
+        cr_assert_eq(opt->timed_total.end_cycle, lru->timed_total.end_cycle);
+        cr_assert_eq(opt->total.l1.accesses, lru->total.l1.accesses);
+        cr_assert_geq(opt->total.l1.hits, lru->total.l1.hits + lru->total.l1.pending_hits,
+                      "seed %llu", (unsigned long long)seed);
+        hierarchy_free(h[0]);
+        hierarchy_free(h[1]);
+        sched_source_free(&src);
+        wst_memtrace_free(m);
+    }
 }
