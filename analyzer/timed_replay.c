@@ -22,6 +22,7 @@ typedef struct loop {
     /* The timeline's view (replay_options.timeline), first loop only: each
      * SM's CTA slots, the CTA in each and since when, and the kernel's start. */
     const timed_observer *timeline;
+    const replay_options *watch; /* first loop: options.observe and observe_event */
     uint32_t slots_per_sm;
     uint32_t *slot_cta;   /* [sms × slots_per_sm], UINT32_MAX: free */
     uint64_t *slot_since;
@@ -60,6 +61,9 @@ static int issue(loop *l, const coalesce_config *cc, const sched_event *e, ws_er
     if (n < 0)
         return -1;
     replay_issue is = replay_issue_of(e);
+    if (l->watch && l->watch->observe &&
+        l->watch->observe(l->watch->observe_ctx, &is, requests, n, err) != 0)
+        return -1;
     if (hierarchy_instruction(l->h, &is, requests, n, err) != 0 ||
         (l->driver && hierarchy_instruction(l->driver, &is, requests, n, err) != 0))
         return -1;
@@ -125,6 +129,8 @@ static int step(loop *l, const coalesce_config *cc, progress *bar, uint64_t *iss
     case SCHED_ISSUE:
         if (bar)
             progress_update(bar, ++*issued);
+        if (l->watch && l->watch->observe_event)
+            l->watch->observe_event(l->watch->observe_event_ctx, &e);
         return issue(l, cc, &e, err) != 0 ? -1 : 1;
     default:
         return 1;
@@ -165,6 +171,8 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
             goto out;
         if (!(l->sched = sched_new(config, &l->schedule, &shared, NULL, NULL, err)))
             goto out;
+        if (i == 0)
+            l->watch = o;
         if (i == 0 && o->timeline) {
             size_t n = (size_t)config->sms * config->max_ctas_per_sm;
             l->timeline = o->timeline;

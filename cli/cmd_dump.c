@@ -7,12 +7,13 @@
 #include "analyzer/analysis.h"
 #include "cli/cli.h"
 #include "formats/wst.h"
+#include "analyzer/replay.h"
 #include "reports/csv_keys.h"
 
 static const char usage[] =
     "usage: warpscope dump FILE.wst [--kernel N] [--cta N] [--csv]\n"
     "       warpscope dump FILE.wst --order scheduled [--gpu NAME] [--schedule S]\n"
-    "                      [--half-warp] [--csv]\n\n"
+    "                      [--half-warp] [--timed] [--csv]\n\n"
     "Prints every record, one per line, in the order the trace stores them\n"
     "(kernel by kernel, CTA by CTA, each CTA's records in recorded order):\n"
     "kernel, CTA, warp, PC index and offset, SASS, kind, space, cache operator,\n"
@@ -28,7 +29,10 @@ static const char usage[] =
     "               that shapes that order, as analyze does: --gpu, the\n"
     "               overrides --sms, --l1, --l2, --set FIELD=VALUE, --schedule\n"
     "               and --half-warp (GTO's misses depend on the coalescing), so\n"
-    "               any figure can be recomputed from the dump\n\n"
+    "               any figure can be recomputed from the dump\n"
+    "  --timed      with --order scheduled: the order of the timed replay of the\n"
+    "               config's policies (docs/replay.md, \"Timed replay\"), each\n"
+    "               record with the cycle it issued at instead of the step\n\n"
     "examples:\n"
     "  warpscope dump gaussian.wst --kernel 0 --cta 3\n"
     "  warpscope dump gaussian.wst --csv > records.csv\n";
@@ -103,6 +107,7 @@ typedef struct dump_options {
     long long kernel, cta; /* -1 = all */
     int csv;
     int scheduled;
+    int timed; /* --timed: the timed replay's order (docs/metrics.md §12), its cycles */
     int half_warp;
     const char *gpu, *schedule;
     const char *overrides[DUMP_MAX_OVERRIDES][2];
@@ -119,6 +124,8 @@ static int parse(int argc, char **argv, dump_options *o)
             o->csv = 1;
         } else if (strcmp(a, "--half-warp") == 0) {
             o->half_warp = 1;
+        } else if (strcmp(a, "--timed") == 0) {
+            o->timed = 1;
         } else if (strcmp(a, "--order") == 0 || strcmp(a, "--gpu") == 0 ||
                    strcmp(a, "--schedule") == 0 || strcmp(a, "--sms") == 0 ||
                    strcmp(a, "--l1") == 0 || strcmp(a, "--l2") == 0 || strcmp(a, "--set") == 0) {
@@ -178,7 +185,8 @@ static void print_scheduled(void *ctx, const sched_event *e)
         csv_row_u64(d->table, e->step);
         print_csv(d->table, d->trace, e->kernel, e->record);
     } else {
-        printf("sm %u slot %u step %llu  ", e->sm, e->warp_slot, (unsigned long long)e->step);
+        printf("sm %u slot %u %s %llu  ", e->sm, e->warp_slot, o->timed ? "cycle" : "step",
+               (unsigned long long)e->step);
         print_text(e->kernel, e->record, pc);
     }
 }
@@ -199,17 +207,34 @@ static int dump_scheduled(const dump_options *o, wst_reader *r)
     if (o->schedule && sched_options_parse(o->schedule, &options.schedule, &err) != 0)
         return cli_fail(NULL, &err);
     options.half_warp = o->half_warp;
-    static const char *const header[] = {"placed_sm", "warp_slot", "step"};
+    const char *header[] = {"placed_sm", "warp_slot", o->timed ? "cycle" : "step"};
     const char *columns[3 + CSV_COLUMNS];
     memcpy(columns, header, sizeof header);
     memcpy(columns + 3, csv_header, sizeof csv_header);
     scheduled_dump d = {.trace = wst_reader_trace(r), .options = o,
                         .table = o->csv ? csv_table_on_stream(stdout, columns, 3 + CSV_COLUMNS) : NULL};
-    options.observe = print_scheduled;
-    options.observe_ctx = &d;
-    analysis *a = analysis_run(r, &config, &options, NULL, &err);
-    int rc = a ? 0 : cli_fail(o->path, &err);
-    analysis_free(a);
+    int rc;
+    if (o->timed) { /* the order a timed replay of the config's own policies makes */
+        replay_options ro;
+        replay_options_default(&ro);
+        ro.schedule = options.schedule;
+        ro.half_warp = o->half_warp;
+        ro.observe_event = print_scheduled;
+        ro.observe_event_ctx = &d;
+        hierarchy_options ho = {.config = config, .seed = 1, .timed = 1,
+                                .collect = COLLECT_NONE};
+        sched_source src = sched_source_wst(r);
+        hierarchy *h = NULL;
+        rc = replay_run(&src, &config, &ro, &ho, 1, &h, NULL, &err) == 0 ? 0
+                                                                          : cli_fail(o->path, &err);
+        hierarchy_free(h);
+    } else {
+        options.observe = print_scheduled;
+        options.observe_ctx = &d;
+        analysis *a = analysis_run(r, &config, &options, NULL, &err);
+        rc = a ? 0 : cli_fail(o->path, &err);
+        analysis_free(a);
+    }
     if (d.table && csv_table_commit(d.table, &err) != 0 && rc == 0)
         rc = cli_fail("stdout", &err);
     return rc;
@@ -230,9 +255,10 @@ static int run(int argc, char **argv)
         wst_reader_close(r);
         return cli_error(o.path, "no kernel %lld (the trace has %u)", o.kernel, kernels);
     }
-    if (o.half_warp && !o.scheduled) {
+    if ((o.half_warp || o.timed) && !o.scheduled) {
         wst_reader_close(r);
-        return cli_error(NULL, "--half-warp shapes the scheduled order; use it with --order scheduled");
+        return cli_error(NULL, "--half-warp and --timed shape the scheduled order; use them with "
+                               "--order scheduled");
     }
     if (o.scheduled) {
         int rc = dump_scheduled(&o, r);

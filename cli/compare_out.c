@@ -11,6 +11,9 @@
 #include "reports/json_out.h"
 #include "reports/replay_json.h"
 #include "reports/replay_text.h"
+#include "reports/timed_csv.h"
+#include "reports/timed_json.h"
+#include "reports/timed_text.h"
 #include "util/outfile.h"
 #include "util/version.h"
 
@@ -118,6 +121,8 @@ json_t *compare_json(const compare_set *set, hierarchy *const *hs)
         const replay_results *r = hierarchy_results(hs[i]);
         json_t *o = replay_totals_json(r);
         json_object_set_new(o, "name", json_string(set->names[i]));
+        if (r->timed)
+            json_object_set_new(o, "timed", timed_run_json(r));
         if (set->options[i].warp_order.ops) {
             char order[48];
             warp_order_spec_format(&set->options[i].warp_order, order, sizeof order);
@@ -142,16 +147,21 @@ static void csv_sector_cells(csv_table *t, const level_counts *l, int sectored)
 
 int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err)
 {
+    /* The timed replay's columns (docs/metrics.md §12) follow, in a timed run only. */
     static const char *const header[] = {
         "policy", "l1_policy", "l2_policy", "l1_requests", "l1_hits", "l1_hit_rate", "l2_requests",
         "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
         "l1_to_l2_vs_first", "dram_vs_first", "l1_to_l2_requests", "ccn_remote_hits",
         "ccn_remote_hit_rate", "lcm_bypassed_requests", "lcm_merged_requests",
         "l1_pending_hits", "l1_hit_rate_with_pending", "l1_sector_requests", "l1_sector_hits",
-        "l1_sector_hit_rate", "l2_sector_requests", "l2_sector_hits", "l2_sector_hit_rate"};
-    csv_table *t = csv_table_open(path, header, sizeof header / sizeof header[0], err);
+        "l1_sector_hit_rate", "l2_sector_requests", "l2_sector_hits", "l2_sector_hit_rate",
+        TIMED_CSV_COLUMNS};
+    int timed = hierarchy_results(hs[0])->timed;
+    size_t columns = sizeof header / sizeof header[0] - (timed ? 0 : TIMED_CSV_COUNT);
+    csv_table *t = csv_table_open(path, header, columns, err);
     if (!t)
         return -1;
+    uint64_t base_cycles = timed_cycles(hierarchy_results(hs[0]));
     const replay_counts *base = &hierarchy_results(hs[0])->total;
     double base_l2 = (double)(base->traffic.l1_to_l2_read_bytes + base->traffic.l1_to_l2_write_bytes);
     double base_dram = (double)(base->traffic.dram_read_bytes + base->traffic.dram_write_bytes);
@@ -191,6 +201,8 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
         csv_row_ratio(t, (double)(c->l1.hits + c->l1.pending_hits), (double)c->l1.accesses);
         csv_sector_cells(t, &c->l1, r->l1_sectored);
         csv_sector_cells(t, &c->l2, r->l2_sectored);
+        if (timed)
+            timed_csv_cells(t, r, base_cycles);
         csv_row_end(t);
     }
     return csv_table_commit(t, err);
@@ -229,6 +241,8 @@ int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const ws
         names[i] = set->names[i];
         results[i] = hierarchy_results(hs[i]);
     }
+    if (results[0]->timed && timed_csv_kernels(dir, names, results, set->count, err) != 0)
+        return -1;
     return ccn_write_csv(dir, names, results, set->count, t, err);
 }
 

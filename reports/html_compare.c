@@ -49,6 +49,42 @@ static void table(FILE *out, const json_t *policies, size_t n)
     fputs("</tbody></table></div>\n", out);
 }
 
+/* The timed replay's figures (docs/metrics.md §12), each the model's. */
+static void timed_table(FILE *out, const json_t *policies, size_t n)
+{
+    html_subtitle(out, "Timed replay (the model's cycles, not a GPU's)");
+    fputs("<div class=\"scroll\"><table>\n<thead><tr><th>policy</th><th>cycles</th>"
+          "<th>speedup vs first</th><th>IPC</th><th>L1 pending hits</th>"
+          "<th>stalled on memory</th><th>stalled in the pipeline</th>"
+          "<th>mean L2 latency</th><th>mean DRAM latency</th></tr></thead>\n<tbody>\n",
+          out);
+    double base = report_num(json_array_get(policies, 0), "timed.cycles");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = json_array_get(policies, i);
+        double cycles = report_num(p, "timed.cycles");
+        double slots = report_num(p, "timed.issue_cycles") +
+                       report_num(p, "timed.stall_cycles.memory") +
+                       report_num(p, "timed.stall_cycles.pipeline") +
+                       report_num(p, "timed.stall_cycles.throttled") +
+                       report_num(p, "timed.stall_cycles.no_warp");
+        fputs("<tr>", out);
+        html_cell(out, "code", report_str(p, "name") ? report_str(p, "name") : "?");
+        html_cell(out, "n", numfmt(NUMFMT_COUNT, cycles).s);
+        html_cell(out, "n", numfmt(NUMFMT_TIMES, relative(base, cycles)).s);
+        html_cell(out, "n", numfmt(NUMFMT_PLAIN, report_num(p, "timed.ipc")).s);
+        html_cell(out, "n", numfmt(NUMFMT_COUNT, report_num(p, "l1.pending_hits")).s);
+        html_cell(out, "n", numfmt_percent(relative(report_num(p, "timed.stall_cycles.memory"),
+                                                    slots)).s);
+        html_cell(out, "n", numfmt_percent(relative(report_num(p, "timed.stall_cycles.pipeline"),
+                                                    slots)).s);
+        html_cell(out, "n", numfmt(NUMFMT_PLAIN, report_num(p, "timed.load_latency.l2.mean_cycles")).s);
+        html_cell(out, "n",
+                  numfmt(NUMFMT_PLAIN, report_num(p, "timed.load_latency.dram.mean_cycles")).s);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table></div>\n", out);
+}
+
 static void charts(FILE *out, const json_t *policies, size_t n)
 {
     double *v = malloc(4 * n * sizeof *v);
@@ -98,6 +134,8 @@ void html_policy_compare(FILE *out, const json_t *doc)
         if (n > MAX_POLICIES)
             n = MAX_POLICIES;
         table(out, policies, n);
+        if (report_at(json_array_get(policies, 0), "timed"))
+            timed_table(out, policies, n);
         charts(out, policies, n);
         html_ccn(out, policies, n);
     }
