@@ -148,7 +148,9 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
     if (compare_write_csv(set, hs, csv, &err) != 0 ||
         compare_write_ccn_csv(set, hs, t, dir, &err) != 0)
         status = cli_fail(NULL, &err);
-    printf("\npolicy comparison (L1 policy; same issue order for all):\n");
+    printf(a->hierarchy.timed ? "\npolicy comparison (L1 policy; timed: each drives its own issue "
+                               "order):\n"
+                             : "\npolicy comparison (L1 policy; same issue order for all):\n");
     compare_print(stdout, set, hs);
     for (uint32_t i = 0; i < set->count; i++)
         hierarchy_free(hs[i]);
