@@ -68,13 +68,11 @@ static void prepare_head(sched *s, sm_state *sm, uint32_t slot)
     packed_cta_expand(c->view, w->next, c->cta, &s->head);
     uint64_t back = t->all_loads;
     if (s->head.has_waits) {
-        back = 0;
+        /* Bit i names the (i + 1)-th most recent load; bit 31 also every
+         * older one than the history keeps (older_back). */
+        back = s->head.waits >> (TIMED_LOAD_HISTORY - 1) ? t->older_back : 0;
         for (uint32_t i = 0; i < TIMED_LOAD_HISTORY && i < t->loads_seen; i++) {
-            /* bit 31 names the 32nd most recent load or any older one: the
-             * history keeps the 32 newest, and all_loads covers the rest */
-            uint64_t when = i == TIMED_LOAD_HISTORY - 1 ? t->all_loads
-                                                        : t->load_back[(t->loads_seen - 1 - i) %
-                                                                       TIMED_LOAD_HISTORY];
+            uint64_t when = t->load_back[(t->loads_seen - 1 - i) % TIMED_LOAD_HISTORY];
             if ((s->head.waits >> i & 1u) && when > back)
                 back = when;
         }
@@ -102,7 +100,10 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     sm_state *sm = &s->sms[s->last_sm];
     timed_warp *t = &sm->timed[s->last_slot];
     if (s->last_returns_data) {
-        t->load_back[t->loads_seen++ % TIMED_LOAD_HISTORY] = o->data_back;
+        uint64_t *slot = &t->load_back[t->loads_seen++ % TIMED_LOAD_HISTORY];
+        if (t->loads_seen > TIMED_LOAD_HISTORY && *slot > t->older_back)
+            t->older_back = *slot; /* the load leaving the history */
+        *slot = o->data_back;
         if (o->data_back > t->all_loads)
             t->all_loads = o->data_back;
     }
