@@ -4,7 +4,7 @@
 # for every embedded workload at SIZE (default small) each build records the
 # trace (so a change of the trace format is checked too), then runs analyze,
 # replay, compare (every replacement policy; the management systems and
-# DaCache with reserved lines) and bypass on its own trace under each
+# DaCache in the timed replay, --timed) and bypass on its own trace under each
 # schedule (default rr,gto), and their JSON and CSV outputs are compared
 # byte for byte.  Prints one line
 # per output that differs and a closing count; exits 1 if any differ.
@@ -48,7 +48,7 @@ for w in $workloads; do
         run_both "$tag.replay" replay "$trace" --schedule "$s" -o replay.json
         run_both "$tag.compare" compare "$trace" --schedule "$s" --policies "$policies" \
             -o compare.json --csv csv
-        run_both "$tag.systems" compare "$trace" --schedule "$s" --reserved-lines \
+        run_both "$tag.systems" compare "$trace" --schedule "$s" --timed \
             --policies "$systems" -o compare.json --csv csv
         run_both "$tag.bypass" bypass "$trace" --schedule "$s" --csv csv --json hints.json
     done
