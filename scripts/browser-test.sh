@@ -4,10 +4,11 @@
 #
 # The unit tests check that the report's SVG is well-formed XML; only a
 # browser shows that it renders, that nothing trips it up and that it fits.
-# Headless Chromium, in a window 1400 px wide, opens four pages: a gemm
+# Headless Chromium, in a window 1400 px wide, opens five pages: a gemm
 # analysis, the fixture with every optional section, the demo (`profile` of
-# gaussian, small, on Fermi: what `make demo` writes) and a bfs profile
-# (with a CCN ring among its policies, for the ring's charts).
+# gaussian, small, on Fermi: what `make demo` writes), a bfs profile
+# (with a CCN ring among its policies, for the ring's charts) and a timed
+# bfs profile (`--timed`, for the timed replay's table).
 # For each it
 #   - draws the page to PNG with its console on stderr, and fails on a
 #     missing or empty screenshot and on any console message: the page has
@@ -63,7 +64,7 @@ if [ -n "${KEEP:-}" ]; then
 else
     dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 fi
-pages="gemm optional demo bfs"
+pages="gemm optional demo bfs timed"
 {
     "$bin" record --workload gemm -o "$dir/gemm.wst" >/dev/null &&
         "$bin" analyze "$dir/gemm.wst" --gpu fermi --html "$dir/gemm.html" --quiet >/dev/null &&
@@ -72,7 +73,10 @@ pages="gemm optional demo bfs"
         cp "$dir/demo/report.html" "$dir/demo.html" &&
         "$bin" record --workload bfs --size small -o "$dir/bfs.wst" >/dev/null &&
         "$bin" profile "$dir/bfs.wst" --policies lru,srrip,opt,ccn -o "$dir/bfs" --quiet >/dev/null &&
-        cp "$dir/bfs/report.html" "$dir/bfs.html"
+        cp "$dir/bfs/report.html" "$dir/bfs.html" &&
+        "$bin" profile "$dir/bfs.wst" --policies lru,srrip,dacache-stall --timed -o "$dir/timed" \
+            --quiet >/dev/null &&
+        cp "$dir/timed/report.html" "$dir/timed.html"
 } || { echo "browser test: warpscope could not write the pages" >&2; exit 1; }
 
 # --no-sandbox: the sandbox refuses to start as root, and the pages are our own files.
