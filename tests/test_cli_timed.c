@@ -1,6 +1,7 @@
 /* tests/test_cli_timed.c: the timed replay from the command line
  * (docs/metrics.md §12; docs/report-schema.md, "Timed replay"). */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 

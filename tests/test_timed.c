@@ -131,10 +131,10 @@ static void assert_cycles_add_up(const hierarchy *h, const gpu_config *c)
  * 241 + 120 = 361, when the warp and the kernel end. */
 Test(timed, one_warp_l1_l2_dram)
 {
-    rec recs[] = {{0, 0, WST_STORE, 1, {7}},
-                  {0, 0, WST_LOAD, 1, {1}},
-                  {0, 0, WST_LOAD, 1, {1}},
-                  {0, 0, WST_LOAD, 1, {7}}};
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {7}},
+                  {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {7}}};
     wst_memtrace *m = trace_of(recs, 4, 1, 1);
     gpu_config c = tiny_gpu();
     seen order = {0};
@@ -166,7 +166,7 @@ Test(timed, one_warp_l1_l2_dram)
  * its MSHR at 1 and gets the line with it, at 220. */
 Test(timed, two_warps_merge_into_one_mshr)
 {
-    rec recs[] = {{0, 0, WST_LOAD, 1, {1}}, {0, 1, WST_LOAD, 1, {1}}};
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}}, {.kernel = 0, .warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {1}}};
     wst_memtrace *m = trace_of(recs, 2, 1, 2);
     gpu_config c = tiny_gpu();
     hierarchy *h = run_timed(m, &c, "rr,gto", NULL);
@@ -188,7 +188,7 @@ Test(timed, two_warps_merge_into_one_mshr)
  * DRAM at 440, back at 660. */
 Test(timed, mshrs_exhausted_stall_and_retry)
 {
-    rec recs[] = {{0, 0, WST_LOAD, 1, {1}}, {0, 1, WST_LOAD, 1, {2}}, {0, 2, WST_LOAD, 1, {3}}};
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}}, {.kernel = 0, .warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {2}}, {.kernel = 0, .warp = 2, .kind = WST_LOAD, .lanes = 1, .line = {3}}};
     wst_memtrace *m = trace_of(recs, 3, 1, 3);
     gpu_config c = tiny_gpu();
     ws_error err;
@@ -217,7 +217,7 @@ Test(timed, set_with_every_way_pending)
 {
     rec recs[5];
     for (uint32_t w = 0; w < 5; w++)
-        recs[w] = (rec){0, w, WST_LOAD, 1, {1 + w}};
+        recs[w] = (rec){.kernel = 0, .warp = w, .kind = WST_LOAD, .lanes = 1, .line = {1 + w}};
     wst_memtrace *m = trace_of(recs, 5, 1, 5);
     gpu_config c = tiny_gpu();
     ws_error err;
@@ -237,7 +237,7 @@ Test(timed, set_with_every_way_pending)
  * the slice takes them all at 0. */
 Test(timed, one_l2_slice_saturated)
 {
-    rec recs[] = {{0, 0, WST_LOAD, 4, {1, 2, 3, 4}}};
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 4, .line = {1, 2, 3, 4}}};
     wst_memtrace *m = trace_of(recs, 1, 1, 1);
     gpu_config c = tiny_gpu();
     ws_error err;
@@ -259,7 +259,7 @@ Test(timed, one_l2_slice_saturated)
  * at 24 + 220. */
 Test(timed, dram_bandwidth_bound)
 {
-    rec recs[] = {{0, 0, WST_LOAD, 4, {1, 2, 3, 4}}};
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 4, .line = {1, 2, 3, 4}}};
     wst_memtrace *m = trace_of(recs, 1, 1, 1);
     gpu_config c = tiny_gpu();
     ws_error err;
@@ -277,8 +277,8 @@ Test(timed, dram_bandwidth_bound)
  * waits: 0 0 0 1 1 1.  LRR takes the ready warps in turn: 0 1 0 1 0 1. */
 Test(timed, gto_stays_greedy_lrr_rotates)
 {
-    rec recs[] = {{0, 0, WST_STORE, 1, {1}}, {0, 0, WST_STORE, 1, {2}}, {0, 0, WST_LOAD, 1, {3}},
-                  {0, 1, WST_STORE, 1, {4}}, {0, 1, WST_STORE, 1, {5}}, {0, 1, WST_LOAD, 1, {6}}};
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {1}}, {.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {2}}, {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {3}},
+                  {.kernel = 0, .warp = 1, .kind = WST_STORE, .lanes = 1, .line = {4}}, {.kernel = 0, .warp = 1, .kind = WST_STORE, .lanes = 1, .line = {5}}, {.kernel = 0, .warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {6}}};
     wst_memtrace *m = trace_of(recs, 6, 1, 2);
     gpu_config c = tiny_gpu();
     seen gto = {0}, lrr = {0};
@@ -301,7 +301,7 @@ Test(timed, gto_stays_greedy_lrr_rotates)
  * though no store's data ever comes back. */
 Test(timed, a_store_never_stalls)
 {
-    rec recs[] = {{0, 0, WST_STORE, 1, {1}}, {0, 0, WST_STORE, 1, {1}}, {0, 0, WST_LOAD, 1, {2}}};
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {1}}, {.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {1}}, {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {2}}};
     wst_memtrace *m = trace_of(recs, 3, 1, 1);
     gpu_config c = tiny_gpu();
     seen order = {0};
@@ -317,7 +317,7 @@ Test(timed, a_store_never_stalls)
  * and L2 warm: an L2 hit, 120 cycles; it ends at 340. */
 Test(timed, kernel_boundary)
 {
-    rec recs[] = {{0, 0, WST_LOAD, 1, {1}}, {1, 0, WST_LOAD, 1, {1}}};
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}}, {.kernel = 1, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}}};
     wst_memtrace *m = trace_of(recs, 2, 2, 1);
     gpu_config c = tiny_gpu();
     hierarchy *h = run_timed(m, &c, "rr,gto", NULL);
@@ -328,71 +328,6 @@ Test(timed, kernel_boundary)
     cr_assert_eq(r->kernels[1].timed.end_cycle, DRAM + L2);
     cr_assert_eq(r->kernels[1].counts.l2.hits, 1);
     assert_cycles_add_up(h, &c);
-    hierarchy_free(h);
-    wst_memtrace_free(m);
-}
-
-/* A gap of non-memory instructions takes one issue slot each.  A load of X
- * at 0 (back at 220); a store with a gap of 5 that waits for nothing: the
- * gap at 1-5, the store at 6; a load of Z that waits for nothing at 7,
- * whose DRAM transfer starts when X's 8 cycles end: back at 8 + 220.
- * 8 instructions. */
-Test(timed, gap_takes_issue_slots)
-{
-    rec recs[] = {{0, 0, WST_LOAD, 1, {1}},
-                  {0, 0, WST_STORE, 1, {2}, .gap = 5, .has_waits = 1},
-                  {0, 0, WST_LOAD, 1, {3}, .has_waits = 1}};
-    wst_memtrace *m = trace_of(recs, 3, 1, 1);
-    gpu_config c = tiny_gpu();
-    seen order = {0};
-    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
-    const replay_results *r = hierarchy_results(h);
-    cr_assert_eq(order.cycle[1], 6);
-    cr_assert_eq(order.cycle[2], 7);
-    cr_assert_eq(kernel_cycles(h, 0), 8 + DRAM);
-    cr_assert_eq(r->timed_total.instructions, 8);
-    cr_assert_eq(r->timed_total.memory_instructions, 3);
-    assert_cycles_add_up(h, &c);
-    hierarchy_free(h);
-    wst_memtrace_free(m);
-}
-
-/* A record waits only for the loads it names.  X at 0 (back at 220), Y at
- * 1 (its DRAM transfer starts at 8, back at 228); a store that uses X (bit
- * 1: the second most recent load) issues at 220, one that names nothing
- * after it at 221.  Without waits (blocking loads) the load of Y itself
- * waits for X, until 220.  And a gap waits with its record: 3 gap
- * instructions after X that use it issue at 220-222, the store at 223. */
-Test(timed, waits_name_the_loads)
-{
-    rec named[] = {{0, 0, WST_LOAD, 1, {1}, .has_waits = 1},
-                   {0, 0, WST_LOAD, 1, {2}, .has_waits = 1},
-                   {0, 0, WST_STORE, 1, {3}, .waits = 1u << 1, .has_waits = 1},
-                   {0, 0, WST_STORE, 1, {4}, .has_waits = 1}};
-    gpu_config c = tiny_gpu();
-    seen order = {0};
-    wst_memtrace *m = trace_of(named, 4, 1, 1);
-    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
-    cr_assert_eq(order.cycle[2], DRAM);
-    cr_assert_eq(order.cycle[3], DRAM + 1);
-    hierarchy_free(h);
-    wst_memtrace_free(m);
-
-    rec blocking[] = {{0, 0, WST_LOAD, 1, {1}}, {0, 0, WST_LOAD, 1, {2}},
-                      {0, 0, WST_STORE, 1, {3}}};
-    m = trace_of(blocking, 3, 1, 1);
-    memset(&order, 0, sizeof order);
-    h = run_timed(m, &c, "rr,gto", &order);
-    cr_assert_eq(order.cycle[1], DRAM, "blocking: the second load waits for the first");
-    hierarchy_free(h);
-    wst_memtrace_free(m);
-
-    rec gap[] = {{0, 0, WST_LOAD, 1, {1}, .has_waits = 1},
-                 {0, 0, WST_STORE, 1, {3}, .gap = 3, .waits = 1, .has_waits = 1}};
-    m = trace_of(gap, 2, 1, 1);
-    memset(&order, 0, sizeof order);
-    h = run_timed(m, &c, "rr,gto", &order);
-    cr_assert_eq(order.cycle[1], DRAM + 3);
     hierarchy_free(h);
     wst_memtrace_free(m);
 }
