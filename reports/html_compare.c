@@ -2,6 +2,7 @@
  * and one group of bars per policy.  Ratios to the first policy are worked
  * out here for display only; the report holds the raw counts. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "reports/chart.h"
@@ -49,6 +50,40 @@ static void table(FILE *out, const json_t *policies, size_t n)
     fputs("</tbody></table></div>\n", out);
 }
 
+/* Each policy's mean load latency by where the loads were served. */
+static void timed_latency_chart(FILE *out, const json_t *policies, size_t n)
+{
+    static const char *const where[] = {"l1", "l1_merge", "l2", "dram"};
+    static const char *const label[] = {"L1 hit", "merged in flight", "L2", "DRAM"};
+    double *v = malloc(4 * n * sizeof *v);
+    const char **names = malloc(n * sizeof *names);
+    if (!v || !names) {
+        free(v);
+        free(names);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = json_array_get(policies, i);
+        names[i] = report_str(p, "name") ? report_str(p, "name") : "?";
+        for (int w = 0; w < 4; w++) {
+            char key[64];
+            snprintf(key, sizeof key, "timed.load_latency.%s.mean_cycles", where[w]);
+            v[w * n + i] = report_num(p, key);
+        }
+    }
+    bar_series series[4];
+    for (int w = 0; w < 4; w++)
+        series[w] = (bar_series){label[w], v + w * n};
+    bar_chart c = {.label = "mean load latency by where served", .categories = (unsigned)n,
+                   .category_labels = names, .series_count = 4, .series = series,
+                   .x_title = "policy", .y_title = "cycles, issue to data back",
+                   .format = NUMFMT_PLAIN};
+    html_subtitle(out, "Load latency by where the load was served (the model's cycles)");
+    chart_bars(out, &c);
+    free(v);
+    free(names);
+}
+
 /* The timed replay's figures (docs/metrics.md §12), each the model's. */
 static void timed_table(FILE *out, const json_t *policies, size_t n)
 {
@@ -83,6 +118,7 @@ static void timed_table(FILE *out, const json_t *policies, size_t n)
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table></div>\n", out);
+    timed_latency_chart(out, policies, n);
 }
 
 static void charts(FILE *out, const json_t *policies, size_t n)

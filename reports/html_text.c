@@ -99,9 +99,10 @@ const html_section_text html_sections[] = {
      "dark row means that SM's misses are often held next door, the case for "
      "cooperative caching between L1s."},
     {"policy-compare", "policies", "Policies compared",
-     "Every policy replayed on the same issue order, so differences come from "
-     "the policy alone (docs/metrics.md \xc2\xa7"
-     "6). Traffic is also shown relative to the "
+     "In the functional replay every policy sees the same issue order, so "
+     "differences come from the policy alone (docs/metrics.md \xc2\xa7" "6); in the "
+     "timed replay (\xc2\xa7" "12) each policy drives its own order through its own "
+     "hits and latencies, as on a GPU. Traffic is also shown relative to the "
      "first policy listed: below 1\xc3\x97 saves bandwidth."},
     {"pc-table", "load PCs", "Load PCs",
      "One row per load PC of each kernel name, its launches merged; open the "
