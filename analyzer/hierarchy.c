@@ -386,7 +386,9 @@ static void make_req(const replay_issue *is, const ws_request *rq, uint64_t line
 
 /* What a request does at L2: a load's read, a store's write, or the
  * write-back of a dirty L1 line. */
-typedef enum l2_op { L2_READ, L2_WRITE, L2_WRITE_BACK } l2_op;
+/* L2_READ_NO_FILL: a read that takes no L2 line on a miss (S0's local
+ * misses, docs/metrics.md §9). */
+typedef enum l2_op { L2_READ, L2_WRITE, L2_WRITE_BACK, L2_READ_NO_FILL } l2_op;
 
 /* Timed (docs/metrics.md §12): bytes that cross a slice's DRAM channel
  * from `at`; returns when the transfer starts. */
@@ -403,7 +405,7 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
                      l2_op op, int *hit, uint8_t *flags, uint64_t *back, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
-    int write = op != L2_READ, write_back = op == L2_WRITE_BACK;
+    int write = op == L2_WRITE || op == L2_WRITE_BACK, write_back = op == L2_WRITE_BACK;
     cache_req q;
     make_req(is, NULL, line, sectors, &q);
     if (next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
@@ -416,7 +418,7 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     if (write)
         cache_write(slice, &q, at, &r);
     else
-        cache_read(slice, &q, 1, at, &r);
+        cache_read(slice, &q, op != L2_READ_NO_FILL, at, &r);
     if (back && write) /* an atomic's value comes back from its slice */
         *back = at + h->o.config.l2_latency;
     k->l2.accesses++;
@@ -569,8 +571,8 @@ static void mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 /* ---- the stages (hierarchy.h) ---- */
 
 /* A miss on its way down: a stage may serve it (1: no L1->L2 request), or
- * send it to DRAM past L2 (2); else L2 does (0), and says whether the line
- * is shared.  Returns the route, or -1 on error; timed, *back is when the
+ * have L2 serve it without taking a line (2); else L2 does (0), and says
+ * whether the line is shared.  Returns the route, or -1 on error; timed, *back is when the
  * data is back at the SM. */
 static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_hit,
                       uint64_t *back, ws_error *err)
@@ -578,16 +580,13 @@ static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_
     for (uint32_t i = 0; i < h->o.stage_count; i++) {
         const hierarchy_stage *st = &h->o.stages[i];
         int routed = st->miss_route ? st->miss_route(st->ctx, is, m) : 0;
-        if (routed == 2) {
-            uint64_t bytes = h->l2_sectored ? sector_bytes(m->sectors) : h->line_bytes;
-            count_dram(h, &h->kernel->counts.traffic, is, bytes, 0, 0);
-            *back = dram_slot(h, fastdiv_remainder(h->by_slices, m->line), h->now + m->latency,
-                              bytes) + h->o.config.dram_latency;
-        }
-        if (routed == 1)
+        if (routed == 1) {
             *back = h->now + m->latency;
-        if (routed)
-            return routed;
+            return 1;
+        }
+        if (routed == 2) /* L2 serves a hit; a miss comes from DRAM and takes no L2 line */
+            return l2_access(h, is, m->line, m->sectors, L2_READ_NO_FILL, l2_hit, &m->fill_hint,
+                             back, err) != 0 ? -1 : 2;
     }
     return l2_access(h, is, m->line, m->sectors, L2_READ, l2_hit, &m->fill_hint, back, err) != 0
                ? -1 : 0;

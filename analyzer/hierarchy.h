@@ -60,9 +60,10 @@ struct cache_result;
  *                streaming PCs);
  *   miss_route   after an L1 miss, before L2, with the miss (l1_miss): 1 =
  *                the stage served the line (a remote L1 over the CCN ring:
- *                no L1->L2 request), 2 = DRAM served it, past L2 (S0's
+ *                no L1->L2 request), 2 = on to L2 without taking an L2
+ *                line: a hit is served there, a miss from DRAM (S0's
  *                local misses), 0 = on to L2; it may set the fill's hint
- *                and, in the reserved-line mode, a latency;
+ *                and a latency, which the timed replay charges;
  *   fill_filter  after the level below answered, before the L1 fill: 0 =
  *                do not fill (the chosen victim stays; sharing-aware fills).
  *                fill_hint is the level below's word on the line (L2's

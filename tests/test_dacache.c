@@ -139,6 +139,25 @@ Test(dacache, thrashing_warps_divergent_loads_insert_at_lru)
     cache_free(c);
 }
 
+/* A thrashing warp's small divergent load (Req 4, at most 5) goes to LRU
+ * too (docs/metrics.md §9): only a locality warp's goes to MRU. */
+Test(dacache, thrashing_warps_small_divergent_loads_insert_at_lru)
+{
+    cache *c = dacache_l1("dacache-uncon", 32, 0);
+    fill_set0(c);
+    access(c, 256, 1, 2, 4, 0); /* priority 2: a thrashing warp */
+    access(c, 288, 200, 5, 1, 0);
+    cr_expect_eq(position_of(c, 256), -1, "evicted first: it was at LRU");
+    cache_free(c);
+    c = dacache_l1("dacache-uncon", 32, 0);
+    fill_set0(c);
+    access(c, 256, 1, 0, 4, 0); /* the oldest warp: a locality warp, MRU */
+    for (uint64_t k = 0; k < 6; k++)
+        access(c, 288 + 32 * k, 200, 5, 1, 0);
+    cr_expect_geq(position_of(c, 256), 0, "MRU insertion survived six LRU fills");
+    cache_free(c);
+}
+
 Test(dacache, constrained_replacement_bypasses_or_stalls)
 {
     /* One set: p is capped at 6, so only position 7 (the LRU line) is in
@@ -179,14 +198,15 @@ Test(dacache, promotion_by_four_positions)
 {
     /* One set, lines 0..7 at positions 0..7.  A hit on line 7 moves it to
      * position 3, pushing 3..6 down: then four misses inserting at MRU
-     * (small divergent loads) evict 6, 5, 4, 3, and line 7 survives them. */
+     * (small divergent loads of the oldest warp, a locality warp) evict 6,
+     * 5, 4, 3, and line 7 survives them. */
     cache *c = dacache_l1("dacache-uncon", 1, 0);
     for (uint64_t k = 0; k < 8; k++)
         access(c, k, 100, 5, 1, 0);
     access(c, 7, 100, 5, 1, 0);
     uint64_t expected[4] = {6, 5, 4, 3};
     for (int i = 0; i < 4; i++) {
-        cache_result r = access(c, 20 + (uint64_t)i, 100, 5, 4, 0);
+        cache_result r = access(c, 20 + (uint64_t)i, 100, 0, 4, 0);
         cr_expect_eq(r.victim_line, expected[i], "miss %d evicted %llu", i,
                      (unsigned long long)r.victim_line);
     }
@@ -203,10 +223,10 @@ Test(dacache, locality_detector_marks_a_coherent_pc)
     cache *c = dacache_l1("dacache-uncon", 1, 0);
     access(c, 0, 3, 0, 1, 0);
     for (uint64_t k = 1; k < 9; k++) /* eight lines inserted at MRU push 0 out */
-        access(c, k, 100, 5, 4, 0);
+        access(c, k, 100, 0, 4, 0);
     cr_assert_eq(position_of(c, 0), -1);
     access(c, 0, 3, 0, 1, 0); /* the detector's hit: MRU from now on */
-    access(c, 30, 100, 5, 4, 0);
+    access(c, 30, 100, 0, 4, 0);
     cr_expect_geq(position_of(c, 0), 0, "inserted at MRU, not evicted by the next miss");
     policy_stat stats[POLICY_MAX_STATS];
     uint32_t n = 0;
@@ -224,9 +244,9 @@ Test(dacache, the_detector_samples_only_the_oldest_warp)
     cache *c = dacache_l1("dacache-uncon", 1, 0);
     access(c, 0, 3, 1, 1, 0);
     for (uint64_t k = 1; k < 9; k++)
-        access(c, k, 100, 5, 4, 0);
+        access(c, k, 100, 0, 4, 0);
     access(c, 0, 3, 1, 1, 0);
-    access(c, 30, 100, 5, 4, 0);
+    access(c, 30, 100, 0, 4, 0);
     cr_expect_eq(position_of(c, 0), -1, "inserted at LRU and evicted by the next miss");
     cache_free(c);
 }

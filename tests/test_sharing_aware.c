@@ -156,15 +156,20 @@ Test(sharing_aware, l2_evicts_the_lru_private_line_first)
     cr_expect_eq(l2_hits[1], 1, "lru evicted S");
 }
 
-Test(sharing_aware, local_misses_go_to_dram_past_l2)
+/* S0 §V (docs/metrics.md §9): a local L1 miss looks L2 up; a hit is
+ * served from L2, a miss comes from DRAM without taking an L2 line. */
+Test(sharing_aware, local_misses_bypass_l2_but_hit_there)
 {
     hierarchy *h = make("16K:4:128", "48K:8:128", "sa-local");
-    access(h, 0, A, WST_LOCAL, WST_OP_DEFAULT);
-    access(h, 0, B, WST_GLOBAL, WST_OP_DEFAULT);
+    access(h, 0, A, WST_LOCAL, WST_OP_DEFAULT);  /* L2 miss: DRAM, no L2 line */
+    access(h, 1, A, WST_LOCAL, WST_OP_DEFAULT);  /* so another SM misses in L2 again */
+    access(h, 0, B, WST_GLOBAL, WST_OP_DEFAULT); /* a global miss fills L2 */
+    access(h, 1, B, WST_LOCAL, WST_OP_DEFAULT);  /* a local miss that hits in L2 */
     const replay_kernel *k = finish(h);
-    cr_expect_eq(k->counts.l2.accesses, 1, "only the global miss reached L2");
-    cr_expect_eq(hierarchy_results(h)->total.traffic.dram_read_bytes, 2 * 128,
-                 "both lines came from DRAM");
+    cr_expect_eq(k->counts.l2.accesses, 4, "every miss looked L2 up");
+    cr_expect_eq(k->counts.l2.hits, 1, "the local miss on B was served by L2");
+    cr_expect_eq(k->counts.l2.bypasses, 2, "the local misses on A took no L2 line");
+    cr_expect_eq(hierarchy_results(h)->total.traffic.dram_read_bytes, 3 * 128);
     hierarchy_free(h);
 }
 

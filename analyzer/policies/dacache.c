@@ -194,8 +194,9 @@ static int locality_warp(const dacache *d, uint32_t prio)
 }
 
 /* docs/metrics.md §9: coherent loads at MRU if their PC has intra-warp locality, else
- * at LRU; divergent loads of <= 5 requests at MRU; other divergent loads
- * at their warp's gauged way, or at LRU for a thrashing warp. */
+ * at LRU; a thrashing warp's divergent loads at LRU whatever their size
+ * (S4 §4: "exclusively inserted into LRU positions"); a locality warp's at
+ * MRU when they make at most 5 requests, else at its gauged way. */
 static void dacache_fill(void *state, const cache_set *set, uint32_t way, const cache_req *r)
 {
     dacache *d = state;
@@ -204,12 +205,12 @@ static void dacache_fill(void *state, const cache_set *set, uint32_t way, const 
     uint32_t lru = d->ways - 1, position;
     if (r->req_count <= 2)
         position = pc_local(d, r->pc) ? 0 : lru;
+    else if (!locality_warp(d, r->age_rank))
+        position = lru;
     else if (r->req_count <= DACACHE_SMALL_DIVERGENT)
         position = 0;
-    else if (locality_warp(d, r->age_rank))
-        position = dacache_gauged_way(r->age_rank, d->schedulers, d->sets, d->ways);
     else
-        position = lru;
+        position = dacache_gauged_way(r->age_rank, d->schedulers, d->sets, d->ways);
     chain_insert(set, way, position);
 }
 

@@ -3,8 +3,11 @@
  *   shared fills   on an L2 hit with SF = 1 the block is shared: it fills
  *                  L1 only if the L1 victim is invalid or shared, else it
  *                  bypasses L1, leaving private lines their L1 room;
- *   local misses   skip L2: local data is private to its SM, so it goes
- *                  to DRAM without taking an L2 line (S0 Fig. 10). */
+ *   local misses   bypass L2: local data is private to its SM, so it takes
+ *                  no L2 line (S0 Fig. 10); S0 §V: "in the rare case if the
+ *                  block hits in L2 then the block is fetched from L2", so
+ *                  the miss looks L2 up, and only an L2 miss goes to DRAM
+ *                  (docs/metrics.md §9). */
 #include "analyzer/stages/sharing_aware.h"
 
 #include "formats/trace.h"
