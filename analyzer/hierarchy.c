@@ -688,10 +688,15 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     pc->misses++;
     h->res.sm_misses[is->sm]++;
     int allocating = way.way != POLICY_BYPASS;
+    /* A miss that takes no line: a bypass if it never looked L1 up (its
+     * cache operator, admission, or the policy's choice: docs/metrics.md §9),
+     * else a miss with its class that did not allocate (a throttled warp's,
+     * S3 ch. 5). */
     int not_allocated = !allocating && !r.present;
     k->l1.sector_misses += r.present;
-    k->l1.bypasses += not_allocated;
-    pc->bypasses += not_allocated;
+    k->l1.bypasses += not_allocated && bypassed;
+    k->l1.misses_not_allocated += not_allocated && !bypassed;
+    pc->bypasses += not_allocated && bypassed;
     if (!bypassed && on_miss(h, is, line, r.present, err) != 0)
         return -1;
     /* A whole line for an unsectored fill; otherwise the 32 B sectors that

@@ -223,7 +223,10 @@ typedef struct replay_issue {
 
 typedef struct level_counts {
     uint64_t accesses, hits, misses;
-    uint64_t bypasses;          /* misses that did not allocate */
+    uint64_t bypasses;          /* L1: misses that never looked it up (docs/metrics.md §9);
+                                   L2: misses that took no line */
+    uint64_t misses_not_allocated; /* L1: misses that looked it up, kept their miss class,
+                                      and took no line (a throttled warp's, S3 ch. 5) */
     uint64_t sector_misses;     /* misses on a present line (sectored caches) */
     uint64_t pending_hits;      /* hits on pending lines: MSHR merges (reserved mode),
                                    apart from `hits`: accesses = hits + pending_hits + misses */

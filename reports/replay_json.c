@@ -33,6 +33,7 @@ static json_t *level_json(const level_counts *l, int sectored)
     json_object_set_new(o, "hit_rate_with_pending",
                         report_json_ratio((double)(l->hits + l->pending_hits), (double)l->accesses));
     json_object_set_new(o, "bypasses", report_json_u64(l->bypasses));
+    json_object_set_new(o, "misses_not_allocated", report_json_u64(l->misses_not_allocated));
     json_object_set_new(o, "sector_misses", report_json_u64(l->sector_misses));
     json_object_set_new(o, "pending_hits", report_json_u64(l->pending_hits));
     json_object_set_new(o, "reservation_fails", report_json_u64(l->reservation_fails));

@@ -732,3 +732,25 @@ Test(hierarchy, pending_sectors_are_counted_apart)
     cr_expect_eq(l1->sector_pending_hits, 2);
     hierarchy_free(h);
 }
+
+/* A throttled warp (S3 ch. 5: it may hit, never allocate) that misses has
+ * looked L1 up: a miss with its class and a μRC candidate that took no
+ * line, counted in misses_not_allocated, never a bypass (docs/metrics.md
+ * §9); a cg load, which never looks L1 up, is the bypass. */
+Test(hierarchy, a_throttled_miss_is_a_miss_not_a_bypass)
+{
+    hierarchy *h = make(NULL, NULL, 1, 0); /* kernel 0 begun */
+    ws_error err;
+    ws_request rq = {.line_addr = 9 * 128, .sector_mask = 1, .req_count = 1};
+    replay_issue is = {.kind = WST_LOAD, .space = WST_GLOBAL, .no_allocate = 1};
+    cr_assert_eq(hierarchy_instruction(h, &is, &rq, 1, &err), 0, "%s", err.msg);
+    uint64_t cg = 10;
+    issue(h, 0, 1, WST_LOAD, WST_OP_CG, &cg, 1, 0x1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.misses, 2);
+    cr_expect_eq(r->total.l1.misses_not_allocated, 1);
+    cr_expect_eq(r->total.l1.bypasses, 1, "only the cg load");
+    cr_expect_eq(r->total.miss_classes.by_class[MISS_COLD], 1);
+    cr_expect_eq(r->total.l1_load_misses, 1, "a μRC candidate");
+    hierarchy_free(h);
+}
