@@ -203,3 +203,22 @@ Test(lcm, options_out_of_range_are_refused)
     cr_expect_neq(lcm_options_validate(&o, &err), 0);
     cr_expect_eq(lcm_options_validate(&(lcm_options){.threshold = 8, .window = 32}, &err), 0);
 }
+
+/* A global load whose active mask is empty makes no request and looks
+ * nothing up: LCM does not count it (docs/report-schema.md, `lcm.loads`),
+ * nor in the monitors' agreement, whatever its PC's decision. */
+Test(lcm, a_load_with_an_empty_mask_is_not_counted)
+{
+    hierarchy *h = make("lcm", (lcm_options){0});
+    load(h, 1, 0, 0);
+    replay_issue is = {.warp = 1, .warp_slot = 1, .pc = 0, .kind = WST_LOAD,
+                       .space = WST_GLOBAL};
+    ws_error err;
+    ws_request none[1] = {{0}};
+    cr_assert_eq(hierarchy_instruction(h, &is, none, 0, &err), 0, "%s", err.msg);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->lcm->total.loads, 1, "only the load that made a request");
+    cr_expect_eq(r->lcm->total.agreed, 1);
+    cr_expect_eq(r->lcm->kernels[0].pcs[0].loads, 1);
+    hierarchy_free(h);
+}

@@ -697,7 +697,10 @@ Test(replay_props, a_warp_order_may_forbid_allocation_but_not_hits)
     cr_assert_eq(replay_run(&src, &c, &ro, &o, 1, &h, NULL, &err), 0, "%s", err.msg);
     cr_expect_eq(log.fills_by_young, 0, "only the oldest warps allocate");
     cr_expect_gt(log.hits_by_young, 0, "the others still hit");
-    cr_expect_gt(hierarchy_results(h)->total.l1.bypasses, 0);
+    /* Their misses looked L1 up: misses that took no line, not bypasses
+     * (docs/metrics.md §9). */
+    cr_expect_gt(hierarchy_results(h)->total.l1.misses_not_allocated, 0);
+    cr_expect_eq(hierarchy_results(h)->total.l1.bypasses, 0);
     hierarchy_free(h);
     sched_source_free(&src);
     wst_memtrace_free(m);

@@ -164,8 +164,11 @@ static int front_end(void *ctx, const replay_issue *is, ws_request *requests, in
 {
     (void)err;
     lcm *m = ctx;
+    /* LCM decides the global loads that would look L1 up; one whose active
+     * mask is empty makes no request and looks nothing up
+     * (docs/report-schema.md, `lcm.loads`). */
     if (is->kind != WST_LOAD || is->space != WST_GLOBAL || is->pc >= m->pc_count ||
-        l1_excluded(is->cache_op))
+        l1_excluded(is->cache_op) || n == 0)
         return n;
     lcm_kernel *k = m->kernel;
     lcm_pc *pc = &k->pcs[is->pc];
