@@ -34,6 +34,7 @@ struct hierarchy {
     fastdiv by_slices; /* a line's slice is line mod slices */
     int sharing;      /* L2 tracks owners; the L1 fill waits for L2's LINE_SHARED */
     int fill_later;   /* the L1 fill comes after L2 answers (stages or sharing) */
+    int has_front_end; /* a stage may rewrite a load's requests before L1 */
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
     ccn *ring;        /* the CCN over the L1s, when on */
@@ -55,6 +56,10 @@ struct hierarchy {
     uint64_t back;      /* the last load request's data back */
     uint64_t data_back; /* the instruction's */
     uint64_t ldst_free;
+    /* OPT behind a front-end stage: the next uses of the instruction's
+     * requests as they entered the stages (front_lines[i] -> front_next[i]). */
+    int front_keyed, front_n;
+    uint64_t front_lines[COALESCE_MAX_REQUESTS], front_next[COALESCE_MAX_REQUESTS];
     replay_results res;
     replay_kernel *kernel;
     int in_kernel;
@@ -214,8 +219,10 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         goto fail;
     /* The fill waits when a stage may route the miss or filter the fill. */
     h->fill_later = h->sharing;
-    for (uint32_t i = 0; i < h->o.stage_count; i++)
+    for (uint32_t i = 0; i < h->o.stage_count; i++) {
         h->fill_later |= h->o.stages[i].miss_route || h->o.stages[i].fill_filter;
+        h->has_front_end |= h->o.stages[i].front_end != NULL;
+    }
     for (uint32_t s = 0; s < h->slices; s++)
         if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
                                     h->sharing, err)))
@@ -348,6 +355,40 @@ static int next_use_kill(nextuse *record, nextuse *next, uint64_t key, ws_error 
     if (record && nextuse_record_kill(record, key, err) != 0)
         return -1;
     return next ? nextuse_read(next, &ignored, err) : 0;
+}
+
+/* An L1 load's next use.  Behind a front-end stage (LCM) the stream is
+ * keyed as it entered the stages (hierarchy_instruction), since what the
+ * stages leave to L1 depends on the L1's own contents: OPT's recording pass
+ * and OPT's replay then agree position for position. */
+static int l1_next_use(hierarchy *h, const replay_issue *is, uint64_t line, uint64_t *out,
+                       ws_error *err)
+{
+    if (!h->front_keyed)
+        return next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), out, err);
+    *out = NEXTUSE_NEVER;
+    for (int i = 0; i < h->front_n; i++)
+        if (h->front_lines[i] == line) {
+            *out = h->front_next[i];
+            break;
+        }
+    return 0;
+}
+
+/* Keys every request of a load that would look L1 up, before the stages
+ * rewrite them (l1_next_use). */
+static int key_before_stages(hierarchy *h, const replay_issue *is, const ws_request *requests,
+                             int n, ws_error *err)
+{
+    h->front_keyed = 1;
+    h->front_n = n;
+    for (int i = 0; i < n; i++) {
+        h->front_lines[i] = requests[i].line_addr >> h->line_shift;
+        if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, h->front_lines[i]),
+                     &h->front_next[i], err) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* ---- the levels ---- */
@@ -638,7 +679,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
     if (route != L1_BYPASS) {
         make_req(is, rq, line, sectors, &q);
-        if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
+        if (l1_next_use(h, is, line, &q.next_use, err) != 0)
             return -1;
         int allocate = polluting;
         if (h->timing) { /* it waits, if it must, for a merge slot or what a fill needs */
@@ -876,6 +917,11 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     /* The front-end stages may rewrite the requests (merge, drop). */
     ws_request staged[COALESCE_MAX_REQUESTS];
     uint8_t bypass_l1 = 0;
+    h->front_keyed = 0;
+    if (h->has_front_end && (h->o.record_l1 || h->o.l1_next) &&
+        l1_route_of(is->kind, is->space, is->cache_op, h->o.config.l1.write) == L1_LOOKUP &&
+        key_before_stages(h, is, requests, n, err) != 0)
+        return -1;
     for (uint32_t i = 0; i < h->o.stage_count; i++) {
         const hierarchy_stage *st = &h->o.stages[i];
         if (!st->front_end)

@@ -9,6 +9,7 @@
 #include "analyzer/analysis.h"
 #include "analyzer/cache.h"
 #include "analyzer/replay.h"
+#include "analyzer/systems.h"
 #include "analyzer/reuse.h"
 #include "tests/helpers.h"
 #include "tests/trace_gen.h"
@@ -879,5 +880,35 @@ Test(replay_props, swl_is_the_tuple_n_n_and_a_hierarchys_p_equals_its_own_stream
     cr_expect_eq(swl->non_polluting_accesses, 0);
     for (int i = 0; i < 4; i++)
         hierarchy_free(h[i]);
+    wst_memtrace_free(m);
+}
+
+/* OPT behind LCM (docs/replay.md, OPT): what LCM leaves to L1 depends on
+ * the L1's contents, so OPT's next uses are keyed on the requests as they
+ * enter the stages; its recording pass and its replay then agree, and the
+ * replay is the same every time (it used to stop, "OPT next-use read past
+ * the recorded accesses"). */
+Test(replay_props, opt_behind_lcm_keys_its_next_uses_before_the_stages)
+{
+    wst_memtrace *m = load_trace(6, 6, 40);
+    gpu_config c = small_gpu();
+    hierarchy_options o[2];
+    ws_error err;
+    for (int i = 0; i < 2; i++) {
+        o[i] = (hierarchy_options){.config = c, .seed = 5};
+        snprintf(o[i].config.l1.policy, sizeof o[i].config.l1.policy, "opt");
+        cr_assert_eq(system_apply_list("lcm", &o[i], &err), 0, "%s", err.msg);
+    }
+    replay_options ro;
+    replay_options_default(&ro);
+    sched_source src = sched_source_memtrace(m);
+    hierarchy *h[2];
+    cr_assert_eq(replay_run(&src, &c, &ro, o, 2, h, NULL, &err), 0, "%s", err.msg);
+    const replay_counts *a = &hierarchy_results(h[0])->total, *b = &hierarchy_results(h[1])->total;
+    cr_expect_gt(a->l1.hits, 0);
+    cr_expect_eq(memcmp(a, b, sizeof *a), 0);
+    hierarchy_free(h[0]);
+    hierarchy_free(h[1]);
+    sched_source_free(&src);
     wst_memtrace_free(m);
 }
