@@ -148,16 +148,22 @@ static stall_cause cause_of(const sched *s, const sm_state *sm, const warp_view 
     return pipeline ? STALL_PIPELINE : STALL_MEMORY;
 }
 
+/* Adds `cycles` (which may wrap to take some back) to scheduler t's
+ * current cause, in the kernel's figures and the run's. */
+static void charge(sched *s, const sm_state *sm, uint32_t sm_index, uint32_t t, uint64_t cycles)
+{
+    s->kernel_stats.stalls[sm->cause[t]] += cycles;
+    s->scheduler_stalls[((size_t)sm_index * s->config.schedulers_per_sm + t) * STALL_CAUSES +
+                        sm->cause[t]] += cycles;
+}
+
 /* Charges scheduler t's cycles before `upto` that were not yet counted to
  * the cause that held through them. */
 static void account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t, uint64_t upto)
 {
     if (upto <= sm->accounted[t])
         return;
-    uint64_t idle = upto - sm->accounted[t];
-    s->kernel_stats.stalls[sm->cause[t]] += idle;
-    s->scheduler_stalls[((size_t)sm_index * s->config.schedulers_per_sm + t) * STALL_CAUSES +
-                        sm->cause[t]] += idle;
+    charge(s, sm, sm_index, t, upto - sm->accounted[t]);
     sm->accounted[t] = upto;
 }
 
@@ -167,9 +173,7 @@ static void account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t, uint6
 static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t, uint64_t end)
 {
     if (sm->accounted[t] > end) {
-        s->kernel_stats.stalls[sm->cause[t]] -= sm->accounted[t] - end;
-        s->scheduler_stalls[((size_t)sm_index * s->config.schedulers_per_sm + t) * STALL_CAUSES +
-                            sm->cause[t]] -= sm->accounted[t] - end;
+        charge(s, sm, sm_index, t, end - sm->accounted[t]); /* unsigned: takes them back */
         sm->accounted[t] = end;
     }
     account(s, sm, sm_index, t, end);
