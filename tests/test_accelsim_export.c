@@ -374,6 +374,7 @@ Test(accelsim_export, warps_and_ctas_without_records_get_their_exit)
     wst_memtrace *back = fixture_import(list, &err);
     cr_assert_not_null(back, "%s", err.msg);
     cr_assert_eq(back->per_kernel[0].count, 3);
+    test_untimed_import(back);
     for (size_t i = 0; i < 3; i++)
         cr_assert(test_records_equal(&back->per_kernel[0].records[i], &m->per_kernel[0].records[i]));
     wst_memtrace_free(back);
@@ -454,6 +455,7 @@ Test(accelsim_export, cache_operator_suffixes_are_the_ones_accelsim_honours)
     ws_error err = {{0}};
     wst_memtrace *back = fixture_import(list, &err);
     cr_assert_not_null(back, "%s", err.msg);
+    test_untimed_import(back);
     for (size_t i = 0; i < 10; i++)
         cr_expect(test_records_equal(&back->per_kernel[0].records[i], &m->per_kernel[0].records[i]),
                   "record %zu", i);

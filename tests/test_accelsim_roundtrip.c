@@ -53,6 +53,7 @@ Test(accelsim_roundtrip, export_then_import_is_identity)
     char *list = test_path(out_dir, "kernelslist.g");
     wst_memtrace *back = fixture_import(list, &err);
     cr_assert_not_null(back, "%s", err.msg);
+    test_untimed_import(back);
     cr_assert_eq(back->trace.kernel_count, m->trace.kernel_count);
     static const wst_record *want[2000], *got[2000];
     for (uint32_t k = 0; k < m->trace.kernel_count; k++) {

@@ -1,6 +1,8 @@
 /* tests/trace_gen.c: see trace_gen.h. */
 #include "tests/trace_gen.h"
 
+#include <criterion/criterion.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -219,6 +221,17 @@ void test_add_timing(wst_memtrace *m, uint64_t seed)
                 r->waits = pick < 10 ? (uint32_t)(test_rand(&s) % 8) : extreme_waits[test_rand(&s) % 4];
         }
     }
+}
+
+void test_untimed_import(wst_memtrace *m)
+{
+    for (uint32_t k = 0; k < m->trace.kernel_count; k++)
+        for (size_t i = 0; i < m->per_kernel[k].count; i++) {
+            wst_record *r = &m->per_kernel[k].records[i];
+            cr_assert(r->has_waits && r->waits == 0 && r->gap == 0,
+                      "kernel %u record %zu: gap %u, waits %#x", k, i, r->gap, r->waits);
+            r->has_waits = 0;
+        }
 }
 
 int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts)
