@@ -21,14 +21,28 @@ static void gemm_kernel(emu_thread *t)
     const gemm_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     int i = (int)(t->blockIdx.y * t->blockDim.y + t->threadIdx.y);
+    /* Timing (docs/cuda-workloads.md, "Timing"): gaps and uses as in
+     * gemm.cu's PTX, where the loop keeps C in a register and so has no
+     * load of it (the port's acc load gets no gap). */
+    emu_gap(t, 23); /* parameters and indices */
     if (i < g->ni && j < g->nj) {
         float c = EMU_LD(t, float, &g->c[i * g->nj + j]);
+        emu_use(t, emu_loaded(t));
+        emu_gap(t, 1); /* mul */
         EMU_ST(t, float, &g->c[i * g->nj + j], c * BETA);
+        emu_gap(t, 11); /* setp, bra, the loop's addresses */
         for (int k = 0; k < g->nk; k++) {
             float a = EMU_LD(t, float, &g->a[i * g->nk + k]);
+            emu_use(t, emu_loaded(t));
+            emu_gap(t, 1); /* mul a by ALPHA */
             float b = EMU_LD(t, float, &g->b[k * g->nj + j]);
+            emu_value loaded_b = emu_loaded(t);
             float acc = EMU_LD(t, float, &g->c[i * g->nj + j]);
+            emu_use(t, loaded_b);
+            emu_use(t, emu_loaded(t));
+            emu_gap(t, 1); /* fma */
             EMU_ST(t, float, &g->c[i * g->nj + j], acc + ALPHA * a * b);
+            emu_gap(t, 5); /* two address steps, the count, setp, bra */
         }
     }
 }
@@ -61,7 +75,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     }
     /* DIM_THREAD_BLOCK_X 32, DIM_THREAD_BLOCK_Y 8, as in PolyBench/GPU. */
     emu_launch l = {.name = "gemm_kernel", .grid = {(unsigned)(n + 31) / 32, (unsigned)(n + 7) / 8, 1},
-                    .block = {32, 8, 1}, .kernel = gemm_kernel, .args = &g};
+                    .block = {32, 8, 1}, .kernel = gemm_kernel, .args = &g, .timed = 1};
     int rc = emu_launch_kernel(e, &l, err);
     if (rc == 0 && verify)
         rc = workload_check_floats("gemm C", g.c, ref, cells, 1e-4f, err);
