@@ -12,15 +12,29 @@ typedef struct gaussian_args {
 } gaussian_args;
 
 /* Fan1: multipliers of column t. */
+/* The next access follows `gap` instructions, the first of which uses
+ * `first` and the value just loaded (a quotient or product of the two). */
+static void product_used(emu_thread *th, emu_value first, uint32_t gap)
+{
+    emu_use(th, first);
+    emu_use(th, emu_loaded(th));
+    emu_gap(th, gap);
+}
+
 static void fan1(emu_thread *th)
 {
     const gaussian_args *g = th->args;
     int Size = g->size, t = g->t;
     int x = (int)(th->threadIdx.x + th->blockIdx.x * th->blockDim.x);
+    /* Timing (docs/cuda-workloads.md, "Timing") from gaussian.cu's PTX,
+     * which loads the pivot first. */
+    emu_gap(th, 23);
     if (x >= Size - 1 - t)
         return;
     float pivot_row = EMU_LD(th, float, &g->a[Size * (x + t + 1) + t]);
+    emu_value loaded_row = emu_loaded(th);
     float pivot = EMU_LD(th, float, &g->a[Size * t + t]);
+    product_used(th, loaded_row, 2); /* div, m's address */
     EMU_ST(th, float, &g->m[Size * (x + t + 1) + t], pivot_row / pivot);
 }
 
@@ -35,14 +49,25 @@ static void fan2(emu_thread *th)
         return;
     int xidx = (int)(th->blockIdx.x * th->blockDim.x + th->threadIdx.x);
     int yidx = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y);
+    /* Timing as Fan1's; the PTX loads a's pivot row before m. */
+    emu_gap(th, 37);
     float mult = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + t]);
+    emu_value loaded_mult = emu_loaded(th);
     float above = EMU_LD(th, float, &g->a[Size * t + (yidx + t)]);
+    product_used(th, loaded_mult, 1); /* mul */
     float cur = EMU_LD(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)]);
+    emu_use(th, emu_loaded(th));
+    emu_gap(th, 1); /* sub */
     EMU_ST(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)], cur - mult * above);
+    emu_gap(th, 9); /* setp, bra, b's addresses */
     if (yidx == 0) {
         float mult0 = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + (yidx + t)]);
+        emu_value loaded_mult0 = emu_loaded(th);
         float bt = EMU_LD(th, float, &g->b[t]);
+        product_used(th, loaded_mult0, 1);
         float bx = EMU_LD(th, float, &g->b[xidx + 1 + t]);
+        emu_use(th, emu_loaded(th));
+        emu_gap(th, 1);
         EMU_ST(th, float, &g->b[xidx + 1 + t], bx - mult0 * bt);
     }
 }
@@ -91,10 +116,10 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     for (int t = 0; t < n - 1 && rc == 0; t++) {
         g.t = t;
         emu_launch fan1_launch = {.name = "_Z4Fan1PfS_ii", .grid = {(n + 511) / 512, 1, 1},
-                                  .block = {512, 1, 1}, .kernel = fan1, .args = &g};
+                                  .block = {512, 1, 1}, .kernel = fan1, .args = &g, .timed = 1};
         emu_launch fan2_launch = {.name = "_Z4Fan2PfS_S_iii",
                                   .grid = {(n + 3) / 4, (n + 3) / 4, 1},
-                                  .block = {4, 4, 1}, .kernel = fan2, .args = &g};
+                                  .block = {4, 4, 1}, .kernel = fan2, .args = &g, .timed = 1};
         rc = emu_launch_kernel(e, &fan1_launch, err);
         if (rc == 0)
             rc = emu_launch_kernel(e, &fan2_launch, err);
