@@ -12,15 +12,6 @@ typedef struct gaussian_args {
 } gaussian_args;
 
 /* Fan1: multipliers of column t. */
-/* The next access follows `gap` instructions, the first of which uses
- * `first` and the value just loaded (a quotient or product of the two). */
-static void product_used(emu_thread *th, emu_value first, uint32_t gap)
-{
-    emu_use(th, first);
-    emu_use(th, emu_loaded(th));
-    emu_gap(th, gap);
-}
-
 static void fan1(emu_thread *th)
 {
     const gaussian_args *g = th->args;
@@ -34,7 +25,7 @@ static void fan1(emu_thread *th)
     float pivot_row = EMU_LD(th, float, &g->a[Size * (x + t + 1) + t]);
     emu_value loaded_row = emu_loaded(th);
     float pivot = EMU_LD(th, float, &g->a[Size * t + t]);
-    product_used(th, loaded_row, 2); /* div, m's address */
+    workload_use_loaded(th, loaded_row, 2); /* div, m's address */
     EMU_ST(th, float, &g->m[Size * (x + t + 1) + t], pivot_row / pivot);
 }
 
@@ -54,7 +45,7 @@ static void fan2(emu_thread *th)
     float mult = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + t]);
     emu_value loaded_mult = emu_loaded(th);
     float above = EMU_LD(th, float, &g->a[Size * t + (yidx + t)]);
-    product_used(th, loaded_mult, 1); /* mul */
+    workload_use_loaded(th, loaded_mult, 1); /* mul */
     float cur = EMU_LD(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)]);
     emu_use(th, emu_loaded(th));
     emu_gap(th, 1); /* sub */
@@ -64,7 +55,7 @@ static void fan2(emu_thread *th)
         float mult0 = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + (yidx + t)]);
         emu_value loaded_mult0 = emu_loaded(th);
         float bt = EMU_LD(th, float, &g->b[t]);
-        product_used(th, loaded_mult0, 1);
+        workload_use_loaded(th, loaded_mult0, 1);
         float bx = EMU_LD(th, float, &g->b[xidx + 1 + t]);
         emu_use(th, emu_loaded(th));
         emu_gap(th, 1);

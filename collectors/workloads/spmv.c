@@ -23,16 +23,8 @@ typedef struct spmv_args {
 
 /* Timing (docs/cuda-workloads.md, "Timing"), from spmv.cu's PTX, where
  * the loop loads cols[j], then vec[col], then val[j] (the port loads val
- * before vec): the row's bounds loaded (start's value given, end's the
- * latest), `check` instructions test them, and 7 set the loop up when it
- * runs. */
-static void row_entered(emu_thread *t, emu_value start, int runs, uint32_t check)
-{
-    emu_use(t, start);
-    emu_use(t, emu_loaded(t));
-    emu_gap(t, check + (runs ? 7 : 0));
-}
-
+ * before vec).  After the row's bounds, 3 instructions test them and 7
+ * set the loop up when it runs. */
 /* One element of the row: val[j] × vec[cols[j]].  The fma that adds it
  * (and the loop's step, setp and bra) come before the next access. */
 static float row_element(emu_thread *t, const spmv_args *g, int j)
@@ -44,9 +36,7 @@ static float row_element(emu_thread *t, const spmv_args *g, int j)
     emu_use(t, loaded_col);
     emu_gap(t, 2); /* vec[col]'s address */
     float x = EMU_LD(t, float, &g->vec[col]);
-    emu_use(t, loaded_v);
-    emu_use(t, emu_loaded(t));
-    emu_gap(t, 6); /* fma, two address steps, j, setp, bra */
+    workload_use_loaded(t, loaded_v, 6); /* fma, two address steps, j, setp, bra */
     return v * x;
 }
 
@@ -60,7 +50,7 @@ static void spmv_scalar(emu_thread *t)
         int start = EMU_LD(t, int, &g->row_delimiters[my_row]);
         emu_value loaded_start = emu_loaded(t);
         int end = EMU_LD(t, int, &g->row_delimiters[my_row + 1]);
-        row_entered(t, loaded_start, start < end, 3);
+        workload_use_loaded(t, loaded_start, start < end ? 10 : 3);
         for (int j = start; j < end; j++)
             sum += row_element(t, g, j);
         emu_gap(t, 3); /* out's address */
@@ -80,7 +70,7 @@ static void spmv_vector(emu_thread *t)
         emu_value loaded_start = emu_loaded(t);
         emu_gap(t, 1); /* add the lane */
         int warp_end = EMU_LD(t, int, &g->row_delimiters[my_row + 1]);
-        row_entered(t, loaded_start, warp_start + id < warp_end, 3);
+        workload_use_loaded(t, loaded_start, warp_start + id < warp_end ? 10 : 3);
         for (int j = warp_start + id; j < warp_end; j += 32)
             (void)row_element(t, g, j);
         emu_gap(t, 32); /* the shuffle reduction, id == 0, out's address */

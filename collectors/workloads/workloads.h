@@ -47,6 +47,10 @@ int workload_launch_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kerne
                        const void *args, ws_error *err);
 int workload_launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_kernel_fn kernel,
                        const void *args, ws_error *err);
+/* workload_launch_1d for a kernel that states its timing (emu_launch's
+ * `timed`). */
+int workload_launch_timed_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kernel,
+                             const void *args, ws_error *err);
 /* n floats of device memory filled from the seed state, or NULL when full;
  * *copy (if not NULL) gets a host copy for the CPU reference. */
 float *workload_random_floats(emu *e, size_t n, uint64_t *state, float **copy);
@@ -59,5 +63,16 @@ int record_workload(const char *name, workload_size size, uint64_t seed, int ver
 
 /* Default workload for the demo and `profile`. */
 #define WORKLOAD_DEFAULT "gaussian"
+
+/* Timing (docs/cuda-workloads.md, "Timing"): the thread's next access
+ * follows `gap` non-memory instructions, which use `first` and the value
+ * the thread loaded last (the two operands of an fma, a product, a
+ * bounds check). */
+static inline void workload_use_loaded(emu_thread *t, emu_value first, uint32_t gap)
+{
+    emu_use(t, first);
+    emu_use(t, emu_loaded(t));
+    emu_gap(t, gap);
+}
 
 #endif
