@@ -42,6 +42,7 @@ Test(emu_timing, stated_gaps_and_uses_become_record_timing)
     ws_error err;
     emu *e = emu_new(&sink, 1u << 20, &err);
     cr_assert_not_null(e, "%s", err.msg);
+    emu_set_timing(e, 1);
     timed_args args = {emu_malloc(e, 512 * sizeof(float))};
     emu_launch l = {.name = "timed", .grid = {1, 1, 1}, .block = {64, 1, 1},
                     .uses_barriers = 1, .timed = 1, .kernel = timed_kernel, .args = &args};
@@ -65,7 +66,8 @@ Test(emu_timing, stated_gaps_and_uses_become_record_timing)
     wst_memtrace_free(m);
 }
 
-/* A launch that states no timing records none, whatever it calls. */
+/* A launch that states no timing records none, whatever it calls, and so
+ * does a timed launch while timing is off (the default). */
 Test(emu_timing, untimed_launch_records_blocking_loads)
 {
     wst_memtrace *m = wst_memtrace_new(NULL);
@@ -76,11 +78,18 @@ Test(emu_timing, untimed_launch_records_blocking_loads)
     emu_launch l = {.name = "untimed", .grid = {1, 1, 1}, .block = {64, 1, 1},
                     .uses_barriers = 1, .kernel = timed_kernel, .args = &args};
     cr_assert_eq(emu_launch_kernel(e, &l, &err), 0, "%s", err.msg);
-    cr_assert_not(m->trace.kernels[0].has_timing);
-    for (size_t i = 0; i < m->per_kernel[0].count; i++) {
-        const wst_record *r = &m->per_kernel[0].records[i];
-        cr_assert(!r->has_waits && r->gap == 0 && r->waits == 0);
-    }
+    l.timed = 1; /* timing is off */
+    cr_assert_eq(emu_launch_kernel(e, &l, &err), 0, "%s", err.msg);
+    emu_set_timing(e, 1);
+    l.timed = 0;
+    cr_assert_eq(emu_launch_kernel(e, &l, &err), 0, "%s", err.msg);
+    for (uint32_t k = 0; k < 3; k++)
+        cr_assert_not(m->trace.kernels[k].has_timing);
+    for (uint32_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < m->per_kernel[k].count; i++) {
+            const wst_record *r = &m->per_kernel[k].records[i];
+            cr_assert(!r->has_waits && r->gap == 0 && r->waits == 0);
+        }
     emu_free(e);
     wst_memtrace_free(m);
 }

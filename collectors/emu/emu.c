@@ -61,6 +61,8 @@ struct emu {
     size_t thread_capacity;
     uint32_t warps_per_cta;
     const emu_launch *launch;
+    int timing;           /* emu_set_timing: launches may state theirs */
+    int timed;            /* the current launch records timing */
     uint32_t *warp_loads; /* timed: per warp of the CTA, its loads so far */
     size_t warp_loads_capacity;
 };
@@ -133,6 +135,8 @@ uint64_t emu_device_address(const emu *e, const void *host)
 
 uint64_t emu_records(const emu *e) { return e->records; }
 
+void emu_set_timing(emu *e, int on) { e->timing = on; }
+
 /* ---- recording ---- */
 
 static uint64_t site_offset(const emu_site *s)
@@ -182,7 +186,7 @@ void *emu_access(emu_thread *t, emu_site *site, const void *ptr)
     }
     lane_access *a = &log->items[log->count++];
     *a = (lane_access){site, address, {0, 0}};
-    if (e->launch->timed &&
+    if (e->timed &&
         emu_lane_timing_log(&slot->timing, slot->timing.base + (uint32_t)log->count - 1,
                             &a->timing) != 0)
         emu_set_error(e, "out of memory");
@@ -198,7 +202,7 @@ emu_value emu_loaded(emu_thread *t)
 void emu_use(emu_thread *t, emu_value value)
 {
     thread_slot *slot = (thread_slot *)t;
-    if (t->cta->owner->launch->timed && emu_lane_timing_use(&slot->timing, value) != 0)
+    if (t->cta->owner->timed && emu_lane_timing_use(&slot->timing, value) != 0)
         emu_set_error(t->cta->owner, "out of memory");
 }
 
@@ -385,7 +389,7 @@ static int emit_warp(emu *e, uint32_t warp, thread_slot *lanes, uint32_t lane_co
         wst_record r;
         memset(&r, 0, sizeof r); /* inactive lanes too: identical runs, identical bytes */
         emu_site *site = leader.items[leader.next].site;
-        int timed = e->launch->timed;
+        int timed = e->timed;
         uint32_t *loads = &e->warp_loads[warp];
         int returns_data = site->kind != WST_STORE;
         for (uint32_t l = 0; l < lane_count; l++) {
@@ -419,7 +423,7 @@ static void lanes_merged(emu *e, thread_slot *lanes, uint32_t lane_count)
 {
     for (uint32_t l = 0; l < lane_count; l++) {
         lane_log *log = &lanes[l].log;
-        if (e->launch->timed)
+        if (e->timed)
             emu_lane_timing_next_log(&lanes[l].timing, (uint32_t)log->count,
                                      log->count ? log->items[log->count - 1].timing.uses_end
                                                 : lanes[l].timing.uses_begin);
@@ -566,12 +570,13 @@ int emu_launch_kernel(emu *e, const emu_launch *l, ws_error *err)
                          .block = {l->block.x, l->block.y, l->block.z},
                          .shared_mem_bytes = l->shared_bytes,
                          .registers_per_thread = l->registers,
-                         .has_timing = (uint8_t)(l->timed != 0)};
+                         .has_timing = (uint8_t)(l->timed && e->timing)};
     int index = wst_sink_add_kernel(&e->sink, &kernel, err);
     if (index < 0)
         return -1;
     e->kernel = (uint32_t)index;
     e->launch = l;
+    e->timed = l->timed && e->timing;
     e->launch_serial = next_launch_serial++;
     e->warps_per_cta = (uint32_t)((threads + 31) / 32);
     if (ws_grow((void **)&e->warp_loads, &e->warp_loads_capacity, e->warps_per_cta,

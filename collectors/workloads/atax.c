@@ -9,23 +9,15 @@ typedef struct atax_args {
     int nx, ny;
 } atax_args;
 
-/* Timing (docs/cuda-workloads.md, "Timing"): gaps and uses from atax.cu's
- * PTX, whose loop keeps the sum in a register (the port reloads it, with
- * no gap) and ends in two address steps, the count, setp and bra. */
 static void atax_kernel1(emu_thread *t)
 {
     const atax_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->nx)
-        for (int j = 0; j < g->ny; j++) {
-            emu_gap(t, j == 0 ? 23 : 5); /* the loop set up, or its step, setp, bra */
-            float a = EMU_LD(t, float, &g->a[i * g->ny + j]);
-            emu_value loaded_matrix = emu_loaded(t);
-            float x = EMU_LD(t, float, &g->x[j]);
-            emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->tmp[i]);
-            emu_use(t, loaded_matrix);
-            workload_use_loaded(t, loaded_vector, 1); /* the fma */
+        for (int j = 0; j < g->ny; j++) { emu_gap(t, j == 0 ? 23 : 5);
+            float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t);
+            float x = EMU_LD(t, float, &g->x[j]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->tmp[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
             EMU_ST(t, float, &g->tmp[i], acc + a * x);
         }
 }
@@ -35,15 +27,10 @@ static void atax_kernel2(emu_thread *t)
     const atax_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (j < g->ny)
-        for (int i = 0; i < g->nx; i++) {
-            emu_gap(t, i == 0 ? 22 : 5); /* the loop set up, or its step, setp, bra */
-            float a = EMU_LD(t, float, &g->a[i * g->ny + j]);
-            emu_value loaded_matrix = emu_loaded(t);
-            float tmp = EMU_LD(t, float, &g->tmp[i]);
-            emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->y[j]);
-            emu_use(t, loaded_matrix);
-            workload_use_loaded(t, loaded_vector, 1); /* the fma */
+        for (int i = 0; i < g->nx; i++) { emu_gap(t, i == 0 ? 22 : 5);
+            float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t);
+            float tmp = EMU_LD(t, float, &g->tmp[i]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->y[j]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
             EMU_ST(t, float, &g->y[j], acc + a * tmp);
         }
 }

@@ -9,25 +9,16 @@ typedef struct bicg_args {
     int nx, ny;
 } bicg_args;
 
-/* Timing (docs/cuda-workloads.md, "Timing"): gaps and uses from bicg.cu's
- * PTX, whose loop keeps the sum in a register (the port reloads it, with
- * no gap) and ends in two address steps, the count, setp and bra. */
 static void bicg_kernel1(emu_thread *t)
 {
     const bicg_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (j < g->ny) {
-        emu_gap(t, 17); /* parameters and indices */
-        EMU_ST(t, float, &g->s[j], 0.0f);
-        for (int i = 0; i < g->nx; i++) {
-            emu_gap(t, i == 0 ? 8 : 5); /* the loop set up, or its step, setp, bra */
-            float a = EMU_LD(t, float, &g->a[i * g->ny + j]);
-            emu_value loaded_matrix = emu_loaded(t);
-            float r = EMU_LD(t, float, &g->r[i]);
-            emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->s[j]);
-            emu_use(t, loaded_matrix);
-            workload_use_loaded(t, loaded_vector, 1); /* the fma */
+        emu_gap(t, 17); EMU_ST(t, float, &g->s[j], 0.0f);
+        for (int i = 0; i < g->nx; i++) { emu_gap(t, i == 0 ? 8 : 5);
+            float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t);
+            float r = EMU_LD(t, float, &g->r[i]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->s[j]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
             EMU_ST(t, float, &g->s[j], acc + a * r);
         }
     }
@@ -38,17 +29,11 @@ static void bicg_kernel2(emu_thread *t)
     const bicg_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->nx) {
-        emu_gap(t, 16); /* parameters and indices */
-        EMU_ST(t, float, &g->q[i], 0.0f);
-        for (int j = 0; j < g->ny; j++) {
-            emu_gap(t, j == 0 ? 8 : 5); /* the loop set up, or its step, setp, bra */
-            float a = EMU_LD(t, float, &g->a[i * g->ny + j]);
-            emu_value loaded_matrix = emu_loaded(t);
-            float p = EMU_LD(t, float, &g->p[j]);
-            emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->q[i]);
-            emu_use(t, loaded_matrix);
-            workload_use_loaded(t, loaded_vector, 1); /* the fma */
+        emu_gap(t, 16); EMU_ST(t, float, &g->q[i], 0.0f);
+        for (int j = 0; j < g->ny; j++) { emu_gap(t, j == 0 ? 8 : 5);
+            float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t);
+            float p = EMU_LD(t, float, &g->p[j]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->q[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
             EMU_ST(t, float, &g->q[i], acc + a * p);
         }
     }

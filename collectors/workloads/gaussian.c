@@ -16,16 +16,11 @@ static void fan1(emu_thread *th)
 {
     const gaussian_args *g = th->args;
     int Size = g->size, t = g->t;
-    int x = (int)(th->threadIdx.x + th->blockIdx.x * th->blockDim.x);
-    /* Timing (docs/cuda-workloads.md, "Timing") from gaussian.cu's PTX,
-     * which loads the pivot first. */
-    emu_gap(th, 23);
+    int x = (int)(th->threadIdx.x + th->blockIdx.x * th->blockDim.x); emu_gap(th, 23); /* timing: docs/cuda-workloads.md */
     if (x >= Size - 1 - t)
         return;
-    float pivot_row = EMU_LD(th, float, &g->a[Size * (x + t + 1) + t]);
-    emu_value loaded_row = emu_loaded(th);
-    float pivot = EMU_LD(th, float, &g->a[Size * t + t]);
-    workload_use_loaded(th, loaded_row, 2); /* div, m's address */
+    float pivot_row = EMU_LD(th, float, &g->a[Size * (x + t + 1) + t]); emu_value loaded_row = emu_loaded(th);
+    float pivot = EMU_LD(th, float, &g->a[Size * t + t]); workload_use_loaded(th, loaded_row, 2);
     EMU_ST(th, float, &g->m[Size * (x + t + 1) + t], pivot_row / pivot);
 }
 
@@ -39,26 +34,15 @@ static void fan2(emu_thread *th)
     if ((int)(th->threadIdx.y + th->blockIdx.y * th->blockDim.y) >= Size - t)
         return;
     int xidx = (int)(th->blockIdx.x * th->blockDim.x + th->threadIdx.x);
-    int yidx = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y);
-    /* Timing as Fan1's; the PTX loads a's pivot row before m. */
-    emu_gap(th, 37);
-    float mult = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + t]);
-    emu_value loaded_mult = emu_loaded(th);
-    float above = EMU_LD(th, float, &g->a[Size * t + (yidx + t)]);
-    workload_use_loaded(th, loaded_mult, 1); /* mul */
-    float cur = EMU_LD(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)]);
-    emu_use(th, emu_loaded(th));
-    emu_gap(th, 1); /* sub */
-    EMU_ST(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)], cur - mult * above);
-    emu_gap(th, 9); /* setp, bra, b's addresses */
+    int yidx = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y); emu_gap(th, 37);
+    float mult = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + t]); emu_value loaded_mult = emu_loaded(th);
+    float above = EMU_LD(th, float, &g->a[Size * t + (yidx + t)]); workload_use_loaded(th, loaded_mult, 1);
+    float cur = EMU_LD(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)]); workload_used(th, 1);
+    EMU_ST(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)], cur - mult * above); emu_gap(th, 9);
     if (yidx == 0) {
-        float mult0 = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + (yidx + t)]);
-        emu_value loaded_mult0 = emu_loaded(th);
-        float bt = EMU_LD(th, float, &g->b[t]);
-        workload_use_loaded(th, loaded_mult0, 1);
-        float bx = EMU_LD(th, float, &g->b[xidx + 1 + t]);
-        emu_use(th, emu_loaded(th));
-        emu_gap(th, 1);
+        float mult0 = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + (yidx + t)]); emu_value loaded_mult0 = emu_loaded(th);
+        float bt = EMU_LD(th, float, &g->b[t]); workload_use_loaded(th, loaded_mult0, 1);
+        float bx = EMU_LD(th, float, &g->b[xidx + 1 + t]); workload_used(th, 1);
         EMU_ST(th, float, &g->b[xidx + 1 + t], bx - mult0 * bt);
     }
 }

@@ -20,29 +20,15 @@ static void gemm_kernel(emu_thread *t)
 {
     const gemm_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
-    int i = (int)(t->blockIdx.y * t->blockDim.y + t->threadIdx.y);
-    /* Timing (docs/cuda-workloads.md, "Timing"): gaps and uses as in
-     * gemm.cu's PTX, where the loop keeps C in a register and so has no
-     * load of it (the port's acc load gets no gap). */
-    emu_gap(t, 23); /* parameters and indices */
+    int i = (int)(t->blockIdx.y * t->blockDim.y + t->threadIdx.y); emu_gap(t, 23); /* timing: docs/cuda-workloads.md */
     if (i < g->ni && j < g->nj) {
-        float c = EMU_LD(t, float, &g->c[i * g->nj + j]);
-        emu_use(t, emu_loaded(t));
-        emu_gap(t, 1); /* mul */
-        EMU_ST(t, float, &g->c[i * g->nj + j], c * BETA);
-        emu_gap(t, 11); /* setp, bra, the loop's addresses */
+        float c = EMU_LD(t, float, &g->c[i * g->nj + j]); workload_used(t, 1);
+        EMU_ST(t, float, &g->c[i * g->nj + j], c * BETA); emu_gap(t, 11);
         for (int k = 0; k < g->nk; k++) {
-            float a = EMU_LD(t, float, &g->a[i * g->nk + k]);
-            emu_use(t, emu_loaded(t));
-            emu_gap(t, 1); /* mul a by ALPHA */
-            float b = EMU_LD(t, float, &g->b[k * g->nj + j]);
-            emu_value loaded_b = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->c[i * g->nj + j]);
-            emu_use(t, loaded_b);
-            emu_use(t, emu_loaded(t));
-            emu_gap(t, 1); /* fma */
-            EMU_ST(t, float, &g->c[i * g->nj + j], acc + ALPHA * a * b);
-            emu_gap(t, 5); /* two address steps, the count, setp, bra */
+            float a = EMU_LD(t, float, &g->a[i * g->nk + k]); workload_used(t, 1);
+            float b = EMU_LD(t, float, &g->b[k * g->nj + j]); emu_value loaded_b = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->c[i * g->nj + j]); workload_use_loaded(t, loaded_b, 1);
+            EMU_ST(t, float, &g->c[i * g->nj + j], acc + ALPHA * a * b); emu_gap(t, 5);
         }
     }
 }

@@ -9,23 +9,15 @@ typedef struct mvt_args {
     int n;
 } mvt_args;
 
-/* Timing (docs/cuda-workloads.md, "Timing"): gaps and uses from mvt.cu's
- * PTX, whose loop keeps the sum in a register (the port reloads it, with
- * no gap) and ends in two address steps, the count, setp and bra. */
 static void mvt_kernel1(emu_thread *t)
 {
     const mvt_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->n)
-        for (int j = 0; j < g->n; j++) {
-            emu_gap(t, j == 0 ? 22 : 5); /* the loop set up, or its step, setp, bra */
-            float a = EMU_LD(t, float, &g->a[i * g->n + j]);
-            emu_value loaded_matrix = emu_loaded(t);
-            float y = EMU_LD(t, float, &g->y1[j]);
-            emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->x1[i]);
-            emu_use(t, loaded_matrix);
-            workload_use_loaded(t, loaded_vector, 1); /* the fma */
+        for (int j = 0; j < g->n; j++) { emu_gap(t, j == 0 ? 22 : 5);
+            float a = EMU_LD(t, float, &g->a[i * g->n + j]); emu_value loaded_matrix = emu_loaded(t);
+            float y = EMU_LD(t, float, &g->y1[j]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->x1[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
             EMU_ST(t, float, &g->x1[i], acc + a * y);
         }
 }
@@ -35,15 +27,10 @@ static void mvt_kernel2(emu_thread *t)
     const mvt_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->n)
-        for (int j = 0; j < g->n; j++) {
-            emu_gap(t, j == 0 ? 21 : 5); /* the loop set up, or its step, setp, bra */
-            float a = EMU_LD(t, float, &g->a[j * g->n + i]);
-            emu_value loaded_matrix = emu_loaded(t);
-            float y = EMU_LD(t, float, &g->y2[j]);
-            emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->x2[i]);
-            emu_use(t, loaded_matrix);
-            workload_use_loaded(t, loaded_vector, 1); /* the fma */
+        for (int j = 0; j < g->n; j++) { emu_gap(t, j == 0 ? 21 : 5);
+            float a = EMU_LD(t, float, &g->a[j * g->n + i]); emu_value loaded_matrix = emu_loaded(t);
+            float y = EMU_LD(t, float, &g->y2[j]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->x2[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
             EMU_ST(t, float, &g->x2[i], acc + a * y);
         }
 }
