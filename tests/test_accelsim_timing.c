@@ -113,24 +113,10 @@ static void add_carriable_timing(wst_memtrace *m, uint64_t seed)
 Test(accelsim_timing, export_then_import_gives_timing_back)
 {
     char *dir = test_tmpdir();
-    char *wst_path = test_path(dir, "in.wst"), *out_dir = test_path(dir, "exported");
     wst_memtrace *m = test_random_trace(6, 2, 600);
-    for (uint32_t k = 0; k < m->trace.kernel_count; k++) /* what Accel-Sim carries */
-        for (size_t i = 0; i < m->per_kernel[k].count; i++) {
-            wst_record *r = &m->per_kernel[k].records[i];
-            r->has_sm = r->has_time = 0;
-            if (r->kind == WST_ATOMIC)
-                r->space = WST_GLOBAL;
-            for (int l = 0; l < 32; l++)
-                r->addr[l] &= 0x0000ffffffffffffULL;
-        }
+    fixture_carriable(m);
     add_carriable_timing(m, 6);
-    cr_assert_eq(test_write_memtrace(m, wst_path, NULL), 0);
-    ws_error err;
-    cr_assert_eq(accelsim_export(wst_path, out_dir, &err), 0, "%s", err.msg);
-    char *list = test_path(out_dir, "kernelslist.g");
-    wst_memtrace *back = fixture_import(list, &err);
-    cr_assert_not_null(back, "%s", err.msg);
+    wst_memtrace *back = fixture_export_import(m, dir);
     for (uint32_t k = 0; k < m->trace.kernel_count; k++) {
         cr_assert_eq(back->per_kernel[k].count, m->per_kernel[k].count);
         /* Import and export both go CTA by CTA, warp by warp: match records
@@ -156,8 +142,5 @@ Test(accelsim_timing, export_then_import_gives_timing_back)
     }
     wst_memtrace_free(back);
     wst_memtrace_free(m);
-    free(list);
-    free(wst_path);
-    free(out_dir);
     test_tmpdir_cleanup(dir);
 }

@@ -101,30 +101,26 @@ Test(wst_timing, a_frame_without_timing_lists_nine_columns)
     free_frame(&t);
 }
 
-Test(wst_timing, gap_column_ending_early)
+/* Two records whose `column` is cut to its first byte: the second's value
+ * is missing. */
+static void column_cut_short(int column, const uint32_t *gaps, const uint64_t *waits,
+                             const char *error)
 {
-    uint32_t gaps[] = {3, 5};
-    uint64_t waits[] = {NO_WAITS, NO_WAITS};
     timed_frame t = encode(gaps, waits, 2);
-    t.layout.column_bytes[WST_COL_GAP] = 1; /* the second gap is cut off */
+    t.layout.column_bytes[column] = 1;
     wst_record out[2];
     ws_error err;
     cr_assert_eq(decode(&t, 4, out, &err), -1);
-    cr_assert_str_eq(err.msg, "record 1: gap column ends early");
+    cr_assert_str_eq(err.msg, error);
     free_frame(&t);
 }
 
-Test(wst_timing, waits_column_ending_early)
+Test(wst_timing, columns_ending_early)
 {
-    uint32_t gaps[] = {0, 0};
-    uint64_t waits[] = {1, 2};
-    timed_frame t = encode(gaps, waits, 2);
-    t.layout.column_bytes[WST_COL_WAITS] = 1;
-    wst_record out[2];
-    ws_error err;
-    cr_assert_eq(decode(&t, 4, out, &err), -1);
-    cr_assert_str_eq(err.msg, "record 1: waits column ends early");
-    free_frame(&t);
+    uint32_t gaps[] = {3, 5}, no_gaps[] = {0, 0};
+    uint64_t waits[] = {1, 2}, no_waits[] = {NO_WAITS, NO_WAITS};
+    column_cut_short(WST_COL_GAP, gaps, no_waits, "record 1: gap column ends early");
+    column_cut_short(WST_COL_WAITS, no_gaps, waits, "record 1: waits column ends early");
 }
 
 Test(wst_timing, values_out_of_range)
