@@ -25,20 +25,20 @@ typedef struct bfs_args {
 static void bfs_kernel(emu_thread *t)
 {
     const bfs_args *g = t->args;
-    int tid = (int)(t->blockIdx.x * MAX_THREADS_PER_BLOCK + t->threadIdx.x); emu_gap(t, 21); /* timing: docs/cuda-workloads.md */
+    int tid = (int)(t->blockIdx.x * MAX_THREADS_PER_BLOCK + t->threadIdx.x); emu_gap(t, 12); /* timing: docs/cuda-workloads.md */
     if (tid < g->no_of_nodes && EMU_LD(t, uint8_t, &g->mask[tid])) { workload_used(t, 3);
-        EMU_ST(t, uint8_t, &g->mask[tid], 0); emu_gap(t, 3);
+        EMU_ST(t, uint8_t, &g->mask[tid], 0); emu_gap(t, 2);
         /* The loop bounds are read once, as the compiled kernel keeps them
          * in registers. */
-        int start = EMU_LD(t, int, &g->nodes[tid].starting); emu_value loaded_start = emu_loaded(t);
-        int count = EMU_LD(t, int, &g->nodes[tid].no_of_edges); workload_use_loaded(t, loaded_start, 15);
+        int start = EMU_LD(t, int, &g->nodes[tid].starting); emu_value loaded_start = emu_loaded(t); emu_gap(t, 2);
+        int count = EMU_LD(t, int, &g->nodes[tid].no_of_edges); workload_use_loaded(t, loaded_start, 21);
         for (int i = start; i < start + count; i++) {
-            int id = EMU_LD(t, int, &g->edges[i]); workload_used(t, 1);
-            if (!workload_tested(t, 2, EMU_LD(t, uint8_t, &g->visited[id]))) {
-                int my_cost = EMU_LD(t, int, &g->cost[tid]); workload_used(t, 3);
-                EMU_ST(t, int, &g->cost[id], my_cost + 1); emu_gap(t, 2);
+            int id = EMU_LD(t, int, &g->edges[i]); workload_used(t, 3);
+            if (!workload_tested(t, 1, EMU_LD(t, uint8_t, &g->visited[id]))) {
+                int my_cost = EMU_LD(t, int, &g->cost[tid]); workload_used(t, 12);
+                EMU_ST(t, int, &g->cost[id], my_cost + 1);
                 EMU_ST(t, uint8_t, &g->updating[id], 1);
-            } emu_gap(t, 5);
+            } emu_gap(t, 4);
         }
     }
 }
@@ -46,11 +46,11 @@ static void bfs_kernel(emu_thread *t)
 static void bfs_kernel2(emu_thread *t)
 {
     const bfs_args *g = t->args;
-    int tid = (int)(t->blockIdx.x * MAX_THREADS_PER_BLOCK + t->threadIdx.x); emu_gap(t, 15);
-    if (tid < g->no_of_nodes && EMU_LD(t, uint8_t, &g->updating[tid])) { workload_used(t, 5);
-        EMU_ST(t, uint8_t, &g->mask[tid], 1); emu_gap(t, 2);
-        EMU_ST(t, uint8_t, &g->visited[tid], 1); emu_gap(t, 1);
-        EMU_ST(t, uint8_t, g->over, 1); emu_gap(t, 1);
+    int tid = (int)(t->blockIdx.x * MAX_THREADS_PER_BLOCK + t->threadIdx.x); emu_gap(t, 12);
+    if (tid < g->no_of_nodes && EMU_LD(t, uint8_t, &g->updating[tid])) { workload_used(t, 10);
+        EMU_ST(t, uint8_t, &g->mask[tid], 1);
+        EMU_ST(t, uint8_t, &g->visited[tid], 1);
+        EMU_ST(t, uint8_t, g->over, 1);
         EMU_ST(t, uint8_t, &g->updating[tid], 0);
     }
 }

@@ -14,11 +14,11 @@ static void bicg_kernel1(emu_thread *t)
     const bicg_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (j < g->ny) {
-        emu_gap(t, 17); EMU_ST(t, float, &g->s[j], 0.0f);
-        for (int i = 0; i < g->nx; i++) { emu_gap(t, i == 0 ? 8 : 5);
+        emu_gap(t, 13); EMU_ST(t, float, &g->s[j], 0.0f);
+        for (int i = 0; i < g->nx; i++) { emu_gap(t, i == 0 ? 12 : 1);
             float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t);
             float r = EMU_LD(t, float, &g->r[i]); emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->s[j]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
+            float acc = EMU_LD(t, float, &g->s[j]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 6);
             EMU_ST(t, float, &g->s[j], acc + a * r);
         }
     }
@@ -29,11 +29,11 @@ static void bicg_kernel2(emu_thread *t)
     const bicg_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->nx) {
-        emu_gap(t, 16); EMU_ST(t, float, &g->q[i], 0.0f);
-        for (int j = 0; j < g->ny; j++) { emu_gap(t, j == 0 ? 8 : 5);
+        emu_gap(t, 13); EMU_ST(t, float, &g->q[i], 0.0f);
+        for (int j = 0; j < g->ny; j++) { emu_gap(t, j == 0 ? 11 : 1);
             float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t);
             float p = EMU_LD(t, float, &g->p[j]); emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->q[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
+            float acc = EMU_LD(t, float, &g->q[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 7);
             EMU_ST(t, float, &g->q[i], acc + a * p);
         }
     }

@@ -16,11 +16,11 @@ static void fan1(emu_thread *th)
 {
     const gaussian_args *g = th->args;
     int Size = g->size, t = g->t;
-    int x = (int)(th->threadIdx.x + th->blockIdx.x * th->blockDim.x); emu_gap(th, 23); /* timing: docs/cuda-workloads.md */
+    int x = (int)(th->threadIdx.x + th->blockIdx.x * th->blockDim.x); emu_gap(th, 16); /* timing: docs/cuda-workloads.md */
     if (x >= Size - 1 - t)
         return;
-    float pivot_row = EMU_LD(th, float, &g->a[Size * (x + t + 1) + t]); emu_value loaded_row = emu_loaded(th);
-    float pivot = EMU_LD(th, float, &g->a[Size * t + t]); workload_use_loaded(th, loaded_row, 2);
+    float pivot_row = EMU_LD(th, float, &g->a[Size * (x + t + 1) + t]); emu_value loaded_row = emu_loaded(th); emu_gap(th, 1);
+    float pivot = EMU_LD(th, float, &g->a[Size * t + t]); workload_use_loaded(th, loaded_row, 15);
     EMU_ST(th, float, &g->m[Size * (x + t + 1) + t], pivot_row / pivot);
 }
 
@@ -34,15 +34,15 @@ static void fan2(emu_thread *th)
     if ((int)(th->threadIdx.y + th->blockIdx.y * th->blockDim.y) >= Size - t)
         return;
     int xidx = (int)(th->blockIdx.x * th->blockDim.x + th->threadIdx.x);
-    int yidx = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y); emu_gap(th, 37);
-    float mult = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + t]); emu_value loaded_mult = emu_loaded(th);
-    float above = EMU_LD(th, float, &g->a[Size * t + (yidx + t)]); workload_use_loaded(th, loaded_mult, 1);
-    float cur = EMU_LD(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)]); workload_used(th, 1);
-    EMU_ST(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)], cur - mult * above); emu_gap(th, 9);
+    int yidx = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y); emu_gap(th, 29);
+    float mult = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + t]); emu_value loaded_mult = emu_loaded(th); emu_gap(th, 1);
+    float above = EMU_LD(th, float, &g->a[Size * t + (yidx + t)]); emu_value loaded_above = emu_loaded(th);
+    float cur = EMU_LD(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)]); emu_use(th, loaded_mult); emu_use(th, loaded_above); workload_used(th, 2);
+    EMU_ST(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)], cur - mult * above); emu_gap(th, 6);
     if (yidx == 0) {
-        float mult0 = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + (yidx + t)]); emu_value loaded_mult0 = emu_loaded(th);
-        float bt = EMU_LD(th, float, &g->b[t]); workload_use_loaded(th, loaded_mult0, 1);
-        float bx = EMU_LD(th, float, &g->b[xidx + 1 + t]); workload_used(th, 1);
+        float mult0 = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + (yidx + t)]); emu_value loaded_mult0 = emu_loaded(th); emu_gap(th, 2);
+        float bt = EMU_LD(th, float, &g->b[t]); emu_value loaded_bt = emu_loaded(th);
+        float bx = EMU_LD(th, float, &g->b[xidx + 1 + t]); emu_use(th, loaded_mult0); emu_use(th, loaded_bt); workload_used(th, 1);
         EMU_ST(th, float, &g->b[xidx + 1 + t], bx - mult0 * bt);
     }
 }

@@ -20,15 +20,15 @@ static void gemm_kernel(emu_thread *t)
 {
     const gemm_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
-    int i = (int)(t->blockIdx.y * t->blockDim.y + t->threadIdx.y); emu_gap(t, 23); /* timing: docs/cuda-workloads.md */
+    int i = (int)(t->blockIdx.y * t->blockDim.y + t->threadIdx.y); emu_gap(t, 18); /* timing: docs/cuda-workloads.md */
     if (i < g->ni && j < g->nj) {
-        float c = EMU_LD(t, float, &g->c[i * g->nj + j]); workload_used(t, 1);
-        EMU_ST(t, float, &g->c[i * g->nj + j], c * BETA); emu_gap(t, 11);
+        float c = EMU_LD(t, float, &g->c[i * g->nj + j]); workload_used(t, 2);
+        EMU_ST(t, float, &g->c[i * g->nj + j], c * BETA); emu_gap(t, 7);
         for (int k = 0; k < g->nk; k++) {
-            float a = EMU_LD(t, float, &g->a[i * g->nk + k]); workload_used(t, 1);
+            float a = EMU_LD(t, float, &g->a[i * g->nk + k]); emu_value loaded_a = emu_loaded(t);
             float b = EMU_LD(t, float, &g->b[k * g->nj + j]); emu_value loaded_b = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->c[i * g->nj + j]); workload_use_loaded(t, loaded_b, 1);
-            EMU_ST(t, float, &g->c[i * g->nj + j], acc + ALPHA * a * b); emu_gap(t, 5);
+            float acc = EMU_LD(t, float, &g->c[i * g->nj + j]); emu_use(t, loaded_a); workload_use_loaded(t, loaded_b, 7);
+            EMU_ST(t, float, &g->c[i * g->nj + j], acc + ALPHA * a * b); emu_gap(t, 1);
         }
     }
 }

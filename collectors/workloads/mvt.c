@@ -14,10 +14,10 @@ static void mvt_kernel1(emu_thread *t)
     const mvt_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->n)
-        for (int j = 0; j < g->n; j++) { emu_gap(t, j == 0 ? 22 : 5);
+        for (int j = 0; j < g->n; j++) { emu_gap(t, j == 0 ? 21 : 1);
             float a = EMU_LD(t, float, &g->a[i * g->n + j]); emu_value loaded_matrix = emu_loaded(t);
             float y = EMU_LD(t, float, &g->y1[j]); emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->x1[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
+            float acc = EMU_LD(t, float, &g->x1[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 7);
             EMU_ST(t, float, &g->x1[i], acc + a * y);
         }
 }
@@ -27,10 +27,10 @@ static void mvt_kernel2(emu_thread *t)
     const mvt_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->n)
-        for (int j = 0; j < g->n; j++) { emu_gap(t, j == 0 ? 21 : 5);
-            float a = EMU_LD(t, float, &g->a[j * g->n + i]); emu_value loaded_matrix = emu_loaded(t);
+        for (int j = 0; j < g->n; j++) { emu_gap(t, j == 0 ? 17 : 1);
+            float a = EMU_LD(t, float, &g->a[j * g->n + i]); emu_value loaded_matrix = emu_loaded(t); emu_gap(t, 1);
             float y = EMU_LD(t, float, &g->y2[j]); emu_value loaded_vector = emu_loaded(t);
-            float acc = EMU_LD(t, float, &g->x2[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 1);
+            float acc = EMU_LD(t, float, &g->x2[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 6);
             EMU_ST(t, float, &g->x2[i], acc + a * y);
         }
 }
