@@ -173,7 +173,7 @@ $(NVBIT_OBJ)/release: FORCE
 		echo '$(abspath $(NVBIT_PATH)) $(NVBIT_ARCH)' >$@
 FORCE:
 
-$(NVBIT_OBJ)/tool.o: collectors/nvbit/tool/tool.cu collectors/nvbit/ws_packet.h \
+$(NVBIT_OBJ)/tool.o: collectors/nvbit/tool/tool.cu collectors/nvbit/ws_packet.h collectors/nvbit/host/nvbit_deps.h \
                      collectors/nvbit/host/nvbit_host.h $(NVBIT_OBJ)/release Makefile
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -O3 -Xcompiler -fPIC -dc -arch=$(NVBIT_ARCH) -Xptxas -cloning=no -I. \

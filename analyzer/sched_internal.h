@@ -110,7 +110,6 @@ struct sched {
     int awaiting;              /* an ISSUE awaits sched_timed_issued */
     uint32_t last_sm, last_slot, last_cta_slot;
     int last_returns_data, last_warp_done;
-    wst_record head;           /* scratch: a warp's next record, for its timing */
     timed_kernel kernel_stats; /* the kernel running or just ended */
     uint64_t *scheduler_stalls; /* [sms × schedulers × STALL_CAUSES], the whole run */
 };

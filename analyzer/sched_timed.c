@@ -60,24 +60,25 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
  * the cycle its loads are back (the ones it names, or all of them).  The
  * gap waits too: the instruction that uses a load may be anywhere in it
  * (docs/metrics.md §12). */
-static void prepare_head(sched *s, sm_state *sm, uint32_t slot)
+static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
 {
-    warp_state *w = &sm->warps[slot];
+    const warp_state *w = &sm->warps[slot];
     timed_warp *t = &sm->timed[slot];
-    const cta_state *c = &sm->ctas[w->cta_slot];
-    packed_cta_expand(c->view, w->next, c->cta, &s->head);
+    const packed_cta *view = sm->ctas[w->cta_slot].view;
+    /* Untimed: no gap, and it waits for every load (blocking loads). */
+    packed_timing head = packed_cta_timing(view, w->next);
     uint64_t back = t->all_loads;
-    if (s->head.has_waits) {
+    if (head.has_waits) {
         /* Bit i names the (i + 1)-th most recent load; bit 31 also every
          * older one than the history keeps (older_back). */
-        back = s->head.waits >> (TIMED_LOAD_HISTORY - 1) ? t->older_back : 0;
+        back = head.waits >> (TIMED_LOAD_HISTORY - 1) ? t->older_back : 0;
         for (uint32_t i = 0; i < TIMED_LOAD_HISTORY && i < t->loads_seen; i++) {
             uint64_t when = t->load_back[(t->loads_seen - 1 - i) % TIMED_LOAD_HISTORY];
-            if ((s->head.waits >> i & 1u) && when > back)
+            if ((head.waits >> i & 1u) && when > back)
                 back = when;
         }
     }
-    t->gap_left = s->head.gap;
+    t->gap_left = head.gap;
     if (back > t->ready_at)
         t->ready_at = back;
 }

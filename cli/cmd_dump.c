@@ -17,8 +17,11 @@ static const char usage[] =
     "Prints every record, one per line, in the order the trace stores them\n"
     "(kernel by kernel, CTA by CTA, each CTA's records in recorded order):\n"
     "kernel, CTA, warp, PC index and offset, SASS, kind, space, cache operator,\n"
-    "bytes per lane, active mask, SM and timestamp when recorded, then\n"
-    "lane:address for every active lane.\n\n"
+    "bytes per lane, active mask, SM and timestamp when recorded, the\n"
+    "timing of docs/metrics.md §12 when the collector supplied it (gap: the\n"
+    "warp's non-memory instructions before the record; waits: bit i = the\n"
+    "warp's (i+1)-th most recent earlier load, whose data the record uses),\n"
+    "then lane:address for every active lane.\n\n"
     "  --kernel N   only kernel N (launch order, from 0)\n"
     "  --cta N      only CTA N (linear id)\n"
     "  --csv        CSV with a header row, keyed as the report tables; the\n"
@@ -42,6 +45,32 @@ static const char *const csv_header[] = {
     CSV_KERNEL_COLUMNS, "cta",  "warp", "pc_index", "pc_offset", "sass", "kind", "space",
     "cache_op",         "lane_bytes", "mask", "sm", "timestamp", "addresses"};
 #define CSV_COLUMNS (sizeof csv_header / sizeof csv_header[0])
+/* Before the addresses, in a trace whose collector supplied timing. */
+#define CSV_TIMING_COLUMNS 2
+
+/* Does any kernel of t carry timing (docs/metrics.md §12)?  Then the CSV
+ * has its columns; a trace without keeps the columns it always had. */
+static int trace_timed(const wst_trace *t)
+{
+    for (uint32_t k = 0; k < t->kernel_count; k++)
+        if (t->kernels[k].has_timing)
+            return 1;
+    return 0;
+}
+
+/* csv_header, with the timing columns before the addresses when timed:
+ * how many columns that is. */
+static size_t csv_columns(int timed, const char **columns)
+{
+    memcpy(columns, csv_header, (CSV_COLUMNS - 1) * sizeof *columns);
+    size_t n = CSV_COLUMNS - 1;
+    if (timed) {
+        columns[n++] = "gap";
+        columns[n++] = "waits";
+    }
+    columns[n++] = "addresses";
+    return n;
+}
 
 /* "lane:0xaddr lane:0xaddr ..." */
 static void format_lanes(const wst_record *r, char *buf, size_t cap)
@@ -67,10 +96,16 @@ static void print_text(uint32_t kernel, const wst_record *r, const wst_pc *pc)
         printf(" sm %u", r->sm);
     if (r->has_time)
         printf(" t %" PRIu64, r->timestamp);
+    if (r->gap)
+        printf(" gap %" PRIu32, r->gap);
+    if (r->has_waits)
+        printf(" waits 0x%08" PRIx32, r->waits);
     printf(" | %s\n", lanes);
 }
 
-static void print_csv(csv_table *t, const wst_trace *trace, uint32_t kernel, const wst_record *r)
+/* The waits column: hex bits, empty for a blocking load (no waits). */
+static void print_csv(csv_table *t, const wst_trace *trace, uint32_t kernel, const wst_record *r,
+                      int timed)
 {
     const wst_pc *pc = &trace->kernels[kernel].pcs[r->pc];
     char lanes[32 * 24 + 1];
@@ -96,6 +131,12 @@ static void print_csv(csv_table *t, const wst_trace *trace, uint32_t kernel, con
         csv_row_u64(t, r->timestamp);
     else
         csv_row_str(t, NULL);
+    if (timed) {
+        char waits[16];
+        snprintf(waits, sizeof waits, "0x%08" PRIx32, r->waits);
+        csv_row_u64(t, r->gap);
+        csv_row_str(t, r->has_waits ? waits : NULL);
+    }
     csv_row_str(t, lanes);
     csv_row_end(t);
 }
@@ -169,6 +210,7 @@ typedef struct scheduled_dump {
     const wst_trace *trace;
     const dump_options *options;
     csv_table *table;
+    int timed; /* the CSV has the timing columns */
 } scheduled_dump;
 
 static void print_scheduled(void *ctx, const sched_event *e)
@@ -183,7 +225,7 @@ static void print_scheduled(void *ctx, const sched_event *e)
         csv_row_u64(d->table, e->sm);
         csv_row_u64(d->table, e->warp_slot);
         csv_row_u64(d->table, e->step);
-        print_csv(d->table, d->trace, e->kernel, e->record);
+        print_csv(d->table, d->trace, e->kernel, e->record, d->timed);
     } else {
         printf("sm %u slot %u %s %llu  ", e->sm, e->warp_slot, o->timed ? "cycle" : "step",
                (unsigned long long)e->step);
@@ -208,11 +250,12 @@ static int dump_scheduled(const dump_options *o, wst_reader *r)
         return cli_fail(NULL, &err);
     options.half_warp = o->half_warp;
     const char *header[] = {"placed_sm", "warp_slot", o->timed ? "cycle" : "step"};
-    const char *columns[3 + CSV_COLUMNS];
+    const char *columns[3 + CSV_COLUMNS + CSV_TIMING_COLUMNS];
     memcpy(columns, header, sizeof header);
-    memcpy(columns + 3, csv_header, sizeof csv_header);
-    scheduled_dump d = {.trace = wst_reader_trace(r), .options = o,
-                        .table = o->csv ? csv_table_on_stream(stdout, columns, 3 + CSV_COLUMNS) : NULL};
+    int timed = trace_timed(wst_reader_trace(r));
+    size_t n = 3 + csv_columns(timed, columns + 3);
+    scheduled_dump d = {.trace = wst_reader_trace(r), .options = o, .timed = timed,
+                        .table = o->csv ? csv_table_on_stream(stdout, columns, n) : NULL};
     int rc;
     if (o->timed) { /* the order a timed replay of the config's own policies makes */
         replay_options ro;
@@ -265,7 +308,10 @@ static int run(int argc, char **argv)
         wst_reader_close(r);
         return rc;
     }
-    csv_table *table = o.csv ? csv_table_on_stream(stdout, csv_header, CSV_COLUMNS) : NULL;
+    const char *columns[CSV_COLUMNS + CSV_TIMING_COLUMNS];
+    int timed = trace_timed(t);
+    size_t column_count = csv_columns(timed, columns);
+    csv_table *table = o.csv ? csv_table_on_stream(stdout, columns, column_count) : NULL;
     int rc = 0;
     uint32_t first = o.kernel < 0 ? 0 : (uint32_t)o.kernel;
     uint32_t last = o.kernel < 0 ? t->kernel_count : first + 1;
@@ -279,7 +325,7 @@ static int run(int argc, char **argv)
             for (int64_t i = 0; i < n; i++) {
                 const wst_pc *pc = &t->kernels[kernel].pcs[batch[i].pc];
                 if (table)
-                    print_csv(table, t, kernel, &batch[i]);
+                    print_csv(table, t, kernel, &batch[i], timed);
                 else
                     print_text(kernel, &batch[i], pc);
             }

@@ -49,6 +49,16 @@ static int run(int argc, char **argv)
     printf("kernels    %u\n", t->kernel_count);
     printf("records    %" PRIu64 "\n", records);
     printf("format     version %u\n", wst_reader_version(r));
+    uint32_t timed = 0;
+    for (uint32_t k = 0; k < t->kernel_count; k++)
+        timed += t->kernels[k].has_timing != 0;
+    /* docs/metrics.md §12: without timing the timed replay takes every
+     * record as a blocking load with no gap. */
+    if (timed == 0)
+        printf("timing     none (blocking loads, no gaps)\n");
+    else
+        printf("timing     gaps and dependencies from the collector (%u of %u kernels)\n", timed,
+               t->kernel_count);
     size_t frames = wst_reader_frame_count(r);
     printf("chunks     %zu in %zu zstd frame%s\n", wst_reader_chunk_count(r), frames,
            frames == 1 ? "" : "s");
@@ -67,6 +77,8 @@ static int run(int argc, char **argv)
                kernel->cta_count, kernel->record_count, kernel->records_by_kind[WST_LOAD],
                kernel->records_by_kind[WST_STORE], kernel->records_by_kind[WST_ATOMIC],
                kernel->pc_count);
+        if (timed && timed < t->kernel_count)
+            printf("  timing %s\n", kernel->has_timing ? "from the collector" : "none");
     }
     wst_reader_close(r);
     return 0;

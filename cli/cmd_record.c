@@ -12,12 +12,16 @@
 
 static const char usage[] =
     "usage: warpscope record --workload NAME [--size small|medium|large] [--seed N]\n"
-    "                        [--verify] [--quiet] -o FILE.wst\n"
+    "                        [--verify] [--timing] [--quiet] -o FILE.wst\n"
     "       warpscope record -o FILE.wst -- ./app [args]   (a real GPU, NVBit)\n\n"
     "Runs an embedded benchmark in the CUDA-grid emulator and writes its\n"
     "per-warp memory trace.  Inputs come from --seed (default 1), so the same\n"
     "command writes the same trace.  --verify also checks the kernels' output\n"
-    "against a CPU reference.  `warpscope workloads` lists the workloads.\n"
+    "against a CPU reference.  --timing records the timing the ports state\n"
+    "(gaps and the loads each record waits on, for the timed replay of\n"
+    "docs/metrics.md §12; docs/cuda-workloads.md says which ports state it);\n"
+    "without it every record is a blocking load with no gap.\n"
+    "`warpscope workloads` lists the workloads.\n"
     "On a terminal, a long recording counts its records as it goes (--quiet:\n"
     "not).\n\n"
     "With `--`, runs the application under warpscope's NVBit tool (built with\n"
@@ -86,7 +90,7 @@ static int run(int argc, char **argv)
     const char *name = NULL, *out = NULL;
     workload_size size = SIZE_SMALL;
     unsigned long long seed = 1;
-    int verify = 0, quiet = 0;
+    int verify = 0, quiet = 0, timing = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -99,6 +103,10 @@ static int run(int argc, char **argv)
         }
         if (strcmp(a, "--verify") == 0 || strcmp(a, "--quiet") == 0) {
             *(a[2] == 'v' ? &verify : &quiet) = 1;
+            continue;
+        }
+        if (strcmp(a, "--timing") == 0) {
+            timing = 1;
             continue;
         }
         if (strcmp(a, "--workload") && strcmp(a, "--size") && strcmp(a, "--seed") &&
@@ -127,7 +135,8 @@ static int run(int argc, char **argv)
         return cli_error(NULL, "record needs -o FILE.wst");
     ws_error err;
     progress *bar = progress_new_counting("record", "records", quiet);
-    int rc = record_workload(name, size, seed, verify, out, bar, &err);
+    int flags = (verify ? RECORD_VERIFY : 0) | (timing ? RECORD_TIMING : 0);
+    int rc = record_workload(name, size, seed, flags, out, bar, &err);
     progress_free(bar);
     if (rc != 0)
         return cli_fail(strstr(err.msg, "unknown workload") ? NULL : out, &err);

@@ -127,12 +127,15 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
 {
     if (warps > 1024)
         return ws_fail(err, "%u warps: a CTA has at most 1024", warps);
-    /* Once any CTA had timestamps, they travel along (a timed record always
-     * finds room for its own: append grows them with the records). */
-    int timed = p->timestamps != NULL;
+    /* Once any CTA had timestamps or timing, they travel along (a record
+     * with either always finds room for its own: append grows them with the
+     * records). */
+    int stamped = p->timestamps != NULL, timed = p->timing != NULL;
     if (reserve_records(spare, p->count + 1, 0) != 0 ||
-        (timed && ws_grow((void **)&spare->timestamps, &spare->timestamp_capacity, spare->capacity,
-                          sizeof *spare->timestamps) != 0))
+        (stamped && ws_grow((void **)&spare->timestamps, &spare->timestamp_capacity,
+                            spare->capacity, sizeof *spare->timestamps) != 0) ||
+        (timed && ws_grow((void **)&spare->timing, &spare->timing_capacity, spare->capacity,
+                          sizeof *spare->timing) != 0))
         return ws_fail(err, "out of memory");
     uint32_t next[1024];
     memcpy(next, starts, warps * sizeof *next);
@@ -141,11 +144,16 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
         spare->records[at] = p->records[i];
         if (packed_has_time(&p->records[i]))
             spare->timestamps[at] = p->timestamps[i];
+        if (packed_timed(&p->records[i]))
+            spare->timing[at] = p->timing[i];
     }
     swap_arrays((void **)&p->records, &p->capacity, (void **)&spare->records, &spare->capacity);
-    if (timed)
+    if (stamped)
         swap_arrays((void **)&p->timestamps, &p->timestamp_capacity, (void **)&spare->timestamps,
                     &spare->timestamp_capacity);
+    if (timed)
+        swap_arrays((void **)&p->timing, &p->timing_capacity, (void **)&spare->timing,
+                    &spare->timing_capacity);
     return 0;
 }
 
@@ -164,6 +172,10 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
     out->has_time = (uint8_t)packed_has_time(q);
     out->sm = q->sm;
     out->timestamp = packed_cta_timestamp(p, i);
+    packed_timing timing = packed_cta_timing(p, i);
+    out->has_waits = timing.has_waits;
+    out->gap = timing.gap;
+    out->waits = timing.waits;
     if (packed_affine(q)) { /* every lane, active or not: a loop the compiler vectorizes */
         uint64_t a = q->base;
         for (uint32_t l = 0; l < WST_WARP_SIZE; l++, a += q->stride)
@@ -184,6 +196,11 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
 uint64_t packed_cta_timestamp(const packed_cta *p, size_t i)
 {
     return packed_has_time(&p->records[i]) ? p->timestamps[i] : 0;
+}
+
+packed_timing packed_cta_timing(const packed_cta *p, size_t i)
+{
+    return packed_timed(&p->records[i]) ? p->timing[i] : (packed_timing){0};
 }
 
 /* Records [from, count) of g have just been packed: counts them per warp
@@ -254,7 +271,8 @@ int cta_grouping_finish(cta_grouping *g, packed_cta *spare, ws_error *err)
 uint64_t packed_cta_bytes(const packed_cta *p)
 {
     return (uint64_t)p->count * sizeof *p->records + (uint64_t)p->lane_count * sizeof *p->lanes +
-           (p->timestamps ? (uint64_t)p->count * sizeof *p->timestamps : 0);
+           (p->timestamps ? (uint64_t)p->count * sizeof *p->timestamps : 0) +
+           (p->timing ? (uint64_t)p->count * sizeof *p->timing : 0);
 }
 
 uint64_t packed_cta_limit(void)
@@ -267,6 +285,7 @@ void packed_cta_free(packed_cta *p)
     free(p->records);
     free(p->lanes);
     free(p->timestamps);
+    free(p->timing);
     *p = (packed_cta){0};
 }
 

@@ -9,8 +9,9 @@
  * their active lanes' addresses in a side pool, except the lanes of a 2D
  * thread block's tile (formats/lane_tile.h), kept as (base, step, row
  * step, width) in the same 32 bytes; timestamps, which only
- * some collectors record, sit in a side array.  A record is expanded back,
- * exactly, when it issues. */
+ * some collectors record, sit in a side array, and so does the timing of
+ * docs/metrics.md §12 (gap and waits), which a CTA without any never
+ * allocates.  A record is expanded back, exactly, when it issues. */
 #ifndef WS_PACKED_RECORD_H
 #define WS_PACKED_RECORD_H
 
@@ -26,7 +27,7 @@
 typedef struct packed_record {
     uint32_t pc, mask;
     uint16_t warp, sm;
-    /* kind (bits 0-1), space, has_sm, has_time, affine, tiled (bits 2-6): read
+    /* kind (bits 0-1), space, has_sm, has_time, affine, tiled, timed (bits 2-7): read
      * through the accessors below.  One plain byte rather than bitfields,
      * so a record is written with stores alone: a bitfield is a
      * read-modify-write, and the read waits for the line (a third of the
@@ -41,7 +42,13 @@ typedef struct packed_record {
 _Static_assert(sizeof(packed_record) == 32, "two packed records to a cache line");
 
 enum { PACKED_SPACE = 1u << 2, PACKED_HAS_SM = 1u << 3, PACKED_HAS_TIME = 1u << 4,
-       PACKED_AFFINE = 1u << 5, PACKED_TILED = 1u << 6 };
+       PACKED_AFFINE = 1u << 5, PACKED_TILED = 1u << 6, PACKED_TIMED = 1u << 7 };
+
+/* A timed record's gap and waits (docs/metrics.md §12), beside it. */
+typedef struct packed_timing {
+    uint32_t gap, waits;
+    uint8_t has_waits;
+} packed_timing;
 
 static inline unsigned packed_kind(const packed_record *q) { return q->bits & 3u; }
 static inline unsigned packed_space(const packed_record *q) { return (q->bits >> 2) & 1u; }
@@ -51,6 +58,7 @@ static inline int packed_has_time(const packed_record *q)
     return (q->bits & PACKED_HAS_TIME) != 0;
 }
 static inline int packed_affine(const packed_record *q) { return (q->bits & PACKED_AFFINE) != 0; }
+static inline int packed_timed(const packed_record *q) { return (q->bits & PACKED_TIMED) != 0; }
 static inline int packed_tiled(const packed_record *q) { return (q->bits & PACKED_TILED) != 0; }
 
 typedef struct packed_cta {
@@ -60,6 +68,8 @@ typedef struct packed_cta {
     size_t lane_count, lane_capacity;
     uint64_t *timestamps; /* [capacity] once a record has one */
     size_t timestamp_capacity;
+    packed_timing *timing; /* [capacity] once a record carries timing */
+    size_t timing_capacity;
 } packed_cta;
 
 /* Empties p for the next CTA, keeping its memory. */
@@ -90,8 +100,9 @@ static inline int packed_cta_push_head(packed_cta *p, const wst_head *h, uint64_
     q->mask = h->mask;
     q->warp = (uint16_t)h->warp;
     q->sm = (uint16_t)h->sm;
+    int timed = wst_head_timed(h);
     q->bits = (uint8_t)((h->kind & 3u) | (h->space & 1u) << 2 | (h->has_sm ? PACKED_HAS_SM : 0) |
-                        (h->has_time ? PACKED_HAS_TIME : 0) | shape);
+                        (h->has_time ? PACKED_HAS_TIME : 0) | (timed ? PACKED_TIMED : 0) | shape);
     q->cache_op = (uint8_t)h->cache_op;
     q->size = (uint8_t)h->size;
     q->tile_log2 = tile_log2;
@@ -102,6 +113,12 @@ static inline int packed_cta_push_head(packed_cta *p, const wst_head *h, uint64_
                     sizeof *p->timestamps) != 0)
             return ws_fail(err, "out of memory");
         p->timestamps[p->count - 1] = h->timestamp;
+    }
+    if (timed) {
+        if (ws_grow((void **)&p->timing, &p->timing_capacity, p->capacity, sizeof *p->timing) != 0)
+            return ws_fail(err, "out of memory");
+        p->timing[p->count - 1] =
+            (packed_timing){.gap = h->gap, .waits = h->waits, .has_waits = (uint8_t)h->has_waits};
     }
     return 0;
 }
@@ -165,7 +182,11 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
 void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out);
 /* Record i's timestamp (0 if it has none), without expanding it. */
 uint64_t packed_cta_timestamp(const packed_cta *p, size_t i);
-/* Bytes p's records take: the records, their lane pool and timestamps. */
+/* Record i's gap and waits (all 0 if it carries none), without expanding
+ * it: what the timed replay asks of a warp's next record. */
+packed_timing packed_cta_timing(const packed_cta *p, size_t i);
+/* Bytes p's records take: the records, their lane pool, timestamps and
+ * timing. */
 uint64_t packed_cta_bytes(const packed_cta *p);
 void packed_cta_free(packed_cta *p);
 

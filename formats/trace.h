@@ -51,6 +51,11 @@ typedef struct wst_kernel {
     uint64_t record_count;
     uint64_t records_by_kind[3];
     uint32_t cta_count; /* CTAs that have at least one record */
+    /* Set by the collector: its records carry the timing of docs/metrics.md
+     * §12 (gaps and, where has_waits, the loads each waits for).  0: they
+     * carry none, and the timed replay treats every record as a blocking
+     * load with no gap. */
+    uint8_t has_timing;
 } wst_kernel;
 
 /* Where a trace came from.  All strings optional. */
@@ -117,14 +122,21 @@ typedef struct wst_record {
 typedef struct wst_head {
     uint32_t warp, pc, mask, kind, space, cache_op, size, has_sm, has_time, sm;
     uint64_t timestamp;
+    uint32_t has_waits, gap, waits; /* as wst_record's */
 } wst_head;
+
+/* Does r carry any timing (docs/metrics.md §12)?  A record without any is
+ * what every collector wrote before timing existed, and costs nothing in
+ * a .wst file or a packed CTA. */
+static inline int wst_head_timed(const wst_head *h) { return h->gap != 0 || h->has_waits; }
 
 static inline wst_head wst_head_of(const wst_record *r)
 {
     return (wst_head){.warp = r->warp, .pc = r->pc, .mask = r->mask, .kind = r->kind,
                       .space = r->space, .cache_op = r->cache_op, .size = r->size,
                       .has_sm = r->has_sm, .has_time = r->has_time, .sm = r->sm,
-                      .timestamp = r->timestamp};
+                      .timestamp = r->timestamp, .has_waits = r->has_waits, .gap = r->gap,
+                      .waits = r->has_waits ? r->waits : 0};
 }
 
 /* Sets every field of r but its lanes. */
@@ -142,6 +154,9 @@ static inline void wst_head_apply(const wst_head *h, uint32_t cta, wst_record *r
     r->has_time = (uint8_t)h->has_time;
     r->sm = (uint16_t)h->sm;
     r->timestamp = h->timestamp;
+    r->has_waits = (uint8_t)h->has_waits;
+    r->gap = h->gap;
+    r->waits = h->waits;
 }
 
 const char *wst_kind_name(wst_kind kind);       /* "load", "store", "atomic" */

@@ -19,7 +19,7 @@
  *
  * Reader: loads metadata and tables only; records are decoded one chunk at
  * a time from a few decompressed frames it keeps, so memory is bounded by
- * the frames, never by the trace.  Reads versions 1 to 3.  A reader and
+ * the frames, never by the trace.  Reads versions 1 to 4.  A reader and
  * its cursors are used from one thread. */
 #ifndef WS_WST_H
 #define WS_WST_H
@@ -31,7 +31,7 @@
 #include "util/error.h"
 
 #define WST_MAGIC "WSTRACE\0"
-#define WST_VERSION 3 /* written; versions 1 to 3 are read */
+#define WST_VERSION 4 /* written; versions 1 to 4 are read */
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -111,7 +111,7 @@ int wst_reader_ignores_cache_ops(const wst_reader *r);
 
 const wst_trace *wst_reader_trace(const wst_reader *r);
 uint64_t wst_reader_file_bytes(const wst_reader *r);
-/* The file's format version (1 to 3). */
+/* The file's format version (1 to 4). */
 unsigned wst_reader_version(const wst_reader *r);
 size_t wst_reader_chunk_count(const wst_reader *r);
 const wst_chunk_info *wst_reader_chunk(const wst_reader *r, size_t index);

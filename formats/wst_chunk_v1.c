@@ -8,7 +8,7 @@
 #include "formats/wst_columns.h"
 #include "formats/wst_layout.h"
 
-#define CHUNK_HEAD_BYTES (4 + 4 * WST_COLUMNS)
+#define CHUNK_HEAD_BYTES (4 + 4 * WST_PLAIN_COLUMNS)
 
 _Static_assert(sizeof(((wst_decoder *)0)->columns) == sizeof(wst_column) * WST_COLUMNS,
                "wst_decoder's column storage must hold every column");
@@ -22,7 +22,7 @@ int wst_decoder_start_v1(wst_decoder *d, const uint8_t *raw, size_t raw_len, uin
         return ws_fail(err, "record count does not match the index");
     wst_column *col = (wst_column *)d->columns;
     size_t offset = CHUNK_HEAD_BYTES;
-    for (int c = 0; c < WST_COLUMNS; c++) {
+    for (int c = 0; c < WST_PLAIN_COLUMNS; c++) { /* the timing columns stay empty */
         size_t len = wst_get_u32(raw + 4 + 4 * c);
         if (len > raw_len - offset)
             return ws_fail(err, "column %d runs past the chunk", c);

@@ -56,6 +56,9 @@ int wst_pack(wst_bytes *rows, const wst_record *rec)
     head.has_time = rec->has_time;
     head.sm = rec->sm;
     head.timestamp = rec->timestamp;
+    head.has_waits = rec->has_waits;
+    head.gap = rec->gap;
+    head.waits = rec->has_waits ? rec->waits : 0;
     uint8_t *p = rows->data + rows->len;
     memcpy(p, &head, sizeof head);
     p += sizeof head;

@@ -4,7 +4,7 @@
  * addresses of active lanes only).  When a CTA's buffer is flushed its rows
  * are encoded column by column into a frame builder as one chunk; a full
  * frame is laid out column-major across its chunks and compressed with
- * zstd (versions 2 and 3).  The reader undoes both steps straight into an array of
+ * zstd (versions 2 to 4).  The reader undoes both steps straight into an array of
  * wst_record, checking every length.  Version 1 files (one chunk per frame,
  * its own layout) are still decoded.  docs/trace-format.md gives the bytes. */
 #ifndef WS_WST_CODEC_H
@@ -29,15 +29,16 @@ void wst_bytes_free(wst_bytes *b);
  * lane order). */
 typedef struct wst_packed_head {
     uint32_t warp, pc, mask;
-    uint8_t kind, space, cache_op, size, has_sm, has_time;
+    uint8_t kind, space, cache_op, size, has_sm, has_time, has_waits;
     uint16_t sm;
     uint64_t timestamp;
+    uint32_t gap, waits; /* docs/metrics.md §12; waits only with has_waits */
 } wst_packed_head;
 size_t wst_packed_size(const wst_record *rec);
 /* Appends rec to rows; -1 on out of memory. */
 int wst_pack(wst_bytes *rows, const wst_record *rec);
 
-/* ---- frames of versions 2 and 3 (writer side) ---- */
+/* ---- frames of versions 2 to 4 (writer side) ---- */
 typedef struct wst_frame_builder wst_frame_builder;
 wst_frame_builder *wst_frame_builder_new(void);
 void wst_frame_builder_free(wst_frame_builder *f);
@@ -50,13 +51,15 @@ size_t wst_frame_raw_bytes(const wst_frame_builder *f);
 /* Lays the frame out in raw and empties the builder. */
 int wst_frame_finish(wst_frame_builder *f, wst_bytes *raw, ws_error *err);
 
-/* ---- frames of versions 2 and 3 (reader side) ---- */
+/* ---- frames of versions 2 to 4 (reader side) ---- */
 /* Where each chunk's columns lie in a decompressed frame. */
 typedef struct wst_frame_layout {
     const uint8_t *raw;
     uint32_t chunks;
-    uint32_t *column_begin; /* [chunks × 9]: offsets into raw */
-    uint32_t *column_bytes; /* [chunks × 9] */
+    int timed;              /* the chunk heads list the timing columns (version 4) */
+    uint32_t *column_begin; /* [chunks × 11]: offsets into raw (timing columns empty when
+                             * the frame has none) */
+    uint32_t *column_bytes; /* [chunks × 11] */
 } wst_frame_layout;
 
 /* Checks a frame's head against what the chunk table says (chunk count,
@@ -74,12 +77,12 @@ struct wst_history; /* formats/wst_history.h */
  * The raw bytes must outlive the decoder.  pc_count and warps_per_cta bound
  * the PC and warp columns. */
 typedef struct wst_decoder {
-    const void *columns[2 * 9]; /* begin/end of each column (private) */
+    const void *columns[2 * 11]; /* begin/end of each column (private) */
     uint32_t remaining, decoded;
     uint32_t cta, pc_count, warps_per_cta;
     unsigned version; /* the file's format version */
     uint64_t previous_base, previous_time;
-    struct wst_history *history; /* versions 2 and 3; NULL for version 1 */
+    struct wst_history *history; /* versions 2 to 4; NULL for version 1 */
 } wst_decoder;
 
 /* A version 1 chunk: its whole raw layout. */

@@ -1,7 +1,8 @@
-/* formats/wst_columns.h: what the two chunk codecs (version 1 and 2,
- * docs/trace-format.md) share: the nine columns, LEB128 varints and zigzag,
- * columns read with every access bounds-checked, and a record's head (warp,
- * PC, attributes, mask, SM, timestamp), which both versions store alike. */
+/* formats/wst_columns.h: what the chunk codecs (version 1 and versions 2
+ * to 4, docs/trace-format.md) share: the columns, LEB128 varints and
+ * zigzag, columns read with every access bounds-checked, and a record's
+ * head (warp, PC, attributes, mask, SM, timestamp, and from version 4 its
+ * timing), which every version stores alike. */
 #ifndef WS_WST_COLUMNS_H
 #define WS_WST_COLUMNS_H
 
@@ -15,8 +16,17 @@
 
 #include "formats/wst_codec.h"
 
+/* Every version has the first nine columns; version 4 adds gap and waits
+ * (docs/metrics.md §12) in a frame whose records carry timing, and a frame
+ * without any lists only the nine, so it costs nothing. */
 enum { WST_COL_WARP, WST_COL_PC, WST_COL_ATTR, WST_COL_FLAGS, WST_COL_MASK, WST_COL_SM,
-       WST_COL_TIME, WST_COL_BASE, WST_COL_LANES, WST_COLUMNS };
+       WST_COL_TIME, WST_COL_BASE, WST_COL_LANES, WST_COL_GAP, WST_COL_WAITS, WST_COLUMNS };
+enum { WST_PLAIN_COLUMNS = WST_COL_GAP };
+
+/* attr bits 6 and 7 in version 4 (version 1 keeps its address mode there):
+ * the gap column holds the record's gap (not 0); the record has waits,
+ * which the waits column holds. */
+enum { WST_ATTR_GAP = 0x40, WST_ATTR_WAITS = 0x80 };
 
 /* Address modes (docs/trace-format.md, "Address modes").  Version 1 has the
  * first three, version 2 the first five. */
@@ -108,9 +118,41 @@ static inline int wst_get_bytes(wst_column *c, size_t n, const uint8_t **out)
     return 0;
 }
 
+/* A version 4 record's timing (attr bits 6 and 7): its gap, a varint of
+ * 1 .. 2^32 - 1, and its waits, a varint below 2^32.  Kept out of line:
+ * most records have none. */
+static __attribute__((noinline, unused)) int wst_read_timing(wst_column *col, const wst_decoder *d,
+                                                     uint32_t at, unsigned attr, wst_head *h,
+                                                     ws_error *err)
+{
+    if (d->version < 4)
+        return ws_fail(err, "record %u: timing bits in a file of version %u", at, d->version);
+    uint64_t value;
+    if (attr & WST_ATTR_GAP) {
+        if (wst_get_varint(&col[WST_COL_GAP], &value))
+            return ws_fail(err, "record %u: gap column ends early", at);
+        if (value == 0 || value > UINT32_MAX)
+            return ws_fail(err, "record %u: gap %llu outside 1..2^32-1", at,
+                           (unsigned long long)value);
+        h->gap = (uint32_t)value;
+    }
+    if (attr & WST_ATTR_WAITS) {
+        if (wst_get_varint(&col[WST_COL_WAITS], &value))
+            return ws_fail(err, "record %u: waits column ends early", at);
+        if (value > UINT32_MAX)
+            return ws_fail(err, "record %u: waits %llu past 32 bits", at,
+                           (unsigned long long)value);
+        h->has_waits = 1;
+        h->waits = (uint32_t)value;
+    }
+    return 0;
+}
+
 /* One record's head, the columns before its addresses.  Version 1 keeps
- * the address mode in attr bits 6-7; versions 2 and 3 in flags bits 5-7.
- * *previous_time carries the timestamp deltas. */
+ * the address mode in attr bits 6-7; later versions in flags bits 5-7,
+ * and version 4 its timing in attr bits 6-7 (versions 2 and 3 leave them
+ * zero, and their frames have no timing columns, so a bit set there is
+ * refused).  *previous_time carries the timestamp deltas. */
 static inline __attribute__((always_inline)) int
 wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned version, wst_head *h,
               unsigned *mode, uint64_t *previous_time, ws_error *err)
@@ -130,7 +172,7 @@ wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned versi
     unsigned kind = attr[0] & 3, space = (attr[0] >> 2) & 1, size_code = (attr[0] >> 3) & 7,
              op = flags[0] & 7;
     unsigned m = version == 1 ? attr[0] >> 6 : (unsigned)flags[0] >> 5;
-    unsigned spare = version == 1 ? flags[0] & 0xe0 : attr[0] & 0xc0;
+    unsigned spare = version == 1 ? flags[0] & 0xe0 : 0;
     if (kind > WST_ATOMIC || size_code > 4 || m > wst_last_mode(version) || op >= WST_OP_COUNT ||
         spare)
         return ws_fail(err, "record %u: invalid kind, size or flags", at);
@@ -157,6 +199,10 @@ wst_read_head(wst_column *col, const wst_decoder *d, uint32_t at, unsigned versi
             return ws_fail(err, "record %u: timestamp column ends early", at);
         h->timestamp = *previous_time += wst_unzigzag(delta);
     }
+    h->has_waits = h->gap = h->waits = 0;
+    if (version != 1 && (attr[0] & (WST_ATTR_GAP | WST_ATTR_WAITS)) &&
+        wst_read_timing(col, d, at, attr[0], h, err) != 0)
+        return -1;
     if ((m == WST_MODE_NONE) != (h->mask == 0))
         return ws_fail(err, "record %u: address mode does not match the mask", at);
     *mode = m;

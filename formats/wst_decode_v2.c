@@ -1,4 +1,4 @@
-/* formats/wst_decode_v2.c: decoding a chunk of version 2 or 3
+/* formats/wst_decode_v2.c: decoding a chunk of version 2, 3 or 4
  * (docs/trace-format.md, "Address modes" and "History"), into whole records
  * or straight into the scheduler's packed form.
  *
@@ -24,6 +24,8 @@ int wst_decoder_start_v2(wst_decoder *d, const wst_frame_layout *f, uint32_t ind
     d->version = version;
     if (index >= f->chunks)
         return ws_fail(err, "no chunk %u in the frame", index);
+    if (f->timed && version < 4)
+        return ws_fail(err, "timing columns in a frame of version %u", version);
     wst_column *col = (wst_column *)d->columns;
     for (int c = 0; c < WST_COLUMNS; c++) {
         col[c].p = f->raw + f->column_begin[index * WST_COLUMNS + c];
@@ -127,7 +129,7 @@ decode_tile(const wst_decoder *d, wst_column *col, uint32_t warp, uint32_t pc, u
     return NULL;
 }
 
-/* Versions 2 and 3 code a record against the history
+/* Versions 2 to 4 code a record against the history
  * (formats/wst_history.h) and leave it there for the next record of its
  * warp and PC. */
 static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, unsigned mode,
@@ -182,8 +184,9 @@ static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, 
 
 int64_t wst_decoder_next_v2(wst_decoder *d, wst_record *out, uint32_t max, ws_error *err)
 {
-    /* Versions 2 and 3 share the record's head: read as 3's (a constant, so
-     * the head's checks fold), mode 5 refused in version 2 by decode_tile. */
+    /* Versions 2 to 4 share the record's head: read as 3's (a constant, so
+     * the head's checks fold), mode 5 refused in version 2 by decode_tile,
+     * timing before version 4 by wst_read_timing. */
     return wst_decode_records(d, out, max, 3, v2_addresses, err);
 }
 

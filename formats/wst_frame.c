@@ -1,8 +1,10 @@
-/* formats/wst_frame.c: frames of versions 2 and 3 (docs/trace-format.md, "Frames"):
+/* formats/wst_frame.c: frames of versions 2 to 4 (docs/trace-format.md, "Frames"):
  * chunks encoded with the history model (formats/wst_history.h), laid out
  * column-major across the frame so that zstd sees each column of many
  * chunks together; parsed back into each chunk's columns here, decoded in
- * formats/wst_decode_v2.c. */
+ * formats/wst_decode_v2.c.  A frame lists the two timing columns of
+ * version 4 only when one of its records carries timing, so a trace
+ * without any is laid out as version 3 laid it out. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,11 +16,20 @@
 
 #define FRAME_HEAD_BYTES 4
 #define CHUNK_HEAD_BYTES (4 + 4 * WST_COLUMNS)
+/* The frame head's bit 31: the chunk heads list the timing columns. */
+#define FRAME_TIMED (1u << 31)
+
+/* Bytes of a chunk's head in a frame with or without timing columns. */
+static size_t chunk_head_bytes(int timed)
+{
+    return 4 + 4 * (size_t)(timed ? WST_COLUMNS : WST_PLAIN_COLUMNS);
+}
 
 struct wst_frame_builder {
     wst_bytes col[WST_COLUMNS]; /* this frame's columns, chunk after chunk */
-    wst_bytes heads;            /* per chunk: records, then its bytes in each column */
+    wst_bytes heads;            /* per chunk: records, then its bytes in every column */
     uint32_t chunks;
+    int timed;                  /* a record of the frame carries timing */
     wst_history history;
 };
 
@@ -38,7 +49,7 @@ uint32_t wst_frame_chunk_count(const wst_frame_builder *f) { return f->chunks; }
 
 size_t wst_frame_raw_bytes(const wst_frame_builder *f)
 {
-    size_t n = FRAME_HEAD_BYTES + f->heads.len;
+    size_t n = FRAME_HEAD_BYTES + f->chunks * chunk_head_bytes(f->timed);
     for (int c = 0; c < WST_COLUMNS; c++)
         n += f->col[c].len;
     return n;
@@ -193,7 +204,13 @@ int wst_frame_add_chunk(wst_frame_builder *f, const wst_bytes *rows, uint32_t co
         }
         wst_bytes *attr = &f->col[WST_COL_ATTR], *flags = &f->col[WST_COL_FLAGS];
         attr->data[attr->len++] =
-            (uint8_t)(h.kind | (h.space << 2) | ((unsigned)__builtin_ctz(h.size) << 3));
+            (uint8_t)(h.kind | (h.space << 2) | ((unsigned)__builtin_ctz(h.size) << 3) |
+                      (h.gap ? WST_ATTR_GAP : 0) | (h.has_waits ? WST_ATTR_WAITS : 0));
+        if (h.gap)
+            wst_put_varint(&f->col[WST_COL_GAP], h.gap);
+        if (h.has_waits)
+            wst_put_varint(&f->col[WST_COL_WAITS], h.waits);
+        f->timed |= h.gap != 0 || h.has_waits;
         flags->data[flags->len++] = (uint8_t)(h.cache_op | (h.has_sm ? 0x08 : 0) |
                                               (h.has_time ? 0x10 : 0) | (mode << 5));
         wst_put_u32(f->col[WST_COL_MASK].data + f->col[WST_COL_MASK].len, h.mask);
@@ -229,17 +246,19 @@ int wst_frame_finish(wst_frame_builder *f, wst_bytes *raw, ws_error *err)
     raw->len = 0;
     if (wst_bytes_reserve(raw, wst_frame_raw_bytes(f)) != 0)
         return ws_fail(err, "out of memory");
-    wst_put_u32(raw->data, f->chunks);
+    wst_put_u32(raw->data, f->chunks | (f->timed ? FRAME_TIMED : 0));
     raw->len = FRAME_HEAD_BYTES;
-    memcpy(raw->data + raw->len, f->heads.data, f->heads.len);
-    raw->len += f->heads.len;
-    for (int c = 0; c < WST_COLUMNS; c++) {
+    size_t head_bytes = chunk_head_bytes(f->timed); /* the first ones of CHUNK_HEAD_BYTES */
+    for (uint32_t k = 0; k < f->chunks; k++, raw->len += head_bytes)
+        memcpy(raw->data + raw->len, f->heads.data + (size_t)k * CHUNK_HEAD_BYTES, head_bytes);
+    for (int c = 0; c < WST_COLUMNS; c++) { /* timing columns are empty unless timed */
         memcpy(raw->data + raw->len, f->col[c].data, f->col[c].len);
         raw->len += f->col[c].len;
         f->col[c].len = 0;
     }
     f->heads.len = 0;
     f->chunks = 0;
+    f->timed = 0;
     return 0;
 }
 
@@ -256,9 +275,12 @@ int wst_frame_parse(wst_frame_layout *f, const uint8_t *raw, size_t raw_len, uin
                     const uint32_t *records, ws_error *err)
 {
     wst_frame_layout_free(f);
-    if (raw_len < FRAME_HEAD_BYTES || wst_get_u32(raw) != chunks)
+    if (raw_len < FRAME_HEAD_BYTES || (wst_get_u32(raw) & ~FRAME_TIMED) != chunks)
         return ws_fail(err, "the frame's chunk count does not match the index");
-    if (chunks > (raw_len - FRAME_HEAD_BYTES) / CHUNK_HEAD_BYTES)
+    int timed = (wst_get_u32(raw) & FRAME_TIMED) != 0;
+    size_t head_bytes = chunk_head_bytes(timed);
+    int columns = timed ? WST_COLUMNS : WST_PLAIN_COLUMNS;
+    if (chunks > (raw_len - FRAME_HEAD_BYTES) / head_bytes)
         return ws_fail(err, "the frame's chunk heads run past it");
     f->column_begin = malloc((size_t)chunks * WST_COLUMNS * sizeof *f->column_begin);
     f->column_bytes = malloc((size_t)chunks * WST_COLUMNS * sizeof *f->column_bytes);
@@ -266,21 +288,22 @@ int wst_frame_parse(wst_frame_layout *f, const uint8_t *raw, size_t raw_len, uin
         wst_frame_layout_free(f);
         return ws_fail(err, "out of memory");
     }
-    uint64_t total = FRAME_HEAD_BYTES + (uint64_t)chunks * CHUNK_HEAD_BYTES;
+    uint64_t total = FRAME_HEAD_BYTES + (uint64_t)chunks * head_bytes;
     for (uint32_t k = 0; k < chunks; k++) {
-        const uint8_t *head = raw + FRAME_HEAD_BYTES + (size_t)k * CHUNK_HEAD_BYTES;
+        const uint8_t *head = raw + FRAME_HEAD_BYTES + (size_t)k * head_bytes;
         if (wst_get_u32(head) != records[k]) {
             wst_frame_layout_free(f);
             return ws_fail(err, "chunk %u of the frame: record count does not match the index", k);
         }
-        for (int c = 0; c < WST_COLUMNS; c++)
-            total += f->column_bytes[k * WST_COLUMNS + c] = wst_get_u32(head + 4 + 4 * c);
+        for (int c = 0; c < WST_COLUMNS; c++) /* a frame without timing: those columns empty */
+            total += f->column_bytes[k * WST_COLUMNS + c] =
+                c < columns ? wst_get_u32(head + 4 + 4 * c) : 0;
     }
-    if (total != raw_len) { /* 9 × 2^32 per chunk cannot overflow 64 bits */
+    if (total != raw_len) { /* 11 × 2^32 per chunk cannot overflow 64 bits */
         wst_frame_layout_free(f);
         return ws_fail(err, "the frame's columns do not fill it");
     }
-    uint64_t at = FRAME_HEAD_BYTES + (uint64_t)chunks * CHUNK_HEAD_BYTES;
+    uint64_t at = FRAME_HEAD_BYTES + (uint64_t)chunks * head_bytes;
     for (int c = 0; c < WST_COLUMNS; c++)
         for (uint32_t k = 0; k < chunks; k++) {
             f->column_begin[k * WST_COLUMNS + c] = (uint32_t)at;
@@ -288,5 +311,6 @@ int wst_frame_parse(wst_frame_layout *f, const uint8_t *raw, size_t raw_len, uin
         }
     f->raw = raw;
     f->chunks = chunks;
+    f->timed = timed;
     return 0;
 }

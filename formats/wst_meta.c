@@ -46,6 +46,8 @@ char *wst_meta_encode(const wst_trace *trace, size_t *len)
                       (json_int_t)kernel->records_by_kind[0], (json_int_t)kernel->records_by_kind[1],
                       (json_int_t)kernel->records_by_kind[2], "ctas", (json_int_t)kernel->cta_count,
                       "pcs", pcs));
+        if (kernel->has_timing) /* absent when the collector supplied none: costs nothing */
+            json_object_set_new(json_array_get(kernels, k), "timing", json_true());
     }
     const wst_origin *o = &trace->origin;
     json_t *doc = json_pack("{s:s,s:i,s:{s:o,s:o,s:o,s:o},s:o}", "format", "warpscope-trace",
@@ -133,6 +135,10 @@ static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *er
             return ws_fail(err, "metadata: %s: bad record count by kind", where);
         k->records_by_kind[i] = (uint64_t)json_integer_value(e);
     }
+    json_t *timing = json_object_get(jk, "timing"); /* version 4, optional */
+    if (timing && !json_is_boolean(timing))
+        return ws_fail(err, "metadata: %s: 'timing' is not true or false", where);
+    k->has_timing = json_is_true(timing);
     if (!wst_grid_fits(k->grid))
         return ws_fail(err, "metadata: %s: grid (%u,%u,%u) has more than 2^32-1 CTAs", where,
                        k->grid.x, k->grid.y, k->grid.z);

@@ -1,4 +1,4 @@
-/* formats/wst_read.c: the .wst reader (see wst.h), versions 1 to 3.
+/* formats/wst_read.c: the .wst reader (see wst.h), versions 1 to 4.
  *
  * Open reads only the trailer, the metadata and the tables (version 1: the
  * index), and checks every offset, length and checksum against the file
@@ -44,7 +44,7 @@ typedef struct kernel_ctas {
 typedef struct cached_frame {
     size_t frame; /* SIZE_MAX: empty */
     wst_bytes raw;
-    wst_frame_layout layout; /* versions 2 and 3 */
+    wst_frame_layout layout; /* versions 2 to 4 */
     unsigned pins;
     uint64_t used;
 } cached_frame;
@@ -549,7 +549,7 @@ struct wst_cursor {
     wst_reader *reader;
     size_t next, end; /* range of r->order */
     wst_decoder decoder;
-    wst_history *history; /* the history model of versions 2 and 3, allocated on first use */
+    wst_history *history; /* the history model of versions 2 to 4, allocated on first use */
     size_t pinned;        /* the cache entry decoded from, or NOT_PINNED */
     size_t chunk_index;   /* the chunk being decoded */
     int decoding;

@@ -30,4 +30,12 @@ wst_memtrace *fixture_import(const char *path, ws_error *err);
  * message (static storage). */
 const char *fixture_import_error(const char *dir, const char *name, const char *text);
 
+/* Limits m to what Accel-Sim traces carry: no SM ids or timestamps,
+ * atomics in global space only, addresses below export's windows. */
+void fixture_carriable(wst_memtrace *m);
+
+/* m written as a .wst in dir, exported to Accel-Sim there, and imported
+ * back. */
+wst_memtrace *fixture_export_import(const wst_memtrace *m, const char *dir);
+
 #endif

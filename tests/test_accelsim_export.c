@@ -63,7 +63,7 @@ Test(accelsim_export, written_lines_parse_back_identically)
         size_t len = 0;
         FILE *out = open_memstream(&text, &len);
         accelsim_inst_write(out, &format, 7 + i, 0x10 + 8 * (uint64_t)i, opcode,
-                            i % 3 ? i % 255 : -1, &rec);
+                            &(accelsim_regs){.dest = i % 3 ? i % 255 : -1}, &rec);
         fclose(out);
         text[strcspn(text, "\n")] = '\0';
 
@@ -100,11 +100,11 @@ Test(accelsim_export, address_mode_follows_the_tracer)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    accelsim_inst_write(out, &format, 0, 0x98, "LDG.E", 3, &rec);  /* base + stride */
+    accelsim_inst_write(out, &format, 0, 0x98, "LDG.E", &(accelsim_regs){.dest = 3}, &rec);  /* base + stride */
     rec.addr[7] = 0x0ff0;
-    accelsim_inst_write(out, &format, 0, 0x98, "STG.E", -1, &rec); /* base + deltas */
+    accelsim_inst_write(out, &format, 0, 0x98, "STG.E", &(accelsim_regs){.dest = -1}, &rec); /* base + deltas */
     rec.mask = 0;
-    accelsim_inst_write(out, &format, 0, 0x98, "LDG.E", 254, &rec); /* no lanes */
+    accelsim_inst_write(out, &format, 0, 0x98, "LDG.E", &(accelsim_regs){.dest = 254}, &rec); /* no lanes */
     accelsim_exit_write(out, &format, 0, 0xa8, 0xffff);
     fclose(out);
     cr_assert_str_eq(text, "0098 000000f0 1 R3 LDG.E 0 4 1 0x1000 4 \n"
@@ -374,6 +374,7 @@ Test(accelsim_export, warps_and_ctas_without_records_get_their_exit)
     wst_memtrace *back = fixture_import(list, &err);
     cr_assert_not_null(back, "%s", err.msg);
     cr_assert_eq(back->per_kernel[0].count, 3);
+    test_untimed_import(back);
     for (size_t i = 0; i < 3; i++)
         cr_assert(test_records_equal(&back->per_kernel[0].records[i], &m->per_kernel[0].records[i]));
     wst_memtrace_free(back);
@@ -454,6 +455,7 @@ Test(accelsim_export, cache_operator_suffixes_are_the_ones_accelsim_honours)
     ws_error err = {{0}};
     wst_memtrace *back = fixture_import(list, &err);
     cr_assert_not_null(back, "%s", err.msg);
+    test_untimed_import(back);
     for (size_t i = 0; i < 10; i++)
         cr_expect(test_records_equal(&back->per_kernel[0].records[i], &m->per_kernel[0].records[i]),
                   "record %zu", i);

@@ -9,23 +9,11 @@
 #include "tests/helpers.h"
 #include "tests/trace_gen.h"
 
-/* A random trace limited to what Accel-Sim carries: no SM ids or
- * timestamps, atomics in global space only. */
+/* A random trace limited to what Accel-Sim carries. */
 static wst_memtrace *carriable_trace(uint64_t seed)
 {
     wst_memtrace *m = test_random_trace(seed, 3, 400);
-    for (uint32_t k = 0; k < m->trace.kernel_count; k++)
-        for (size_t i = 0; i < m->per_kernel[k].count; i++) {
-            wst_record *r = &m->per_kernel[k].records[i];
-            r->has_sm = r->has_time = 0;
-            r->sm = 0;
-            r->timestamp = 0;
-            if (r->kind == WST_ATOMIC)
-                r->space = WST_GLOBAL;
-            /* Generic addresses near the top would fall in export's windows. */
-            for (int l = 0; l < 32; l++)
-                r->addr[l] &= 0x0000ffffffffffffULL;
-        }
+    fixture_carriable(m);
     return m;
 }
 
@@ -45,15 +33,9 @@ static size_t warp_records(const wst_memtrace *m, uint32_t k, uint32_t cta, uint
 Test(accelsim_roundtrip, export_then_import_is_identity)
 {
     char *dir = test_tmpdir();
-    char *wst_path = test_path(dir, "in.wst"), *out_dir = test_path(dir, "exported");
     wst_memtrace *m = carriable_trace(5);
-    cr_assert_eq(test_write_memtrace(m, wst_path, NULL), 0);
-    ws_error err;
-    cr_assert_eq(accelsim_export(wst_path, out_dir, &err), 0, "%s", err.msg);
-    char *list = test_path(out_dir, "kernelslist.g");
-    wst_memtrace *back = fixture_import(list, &err);
-    cr_assert_not_null(back, "%s", err.msg);
-    cr_assert_eq(back->trace.kernel_count, m->trace.kernel_count);
+    wst_memtrace *back = fixture_export_import(m, dir);
+    test_untimed_import(back);
     static const wst_record *want[2000], *got[2000];
     for (uint32_t k = 0; k < m->trace.kernel_count; k++) {
         const wst_kernel *a = &m->trace.kernels[k], *b = &back->trace.kernels[k];
@@ -78,9 +60,6 @@ Test(accelsim_roundtrip, export_then_import_is_identity)
     }
     wst_memtrace_free(back);
     wst_memtrace_free(m);
-    free(list);
-    free(wst_path);
-    free(out_dir);
     test_tmpdir_cleanup(dir);
 }
 

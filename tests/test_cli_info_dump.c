@@ -8,15 +8,18 @@
 #include "tests/helpers.h"
 #include "tests/trace_gen.h"
 
-/* Kernel 0 "k<int>", grid 2, block 64: 3 records.  Kernel 1: 1 record. */
-static char *write_known(const char *dir)
+/* Kernel 0 "k<int>", grid 2, block 64: 3 records.  Kernel 1: 1 record.
+ * Timed: kernel 0 has timing (docs/metrics.md §12), a gap and waits on
+ * its first record, blocking loads for the others. */
+static char *write_trace(const char *dir, int timed)
 {
     wst_origin origin = {.collector = "test", .collector_version = "9", .workload = "known"};
     wst_memtrace *m = wst_memtrace_new(&origin);
     wst_sink s = wst_memtrace_sink(m);
     ws_error err;
     wst_kernel k0 = {.name = "k<int>", .grid = {2, 1, 1}, .block = {64, 1, 1},
-                     .shared_mem_bytes = 256, .registers_per_thread = 20};
+                     .shared_mem_bytes = 256, .registers_per_thread = 20,
+                     .has_timing = (uint8_t)timed};
     wst_kernel k1 = {.name = "second", .grid = {1, 1, 1}, .block = {32, 1, 1}};
     wst_sink_add_kernel(&s, &k0, &err);
     wst_sink_add_kernel(&s, &k1, &err);
@@ -31,7 +34,11 @@ static char *write_known(const char *dir)
     r.mask = 0x3;
     r.addr[0] = 0x1000;
     r.addr[1] = 0x1004;
+    r.gap = timed ? 7 : 0;
+    r.has_waits = (uint8_t)timed;
+    r.waits = timed ? 0x80000001u : 0;
     wst_sink_add_record(&s, 0, &r, &err); /* CTA 0 warp 0 load */
+    r.gap = r.has_waits = r.waits = 0;
     r.cta = 1;
     r.warp = 1;
     r.kind = WST_STORE;
@@ -47,11 +54,13 @@ static char *write_known(const char *dir)
     r.mask = 1u << 31;
     r.addr[31] = 0xdeadbeef0;
     wst_sink_add_record(&s, 1, &r, &err);
-    char *path = test_path(dir, "known.wst");
+    char *path = test_path(dir, timed ? "timed.wst" : "known.wst");
     cr_assert_eq(test_write_memtrace(m, path, NULL), 0);
     wst_memtrace_free(m);
     return path;
 }
+
+static char *write_known(const char *dir) { return write_trace(dir, 0); }
 
 Test(cli_info, figures_of_a_known_trace)
 {
@@ -67,6 +76,7 @@ Test(cli_info, figures_of_a_known_trace)
     cr_assert(strstr(r.out, "grid (2,1,1)  block (64,1,1)  shared 256 B  registers 20") != NULL);
     cr_assert(strstr(r.out, "CTAs 2  records 3 (loads 1, stores 1, atomics 1)  PCs 2") != NULL);
     cr_assert(strstr(r.out, "CTAs 1  records 1 (loads 1, stores 0, atomics 0)  PCs 1") != NULL);
+    cr_assert(strstr(r.out, "timing     none (blocking loads, no gaps)\n") != NULL, "%s", r.out);
     cli_result_free(&r);
     free(path);
     test_tmpdir_cleanup(dir);
@@ -107,6 +117,33 @@ Test(cli_dump, csv_quotes_fields)
                      "lane_bytes,mask,sm,timestamp,addresses\n"
                      "0,k<int>,0,0,0,0x40,\"LDG.E.32, weird\",load,global,,4,0x00000003,,,"
                      "0:0x1000 1:0x1004\n");
+    cli_result_free(&r);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+Test(cli_dump, timing_in_text_csv_and_info)
+{
+    char *dir = test_tmpdir();
+    char *path = write_trace(dir, 1);
+    cli_result r = cli_run("dump", path, "--kernel", "0", "--cta", "0", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.out, "k0 cta 0 warp 0 pc 0@0x40 LDG.E.32, weird load global - 4B mask "
+                            "0x00000003 gap 7 waits 0x80000001 | 0:0x1000 1:0x1004\n");
+    cli_result_free(&r);
+    r = cli_run("dump", path, "--csv", "--kernel", "0", "--cta", "1", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.out,
+                     "kernel_id,kernel,cta,warp,pc_index,pc_offset,sass,kind,space,cache_op,"
+                     "lane_bytes,mask,sm,timestamp,gap,waits,addresses\n"
+                     "0,k<int>,1,1,1,0x90,STG.E.32,store,global,,4,0x00000003,5,,0,,"
+                     "0:0x1000 1:0x1004\n"
+                     "0,k<int>,1,1,1,0x90,STG.E.32,atomic,global,,4,0x00000000,5,,0,,\n");
+    cli_result_free(&r);
+    r = cli_run("info", path, NULL);
+    cr_assert(strstr(r.out, "timing     gaps and dependencies from the collector (1 of 2 kernels)\n"),
+              "%s", r.out);
+    cr_assert(strstr(r.out, "  timing from the collector\n"), "%s", r.out);
     cli_result_free(&r);
     free(path);
     test_tmpdir_cleanup(dir);

@@ -45,6 +45,39 @@ Test(packed_record, random_traces_round_trip)
     }
 }
 
+/* Timing (docs/metrics.md §12) travels beside the 32 bytes: packed,
+ * grouped by warp (test_records_equal compares it) and expanded back. */
+Test(packed_record, timing_round_trips)
+{
+    wst_memtrace *m = test_random_trace(41, 2, 3000);
+    test_add_timing(m, 41);
+    packed_cta reused = {0};
+    for (uint32_t k = 0; k < m->trace.kernel_count; k++) {
+        round_trip(m->per_kernel[k].records, m->per_kernel[k].count);
+        refill_round_trip(&reused, m->per_kernel[k].records, m->per_kernel[k].count, 7);
+        for (size_t i = 0; i < m->per_kernel[k].count; i++) {
+            const wst_record *r = &m->per_kernel[k].records[i];
+            packed_timing t = packed_cta_timing(&reused, i);
+            cr_assert(t.gap == r->gap && t.has_waits == r->has_waits &&
+                      t.waits == (r->has_waits ? r->waits : 0));
+        }
+    }
+    packed_cta_free(&reused);
+    wst_memtrace_free(m);
+}
+
+/* A CTA without timing never allocates its side array. */
+Test(packed_record, untimed_records_cost_nothing)
+{
+    wst_memtrace *m = test_random_trace(3, 1, 500);
+    packed_cta p = {0};
+    ws_error err;
+    cr_assert_eq(packed_cta_append(&p, m->per_kernel[0].records, m->per_kernel[0].count, &err), 0);
+    cr_assert_null(p.timing);
+    packed_cta_free(&p);
+    wst_memtrace_free(m);
+}
+
 Test(packed_record, affine_edge_cases_and_order)
 {
     wst_record r[6];
@@ -218,6 +251,9 @@ Test(packed_record, group_by_warp_is_stable)
             local[i].warp = (uint32_t)((records[i].pc * 7 + i) % WARPS);
             local[i].has_time = (i % 3) != 0;
             local[i].timestamp = local[i].has_time ? 1000 + i : 0;
+            local[i].gap = (i % 5) == 0 ? (uint32_t)i : 0; /* timing moves along too */
+            local[i].has_waits = (i % 7) == 0;
+            local[i].waits = local[i].has_waits ? (uint32_t)i << 8 : 0;
             starts[local[i].warp + 1]++;
         }
         for (uint32_t w = 0; w < WARPS; w++)

@@ -332,6 +332,71 @@ Test(timed, kernel_boundary)
     wst_memtrace_free(m);
 }
 
+/* A gap of non-memory instructions takes one issue slot each.  A load of X
+ * at 0 (back at 220); a store with a gap of 5 that waits for nothing: the
+ * gap at 1-5, the store at 6; a load of Z that waits for nothing at 7,
+ * whose DRAM transfer starts when X's 8 cycles end: back at 8 + 220.
+ * 8 instructions. */
+Test(timed, gap_takes_issue_slots)
+{
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {2}, .gap = 5, .has_waits = 1},
+                  {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {3}, .has_waits = 1}};
+    wst_memtrace *m = trace_of(recs, 3, 1, 1);
+    gpu_config c = tiny_gpu();
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    const replay_results *r = hierarchy_results(h);
+    cr_assert_eq(order.cycle[1], 6);
+    cr_assert_eq(order.cycle[2], 7);
+    cr_assert_eq(kernel_cycles(h, 0), 8 + DRAM);
+    cr_assert_eq(r->timed_total.instructions, 8);
+    cr_assert_eq(r->timed_total.memory_instructions, 3);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+/* A record waits only for the loads it names.  X at 0 (back at 220), Y at
+ * 1 (its DRAM transfer starts at 8, back at 228); a store that uses X (bit
+ * 1: the second most recent load) issues at 220, one that names nothing
+ * after it at 221.  Without waits (blocking loads) the load of Y itself
+ * waits for X, until 220.  And a gap waits with its record: 3 gap
+ * instructions after X that use it issue at 220-222, the store at 223. */
+Test(timed, waits_name_the_loads)
+{
+    rec named[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}, .has_waits = 1},
+                   {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {2}, .has_waits = 1},
+                   {.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {3}, .waits = 1u << 1, .has_waits = 1},
+                   {.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {4}, .has_waits = 1}};
+    gpu_config c = tiny_gpu();
+    seen order = {0};
+    wst_memtrace *m = trace_of(named, 4, 1, 1);
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    cr_assert_eq(order.cycle[2], DRAM);
+    cr_assert_eq(order.cycle[3], DRAM + 1);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+
+    rec blocking[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}}, {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {2}},
+                      {.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {3}}};
+    m = trace_of(blocking, 3, 1, 1);
+    memset(&order, 0, sizeof order);
+    h = run_timed(m, &c, "rr,gto", &order);
+    cr_assert_eq(order.cycle[1], DRAM, "blocking: the second load waits for the first");
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+
+    rec gap[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}, .has_waits = 1},
+                 {.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {3}, .gap = 3, .waits = 1, .has_waits = 1}};
+    m = trace_of(gap, 2, 1, 1);
+    memset(&order, 0, sizeof order);
+    h = run_timed(m, &c, "rr,gto", &order);
+    cr_assert_eq(order.cycle[1], DRAM + 3);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
 /* ---- properties ---- */
 
 /* A random trace: 14 CTAs of 4 warps, 1 to 8 loads or stores a warp, on

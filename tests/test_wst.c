@@ -103,6 +103,7 @@ static void check_same_trace(const char *path, const wst_memtrace *m, unsigned v
         cr_assert_eq(got->shared_mem_bytes, want->shared_mem_bytes);
         cr_assert_eq(got->registers_per_thread, want->registers_per_thread);
         cr_assert_eq(got->record_count, want->record_count);
+        cr_assert_eq(got->has_timing, want->has_timing);
         cr_assert_eq(got->pc_count, want->pc_count);
         for (uint32_t p = 0; p < got->pc_count; p++) {
             cr_assert_eq(got->pcs[p].offset, want->pcs[p].offset);
@@ -366,6 +367,48 @@ static void reads_old_version(unsigned version)
 
 Test(wst, reads_version_1) { reads_old_version(1); }
 Test(wst, reads_version_2) { reads_old_version(2); }
+/* wst-v3 was written by the version 3 writer (commit be13b8d) as above. */
+Test(wst, reads_version_3) { reads_old_version(3); }
+
+/* Timing (docs/metrics.md §12) written and read back exactly, through
+ * whole records and the packed form, extremes included, in frames that
+ * mix timed and untimed chunks. */
+Test(wst, timing_roundtrip)
+{
+    wst_memtrace *m = test_random_trace(41, 3, 3000);
+    test_add_timing(m, 41);
+    check_memtrace_roundtrip(m, NULL);
+}
+
+Test(wst, timing_roundtrip_small_chunks)
+{
+    wst_memtrace *m = test_random_trace(42, 2, 2000);
+    test_add_timing(m, 42);
+    for (size_t i = 0; i < m->per_kernel[0].count; i += 2) /* every other record untimed */
+        m->per_kernel[0].records[i].gap = m->per_kernel[0].records[i].has_waits = 0;
+    wst_writer_options o = {.chunk_records = 7};
+    check_memtrace_roundtrip(m, &o);
+}
+
+/* A trace without timing is laid out as version 3 laid it out: the same
+ * bytes but the version, so the same size as the version 3 fixture. */
+Test(wst, untimed_trace_costs_nothing)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.wst");
+    wst_memtrace *m = test_random_trace(20261125, 3, 600);
+    wst_writer_options o = {.chunk_records = 50};
+    cr_assert_eq(test_write_memtrace(m, path, &o), 0);
+    char *v3 = old_version_fixture(3, "random.wst");
+    size_t written = 0, old = 0;
+    free(test_read_file(path, &written));
+    free(test_read_file(v3, &old));
+    cr_assert_eq(written, old);
+    wst_memtrace_free(m);
+    free(v3);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
 
 Test(wst, empty_trace_and_missing_cta)
 {

@@ -78,6 +78,9 @@ static int read_everything(const char *path, ws_error *err)
             const packed_record *x = &direct.records[i], *y = &from_records.records[i];
             cr_assert_eq(memcmp(x, y, sizeof *x), 0, "packed record %zu differs", i);
             cr_assert_eq(packed_cta_timestamp(&direct, i), packed_cta_timestamp(&from_records, i));
+            packed_timing a = packed_cta_timing(&direct, i), b = packed_cta_timing(&from_records, i);
+            cr_assert(a.gap == b.gap && a.waits == b.waits && a.has_waits == b.has_waits,
+                      "packed record %zu's timing differs", i);
         }
         if (direct.lane_count)
             cr_assert_eq(memcmp(direct.lanes, from_records.lanes,
@@ -143,6 +146,17 @@ Test(wst_corrupt, truncation_at_every_byte_of_tiles)
     truncations_fail(sample_of(test_tiled_trace(7, 2, 6), 16));
 }
 
+/* A trace whose records carry timing (docs/metrics.md §12): frames with
+ * the gap and waits columns of version 4. */
+static sample timed_sample(uint32_t records, uint32_t chunk_records)
+{
+    wst_memtrace *m = test_random_trace(12, 3, records);
+    test_add_timing(m, 12);
+    return sample_of(m, chunk_records);
+}
+
+Test(wst_corrupt, truncation_at_every_byte_of_timing) { truncations_fail(timed_sample(40, 16)); }
+
 static void bit_flips_fail(sample s)
 {
     uint8_t *copy = malloc(s.len);
@@ -183,6 +197,7 @@ Test(wst_corrupt, bit_flip_at_every_byte_of_tiles)
 {
     bit_flips_fail(sample_of(test_tiled_trace(7, 2, 6), 16));
 }
+Test(wst_corrupt, bit_flip_at_every_byte_of_timing) { bit_flips_fail(timed_sample(40, 16)); }
 
 Test(wst_corrupt, truncation_at_frame_boundaries_of_a_larger_file)
 {
@@ -302,7 +317,7 @@ Test(wst_corrupt, magic_version_empty_directory)
     wst_put_u32(copy + 8, 99);
     write_variant(&s, "future.wst", copy, s.len, &path);
     cr_assert_null(wst_reader_open(path, &err));
-    cr_assert_str_eq(err.msg, "written by a newer warpscope (format version 99; this reads versions 1 to 3)");
+    cr_assert_str_eq(err.msg, "written by a newer warpscope (format version 99; this reads versions 1 to 4)");
     free(path);
 
     write_variant(&s, "empty.wst", copy, 0, &path);
@@ -533,4 +548,26 @@ Test(wst_corrupt, grid_of_more_than_2_pow_32_ctas)
     free(bytes);
     free(path);
     test_tmpdir_cleanup(dir);
+}
+
+/* A kernel's "timing" flag (version 4) is true or false, nothing else. */
+Test(wst_corrupt, timing_flag_not_a_boolean)
+{
+    sample s = timed_sample(10, 16);
+    size_t text_len;
+    char *meta = metadata_of(s.bytes, s.len, &text_len);
+    char *key = memmem(meta, text_len, "\"timing\":true", 13);
+    cr_assert_not_null(key, "the sample's kernels are timed");
+    memcpy(key, "\"timing\":1234", 13);
+    size_t len;
+    uint8_t *copy = with_metadata(s.bytes, s.len, meta, text_len, &len);
+    char *path;
+    write_variant(&s, "timing.wst", copy, len, &path);
+    ws_error err;
+    cr_assert_null(wst_reader_open(path, &err));
+    cr_assert_str_eq(err.msg, "metadata: kernel 0: 'timing' is not true or false");
+    free(path);
+    free(copy);
+    free(meta);
+    free_sample(&s);
 }

@@ -1,6 +1,8 @@
 /* tests/trace_gen.c: see trace_gen.h. */
 #include "tests/trace_gen.h"
 
+#include <criterion/criterion.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -200,6 +202,38 @@ wst_memtrace *test_tiled_trace(uint64_t seed, uint32_t warps, uint32_t iteration
                       tiled_lanes);
 }
 
+void test_add_timing(wst_memtrace *m, uint64_t seed)
+{
+    uint64_t s = seed;
+    static const uint32_t extreme_gaps[] = {1, 127, 128, UINT32_MAX};
+    static const uint32_t extreme_waits[] = {0, 1u << 31, UINT32_MAX, 3};
+    for (uint32_t k = 0; k < m->trace.kernel_count; k++) {
+        m->trace.kernels[k].has_timing = 1;
+        for (size_t i = 0; i < m->per_kernel[k].count; i++) {
+            wst_record *r = &m->per_kernel[k].records[i];
+            uint64_t pick = test_rand(&s) % 12;
+            if (pick < 4)
+                continue; /* none */
+            r->gap = pick < 6 ? 0 : pick < 10 ? (uint32_t)(test_rand(&s) % 20)
+                                               : extreme_gaps[test_rand(&s) % 4];
+            r->has_waits = pick != 6;
+            if (r->has_waits)
+                r->waits = pick < 10 ? (uint32_t)(test_rand(&s) % 8) : extreme_waits[test_rand(&s) % 4];
+        }
+    }
+}
+
+void test_untimed_import(wst_memtrace *m)
+{
+    for (uint32_t k = 0; k < m->trace.kernel_count; k++)
+        for (size_t i = 0; i < m->per_kernel[k].count; i++) {
+            wst_record *r = &m->per_kernel[k].records[i];
+            cr_assert(r->has_waits && r->waits == 0 && r->gap == 0,
+                      "kernel %u record %zu: gap %u, waits %#x", k, i, r->gap, r->waits);
+            r->has_waits = 0;
+        }
+}
+
 int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts)
 {
     ws_error err;
@@ -233,6 +267,8 @@ int test_records_equal(const wst_record *a, const wst_record *b)
     if (a->has_sm && a->sm != b->sm)
         return 0;
     if (a->has_time && a->timestamp != b->timestamp)
+        return 0;
+    if (a->gap != b->gap || a->has_waits != b->has_waits || (a->has_waits && a->waits != b->waits))
         return 0;
     for (int l = 0; l < 32; l++)
         if ((a->mask & (1u << l)) && a->addr[l] != b->addr[l])

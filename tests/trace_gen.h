@@ -36,6 +36,18 @@ wst_memtrace *test_looping_trace(uint64_t seed, uint32_t warps, uint32_t pcs,
  * and then (coded against the tile in its history). */
 wst_memtrace *test_tiled_trace(uint64_t seed, uint32_t warps, uint32_t iterations);
 
+/* Gives m's records random timing (docs/metrics.md §12), about a third
+ * none, the rest gaps mostly small and waits mostly a few low bits, with
+ * the extremes (a gap of 2^32 - 1, waits of bit 31 alone and of every
+ * bit) among them, and marks every kernel as timed. */
+void test_add_timing(wst_memtrace *m, uint64_t seed);
+
+/* An import of an export of a trace without timing: every record says it
+ * waits on no load, with no gap (the export's registers have no readers).
+ * Checks that, then forgets the timing, so the records compare with the
+ * trace exported. */
+void test_untimed_import(wst_memtrace *m);
+
 /* Writes m to path through the writer, in m's arrival order, with its
  * allocations. */
 int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts);

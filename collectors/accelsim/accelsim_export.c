@@ -17,6 +17,7 @@
 
 #include "collectors/accelsim/accelsim_lines.h"
 #include "collectors/accelsim/accelsim_opcode.h"
+#include "collectors/accelsim/accelsim_timing_out.h"
 #include "formats/packed_record.h"
 #include "formats/wst.h"
 #include "util/outfile.h"
@@ -63,6 +64,16 @@ static uint32_t warp_lanes(uint64_t threads, uint32_t w)
                                             : (1u << (threads - first)) - 1;
 }
 
+/* Warp w's instructions: its records, their gaps when the kernel carries
+ * timing (accelsim_timing_out.h), and the EXIT.  0 when past 2^32. */
+static uint32_t warp_insts(const wst_kernel *k, const cta_buffer *b, uint32_t w)
+{
+    uint64_t insts = (uint64_t)b->starts[w + 1] - b->starts[w] + 1;
+    for (uint32_t i = b->starts[w]; k->has_timing && i < b->starts[w + 1]; i++)
+        insts += packed_cta_timing(&b->records, i).gap;
+    return insts > UINT32_MAX ? 0 : (uint32_t)insts;
+}
+
 /* Every warp of the block, each ending with an EXIT after its records:
  * Accel-Sim asserts on a warp without instructions, and a warp that never
  * EXITs runs past the end of its trace. */
@@ -74,8 +85,13 @@ static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buf
     fprintf(out, "\n#BEGIN_TB\n\nthread block = %u,%u,%u\n", at.x, at.y, at.z);
     uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
     char synthesized[ACCELSIM_OPCODE_MAX];
+    accelsim_timing_out timing;
     for (uint32_t w = 0; w < b->warps; w++) {
-        fprintf(out, "\nwarp = %u\ninsts = %u\n", w, b->starts[w + 1] - b->starts[w] + 1);
+        uint32_t insts = warp_insts(k, b, w);
+        if (!insts)
+            return ws_fail(err, "CTA %u warp %u: more than 2^32 instructions with its gaps", cta, w);
+        fprintf(out, "\nwarp = %u\ninsts = %u\n", w, insts);
+        accelsim_timing_out_begin(&timing);
         unsigned dests = 0;
         for (uint32_t i = b->starts[w]; i < b->starts[w + 1]; i++) {
             packed_cta_expand(&b->records, i, cta, record);
@@ -90,8 +106,12 @@ static int write_cta(FILE *out, const wst_kernel *k, uint32_t cta, const cta_buf
                 opcode = synthesized;
                 accelsim_opcode_classify(opcode, &op);
             }
-            int dest = op.dest ? (int)(dests++ % EXPORT_DEST_REGS) : -1;
-            accelsim_inst_write(out, format, pc->line, pc->offset, opcode, dest, rec);
+            accelsim_regs regs = {.dest = op.dest ? (int)(dests++ % EXPORT_DEST_REGS) : -1};
+            if (k->has_timing) /* its gap first, registers that say what it waits on */
+                accelsim_timing_out_record(&timing, out, format, exit_pc + 16,
+                                           warp_lanes(threads, w), rec,
+                                           rec->kind != WST_STORE, op.dest, &regs);
+            accelsim_inst_write(out, format, pc->line, pc->offset, opcode, &regs, rec);
         }
         accelsim_exit_write(out, format, 0, exit_pc, warp_lanes(threads, w));
     }

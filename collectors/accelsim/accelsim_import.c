@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "collectors/accelsim/accelsim_deps.h"
 #include "collectors/accelsim/accelsim_input.h"
 #include "collectors/accelsim/accelsim_lines.h"
 #include "collectors/accelsim/accelsim_opcode.h"
@@ -49,6 +50,9 @@ typedef struct kernel_reader {
      * warp, between their halves.  A hash set: unmatched halves pile up in
      * hostile input, and a list scanned per line made that quadratic. */
     u64map ldgsts_pending;
+    /* Per running warp: the registers its loads wrote, for each record's
+     * gap and waits (docs/metrics.md §12). */
+    accelsim_deps deps;
 } kernel_reader;
 
 /* ---- PC table --------------------------------------------------------- */
@@ -226,6 +230,7 @@ static int header_done(kernel_reader *k, ws_error *err)
     k->format.leading_ids = k->raw || k->version < 3;
     k->format.lineinfo = (uint8_t)k->lineinfo;
     k->format.trailing_fields = k->version >= 5; /* the immediate */
+    k->kernel.has_timing = 1; /* every instruction is there, registers and all */
     k->index = wst_sink_add_kernel(k->sink, &k->kernel, err);
     return k->index < 0 ? -1 : 0;
 }
@@ -275,13 +280,20 @@ static int instruction(kernel_reader *k, const char *line, ws_error *err)
             return -1;
         warp = inst.warp;
     }
+    accelsim_warp_deps *deps = accelsim_deps_of(&k->deps, cta, warp);
+    if (!deps)
+        return ws_fail(err, "out of memory");
     accelsim_opcode op;
     accelsim_opcode_classify(inst.opcode, &op);
-    if (op.space == ACCELSIM_NOT_TRACKED)
+    if (op.space == ACCELSIM_NOT_TRACKED) {
+        accelsim_deps_other(deps, &inst);
+        if (strcmp(inst.opcode, "EXIT") == 0) /* the warp is done (or these lanes are) */
+            accelsim_deps_release(&k->deps, cta, warp);
         return 0;
+    }
     if (inst.mem_width == 0)
         return ws_fail(err, "memory instruction %s has memory width 0", inst.opcode);
-    if (k->raw && op.ldgsts) {
+    if (k->raw && op.ldgsts) { /* one instruction traced twice: its first half is no more */
         int first = ldgsts_first_half(k, cta, warp, err);
         if (first != 0)
             return first < 0 ? -1 : 0;
@@ -295,8 +307,10 @@ static int instruction(kernel_reader *k, const char *line, ws_error *err)
     if (op.space == ACCELSIM_GENERIC && inst.mask) {
         /* Like Accel-Sim, the first active lane decides for the warp. */
         int space = accelsim_resolve_generic(&k->windows, inst.addr[__builtin_ctz(inst.mask)]);
-        if (space < 0)
-            return 0; /* shared memory */
+        if (space < 0) { /* shared memory: an instruction of the gap */
+            accelsim_deps_other(deps, &inst);
+            return 0;
+        }
         rec.space = (uint8_t)space;
     }
     memcpy(rec.addr, inst.addr, sizeof rec.addr);
@@ -304,6 +318,7 @@ static int instruction(kernel_reader *k, const char *line, ws_error *err)
     if (pc < 0)
         return -1;
     rec.pc = (uint32_t)pc;
+    accelsim_deps_record(deps, &inst, &rec);
     return wst_sink_add_record(k->sink, (uint32_t)k->index, &rec, err);
 }
 
@@ -338,6 +353,8 @@ static int grouped_line(kernel_reader *k, const char *line, ws_error *err)
             return ws_fail(err, "#END_TB without #BEGIN_TB");
         if (warp_complete(k, err) != 0)
             return -1;
+        if (k->have_warp) /* a .traceg lists each warp once, whole */
+            accelsim_deps_release(&k->deps, k->cta, k->warp);
         k->in_tb = 0;
         return k->have_cta ? wst_sink_end_cta(k->sink, (uint32_t)k->index, k->cta, err) : 0;
     }
@@ -365,6 +382,8 @@ static int grouped_line(kernel_reader *k, const char *line, ws_error *err)
         if (is_warp) {
             if (warp_complete(k, err) != 0 || check_warp(k, value, err) != 0)
                 return -1;
+            if (k->have_warp)
+                accelsim_deps_release(&k->deps, k->cta, k->warp);
             k->warp = value;
             k->have_warp = 1;
             k->have_insts = 0;
@@ -447,6 +466,7 @@ static int import_kernel(const char *path, const wst_sink *sink, accelsim_info *
     wst_kernel_clear(&k.kernel);
     pc_map_free(&k.pcs);
     u64map_destroy(&k.ldgsts_pending);
+    accelsim_deps_free(&k.deps);
     return rc < 0 ? -1 : 0;
 }
 

@@ -83,15 +83,30 @@ static int parse_dec_i64(fields *f, const char *what, int64_t *out, ws_error *er
     return 0;
 }
 
-/* Register lists are counted and skipped: warpscope does not model them. */
-static int skip_registers(fields *f, const char *what, ws_error *err)
+/* "R<n>" with n below ACCELSIM_REGISTERS, else -1: RZ (R255), uniform
+ * and predicate registers carry no dependency the import tracks. */
+static int16_t register_number(const fields *f)
 {
-    uint32_t count;
-    if (parse_dec_u32(f, what, WST_WARP_SIZE, &count, err) != 0)
+    if (f->token[0] != 'R' || f->token[1] < '0' || f->token[1] > '9' || f->len > 4)
         return -1;
-    for (uint32_t i = 0; i < count; i++)
+    char *end;
+    unsigned long n = strtoul(f->token + 1, &end, 10);
+    return *end || n >= ACCELSIM_REGISTERS ? -1 : (int16_t)n;
+}
+
+/* A count, then that many registers (docs/metrics.md §12 reads them). */
+static int read_registers(fields *f, const char *what, int16_t *regs, uint8_t *count,
+                          ws_error *err)
+{
+    uint32_t n;
+    if (parse_dec_u32(f, what, WST_WARP_SIZE, &n, err) != 0)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
         if (need_field(f, "register", err) != 0)
             return -1;
+        regs[i] = register_number(f);
+    }
+    *count = (uint8_t)n;
     return 0;
 }
 
@@ -167,14 +182,15 @@ int accelsim_inst_parse(const char *text, const accelsim_line_format *format,
         parse_hex_u64(&f, "mask", 8, &mask, err) != 0)
         return -1;
     out->mask = (uint32_t)mask;
-    if (skip_registers(&f, "destination count", err) != 0 || need_field(&f, "opcode", err) != 0)
+    if (read_registers(&f, "destination count", out->dests, &out->dest_count, err) != 0 ||
+        need_field(&f, "opcode", err) != 0)
         return -1;
     if (f.len >= sizeof out->opcode)
         return ws_fail(err, "opcode '%s' longer than %zu characters", f.token,
                        sizeof out->opcode - 1);
     memcpy(out->opcode, f.token, f.len + 1);
     uint32_t width;
-    if (skip_registers(&f, "source count", err) != 0 ||
+    if (read_registers(&f, "source count", out->srcs, &out->src_count, err) != 0 ||
         parse_dec_u32(&f, "memory width", 1024, &width, err) != 0)
         return -1;
     out->mem_width = width;
@@ -222,15 +238,33 @@ void accelsim_exit_write(FILE *out, const accelsim_line_format *format, uint32_t
     fputs("0 EXIT 0 0 \n", out);
 }
 
-void accelsim_inst_write(FILE *out, const accelsim_line_format *format, uint32_t line,
-                         uint64_t pc, const char *opcode, int dest, const wst_record *rec)
+/* "dest_num [Rd] opcode src_num [Rs...] " */
+static void write_registers(FILE *out, const char *opcode, const accelsim_regs *regs)
 {
-    write_start(out, format, line, pc, rec->mask);
-    if (dest >= 0)
-        fprintf(out, "1 R%d ", dest);
+    if (regs->dest >= 0)
+        fprintf(out, "1 R%d ", regs->dest);
     else
         fputs("0 ", out);
-    fprintf(out, "%s 0 %u ", opcode, (unsigned)rec->size);
+    fprintf(out, "%s %u ", opcode, regs->src_count);
+    for (unsigned i = 0; i < regs->src_count; i++)
+        fprintf(out, "R%d ", regs->srcs[i]);
+}
+
+void accelsim_alu_write(FILE *out, const accelsim_line_format *format, uint32_t line,
+                        uint64_t pc, uint32_t mask, const accelsim_regs *regs)
+{
+    write_start(out, format, line, pc, mask);
+    write_registers(out, "IADD3", regs);
+    fputs("0 \n", out);
+}
+
+void accelsim_inst_write(FILE *out, const accelsim_line_format *format, uint32_t line,
+                         uint64_t pc, const char *opcode, const accelsim_regs *regs,
+                         const wst_record *rec)
+{
+    write_start(out, format, line, pc, rec->mask);
+    write_registers(out, opcode, regs);
+    fprintf(out, "%u ", (unsigned)rec->size);
     int64_t stride = 0;
     if (rec->mask == 0) {
         fputs("1 0x0 0 ", out);

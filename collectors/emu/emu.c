@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include "collectors/emu/emu_timing.h"
 #include "util/grow.h"
 
 /* Device addresses look like a real GPU's: global memory in one window,
@@ -18,6 +19,7 @@
 typedef struct lane_access {
     emu_site *site;
     uint64_t address;
+    emu_access_timing timing; /* in a timed launch (emu_timing.h) */
 } lane_access;
 
 typedef struct lane_log {
@@ -34,6 +36,7 @@ typedef struct thread_slot {
     ucontext_t context;
     void *stack;
     thread_state state;
+    emu_lane_timing timing;
 } thread_slot;
 
 struct emu_cta {
@@ -58,6 +61,10 @@ struct emu {
     size_t thread_capacity;
     uint32_t warps_per_cta;
     const emu_launch *launch;
+    int timing;           /* emu_set_timing: launches may state theirs */
+    int timed;            /* the current launch records timing */
+    uint32_t *warp_loads; /* timed: per warp of the CTA, its loads so far */
+    size_t warp_loads_capacity;
 };
 
 /* Launch serials are global: sites are static and shared by every emu. */
@@ -90,8 +97,10 @@ void emu_free(emu *e)
     for (size_t i = 0; i < e->thread_capacity; i++) {
         free(e->cta.threads[i].log.items);
         free(e->cta.threads[i].stack);
+        emu_lane_timing_free(&e->cta.threads[i].timing);
     }
     free(e->cta.threads);
+    free(e->warp_loads);
     munmap(e->arena, e->arena_bytes);
     free(e);
 }
@@ -125,6 +134,8 @@ uint64_t emu_device_address(const emu *e, const void *host)
 }
 
 uint64_t emu_records(const emu *e) { return e->records; }
+
+void emu_set_timing(emu *e, int on) { e->timing = on; }
 
 /* ---- recording ---- */
 
@@ -173,8 +184,31 @@ void *emu_access(emu_thread *t, emu_site *site, const void *ptr)
         emu_set_error(e, "out of memory");
         return (void *)ptr;
     }
-    log->items[log->count++] = (lane_access){site, address};
+    lane_access *a = &log->items[log->count++];
+    *a = (lane_access){site, address, {0, 0}};
+    if (e->timed &&
+        emu_lane_timing_log(&slot->timing, slot->timing.base + (uint32_t)log->count - 1,
+                            &a->timing) != 0)
+        emu_set_error(e, "out of memory");
     return (void *)ptr;
+}
+
+emu_value emu_loaded(emu_thread *t)
+{
+    thread_slot *slot = (thread_slot *)t;
+    return slot->timing.base + (uint32_t)slot->log.count - 1;
+}
+
+void emu_use(emu_thread *t, emu_value value)
+{
+    thread_slot *slot = (thread_slot *)t;
+    if (t->cta->owner->timed && emu_lane_timing_use(&slot->timing, value) != 0)
+        emu_set_error(t->cta->owner, "out of memory");
+}
+
+void emu_gap(emu_thread *t, uint32_t instructions)
+{
+    emu_lane_timing_gap(&((thread_slot *)t)->timing, instructions);
 }
 
 /* A SASS-like opcode for the PC table: LDG.E, STG.E.64, LDG.E.CG.128, ... */
@@ -316,6 +350,20 @@ static int lane_compare(const lane_cursor *a, const lane_cursor *b, const warp_l
     return (a->head > b->head) - (a->head < b->head);
 }
 
+/* Lane access items[i] joins record r, the warp having issued `loads`
+ * loads before it: r's gap is the largest of its lanes', its waits what
+ * any lane uses; a load's value is then known as load `loads`. */
+static void lane_timing(emu_lane_timing *t, const lane_access *items, size_t i, uint32_t loads,
+                        int returns_data, wst_record *r)
+{
+    uint32_t begin = i ? items[i - 1].timing.uses_end : t->uses_begin;
+    r->waits |= emu_lane_timing_waits(t, begin, items[i].timing.uses_end, loads);
+    if (items[i].timing.gap > r->gap)
+        r->gap = items[i].timing.gap;
+    if (returns_data)
+        emu_lane_timing_loaded(t, t->base + (uint32_t)i, loads);
+}
+
 static int emit_warp(emu *e, uint32_t warp, thread_slot *lanes, uint32_t lane_count,
                      ws_error *err)
 {
@@ -341,15 +389,23 @@ static int emit_warp(emu *e, uint32_t warp, thread_slot *lanes, uint32_t lane_co
         wst_record r;
         memset(&r, 0, sizeof r); /* inactive lanes too: identical runs, identical bytes */
         emu_site *site = leader.items[leader.next].site;
+        int timed = e->timed;
+        uint32_t *loads = &e->warp_loads[warp];
+        int returns_data = site->kind != WST_STORE;
         for (uint32_t l = 0; l < lane_count; l++) {
             lane_cursor *c = &cursors[l];
             if (c->next >= c->count || lane_compare(c, &leader, &loops) != 0)
                 continue;
             r.mask |= 1u << l;
             r.addr[l] = c->items[c->next].address;
+            if (timed) /* this lane's part of the record's timing */
+                lane_timing(&lanes[l].timing, c->items, c->next, *loads, returns_data, &r);
             c->next++;
             lane_advance(c, &loops);
         }
+        if (timed && returns_data)
+            ++*loads;
+        r.has_waits = (uint8_t)timed;
         r.cta = e->cta.linear_id;
         r.warp = warp;
         r.kind = site->kind;
@@ -362,6 +418,19 @@ static int emit_warp(emu *e, uint32_t warp, thread_slot *lanes, uint32_t lane_co
     }
 }
 
+/* A warp's lanes were merged: their logs start again empty. */
+static void lanes_merged(emu *e, thread_slot *lanes, uint32_t lane_count)
+{
+    for (uint32_t l = 0; l < lane_count; l++) {
+        lane_log *log = &lanes[l].log;
+        if (e->timed)
+            emu_lane_timing_next_log(&lanes[l].timing, (uint32_t)log->count,
+                                     log->count ? log->items[log->count - 1].timing.uses_end
+                                                : lanes[l].timing.uses_begin);
+        log->count = 0;
+    }
+}
+
 static int emit_warps(emu *e, ws_error *err)
 {
     emu_cta *cta = &e->cta;
@@ -369,8 +438,7 @@ static int emit_warps(emu *e, ws_error *err)
         uint32_t lanes = cta->thread_count - first < 32 ? cta->thread_count - first : 32;
         if (emit_warp(e, first / 32, &cta->threads[first], lanes, err) != 0)
             return -1;
-        for (uint32_t l = 0; l < lanes; l++)
-            cta->threads[first + l].log.count = 0;
+        lanes_merged(e, &cta->threads[first], lanes);
     }
     return 0;
 }
@@ -448,8 +516,7 @@ static int run_cta_straight(emu *e, ws_error *err)
             e->launch->kernel(&cta->threads[first + l].thread);
         if (emit_warp(e, first / 32, &cta->threads[first], lanes, err) != 0)
             return -1;
-        for (uint32_t l = 0; l < lanes; l++)
-            cta->threads[first + l].log.count = 0;
+        lanes_merged(e, &cta->threads[first], lanes);
     }
     return 0;
 }
@@ -485,7 +552,9 @@ static int prepare_cta(emu *e, uint32_t linear, emu_dim3 block_idx, void *shared
         slot->log.count = 0;
         slot->state = THREAD_READY;
         memset(slot->local, 0, sizeof slot->local);
+        emu_lane_timing_reset(&slot->timing);
     }
+    memset(e->warp_loads, 0, e->warps_per_cta * sizeof *e->warp_loads);
     return 0;
 }
 
@@ -500,14 +569,19 @@ int emu_launch_kernel(emu *e, const emu_launch *l, ws_error *err)
                          .grid = {l->grid.x, l->grid.y, l->grid.z},
                          .block = {l->block.x, l->block.y, l->block.z},
                          .shared_mem_bytes = l->shared_bytes,
-                         .registers_per_thread = l->registers};
+                         .registers_per_thread = l->registers,
+                         .has_timing = (uint8_t)(l->timed && e->timing)};
     int index = wst_sink_add_kernel(&e->sink, &kernel, err);
     if (index < 0)
         return -1;
     e->kernel = (uint32_t)index;
     e->launch = l;
+    e->timed = l->timed && e->timing;
     e->launch_serial = next_launch_serial++;
     e->warps_per_cta = (uint32_t)((threads + 31) / 32);
+    if (ws_grow((void **)&e->warp_loads, &e->warp_loads_capacity, e->warps_per_cta,
+                sizeof *e->warp_loads) != 0)
+        return ws_fail(err, "out of memory");
     void *shared = l->shared_bytes ? calloc(1, l->shared_bytes) : NULL;
     if (l->shared_bytes && !shared)
         return ws_fail(err, "out of memory");

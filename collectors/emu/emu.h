@@ -86,6 +86,8 @@ typedef struct emu_launch {
     uint32_t shared_bytes;
     uint32_t registers;  /* per thread, for occupancy; 0 = unknown */
     int uses_barriers;   /* the kernel calls EMU_SYNC */
+    int timed;           /* the kernel states its timing (emu_gap, emu_use): docs/emulator.md;
+                          * recorded when emu_set_timing is on */
     emu_kernel_fn kernel;
     const void *args;
 } emu_launch;
@@ -105,6 +107,11 @@ uint64_t emu_device_address(const emu *e, const void *host);
 /* Runs a kernel over the grid, CTA by CTA, recording it as one kernel. */
 int emu_launch_kernel(emu *e, const emu_launch *launch, ws_error *err);
 
+/* Whether launches that state their timing (emu_launch's `timed`) record
+ * it; off by default, so a trace stays as it was before timing existed
+ * (`warpscope record --timing` turns it on). */
+void emu_set_timing(emu *e, int on);
+
 /* Records counted so far (all kernels). */
 uint64_t emu_records(const emu *e);
 
@@ -114,6 +121,21 @@ uint64_t emu_records(const emu *e);
 void *emu_access(emu_thread *t, emu_site *site, const void *ptr);
 /* __syncthreads(): only in kernels launched with uses_barriers. */
 void emu_sync(emu_thread *t);
+
+/* Timing (docs/metrics.md §12), in kernels launched with `timed` (and
+ * recorded with emu_set_timing on); the
+ * numbers come from the SASS of the port's CUDA program
+ * (docs/cuda-workloads.md, "Timing").  A kernel without it records
+ * blocking loads and no gaps.
+ * - emu_gap(t, n): n non-memory instructions come before the thread's
+ *   next access (they add up);
+ * - emu_loaded(t): the value the thread's latest access loaded;
+ * - emu_use(t, v): the thread's next access, or an instruction in its
+ *   gap, uses v, so that access's record waits for v's load. */
+typedef uint32_t emu_value;
+emu_value emu_loaded(emu_thread *t);
+void emu_use(emu_thread *t, emu_value value);
+void emu_gap(emu_thread *t, uint32_t instructions);
 
 #define EMU_SITE_(kind_, space_, op_, size_)                                               \
     ({                                                                                     \

@@ -14,10 +14,10 @@ static void atax_kernel1(emu_thread *t)
     const atax_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->nx)
-        for (int j = 0; j < g->ny; j++) {
-            float a = EMU_LD(t, float, &g->a[i * g->ny + j]);
-            float x = EMU_LD(t, float, &g->x[j]);
-            float acc = EMU_LD(t, float, &g->tmp[i]);
+        for (int j = 0; j < g->ny; j++) { emu_gap(t, j == 0 ? 22 : 1);
+            float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t);
+            float x = EMU_LD(t, float, &g->x[j]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->tmp[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 7);
             EMU_ST(t, float, &g->tmp[i], acc + a * x);
         }
 }
@@ -27,10 +27,10 @@ static void atax_kernel2(emu_thread *t)
     const atax_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (j < g->ny)
-        for (int i = 0; i < g->nx; i++) {
-            float a = EMU_LD(t, float, &g->a[i * g->ny + j]);
-            float tmp = EMU_LD(t, float, &g->tmp[i]);
-            float acc = EMU_LD(t, float, &g->y[j]);
+        for (int i = 0; i < g->nx; i++) { emu_gap(t, i == 0 ? 17 : 1);
+            float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t); emu_gap(t, 1);
+            float tmp = EMU_LD(t, float, &g->tmp[i]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->y[j]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 6);
             EMU_ST(t, float, &g->y[j], acc + a * tmp);
         }
 }
@@ -48,9 +48,9 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     g.tmp = emu_malloc(e, (size_t)n * 4);
     int rc = !g.a || !g.x || !g.y || !g.tmp ? ws_fail(err, "atax: emulated device memory is full") : 0;
     if (rc == 0)
-        rc = workload_launch_1d(e, "atax_kernel1", (unsigned)n, atax_kernel1, &g, err);
+        rc = workload_launch_timed_1d(e, "atax_kernel1", (unsigned)n, atax_kernel1, &g, err);
     if (rc == 0)
-        rc = workload_launch_1d(e, "atax_kernel2", (unsigned)n, atax_kernel2, &g, err);
+        rc = workload_launch_timed_1d(e, "atax_kernel2", (unsigned)n, atax_kernel2, &g, err);
     if (rc == 0 && verify) {
         float *tmp = calloc((size_t)n, 4), *y = calloc((size_t)n, 4);
         for (int i = 0; i < n; i++)

@@ -25,20 +25,20 @@ typedef struct bfs_args {
 static void bfs_kernel(emu_thread *t)
 {
     const bfs_args *g = t->args;
-    int tid = (int)(t->blockIdx.x * MAX_THREADS_PER_BLOCK + t->threadIdx.x);
-    if (tid < g->no_of_nodes && EMU_LD(t, uint8_t, &g->mask[tid])) {
-        EMU_ST(t, uint8_t, &g->mask[tid], 0);
+    int tid = (int)(t->blockIdx.x * MAX_THREADS_PER_BLOCK + t->threadIdx.x); emu_gap(t, 12); /* timing: docs/cuda-workloads.md */
+    if (tid < g->no_of_nodes && EMU_LD(t, uint8_t, &g->mask[tid])) { workload_used(t, 3);
+        EMU_ST(t, uint8_t, &g->mask[tid], 0); emu_gap(t, 2);
         /* The loop bounds are read once, as the compiled kernel keeps them
          * in registers. */
-        int start = EMU_LD(t, int, &g->nodes[tid].starting);
-        int count = EMU_LD(t, int, &g->nodes[tid].no_of_edges);
+        int start = EMU_LD(t, int, &g->nodes[tid].starting); emu_value loaded_start = emu_loaded(t); emu_gap(t, 2);
+        int count = EMU_LD(t, int, &g->nodes[tid].no_of_edges); workload_use_loaded(t, loaded_start, 21);
         for (int i = start; i < start + count; i++) {
-            int id = EMU_LD(t, int, &g->edges[i]);
-            if (!EMU_LD(t, uint8_t, &g->visited[id])) {
-                int my_cost = EMU_LD(t, int, &g->cost[tid]);
+            int id = EMU_LD(t, int, &g->edges[i]); workload_used(t, 3);
+            if (!workload_tested(t, 1, EMU_LD(t, uint8_t, &g->visited[id]))) {
+                int my_cost = EMU_LD(t, int, &g->cost[tid]); workload_used(t, 12);
                 EMU_ST(t, int, &g->cost[id], my_cost + 1);
                 EMU_ST(t, uint8_t, &g->updating[id], 1);
-            }
+            } emu_gap(t, 4);
         }
     }
 }
@@ -46,8 +46,8 @@ static void bfs_kernel(emu_thread *t)
 static void bfs_kernel2(emu_thread *t)
 {
     const bfs_args *g = t->args;
-    int tid = (int)(t->blockIdx.x * MAX_THREADS_PER_BLOCK + t->threadIdx.x);
-    if (tid < g->no_of_nodes && EMU_LD(t, uint8_t, &g->updating[tid])) {
+    int tid = (int)(t->blockIdx.x * MAX_THREADS_PER_BLOCK + t->threadIdx.x); emu_gap(t, 12);
+    if (tid < g->no_of_nodes && EMU_LD(t, uint8_t, &g->updating[tid])) { workload_used(t, 10);
         EMU_ST(t, uint8_t, &g->mask[tid], 1);
         EMU_ST(t, uint8_t, &g->visited[tid], 1);
         EMU_ST(t, uint8_t, g->over, 1);
@@ -114,7 +114,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     g.cost[0] = 0;
     emu_launch k1 = {.name = "_Z6KernelP4NodePiPbS2_S2_S1_i",
                      .grid = {(unsigned)(n + MAX_THREADS_PER_BLOCK - 1) / MAX_THREADS_PER_BLOCK, 1, 1},
-                     .block = {MAX_THREADS_PER_BLOCK, 1, 1}, .kernel = bfs_kernel, .args = &g};
+                     .block = {MAX_THREADS_PER_BLOCK, 1, 1}, .kernel = bfs_kernel, .args = &g, .timed = 1};
     emu_launch k2 = k1;
     k2.name = "_Z7Kernel2PbS_S_S_i";
     k2.kernel = bfs_kernel2;

@@ -14,11 +14,11 @@ static void bicg_kernel1(emu_thread *t)
     const bicg_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (j < g->ny) {
-        EMU_ST(t, float, &g->s[j], 0.0f);
-        for (int i = 0; i < g->nx; i++) {
-            float a = EMU_LD(t, float, &g->a[i * g->ny + j]);
-            float r = EMU_LD(t, float, &g->r[i]);
-            float acc = EMU_LD(t, float, &g->s[j]);
+        emu_gap(t, 13); EMU_ST(t, float, &g->s[j], 0.0f);
+        for (int i = 0; i < g->nx; i++) { emu_gap(t, i == 0 ? 12 : 1);
+            float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t);
+            float r = EMU_LD(t, float, &g->r[i]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->s[j]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 6);
             EMU_ST(t, float, &g->s[j], acc + a * r);
         }
     }
@@ -29,11 +29,11 @@ static void bicg_kernel2(emu_thread *t)
     const bicg_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->nx) {
-        EMU_ST(t, float, &g->q[i], 0.0f);
-        for (int j = 0; j < g->ny; j++) {
-            float a = EMU_LD(t, float, &g->a[i * g->ny + j]);
-            float p = EMU_LD(t, float, &g->p[j]);
-            float acc = EMU_LD(t, float, &g->q[i]);
+        emu_gap(t, 13); EMU_ST(t, float, &g->q[i], 0.0f);
+        for (int j = 0; j < g->ny; j++) { emu_gap(t, j == 0 ? 11 : 1);
+            float a = EMU_LD(t, float, &g->a[i * g->ny + j]); emu_value loaded_matrix = emu_loaded(t);
+            float p = EMU_LD(t, float, &g->p[j]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->q[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 7);
             EMU_ST(t, float, &g->q[i], acc + a * p);
         }
     }
@@ -53,9 +53,9 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     g.q = emu_malloc(e, (size_t)n * 4);
     int rc = !g.a || !g.r || !g.p || !g.s || !g.q ? ws_fail(err, "bicg: emulated device memory is full") : 0;
     if (rc == 0)
-        rc = workload_launch_1d(e, "bicg_kernel1", (unsigned)n, bicg_kernel1, &g, err);
+        rc = workload_launch_timed_1d(e, "bicg_kernel1", (unsigned)n, bicg_kernel1, &g, err);
     if (rc == 0)
-        rc = workload_launch_1d(e, "bicg_kernel2", (unsigned)n, bicg_kernel2, &g, err);
+        rc = workload_launch_timed_1d(e, "bicg_kernel2", (unsigned)n, bicg_kernel2, &g, err);
     if (rc == 0 && verify) {
         float *s = calloc((size_t)n, 4), *q = calloc((size_t)n, 4);
         for (int j = 0; j < n; j++)

@@ -16,11 +16,11 @@ static void fan1(emu_thread *th)
 {
     const gaussian_args *g = th->args;
     int Size = g->size, t = g->t;
-    int x = (int)(th->threadIdx.x + th->blockIdx.x * th->blockDim.x);
+    int x = (int)(th->threadIdx.x + th->blockIdx.x * th->blockDim.x); emu_gap(th, 16); /* timing: docs/cuda-workloads.md */
     if (x >= Size - 1 - t)
         return;
-    float pivot_row = EMU_LD(th, float, &g->a[Size * (x + t + 1) + t]);
-    float pivot = EMU_LD(th, float, &g->a[Size * t + t]);
+    float pivot_row = EMU_LD(th, float, &g->a[Size * (x + t + 1) + t]); emu_value loaded_row = emu_loaded(th); emu_gap(th, 1);
+    float pivot = EMU_LD(th, float, &g->a[Size * t + t]); workload_use_loaded(th, loaded_row, 15);
     EMU_ST(th, float, &g->m[Size * (x + t + 1) + t], pivot_row / pivot);
 }
 
@@ -34,15 +34,15 @@ static void fan2(emu_thread *th)
     if ((int)(th->threadIdx.y + th->blockIdx.y * th->blockDim.y) >= Size - t)
         return;
     int xidx = (int)(th->blockIdx.x * th->blockDim.x + th->threadIdx.x);
-    int yidx = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y);
-    float mult = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + t]);
-    float above = EMU_LD(th, float, &g->a[Size * t + (yidx + t)]);
-    float cur = EMU_LD(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)]);
-    EMU_ST(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)], cur - mult * above);
+    int yidx = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y); emu_gap(th, 29);
+    float mult = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + t]); emu_value loaded_mult = emu_loaded(th); emu_gap(th, 1);
+    float above = EMU_LD(th, float, &g->a[Size * t + (yidx + t)]); emu_value loaded_above = emu_loaded(th);
+    float cur = EMU_LD(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)]); emu_use(th, loaded_mult); emu_use(th, loaded_above); workload_used(th, 2);
+    EMU_ST(th, float, &g->a[Size * (xidx + 1 + t) + (yidx + t)], cur - mult * above); emu_gap(th, 6);
     if (yidx == 0) {
-        float mult0 = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + (yidx + t)]);
-        float bt = EMU_LD(th, float, &g->b[t]);
-        float bx = EMU_LD(th, float, &g->b[xidx + 1 + t]);
+        float mult0 = EMU_LD(th, float, &g->m[Size * (xidx + 1 + t) + (yidx + t)]); emu_value loaded_mult0 = emu_loaded(th); emu_gap(th, 2);
+        float bt = EMU_LD(th, float, &g->b[t]); emu_value loaded_bt = emu_loaded(th);
+        float bx = EMU_LD(th, float, &g->b[xidx + 1 + t]); emu_use(th, loaded_mult0); emu_use(th, loaded_bt); workload_used(th, 1);
         EMU_ST(th, float, &g->b[xidx + 1 + t], bx - mult0 * bt);
     }
 }
@@ -91,10 +91,10 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     for (int t = 0; t < n - 1 && rc == 0; t++) {
         g.t = t;
         emu_launch fan1_launch = {.name = "_Z4Fan1PfS_ii", .grid = {(n + 511) / 512, 1, 1},
-                                  .block = {512, 1, 1}, .kernel = fan1, .args = &g};
+                                  .block = {512, 1, 1}, .kernel = fan1, .args = &g, .timed = 1};
         emu_launch fan2_launch = {.name = "_Z4Fan2PfS_S_iii",
                                   .grid = {(n + 3) / 4, (n + 3) / 4, 1},
-                                  .block = {4, 4, 1}, .kernel = fan2, .args = &g};
+                                  .block = {4, 4, 1}, .kernel = fan2, .args = &g, .timed = 1};
         rc = emu_launch_kernel(e, &fan1_launch, err);
         if (rc == 0)
             rc = emu_launch_kernel(e, &fan2_launch, err);

@@ -20,15 +20,15 @@ static void gemm_kernel(emu_thread *t)
 {
     const gemm_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
-    int i = (int)(t->blockIdx.y * t->blockDim.y + t->threadIdx.y);
+    int i = (int)(t->blockIdx.y * t->blockDim.y + t->threadIdx.y); emu_gap(t, 18); /* timing: docs/cuda-workloads.md */
     if (i < g->ni && j < g->nj) {
-        float c = EMU_LD(t, float, &g->c[i * g->nj + j]);
-        EMU_ST(t, float, &g->c[i * g->nj + j], c * BETA);
+        float c = EMU_LD(t, float, &g->c[i * g->nj + j]); workload_used(t, 2);
+        EMU_ST(t, float, &g->c[i * g->nj + j], c * BETA); emu_gap(t, 7);
         for (int k = 0; k < g->nk; k++) {
-            float a = EMU_LD(t, float, &g->a[i * g->nk + k]);
-            float b = EMU_LD(t, float, &g->b[k * g->nj + j]);
-            float acc = EMU_LD(t, float, &g->c[i * g->nj + j]);
-            EMU_ST(t, float, &g->c[i * g->nj + j], acc + ALPHA * a * b);
+            float a = EMU_LD(t, float, &g->a[i * g->nk + k]); emu_value loaded_a = emu_loaded(t);
+            float b = EMU_LD(t, float, &g->b[k * g->nj + j]); emu_value loaded_b = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->c[i * g->nj + j]); emu_use(t, loaded_a); workload_use_loaded(t, loaded_b, 7);
+            EMU_ST(t, float, &g->c[i * g->nj + j], acc + ALPHA * a * b); emu_gap(t, 1);
         }
     }
 }
@@ -61,7 +61,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     }
     /* DIM_THREAD_BLOCK_X 32, DIM_THREAD_BLOCK_Y 8, as in PolyBench/GPU. */
     emu_launch l = {.name = "gemm_kernel", .grid = {(unsigned)(n + 31) / 32, (unsigned)(n + 7) / 8, 1},
-                    .block = {32, 8, 1}, .kernel = gemm_kernel, .args = &g};
+                    .block = {32, 8, 1}, .kernel = gemm_kernel, .args = &g, .timed = 1};
     int rc = emu_launch_kernel(e, &l, err);
     if (rc == 0 && verify)
         rc = workload_check_floats("gemm C", g.c, ref, cells, 1e-4f, err);

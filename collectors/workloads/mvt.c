@@ -14,10 +14,10 @@ static void mvt_kernel1(emu_thread *t)
     const mvt_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->n)
-        for (int j = 0; j < g->n; j++) {
-            float a = EMU_LD(t, float, &g->a[i * g->n + j]);
-            float y = EMU_LD(t, float, &g->y1[j]);
-            float acc = EMU_LD(t, float, &g->x1[i]);
+        for (int j = 0; j < g->n; j++) { emu_gap(t, j == 0 ? 21 : 1);
+            float a = EMU_LD(t, float, &g->a[i * g->n + j]); emu_value loaded_matrix = emu_loaded(t);
+            float y = EMU_LD(t, float, &g->y1[j]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->x1[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 7);
             EMU_ST(t, float, &g->x1[i], acc + a * y);
         }
 }
@@ -27,10 +27,10 @@ static void mvt_kernel2(emu_thread *t)
     const mvt_args *g = t->args;
     int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
     if (i < g->n)
-        for (int j = 0; j < g->n; j++) {
-            float a = EMU_LD(t, float, &g->a[j * g->n + i]);
-            float y = EMU_LD(t, float, &g->y2[j]);
-            float acc = EMU_LD(t, float, &g->x2[i]);
+        for (int j = 0; j < g->n; j++) { emu_gap(t, j == 0 ? 17 : 1);
+            float a = EMU_LD(t, float, &g->a[j * g->n + i]); emu_value loaded_matrix = emu_loaded(t); emu_gap(t, 1);
+            float y = EMU_LD(t, float, &g->y2[j]); emu_value loaded_vector = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->x2[i]); emu_use(t, loaded_matrix); workload_use_loaded(t, loaded_vector, 6);
             EMU_ST(t, float, &g->x2[i], acc + a * y);
         }
 }
@@ -49,9 +49,9 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     g.y2 = workload_random_floats(e, (size_t)n, &s, verify ? &hy2 : NULL);
     int rc = !g.a || !g.x1 || !g.x2 || !g.y1 || !g.y2 ? ws_fail(err, "mvt: emulated device memory is full") : 0;
     if (rc == 0)
-        rc = workload_launch_1d(e, "mvt_kernel1", (unsigned)n, mvt_kernel1, &g, err);
+        rc = workload_launch_timed_1d(e, "mvt_kernel1", (unsigned)n, mvt_kernel1, &g, err);
     if (rc == 0)
-        rc = workload_launch_1d(e, "mvt_kernel2", (unsigned)n, mvt_kernel2, &g, err);
+        rc = workload_launch_timed_1d(e, "mvt_kernel2", (unsigned)n, mvt_kernel2, &g, err);
     if (rc == 0 && verify) {
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {

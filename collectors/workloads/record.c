@@ -65,7 +65,7 @@ static int counted_add_allocation(void *ctx, const wst_allocation *a, ws_error *
     return wst_sink_add_allocation(&c->inner, a, err);
 }
 
-int record_workload(const char *name, workload_size size, uint64_t seed, int verify,
+int record_workload(const char *name, workload_size size, uint64_t seed, int flags,
                     const char *out_path, progress *bar, ws_error *err)
 {
     const workload *w = workload_lookup(name, err);
@@ -86,7 +86,9 @@ int record_workload(const char *name, workload_size size, uint64_t seed, int ver
                      .add_allocation = counted_add_allocation};
     /* The arena only reserves address space; pages are committed as used. */
     emu *e = emu_new(&sink, (size_t)16 << 30, err);
-    int rc = e ? w->run(e, size, seed, verify, err) : -1;
+    if (e)
+        emu_set_timing(e, (flags & RECORD_TIMING) != 0);
+    int rc = e ? w->run(e, size, seed, (flags & RECORD_VERIFY) != 0, err) : -1;
     emu_free(e);
     if (rc != 0) {
         wst_writer_abort(writer);

@@ -91,12 +91,24 @@ int workload_check_floats(const char *what, const float *got, const float *want,
     return 0;
 }
 
+static int launch_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kernel,
+                     const void *args, int timed, ws_error *err)
+{
+    emu_launch l = {.name = name, .grid = {(n + 255) / 256, 1, 1}, .block = {256, 1, 1},
+                    .kernel = kernel, .args = args, .timed = timed};
+    return emu_launch_kernel(e, &l, err);
+}
+
 int workload_launch_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kernel,
                        const void *args, ws_error *err)
 {
-    emu_launch l = {.name = name, .grid = {(n + 255) / 256, 1, 1}, .block = {256, 1, 1},
-                    .kernel = kernel, .args = args};
-    return emu_launch_kernel(e, &l, err);
+    return launch_1d(e, name, n, kernel, args, 0, err);
+}
+
+int workload_launch_timed_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kernel,
+                             const void *args, ws_error *err)
+{
+    return launch_1d(e, name, n, kernel, args, 1, err);
 }
 
 int workload_launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_kernel_fn kernel,

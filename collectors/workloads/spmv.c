@@ -24,16 +24,16 @@ typedef struct spmv_args {
 static void spmv_scalar(emu_thread *t)
 {
     const spmv_args *g = t->args;
-    int my_row = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
+    int my_row = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x); emu_gap(t, 11); /* timing: docs/cuda-workloads.md */
     if (my_row < g->dim) {
         float sum = 0;
-        int start = EMU_LD(t, int, &g->row_delimiters[my_row]);
-        int end = EMU_LD(t, int, &g->row_delimiters[my_row + 1]);
+        int start = EMU_LD(t, int, &g->row_delimiters[my_row]); emu_value loaded_start = emu_loaded(t);
+        int end = EMU_LD(t, int, &g->row_delimiters[my_row + 1]); workload_use_loaded(t, loaded_start, start < end ? 16 : 10);
         for (int j = start; j < end; j++) {
-            int col = EMU_LD(t, int, &g->cols[j]);
-            float v = EMU_LD(t, float, &g->val[j]);
-            sum += v * EMU_LD(t, float, &g->vec[col]);
-        }
+            int col = EMU_LD(t, int, &g->cols[j]); emu_value loaded_col = emu_loaded(t);
+            float v = EMU_LD(t, float, &g->val[j]); emu_value loaded_v = emu_loaded(t); emu_use(t, loaded_col); emu_gap(t, 3);
+            sum += v * EMU_LD(t, float, &g->vec[col]); workload_use_loaded(t, loaded_v, 6);
+        } emu_gap(t, 7);
         EMU_ST(t, float, &g->out[my_row], sum);
     }
 }
@@ -43,15 +43,15 @@ static void spmv_vector(emu_thread *t)
     const spmv_args *g = t->args;
     int id = (int)(t->threadIdx.x & 31);
     int warps_per_block = (int)t->blockDim.x / 32;
-    int my_row = (int)(t->blockIdx.x * warps_per_block + t->threadIdx.x / 32);
+    int my_row = (int)(t->blockIdx.x * warps_per_block + t->threadIdx.x / 32); emu_gap(t, 13);
     if (my_row < g->dim) {
-        int warp_start = EMU_LD(t, int, &g->row_delimiters[my_row]);
-        int warp_end = EMU_LD(t, int, &g->row_delimiters[my_row + 1]);
+        int warp_start = EMU_LD(t, int, &g->row_delimiters[my_row]); emu_value loaded_start = emu_loaded(t);
+        int warp_end = EMU_LD(t, int, &g->row_delimiters[my_row + 1]); workload_use_loaded(t, loaded_start, warp_start + id < warp_end ? 18 : 4);
         for (int j = warp_start + id; j < warp_end; j += 32) {
-            int col = EMU_LD(t, int, &g->cols[j]);
-            float v = EMU_LD(t, float, &g->val[j]);
-            (void)(v * EMU_LD(t, float, &g->vec[col]));
-        }
+            int col = EMU_LD(t, int, &g->cols[j]); emu_value loaded_col = emu_loaded(t);
+            float v = EMU_LD(t, float, &g->val[j]); emu_value loaded_v = emu_loaded(t); emu_use(t, loaded_col); emu_gap(t, 3);
+            (void)(v * EMU_LD(t, float, &g->vec[col])); workload_use_loaded(t, loaded_v, 6);
+        } emu_gap(t, 19);
         if (id == 0) {
             float sum = 0; /* the shared-memory reduction's result (see above) */
             for (int j = warp_start; j < warp_end; j++)
@@ -107,10 +107,10 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     }
     emu_launch scalar = {.name = "spmv_csr_scalar_kernel",
                          .grid = {(unsigned)(dim + BLOCK_SIZE - 1) / BLOCK_SIZE, 1, 1},
-                         .block = {BLOCK_SIZE, 1, 1}, .kernel = spmv_scalar, .args = &g};
+                         .block = {BLOCK_SIZE, 1, 1}, .kernel = spmv_scalar, .args = &g, .timed = 1};
     emu_launch vector = {.name = "spmv_csr_vector_kernel",
                          .grid = {(unsigned)(dim + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32), 1, 1},
-                         .block = {BLOCK_SIZE, 1, 1}, .kernel = spmv_vector, .args = &g};
+                         .block = {BLOCK_SIZE, 1, 1}, .kernel = spmv_vector, .args = &g, .timed = 1};
     int rc = emu_launch_kernel(e, &scalar, err);
     if (rc == 0 && verify)
         rc = workload_check_floats("spmv scalar out", g.out, want, (uint64_t)dim, 1e-4f, err);

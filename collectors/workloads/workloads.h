@@ -47,17 +47,50 @@ int workload_launch_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kerne
                        const void *args, ws_error *err);
 int workload_launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_kernel_fn kernel,
                        const void *args, ws_error *err);
+/* workload_launch_1d for a kernel that states its timing (emu_launch's
+ * `timed`). */
+int workload_launch_timed_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kernel,
+                             const void *args, ws_error *err);
 /* n floats of device memory filled from the seed state, or NULL when full;
  * *copy (if not NULL) gets a host copy for the CPU reference. */
 float *workload_random_floats(emu *e, size_t n, uint64_t *state, float **copy);
 
+/* record_workload's flags: check the kernels' output; record the timing
+ * the ports state (docs/cuda-workloads.md, "Timing"). */
+enum { RECORD_VERIFY = 1, RECORD_TIMING = 2 };
+
 /* Runs workload `name` in the emulator and writes its trace to out_path
  * (streaming, through the .wst writer), counting the records written on bar
  * (NULL: none).  Unknown names are reported with the list of workloads. */
-int record_workload(const char *name, workload_size size, uint64_t seed, int verify,
+int record_workload(const char *name, workload_size size, uint64_t seed, int flags,
                     const char *out_path, progress *bar, ws_error *err);
 
 /* Default workload for the demo and `profile`. */
 #define WORKLOAD_DEFAULT "gaussian"
+
+/* Timing (docs/cuda-workloads.md, "Timing"): the thread's next access
+ * follows `gap` non-memory instructions, which use the value the thread
+ * loaded last.  A port states its timing on the lines of its accesses, so
+ * that their line numbers, which make the PCs, stay as they were. */
+static inline void workload_used(emu_thread *t, uint32_t gap)
+{
+    emu_use(t, emu_loaded(t));
+    emu_gap(t, gap);
+}
+
+/* workload_used inside an expression: returns the value an `if` tests. */
+static inline int workload_tested(emu_thread *t, uint32_t gap, int value)
+{
+    workload_used(t, gap);
+    return value;
+}
+
+/* The same, the instructions using `first` too (the two operands of an
+ * fma, a product, a bounds check). */
+static inline void workload_use_loaded(emu_thread *t, emu_value first, uint32_t gap)
+{
+    emu_use(t, first);
+    workload_used(t, gap);
+}
 
 #endif

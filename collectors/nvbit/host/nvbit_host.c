@@ -13,6 +13,7 @@ typedef struct instr_info {
     int declared;
     uint32_t pc;     /* index in the kernel's PC table */
     uint8_t kind, cache_op, size;
+    ws_nvbit_timing timing; /* from the tool's static pass (nvbit_deps.h) */
 } instr_info;
 
 struct ws_nvbit_host {
@@ -27,6 +28,7 @@ struct ws_nvbit_host {
     uint64_t records;
     uint64_t reused_allocations;
     int stopped;
+    ws_nvbit_deps deps; /* the current launch's warps: their loads */
 };
 
 static int parse_count(const char *name, const char *text, uint64_t *out, ws_error *err)
@@ -98,6 +100,11 @@ ws_nvbit_host *ws_nvbit_host_new(const ws_nvbit_config *c, const wst_sink *sink,
     }
     h->config = *c; /* the compiled regex moves here; the caller must not free it */
     h->sink = *sink;
+    if (ws_nvbit_deps_init(&h->deps) != 0) {
+        ws_nvbit_host_free(h);
+        ws_fail(err, "out of memory");
+        return NULL;
+    }
     return h;
 }
 
@@ -106,6 +113,7 @@ void ws_nvbit_host_free(ws_nvbit_host *h)
     if (!h)
         return;
     ws_nvbit_config_free(&h->config);
+    ws_nvbit_deps_free(&h->deps);
     free(h->instrs);
     free(h);
 }
@@ -119,8 +127,11 @@ int ws_nvbit_kernel_begin(ws_nvbit_host *h, uint64_t launch_index, const char *n
                    (!h->config.has_regex || regexec(&h->config.kernels, name, 0, NULL, 0) == 0);
     if (!h->recording)
         return 0;
+    /* Every record gets its gap and waits (docs/nvbit.md, "Timing"). */
     wst_kernel k = {.name = (char *)name, .grid = grid, .block = block,
-                    .shared_mem_bytes = shared_bytes, .registers_per_thread = registers};
+                    .shared_mem_bytes = shared_bytes, .registers_per_thread = registers,
+                    .has_timing = 1};
+    ws_nvbit_deps_clear(&h->deps);
     int index = wst_sink_add_kernel(&h->sink, &k, err);
     if (index < 0)
         return -1;
@@ -161,6 +172,13 @@ int ws_nvbit_instr(ws_nvbit_host *h, uint32_t id, uint64_t offset, const char *s
     return 0;
 }
 
+int ws_nvbit_instr_timing(ws_nvbit_host *h, uint32_t id, const ws_nvbit_timing *timing)
+{
+    if (h->recording && id < h->instr_capacity && h->instrs[id].declared)
+        h->instrs[id].timing = *timing;
+    return 0;
+}
+
 int ws_nvbit_packet(ws_nvbit_host *h, const ws_packet *p, ws_error *err)
 {
     if (!h->recording || h->stopped || p->space == WS_PACKET_SPACE_SHARED)
@@ -189,6 +207,9 @@ int ws_nvbit_packet(ws_nvbit_host *h, const ws_packet *p, ws_error *err)
     r.timestamp = p->timestamp;
     for (uint32_t bits = p->mask; bits; bits &= bits - 1)
         r.addr[__builtin_ctz(bits)] = p->addrs[__builtin_ctz(bits)];
+    if (ws_nvbit_deps_record(&h->deps, r.cta, r.warp, (uint32_t)p->instr, r.kind != WST_STORE,
+                             &in->timing, &r) != 0)
+        return ws_fail(err, "out of memory");
     if (wst_sink_add_record(&h->sink, h->kernel, &r, err) != 0)
         return -1;
     if (++h->records == h->config.max_records)

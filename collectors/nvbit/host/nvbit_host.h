@@ -12,6 +12,7 @@
 #include <regex.h>
 #include <stdint.h>
 
+#include "collectors/nvbit/host/nvbit_deps.h"
 #include "collectors/nvbit/ws_packet.h"
 #include "formats/sink.h"
 
@@ -43,6 +44,9 @@ int ws_nvbit_kernel_begin(ws_nvbit_host *h, uint64_t launch_index, const char *n
  * app was built without -lineinfo) and bytes per lane. */
 int ws_nvbit_instr(ws_nvbit_host *h, uint32_t id, uint64_t offset, const char *sass,
                    const char *file, uint32_t line, uint32_t size, ws_error *err);
+/* Instruction id's gap and the loads it waits on, from the tool's static
+ * pass over its function (nvbit_deps.h); each of its records gets them. */
+int ws_nvbit_instr_timing(ws_nvbit_host *h, uint32_t id, const ws_nvbit_timing *timing);
 int ws_nvbit_packet(ws_nvbit_host *h, const ws_packet *p, ws_error *err);
 int ws_nvbit_kernel_end(ws_nvbit_host *h, ws_error *err);
 

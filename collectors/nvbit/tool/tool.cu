@@ -138,17 +138,32 @@ static void instrument(CUcontext ctx, CUfunction f)
     for (auto fn : related) {
         if (!instrumented.insert(fn).second)
             continue;
+        /* Every instruction, in code order, for the traced ones' gaps and
+         * the loads they wait on (docs/nvbit.md, "Timing"). */
+        ws_nvbit_static deps;
+        ws_nvbit_static_begin(&deps);
         for (auto instr : nvbit_get_instrs(ctx, fn)) {
             InstrType::MemorySpace space = instr->getMemorySpace();
-            if (space != InstrType::MemorySpace::GLOBAL && space != InstrType::MemorySpace::LOCAL &&
-                space != InstrType::MemorySpace::GENERIC)
+            bool traced = space == InstrType::MemorySpace::GLOBAL ||
+                          space == InstrType::MemorySpace::LOCAL ||
+                          space == InstrType::MemorySpace::GENERIC;
+            /* A register as the first operand is the one it writes; a
+             * traced instruction that writes one returns data (a load or
+             * an atomic with a result). */
+            bool writes_first = instr->getNumOperands() > 0 &&
+                                instr->getOperand(0)->type == InstrType::OperandType::REG;
+            ws_nvbit_timing timing;
+            ws_nvbit_static_instr(&deps, instr->getSass(), writes_first, traced, writes_first,
+                                  instr->getIdx(), (uint32_t)instr->getSize(), &timing);
+            if (!traced)
                 continue;
             char *file = NULL, *dir = NULL;
             uint32_t line = 0;
             nvbit_get_line_info(ctx, fn, instr->getOffset(), &file, &dir, &line);
             uint32_t id = instr->getIdx();
             if (ws_nvbit_instr(host, id, instr->getOffset(), instr->getSass(), file, line,
-                               (uint32_t)instr->getSize(), &err) != 0)
+                               (uint32_t)instr->getSize(), &err) != 0 ||
+                ws_nvbit_instr_timing(host, id, &timing) != 0)
                 fail(&err);
             for (int i = 0, mref = 0; i < instr->getNumOperands(); i++) {
                 if (instr->getOperand(i)->type != InstrType::OperandType::MREF)
