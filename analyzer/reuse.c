@@ -490,10 +490,11 @@ uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out
  * function of its own is "pure", returns nothing, and every call to it is
  * deleted as dead.  That is what happened when a sampling test made this one
  * too big for the early inliner (0686c03): the exact path lost its only
- * prefetch and 1.4-1.7x (bench/RESULTS.md, "Exact reuse distance").  A second
- * stage that fetched the timeline word of the key's previous position was
- * lost that way from the start; restored, it cost more than it saved (its
- * test of the slot mispredicts), so it is gone. */
+ * prefetch and 1.4-1.7x (bench/RESULTS.md, "Exact reuse distance,
+ * measured apart").  A second stage that fetched the timeline word of the
+ * key's previous position was lost that way from the start; restored, it
+ * cost more than it saved (its test of the slot mispredicts), so it is
+ * gone. */
 static inline __attribute__((always_inline)) void reuse_prefetch(const reuse_state *state,
                                                                  uint64_t key)
 {

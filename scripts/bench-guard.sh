@@ -12,7 +12,9 @@
 #          a loss of more than 5% that the spread cannot explain;
 #   gain   the median is below 0.95 and no pair ran slower on HEAD;
 #   same   anything else (within 5%, or a spread that straddles 1).
-# Exits 1 if any bench shows a LOSS.  Not part of `make test`: tests never
+# Then checks that every object whose source asks for a prefetch still
+# holds a prefetch instruction.  Exits 1 if any bench or object shows a
+# LOSS.  Not part of `make test`: tests never
 # assert on time.  Every change to the analyzer, the formats or the cache
 # model runs it against the commit it started from (bench/RESULTS.md, "The
 # guard").
@@ -116,6 +118,18 @@ for entry in "${benches[@]}"; do
         }')
     echo "$verdict"
     [[ $verdict == *LOSS ]] && losses=$((losses + 1))
+done
+# A prefetch the compiler deleted costs no test and no number, only time
+# (0686c03 lost 1.4-1.7x of exact reuse that way: GCC took its prefetcher
+# for a pure function and dropped the calls).  Every object whose source
+# asks for a prefetch must hold a prefetch instruction.
+for src in $(cd "$dir/$head" && grep -l -E '__builtin_prefetch|u64map_prefetch\(' \
+                 $(find analyzer formats util -name '*.c')); do
+    obj=$dir/$head/build/rel/${src%.c}.o
+    if [ -f "$obj" ] && ! objdump -d "$obj" | grep -q prefetch; then
+        echo "LOSS: $src asks for a prefetch, and HEAD's $obj has none"
+        losses=$((losses + 1))
+    fi
 done
 echo "at the end: $(uptime | sed 's/.*load/load/'); $losses loss(es)"
 [ "$losses" -eq 0 ]
