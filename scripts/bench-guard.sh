@@ -12,6 +12,8 @@
 #          a loss of more than 5% that the spread cannot explain;
 #   gain   the median is below 0.95 and no pair ran slower on HEAD;
 #   same   anything else (within 5%, or a spread that straddles 1).
+# With fewer than 5 pairs a spread says too little: LOSS? and gain? are
+# printed instead, and do not count.
 # Then checks that every object whose source asks for a prefetch still
 # holds a prefetch instruction.  Exits 1 if any bench or object shows a
 # LOSS.  Not part of `make test`: tests never
@@ -114,6 +116,7 @@ for entry in "${benches[@]}"; do
         END {
             m = median(r, n)
             v = m > 1.05 && lo > 1 ? "LOSS" : m < 0.95 && hi < 1 ? "gain" : "same"
+            if (n < 5 && v != "same") v = v "?" # too few pairs to judge
             printf "%-16s %9.3f %9.3f %8.3f %8.3f-%-8.3f  %s\n", name, median(a, n), median(b, n), m, lo, hi, v
         }')
     echo "$verdict"
@@ -126,7 +129,8 @@ done
 for src in $(cd "$dir/$head" && grep -l -E '__builtin_prefetch|u64map_prefetch\(' \
                  $(find analyzer formats util -name '*.c')); do
     obj=$dir/$head/build/rel/${src%.c}.o
-    if [ -f "$obj" ] && ! objdump -d "$obj" | grep -q prefetch; then
+    # (grep reads it all: with pipefail, grep -q's early exit fails objdump)
+    if [ -f "$obj" ] && ! objdump -d "$obj" | grep prefetch >/dev/null; then
         echo "LOSS: $src asks for a prefetch, and HEAD's $obj has none"
         losses=$((losses + 1))
     fi
