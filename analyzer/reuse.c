@@ -485,59 +485,64 @@ uint64_t reuse_access(reuse_state *state, uint64_t key, uint64_t *reuse_time_out
  * usually a cache miss on large key sets, and this hides most of it. */
 #define REUSE_PREFETCH_AHEAD 12
 
-/* Whether the key's slot is worth fetching: a sampling state skips most
- * keys, and fetching their slots cost most of its time. */
-static inline int reuse_will_look_up(const reuse_state *state, uint64_t key)
+/* Inlined early whatever its size, as are its callers: GCC's pure-const
+ * pass counts __builtin_prefetch as no side effect, so a prefetcher left a
+ * function of its own is "pure", returns nothing, and every call to it is
+ * deleted as dead.  That is what happened when a sampling test made this one
+ * too big for the early inliner (0686c03): the exact path lost its only
+ * prefetch and 1.4-1.7x (bench/RESULTS.md, "Exact reuse distance,
+ * measured apart").  A second stage that fetched the timeline word of the
+ * key's previous position was lost that way from the start; restored, it
+ * cost more than it saved (its test of the slot mispredicts), so it is
+ * gone. */
+static inline __attribute__((always_inline)) void reuse_prefetch(const reuse_state *state,
+                                                                 uint64_t key)
 {
-    return state->slots &&
-           (state->sample_threshold == SHARDS_MODULUS || reuse_sampled(state, key));
-}
-
-static inline void reuse_prefetch(const reuse_state *state, uint64_t key)
-{
-    if (reuse_will_look_up(state, key))
+    if (state->slots)
         __builtin_prefetch(&state->slots[reuse_hash(state, key)]);
 }
 
-/* Second stage, nearer: the key's slot has arrived by now; fetch the
- * timeline word of its previous position, the access's other likely miss. */
-#define REUSE_PREFETCH_NEAR 4
-
-static inline void reuse_prefetch_position(const reuse_state *state, uint64_t key)
-{
-    if (!reuse_will_look_up(state, key))
-        return;
-    const reuse_slot *slot = &state->slots[reuse_hash(state, key)];
-    if (slot->pos < state->capacity && slot->key == key)
-        __builtin_prefetch(&state->live_bits[slot->pos / 64]);
-}
-
 /* The batch loop: access i goes to states[i], or to `one` when states is
- * NULL. */
-static inline void reuse_access_run(reuse_state *one, reuse_state *const *states,
-                                    const uint64_t *keys, size_t count, uint64_t *distances,
-                                    uint64_t *reuse_times)
+ * NULL; `prefetch` is a constant in each copy. */
+static inline __attribute__((always_inline)) void
+reuse_access_run(reuse_state *one, reuse_state *const *states, const uint64_t *keys, size_t count,
+                 uint64_t *distances, uint64_t *reuse_times, int prefetch)
 {
     for (size_t i = 0; i < count; i++) {
-        if (i + REUSE_PREFETCH_AHEAD < count)
+        if (prefetch && i + REUSE_PREFETCH_AHEAD < count)
             reuse_prefetch(states ? states[i + REUSE_PREFETCH_AHEAD] : one,
                            keys[i + REUSE_PREFETCH_AHEAD]);
-        if (i + REUSE_PREFETCH_NEAR < count)
-            reuse_prefetch_position(states ? states[i + REUSE_PREFETCH_NEAR] : one,
-                                    keys[i + REUSE_PREFETCH_NEAR]);
         distances[i] = reuse_access_one(states ? states[i] : one, keys[i],
                                         reuse_times ? &reuse_times[i] : NULL);
     }
 }
 
+/* Only exact states prefetch.  A sampling state skips most keys, and
+ * fetching their slots cost most of its time; its sample's table is small
+ * enough to stay in the CPU's caches, so a fetch of its own keys' slots
+ * gains less than testing each key twice costs (R = 0.001 on the large
+ * streams: 1.2-1.7x faster without).  A batch does as its first state does:
+ * the choice changes no result, and analyze's states share one rate. */
+static inline __attribute__((always_inline)) void
+reuse_access_split(reuse_state *one, reuse_state *const *states, const uint64_t *keys,
+                   size_t count, uint64_t *distances, uint64_t *reuse_times)
+{
+    if (count == 0)
+        return;
+    if ((states ? states[0] : one)->sample_threshold == SHARDS_MODULUS)
+        reuse_access_run(one, states, keys, count, distances, reuse_times, 1);
+    else
+        reuse_access_run(one, states, keys, count, distances, reuse_times, 0);
+}
+
 void reuse_access_batch(reuse_state *state, const uint64_t *keys, size_t count,
                         uint64_t *distances, uint64_t *reuse_times)
 {
-    reuse_access_run(state, NULL, keys, count, distances, reuse_times);
+    reuse_access_split(state, NULL, keys, count, distances, reuse_times);
 }
 
 void reuse_access_each(reuse_state *const *states, const uint64_t *keys, size_t count,
                        uint64_t *distances, uint64_t *reuse_times)
 {
-    reuse_access_run(NULL, states, keys, count, distances, reuse_times);
+    reuse_access_split(NULL, states, keys, count, distances, reuse_times);
 }

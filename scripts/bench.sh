@@ -6,6 +6,13 @@ cd "$(dirname "$0")/.."
 out=bench/RESULTS.md.tmp
 # Traces the benchmarks share (bench/bench_traces.h): recorded afresh per run.
 rm -rf build/bench-traces
+# Each section says what it was measured on: a figure from a machine whose
+# other core was busy does not reproduce on a quiet one, nor the reverse.
+stamp() {
+    echo "_Measured at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+        git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)'),"\
+         "$(date -u '+%Y-%m-%d %H:%M') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start._"
+}
 {
     echo "# Benchmark results"
     echo
@@ -13,12 +20,21 @@ rm -rf build/bench-traces
     echo
     for b in build/rel/bench/*; do
         [ -x "$b" ] || continue
+        s=$(stamp)
         "$b"
         echo
+        echo "$s"
+        echo
     done
+    s=$(stamp)
     bench/import-scaling.sh build/rel/warpscope
     echo
+    echo "$s"
+    echo
+    s=$(stamp)
     bench/decode-vs-zstd.sh build/rel
+    echo
+    echo "$s"
     echo
     # Sections measured apart are carried over as they were: what was
     # tried on the replay's and the decoder's hot paths (by hand, with perf), every workload
@@ -31,6 +47,9 @@ rm -rf build/bench-traces
                 bench/RESULTS.md
     }
     carry "## Replay, measured apart" || true
+    carry "## Exact reuse distance, measured apart" || true
+    carry "## analyze of divergent traces, measured apart" || true
+    carry "## The guard" || true
     carry "## Decoding, measured apart" || true
     carry "## warpscope beside its peers" || true
     carry "## .wst beside xz and zstd" || true
