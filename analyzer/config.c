@@ -3,6 +3,7 @@
 
 #include "analyzer/policy.h"
 #include "util/env_limit.h"
+#include "util/inputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,6 +311,7 @@ int config_load(gpu_config *out, const char *name, ws_error *err)
         doc = json_load_file(name, JSON_REJECT_DUPLICATES, &jerr);
         if (!doc)
             return ws_fail(err, "%s: %s (line %d)", name, jerr.text, jerr.line);
+        ws_inputs_add(name); /* no output of this run may replace it (util/inputs.h) */
     } else {
         char names[256] = "";
         for (int i = 0; config_preset_names[i]; i++)

@@ -1,5 +1,6 @@
 /* cli/warpscope.c: the `warpscope` command: finds the subcommand and runs it.
  * Parsing of each subcommand's options lives in its own cmd_*.c file. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,9 +58,15 @@ const char *cli_usage(const char *name)
 
 /* A command's outputs appear together or not at all (util/outset.h), and
  * only once everything it printed has reached standard output: a full
- * disk or a closed pipe there fails the run in one line. */
+ * disk there fails the run in one line; a closed pipe ends it by SIGPIPE,
+ * as it would any filter, once its outputs are removed. */
 static int finish(int status)
 {
+    fflush(stdout);
+    if (cli_stdout_reader_gone()) { /* as if SIGPIPE had ended the run, less what it wrote */
+        ws_outset_discard();
+        interrupt_stop(SIGPIPE);
+    }
     if (status == 0)
         status = cli_stdout_check();
     ws_error err;
@@ -75,7 +82,7 @@ static int finish(int status)
 int main(int argc, char **argv)
 {
     interrupt_install(); /* before any thread: they inherit the blocked signals */
-    ws_outset_begin();
+    ws_outset_begin(argc > 1 ? argv[1] : "warpscope");
     if (argc < 2) {
         print_help(stderr);
         return 2;

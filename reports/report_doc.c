@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/inputs.h"
+
 json_t *report_doc_load(const char *path, ws_error *err)
 {
     FILE *f = fopen(path, "rb");
@@ -14,6 +16,7 @@ json_t *report_doc_load(const char *path, ws_error *err)
         ws_fail(err, "cannot open: %s", strerror(errno));
         return NULL;
     }
+    ws_inputs_add(path); /* no output of this run may replace it (util/inputs.h) */
     json_error_t jerr;
     json_t *doc = json_loadf(f, 0, &jerr);
     fclose(f);

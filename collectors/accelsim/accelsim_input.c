@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/env_limit.h"
+#include "util/inputs.h"
 
 #define READ_BLOCK (64u << 10)
 
@@ -54,6 +55,7 @@ accelsim_input *accelsim_input_open(const char *path, ws_error *err)
         accelsim_input_close(in);
         return NULL;
     }
+    ws_inputs_add(path); /* no output of this run may replace it (util/inputs.h) */
     if (in->xz) {
         lzma_stream init = LZMA_STREAM_INIT;
         in->lzma = init;
