@@ -1,6 +1,7 @@
 /* reports/json_out.c: see json_out.h. */
 #include "reports/json_out.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +14,12 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
     if (!out)
         return -1;
     FILE *stream = ws_outfile_stream(out);
+    errno = 0;
     if (json_dumpf(doc, stream, REPORT_JSON_FLAGS) != 0 ||
         fputc('\n', stream) == EOF) {
+        ws_fail_errno(err, "cannot write JSON");
         ws_outfile_abort(out);
-        return ws_fail(err, "cannot write JSON");
+        return -1;
     }
     return ws_outfile_commit(out, err);
 }
@@ -39,6 +42,7 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
         return -1;
     }
     FILE *stream = ws_outfile_stream(out);
+    errno = 0;
     size_t head = (size_t)(at - text) + sizeof marker - 2; /* up to and with '[' */
     fwrite(text, 1, head, stream);
     int rc = kernel_spool_copy_printed(spool, stream, err);
@@ -49,8 +53,10 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
     }
     free(text);
     if (rc != 0 || ferror(stream)) {
+        if (rc == 0)
+            ws_fail_errno(err, "cannot write JSON");
         ws_outfile_abort(out);
-        return rc != 0 ? -1 : ws_fail(err, "cannot write JSON");
+        return -1;
     }
     return ws_outfile_commit(out, err);
 }

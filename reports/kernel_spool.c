@@ -121,7 +121,7 @@ int kernel_spool_copy_printed(kernel_spool *s, FILE *to, ws_error *err)
     size_t n;
     while ((n = fread(block, 1, sizeof block, s->report)) > 0)
         if (fwrite(block, 1, n, to) != n)
-            return ws_fail(err, "cannot write JSON");
+            return ws_fail_errno(err, "cannot write JSON");
     if (ferror(s->report))
         return write_failed(err);
     return 0;
