@@ -276,6 +276,20 @@ static int check_model_memory(const gpu_config *c, ws_error *err)
                    l1_most ? "one L1 per SM" : "the L2", (unsigned long long)(limit >> 20));
 }
 
+int config_check_models(const gpu_config *const *configs, uint32_t count, ws_error *err)
+{
+    uint64_t need = 0, limit = config_model_limit();
+    for (uint32_t i = 0; i < count; i++)
+        need += config_model_bytes(configs[i]);
+    if (need <= limit || count < 2) /* one model was judged with its config */
+        return 0;
+    return ws_fail(err, "the %u cache models replayed together would need about %llu MiB, over "
+                   "the limit of %llu MiB (compare fewer, or set WARPSCOPE_MODEL_LIMIT=MiB to "
+                   "allow it)",
+                   count, (unsigned long long)((need + (1u << 20) - 1) >> 20),
+                   (unsigned long long)(limit >> 20));
+}
+
 int config_validate(const gpu_config *c, ws_error *err)
 {
     if (c->sms == 0 || c->sms > 256)
