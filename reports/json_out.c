@@ -24,14 +24,38 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
     return ws_outfile_commit(out, err);
 }
 
+/* The '[' of the top-level "kernels": [] in a compact dump: found by depth,
+ * as the same key may sit deeper (and inside strings, as text). */
+static const char *top_level_kernels(const char *text)
+{
+    static const char key[] = "\"kernels\":[]";
+    int depth = 0, in_string = 0;
+    for (const char *p = text; *p; p++) {
+        if (in_string) {
+            if (*p == '\\')
+                p++;
+            else if (*p == '"')
+                in_string = 0;
+        } else if (*p == '"') {
+            if (depth == 1 && strncmp(p, key, sizeof key - 1) == 0)
+                return p + sizeof key - 3;
+            in_string = 1;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+        } else if (*p == '}' || *p == ']') {
+            depth--;
+        }
+    }
+    return NULL;
+}
+
 int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool *spool,
                               ws_error *err)
 {
     if (!spool)
         return report_json_write(path, doc, err);
-    static const char marker[] = "\n \"kernels\": []";
     char *text = json_dumps(doc, REPORT_JSON_FLAGS);
-    char *at = text ? strstr(text, marker) : NULL;
+    const char *at = text ? top_level_kernels(text) : NULL;
     if (!at) {
         free(text);
         return ws_fail(err, "out of memory");
@@ -43,11 +67,11 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
     }
     FILE *stream = ws_outfile_stream(out);
     errno = 0;
-    size_t head = (size_t)(at - text) + sizeof marker - 2; /* up to and with '[' */
+    size_t head = (size_t)(at - text) + 1; /* up to and with '[' */
     fwrite(text, 1, head, stream);
     int rc = kernel_spool_copy_printed(spool, stream, err);
     if (rc == 0) {
-        fputs(kernel_spool_count(spool) ? "\n ]" : "]", stream);
+        fputc(']', stream);
         fputs(text + head + 1, stream);
         fputc('\n', stream);
     }
@@ -70,6 +94,15 @@ json_t *report_json_u64(uint64_t v)
 {
     /* json_int_t is long long: counts beyond 2^63 do not occur in practice. */
     return json_integer((json_int_t)v);
+}
+
+json_t *report_json_u64_sparse(const uint64_t *values, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        if (values[i])
+            json_array_append_new(a, json_pack("[I,I]", (json_int_t)i, (json_int_t)values[i]));
+    return a;
 }
 
 json_t *report_json_u64_array(const uint64_t *values, size_t n)
