@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/inputs.h"
 #include "util/interrupt.h"
 #include "util/outset.h"
 #include "util/papers.h"
@@ -83,6 +84,7 @@ int main(int argc, char **argv)
 {
     interrupt_install(); /* before any thread: they inherit the blocked signals */
     ws_outset_begin(argc > 1 ? argv[1] : "warpscope");
+    ws_inputs_begin(); /* no output of this run may replace what it reads */
     if (argc < 2) {
         print_help(stderr);
         return 2;

@@ -22,6 +22,7 @@ static size_t input_count, input_cap;
 /* File identity to index in inputs: an import opens one file per kernel,
  * hundreds of thousands of them. */
 static u64map by_identity;
+static int keeping; /* ws_inputs_begin() was called */
 
 /* Inode numbers stay below 2^48 on the file systems in use; the exact
  * device and inode are compared after the lookup. */
@@ -33,10 +34,12 @@ static const char *find_locked(dev_t dev, ino_t ino)
     return at && inputs[*at].dev == dev && inputs[*at].ino == ino ? inputs[*at].path : NULL;
 }
 
+void ws_inputs_begin(void) { __atomic_store_n(&keeping, 1, __ATOMIC_RELAXED); }
+
 void ws_inputs_add(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
+    if (!__atomic_load_n(&keeping, __ATOMIC_RELAXED) || stat(path, &st) != 0)
         return;
     pthread_mutex_lock(&lock);
     int inserted = 0;

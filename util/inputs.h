@@ -7,12 +7,16 @@
  * writing or removing.  Files are compared by identity (device and inode),
  * so a second name for the same file, a hard or a symbolic link, is
  * caught too.  One entry per distinct file opened, so the registry follows
- * the number of input files, not their size. */
+ * the number of input files, not their size.  It keeps nothing until
+ * ws_inputs_begin(): a command is one run, but a program using the library
+ * (the unit tests) may well write a file it read before. */
 #ifndef WS_INPUTS_H
 #define WS_INPUTS_H
 
 #include "util/error.h"
 
+/* From now on, inputs are remembered (the CLI's main, as ws_outset_begin). */
+void ws_inputs_begin(void);
 /* Remembers path as an input of this run (nothing if it cannot be stat'ed:
  * its open fails on its own). */
 void ws_inputs_add(const char *path);

@@ -1,6 +1,6 @@
 /* tests/fuzz/fuzz_inputs.c: libFuzzer harness for what warpscope reads from
- * users: Accel-Sim traces, .wst traces, GPU config JSON, saved reports, and
- * the config overrides of the command line.  FUZZ_TARGET picks one reader a
+ * users: Accel-Sim traces, .wst traces, GPU config JSON, saved reports (read,
+ * and drawn as HTML), and the config overrides of the command line.  FUZZ_TARGET picks one reader a
  * run, and the input is its file: each target drives its reader alone (no
  * analysis), from its own seed corpus in tests/fuzz/corpus/TARGET, fast
  * enough to reach depth (bench/RESULTS.md, Fuzzing).  Every input must end
@@ -17,8 +17,9 @@
 #include "formats/packed_record.h"
 #include "formats/wst.h"
 #include "reports/html.h"
+#include "reports/kernel_digest.h"
 #include "reports/report_doc.h"
-#include "util/inputs.h"
+#include "reports/report_keys.h"
 
 /* The importer's records go nowhere: only parsing is under test. */
 static int ignore_kernel(void *ctx, const wst_kernel *k, ws_error *err)
@@ -122,16 +123,32 @@ static void override_config(const uint8_t *data, size_t size)
 /* ---- saved reports ---------------------------------------------------------- */
 
 /* The file is a report.json (seeded with small real ones, versions 2 and
- * 3): the document reader, then every renderer that reads the document,
- * on whatever passed the reader's check. */
+ * 3): the document reader, then what reads its figures: `report`'s key
+ * figures and the digest of its kernels and PCs the HTML page is drawn
+ * from, on whatever passed the reader's check. */
+static void read_report(const char *path)
+{
+    ws_error err;
+    json_t *doc = report_doc_load(path, &err);
+    if (!doc)
+        return;
+    report_key keys[REPORT_KEYS_MAX];
+    report_keys(doc, keys);
+    kernel_digest digest;
+    if (kernel_digest_build(&digest, doc, NULL, &err) == 0)
+        kernel_digest_free(&digest);
+    json_decref(doc);
+}
+
+/* The same, and the whole HTML page drawn (written in place to the device,
+ * util/outfile.c: no temporary and rename an execution).  Drawing costs
+ * milliseconds: this target is the slow one (bench/RESULTS.md, Fuzzing). */
 static void draw_report(const char *path)
 {
     ws_error err;
     json_t *doc = report_doc_load(path, &err);
     if (!doc)
         return;
-    /* Written in place to the device (util/outfile.c): no temporary file
-     * and rename an execution. */
     html_report_write(doc, NULL, "/dev/null", &err);
     json_decref(doc);
 }
@@ -148,7 +165,8 @@ static const fuzz_target targets[] = {
     {"accelsim", "kernel-1.traceg", import_accelsim, NULL},
     {"wst", "input.wst", read_wst, NULL},
     {"config", "gpu.json", load_config, NULL},
-    {"report", "report.json", draw_report, NULL},
+    {"report", "report.json", read_report, NULL},
+    {"html", "report.json", draw_report, NULL},
     {"overrides", NULL, NULL, override_config},
 };
 
@@ -161,7 +179,8 @@ static const fuzz_target *chosen_target(void)
     for (size_t i = 0; name && i < sizeof targets / sizeof targets[0]; i++)
         if (strcmp(targets[i].name, name) == 0)
             return chosen = &targets[i];
-    fprintf(stderr, "fuzz_inputs: set FUZZ_TARGET to accelsim, wst, config, report or overrides\n");
+    fprintf(stderr, "fuzz_inputs: set FUZZ_TARGET to accelsim, wst, config, report, html or "
+                    "overrides\n");
     abort();
 }
 
@@ -182,6 +201,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fclose(f);
     t->read_file(path);
     unlink(path);
-    ws_inputs_clear(); /* one run's inputs: the registry would grow with every file */
     return 0;
 }
