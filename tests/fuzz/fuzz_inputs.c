@@ -125,8 +125,11 @@ static void override_config(const uint8_t *data, size_t size)
 /* The file is a report.json (seeded with small real ones, versions 2 and
  * 3): the document reader, then what reads its figures: `report`'s key
  * figures and the digest of its kernels and PCs the HTML page is drawn
- * from, on whatever passed the reader's check. */
-static void read_report(const char *path)
+ * from, on whatever passed the reader's check; with `draw`, the whole page
+ * too (written in place to the device, util/outfile.c: no temporary and
+ * rename an execution).  Drawing costs milliseconds: the html target is
+ * the slow one (bench/RESULTS.md, Fuzzing). */
+static void use_report(const char *path, int draw)
 {
     ws_error err;
     json_t *doc = report_doc_load(path, &err);
@@ -137,21 +140,13 @@ static void read_report(const char *path)
     kernel_digest digest;
     if (kernel_digest_build(&digest, doc, NULL, &err) == 0)
         kernel_digest_free(&digest);
+    if (draw)
+        html_report_write(doc, NULL, "/dev/null", &err);
     json_decref(doc);
 }
 
-/* The same, and the whole HTML page drawn (written in place to the device,
- * util/outfile.c: no temporary and rename an execution).  Drawing costs
- * milliseconds: this target is the slow one (bench/RESULTS.md, Fuzzing). */
-static void draw_report(const char *path)
-{
-    ws_error err;
-    json_t *doc = report_doc_load(path, &err);
-    if (!doc)
-        return;
-    html_report_write(doc, NULL, "/dev/null", &err);
-    json_decref(doc);
-}
+static void read_report(const char *path) { use_report(path, 0); }
+static void draw_report(const char *path) { use_report(path, 1); }
 
 /* ---- one reader a run: FUZZ_TARGET -------------------------------------------- */
 
