@@ -207,7 +207,8 @@ $(BUILD)/cuda/%: collectors/workloads/cuda/%.cu collectors/workloads/cuda/ws_cud
 	$(NVCC) $(CUDA_FLAGS) -o $@ $<
 
 # ---- fuzzing: the readers of user files under libFuzzer (needs clang; not
-# part of `make test`).  make fuzz FUZZ_SECONDS=600 for a longer run.
+# part of `make test`).  make fuzz FUZZ_SECONDS=600 for a longer run (each
+# target that long), FUZZ_TARGET=wst for one target alone.
 FUZZ_BIN := $(BUILD)/fuzz/fuzz_inputs
 FUZZ_SECONDS ?= 60
 $(FUZZ_BIN): tests/fuzz/fuzz_inputs.c $(LIB_SRC)
@@ -216,7 +217,7 @@ $(FUZZ_BIN): tests/fuzz/fuzz_inputs.c $(LIB_SRC)
 		-O1 -g -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)
 
 fuzz: deps-install $(REL_BIN) $(FUZZ_BIN)
-	@scripts/fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS)
+	@scripts/fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS) $(FUZZ_TARGET)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpscope/configs

@@ -3,6 +3,7 @@
 
 #include "analyzer/policy.h"
 #include "util/env_limit.h"
+#include "util/inputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,6 +328,20 @@ static int check_model_memory(const gpu_config *c, ws_error *err)
                    l1_most ? "one L1 per SM" : "the L2", (unsigned long long)(limit >> 20));
 }
 
+int config_check_models(const gpu_config *const *configs, uint32_t count, ws_error *err)
+{
+    uint64_t need = 0, limit = config_model_limit();
+    for (uint32_t i = 0; i < count; i++)
+        need += config_model_bytes(configs[i]);
+    if (need <= limit || count < 2) /* one model was judged with its config */
+        return 0;
+    return ws_fail(err, "the %u cache models replayed together would need about %llu MiB, over "
+                   "the limit of %llu MiB (compare fewer, or set WARPSCOPE_MODEL_LIMIT=MiB to "
+                   "allow it)",
+                   count, (unsigned long long)((need + (1u << 20) - 1) >> 20),
+                   (unsigned long long)(limit >> 20));
+}
+
 int config_validate(const gpu_config *c, ws_error *err)
 {
     if (c->sms == 0 || c->sms > 256)
@@ -376,6 +391,7 @@ int config_load(gpu_config *out, const char *name, ws_error *err)
         doc = json_load_file(name, JSON_REJECT_DUPLICATES, &jerr);
         if (!doc)
             return ws_fail(err, "%s: %s (line %d)", name, jerr.text, jerr.line);
+        ws_inputs_add(name); /* no output of this run may replace it (util/inputs.h) */
     } else {
         char names[256] = "";
         for (int i = 0; config_preset_names[i]; i++)
@@ -385,11 +401,15 @@ int config_load(gpu_config *out, const char *name, ws_error *err)
     }
     int rc = config_from_json(out, doc, name, err);
     json_decref(doc);
+    /* A file's errors name it, whichever check failed (the range checks
+     * name only the field: they also judge --set and --l1 overrides). */
+    if (rc != 0 && !text && strncmp(err ? err->msg : name, name, strlen(name)) != 0)
+        ws_fail_prefix(err, "%s: ", name);
     return rc;
 }
 
 /* A whole number of at most `max`, digits only (strtoull alone would take
- * a sign or spaces, and wrap), with an optional K or M when `units`.
+ * a sign or spaces, and wrap), with an optional K, M or G when `units`.
  * Returns the end of the number, or NULL. */
 static const char *parse_count(const char *p, int units, uint64_t max, uint64_t *out)
 {
@@ -401,7 +421,11 @@ static const char *parse_count(const char *p, int units, uint64_t max, uint64_t 
             return NULL;
         v = v * 10 + (uint64_t)(*p - '0');
     }
-    unsigned shift = !units ? 0 : (*p == 'K' || *p == 'k') ? 10 : (*p == 'M' || *p == 'm') ? 20 : 0;
+    unsigned shift = !units                     ? 0
+                     : (*p == 'K' || *p == 'k') ? 10
+                     : (*p == 'M' || *p == 'm') ? 20
+                     : (*p == 'G' || *p == 'g') ? 30
+                                                : 0;
     if (shift) {
         if (v > max >> shift)
             return NULL;
@@ -428,9 +452,15 @@ static int parse_geometry(const char *text, cache_config *c, const char *option,
             break;
         p++;
     }
-    if (n < 3 || !p || *p != '\0')
+    if (n < 3 || !p || *p != '\0') {
+        size_t digits = strspn(text, "0123456789");
+        if (digits && text[digits] && text[digits] != ':' &&
+            !strchr("KkMmGg", text[digits]))
+            return ws_fail(err, "%s: SIZE '%.*s' has the unit '%c'; use K, M or G (or none, for "
+                           "bytes), got '%s'", option, (int)(digits + 1), text, text[digits], text);
         return ws_fail(err, "%s: expected SIZE:WAYS:LINE[:SECTOR] like 32K:8:128 (whole numbers, "
                        "SIZE at most 2^40 bytes), got '%s'", option, text);
+    }
     c->size_bytes = v[0];
     c->ways = (uint32_t)v[1];
     c->line_bytes = (uint32_t)v[2];

@@ -80,6 +80,9 @@ int config_validate(const gpu_config *c, ws_error *err);
  * (MiB) says otherwise (docs/gpu-configs.md, "Limits"). */
 uint64_t config_model_bytes(const gpu_config *c);
 uint64_t config_model_limit(void);
+/* compare and sweep replay many hierarchies at once: their models'
+ * memory together must fit the limit too, checked before any is made. */
+int config_check_models(const gpu_config *const *configs, uint32_t count, ws_error *err);
 
 /* Names of the built-in presets, NULL-terminated, and their JSON text. */
 extern const char *const config_preset_names[];

@@ -770,10 +770,19 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
     int rc = -1;
     if (count)
         memset(out, 0, count * sizeof *out);
-    if (!final || !owned || !rec || !orders || !rec_orders || !l1_for_l2) {
+    const gpu_config **configs = calloc(slots, sizeof *configs);
+    for (uint32_t i = 0; configs && i < count; i++)
+        configs[i] = &options[i].config;
+    if (!final || !owned || !rec || !orders || !rec_orders || !l1_for_l2 || !configs) {
+        free(configs);
         ws_fail(err, "out of memory");
         goto out;
     }
+    rc = config_check_models(configs, count, err);
+    free(configs);
+    if (rc != 0)
+        goto out;
+    rc = -1;
     /* Pass 1: L1 keys for every OPT L1 (twice when its L2 is OPT too: the
      * L2 recorder replays the same L1 and consumes one copy). */
     int timed = count && options[0].timed;

@@ -48,9 +48,16 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err)
     *out = (sched_options){.cta = CTA_RR, .warp = &warp_order_gto};
     char buf[64];
     snprintf(buf, sizeof buf, "%s", text);
-    int saw_warp = 0;
+    int saw_warp = 0, saw_cta = 0;
     for (char *save = NULL, *part = strtok_r(buf, ",", &save); part;
          part = strtok_r(NULL, ",", &save)) {
+        /* CTA,WARP: one of each, or the second would silently win. */
+        int is_cta = strcmp(part, "rr") == 0 || strcmp(part, "qx") == 0 ||
+                     strcmp(part, "qx_adpt") == 0 || strcmp(part, "bcs") == 0 ||
+                     strcmp(part, "recorded") == 0 || (part[0] == 'q' && part[1] >= '1' && part[1] <= '9');
+        if (is_cta ? saw_cta++ : saw_warp && (warp_order_find(part) || strchr(part, ':')))
+            return ws_fail(err, "--schedule: '%s' is a second %s; give at most one CTA schedule and "
+                           "one warp order, like rr,gto", part, is_cta ? "CTA schedule" : "warp order");
         if (strcmp(part, "rr") == 0)
             out->cta = CTA_RR;
         else if (strcmp(part, "qx") == 0)

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <unistd.h>
 
 int cli_error(const char *subject, const char *fmt, ...)
 {
@@ -18,6 +20,13 @@ int cli_error(const char *subject, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return 1;
+}
+
+int cli_stdout_reader_gone(void)
+{
+    /* The write end of a pipe whose reader closed polls as an error. */
+    struct pollfd out = {.fd = STDOUT_FILENO, .events = POLLOUT};
+    return ferror(stdout) && poll(&out, 1, 0) == 1 && (out.revents & POLLERR);
 }
 
 int cli_stdout_check(void)

@@ -27,6 +27,9 @@ int cli_fail(const char *subject, const ws_error *err);
 /* 0 when everything printed so far has reached standard output; else the
  * one-line error (a full disk, a closed pipe) and 1. */
 int cli_stdout_check(void);
+/* True when writing to stdout failed because its reader is gone (a closed
+ * pipe: `warpscope profile ... | head -1`). */
+int cli_stdout_reader_gone(void);
 
 /* True when argv[i] is -h or --help; prints the command's usage then. */
 int cli_wants_help(const cli_command *cmd, int argc, char **argv);

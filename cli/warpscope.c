@@ -1,9 +1,11 @@
 /* cli/warpscope.c: the `warpscope` command: finds the subcommand and runs it.
  * Parsing of each subcommand's options lives in its own cmd_*.c file. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/inputs.h"
 #include "util/interrupt.h"
 #include "util/outset.h"
 #include "util/papers.h"
@@ -57,9 +59,15 @@ const char *cli_usage(const char *name)
 
 /* A command's outputs appear together or not at all (util/outset.h), and
  * only once everything it printed has reached standard output: a full
- * disk or a closed pipe there fails the run in one line. */
+ * disk there fails the run in one line; a closed pipe ends it by SIGPIPE,
+ * as it would any filter, once its outputs are removed. */
 static int finish(int status)
 {
+    fflush(stdout);
+    if (cli_stdout_reader_gone()) { /* as if SIGPIPE had ended the run, less what it wrote */
+        ws_outset_discard();
+        interrupt_stop(SIGPIPE);
+    }
     if (status == 0)
         status = cli_stdout_check();
     ws_error err;
@@ -75,7 +83,8 @@ static int finish(int status)
 int main(int argc, char **argv)
 {
     interrupt_install(); /* before any thread: they inherit the blocked signals */
-    ws_outset_begin();
+    ws_outset_begin(argc > 1 ? argv[1] : "warpscope");
+    ws_inputs_begin(); /* no output of this run may replace what it reads */
     if (argc < 2) {
         print_help(stderr);
         return 2;

@@ -57,7 +57,22 @@ static int reserve_records(packed_cta *p, size_t n, size_t keep)
     return 0;
 }
 
-void packed_cta_clear(packed_cta *p) { p->count = p->lane_count = 0; }
+/* Bytes of the CTAs being held now, across threads (packed_cta_limit). */
+static uint64_t resident_bytes;
+
+/* p's records are no longer held: out of the resident total. */
+static void release(packed_cta *p)
+{
+    if (p->accounted)
+        __atomic_sub_fetch(&resident_bytes, p->accounted, __ATOMIC_RELAXED);
+    p->accounted = 0;
+}
+
+void packed_cta_clear(packed_cta *p)
+{
+    release(p);
+    p->count = p->lane_count = 0;
+}
 
 int packed_cta_reserve(packed_cta *p, size_t n, ws_error *err)
 {
@@ -216,11 +231,19 @@ static int cta_grouping_count(cta_grouping *g, size_t from, ws_error *err)
     }
     if (p->count > UINT32_MAX) /* the warps' starts[] are 32-bit */
         return ws_fail(err, "kernel %u CTA %u: more than 2^32 records", g->kernel, g->cta);
-    uint64_t limit = packed_cta_limit();
-    if (packed_cta_bytes(p) > limit)
+    uint64_t limit = packed_cta_limit(), bytes = packed_cta_bytes(p);
+    if (bytes > limit)
         return ws_fail(err,
                        "kernel %u CTA %u: its records need more than %llu MiB in memory (set "
                        "WARPSCOPE_CTA_LIMIT=MiB to allow it)",
+                       g->kernel, g->cta, (unsigned long long)(limit >> 20));
+    uint64_t total = __atomic_add_fetch(&resident_bytes, bytes - g->records->accounted,
+                                        __ATOMIC_RELAXED);
+    g->records->accounted = bytes;
+    if (total > limit)
+        return ws_fail(err,
+                       "kernel %u CTA %u: with the CTAs resident beside it, the records need more "
+                       "than %llu MiB in memory (set WARPSCOPE_CTA_LIMIT=MiB to allow it)",
                        g->kernel, g->cta, (unsigned long long)(limit >> 20));
     return 0;
 }
@@ -282,6 +305,7 @@ uint64_t packed_cta_limit(void)
 
 void packed_cta_free(packed_cta *p)
 {
+    release(p);
     free(p->records);
     free(p->lanes);
     free(p->timestamps);

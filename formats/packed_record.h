@@ -70,6 +70,7 @@ typedef struct packed_cta {
     size_t timestamp_capacity;
     packed_timing *timing; /* [capacity] once a record carries timing */
     size_t timing_capacity;
+    uint64_t accounted; /* bytes it adds to the resident CTAs' total (packed_cta_limit) */
 } packed_cta;
 
 /* Empties p for the next CTA, keeping its memory. */
@@ -190,11 +191,13 @@ packed_timing packed_cta_timing(const packed_cta *p, size_t i);
 uint64_t packed_cta_bytes(const packed_cta *p);
 void packed_cta_free(packed_cta *p);
 
-/* The most one CTA's packed records may take, in bytes: WARPSCOPE_CTA_LIMIT
- * MiB, 1024 by default (README, "Limits").  A command that holds a CTA whole
- * (the scheduler, the exporter) refuses a larger one in one line, so a
- * crafted CTA of billions of identical records, a few KB compressed,
- * cannot exhaust memory. */
+/* The most the packed records of all CTAs held at once may take, in bytes:
+ * WARPSCOPE_CTA_LIMIT MiB, 1024 by default (README, "Limits").  A command
+ * that holds CTAs whole (the scheduler's resident CTAs, the exporter's one)
+ * refuses one that would pass it in one line, so a crafted CTA of billions
+ * of identical records, a few KB compressed, cannot exhaust memory, nor
+ * can a hundred resident CTAs each under the limit.  A CTA counts from its
+ * grouping (cta_grouping_take/read) until packed_cta_clear or _free. */
 #define PACKED_CTA_LIMIT_DEFAULT_MIB 1024
 uint64_t packed_cta_limit(void);
 

@@ -7,6 +7,7 @@
 
 #include "formats/wst.h"
 #include "formats/wst_layout.h"
+#include "util/text.h"
 
 static json_t *string_or_null(const char *s) { return s ? json_string(s) : json_null(); }
 
@@ -94,6 +95,8 @@ static int get_string(json_t *obj, const char *key, char **out, const char *wher
     if (!json_is_string(v))
         return ws_fail(err, "metadata: %s: '%s' is not a string", where, key);
     *out = strdup(json_string_value(v));
+    if (*out)
+        ws_text_mend(*out); /* printed later: no control character reaches a terminal */
     return *out ? 0 : ws_fail(err, "out of memory");
 }
 
@@ -129,12 +132,19 @@ static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *er
         return -1;
     if (!json_is_array(by_kind) || json_array_size(by_kind) != 3)
         return ws_fail(err, "metadata: %s: 'records_by_kind' is not [loads, stores, atomics]", where);
+    uint64_t by_kind_sum = 0;
     for (int i = 0; i < 3; i++) {
         json_t *e = json_array_get(by_kind, (size_t)i);
-        if (!json_is_integer(e) || json_integer_value(e) < 0)
-            return ws_fail(err, "metadata: %s: bad record count by kind", where);
+        if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+            (uint64_t)json_integer_value(e) > k->record_count - by_kind_sum)
+            return ws_fail(err, "metadata: %s: records by kind add up to more than its %llu records",
+                           where, (unsigned long long)k->record_count);
         k->records_by_kind[i] = (uint64_t)json_integer_value(e);
+        by_kind_sum += k->records_by_kind[i];
     }
+    if (by_kind_sum != k->record_count) /* every record is a load, a store or an atomic */
+        return ws_fail(err, "metadata: %s: records by kind add up to %llu, not its %llu records",
+                       where, (unsigned long long)by_kind_sum, (unsigned long long)k->record_count);
     json_t *timing = json_object_get(jk, "timing"); /* version 4, optional */
     if (timing && !json_is_boolean(timing))
         return ws_fail(err, "metadata: %s: 'timing' is not true or false", where);
@@ -152,8 +162,9 @@ static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *er
     k->pcs = calloc(n ? n : 1, sizeof *k->pcs);
     if (!k->pcs)
         return ws_fail(err, "out of memory");
-    for (size_t i = 0; i < n; i++, k->pc_count++) {
+    for (size_t i = 0; i < n; i++) {
         json_t *jp = json_array_get(pcs, i);
+        k->pc_count++; /* counted first: an entry that fails half-read is freed with the rest */
         snprintf(where, sizeof where, "kernel %u PC %zu", index, i);
         if (!json_is_object(jp))
             return ws_fail(err, "metadata: %s is not an object", where);

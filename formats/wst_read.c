@@ -23,6 +23,7 @@
 #include "formats/wst_layout.h"
 #include "formats/wst_meta.h"
 #include "util/hash64.h"
+#include "util/inputs.h"
 
 typedef struct kernel_ctas {
     uint32_t *ctas;        /* sorted, distinct */
@@ -489,6 +490,7 @@ wst_reader *wst_reader_open(const char *path, ws_error *err)
         ws_fail(err, "not a regular file");
         goto fail;
     }
+    ws_inputs_add(path); /* no output of this run may replace it (util/inputs.h) */
     r->file_bytes = (uint64_t)st.st_size;
     trailer t = {0};
     if (check_header(r, err) != 0 || read_trailer(r, &t, err) != 0)

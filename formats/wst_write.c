@@ -20,6 +20,7 @@
 #include "util/grow.h"
 #include "util/hash64.h"
 #include "util/outfile.h"
+#include "util/text.h"
 #include "util/u64map.h"
 
 #define DEFAULT_CHUNK_RECORDS 4096
@@ -138,6 +139,13 @@ wst_writer *wst_writer_open(const char *path, const wst_origin *origin,
         wst_writer_abort(w);
         return NULL;
     }
+    /* The origin only labels the trace (an import's is its input path,
+     * which may be any bytes): mended, so the JSON metadata can hold it. */
+    char *labels[] = {w->trace.origin.collector, w->trace.origin.collector_version,
+                      w->trace.origin.gpu, w->trace.origin.workload};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (labels[i])
+            ws_text_mend(labels[i]);
     w->out = ws_outfile_open(path, err);
     if (!w->out) {
         wst_writer_abort(w);
@@ -154,6 +162,21 @@ wst_writer *wst_writer_open(const char *path, const wst_origin *origin,
     return w;
 }
 
+/* The metadata is JSON, which holds only UTF-8: a name that is not would
+ * be dropped from it and the trace would not read back (issue 42).
+ * Importers mend names first (util/text.h); here it is refused. */
+static int check_kernel_text(const wst_kernel *kernel, uint32_t n, ws_error *err)
+{
+    if (kernel->name && !ws_text_is_utf8(kernel->name))
+        return ws_fail(err, "kernel %u: its name is not UTF-8 text", n);
+    for (uint32_t p = 0; p < kernel->pc_count; p++) {
+        const wst_pc *pc = &kernel->pcs[p];
+        if ((pc->sass && !ws_text_is_utf8(pc->sass)) || (pc->file && !ws_text_is_utf8(pc->file)))
+            return ws_fail(err, "kernel %u: PC %u: its SASS or source file is not UTF-8 text", n, p);
+    }
+    return 0;
+}
+
 int wst_writer_add_kernel(wst_writer *w, const wst_kernel *kernel, ws_error *err)
 {
     uint32_t n = w->trace.kernel_count;
@@ -166,6 +189,8 @@ int wst_writer_add_kernel(wst_writer *w, const wst_kernel *kernel, ws_error *err
     if (!threads || threads > 65536)
         return ws_fail(err, "kernel %u: block (%u,%u,%u) is empty or has more than 65536 threads",
                        n, kernel->block.x, kernel->block.y, kernel->block.z);
+    if (check_kernel_text(kernel, n, err) != 0)
+        return -1;
     uint64_t meta = META_BYTES_PER_KERNEL + (kernel->name ? strlen(kernel->name) : 0);
     for (uint32_t p = 0; p < kernel->pc_count; p++)
         meta += META_BYTES_PER_PC + (kernel->pcs[p].sass ? strlen(kernel->pcs[p].sass) : 0) +

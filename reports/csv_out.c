@@ -4,8 +4,9 @@
 #include <csv.h>
 #include <inttypes.h>
 #include <math.h>
-#include <string.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/outfile.h"
 
@@ -15,8 +16,15 @@ struct csv_table {
     FILE *stream;
     size_t columns;
     size_t field; /* fields written in the current row */
-    int failed;
+    int failed; /* the errno of the first failed write, or 0 */
 };
+
+/* The first failure is the one to report (a full disk, a size limit). */
+static void mark_failed(csv_table *t)
+{
+    if (!t->failed)
+        t->failed = errno ? errno : EIO;
+}
 
 /* Fields that need it are quoted by libcsv; plain ones (numbers, names)
  * stay bare so the files read well in a terminal too. */
@@ -28,14 +36,14 @@ static int needs_quotes(const char *s)
 static void put_field(csv_table *t, const char *s)
 {
     if (t->field++ > 0 && fputc(',', t->stream) == EOF)
-        t->failed = 1;
+        mark_failed(t);
     if (!s || !*s)
         return;
     size_t len = strlen(s);
     int rc = needs_quotes(s) ? csv_fwrite(t->stream, s, len)
                              : (fwrite(s, 1, len, t->stream) == len ? 0 : -1);
     if (rc != 0)
-        t->failed = 1;
+        mark_failed(t);
 }
 
 static void write_header(csv_table *t, const char *const *header)
@@ -99,7 +107,7 @@ void csv_row_str(csv_table *t, const char *s)
     size_t len = strlen(s);
     char *text = malloc(len + 2);
     if (!text) {
-        t->failed = 1;
+        mark_failed(t);
         return;
     }
     text[0] = '\'';
@@ -145,7 +153,7 @@ void csv_row_ratio(csv_table *t, double num, double den)
 void csv_row_end(csv_table *t)
 {
     if (fputc('\n', t->stream) == EOF)
-        t->failed = 1;
+        mark_failed(t);
     t->field = 0;
 }
 
@@ -155,14 +163,16 @@ int csv_table_commit(csv_table *t, ws_error *err)
     if (t->out) {
         if (t->failed) {
             ws_outfile_abort(t->out);
-            rc = ws_fail(err, "cannot write CSV");
+            errno = t->failed;
+            rc = ws_fail_errno(err, "cannot write CSV");
         } else {
             rc = ws_outfile_commit(t->out, err);
         }
         if (rc != 0)
             ws_fail_prefix(err, "%s: ", t->path);
     } else if (t->failed || fflush(t->stream) != 0) {
-        rc = ws_fail(err, "cannot write CSV");
+        errno = t->failed ? t->failed : errno;
+        rc = ws_fail_errno(err, "cannot write CSV");
     }
     free(t->path);
     free(t);

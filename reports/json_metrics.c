@@ -15,11 +15,12 @@ json_t *report_json_hist(const reuse_pair *pair, int with_exact, double rate)
         json_object_set_new(o, "unsampled", report_json_u64(d->skipped));
     json_object_set_new(o, "cold", report_json_u64(d->cold));
     if (with_exact)
-        json_object_set_new(o, "exact", report_json_u64_array(d->exact, d->exact_limit));
-    json_object_set_new(o, "log2", report_json_u64_array(d->log2, REUSE_HIST_BUCKETS));
+        json_object_set_new(o, "exact", report_json_u64_sparse(d->exact, d->exact_limit));
+    /* Sparse, and the buckets' bounds once per report ("reuse_buckets"):
+     * dense with their bounds, a PC's histograms took 6 KB of JSON. */
+    json_object_set_new(o, "log2", report_json_u64_sparse(d->log2, REUSE_HIST_BUCKETS));
     json_object_set_new(o, "reuse_time_log2",
-                        report_json_u64_array(pair->time.log2, REUSE_HIST_BUCKETS));
-    report_json_add_log2_bounds(o, "log2"); /* the same buckets for both */
+                        report_json_u64_sparse(pair->time.log2, REUSE_HIST_BUCKETS));
     return o;
 }
 

@@ -1,6 +1,7 @@
 /* reports/json_out.c: see json_out.h. */
 #include "reports/json_out.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,12 +14,39 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
     if (!out)
         return -1;
     FILE *stream = ws_outfile_stream(out);
+    errno = 0;
     if (json_dumpf(doc, stream, REPORT_JSON_FLAGS) != 0 ||
         fputc('\n', stream) == EOF) {
+        ws_fail_errno(err, "cannot write JSON");
         ws_outfile_abort(out);
-        return ws_fail(err, "cannot write JSON");
+        return -1;
     }
     return ws_outfile_commit(out, err);
+}
+
+/* The '[' of the top-level "kernels": [] in a compact dump: found by depth,
+ * as the same key may sit deeper (and inside strings, as text). */
+static const char *top_level_kernels(const char *text)
+{
+    static const char key[] = "\"kernels\":[]";
+    int depth = 0, in_string = 0;
+    for (const char *p = text; *p; p++) {
+        if (in_string) {
+            if (*p == '\\')
+                p++;
+            else if (*p == '"')
+                in_string = 0;
+        } else if (*p == '"') {
+            if (depth == 1 && strncmp(p, key, sizeof key - 1) == 0)
+                return p + sizeof key - 3;
+            in_string = 1;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+        } else if (*p == '}' || *p == ']') {
+            depth--;
+        }
+    }
+    return NULL;
 }
 
 int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool *spool,
@@ -26,9 +54,8 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
 {
     if (!spool)
         return report_json_write(path, doc, err);
-    static const char marker[] = "\n \"kernels\": []";
     char *text = json_dumps(doc, REPORT_JSON_FLAGS);
-    char *at = text ? strstr(text, marker) : NULL;
+    const char *at = text ? top_level_kernels(text) : NULL;
     if (!at) {
         free(text);
         return ws_fail(err, "out of memory");
@@ -39,18 +66,21 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
         return -1;
     }
     FILE *stream = ws_outfile_stream(out);
-    size_t head = (size_t)(at - text) + sizeof marker - 2; /* up to and with '[' */
+    errno = 0;
+    size_t head = (size_t)(at - text) + 1; /* up to and with '[' */
     fwrite(text, 1, head, stream);
     int rc = kernel_spool_copy_printed(spool, stream, err);
     if (rc == 0) {
-        fputs(kernel_spool_count(spool) ? "\n ]" : "]", stream);
+        fputc(']', stream);
         fputs(text + head + 1, stream);
         fputc('\n', stream);
     }
     free(text);
     if (rc != 0 || ferror(stream)) {
+        if (rc == 0)
+            ws_fail_errno(err, "cannot write JSON");
         ws_outfile_abort(out);
-        return rc != 0 ? -1 : ws_fail(err, "cannot write JSON");
+        return -1;
     }
     return ws_outfile_commit(out, err);
 }
@@ -64,6 +94,15 @@ json_t *report_json_u64(uint64_t v)
 {
     /* json_int_t is long long: counts beyond 2^63 do not occur in practice. */
     return json_integer((json_int_t)v);
+}
+
+json_t *report_json_u64_sparse(const uint64_t *values, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        if (values[i])
+            json_array_append_new(a, json_pack("[I,I]", (json_int_t)i, (json_int_t)values[i]));
+    return a;
 }
 
 json_t *report_json_u64_array(const uint64_t *values, size_t n)

@@ -15,8 +15,9 @@
 #include "reports/kernel_spool.h"
 #include "util/error.h"
 
-/* How reports are printed: one space a level, ten significant digits. */
-#define REPORT_JSON_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(10))
+/* How reports are printed: compact (report version 3; indentation was
+ * most of a large report), ten significant digits. */
+#define REPORT_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(10))
 
 /* Writes doc to path ("-" = stdout) atomically (util/outfile.h). */
 int report_json_write(const char *path, const json_t *doc, ws_error *err);
@@ -29,6 +30,10 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
 json_t *report_json_ratio(double num, double den);
 json_t *report_json_u64(uint64_t v);
 json_t *report_json_u64_array(const uint64_t *values, size_t n);
+/* A histogram written sparsely (report version 3): [[bucket, count], ...]
+ * of its non-zero buckets only, in bucket order.  Most of a PC's or a
+ * kernel's 65 reuse buckets are empty (docs/report-schema.md, Histograms). */
+json_t *report_json_u64_sparse(const uint64_t *values, size_t n);
 /* A string, or null when s is NULL. */
 json_t *report_json_string_or_null(const char *s);
 

@@ -79,21 +79,15 @@ static int write_failed(ws_error *err)
 }
 
 /* The entry as report.json prints it: an element of the top-level
- * "kernels" array of an indent-1 dump, so every line it spans moves right
- * by two, after a comma from the entry before. */
+ * "kernels" array of a compact dump, after a comma from the entry before,
+ * so the spliced report is byte for byte the whole document's dump. */
 static int add_printed(kernel_spool *s, const json_t *entry, ws_error *err)
 {
     char *text = json_dumps(entry, REPORT_JSON_FLAGS);
     if (!text)
         return ws_fail(err, "out of memory");
     int ok = fseek(s->report, 0, SEEK_END) == 0 &&
-             fputs(s->count ? ",\n  " : "\n  ", s->report) != EOF;
-    for (const char *p = text; ok && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        ok = fwrite(p, 1, n, s->report) == n && (!nl || fputs("\n  ", s->report) != EOF);
-        p += n + (nl != NULL);
-    }
+             fputs(s->count ? "," : "", s->report) != EOF && fputs(text, s->report) != EOF;
     free(text);
     return ok ? 0 : write_failed(err);
 }
@@ -121,7 +115,7 @@ int kernel_spool_copy_printed(kernel_spool *s, FILE *to, ws_error *err)
     size_t n;
     while ((n = fread(block, 1, sizeof block, s->report)) > 0)
         if (fwrite(block, 1, n, to) != n)
-            return ws_fail(err, "cannot write JSON");
+            return ws_fail_errno(err, "cannot write JSON");
     if (ferror(s->report))
         return write_failed(err);
     return 0;

@@ -3,9 +3,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/inputs.h"
 
 json_t *report_doc_load(const char *path, ws_error *err)
 {
@@ -14,6 +17,7 @@ json_t *report_doc_load(const char *path, ws_error *err)
         ws_fail(err, "cannot open: %s", strerror(errno));
         return NULL;
     }
+    ws_inputs_add(path); /* no output of this run may replace it (util/inputs.h) */
     json_error_t jerr;
     json_t *doc = json_loadf(f, 0, &jerr);
     fclose(f);
@@ -37,9 +41,9 @@ int report_doc_check(const json_t *doc, ws_error *err)
     if (!json_is_integer(version))
         return ws_fail(err, "no report \"version\"");
     json_int_t got = json_integer_value(version);
-    if (got != REPORT_VERSION)
-        return ws_fail(err, "report version %lld is not supported (this warpscope reads version %d%s)",
-                       (long long)got, REPORT_VERSION,
+    if (got < REPORT_VERSION_OLDEST_READ || got > REPORT_VERSION)
+        return ws_fail(err, "report version %lld is not supported (this warpscope reads versions "
+                       "%d to %d%s)", (long long)got, REPORT_VERSION_OLDEST_READ, REPORT_VERSION,
                        got < REPORT_VERSION ? "; run analyze again to write it anew" : "");
     if (!json_is_object(report_at(doc, "summary")))
         return ws_fail(err, "no \"summary\" object");
@@ -89,9 +93,32 @@ const char *report_str(const json_t *doc, const char *path)
     return json_string_value(report_at(doc, path));
 }
 
+/* A sparse histogram (version 3): [[bucket, count], ...]; its buckets up
+ * to the last present, the others 0.  An empty array reads as no buckets
+ * either way. */
+static size_t sparse_nums(const json_t *a, double *out, size_t max)
+{
+    size_t n = 0, i;
+    json_t *pair;
+    json_array_foreach(a, i, pair) {
+        json_t *at = json_array_get(pair, 0);
+        if (json_array_size(pair) != 2 || !json_is_integer(at) || json_integer_value(at) < 0 ||
+            (uint64_t)json_integer_value(at) >= max)
+            continue;
+        size_t bucket = (size_t)json_integer_value(at);
+        for (; n <= bucket; n++)
+            out[n] = 0;
+        json_t *v = json_array_get(pair, 1);
+        out[bucket] = json_is_number(v) ? json_number_value(v) : NAN;
+    }
+    return n;
+}
+
 size_t report_nums(const json_t *doc, const char *path, double *out, size_t max)
 {
     json_t *a = report_at(doc, path);
+    if (json_is_array(json_array_get(a, 0)))
+        return sparse_nums(a, out, max);
     size_t n = json_is_array(a) ? json_array_size(a) : 0;
     if (n > max)
         n = max;

@@ -13,7 +13,10 @@
 #include "util/error.h"
 
 #define REPORT_SCHEMA "warpscope-report"
-#define REPORT_VERSION 2 /* 2: "accesses" counts renamed "requests" */
+/* 2: "accesses" counts renamed "requests"; 3: compact, reuse histograms
+ * sparse with their bounds once in "reuse_buckets".  Both are read. */
+#define REPORT_VERSION 3
+#define REPORT_VERSION_OLDEST_READ 2
 
 /* Loads and checks path; NULL with err naming the problem (not the file). */
 json_t *report_doc_load(const char *path, ws_error *err);
@@ -31,7 +34,9 @@ double report_count(const json_t *doc, const char *path);
 /* A string at path, or NULL. */
 const char *report_str(const json_t *doc, const char *path);
 /* Up to max numbers of the array at path into out (NaN for non-numbers);
- * returns the array's length capped at max, 0 when there is no array. */
+ * returns the array's length capped at max, 0 when there is no array.  A
+ * sparse histogram ([[bucket, count], ...], report version 3) reads as its
+ * dense form up to its last bucket. */
 size_t report_nums(const json_t *doc, const char *path, double *out, size_t max);
 
 #endif

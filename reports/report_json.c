@@ -11,6 +11,7 @@
 #include "util/version.h"
 #include "reports/json_access_map.h"
 #include "reports/json_memory.h"
+#include "reports/json_bounds.h"
 #include "reports/json_metrics.h"
 #include "reports/json_out.h"
 
@@ -164,6 +165,9 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(doc, "options", options);
     json_object_set_new(doc, "not_claimed", json_string(NOT_CLAIMED));
     json_object_set_new(doc, "summary", summary);
+    json_t *buckets = json_object(); /* every reuse histogram's (report_json_hist) */
+    report_json_add_log2_bounds(buckets, "log2");
+    json_object_set_new(doc, "reuse_buckets", buckets);
     json_object_set_new(doc, "kernels", json_array()); /* the spool's (report_json_write_spooled) */
     json_t *access = report_json_access_map(a->access_map);
     if (access)

@@ -1,34 +1,46 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh BINARY SECONDS: fuzzes the readers of user files
-# (tests/fuzz/fuzz_inputs.c) from a seed corpus of the real Accel-Sim
-# traces, a small .wst, the GPU presets, lines of config overrides and
-# edits of a real report.
-# Findings land in build/fuzz/findings/.
+# scripts/fuzz.sh BINARY SECONDS [TARGET]: fuzzes the readers of user files
+# (tests/fuzz/fuzz_inputs.c), one target at a time, each for SECONDS: the
+# Accel-Sim importer, the .wst reader, GPU configs, saved reports (read;
+# and drawn as HTML, the slow target) and the command-line config
+# overrides (TARGET: just that one).  Each starts from
+# its seed corpus in the repository, tests/fuzz/corpus/TARGET (read only);
+# what it adds lands in build/fuzz/corpus/TARGET, findings in
+# build/fuzz/findings/.  Prints each target's executions and rate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=$1 seconds=${2:-60}
+bin=$1 seconds=${2:-60} only=${3:-}
 out=build/fuzz
-mkdir -p "$out/corpus" "$out/scratch" "$out/findings"
-seed() { # selector byte, file[, bytes kept: 8000]
-    local name
-    name=$(printf '%s' "$2" | tr '/' '_')
-    { printf "\\x$1"; head -c "${3:-8000}" "$2"; } > "$out/corpus/seed-$1-$name"
-}
-for t in tests/fixtures/accelsim/*/kernel-*.traceg; do
-    [ -f "$t" ] && seed 00 "$t"
+mkdir -p "$out/scratch" "$out/findings"
+targets="accelsim wst config report html overrides"
+if [ -n "$only" ]; then
+    case " $targets " in
+    *" $only "*) targets=$only ;;
+    *) echo "fuzz.sh: no target '$only' (accelsim, wst, config, report, html, overrides)" >&2; exit 2 ;;
+    esac
+fi
+for t in $targets; do
+    mkdir -p "$out/corpus/$t"
+    # A report seed is a whole document: mutations must be able to keep it.
+    max_len=20000
+    case $t in report | html) max_len=100000 ;; esac
+    seeds=tests/fuzz/corpus/$t
+    [ "$t" = html ] && seeds=tests/fuzz/corpus/report
+    log="$out/fuzz-$t.log" cpu="$out/fuzz-$t.cpu"
+    # CPU seconds too: on a shared machine the wall-clock rate says more
+    # about the load than about the harness.
+    timer=()
+    [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%U %S' -o "$cpu")
+    FUZZ_TARGET=$t FUZZ_SCRATCH="$out/scratch" "${timer[@]}" "$bin" "$out/corpus/$t" "$seeds" \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
+        -artifact_prefix="$out/findings/$t-" -print_final_stats=1 2> "$log" || {
+        tail -40 "$log" >&2
+        echo "fuzz.sh: target $t found a fault (see $out/findings/)" >&2
+        exit 1
+    }
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+    per_cpu=
+    [ -s "$cpu" ] && per_cpu=$(awk -v runs="$runs" '{ s = $1 + $2; if (s > 0) printf ", %d a CPU second", runs / s }' "$cpu")
+    echo "fuzz $t: $runs executions in ${seconds} s, $rate a second$per_cpu"
 done
-# A small real trace (713 bytes); a recorded one would pass the input limit.
-build/rel/warpscope import accelsim tests/fixtures/accelsim/vectoradd -o "$out/small.wst" >/dev/null
-seed 01 "$out/small.wst"
-# A trace in format version 1, which the reader still reads.
-seed 01 tests/fixtures/wst-v1/lud-small.wst 19000
-# The report the edits start from, and one edit to begin with.
-build/rel/warpscope profile "$out/small.wst" --gpu volta -o "$out/report" --quiet >/dev/null
-printf '\x03\x10\x00\x01' > "$out/corpus/seed-03-edit"
-printf '\x04\x05max_warps_per_sm=64\n\x0132K:8:128:32\n\x00 30\n\x05l1.index=fermi-hash\n\x03srrip\n' \
-    > "$out/corpus/seed-04-overrides"
-for c in configs/*.json; do
-    seed 02 "$c"
-done
-FUZZ_SCRATCH="$out/scratch" FUZZ_REPORT="$out/report/report.json" "$bin" "$out/corpus" -max_total_time="$seconds" -timeout=10 \
-    -rss_limit_mb=2048 -max_len=20000 -artifact_prefix="$out/findings/" -print_final_stats=1

@@ -186,3 +186,15 @@ char *test_read_output(const char *dir, const char *name)
     cr_assert_not_null(text, "%s was not written", name);
     return text;
 }
+
+long long test_hist_count(const json_t *hist, size_t bucket)
+{
+    if (!json_is_array(json_array_get(hist, 0))) /* dense, or empty */
+        return json_integer_value(json_array_get(hist, bucket));
+    size_t i;
+    json_t *pair;
+    json_array_foreach(hist, i, pair)
+        if ((size_t)json_integer_value(json_array_get(pair, 0)) == bucket)
+            return json_integer_value(json_array_get(pair, 1));
+    return 0;
+}

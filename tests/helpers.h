@@ -41,6 +41,10 @@ char *test_record_trace(const char *dir, const char *workload);
  * (asserts success); returns the malloc'd path. */
 char *test_import_accelsim(const char *dir, const char *app);
 
+/* Bucket i of a report's histogram, sparse ([[bucket, count], ...], report
+ * version 3) or dense; 0 where absent. */
+long long test_hist_count(const json_t *hist, size_t bucket);
+
 /* True when text is exactly one line ending in a newline (CLI errors). */
 int test_is_one_line(const char *text);
 

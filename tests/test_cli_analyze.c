@@ -422,11 +422,9 @@ Test(cli_analyze, sampled_reuse_times_are_a_subset_of_exact)
                          json_integer_value(json_object_get(eh, "requests")), "%s %s", grans[g],
                          scopes[s]);
             json_t *e = json_object_get(eh, "reuse_time_log2"), *m = json_object_get(mh, "reuse_time_log2");
-            cr_assert_eq(json_array_size(m), json_array_size(e));
             json_int_t held = 0;
-            for (size_t k = 0; k < json_array_size(e); k++) {
-                json_int_t want_most = json_integer_value(json_array_get(e, k)),
-                           got = json_integer_value(json_array_get(m, k));
+            for (size_t k = 0; k < 65; k++) { /* REUSE_HIST_BUCKETS, sparse */
+                json_int_t want_most = test_hist_count(e, k), got = test_hist_count(m, k);
                 cr_assert_leq(got, want_most, "%s %s: bucket %zu", grans[g], scopes[s], k);
                 held += got;
             }

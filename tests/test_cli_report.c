@@ -59,8 +59,8 @@ Test(cli_report, errors_name_the_file_and_leave_nothing)
     char *older = test_path(dir, "older.json");
     test_write_file(text, "hello\n", 6);
     test_write_file(other, "{\"schema\": \"x\"}", 15);
-    const char *v3 = "{\"schema\": \"warpscope-report\", \"version\": 3, \"summary\": {}, \"kernels\": []}";
-    test_write_file(newer, v3, strlen(v3));
+    const char *v4 = "{\"schema\": \"warpscope-report\", \"version\": 4, \"summary\": {}, \"kernels\": []}";
+    test_write_file(newer, v4, strlen(v4));
     const char *v1 = "{\"schema\": \"warpscope-report\", \"version\": 1, \"summary\": {}, \"kernels\": []}";
     test_write_file(older, v1, strlen(v1));
     char expect[512];
@@ -70,9 +70,9 @@ Test(cli_report, errors_name_the_file_and_leave_nothing)
         {missing, "cannot open: No such file or directory"},
         {text, "not JSON: line 1 column "},
         {other, "not a warpscope report (\"schema\" is not \"warpscope-report\")"},
-        {newer, "report version 3 is not supported (this warpscope reads version 2)"},
-        {older, "report version 1 is not supported (this warpscope reads version 2; run analyze "
-                "again to write it anew)"},
+        {newer, "report version 4 is not supported (this warpscope reads versions 2 to 3)"},
+        {older, "report version 1 is not supported (this warpscope reads versions 2 to 3; run "
+                "analyze again to write it anew)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cli_result r = cli_run("report", cases[i].file, "--html", out, NULL);

@@ -87,3 +87,29 @@ Test(cli_sweep, bad_options_give_one_line)
     free(trace);
     test_tmpdir_cleanup(dir);
 }
+
+/* Issue 42, item 3: each model fits the limit, all of them at once do not
+ * (256 SMs of 256 KiB L1s: 64 MiB a model, hundreds of grid points); the
+ * sum is refused before any is built.  compare alike, under a small limit. */
+Test(cli_sweep, models_that_fit_alone_are_refused_together, .timeout = 120)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gaussian");
+    cli_result r = cli_run("sweep", trace, "--gpu", "poise", "--sms", "256", "--l1", "256K:64:128",
+                           "--quiet", NULL);
+    cr_expect_neq(r.status, 0);
+    cr_expect(test_is_one_line(r.err) && strstr(r.err, "cache models replayed together") &&
+                  strstr(r.err, "WARPSCOPE_MODEL_LIMIT"),
+              "%s", r.err);
+    cli_result_free(&r);
+    setenv("WARPSCOPE_MODEL_LIMIT", "2", 1); /* fermi's model: about 1 MiB */
+    cli_result one = cli_run("replay", trace, NULL);
+    cli_result three = cli_run("compare", trace, "--policies", "lru,srrip,fifo", NULL);
+    unsetenv("WARPSCOPE_MODEL_LIMIT");
+    cr_expect_eq(one.status, 0, "%s", one.err);
+    cr_expect_neq(three.status, 0);
+    cr_expect(strstr(three.err, "cache models replayed together") != NULL, "%s", three.err);
+    cli_result_free(&one);
+    cli_result_free(&three);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}

@@ -171,7 +171,7 @@ static void check_reuse(const char *tables, json_t *doc)
             json_t *v;
             size_t i;
             json_array_foreach(json_object_get(hist, "reuse_time_log2"), i, v)
-                summed += (unsigned long long)json_integer_value(v);
+                summed += (unsigned long long)json_integer_value(json_array_get(v, 1)); /* sparse */
             cr_expect_eq(times, summed, "%s %s", grans[g], scopes[s]);
         }
     table_free(&t);
@@ -253,17 +253,23 @@ Test(csv_tables, json_histograms_carry_their_bounds)
     analyze(dir, trace, NULL);
     char *json = test_path(dir, "report.json");
     json_t *doc = test_load_json(json), *summary = json_object_get(doc, "summary");
-    json_t *hist = json_object_get(json_object_get(json_object_get(summary, "reuse"), "line"), "global");
-    json_t *low = json_object_get(hist, "log2_low"), *high = json_object_get(hist, "log2_high");
-    cr_assert_eq(json_array_size(low), json_array_size(json_object_get(hist, "log2")));
+    /* Report version 3: one set of reuse bounds, every histogram sparse. */
+    json_t *buckets = json_object_get(doc, "reuse_buckets");
+    json_t *low = json_object_get(buckets, "log2_low"), *high = json_object_get(buckets, "log2_high");
+    cr_assert_eq(json_array_size(low), 65);
     cr_assert_eq(json_array_size(high), 65);
     cr_expect(at(low, 0) == 0 && at(high, 0) == 0 && at(low, 1) == 1 && at(high, 1) == 1);
     cr_expect(at(low, 3) == 4 && at(high, 3) == 7);
     cr_expect(json_is_null(json_array_get(low, 64)) && json_is_null(json_array_get(high, 64)),
               "2^63 and up do not fit a JSON integer");
-    json_t *pc = json_array_get(json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "pcs"), 0);
-    cr_expect_eq(json_array_size(json_object_get(json_object_get(json_object_get(pc, "reuse"), "per_sm"),
-                                                 "log2_low")), 65, "per-PC HISTs too");
+    json_t *pcs = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "pcs"), *pc;
+    size_t p, sparse = 0;
+    json_array_foreach(pcs, p, pc) {
+        json_t *first = json_array_get(
+            json_object_get(json_object_get(json_object_get(pc, "reuse"), "per_sm"), "log2"), 0);
+        sparse += json_array_size(first) == 2 && json_integer_value(json_array_get(first, 1)) > 0;
+    }
+    cr_expect_gt(sparse, 0, "per-PC histograms are sparse: [[bucket, count], ...]");
     json_t *u = json_object_get(summary, "utilization");
     cr_expect_float_eq(json_real_value(json_array_get(json_object_get(u, "instruction_hist_low"), 9)),
                        0.9, 1e-12);

@@ -14,7 +14,12 @@
  * limit. */
 #define BIG_CTA_RECORDS 40000
 
-static char *write_big_cta(const char *dir)
+/* CTA 0 of kernel 1 holds `records` loads: with more CTAs, each its own. */
+static char *write_ctas(const char *dir, uint32_t ctas, uint32_t records);
+
+static char *write_big_cta(const char *dir) { return write_ctas(dir, 1, BIG_CTA_RECORDS); }
+
+static char *write_ctas(const char *dir, uint32_t ctas, uint32_t records)
 {
     char *path = test_path(dir, "big-cta.wst");
     ws_error err;
@@ -22,7 +27,7 @@ static char *write_big_cta(const char *dir)
     wst_writer *w = wst_writer_open(path, &origin, NULL, &err);
     cr_assert_not_null(w, "%s", err.msg);
     wst_pc pc = {.offset = 0x10, .sass = "LDG.E"};
-    wst_kernel k = {.name = "k", .grid = {1, 1, 1}, .block = {64, 1, 1}, .pcs = &pc, .pc_count = 1};
+    wst_kernel k = {.name = "k", .grid = {ctas, 1, 1}, .block = {64, 1, 1}, .pcs = &pc, .pc_count = 1};
     /* A small kernel first: export must not leave its file behind. */
     cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0, "%s", err.msg);
     cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 1, "%s", err.msg);
@@ -30,11 +35,14 @@ static char *write_big_cta(const char *dir)
     for (int l = 0; l < WST_WARP_SIZE; l++)
         r.addr[l] = 0x10000 + 4u * (unsigned)l;
     cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), 0, "%s", err.msg);
-    for (uint32_t i = 0; i < BIG_CTA_RECORDS; i++) {
+    for (uint32_t i = 0; i < records * ctas; i++) {
         r.warp = i & 1;
+        r.cta = i / records;
         for (int l = 0; l < WST_WARP_SIZE; l++)
             r.addr[l] = 0x10000 + 128u * (i % 64) + 4u * (unsigned)l;
         cr_assert_eq(wst_writer_add_record(w, 1, &r, &err), 0, "%s", err.msg);
+        if (i % records == records - 1)
+            cr_assert_eq(wst_writer_end_cta(w, 1, r.cta, &err), 0, "%s", err.msg);
     }
     cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
     return path;
@@ -98,4 +106,48 @@ Test(cta_limit, analyze_and_export_refuse_and_write_nothing)
     free(out);
     free(trace);
     test_tmpdir_cleanup(dir);
+}
+
+/* Issue 42, item 3: the limit holds the resident CTAs together.  Four CTAs
+ * of 13,000 loads (about 0.4 MiB packed each, under a 1 MiB limit alone)
+ * are all resident at once on fermi's 15 SMs: together they pass it. */
+Test(cta_limit, resident_ctas_are_limited_together)
+{
+    char *dir = test_tmpdir();
+    char *trace = write_ctas(dir, 4, 13000);
+    setenv("WARPSCOPE_CTA_LIMIT", "1", 1);
+    cli_result a = cli_run("analyze", trace, NULL);
+    unsetenv("WARPSCOPE_CTA_LIMIT");
+    cr_expect_neq(a.status, 0, "%s", a.out);
+    cr_expect(test_is_one_line(a.err) && strstr(a.err, "with the CTAs resident beside it") &&
+                  strstr(a.err, "WARPSCOPE_CTA_LIMIT"),
+              "%s", a.err);
+    setenv("WARPSCOPE_CTA_LIMIT", "2", 1);
+    cli_result ok = cli_run("analyze", trace, NULL);
+    unsetenv("WARPSCOPE_CTA_LIMIT");
+    cr_expect_eq(ok.status, 0, "under a 2 MiB limit it runs: %s", ok.err);
+    cli_result_free(&a);
+    cli_result_free(&ok);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A grouping cleared or freed leaves the total: one CTA after another
+ * never adds up. */
+Test(cta_limit, a_cleared_cta_leaves_the_resident_total)
+{
+    setenv("WARPSCOPE_CTA_LIMIT", "1", 1);
+    wst_record batch[1024];
+    memset(batch, 0, sizeof batch);
+    ws_error err = {{0}};
+    packed_cta records = {0};
+    for (int round = 0; round < 8; round++) { /* 8 x 0.5 MiB, one at a time */
+        uint32_t starts[2] = {0};
+        packed_cta_clear(&records);
+        cta_grouping g = {.records = &records, .starts = starts, .warps = 1, .kernel = 0, .cta = 0};
+        for (int b = 0; b < 16; b++)
+            cr_assert_eq(cta_grouping_take(&g, batch, 1024, &err), 0, "round %d: %s", round, err.msg);
+    }
+    packed_cta_free(&records);
+    unsetenv("WARPSCOPE_CTA_LIMIT");
 }

@@ -566,10 +566,10 @@ Test(html, refuses_other_documents_and_leaves_no_file)
     cr_assert_eq(html_report_write(doc, NULL, path, &err), -1);
     cr_assert(strstr(err.msg, "not a warpscope report") != NULL, "%s", err.msg);
     json_decref(doc);
-    doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 3, "summary",
+    doc = json_pack("{s:s,s:i,s:{},s:[]}", "schema", "warpscope-report", "version", 4, "summary",
                     "kernels");
     cr_assert_eq(html_report_write(doc, NULL, path, &err), -1);
-    cr_assert_str_eq(err.msg, "report version 3 is not supported (this warpscope reads version 2)");
+    cr_assert_str_eq(err.msg, "report version 4 is not supported (this warpscope reads versions 2 to 3)");
     cr_assert_null(test_read_file(path, NULL));
     json_decref(doc);
     free(path);

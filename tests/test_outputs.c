@@ -109,6 +109,38 @@ Test(outputs, analyze_writes_its_json_only_with_its_html, .timeout = 120)
     test_tmpdir_cleanup(dir);
 }
 
+/* The names an output list holds, one a line (each line's last field). */
+static char *listed_names(const char *manifest)
+{
+    char *text = test_read_file(manifest, NULL);
+    cr_assert_not_null(text);
+    char *names = calloc(1, strlen(text) + 1);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        const char *name = strrchr(line, ' ');
+        strcat(names, name ? name + 1 : line);
+        strcat(names, "\n");
+    }
+    free(text);
+    return names;
+}
+
+/* Lists path in dir's output list as `command` wrote it, with its true
+ * signature (util/outset.c): what an earlier run would have listed. */
+static void list_as_written_by(const char *dir, const char *name, const char *command)
+{
+    char *path = test_path(dir, name), *manifest = test_path(dir, ".warpscope-outputs");
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    FILE *f = fopen(manifest, "a");
+    fprintf(f, "%llu %llu %llu %llu %llu %s %s\n", (unsigned long long)st.st_dev,
+            (unsigned long long)st.st_ino, (unsigned long long)st.st_size,
+            (unsigned long long)st.st_mtim.tv_sec, (unsigned long long)st.st_mtim.tv_nsec, command,
+            name);
+    fclose(f);
+    free(manifest);
+    free(path);
+}
+
 /* A second profile into the same directory removes the files the first
  * listed and did not write again, keeps files warpscope did not write, and
  * lists its own. */
@@ -121,22 +153,22 @@ Test(outputs, an_output_directory_never_mixes_two_runs, .timeout = 120)
     cr_assert_eq(first.status, 0, "%s", first.err);
     cli_result_free(&first);
     char *manifest = test_path(out, ".warpscope-outputs");
-    char *listed = test_read_file(manifest, NULL);
-    cr_assert_not_null(listed);
+    char *listed = listed_names(manifest);
     cr_assert(strstr(listed, "report.json\n") != NULL, "%s", listed);
     cr_assert(strstr(listed, "report.html\n") != NULL, "%s", listed);
     /* As if an earlier version had written one more table. */
     char *stale = test_path(out, "old_table.csv"), *mine = test_path(out, "notes.txt");
     test_write_file(stale, "x\n", 2);
     test_write_file(mine, "keep\n", 5);
+    list_as_written_by(out, "old_table.csv", "profile");
     FILE *f = fopen(manifest, "a");
-    fputs("old_table.csv\n../escape.txt\n", f);
+    fputs("0 0 0 0 0 profile ../escape.txt\n", f);
     fclose(f);
     cli_result second = cli_run("profile", trace, "-o", out, "--quiet", NULL);
     cr_assert_eq(second.status, 0, "%s", second.err);
     cr_expect_not(exists(stale), "the earlier run's table is gone");
     cr_expect(exists(mine), "a file warpscope did not write is kept");
-    char *relisted = test_read_file(manifest, NULL);
+    char *relisted = listed_names(manifest);
     cr_expect_str_eq(relisted, listed, "the list names this run's files");
     cli_result_free(&second);
     free(relisted);
@@ -145,6 +177,82 @@ Test(outputs, an_output_directory_never_mixes_two_runs, .timeout = 120)
     free(mine);
     free(manifest);
     free(out);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* Issue 42, item 2: `analyze P/trace.wst --csv P` after `profile -o P`
+ * removed the trace it was reading and profile's reports. */
+Test(outputs, tables_written_beside_a_profile_remove_neither_its_input_nor_its_reports,
+     .timeout = 120)
+{
+    char *dir = test_tmpdir();
+    char *out = test_path(dir, "p");
+    cli_result first = cli_run("profile", "--workload", "gaussian", "--size", "small", "-o", out,
+                               "--quiet", NULL);
+    cr_assert_eq(first.status, 0, "%s", first.err);
+    cli_result_free(&first);
+    char *trace = test_path(out, "trace.wst"), *json = test_path(out, "report.json"),
+         *html = test_path(out, "report.html");
+    cli_result second = cli_run("analyze", trace, "--csv", out, NULL);
+    cr_assert_eq(second.status, 0, "%s", second.err);
+    cr_expect(exists(trace), "the input trace is kept");
+    cr_expect(exists(json), "profile's report.json is kept");
+    cr_expect(exists(html), "profile's report.html is kept");
+    cli_result_free(&second);
+    /* Even the command that listed it never removes its own input. */
+    cli_result third = cli_run("profile", trace, "-o", out, "--quiet", NULL);
+    cr_expect_eq(third.status, 0, "%s", third.err);
+    cr_expect(exists(trace), "the input trace is kept");
+    cli_result_free(&third);
+    free(trace);
+    free(json);
+    free(html);
+    free(out);
+    test_tmpdir_cleanup(dir);
+}
+
+/* Issue 42, item 2: a list naming a file warpscope did not write (by hand,
+ * or one the user replaced since) removes nothing. */
+Test(outputs, an_output_list_removes_only_files_as_warpscope_left_them, .timeout = 120)
+{
+    char *dir = test_tmpdir();
+    char *trace = test_record_trace(dir, "gaussian");
+    char *tables = test_path(dir, "t"), *makefile = test_path(tables, "Makefile"),
+         *edited = test_path(tables, "edited.csv"), *manifest = test_path(tables, ".warpscope-outputs");
+    mkdir(tables, 0777);
+    test_write_file(makefile, "all:\n", 5);
+    test_write_file(manifest, "Makefile\n", 9);
+    test_write_file(edited, "a\n", 2);
+    list_as_written_by(tables, "edited.csv", "analyze");
+    test_write_file(edited, "user's\n", 7); /* changed since warpscope listed it */
+    cli_result r = cli_run("analyze", trace, "--csv", tables, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(exists(makefile), "a hand-listed Makefile is kept");
+    cr_expect(exists(edited), "a listed file the user changed is kept");
+    cli_result_free(&r);
+    free(makefile);
+    free(edited);
+    free(manifest);
+    free(tables);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* Issue 42, item 2: `--csv tables/` wrote an empty list. */
+Test(outputs, a_trailing_slash_still_lists_the_tables, .timeout = 120)
+{
+    char *dir = test_tmpdir();
+    char *trace = test_record_trace(dir, "gaussian");
+    char *tables = test_path(dir, "t/"), *manifest = test_path(dir, "t/.warpscope-outputs");
+    cli_result r = cli_run("analyze", trace, "--csv", tables, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *listed = listed_names(manifest);
+    cr_expect(strstr(listed, "pcs.csv\n") != NULL, "the list names the tables: '%s'", listed);
+    cli_result_free(&r);
+    free(listed);
+    free(manifest);
+    free(tables);
     free(trace);
     test_tmpdir_cleanup(dir);
 }

@@ -1,6 +1,7 @@
 /* util/error.c: see error.h. */
 #include "util/error.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,4 +35,10 @@ int ws_fail_prefix(ws_error *err, const char *fmt, ...)
         memcpy(err->msg + n, old, strnlen(old, sizeof old - 1 - (size_t)n) + 1);
     err->msg[sizeof err->msg - 1] = '\0';
     return -1;
+}
+
+int ws_fail_errno(ws_error *err, const char *what)
+{
+    int e = errno ? errno : EIO;
+    return ws_fail(err, "%s: %s", what, strerror(e));
 }

@@ -20,6 +20,10 @@ int ws_fail(ws_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int ws_vfail(ws_error *err, const char *fmt, va_list ap);
 
+/* "WHAT: <strerror(errno)>", EIO when errno is 0: a failed write says why
+ * (a full disk, a file-size limit, a closed pipe). */
+int ws_fail_errno(ws_error *err, const char *what);
+
 /* Prefix an existing message, e.g. "chunk 12: " + "checksum mismatch". */
 int ws_fail_prefix(ws_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

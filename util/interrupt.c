@@ -96,13 +96,17 @@ int interrupt_cleanup_now(void)
 
 static sigset_t watched;
 
-/* SIGINT, SIGTERM and SIGHUP: the signals that end a run asking it to stop. */
+/* SIGINT, SIGTERM and SIGHUP: the signals that end a run asking it to stop;
+ * and SIGPIPE, a reader gone (`profile ... | head -1`): blocked, a write to
+ * the closed pipe fails with EPIPE instead of killing the run before it
+ * can take its outputs back, and the CLI then stops by interrupt_stop(). */
 static void stop_signals(sigset_t *set)
 {
     sigemptyset(set);
     sigaddset(set, SIGINT);
     sigaddset(set, SIGTERM);
     sigaddset(set, SIGHUP);
+    sigaddset(set, SIGPIPE);
 }
 
 static void *watch(void *unused)
@@ -111,6 +115,12 @@ static void *watch(void *unused)
     int sig = 0;
     if (sigwait(&watched, &sig) != 0)
         return NULL;
+    interrupt_stop(sig);
+    return NULL;
+}
+
+void interrupt_stop(int sig)
+{
     /* The lock stays held: no output may be registered or committed now. */
     pthread_mutex_lock(&lock);
     int removed = cleanup_locked();
@@ -120,7 +130,10 @@ static void *watch(void *unused)
             removed ? "its partial outputs are removed" : "nothing was written");
     fflush(stderr);
     signal(sig, SIG_DFL);
-    pthread_sigmask(SIG_UNBLOCK, &watched, NULL);
+    sigset_t just_sig;
+    sigemptyset(&just_sig);
+    sigaddset(&just_sig, sig);
+    pthread_sigmask(SIG_UNBLOCK, &just_sig, NULL);
     raise(sig); /* the exit status says which signal ended the run */
     _exit(128 + sig);
 }

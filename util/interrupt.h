@@ -1,6 +1,6 @@
 /* util/interrupt.h: what an interrupted run takes back.
  *
- * SIGINT, SIGTERM and SIGHUP must leave no temporary or partial file and no
+ * SIGINT, SIGTERM, SIGHUP and SIGPIPE must leave no temporary or partial file and no
  * directory the run made.  main() calls interrupt_install() before any
  * thread starts: the signals are then blocked in every thread and one
  * watcher thread waits for them, so the cleanup runs as ordinary code (with
@@ -28,6 +28,10 @@ void interrupt_add_dir(const char *dir);
 /* A file renamed into place: removed on a signal if it lies in a directory
  * this run created. */
 void interrupt_add_committed(const char *path);
+
+/* What the watcher does on a signal, from the calling thread: removes what
+ * the run wrote, says so in one line, and ends the process by sig. */
+void interrupt_stop(int sig) __attribute__((noreturn));
 
 /* In a child after fork(), before exec: the signals unblocked again, so the
  * program it runs can be interrupted. */

@@ -1,11 +1,13 @@
 /* util/outfile.c: see outfile.h. */
 #include "util/outfile.h"
 
+#include "util/inputs.h"
 #include "util/interrupt.h"
 #include "util/outset.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,8 @@
 struct ws_outfile {
     FILE *stream;
     char *final_path;
-    char *temp_path; /* NULL for stdout */
+    char *temp_path; /* NULL for stdout, a device or a FIFO: written in place */
+    int owns_stream; /* a device or FIFO this opened: closed at commit */
     int keep_registered; /* deferred: the temporary stays registered for a signal */
 };
 
@@ -58,6 +61,30 @@ static void remove_stale_temps(const char *dir)
     closedir(d);
 }
 
+/* What the output's name holds decides how it is written (README,
+ * "Outputs"): nothing or a regular file gets a temporary renamed over it; a
+ * character device or a FIFO (/dev/null, a named pipe) is written in place,
+ * as other tools do, since a rename would replace the node itself with a
+ * regular file; a symbolic link is refused rather than replaced or followed
+ * (its target may be anything, an input among them); anything else is
+ * refused.  An input of the run is never an output. */
+static int output_target(const char *path, int *in_place, ws_error *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    if (S_ISLNK(st.st_mode))
+        return ws_fail(err, "is a symbolic link; name the file it points to (or - for standard output)");
+    if (S_ISDIR(st.st_mode))
+        return ws_fail(err, "is a directory");
+    if (ws_inputs_refuse_output(path, err) != 0)
+        return -1;
+    *in_place = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
+    if (!*in_place && !S_ISREG(st.st_mode))
+        return ws_fail(err, "is not a regular file, a character device or a FIFO");
+    return 0;
+}
+
 ws_outfile *ws_outfile_open(const char *path, ws_error *err)
 {
     ws_outfile *out = calloc(1, sizeof *out);
@@ -72,10 +99,19 @@ ws_outfile *ws_outfile_open(const char *path, ws_error *err)
         out->stream = stdout;
         return out;
     }
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        ws_fail(err, "is a directory");
+    int in_place = 0;
+    if (output_target(path, &in_place, err) != 0)
         goto fail;
+    if (in_place) {
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0 || !(out->stream = fdopen(fd, "wb"))) {
+            ws_fail(err, "cannot open output: %s", strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            goto fail;
+        }
+        out->owns_stream = 1;
+        return out;
     }
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
@@ -129,6 +165,8 @@ int ws_outfile_commit(ws_outfile *out, ws_error *err)
     if (!out->temp_path) {
         if (fflush(out->stream) != 0 || ferror(out->stream))
             rc = ws_fail(err, "write failed: %s", strerror(errno));
+        if (out->owns_stream && fclose(out->stream) != 0 && rc == 0)
+            rc = ws_fail(err, "write failed: %s", strerror(errno));
         outfile_free(out);
         return rc;
     }
@@ -150,7 +188,10 @@ int ws_outfile_commit(ws_outfile *out, ws_error *err)
     }
     /* Registered before the rename, so a signal finds it at either name. */
     interrupt_add_committed(out->final_path);
-    if (rename(out->temp_path, out->final_path) != 0) {
+    if (ws_inputs_refuse_output(out->final_path, err) != 0) { /* an input opened after the output */
+        rc = -1;
+        unlink(out->temp_path);
+    } else if (rename(out->temp_path, out->final_path) != 0) {
         rc = ws_fail(err, "cannot rename output into place: %s", strerror(errno));
         unlink(out->temp_path);
     }
@@ -166,6 +207,8 @@ void ws_outfile_abort(ws_outfile *out)
         if (out->stream)
             fclose(out->stream);
         unlink(out->temp_path);
+    } else if (out->owns_stream) {
+        fclose(out->stream);
     }
     outfile_free(out);
 }

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "util/grow.h"
+#include "util/inputs.h"
 #include "util/interrupt.h"
 #include "util/path.h"
 
@@ -21,15 +23,18 @@ typedef struct pending {
 /* Commits may come from worker threads (a CSV written beside a replay). */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int deferring;
+static char run_command[64] = "warpscope"; /* the subcommand, as the lists name it */
 static pending *outputs;
 static size_t output_count, output_cap;
 static char **dirs;
 static size_t dir_count, dir_cap;
 
-void ws_outset_begin(void)
+void ws_outset_begin(const char *command)
 {
     pthread_mutex_lock(&lock);
     deferring = 1;
+    /* One word: it is a field of the list's lines. */
+    snprintf(run_command, sizeof run_command, "%.*s", (int)strcspn(command, " \t\n"), command);
     pthread_mutex_unlock(&lock);
 }
 
@@ -69,10 +74,13 @@ int ws_outset_add_dir(const char *dir, ws_error *err)
 {
     pthread_mutex_lock(&lock);
     int rc = 0, known = !deferring; /* immediate commits leave directories as they are */
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') /* "tables/" is "tables" */
+        len--;
     for (size_t i = 0; i < dir_count && !known; i++)
-        known = strcmp(dirs[i], dir) == 0;
+        known = strlen(dirs[i]) == len && strncmp(dirs[i], dir, len) == 0;
     if (!known) {
-        char *copy = strdup(dir);
+        char *copy = strndup(dir, len);
         if (!copy || ws_grow((void **)&dirs, &dir_cap, dir_count + 1, sizeof *dirs) != 0) {
             free(copy);
             rc = ws_fail(err, "out of memory");
@@ -94,36 +102,83 @@ static int written_now(const char *dir, const char *name)
     return 0;
 }
 
-/* Removes what the last run listed in dir and this one did not write, then
- * lists this run's files (written directly: through ws_outfile the list
- * would be deferred into the very outset being published).  A name with a slash or a leading dot was not
- * written by warpscope and is left alone. */
+/* A listed file is warpscope's only while it is exactly as the run that
+ * listed it left it: the same file (device, inode), size and modification
+ * time.  One the user edited, replaced or wrote under that name, or a name
+ * a hand-made list holds, no longer matches and is never removed. */
+typedef struct signature {
+    unsigned long long dev, ino, size, sec, nsec;
+} signature;
+
+static int signature_of(const char *path, signature *sig)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    *sig = (signature){(unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                       (unsigned long long)st.st_size, (unsigned long long)st.st_mtim.tv_sec,
+                       (unsigned long long)st.st_mtim.tv_nsec};
+    return 0;
+}
+
+static void list_entry(FILE *list, const signature *sig, const char *command, const char *name)
+{
+    fprintf(list, "%llu %llu %llu %llu %llu %s %s\n", sig->dev, sig->ino, sig->size, sig->sec,
+            sig->nsec, command, name);
+}
+
+/* One line of an earlier list: what it says of the file the line names
+ * (kept: listed again), or nothing if the file is removed or no longer
+ * warpscope's.  Only a file the same command wrote is removed: a trace
+ * `profile` wrote stays when `analyze --csv` writes its tables beside it;
+ * and never an input of this run.  A name with a slash or a leading dot
+ * was not written by warpscope and is left alone. */
+static void tidy_entry(const char *dir, const char *line, FILE *list)
+{
+    signature listed, now;
+    char command[64];
+    int name_at = 0;
+    if (sscanf(line, "%llu %llu %llu %llu %llu %63s %n", &listed.dev, &listed.ino, &listed.size,
+               &listed.sec, &listed.nsec, command, &name_at) != 6 || !name_at)
+        return; /* a list from before signatures, or hand-made: nothing to trust */
+    const char *name = line + name_at;
+    char path[4096];
+    if (!*name || *name == '.' || strchr(name, '/') || written_now(dir, name) ||
+        snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
+        signature_of(path, &now) != 0 || memcmp(&now, &listed, sizeof now) != 0)
+        return;
+    if (strcmp(command, run_command) == 0 && !ws_inputs_match(path))
+        unlink(path);
+    else
+        list_entry(list, &now, command, name);
+}
+
+/* Removes what the last run of this command listed in dir and this one did
+ * not write, then lists this run's files beside what stays (written
+ * directly: through ws_outfile the list would be deferred into the very
+ * outset being published). */
 static int tidy_dir(const char *dir, ws_error *err)
 {
-    char path[4096];
+    char path[4096], temp[4096];
     snprintf(path, sizeof path, "%s/%s", dir, MANIFEST);
-    FILE *old = fopen(path, "r");
-    if (old) {
-        char line[1024];
-        while (fgets(line, sizeof line, old)) {
-            line[strcspn(line, "\n")] = 0;
-            if (!*line || *line == '.' || strchr(line, '/') || written_now(dir, line))
-                continue;
-            char stale[4096];
-            snprintf(stale, sizeof stale, "%s/%s", dir, line);
-            unlink(stale);
-        }
-        fclose(old);
-    }
-    char temp[4096];
     snprintf(temp, sizeof temp, "%s/%s.tmp.%ld", dir, MANIFEST, (long)getpid());
     FILE *list = fopen(temp, "w");
     if (!list)
         return ws_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    FILE *old = fopen(path, "r");
+    if (old) {
+        char line[4096 + 128];
+        while (fgets(line, sizeof line, old)) {
+            line[strcspn(line, "\n")] = 0;
+            tidy_entry(dir, line, list);
+        }
+        fclose(old);
+    }
     for (size_t i = 0; i < output_count; i++) {
         const char *name = ws_path_name_in(outputs[i].final, dir);
-        if (name)
-            fprintf(list, "%s\n", name);
+        signature sig;
+        if (name && signature_of(outputs[i].final, &sig) == 0)
+            list_entry(list, &sig, run_command, name);
     }
     if (fclose(list) != 0 || rename(temp, path) != 0) {
         unlink(temp);
@@ -155,7 +210,9 @@ int ws_outset_publish(ws_error *err)
     for (size_t i = 0; i < output_count && rc == 0; i++) {
         /* Registered before the rename, so a signal finds it at either name. */
         interrupt_add_committed(outputs[i].final);
-        if (rename(outputs[i].temp, outputs[i].final) != 0)
+        if (ws_inputs_refuse_output(outputs[i].final, err) != 0) /* an input opened after the output */
+            rc = ws_fail_prefix(err, "%s: ", outputs[i].final);
+        else if (rename(outputs[i].temp, outputs[i].final) != 0)
             rc = ws_fail(err, "%s: cannot rename output into place: %s", outputs[i].final,
                          strerror(errno));
         else

@@ -8,17 +8,22 @@
  * the temporaries and the directories the run made, as on a signal.
  *
  * An output directory (export's, profile's, --csv's) also keeps a list of
- * the files warpscope wrote there, `.warpscope-outputs`: publishing into a
- * directory removes the files an earlier run listed that this run did not
- * write, so a directory never mixes two runs' outputs.  Files warpscope did
- * not write are never touched. */
+ * the files warpscope wrote there, `.warpscope-outputs`, each with the
+ * command that wrote it and the file's signature (device, inode, size,
+ * modification time): publishing into a directory removes the files an
+ * earlier run of the same command listed that this run did not write, so a
+ * directory never mixes two runs' outputs.  A file is removed only while
+ * it is exactly as warpscope left it, and never when it is an input of the
+ * running command (util/inputs.h): files warpscope did not write, or that
+ * were changed since, are never touched. */
 #ifndef WS_OUTSET_H
 #define WS_OUTSET_H
 
 #include "util/error.h"
 
-/* From now on, commits are deferred until ws_outset_publish(). */
-void ws_outset_begin(void);
+/* From now on, commits are deferred until ws_outset_publish(); command (the
+ * subcommand) names the run in the output directories' lists. */
+void ws_outset_begin(const char *command);
 /* Takes over a committed temporary: 1 if deferred (temp is now the
  * outset's), 0 if commits are immediate, -1 out of memory. */
 int ws_outset_defer(const char *temp, const char *final, ws_error *err);

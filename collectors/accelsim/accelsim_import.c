@@ -18,6 +18,7 @@
 #include "collectors/accelsim/accelsim_input.h"
 #include "collectors/accelsim/accelsim_lines.h"
 #include "collectors/accelsim/accelsim_opcode.h"
+#include "util/text.h"
 #include "util/u64map.h"
 
 /* PC offset -> PC index, open addressing; grows with the kernel's code. */
@@ -184,6 +185,7 @@ static int header_line(kernel_reader *k, char *line, ws_error *err)
         free(k->kernel.name);
         if (!(k->kernel.name = strdup(value)))
             return ws_fail(err, "out of memory");
+        ws_text_mend(k->kernel.name); /* any bytes: a trace holds UTF-8 text (util/text.h) */
     } else if (strcmp(key, "grid dim") == 0) {
         bad = parse_dim3(value, &k->kernel.grid);
         k->have_grid = 1;

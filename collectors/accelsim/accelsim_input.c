@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/env_limit.h"
+#include "util/inputs.h"
 
 #define READ_BLOCK (64u << 10)
 
@@ -54,6 +55,7 @@ accelsim_input *accelsim_input_open(const char *path, ws_error *err)
         accelsim_input_close(in);
         return NULL;
     }
+    ws_inputs_add(path); /* no output of this run may replace it (util/inputs.h) */
     if (in->xz) {
         lzma_stream init = LZMA_STREAM_INIT;
         in->lzma = init;
@@ -128,28 +130,32 @@ static int fill(accelsim_input *in, ws_error *err)
     return 1;
 }
 
+/* The line from in->start to end (exclusive): terminated, without the
+ * carriage return a CRLF file (written on Windows) ends it with. */
+static int take_line(accelsim_input *in, char **line, size_t end, size_t next)
+{
+    if (end > in->start && in->buf[end - 1] == '\r')
+        end--;
+    in->buf[end] = '\0';
+    *line = in->buf + in->start;
+    in->start = next;
+    in->lineno++;
+    return 1;
+}
+
 int accelsim_input_line(accelsim_input *in, char **line, ws_error *err)
 {
     for (;;) {
         char *nl = memchr(in->buf + in->start, '\n', in->end - in->start);
-        if (nl) {
-            *nl = '\0';
-            *line = in->buf + in->start;
-            in->start = (size_t)(nl - in->buf) + 1;
-            in->lineno++;
-            return 1;
-        }
+        if (nl)
+            return take_line(in, line, (size_t)(nl - in->buf), (size_t)(nl - in->buf) + 1);
         int got = fill(in, err);
         if (got < 0)
             return -1;
         if (got == 0) {
             if (in->start == in->end)
                 return 0;
-            in->buf[in->end] = '\0'; /* last line without a newline */
-            *line = in->buf + in->start;
-            in->start = in->end;
-            in->lineno++;
-            return 1;
+            return take_line(in, line, in->end, in->end); /* last line without a newline */
         }
     }
 }

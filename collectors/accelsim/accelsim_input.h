@@ -16,7 +16,8 @@ typedef struct accelsim_input accelsim_input;
 /* err says "PATH: cannot open: reason" on failure. */
 accelsim_input *accelsim_input_open(const char *path, ws_error *err);
 
-/* 1 with *line set to the next line (no newline, NUL-terminated, valid
+/* 1 with *line set to the next line (no newline nor the CR of a CRLF
+ * line ending, NUL-terminated, valid
  * until the next call), 0 at the end, -1 on a read or decompression error
  * (err starts with "PATH:LINE: "). */
 int accelsim_input_line(accelsim_input *in, char **line, ws_error *err);

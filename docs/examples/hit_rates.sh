@@ -23,8 +23,8 @@ jq -r 'def hex: [recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 
        | sort_by(-.[4]) | .[:10][] | @tsv' "$report"
 
 echo "== per-SM reuse distance of L1 lines: low, high, requests (non-empty buckets)"
-jq -r '.summary.reuse.line.per_sm | [.log2_low, .log2_high, .log2] | transpose[]
-       | select(.[2] > 0) | @tsv' "$report"
+jq -r '.reuse_buckets as $b | .summary.reuse.line.per_sm.log2[]
+       | [$b.log2_low[.[0]], $b.log2_high[.[0]], .[1]] | @tsv' "$report"
 
 echo "== policies compared (profile only): policy, L1 hit rate, L1->L2 bytes"
 jq -r '.compare.policies[]? | [.name, .l1.hit_rate, .traffic.l1_to_l2_bytes] | @tsv' "$report"

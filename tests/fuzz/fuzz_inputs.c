@@ -1,12 +1,11 @@
 /* tests/fuzz/fuzz_inputs.c: libFuzzer harness for what warpscope reads from
- * users: Accel-Sim traces, .wst traces, GPU config JSON, saved reports, and
- * the config overrides of the command line.  The first input byte picks the
- * reader, the rest is the file;
- * for reports, the rest edits a real report (random bytes are almost never
- * JSON, and the renderers' risk is odd values in a well-formed document).
- * Every input must end in success or a clean error: a crash, a leak, a
- * sanitizer report or a hang is a bug.  Run with `make fuzz`
- * (scripts/fuzz.sh). */
+ * users: Accel-Sim traces, .wst traces, GPU config JSON, saved reports (read,
+ * and drawn as HTML), and the config overrides of the command line.  FUZZ_TARGET picks one reader a
+ * run, and the input is its file: each target drives its reader alone (no
+ * analysis), from its own seed corpus in tests/fuzz/corpus/TARGET, fast
+ * enough to reach depth (bench/RESULTS.md, Fuzzing).  Every input must end
+ * in success or a clean error: a crash, a leak, a sanitizer report or a
+ * hang is a bug.  Run with `make fuzz [FUZZ_TARGET=wst]` (scripts/fuzz.sh). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +17,9 @@
 #include "formats/packed_record.h"
 #include "formats/wst.h"
 #include "reports/html.h"
+#include "reports/kernel_digest.h"
 #include "reports/report_doc.h"
+#include "reports/report_keys.h"
 
 /* The importer's records go nowhere: only parsing is under test. */
 static int ignore_kernel(void *ctx, const wst_kernel *k, ws_error *err)
@@ -89,10 +90,14 @@ static void override_config(const uint8_t *data, size_t size)
 {
     static const char *const options[] = {"--sms", "--l1", "--l2", "--l1-policy", "--l2-policy",
                                           "--set"};
+    static gpu_config fermi; /* parsed once: the preset is not under test here */
+    static int loaded;
     gpu_config config, again;
     ws_error err;
-    if (config_load(&config, "fermi", &err) != 0)
+    if (!loaded && config_load(&fermi, "fermi", &err) != 0)
         abort();
+    loaded = 1;
+    config = fermi;
     char *text = malloc(size + 1);
     if (!text)
         return;
@@ -102,7 +107,7 @@ static void override_config(const uint8_t *data, size_t size)
          line = strtok_r(NULL, "\n", &save)) {
         const char *option = options[(unsigned char)line[0] % 6];
         if (config_override(&config, option, line + 1, &err) != 0) {
-            config_load(&config, "fermi", &err);
+            config = fermi;
             continue;
         }
         json_t *doc = config_to_json(&config), *back = NULL;
@@ -115,123 +120,81 @@ static void override_config(const uint8_t *data, size_t size)
     free(text);
 }
 
-/* ---- saved reports: a real one (FUZZ_REPORT), edited -------------------- */
+/* ---- saved reports ---------------------------------------------------------- */
 
-/* Where a value sits: a key of an object or an index of an array. */
-typedef struct value_ref {
-    json_t *parent;
-    const char *key;
-    size_t index;
-} value_ref;
-
-typedef struct value_refs {
-    value_ref *refs;
-    size_t count, capacity;
-} value_refs;
-
-/* One more reference (the recursion below adds a child's descendants
- * between its siblings, so room is made at every write). */
-static void push_ref(value_refs *out, value_ref ref)
+/* The file is a report.json (seeded with small real ones, versions 2 and
+ * 3): the document reader, then what reads its figures: `report`'s key
+ * figures and the digest of its kernels and PCs the HTML page is drawn
+ * from, on whatever passed the reader's check; with `draw`, the whole page
+ * too (written in place to the device, util/outfile.c: no temporary and
+ * rename an execution).  Drawing costs milliseconds: the html target is
+ * the slow one (bench/RESULTS.md, Fuzzing). */
+static void use_report(const char *path, int draw)
 {
-    if (out->count == out->capacity) {
-        out->capacity = out->capacity ? 2 * out->capacity : 64;
-        out->refs = realloc(out->refs, out->capacity * sizeof *out->refs);
-        if (!out->refs)
-            abort();
-    }
-    out->refs[out->count++] = ref;
-}
-
-static void collect(json_t *v, value_refs *out)
-{
-    const char *key;
-    json_t *child;
-    size_t i;
-    if (json_is_object(v)) {
-        json_object_foreach(v, key, child) {
-            push_ref(out, (value_ref){.parent = v, .key = key});
-            collect(child, out);
-        }
-    } else if (json_is_array(v)) {
-        json_array_foreach(v, i, child) {
-            push_ref(out, (value_ref){.parent = v, .index = i});
-            collect(child, out);
-        }
-    }
-}
-
-static json_t *odd_value(uint8_t kind)
-{
-    switch (kind % 9) {
-    case 0: return json_null();
-    case 1: return json_string("x");
-    case 2: return json_integer(-1);
-    case 3: return json_real(1e308);
-    case 4: return json_array();
-    case 5: return json_object();
-    case 6: return json_true();
-    case 7: return json_integer(INT64_MAX);
-    default: return json_pack("[i, [i], s]", 3, 2, "y");
-    }
-}
-
-/* Each 3 bytes replace one value (2 bytes pick it, 1 its replacement);
- * then the page is drawn. */
-static void draw_edited_report(const uint8_t *edits, size_t size, const char *scratch)
-{
-    static json_t *base;
-    if (!base) {
-        ws_error err;
-        const char *path = getenv("FUZZ_REPORT");
-        if (!path || !(base = report_doc_load(path, &err)))
-            abort(); /* the harness needs a real report to edit */
-    }
-    json_t *doc = json_deep_copy(base);
-    value_refs refs = {0};
-    for (size_t at = 0; at + 3 <= size && at < 3 * 8; at += 3) {
-        refs.count = 0;
-        collect(doc, &refs);
-        if (!refs.count)
-            break;
-        value_ref *r = &refs.refs[(edits[at] | edits[at + 1] << 8) % refs.count];
-        json_t *v = odd_value(edits[at + 2]);
-        if (r->key)
-            json_object_set_new(r->parent, r->key, v);
-        else
-            json_array_set_new(r->parent, r->index, v);
-    }
-    free(refs.refs);
     ws_error err;
-    html_report_write(doc, NULL, scratch, &err);
+    json_t *doc = report_doc_load(path, &err);
+    if (!doc)
+        return;
+    report_key keys[REPORT_KEYS_MAX];
+    report_keys(doc, keys);
+    kernel_digest digest;
+    if (kernel_digest_build(&digest, doc, NULL, &err) == 0)
+        kernel_digest_free(&digest);
+    if (draw)
+        html_report_write(doc, NULL, "/dev/null", &err);
     json_decref(doc);
+}
+
+static void read_report(const char *path) { use_report(path, 0); }
+static void draw_report(const char *path) { use_report(path, 1); }
+
+/* ---- one reader a run: FUZZ_TARGET -------------------------------------------- */
+
+typedef struct fuzz_target {
+    const char *name, *file; /* the readers take paths; the importer picks its parser by name */
+    void (*read_file)(const char *path);
+    void (*read_bytes)(const uint8_t *data, size_t size);
+} fuzz_target;
+
+static const fuzz_target targets[] = {
+    {"accelsim", "kernel-1.traceg", import_accelsim, NULL},
+    {"wst", "input.wst", read_wst, NULL},
+    {"config", "gpu.json", load_config, NULL},
+    {"report", "report.json", read_report, NULL},
+    {"html", "report.json", draw_report, NULL},
+    {"overrides", NULL, NULL, override_config},
+};
+
+static const fuzz_target *chosen_target(void)
+{
+    static const fuzz_target *chosen;
+    if (chosen)
+        return chosen;
+    const char *name = getenv("FUZZ_TARGET");
+    for (size_t i = 0; name && i < sizeof targets / sizeof targets[0]; i++)
+        if (strcmp(targets[i].name, name) == 0)
+            return chosen = &targets[i];
+    fprintf(stderr, "fuzz_inputs: set FUZZ_TARGET to accelsim, wst, config, report, html or "
+                    "overrides\n");
+    abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const names[] = {"kernel-1.traceg", "input.wst", "gpu.json", "out.html"};
-    static void (*const readers[])(const char *) = {import_accelsim, read_wst, load_config};
-    if (size < 1)
-        return 0;
-    unsigned which = data[0] % 5;
-    if (which == 4) {
-        override_config(data + 1, size - 1);
+    const fuzz_target *t = chosen_target();
+    if (t->read_bytes) {
+        t->read_bytes(data, size);
         return 0;
     }
-    /* The readers take paths (the importer picks its parser by name). */
     char path[256];
     const char *dir = getenv("FUZZ_SCRATCH") ? getenv("FUZZ_SCRATCH") : "/tmp";
-    snprintf(path, sizeof path, "%s/%s", dir, names[which]);
-    if (which == 3) {
-        draw_edited_report(data + 1, size - 1, path);
-        unlink(path);
-        return 0;
-    }
+    snprintf(path, sizeof path, "%s/%s", dir, t->file);
     FILE *f = fopen(path, "wb");
     if (!f)
         abort(); /* the harness itself is broken: stop loudly */
-    fwrite(data + 1, 1, size - 1, f);
+    fwrite(data, 1, size, f);
     fclose(f);
-    readers[which](path);
+    t->read_file(path);
     unlink(path);
     return 0;
 }
