@@ -121,6 +121,7 @@ check-asan: $(ASAN_BIN) $(ASAN_TESTS) $(REL_BIN)
 	@scripts/nvbit-check.sh
 	@scripts/cuda-workloads-check.sh $(REL_BIN)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(ASAN_TESTS) --jobs=$$(nproc) --short-filename
 	@scripts/browser-test.sh $(ASAN_BIN)
