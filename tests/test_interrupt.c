@@ -125,7 +125,7 @@ static void interrupt_run(const char *dir, const char *const *argv, const char *
     free(err_path);
 }
 
-Test(interrupt, profile_leaves_no_directory, .timeout = 300)
+Test(interrupt, profile_leaves_no_directory)
 {
     char *dir = test_tmpdir(), *out = test_path(dir, "report");
     const char *argv[] = {WARPSCOPE_BIN, "profile", "--workload", "gemm", "--size", "medium",
@@ -138,7 +138,7 @@ Test(interrupt, profile_leaves_no_directory, .timeout = 300)
     test_tmpdir_cleanup(dir);
 }
 
-Test(interrupt, analyze_and_export_leave_no_temporary, .timeout = 300)
+Test(interrupt, analyze_and_export_leave_no_temporary)
 {
     char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
     cli_result r = cli_run("record", "--workload", "gemm", "--size", "medium", "-o", trace, NULL);
@@ -158,7 +158,7 @@ Test(interrupt, analyze_and_export_leave_no_temporary, .timeout = 300)
     test_tmpdir_cleanup(dir);
 }
 
-Test(interrupt, import_and_dump_leave_no_temporary, .timeout = 300)
+Test(interrupt, import_and_dump_leave_no_temporary)
 {
     char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
     char *exported = test_path(dir, "text"), *list = test_path(exported, "kernelslist.g");

@@ -47,7 +47,7 @@ static int run_to_full_disk(const char *const *args, char **err)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-Test(outputs, a_full_standard_output_fails_every_command_in_one_line, .timeout = 120)
+Test(outputs, a_full_standard_output_fails_every_command_in_one_line)
 {
     char *dir = test_tmpdir();
     char *trace = test_record_trace(dir, "gaussian");
@@ -93,7 +93,7 @@ Test(outputs, a_full_standard_output_fails_diff_with_status_2)
     test_tmpdir_cleanup(dir);
 }
 
-Test(outputs, analyze_writes_its_json_only_with_its_html, .timeout = 120)
+Test(outputs, analyze_writes_its_json_only_with_its_html)
 {
     char *dir = test_tmpdir();
     char *trace = test_record_trace(dir, "gaussian");
@@ -144,7 +144,7 @@ static void list_as_written_by(const char *dir, const char *name, const char *co
 /* A second profile into the same directory removes the files the first
  * listed and did not write again, keeps files warpscope did not write, and
  * lists its own. */
-Test(outputs, an_output_directory_never_mixes_two_runs, .timeout = 120)
+Test(outputs, an_output_directory_never_mixes_two_runs)
 {
     char *dir = test_tmpdir();
     char *trace = test_record_trace(dir, "gaussian");

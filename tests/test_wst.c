@@ -468,7 +468,7 @@ Test(wst, writer_rejects_invalid_records)
 /* The reader refuses metadata over WST_MAX_METADATA_BYTES, so the writer
  * stops at the kernel that would pass it (long names listed many times),
  * and the file never appears. */
-Test(wst, writer_refuses_metadata_the_reader_would_refuse, .timeout = 120)
+Test(wst, writer_refuses_metadata_the_reader_would_refuse)
 {
     char *dir = test_tmpdir();
     char *path = test_path(dir, "names.wst");
