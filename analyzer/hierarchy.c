@@ -460,7 +460,7 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
         cache_write(slice, &q, at, &r);
     else
         cache_read(slice, &q, op != L2_READ_NO_FILL, at, &r);
-    if (back && write) /* an atomic's value comes back from its slice */
+    if (back && write) /* a store's acknowledgement, an atomic's value, from its slice */
         *back = at + h->o.config.l2_latency;
     k->l2.accesses++;
     k->l2.writes += write != 0;
@@ -814,8 +814,7 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
         return -1;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL,
-                     is->kind == WST_ATOMIC ? &h->back : NULL, err);
+    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, &h->back, err);
 }
 
 /* A global store under the `allocate` write policy (docs/metrics.md §7):
@@ -840,7 +839,7 @@ static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_
         (r.allocated && on_fill(h, is, line, err) != 0))
         return -1;
     count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, NULL, err);
+    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, &h->back, err);
 }
 
 /* A local store: write-back, write-allocate in L1. */
@@ -860,8 +859,9 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
         return -1;
     if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
         count_l1_to_l2(h, is, sector_bytes(q.sector_mask), 1, 0);
-        return l2_access(h, is, line, q.sector_mask, L2_WRITE, NULL, NULL, NULL, err);
+        return l2_access(h, is, line, q.sector_mask, L2_WRITE, NULL, NULL, &h->back, err);
     }
+    h->back = h->now + h->o.config.timing.l1_latency; /* kept in L1: L1 acknowledges it */
     return 0;
 }
 
@@ -878,14 +878,14 @@ static uint64_t ldst_take(hierarchy *h, const replay_issue *is)
 }
 
 /* After a request: a wait at L1 held the unit until the request went on;
- * a load's data back makes the instruction's. */
-static void ldst_release(hierarchy *h, const replay_issue *is, l1_route route)
+ * its answer (a load's data, a store's acknowledgement from L2, or from L1
+ * for a local store it keeps) makes the instruction's. */
+static void ldst_release(hierarchy *h, const replay_issue *is)
 {
     uint64_t rate = h->o.config.timing.ldst_requests_per_cycle, *next = &h->ldst_next[is->sm];
     if (*next < h->now * rate + 1)
         *next = h->now * rate + 1;
-    int returns = route == L1_LOOKUP || route == L1_BYPASS || is->kind == WST_ATOMIC;
-    if (returns && h->back > h->data_back)
+    if (h->back > h->data_back)
         h->data_back = h->back;
 }
 
@@ -954,7 +954,7 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             return -1;
         misses += (uint32_t)(rc == 1);
         if (h->timing)
-            ldst_release(h, is, route);
+            ldst_release(h, is);
     }
     if (h->timing)
         h->ldst_free = ldst_free_at(h, is);

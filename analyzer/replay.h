@@ -47,7 +47,7 @@ typedef struct timed_observer {
     void (*cta)(void *ctx, uint32_t kernel, uint32_t sm, uint32_t slot, uint32_t cta,
                 uint64_t start, uint64_t end);
     /* A warp instruction issued at is->step whose data was back at `back`
-     * (loads and atomics; stores: the cycle it left the LD/ST unit). */
+     * (loads and atomics; stores: when acknowledged). */
     void (*instruction)(void *ctx, const replay_issue *is, uint64_t back);
 } timed_observer;
 

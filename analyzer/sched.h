@@ -135,7 +135,8 @@ int sched_next(sched *s, sched_event *event, ws_error *err);
  * (wst_record.waits) or, without them, for all the warp's loads; a CTA
  * retires when its last load is back. */
 typedef struct sched_outcome {
-    uint64_t data_back; /* loads and atomics: the cycle the last request's data is back */
+    uint64_t data_back; /* loads and atomics: the cycle the last request's data is back;
+                           stores: when the last is acknowledged (the warp's end waits) */
     uint64_t ldst_free; /* the cycle the SM's LD/ST unit is free again */
 } sched_outcome;
 

@@ -37,6 +37,7 @@ typedef struct timed_warp {
     uint32_t gap_left;  /* non-memory instructions before its next record */
     uint32_t loads_seen; /* loads issued (the history's newest is at loads_seen - 1) */
     uint64_t all_loads; /* when its last outstanding load is back */
+    uint64_t stores_back; /* when its last store is acknowledged (it ends no sooner) */
     uint64_t older_back; /* the latest back of the loads older than the history */
     uint64_t load_back[TIMED_LOAD_HISTORY]; /* when each recent load is back */
 } timed_warp;

@@ -100,6 +100,8 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     s->awaiting = 0;
     sm_state *sm = &s->sms[s->last_sm];
     timed_warp *t = &sm->timed[s->last_slot];
+    if (!s->last_returns_data && o->data_back > t->stores_back)
+        t->stores_back = o->data_back;
     if (s->last_returns_data) {
         uint64_t *slot = &t->load_back[t->loads_seen++ % TIMED_LOAD_HISTORY];
         if (t->loads_seen > TIMED_LOAD_HISTORY && *slot > t->older_back)
@@ -115,9 +117,13 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
         prepare_head(s, sm, s->last_slot);
         return;
     }
-    /* The warp has issued its last record: it ends when its loads are back. */
+    /* The warp has issued its last record: it ends when its loads are back
+     * and its stores acknowledged (as GPGPU-Sim retires a warp only once
+     * its stores are done). */
     cta_state *c = &sm->ctas[s->last_cta_slot];
-    uint64_t end = t->all_loads > s->cycle + 1 ? t->all_loads : s->cycle + 1;
+    uint64_t end = t->all_loads > t->stores_back ? t->all_loads : t->stores_back;
+    if (end < s->cycle + 1)
+        end = s->cycle + 1;
     if (end > c->done_at)
         c->done_at = end;
 }

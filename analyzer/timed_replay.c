@@ -77,8 +77,7 @@ static int issue(loop *l, const coalesce_config *cc, const sched_event *e, ws_er
     hierarchy_timed_outcome(l->driver ? l->driver : l->h, &o.data_back, &o.ldst_free);
     sched_timed_issued(l->sched, &o);
     if (l->timeline && l->timeline->instruction)
-        l->timeline->instruction(l->timeline->ctx, &is,
-                                 r->kind == WST_STORE ? o.ldst_free : o.data_back);
+        l->timeline->instruction(l->timeline->ctx, &is, o.data_back);
     return 0;
 }
 

@@ -312,6 +312,22 @@ Test(timed, a_store_never_stalls)
     wst_memtrace_free(m);
 }
 
+/* A warp ends only when its stores are acknowledged: one store at 0, its
+ * slice's acknowledgement 120 cycles after its lookup at 0; the kernel's
+ * one CTA retires then (as GPGPU-Sim retires a warp once its stores are
+ * done). */
+Test(timed, a_warp_ends_when_its_stores_are_acknowledged)
+{
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_STORE, .lanes = 1, .line = {1}}};
+    wst_memtrace *m = trace_of(recs, 1, 1, 1);
+    gpu_config c = tiny_gpu();
+    hierarchy *h = run_timed(m, &c, "rr,gto", NULL);
+    cr_assert_eq(kernel_cycles(h, 0), L2);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
 /* Two kernels of one load of X each.  Kernel 0: DRAM, 220 cycles.  Kernel
  * 1 starts when kernel 0's last CTA retires, at 220, with its L1 flushed
  * and L2 warm: an L2 hit, 120 cycles; it ends at 340. */
