@@ -164,12 +164,12 @@ def read_status(d):
         return "not run"
 
 
-def evaluate(runs, workloads, preset, order, mirror):
+def evaluate(runs, workloads, preset, order, mirror, suffix=""):
     l1s = bool(mirror["l1"].get("sector"))
     l2s = bool(mirror["l2"].get("sector"))
     rows, skipped, per_wl = [], [], []
     for w in workloads:
-        d = os.path.join(runs, w, f"{preset}-{order}")
+        d = os.path.join(runs, w, f"{preset}-{order}{suffix}")
         st = read_status(d)
         if st != "ok":
             skipped.append((w, st))
@@ -371,6 +371,7 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--svg")
     ap.add_argument("--title", default="")
+    ap.add_argument("--suffix", default="", help="run directories' suffix (-exported)")
     ap.add_argument("--json", help="also write the headline figures as JSON")
     a = ap.parse_args()
     workloads = [w for w in a.workloads.split(",") if w]
@@ -379,7 +380,7 @@ def main():
         with open(os.path.join(a.mirrors, p + ".json")) as f:
             mirror = json.load(f)
         for o in a.orders.split(","):
-            rows, skipped, per_wl = evaluate(a.runs, workloads, p, o, mirror)
+            rows, skipped, per_wl = evaluate(a.runs, workloads, p, o, mirror, a.suffix)
             sections.append({"preset": p, "order": o, "rows": rows, "skipped": skipped,
                              "per_wl": per_wl, "head": headline(rows, per_wl),
                              "l1s": bool(mirror["l1"].get("sector")),

@@ -31,6 +31,16 @@
 #   --retry-failed        with --keep, run again the Accel-Sim runs that failed
 #                         or timed out (default: report them as before)
 #   --jobs N              Accel-Sim runs at once (default 1)
+#   --deps blocking|exported
+#                         the registers Accel-Sim sees (default blocking):
+#                         `blocking` rewrites the exported traces so that every
+#                         load writes R0 and every store and EXIT reads it, so a
+#                         warp's instruction waits for all its loads in flight,
+#                         as warpscope's timed replay assumes of a trace that
+#                         carries no dependencies (docs/metrics.md §12);
+#                         `exported` runs `export accelsim`'s registers as they
+#                         are (each load its own register, nothing reads them:
+#                         loads never wait)
 # Environment: ACCELSIM_TIMEOUT (seconds per Accel-Sim run, default 1800).
 # Exit status: 0 when every run finished, 1 when some were skipped, 2 on a
 # usage or setup error.
@@ -40,7 +50,7 @@ die() { echo "timed-validate: $*" >&2; exit 2; }
 note() { echo "timed-validate: $*" >&2; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-size=small only="" presets=fermi,volta orders=gto,lrr out="" svg="" keep="" retry=0 jobs=1
+size=small only="" presets=fermi,volta orders=gto,lrr out="" svg="" keep="" retry=0 jobs=1 deps=blocking
 pos=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -52,8 +62,9 @@ while [ $# -gt 0 ]; do
     --svg) [ $# -ge 2 ] || die "--svg needs a file"; svg=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || die "--keep needs a directory"; keep=$2; shift 2 ;;
     --retry-failed) retry=1; shift ;;
+    --deps) [ $# -ge 2 ] || die "--deps needs blocking or exported"; deps=$2; shift 2 ;;
     --jobs) [ $# -ge 2 ] || die "--jobs needs a number"; jobs=$2; shift 2 ;;
-    -h | --help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1" ;;
     *) pos+=("$1"); shift ;;
     esac
@@ -61,6 +72,7 @@ done
 [ ${#pos[@]} -ge 1 ] && [ ${#pos[@]} -le 2 ] ||
     die "usage: scripts/timed-validate.sh ACCELSIM_DIR [WARPSCOPE_BIN] [--size S] [--only LIST] [--presets LIST] [--orders LIST] [--out FILE.md] [--keep DIR]"
 case "$size" in small | medium) ;; *) die "--size must be small or medium" ;; esac
+case "$deps" in blocking) sfx="" ;; exported) sfx=-exported ;; *) die "--deps must be blocking or exported" ;; esac
 case "$jobs" in '' | *[!0-9]* | 0) die "--jobs needs a positive number" ;; esac
 asdir=$(cd "${pos[0]}" 2>/dev/null && pwd) || die "ACCELSIM_DIR ${pos[0]}: no such directory"
 ws=${pos[1]:-$repo/build/rel/warpscope}
@@ -100,9 +112,9 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -n "$keep" ]; then mkdir -p "$keep" || die "cannot create $keep"; runs=$(cd "$keep" && pwd); else runs=$tmp/runs; mkdir -p "$runs"; fi
 
 # One Accel-Sim run plus warpscope's two replays of workload $1 on preset $2
-# under order $3, into $runs/$1/$2-$3/; its status file says "ok" or why not.
+# under order $3, into $runs/$1/$2-$3$sfx/; its status file says "ok" or why not.
 run_one() {
-    local w=$1 p=$2 o=$3 d=$runs/$1/$2-$3 rc=0 why start
+    local w=$1 p=$2 o=$3 d=$runs/$1/$2-$3$sfx rc=0 why start
     mkdir -p "$d"
     if [ -f "$d/status" ] && { [ "$(cat "$d/status")" = ok ] || [ "$retry" -eq 0 ]; } &&
         [ -f "$d/timed.json" ] && [ -f "$d/func.json" ]; then
@@ -123,7 +135,7 @@ run_one() {
     start=$SECONDS
     mkdir -p "$d/run"
     { (cd "$d/run" && LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        exec timeout "$timeout_s" "$sim" -trace "$runs/$w/export/kernelslist.g" \
+        exec timeout "$timeout_s" "$sim" -trace "$runs/$w/export$sfx/kernelslist.g" \
         -config "$gpgpusim_cfg" -config "$trace_cfg" -config "$d/common.config" \
         -config "$d/$p.config" -config "$d/order.config") >"$d/accelsim.out" 2>&1 || rc=$?; } 2>/dev/null
     if [ "$rc" -eq 0 ] && ! grep -q '^GPGPU-Sim: \*\*\* exit detected \*\*\*' "$d/accelsim.out"; then rc=3; fi
@@ -154,9 +166,21 @@ for w in "${names[@]}"; do
     if [ ! -f "$runs/$w/export/kernelslist.g" ]; then
         "$ws" record --workload "$w" --size "$size" --quiet -o "$runs/$w/$w.wst" >/dev/null 2>"$runs/$w/ws.err" ||
             die "warpscope record --workload $w failed: $(tail -1 "$runs/$w/ws.err")"
-        rm -rf "$runs/$w/export"
+        rm -rf "$runs/$w/export" "$runs/$w/export-exported" "$runs/$w/export.tmp"
         "$ws" export accelsim "$runs/$w/$w.wst" -o "$runs/$w/export.tmp" >/dev/null 2>"$runs/$w/ws.err" ||
             die "warpscope export accelsim of $w failed: $(tail -1 "$runs/$w/ws.err")"
+        mv "$runs/$w/export.tmp" "$runs/$w/export-exported"
+        # The blocking variant: each load's destination becomes R0 and each
+        # instruction without registers (stores, EXIT) reads R0, so
+        # Accel-Sim's scoreboard holds a warp until its loads are back.
+        mkdir -p "$runs/$w/export.tmp"
+        for f in "$runs/$w/export-exported"/*; do
+            case "$f" in
+            *.traceg) sed -E -e 's/^([0-9]+ [0-9a-f]+ [0-9a-f]+) 1 R[0-9]+ /\1 1 R0 /' \
+                -e 's/^([0-9]+ [0-9a-f]+ [0-9a-f]+ 0 [A-Z][A-Z0-9.]*) 0 /\1 1 R0 /' "$f" >"$runs/$w/export.tmp/${f##*/}" ;;
+            *) cp "$f" "$runs/$w/export.tmp/" ;;
+            esac
+        done
         mv "$runs/$w/export.tmp" "$runs/$w/export"
         echo "$size" >"$runs/$w/size"
     elif [ "$(cat "$runs/$w/size" 2>/dev/null)" != "$size" ]; then
@@ -184,14 +208,14 @@ wait
 commit=$(git -C "$(dirname "$ws")" rev-parse --short HEAD 2>/dev/null || echo unknown)
 wsver=$("$ws" --version 2>/dev/null | head -1)
 args=(--workloads "$only" --presets "$presets" --orders "$orders" --mirrors "$mirrors"
-    --title "Measured with $wsver ($ws, built in a checkout at $commit), --size $size; Accel-Sim $(git -C "$asdir" rev-parse --short HEAD 2>/dev/null || echo '?') with GPGPU-Sim $(git -C "$asdir/gpu-simulator/gpgpu-sim" rev-parse --short HEAD 2>/dev/null || echo '?')."
-    --json "$runs/summary.json")
+    --title "Registers: $deps. Measured with $wsver ($ws, built in a checkout at $commit), --size $size; Accel-Sim $(git -C "$asdir" rev-parse --short HEAD 2>/dev/null || echo '?') with GPGPU-Sim $(git -C "$asdir/gpu-simulator/gpgpu-sim" rev-parse --short HEAD 2>/dev/null || echo '?')."
+    --suffix "$sfx" --json "$runs/summary$sfx.json")
 [ -z "$out" ] || args+=(--out "$out")
 [ -z "$svg" ] || args+=(--svg "$svg")
 python3 "$repo/scripts/timed-validate.py" "$runs" "${args[@]}"
 
 skipped=0
 for w in "${names[@]}"; do for p in "${preset_list[@]}"; do for o in "${order_list[@]}"; do
-    [ "$(cat "$runs/$w/$p-$o/status" 2>/dev/null)" = ok ] || skipped=$((skipped + 1))
+    [ "$(cat "$runs/$w/$p-$o$sfx/status" 2>/dev/null)" = ok ] || skipped=$((skipped + 1))
 done; done; done
 [ "$skipped" -eq 0 ] || { note "$skipped runs skipped (see the report)"; exit 1; }
