@@ -214,6 +214,31 @@ args=(--workloads "$only" --presets "$presets" --orders "$orders" --mirrors "$mi
 [ -z "$svg" ] || args+=(--svg "$svg")
 python3 "$repo/scripts/timed-validate.py" "$runs" "${args[@]}"
 
+# The plot in headless Chromium, as scripts/browser-test.sh checks the HTML
+# reports: it must render, with no console message (a rejected SVG attribute).
+if [ -n "$svg" ]; then
+    browser=""
+    for b in chromium chromium-browser google-chrome google-chrome-stable; do
+        command -v "$b" >/dev/null 2>&1 && { browser=$(command -v "$b"); break; }
+    done
+    if [ -z "$browser" ]; then
+        note "plot not checked: chromium not installed"
+    else
+        svgabs=$(cd "$(dirname "$svg")" && pwd)/$(basename "$svg")
+        # --no-sandbox: the sandbox refuses to start as root; the page is our own file.
+        timeout 120 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/chromium" \
+            --window-size=700,600 --hide-scrollbars --enable-logging=stderr --v=0 \
+            --screenshot="$tmp/plot.png" "file://$svgabs" >"$tmp/chromium.log" 2>&1 || true
+        size=$(stat -c %s "$tmp/plot.png" 2>/dev/null || echo 0)
+        if [ "$size" -lt 5000 ]; then
+            note "plot check FAILED: Chromium drew no picture of $svg"; exit 1
+        elif grep -q ':CONSOLE' "$tmp/chromium.log"; then
+            note "plot check FAILED: console messages:"; grep ':CONSOLE' "$tmp/chromium.log" >&2; exit 1
+        fi
+        note "plot $svg renders in Chromium ($size-byte PNG), no console messages"
+    fi
+fi
+
 skipped=0
 for w in "${names[@]}"; do for p in "${preset_list[@]}"; do for o in "${order_list[@]}"; do
     [ "$(cat "$runs/$w/$p-$o$sfx/status" 2>/dev/null)" = ok ] || skipped=$((skipped + 1))
