@@ -120,6 +120,16 @@ run_one() {
         [ -f "$d/timed.json" ] && [ -f "$d/func.json" ]; then
         return 0
     fi
+    # Another instance of this script on the same --keep directory may be
+    # on this run: leave it to that one (a run killed midway leaves its lock
+    # behind: remove DIR/W/PRESET-ORDER/.lock).
+    mkdir "$d/.lock" 2>/dev/null || { note "$w $p $o: locked by another run, left to it"; return 0; }
+    run_locked "$@"
+    rmdir "$d/.lock"
+}
+
+run_locked() {
+    local w=$1 p=$2 o=$3 d=$runs/$1/$2-$3$sfx rc=0 why start
     rm -f "$d/status"
     # warpscope first (fractions of a second): the same mirror, the same order.
     if ! "$ws" replay "$runs/$w/$w.wst" --gpu "$mirrors/$p.json" --cache-op ignore --schedule "rr,$o" \
