@@ -204,7 +204,8 @@ def headline(rows, per_wl):
     xs = [r["a"]["cycles"] for r in rows if r["t"]["cycles"] and r["a"]["cycles"]]
     ys = [r["t"]["cycles"] for r in rows if r["t"]["cycles"] and r["a"]["cycles"]]
     mape = (100.0 * sum(abs(y - x) / x for x, y in zip(xs, ys)) / len(xs)) if xs else None
-    h = {"kernels": len(xs), "mape": mape, "r": pearson(xs, ys),
+    wape = (100.0 * sum(abs(y - x) for x, y in zip(xs, ys)) / sum(xs)) if xs else None
+    h = {"kernels": len(xs), "mape": mape, "wape": wape, "r": pearson(xs, ys),
          "r_log": pearson([math.log(x) for x in xs], [math.log(y) for y in ys]) if xs else None,
          "workloads": len(per_wl)}
     for mode in ("timed", "func"):
@@ -231,18 +232,21 @@ def markdown(sections, title):
         out.append("")
     out.append("### Summary")
     out.append("")
-    out.append("| preset | order | workloads | kernels | cycles MAPE | Pearson r (cycles) | r of log cycles "
-               "| L1 within 3 pts: timed / functional | L2 within 3 pts: timed / functional "
+    out.append("| preset | order | workloads | kernels | cycles MAPE | cycle-weighted error | Pearson r (cycles) "
+               "| r of log cycles | L1 within 3 pts: timed / functional | L2 within 3 pts: timed / functional "
                "| both: timed / functional | skipped |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for s in sections:
         h = s["head"]
         n = h["workloads"]
         out.append(f"| {s['preset']} | {s['order']} | {n} | {h['kernels']} | {fnum(h['mape'])}% | "
-                   f"{fnum(h['r'], '.3f')} | {fnum(h['r_log'], '.3f')} | "
+                   f"{fnum(h['wape'])}% | {fnum(h['r'], '.3f')} | {fnum(h['r_log'], '.3f')} | "
                    f"{h['timed']['l1']} / {h['func']['l1']} of {n} | {h['timed']['l2']} / {h['func']['l2']} of {n} | "
                    f"{h['timed']['both']} / {h['func']['both']} of {n} | "
                    f"{', '.join(w for w, _ in s['skipped']) or '–'} |")
+    out.append("")
+    out.append("MAPE: the mean over kernels of |warpscope − Accel-Sim| ÷ Accel-Sim cycles; cycle-weighted "
+               "error: Σ |warpscope − Accel-Sim| ÷ Σ Accel-Sim over the same kernels (long kernels weigh more).")
     out.append("")
     out.append("Hit rates count pending hits as hits (Accel-Sim: HIT + HIT_RESERVED over TOTAL_ACCESS; "
                "warpscope: hits + pending hits over requests), summed over a workload's kernels; "
