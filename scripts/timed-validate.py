@@ -290,13 +290,17 @@ def markdown(sections, title):
         out.append("")
         out.append("Per workload (hit + pending, %; ✓ within 3 points of Accel-Sim):")
         out.append("")
-        out.append("| workload | L1 AS | L1 T | L1 F | L2 AS | L2 T | L2 F |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|")
+        out.append("| workload | kernels | cycles MAPE | cycles AS / T (sum) | L1 AS | L1 T | L1 F | L2 AS | L2 T | L2 F |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for p in s["per_wl"]:
+            ks = [r for r in s["rows"] if r["w"] == p["w"] and r["a"]["cycles"] and r["t"]["cycles"]]
+            wm = (fnum(100.0 * sum(abs(r["t"]["cycles"] - r["a"]["cycles"]) / r["a"]["cycles"] for r in ks) / len(ks)) + "%"
+                  if ks else "–")
+            sums = (f"{sum(r['a']['cycles'] for r in ks):,} / {sum(r['t']['cycles'] for r in ks):,}" if ks else "–")
             def c(lvl, mode):
                 v = fmt_rate(p[lvl][mode])
                 return v + (" ✓" if p[lvl][mode + "_ok"] else "")
-            out.append(f"| {p['w']} | {fmt_rate(p['l1']['as'])} | {c('l1', 'timed')} | {c('l1', 'func')} | "
+            out.append(f"| {p['w']} | {len(ks)} | {wm} | {sums} | {fmt_rate(p['l1']['as'])} | {c('l1', 'timed')} | {c('l1', 'func')} | "
                        f"{fmt_rate(p['l2']['as'])} | {c('l2', 'timed')} | {c('l2', 'func')} |")
         if s["skipped"]:
             out.append("")
