@@ -219,7 +219,7 @@ commit=$(git -C "$(dirname "$ws")" rev-parse --short HEAD 2>/dev/null || echo un
 wsver=$("$ws" --version 2>/dev/null | head -1)
 args=(--workloads "$only" --presets "$presets" --orders "$orders" --mirrors "$mirrors"
     --title "Registers: $deps. Measured with $wsver ($ws, built in a checkout at $commit), --size $size; Accel-Sim $(git -C "$asdir" rev-parse --short HEAD 2>/dev/null || echo '?') with GPGPU-Sim $(git -C "$asdir/gpu-simulator/gpgpu-sim" rev-parse --short HEAD 2>/dev/null || echo '?')."
-    --suffix "$sfx" --json "$runs/summary$sfx.json")
+    --suffix="$sfx" --json "$runs/summary$sfx.json")
 [ -z "$out" ] || args+=(--out "$out")
 [ -z "$svg" ] || args+=(--svg "$svg")
 python3 "$repo/scripts/timed-validate.py" "$runs" "${args[@]}"
