@@ -91,7 +91,7 @@ Test(cli_sweep, bad_options_give_one_line)
 /* Issue 42, item 3: each model fits the limit, all of them at once do not
  * (256 SMs of 256 KiB L1s: 64 MiB a model, hundreds of grid points); the
  * sum is refused before any is built.  compare alike, under a small limit. */
-Test(cli_sweep, models_that_fit_alone_are_refused_together, .timeout = 120)
+Test(cli_sweep, models_that_fit_alone_are_refused_together)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gaussian");
     cli_result r = cli_run("sweep", trace, "--gpu", "poise", "--sms", "256", "--l1", "256K:64:128",

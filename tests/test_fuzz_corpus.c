@@ -77,7 +77,7 @@ static void report_seed(const char *seed, void *dir)
     free(out);
 }
 
-Test(fuzz_corpus, every_target_has_seeds_its_reader_accepts, .timeout = 240)
+Test(fuzz_corpus, every_target_has_seeds_its_reader_accepts)
 {
     char *dir = test_tmpdir();
     char *trace = test_import_accelsim(dir, "vectoradd");

@@ -226,7 +226,7 @@ Test(hostile, a_cache_size_unit_is_named_when_it_is_the_fault)
 
 /* A write that fails says why: here a file-size limit (RLIMIT_FSIZE) on a
  * JSON report larger than it. */
-Test(hostile, a_failed_json_write_says_why, .timeout = 120)
+Test(hostile, a_failed_json_write_says_why)
 {
     char *dir = test_tmpdir();
     char *trace = test_record_trace(dir, "gaussian");

@@ -48,7 +48,7 @@ static pid_t drain_fifo(const char *path, const char *count_path)
     return pid;
 }
 
-Test(output_targets, a_fifo_output_is_written_in_place_and_stays_a_fifo, .timeout = 120)
+Test(output_targets, a_fifo_output_is_written_in_place_and_stays_a_fifo)
 {
     char *dir = test_tmpdir();
     char *trace = test_record_trace(dir, "gaussian");
@@ -84,7 +84,7 @@ Test(output_targets, a_fifo_output_is_written_in_place_and_stays_a_fifo, .timeou
 
 /* A character device like /dev/null, made by the test (needs root or
  * CAP_MKNOD; skipped without). */
-Test(output_targets, a_device_output_is_written_in_place_and_stays_a_device, .timeout = 120)
+Test(output_targets, a_device_output_is_written_in_place_and_stays_a_device)
 {
     char *dir = test_tmpdir();
     char *node = test_path(dir, "null");
@@ -107,7 +107,7 @@ Test(output_targets, a_device_output_is_written_in_place_and_stays_a_device, .ti
     test_tmpdir_cleanup(dir);
 }
 
-Test(output_targets, a_symbolic_link_output_is_refused_and_stays_a_link, .timeout = 120)
+Test(output_targets, a_symbolic_link_output_is_refused_and_stays_a_link)
 {
     char *dir = test_tmpdir();
     char *trace = test_record_trace(dir, "gaussian");
@@ -130,7 +130,7 @@ Test(output_targets, a_symbolic_link_output_is_refused_and_stays_a_link, .timeou
 
 /* Every command that reads a trace and writes a file refuses to write it
  * over the trace, naming both, and leaves the trace as it was. */
-Test(output_targets, no_command_writes_over_its_input_trace, .timeout = 240)
+Test(output_targets, no_command_writes_over_its_input_trace)
 {
     char *dir = test_tmpdir();
     char *trace = test_record_trace(dir, "gaussian");
@@ -165,7 +165,7 @@ Test(output_targets, no_command_writes_over_its_input_trace, .timeout = 240)
 
 /* import reads its kernel traces after it opens its output: the check at
  * publishing catches an output naming one of them. */
-Test(output_targets, import_never_writes_over_one_of_its_inputs, .timeout = 120)
+Test(output_targets, import_never_writes_over_one_of_its_inputs)
 {
     char *dir = test_tmpdir();
     char src[4096];
@@ -190,7 +190,7 @@ Test(output_targets, import_never_writes_over_one_of_its_inputs, .timeout = 120)
 
 /* `profile ... | head -1`: the reader goes away; the run ends by SIGPIPE
  * and takes back the directory it made and every temporary. */
-Test(output_targets, a_closed_pipe_leaves_nothing_behind, .timeout = 120)
+Test(output_targets, a_closed_pipe_leaves_nothing_behind)
 {
     char *dir = test_tmpdir();
     char *out = test_path(dir, "prof");

@@ -214,7 +214,7 @@ Test(outputs, tables_written_beside_a_profile_remove_neither_its_input_nor_its_r
 
 /* Issue 42, item 2: a list naming a file warpscope did not write (by hand,
  * or one the user replaced since) removes nothing. */
-Test(outputs, an_output_list_removes_only_files_as_warpscope_left_them, .timeout = 120)
+Test(outputs, an_output_list_removes_only_files_as_warpscope_left_them)
 {
     char *dir = test_tmpdir();
     char *trace = test_record_trace(dir, "gaussian");
@@ -240,7 +240,7 @@ Test(outputs, an_output_list_removes_only_files_as_warpscope_left_them, .timeout
 }
 
 /* Issue 42, item 2: `--csv tables/` wrote an empty list. */
-Test(outputs, a_trailing_slash_still_lists_the_tables, .timeout = 120)
+Test(outputs, a_trailing_slash_still_lists_the_tables)
 {
     char *dir = test_tmpdir();
     char *trace = test_record_trace(dir, "gaussian");

@@ -63,20 +63,20 @@ static size_t bytes_each(uint32_t pcs, uint32_t empty, size_t each)
 }
 
 /* Was 14.8 KB a PC (dense histograms with their bounds, indented). */
-Test(report_size, a_pc_run_once_costs_little_json, .timeout = 120)
+Test(report_size, a_pc_run_once_costs_little_json)
 {
     size_t per_pc = bytes_each(1000, 0, 1000);
     cr_expect_lt(per_pc, 1500, "%zu bytes of JSON a PC", per_pc);
 }
 
 /* Was 53 KB an empty kernel. */
-Test(report_size, an_empty_kernel_costs_little_json, .timeout = 120)
+Test(report_size, an_empty_kernel_costs_little_json)
 {
     size_t per_kernel = bytes_each(1, 200, 200);
     cr_expect_lt(per_kernel, 12000, "%zu bytes of JSON a kernel", per_kernel);
 }
 
-Test(report_size, a_report_is_compact_and_says_its_version, .timeout = 120)
+Test(report_size, a_report_is_compact_and_says_its_version)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gaussian"), *text;
     size_t bytes = report_bytes(dir, trace, &text);
