@@ -50,21 +50,35 @@ static void table(FILE *out, const json_t *policies, size_t n)
     fputs("</tbody></table></div>\n", out);
 }
 
+/* Room for four series of n values, and the n policies' names filled in;
+ * -1 (nothing allocated) when memory runs out. */
+static int chart_columns(const json_t *policies, size_t n, double **v, const char ***names)
+{
+    *v = malloc(4 * n * sizeof **v);
+    *names = malloc(n * sizeof **names);
+    if (!*v || !*names) {
+        free(*v);
+        free(*names);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = json_array_get(policies, i);
+        (*names)[i] = report_str(p, "name") ? report_str(p, "name") : "?";
+    }
+    return 0;
+}
+
 /* Each policy's mean load latency by where the loads were served. */
 static void timed_latency_chart(FILE *out, const json_t *policies, size_t n)
 {
     static const char *const where[] = {"l1", "l1_merge", "l2", "dram"};
     static const char *const label[] = {"L1 hit", "merged in flight", "L2", "DRAM"};
-    double *v = malloc(4 * n * sizeof *v);
-    const char **names = malloc(n * sizeof *names);
-    if (!v || !names) {
-        free(v);
-        free(names);
+    double *v;
+    const char **names;
+    if (chart_columns(policies, n, &v, &names) != 0)
         return;
-    }
     for (size_t i = 0; i < n; i++) {
         const json_t *p = json_array_get(policies, i);
-        names[i] = report_str(p, "name") ? report_str(p, "name") : "?";
         for (int w = 0; w < 4; w++) {
             char key[64];
             snprintf(key, sizeof key, "timed.load_latency.%s.mean_cycles", where[w]);
@@ -123,19 +137,15 @@ static void timed_table(FILE *out, const json_t *policies, size_t n)
 
 static void charts(FILE *out, const json_t *policies, size_t n)
 {
-    double *v = malloc(4 * n * sizeof *v);
-    const char **names = malloc(n * sizeof *names);
-    if (!v || !names) {
-        free(v);
-        free(names);
+    double *v;
+    const char **names;
+    if (chart_columns(policies, n, &v, &names) != 0)
         return;
-    }
     const json_t *first = json_array_get(policies, 0);
     double base_l2 = report_num(first, "traffic.l1_to_l2_bytes");
     double base_dram = report_num(first, "traffic.l2_to_dram_read_bytes");
     for (size_t i = 0; i < n; i++) {
         const json_t *p = json_array_get(policies, i);
-        names[i] = report_str(p, "name") ? report_str(p, "name") : "?";
         v[i] = report_num(p, "l1.hit_rate");
         v[n + i] = report_num(p, "l2.hit_rate");
         v[2 * n + i] = relative(report_num(p, "traffic.l1_to_l2_bytes"), base_l2);

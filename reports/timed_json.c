@@ -2,6 +2,7 @@
 #include "reports/timed_json.h"
 
 #include "reports/json_out.h"
+#include "reports/timed_text.h"
 
 static const char *const model_label =
     "warpscope's timed replay (docs/metrics.md §12): the model's cycles, not a GPU's; its "
@@ -60,9 +61,7 @@ static json_t *queues_json(const queue_counts *q, uint32_t n, uint64_t cycles)
 json_t *timed_run_json(const replay_results *r)
 {
     const timed_kernel *t = &r->timed_total;
-    uint64_t cycles = 0;
-    for (uint32_t k = 0; k < r->kernel_count; k++)
-        cycles += r->kernels[k].timed.end_cycle - r->kernels[k].timed.start_cycle;
+    uint64_t cycles = timed_cycles(r);
     timed_kernel whole = *t;
     whole.start_cycle = 0;
     whole.end_cycle = cycles;
