@@ -38,7 +38,7 @@ typedef struct timing_config {
     uint32_t issue_per_cycle;       /* warp instructions each scheduler issues a cycle */
     uint32_t l1_latency;            /* an L1 hit's cycles, issue to data */
     uint32_t ldst_requests_per_cycle; /* requests an SM's L1 takes a cycle */
-    uint32_t l2_requests_per_cycle; /* requests an L2 slice takes a cycle */
+    uint32_t l2_requests_per_cycle; /* requests (sectored L2: sectors) a slice takes a cycle */
     uint32_t dram_bytes_per_cycle;  /* bytes a slice's DRAM channel moves a cycle */
 } timing_config;
 

@@ -455,7 +455,9 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     uint32_t slice_index = fastdiv_remainder(h->by_slices, line);
     cache *slice = h->l2[slice_index];
     /* Timed: the slice looks the request up when its queue reaches it. */
-    uint64_t at = h->timing ? mem_timing_l2(h->timing, slice_index, h->now) : h->now;
+    /* docs/metrics.md §12: a sectored L2 looks each sector up in its own slot. */
+    uint32_t units = h->l2_sectored ? (uint32_t)__builtin_popcount(sectors) : 1;
+    uint64_t at = h->timing ? mem_timing_l2(h->timing, slice_index, h->now, units) : h->now;
     if (write)
         cache_write(slice, &q, at, &r);
     else
