@@ -280,12 +280,26 @@ enum { PROBE_MISS, PROBE_PRESENT, PROBE_SKIPPED };
  * it asked for valid; a write-back write makes them valid and dirty; a
  * write-through write (the `allocate` write policy) makes valid only the
  * sectors it writes whole (`whole`, in this cache's sectors) and dirties
- * nothing.  Writes fetch nothing. */
-typedef enum access_mode { ACCESS_READ, ACCESS_WRITE_BACK, ACCESS_WRITE_THROUGH } access_mode;
+ * nothing; a lazy write-back write (an L2's `lazy-fetch`) dirties them all
+ * and makes valid only those it writes whole, so a read of a sector written
+ * in part misses and fetches it (docs/metrics.md §7).  Writes fetch
+ * nothing. */
+typedef enum access_mode {
+    ACCESS_READ,
+    ACCESS_WRITE_BACK,
+    ACCESS_WRITE_THROUGH,
+    ACCESS_WRITE_BACK_LAZY
+} access_mode;
 
 static inline uint8_t made_valid(access_mode mode, uint8_t need, uint8_t whole)
 {
-    return mode == ACCESS_WRITE_THROUGH ? (uint8_t)(need & whole) : need;
+    return mode == ACCESS_WRITE_THROUGH || mode == ACCESS_WRITE_BACK_LAZY ? (uint8_t)(need & whole)
+                                                                          : need;
+}
+
+static inline int makes_dirty(access_mode mode)
+{
+    return mode == ACCESS_WRITE_BACK || mode == ACCESS_WRITE_BACK_LAZY;
 }
 
 static inline __attribute__((always_inline)) int
@@ -317,7 +331,7 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
         out->hit_sectors = (uint8_t)(need & c->valid[i]);
         out->fetch_sectors = write ? 0 : missing;
         c->valid[i] |= made_valid(mode, need, whole);
-        if (mode == ACCESS_WRITE_BACK)
+        if (makes_dirty(mode))
             c->dirty[i] |= need;
         if (!lru && c->track_owners) {
             if (!(c->flags[i] & LINE_SHARED) && c->owners[i] != r->sm) {
@@ -364,7 +378,7 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
     }
     c->lines[i] = r->line;
     c->valid[i] = made_valid(mode, need, whole);
-    c->dirty[i] = mode == ACCESS_WRITE_BACK ? need : 0;
+    c->dirty[i] = makes_dirty(mode) ? need : 0;
     c->warps[i] = r->warp;
     c->pcs[i] = r->pc;
     if (!lru) /* a plain cache's lines are never pending: ready stays 0 */
@@ -479,6 +493,11 @@ void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)
 {
     access_line(c, r, 1, ACCESS_WRITE_BACK, 0, now, out, 0, 0);
+}
+
+void cache_write_lazy(cache *c, const cache_req *r, uint8_t whole, uint64_t now, cache_result *out)
+{
+    access_line(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, out, 0, 0);
 }
 
 void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int allocate, uint64_t now,

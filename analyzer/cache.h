@@ -118,6 +118,11 @@ void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_
 /* A write-back, write-allocate write of r->sector_mask: marks the sectors
  * valid and dirty without fetching them. */
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out);
+/* A write-back, write-allocate write of an L2 under `lazy-fetch`
+ * (docs/metrics.md §7): marks every written sector dirty and only those in
+ * `whole` (written in full) valid; a read of one written in part misses
+ * and fetches it, as GPGPU-Sim's lazy fetch-on-read. */
+void cache_write_lazy(cache *c, const cache_req *r, uint8_t whole, uint64_t now, cache_result *out);
 /* A write-through write (the L1 `allocate` write policy, docs/metrics.md §7):
  * a hit updates the line in place; a miss allocates it when `allocate`.
  * Of the sectors written, those in `whole` (32 B sectors written in full)

@@ -14,10 +14,15 @@
 
 typedef enum set_index { INDEX_LINEAR = 0, INDEX_FERMI_HASH } set_index;
 
-/* What an L1 does with a global store (docs/metrics.md §7, "Write policy"). */
+/* What a cache does with a write (docs/metrics.md §7, "Write policy").
+ * L1: evict or allocate.  L2 (always write-back, write-allocate): allocate
+ * makes the sectors a write touches readable; lazy-fetch makes readable
+ * only those it writes whole. */
 typedef enum write_policy {
-    WRITE_EVICT = 0, /* write-through, no-write-allocate, evict on a write hit (Fermi) */
-    WRITE_ALLOCATE   /* write-through, sector write-allocate (Volta and later) */
+    WRITE_EVICT = 0, /* L1: write-through, no-write-allocate, evict on a write hit (Fermi) */
+    WRITE_ALLOCATE,  /* L1: write-through, sector write-allocate (Volta and later); L2: the default */
+    WRITE_LAZY_FETCH /* L2: a sector written in part is fetched on its next read (GPGPU-Sim's
+                      * lazy fetch-on-read) */
 } write_policy;
 
 typedef struct cache_config {
@@ -27,7 +32,7 @@ typedef struct cache_config {
     uint32_t sector_bytes; /* 0 = not sectored, else 32 */
     uint32_t slices;       /* L2 only; 1 for L1 */
     set_index index;
-    write_policy write;    /* L1 only; L2 is always write-back, write-allocate */
+    write_policy write;    /* L1: evict or allocate; L2: allocate or lazy-fetch */
     char policy[24];
 } cache_config;
 
