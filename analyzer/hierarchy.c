@@ -441,13 +441,13 @@ static uint64_t dram_slot(hierarchy *h, uint32_t slice, uint64_t at, uint64_t by
 }
 
 /* A read or write of `sectors` of a line at L2, arriving at h->now; a
- * write writes those in `whole` in full (what an L2 under `lazy-fetch`
- * makes readable, docs/metrics.md §7; reads pass 0).  *hit
+ * write's `written_bytes` are the line's bytes it writes (what an L2 under
+ * `lazy-fetch` needs, docs/metrics.md §7; NULL: its sectors whole).  *hit
  * is set for reads (the latency model needs it), *flags to the line's
  * flags after the access (LINE_SHARED: the L1 fill's hint); timed, *back
  * (when not NULL) to the cycle a read's data is back at the SM. */
 static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                     uint8_t whole, l2_op op, int *hit, uint8_t *flags, uint64_t *back, ws_error *err)
+                     const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     int write = op == L2_WRITE || op == L2_WRITE_BACK, write_back = op == L2_WRITE_BACK;
@@ -462,8 +462,13 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     /* docs/metrics.md §12: a sectored L2 looks each sector up in its own slot. */
     uint32_t units = h->l2_sectored ? (uint32_t)__builtin_popcount(sectors) : 1;
     uint64_t at = h->timing ? mem_timing_l2(h->timing, slice_index, h->now, units) : h->now;
-    if (write && h->l2_lazy_fetch)
-        cache_write_lazy(slice, &q, whole, at, &r);
+    if (write && h->l2_lazy_fetch) {
+        uint64_t whole_sectors[REQUEST_MASK_WORDS] = {0};
+        for (uint32_t s = 0; s < 8; s++)
+            if (sectors >> s & 1)
+                whole_sectors[s / 2] |= UINT64_C(0xffffffff) << (s % 2 * 32);
+        cache_write_lazy(slice, &q, written_bytes ? written_bytes : whole_sectors, at, &r);
+    }
     else if (write)
         cache_write(slice, &q, at, &r);
     else
@@ -536,8 +541,7 @@ static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *
     if (!r->victim_dirty) /* global lines are never dirty: only local write-backs */
         return 0;
     count_l1_to_l2(h, is, h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes, 1, 1);
-    uint8_t written = h->l1_sectored ? r->victim_dirty : h->all_sectors; /* whole sectors */
-    return l2_access(h, is, r->victim_line, written, written,
+    return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors, NULL,
                      L2_WRITE_BACK, NULL, NULL, NULL, err);
 }
 
@@ -635,10 +639,10 @@ static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_
             return 1;
         }
         if (routed == 2) /* L2 serves a hit; a miss comes from DRAM and takes no L2 line */
-            return l2_access(h, is, m->line, m->sectors, 0, L2_READ_NO_FILL, l2_hit, &m->fill_hint,
+            return l2_access(h, is, m->line, m->sectors, NULL, L2_READ_NO_FILL, l2_hit, &m->fill_hint,
                              back, err) != 0 ? -1 : 2;
     }
-    return l2_access(h, is, m->line, m->sectors, 0, L2_READ, l2_hit, &m->fill_hint, back, err) != 0
+    return l2_access(h, is, m->line, m->sectors, NULL, L2_READ, l2_hit, &m->fill_hint, back, err) != 0
                ? -1 : 0;
 }
 
@@ -823,8 +827,7 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
         return -1;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, l1_whole_sectors(rq->byte_mask, h->line_bytes), L2_WRITE,
-                     NULL, NULL, &h->back, err);
+    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, err);
 }
 
 /* A global store under the `allocate` write policy (docs/metrics.md §7):
@@ -849,8 +852,7 @@ static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_
         (r.allocated && on_fill(h, is, line, err) != 0))
         return -1;
     count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, l1_whole_sectors(rq->byte_mask, h->line_bytes), L2_WRITE,
-                     NULL, NULL, &h->back, err);
+    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, err);
 }
 
 /* A local store: write-back, write-allocate in L1. */
@@ -870,8 +872,8 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
         return -1;
     if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
         count_l1_to_l2(h, is, sector_bytes(q.sector_mask), 1, 0);
-        return l2_access(h, is, line, q.sector_mask, l1_whole_sectors(rq->byte_mask, h->line_bytes),
-                         L2_WRITE, NULL, NULL, &h->back, err);
+        return l2_access(h, is, line, q.sector_mask, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back,
+                         err);
     }
     h->back = h->now + h->o.config.timing.l1_latency; /* kept in L1: L1 acknowledges it */
     return 0;
