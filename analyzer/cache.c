@@ -82,9 +82,12 @@ cache *cache_new(const cache_options *o, ws_error *err)
     size_t n = (size_t)o->sets * o->ways;
     if (!c || !(c->lines = malloc(n * sizeof *c->lines)) || !(c->meta = calloc(n, sizeof *c->meta)) ||
         !(c->warps = calloc(n, 4)) || !(c->pcs = calloc(n, 4)) || !(c->valid = calloc(n, 1)) ||
-        !(c->flags = calloc(n, 1)) || !(c->owners = calloc(n, sizeof *c->owners)) ||
-        !(c->filled_at = calloc(n, sizeof *c->filled_at)) ||
-        !(c->filled_in = calloc(n, sizeof *c->filled_in)) ||
+        !(c->flags = calloc(n, 1)) ||
+        /* Only an owner-tracking cache touches these (every access is under
+         * track_owners): a replay of many SMs allocates none of them. */
+        (o->track_owners && (!(c->owners = calloc(n, sizeof *c->owners)) ||
+                             !(c->filled_at = calloc(n, sizeof *c->filled_at)) ||
+                             !(c->filled_in = calloc(n, sizeof *c->filled_in)))) ||
         !(c->dirty = calloc(n, 1)) || !(c->ready = calloc(n, 8)) ||
         !(c->filled = calloc(o->sets, 1)) ||
         (o->track_written_bytes && !(c->written = calloc(n * REQUEST_MASK_WORDS, 8)))) {
