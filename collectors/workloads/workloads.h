@@ -51,6 +51,9 @@ int workload_launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_k
  * `timed`). */
 int workload_launch_timed_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kernel,
                              const void *args, ws_error *err);
+/* workload_launch_2d for a kernel that states its timing. */
+int workload_launch_timed_2d(emu *e, const char *name, unsigned nx, unsigned ny,
+                             emu_kernel_fn kernel, const void *args, ws_error *err);
 /* n floats of device memory filled from the seed state, or NULL when full;
  * *copy (if not NULL) gets a host copy for the CPU reference. */
 float *workload_random_floats(emu *e, size_t n, uint64_t *state, float **copy);
