@@ -96,4 +96,14 @@ static inline void workload_use_loaded(emu_thread *t, emu_value first, uint32_t 
     workload_used(t, gap);
 }
 
+/* Loads whose values an unrolled loop's arithmetic uses later, in their
+ * order: the port keeps them in `loaded` and states the first `upto` of them
+ * used (those it has not stated yet), where the SASS uses them. */
+static inline void workload_use_upto(emu_thread *t, const emu_value *loaded, unsigned *used,
+                                     unsigned upto)
+{
+    for (; *used < upto; (*used)++)
+        emu_use(t, loaded[*used]);
+}
+
 #endif
