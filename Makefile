@@ -238,7 +238,8 @@ $(PY_SO): $(call objs,pic,$(PY_SO_SRC))
 	$(CC) $(REL_CFLAGS) -shared -Wl,--no-undefined -o $@ $^ $(LIBS)
 
 python: deps $(PY_SO) $(REL_BIN)
-	WARPSCOPE_LIB=$(abspath $(PY_SO)) $(PYTHON) -m pip install $(PIP_FLAGS) ./python
+	WARPSCOPE_LIB=$(abspath $(PY_SO)) WARPSCOPE_BIN=$(abspath $(REL_BIN)) \
+		$(PYTHON) -m pip install $(PIP_FLAGS) ./python
 
 check-python: $(PY_SO) $(REL_BIN)
 	@scripts/python-check.sh "$(PYTHON)" $(abspath $(PY_SO)) $(abspath $(REL_BIN))

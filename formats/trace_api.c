@@ -41,7 +41,7 @@ static const struct {
     FIELD(kernel), FIELD(cta),   FIELD(warp),      FIELD(pc_index), FIELD(pc_offset),
     FIELD(kind),   FIELD(space), FIELD(cache_op),  FIELD(size),     FIELD(mask),
     FIELD(sm),     FIELD(gap),   FIELD(waits),     FIELD(has_waits), FIELD(has_time),
-    FIELD(timestamp), FIELD(addr),
+    FIELD(reserved), FIELD(timestamp), FIELD(addr),
 };
 
 long ws_api_record_field_offset(const char *name)

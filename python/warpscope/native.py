@@ -18,16 +18,12 @@ RECORD_FIELDS = [
     ("pc_index", np.uint32), ("pc_offset", np.uint64),
     ("kind", np.uint8), ("space", np.uint8), ("cache_op", np.uint8), ("size", np.uint8),
     ("mask", np.uint32), ("sm", np.int32), ("gap", np.uint32), ("waits", np.uint32),
-    ("has_waits", np.uint8), ("has_time", np.uint8),
+    ("has_waits", np.uint8), ("has_time", np.uint8), ("reserved", (np.uint8, 2)),
     ("timestamp", np.uint64), ("addr", (np.uint64, 32)),
 ]
-_OFFSETS = [0, 4, 8, 12, 16, 24, 25, 26, 27, 28, 32, 36, 40, 44, 45, 48, 56]
-RECORD_DTYPE = np.dtype({
-    "names": [name for name, _ in RECORD_FIELDS],
-    "formats": [fmt for _, fmt in RECORD_FIELDS],
-    "offsets": _OFFSETS,
-    "itemsize": 312,
-})
+# No gaps (`reserved` fills the struct's padding), so the dtype is packed
+# and stays itself through np.concatenate and friends: 312 bytes.
+RECORD_DTYPE = np.dtype(RECORD_FIELDS)
 
 ERR_CAP = 1024
 _c = ctypes

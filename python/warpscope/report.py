@@ -14,7 +14,7 @@ The reuse and sharing tables have exactly the columns of reuse.csv and
 the sharing_*.csv tables."""
 import json
 
-from . import flatten
+from . import flatten, native
 from .errors import WarpscopeError
 
 REUSE_MEASURES = (("reuse_distance", "log2"), ("reuse_time", "reuse_time_log2"))
@@ -36,17 +36,28 @@ def _frame(rows, columns=None):
     return pd.DataFrame(rows, columns=columns) if columns else pd.DataFrame(rows)
 
 
+def _demangled(name, written):
+    """The display name the report wrote; for a report older than that
+    field, the C library's demangler, else the name itself."""
+    if written is not None or name is None:
+        return written
+    try:
+        return native.demangle(name)
+    except WarpscopeError:
+        return name
+
+
 def _kernel_keys(kernel_id, kernel):
     name = kernel.get("name")
     return {"kernel_id": kernel_id, "kernel": name,
-            "kernel_demangled": kernel.get("name_demangled", name)}
+            "kernel_demangled": _demangled(name, kernel.get("name_demangled"))}
 
 
 def _pc_keys(pc):
     offset = pc.get("offset")
     return {"pc_index": pc.get("index"), "pc_offset": pc.get("pc_offset", _hex(offset)),
-            "offset": offset, "sass": pc.get("sass"), "source_file": pc.get("file"),
-            "source_line": pc.get("line")}
+            "sass": pc.get("sass"), "source_file": pc.get("file"),
+            "source_line": pc.get("line"), "offset": offset}
 
 
 def _hex(value):
@@ -145,10 +156,10 @@ def _access_rows(access_map):
 
 def _bypass_tables(bypass):
     pcs = [{"kernel_id": p.get("kernel_index"), "kernel": p.get("kernel"),
-            "kernel_demangled": p.get("kernel_demangled", p.get("kernel")),
+            "kernel_demangled": _demangled(p.get("kernel"), p.get("kernel_demangled")),
             "pc_index": p.get("pc"), "pc_offset": p.get("pc_offset", _hex(p.get("offset"))),
-            "offset": p.get("offset"), "sass": p.get("sass"), "source_file": p.get("file"),
-            "source_line": p.get("line"),
+            "sass": p.get("sass"), "source_file": p.get("file"), "source_line": p.get("line"),
+            "offset": p.get("offset"),
             **flatten.scalars(p, skip=("kernel_index", "kernel", "kernel_demangled", "pc",
                                        "pc_offset", "offset", "sass", "file", "line"))}
            for p in bypass.get("pcs") or []]
@@ -159,7 +170,7 @@ def _bypass_tables(bypass):
 
 
 def _policies(entries):
-    return _frame([flatten.scalars(e) for e in entries or []])
+    return _frame([{"name": e.get("name"), **flatten.scalars(e)} for e in entries or []])
 
 
 def _analysis_tables(doc):

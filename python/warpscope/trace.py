@@ -23,6 +23,7 @@ A record (RECORD_DTYPE, one per warp-level memory instruction):
     waits      uint32      earlier loads it waits for, when has_waits (docs/metrics.md §12)
     has_waits  uint8
     has_time   uint8       timestamp valid
+    reserved   uint8[2]    0 (the C struct's padding, named so the dtype has no gaps)
     timestamp  uint64      0 when has_time is 0
     addr       uint64[32]  byte address per lane, 0 for inactive lanes
 """
