@@ -111,11 +111,14 @@ kernels[["kernel_id", "kernel", "kernel_demangled", "grid_x", "ctas",
     [["executions", "requests", "replay.l1_hits"]].sum()
     .sort_values("requests", ascending=False).head(5))'''),
     ("The identifiers are the CSV tables' own, so the two join without conversion:",
-     '''import pandas as pd
+     '''import numpy as np
+import pandas as pd
 
 csv = pd.read_csv("tables/pcs.csv")
 joined = csv.merge(pcs, on=["kernel_id", "pc_offset"], suffixes=("_csv", ""))
-len(csv), len(joined), (joined["u_line"] == joined["utilization.line"]).all()'''),
+# The CSV writes 6 significant digits, the JSON 10.
+len(csv), len(joined), np.allclose(joined["u_line"], joined["utilization.line"],
+                                   rtol=1e-5, equal_nan=True)'''),
     ("Reuse distances of the whole trace (line granularity, one stream for the GPU), "
      "summed over the launches as docs/report-schema.md suggests:",
      '''reuse = tables["reuse"]
@@ -130,13 +133,12 @@ kernel.pcs'''),
     ("Its records as one numpy array:",
      '''records = kernel.records()
 print(records.dtype.itemsize, "bytes a record;", len(records), "records")
-records[["cta", "warp", "pc_offset", "kind", "size", "mask"]][:4]'''),
+pd.DataFrame({field: records[field][:4]
+              for field in ("cta", "warp", "pc_index", "pc_offset", "kind", "size", "mask")})'''),
     ("numpy works on them directly. The distinct 128-byte lines each global load "
      "touches are its line requests (docs/metrics.md §2); summed by PC they are the "
      "report's `requests` for this launch:",
-     '''import numpy as np
-
-loads = records[(records["kind"] == 0) & (records["space"] == 0)]
+     '''loads = records[(records["kind"] == 0) & (records["space"] == 0)]
 active = (loads["mask"][:, None] >> np.arange(32, dtype=np.uint32)) & 1 == 1
 lines = np.where(active, loads["addr"] >> 7, np.uint64(2**64 - 1))
 lines.sort(axis=1)
