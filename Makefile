@@ -234,8 +234,9 @@ PYTHON    ?= $(shell scripts/find-python.sh)
 PIP_FLAGS ?=
 .PHONY: python check-python
 
-$(PY_SO): $(call objs,pic,$(PY_SO_SRC))
-	$(CC) $(REL_CFLAGS) -shared -Wl,--no-undefined -o $@ $^ $(LIBS)
+$(PY_SO): $(call objs,pic,$(PY_SO_SRC)) formats/trace_api.map
+	$(CC) $(REL_CFLAGS) -shared -Wl,--no-undefined -Wl,--version-script=formats/trace_api.map \
+		-o $@ $(filter %.o,$^) $(LIBS)
 
 python: deps $(PY_SO) $(REL_BIN)
 	WARPSCOPE_LIB=$(abspath $(PY_SO)) WARPSCOPE_BIN=$(abspath $(REL_BIN)) \

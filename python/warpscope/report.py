@@ -85,7 +85,7 @@ def _kernel_rows(kernels, metrics_key):
         yield row
 
 
-def _buckets(hist, key, bounds):
+def _buckets(hist, key):
     """(bucket, count) of a HIST array: sparse pairs (version 3) or dense."""
     values = hist.get(key) or []
     if values and isinstance(values[0], list):
@@ -106,7 +106,7 @@ def _reuse_rows(document):
                     continue
                 for measure, key in REUSE_MEASURES:
                     rows = [(None, hist.get("cold", 0))] if hist.get("cold") else []
-                    for bucket, count in rows + _buckets(hist, key, bounds):
+                    for bucket, count in rows + _buckets(hist, key):
                         bucket_low = hist.get(key + "_low", low)
                         bucket_high = hist.get(key + "_high", high)
                         yield {**keys, "granularity": g, "scope": s, "measure": measure,
