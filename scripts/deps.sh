@@ -21,10 +21,12 @@ have_pc criterion || missing+=(libcriterion-dev)
 command -v zstd >/dev/null 2>&1 || missing+=(zstd)  # the benchmark's floor
 command -v xz >/dev/null 2>&1 || missing+=(xz-utils) # .traceg.xz import
 # The Python package's tests (make check-python) use Debian's python3.
-have_py() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }
-have_py numpy  || missing+=(python3-numpy)
-have_py pandas || missing+=(python3-pandas)
-have_py pytest || missing+=(python3-pytest)
+# find_spec locates a module without importing it (importing pandas takes
+# seconds, and every `make` runs this check).
+for module in numpy pandas pytest; do
+    /usr/bin/python3 -c "import importlib.util, sys; sys.exit(not importlib.util.find_spec('$module'))" \
+        >/dev/null 2>&1 || missing+=("python3-$module")
+done
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
