@@ -114,7 +114,7 @@ static void print_csv(csv_table *t, const wst_trace *trace, uint32_t kernel, con
     csv_row_u64(t, r->cta);
     csv_row_u64(t, r->warp);
     csv_row_u64(t, r->pc);
-    csv_row_hex(t, pc->offset);
+    csv_row_pc_offset(t, pc->offset);
     csv_row_str(t, pc->sass);
     csv_row_str(t, wst_kind_name(r->kind));
     csv_row_str(t, wst_space_name(r->space));

@@ -100,9 +100,11 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
         const wst_pc *pc = pc_of(t, h);
         json_t *o = json_object();
         json_object_set_new(o, "kernel", report_json_string_or_null(t->kernels[h->kernel].name));
+        json_object_set_new(o, "kernel_demangled", report_json_kernel_label(t->kernels[h->kernel].name));
         json_object_set_new(o, "kernel_index", json_integer(h->kernel));
         json_object_set_new(o, "pc", json_integer(h->pc));
         json_object_set_new(o, "offset", report_json_u64(pc->offset));
+        json_object_set_new(o, "pc_offset", report_json_pc_offset(pc->offset));
         json_object_set_new(o, "sass", report_json_string_or_null(pc->sass));
         json_object_set_new(o, "file", report_json_string_or_null(pc->file));
         json_object_set_new(o, "line", pc->line ? json_integer(pc->line) : json_null());

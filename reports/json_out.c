@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reports/json_bounds.h"
+#include "reports/pc_label.h"
 #include "util/outfile.h"
 
 int report_json_write(const char *path, const json_t *doc, ws_error *err)
@@ -111,6 +112,18 @@ json_t *report_json_u64_array(const uint64_t *values, size_t n)
     for (size_t i = 0; i < n; i++)
         json_array_append_new(a, report_json_u64(values[i]));
     return a;
+}
+
+json_t *report_json_pc_offset(uint64_t offset)
+{
+    return json_string(pc_offset_text(offset).s);
+}
+
+json_t *report_json_kernel_label(const char *kernel)
+{
+    char shown[KERNEL_LABEL_MAX];
+    kernel_label(shown, sizeof shown, kernel, 0);
+    return report_json_string_or_null(shown);
 }
 
 json_t *report_json_string_or_null(const char *s)

@@ -70,7 +70,7 @@ Test(cli_analyze, gemm_known_utilization)
     char *pcs_csv = test_path(dir, "tables/pcs.csv");
     char *text = test_read_file(pcs_csv, NULL);
     cr_assert_not_null(text);
-    cr_assert(strncmp(text, "kernel_id,kernel,pc_index,pc_offset,sass", 40) == 0);
+    cr_assert(strncmp(text, "kernel_id,kernel,kernel_demangled,pc_index,pc_offset,sass", 57) == 0);
     free(text);
     free(pcs_csv);
     free(trace);
