@@ -89,6 +89,25 @@ static int on_depart(void *ctx, uint32_t sm, uint64_t line, uint32_t evictor, ev
     return 0;
 }
 
+/* The L1s flush at a kernel's end (docs/metrics.md §7): every generation
+ * still open ends, unhit lines as dead fills (docs/metrics.md §4). */
+static int on_kernel_end(void *ctx, ws_error *err)
+{
+    (void)err;
+    load_evidence_collector *c = ctx;
+    c->current = UINT32_MAX;
+    if (!c->lines.count)
+        return 0;
+    for (size_t i = 0; i < c->lines.capacity; i++) {
+        const u64map_slot *slot = &c->lines.slots[i];
+        uint32_t filler = slot->value & ~LINE_HIT;
+        if (slot->tag && filler && !(slot->value & LINE_HIT))
+            c->groups.at(c->groups.ctx, filler - 1)->dead_fills++;
+    }
+    u64map_clear(&c->lines);
+    return 0;
+}
+
 load_evidence_collector *load_evidence_new(load_evidence_groups groups, ws_error *err)
 {
     load_evidence_collector *c = calloc(1, sizeof *c);
@@ -112,5 +131,6 @@ void load_evidence_free(load_evidence_collector *c)
 l1_observer load_evidence_observer(load_evidence_collector *c)
 {
     return (l1_observer){.ctx = c, .requests = on_requests, .transfer = on_transfer,
-                         .fill = on_fill, .hit = on_hit, .depart = on_depart};
+                         .fill = on_fill, .hit = on_hit, .depart = on_depart,
+                         .kernel_end = on_kernel_end};
 }

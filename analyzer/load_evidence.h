@@ -6,8 +6,9 @@
  *     docs/metrics.md §7): an uncoalesced load asks for more than the ideal;
  *   - the bytes its loads moved below L1 (L1 -> L2 and L2 -> DRAM, no
  *     write-backs): what coalescing it could shrink;
- *   - its L1 fills, those that left L1 without a hit (dead fills: it
- *     streams), and the lines its fills evicted that had been hit since
+ *   - its L1 fills, those whose generation (docs/metrics.md §4: to their
+ *     eviction, invalidation or the kernel's end) saw no hit (dead fills:
+ *     it streams), and the lines its fills evicted that had been hit since
  *     their own fill (it evicts reused data).
  *
  * An L1 collector (analyzer/hierarchy.h, l1_observer) of one hierarchy;

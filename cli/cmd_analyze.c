@@ -141,10 +141,9 @@ static int parse(int argc, char **argv, analyze_args *a, gpu_config *config, ana
     const char *preset = CONFIG_DEFAULT_PRESET;
     int rc = parse_with(argc, argv, a, config, options, preset);
     if (rc == 0 && !cli_has_option(argc, argv, "--gpu") &&
-        strcmp(preset = cli_default_gpu(a->trace, a->quiet), CONFIG_DEFAULT_PRESET) != 0)
+        strcmp(preset = cli_default_gpu(a->trace, CONFIG_DEFAULT_PRESET, a->quiet),
+               CONFIG_DEFAULT_PRESET) != 0)
         rc = parse_with(argc, argv, a, config, options, preset);
-    if (rc == 0)
-        cli_paper_preset_note(config, a->quiet);
     return rc;
 }
 
@@ -203,6 +202,8 @@ static int run(int argc, char **argv)
     analysis_out_close(&out);
     analysis_free(a);
     wst_reader_close(r);
+    if (status == 0)
+        cli_paper_preset_note(&config, args.quiet); /* after the run: errors stay one line */
     return status;
 }
 

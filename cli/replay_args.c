@@ -200,12 +200,13 @@ void replay_args_prepare_reader(const replay_args *a, wst_reader *r)
 int replay_args_parse(const char *command, int argc, char **argv, const char *const *extra,
                       replay_args *a)
 {
-    const char *preset = CONFIG_DEFAULT_PRESET;
+    /* sweep's grid is S3 ch. 5's (Poise): a paper's setup, where its
+     * hierarchies fit (hopper's 16 × 17 / 2 of them would not: docs/gpu-configs.md). */
+    const char *fallback = strcmp(command, "sweep") == 0 ? "fermi" : CONFIG_DEFAULT_PRESET;
+    const char *preset = fallback;
     int rc = parse(command, argc, argv, extra, a, preset);
     if (rc == 0 && !cli_has_option(argc, argv, "--gpu") && a->trace &&
-        strcmp(preset = cli_default_gpu(a->trace, a->quiet), CONFIG_DEFAULT_PRESET) != 0)
+        strcmp(preset = cli_default_gpu(a->trace, fallback, a->quiet), fallback) != 0)
         rc = parse(command, argc, argv, extra, a, preset);
-    if (rc == 0)
-        cli_paper_preset_note(&a->config, a->quiet);
     return rc;
 }

@@ -52,7 +52,7 @@ json_t *advice_json(const bypass_advice *a, const wst_trace *t)
     for (uint32_t i = 0; i < a->advice_count; i++) {
         const advice_item *it = &a->advice[i];
         json_t *o = json_object();
-        char place[160] = "every kernel", at[160] = "", why[256];
+        char place[160] = "every kernel", at[160] = "", why[400];
         const wst_pc *pc = NULL;
         const char *kernel = NULL;
         if (it->pc != UINT32_MAX) {

@@ -28,7 +28,7 @@ typedef struct advice_row {
     char saved[32];   /* "595.00 KiB" */
     char share[16];   /* "-20.1%" of the baseline's bytes below L1 */
     const char *how;  /* "replay" (checked) or "estimate" */
-    char why[256];    /* its PC and what the baseline measured */
+    char why[400];    /* its PC and what the baseline measured */
 } advice_row;
 void advice_row_of(const json_t *item, advice_row *row);
 /* 1 when items[i] is at the same place as items[i - 1] (its group goes on). */

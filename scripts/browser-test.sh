@@ -6,7 +6,7 @@
 # browser shows that it renders, that nothing trips it up and that it fits.
 # Headless Chromium, in a window 1400 px wide, opens five pages: a gemm
 # analysis, the fixture with every optional section, the demo (`profile` of
-# gaussian, small, on Fermi: what `make demo` writes), a bfs profile
+# gaussian, small, on the default hopper preset: what `make demo` writes), a bfs profile
 # (with a CCN ring among its policies, for the ring's charts) and a timed
 # bfs profile (`--timed`, for the timed replay's table).
 # For each it
@@ -69,7 +69,7 @@ pages="gemm optional demo bfs timed"
     "$bin" record --workload gemm -o "$dir/gemm.wst" >/dev/null &&
         "$bin" analyze "$dir/gemm.wst" --gpu fermi --html "$dir/gemm.html" --quiet >/dev/null &&
         "$bin" report tests/fixtures/report-optional.json --html "$dir/optional.html" >/dev/null &&
-        "$bin" profile --workload gaussian --size small --gpu fermi -o "$dir/demo" --quiet >/dev/null &&
+        "$bin" profile --workload gaussian --size small -o "$dir/demo" --quiet >/dev/null &&
         cp "$dir/demo/report.html" "$dir/demo.html" &&
         "$bin" record --workload bfs --size small -o "$dir/bfs.wst" >/dev/null &&
         "$bin" profile "$dir/bfs.wst" --policies lru,srrip,opt,ccn -o "$dir/bfs" --quiet >/dev/null &&

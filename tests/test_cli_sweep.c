@@ -102,8 +102,8 @@ Test(cli_sweep, models_that_fit_alone_are_refused_together)
               "%s", r.err);
     cli_result_free(&r);
     setenv("WARPSCOPE_MODEL_LIMIT", "2", 1); /* fermi's model: about 1 MiB */
-    cli_result one = cli_run("replay", trace, NULL);
-    cli_result three = cli_run("compare", trace, "--policies", "lru,srrip,fifo", NULL);
+    cli_result one = cli_run("replay", trace, "--gpu", "fermi", NULL);
+    cli_result three = cli_run("compare", trace, "--gpu", "fermi", "--policies", "lru,srrip,fifo", NULL);
     unsetenv("WARPSCOPE_MODEL_LIMIT");
     cr_expect_eq(one.status, 0, "%s", one.err);
     cr_expect_neq(three.status, 0);
