@@ -119,7 +119,7 @@ void advice_print(FILE *out, const json_t *advice)
     replay_format_bytes(base, sizeof base, before > 0 ? (uint64_t)before : 0);
     fprintf(out, "Changes to make, by the traffic each saves below L1 (L1 -> L2 and DRAM, of %s):\n",
             base);
-    fprintf(out, "  %-24s %-40s %12s %8s %-8s %s\n", "source line", "change", "saves", "change",
+    fprintf(out, "  %-24s %-40s %12s %8s %-8s %s\n", "source line", "change", "saves", "of total",
             "checked", "why");
     size_t i;
     const json_t *item;

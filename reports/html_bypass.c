@@ -107,7 +107,7 @@ static void changes(FILE *out, const bypass_view *v, const json_t *bypass)
     double before = report_num(advice, "baseline_below_l1_bytes");
     replay_format_bytes(base, sizeof base, before > 0 ? (uint64_t)before : 0);
     fputs("<div class=\"scroll\"><table>\n<thead><tr><th>source line</th><th>change</th>"
-          "<th>saves</th><th>change</th><th>checked</th><th>why</th></tr></thead>\n<tbody>\n",
+          "<th>saves</th><th>of total</th><th>checked</th><th>why</th></tr></thead>\n<tbody>\n",
           out);
     size_t i;
     const json_t *item;
@@ -140,7 +140,7 @@ static void changes(FILE *out, const bypass_view *v, const json_t *bypass)
     }
     fputs("</tbody></table></div>\n<p class=\"how\">Savings are ", out);
     xml_escape(out, ADVICE_MEASURE);
-    fprintf(out, "; %s in the baseline. Each change is measured alone.</p>\n", base);
+    fprintf(out, "; %s in the baseline. Each change is judged alone; savings do not add up.</p>\n", base);
 }
 
 static void pc_table(FILE *out, const bypass_view *v)
