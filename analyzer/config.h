@@ -8,6 +8,7 @@
 #define WS_CONFIG_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/error.h"
@@ -95,6 +96,14 @@ const char *config_preset_json(const char *name);
 /* The preset for a trace's GPU of origin (a preset name or "sm_XY"), or
  * NULL when it names none. */
 const char *config_preset_for_gpu(const char *gpu);
+/* The preset of a trace that names no GPU (docs/gpu-configs.md, "The
+ * default GPU"): a current GPU, sectored with a write-allocate L1. */
+#define CONFIG_DEFAULT_PRESET "hopper"
+/* For a config named after one of the papers' presets (fermi, kepler-s2,
+ * dacache, poise): one line saying it is kept for the papers' setups and
+ * naming the current default ("fermi is a 2010 preset kept for the papers'
+ * setups; current GPUs: --gpu hopper"), in dst; 0 for any other config. */
+int config_paper_preset_note(const gpu_config *c, char *dst, size_t cap);
 
 /* Applies one override: option is "--sms", "--l1", "--l2", "--l1-policy",
  * "--l2-policy" or "--set"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M

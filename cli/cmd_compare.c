@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/default_gpu.h"
 #include "cli/compare_out.h"
 #include "cli/replay_args.h"
 #include "cli/replay_run.h"
@@ -57,6 +58,8 @@ static int run(int argc, char **argv)
     free(hs);
     if (r)
         wst_reader_close(r);
+    if (status == 0)
+        cli_paper_preset_note(&a.config, a.quiet); /* after the run: errors stay one line */
     return status;
 }
 

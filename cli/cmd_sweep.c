@@ -5,6 +5,7 @@
 
 #include "analyzer/sweep.h"
 #include "cli/cli.h"
+#include "cli/default_gpu.h"
 #include "cli/replay_args.h"
 #include "cli/sweep_out.h"
 
@@ -63,6 +64,8 @@ static int run(int argc, char **argv)
         sweep_print(stdout, &grid, &summary);
     sweep_result_free(&grid);
     wst_reader_close(r);
+    if (status == 0)
+        cli_paper_preset_note(&a.config, a.quiet); /* after the run: errors stay one line */
     return status;
 }
 

@@ -131,6 +131,14 @@ json_t *report_json_string_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
+void report_json_set_gpu(json_t *doc, const gpu_config *c)
+{
+    char note[192];
+    json_object_set_new(doc, "gpu", config_to_json(c));
+    if (config_paper_preset_note(c, note, sizeof note))
+        json_object_set_new(doc, "gpu_note", json_string(note));
+}
+
 json_t *report_json_sharing(const sharing_results *r, uint32_t block_bytes)
 {
     json_t *matrix = json_array();

@@ -163,7 +163,7 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
     json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
     json_object_set_new(doc, "trace", trace);
-    json_object_set_new(doc, "gpu", config_to_json(c));
+    report_json_set_gpu(doc, c);
     json_object_set_new(doc, "options", options);
     json_object_set_new(doc, "not_claimed", json_string(NOT_CLAIMED));
     json_object_set_new(doc, "summary", summary);

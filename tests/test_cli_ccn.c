@@ -19,7 +19,7 @@ Test(cli_ccn, compare_reports_the_ring_beside_its_baseline)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "hotspot");
     char *out = test_path(dir, "c.json");
-    cli_result r = cli_run("compare", trace, "--policies", "lru,lru+ccn,srrip+ccn-b", "-o", out,
+    cli_result r = cli_run("compare", trace, "--gpu", "fermi", "--policies", "lru,lru+ccn,srrip+ccn-b", "-o", out,
                            "--csv", dir, "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "remote hit rate") != NULL, "%s", r.out);
