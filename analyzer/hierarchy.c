@@ -1075,6 +1075,14 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
 
 const replay_results *hierarchy_results(const hierarchy *h) { return &h->res; }
 
+uint64_t replay_results_cycles(const replay_results *r)
+{
+    uint64_t cycles = 0;
+    for (uint32_t k = 0; r->timed && k < r->kernel_count; k++)
+        cycles += r->kernels[k].timed.end_cycle - r->kernels[k].timed.start_cycle;
+    return cycles;
+}
+
 int hierarchy_is_timed_by_lru(const hierarchy *h) { return h->o.timed_by_lru; }
 
 int hierarchy_l2_cold(const hierarchy *h) { return h->o.l2_cold; }

@@ -365,6 +365,10 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err);
 /* Writes back dirty L2 lines; results are then complete. */
 int hierarchy_finish(hierarchy *h, ws_error *err);
 const replay_results *hierarchy_results(const hierarchy *h);
+/* A timed run's cycles: its kernels' (docs/metrics.md §12); 0 for a
+ * functional one.  The one definition (reports/timed_text.h's
+ * timed_cycles, the sweep's points, the bypass advice). */
+uint64_t replay_results_cycles(const replay_results *r);
 
 /* Timed (docs/metrics.md §12): after hierarchy_instruction, when its data
  * is back and when its SM's LD/ST unit takes the next instruction. */

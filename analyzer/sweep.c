@@ -37,14 +37,6 @@ double sweep_memory_latency(const sweep_point *p)
 }
 double sweep_fewer_cycles(const sweep_point *p) { return -(double)p->cycles; }
 
-/* A timed run's cycles: its kernels' (docs/metrics.md §12). */
-static uint64_t run_cycles(const replay_results *r)
-{
-    uint64_t cycles = 0;
-    for (uint32_t k = 0; r->timed && k < r->kernel_count; k++)
-        cycles += r->kernels[k].timed.end_cycle - r->kernels[k].timed.start_cycle;
-    return cycles;
-}
 
 const sweep_point *sweep_at(const sweep_result *r, uint32_t n, uint32_t p)
 {
@@ -100,14 +92,14 @@ int sweep_run(const sched_source *source, const gpu_config *config, const replay
     out->timed = base->timed;
     for (uint32_t i = 0; i < out->count; i++) {
         out->points[i].counts = hierarchy_results(hs[i])->total;
-        out->points[i].cycles = run_cycles(hierarchy_results(hs[i]));
+        out->points[i].cycles = replay_results_cycles(hierarchy_results(hs[i]));
     }
     out->timed_base = (sweep_point){.n = n_max, .p = n_max,
                                     .counts = hierarchy_results(hs[out->count])->total,
-                                    .cycles = run_cycles(hierarchy_results(hs[out->count]))};
+                                    .cycles = replay_results_cycles(hierarchy_results(hs[out->count]))};
     out->timed_one = (sweep_point){.n = 1, .p = 1,
                                    .counts = hierarchy_results(hs[out->count + 1])->total,
-                                   .cycles = run_cycles(hierarchy_results(hs[out->count + 1]))};
+                                   .cycles = replay_results_cycles(hierarchy_results(hs[out->count + 1]))};
     /* The run's global warp-loads are the same at every point (the
      * (n_max, n_max) one counts them); its warp instructions are the
      * trace's records. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyzer/bypass_advisor.h"
 #include "analyzer/bypass_pcs.h"
 #include "analyzer/systems.h"
 #include "tests/timed_fixture.h"
@@ -68,6 +69,36 @@ Test(timed_seeds, s1_a_bypassed_load_takes_no_mshr)
     cr_assert_eq(r->total.traffic.l1_to_l2_read_bytes, 2 * 32);
     hierarchy_free(base);
     hierarchy_free(bypassed);
+    wst_memtrace_free(m);
+}
+
+/* The same trace through the advisor (`bypass --timed`): both lines are
+ * used once by one 4-byte lane, U = 32 ÷ 128 (sector-rounded) and R = 0,
+ * so Eq. 1 marks them; the table's replay and the one PC's trial both run
+ * the bypassed timeline: 228 cycles against the baseline's 440. */
+Test(timed_seeds, s1_the_advice_is_verified_by_a_timed_replay)
+{
+    rec recs[] = {{.warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {2}}};
+    wst_memtrace *m = timed_trace(recs, 2, 1, 2);
+    gpu_config c = timed_tiny_gpu("fermi");
+    timed_set(&c, "mshr.entries=1");
+    hierarchy_options o = {.seed = 1, .config = c, .timed = 1};
+    replay_options ro;
+    replay_options_default(&ro);
+    ws_error err;
+    cr_assert_eq(sched_options_parse("rr,gto", &ro.schedule, &err), 0);
+    sched_source src = sched_source_memtrace(m);
+    bypass_advice *a = bypass_advise(&src, &ro, &o, 24, BYPASS_U_SECTOR, 1, &err);
+    cr_assert_not_null(a, "%s", err.msg);
+    cr_assert(a->timed);
+    cr_assert_eq(a->baseline_cycles, 2 * DRAM);
+    cr_assert_eq(a->table_cycles, LINE_XFER + DRAM);
+    cr_assert_eq(a->recommended, 1);
+    cr_assert_eq(a->pcs_cycles, LINE_XFER + DRAM);
+    cr_assert_eq(a->pcs[0].cycles_change, (int64_t)(LINE_XFER + DRAM) - 2 * DRAM);
+    bypass_advice_free(a);
+    sched_source_free(&src);
     wst_memtrace_free(m);
 }
 
