@@ -8,13 +8,13 @@
 # bytes, S1 Fig. 5), the L1 miss rate of the loads that looked L1 up (S1
 # Fig. 6) and, timed, the speedup = baseline cycles / the run's (S1 Fig. 4:
 # cycles -13.8% on average, lud -40%+, gaussian +21.8%, streamcluster +3.4%).
-# MODES="functional timed" by default.  Needs python3 for the tables.
+# MODES="functional timed" by default, WORKLOADS="..." a subset.  Needs python3 for the tables.
 set -euo pipefail
 bin=$(realpath "${1:-build/rel/warpscope}") size=${2:-medium} out=${3:-$(mktemp -d)}
 modes=${MODES:-functional timed}
 mkdir -p "$out"
 # S1 uses the Rodinia suite; these are its ports here.
-workloads="gaussian lud srad streamcluster backprop bfs hotspot kmeans nw pathfinder"
+workloads=${WORKLOADS:-"gaussian lud srad streamcluster backprop bfs hotspot kmeans nw pathfinder"}
 for mode in $modes; do
     extra=(); [ "$mode" = timed ] && extra=(--timed)
     start=$(date +%s)

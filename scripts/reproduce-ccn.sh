@@ -9,13 +9,13 @@
 # costs --ccn-hop-cycles, a remote copy still in flight is no hit), and
 # timed the speedup over LRU (LRU's cycles / the run's; S3 §4.5: +14.7%
 # CCN-RT, +14.5% CCN-B on the kernels with reuse).  MODES="functional
-# timed" by default.  Needs python3 for the tables.
+# timed" by default, WORKLOADS="..." a subset.  Needs python3 for the tables.
 set -euo pipefail
 bin=$(realpath "${1:-build/rel/warpscope}") size=${2:-medium} out=${3:-$(mktemp -d)}
 modes=${MODES:-functional timed}
 mkdir -p "$out"
-workloads="gaussian backprop lud hotspot srad nw bfs pathfinder streamcluster kmeans atax bicg mvt
-           gemm gesummv syrk syr2k 2dconv 3dconv covariance fdtd-2d gramschmidt spmv"
+workloads=${WORKLOADS:-"gaussian backprop lud hotspot srad nw bfs pathfinder streamcluster kmeans atax bicg mvt
+           gemm gesummv syrk syr2k 2dconv 3dconv covariance fdtd-2d gramschmidt spmv"}
 for mode in $modes; do
     extra=(); [ "$mode" = timed ] && extra=(--timed)
     start=$(date +%s)

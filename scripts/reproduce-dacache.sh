@@ -17,7 +17,7 @@ modes=${MODES:-functional timed}
 mkdir -p "$out"
 # S4 Table 1's memory-divergent benchmarks that the suite ports (IIX and
 # PVC, MapReduce's, have no port).
-workloads="atax bicg mvt syrk syr2k gesummv kmeans streamcluster bfs spmv"
+workloads=${WORKLOADS:-"atax bicg mvt syrk syr2k gesummv kmeans streamcluster bfs spmv"}
 policies=lru,srrip,dip,dacache-uncon,dacache-stall,dacache,static0,static1,static2,static3
 for mode in $modes; do
     extra=(); [ "$mode" = timed ] && extra=(--timed)

@@ -10,7 +10,7 @@
 # L1->L2 bytes; functional and timed (--timed, docs/metrics.md §12), and
 # timed the speedup over the baseline (its cycles / the system's; S2 §5:
 # bypass 19%, coalescing 9%, LCM 23%, LCM + LWS 26%; LCM + LWS 26 / 18 / 11%
-# at 16 / 32 / 48 KB).  MODES="functional timed" by default.  Needs python3
+# at 16 / 32 / 48 KB).  MODES="functional timed" by default, WORKLOADS="..." a subset.  Needs python3
 # for the tables.
 set -euo pipefail
 bin=$(realpath "${1:-build/rel/warpscope}") size=${2:-medium} out=${3:-$(mktemp -d)}
@@ -18,7 +18,7 @@ modes=${MODES:-functional timed}
 mkdir -p "$out"
 # S2 Table 3 as the suite has it: BFS, BP, COV (convolution), GE, GRA, LUD,
 # SRD, NW, HS; CFD, PTF and LCT have no port.
-workloads="bfs backprop 2dconv gaussian gramschmidt lud srad nw hotspot"
+workloads=${WORKLOADS:-"bfs backprop 2dconv gaussian gramschmidt lud srad nw hotspot"}
 for mode in $modes; do
     extra=(); [ "$mode" = timed ] && extra=(--timed)
     start=$(date +%s)

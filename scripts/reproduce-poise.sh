@@ -10,12 +10,12 @@
 # = the grid's best; Poise = S3 Table 5.3's prediction after its local
 # search); timed, the same by cycles (S3's objective, IPC), with the
 # speedups over GTO (S3 §5.7.5 reports harmonic means).  MODES="functional
-# timed" by default; set it to run one.  Needs python3 for the tables.
+# timed" by default (set it to run one), WORKLOADS="..." a subset.  Needs python3 for the tables.
 set -euo pipefail
 bin=$(realpath "${1:-build/rel/warpscope}") size=${2:-medium} out=${3:-$(mktemp -d)}
 modes=${MODES:-functional timed}
 mkdir -p "$out"
-workloads="syr2k syrk gemm gesummv mvt bicg atax bfs kmeans"
+workloads=${WORKLOADS:-"syr2k syrk gemm gesummv mvt bicg atax bfs kmeans"}
 for mode in $modes; do
     extra=(); [ "$mode" = timed ] && extra=(--timed)
     start=$(date +%s)

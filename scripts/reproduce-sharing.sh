@@ -11,14 +11,14 @@
 # (functional), and
 # (timed) the speedup over the baseline (its cycles / the run's; S0 §VI-B:
 # execution time −7% with qx_adpt + management) and the share of shared-line
-# L1 misses that merged into an MSHR.  MODES="functional timed" by default.
+# L1 misses that merged into an MSHR.  MODES="functional timed" by default, WORKLOADS="..." a subset.
 # Needs python3 for the tables.
 set -euo pipefail
 bin=$(realpath "${1:-build/rel/warpscope}") size=${2:-medium} out=${3:-$(mktemp -d)}
 modes=${MODES:-functional timed}
 mkdir -p "$out"
-workloads="gaussian backprop lud hotspot srad nw bfs pathfinder streamcluster kmeans atax bicg mvt
-           gemm gesummv syrk syr2k 2dconv 3dconv covariance fdtd-2d gramschmidt"
+workloads=${WORKLOADS:-"gaussian backprop lud hotspot srad nw bfs pathfinder streamcluster kmeans atax bicg mvt
+           gemm gesummv syrk syr2k 2dconv 3dconv covariance fdtd-2d gramschmidt"}
 for mode in $modes; do
     extra=(); [ "$mode" = timed ] && extra=(--timed)
     start=$(date +%s)
