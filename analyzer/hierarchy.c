@@ -951,8 +951,10 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             const hierarchy_stage *st = &h->o.stages[i];
             uint64_t merged = st->merged_back ? st->merged_back(st->ctx) : 0;
             uint64_t soonest = is->step + h->o.config.timing.l1_latency;
-            if (merged)
-                h->data_back = merged > soonest ? merged : soonest;
+            if (merged && soonest > merged)
+                merged = soonest; /* no sooner than an L1 hit */
+            if (merged > h->data_back)
+                h->data_back = merged;
         }
     for (int i = 0; i < n; i++) {
         int rc;
