@@ -58,7 +58,8 @@ for mode in modes:
         pcal = max((pts[(swl["n"], p)] for p in range(1, swl["n"] + 1)), key=lambda p: (key(p), p["p"]))
         best = doc["best"][obj]
         pred, poise = doc["poise"]["predicted"], doc["poise"]["searched"][obj]
-        ccws = json.load(open(f"{out}/{w}.{mode}.ccws.json"))["summary"]
+        ccws_doc = json.load(open(f"{out}/{w}.{mode}.ccws.json"))
+        ccws, ccws_cycles = ccws_doc["summary"], ccws_doc.get("timed", {}).get("cycles")
         schemes = {"GTO": base, "SWL": swl, "PCAL-SWL": pcal, "Poise": poise, "Static-Best": best}
         for k, p in schemes.items():
             rates[k].append(100 * hit(p))
@@ -68,10 +69,10 @@ for mode in modes:
         rates["CCWS"].append(100 * (ccws["l1"]["hit_rate"] or 0))
         traffic["CCWS"].append(ccws["traffic"]["l1_to_l2_bytes"] / max(base["l1_to_l2_bytes"], 1))
         if timed:
-            speed["CCWS"].append(base["cycles"] / ccws["timed"]["cycles"])
+            speed["CCWS"].append(base["cycles"] / ccws_cycles)
         dist = abs(pred["n"] - best["n"]) + abs(pred["p"] - best["p"])
         sp = (lambda p: f" {base['cycles'] / p['cycles']:.2f}x") if timed else (lambda p: "")
-        ccws_sp = f" {base['cycles'] / ccws['timed']['cycles']:.2f}x" if timed else ""
+        ccws_sp = f" {base['cycles'] / ccws_cycles:.2f}x" if timed else ""
         rows.append(f"| {w} ({names[w]}) | {100 * hit(base):.1f}% | ({best['n']}, {best['p']}) {100 * hit(best):.1f}%{sp(best)} "
                     f"| ({swl['n']}, {swl['n']}) {100 * hit(swl):.1f}%{sp(swl)} | ({pcal['n']}, {pcal['p']}) {100 * hit(pcal):.1f}%{sp(pcal)} "
                     f"| {100 * (ccws['l1']['hit_rate'] or 0):.1f}%{ccws_sp} | ({pred['n']}, {pred['p']}) {100 * hit(pred):.1f}%{sp(pred)} "
