@@ -303,6 +303,37 @@ Test(timed_seeds, s3_a_remote_copy_in_flight_does_not_count)
     wst_memtrace_free(m);
 }
 
+/* The throttler (CCN-RT) samples and decides in cycles in the timed
+ * replay: a 100-cycle sample at the start of each 1,000-cycle epoch.  One
+ * warp on SM 0 of two: X at 0, in the sample, probes SM 1 (empty: no hit)
+ * and goes round to L2 at 8, back at 228.  Y at 228 is past the sample:
+ * 0 hits of 1 request is under 5%, so the ring is off for the epoch and Y
+ * goes straight to L2, back at 228 + 220 = 448.  CCN-B (no throttler)
+ * sends Y round the ring too: L2 at 236, back at 456. */
+Test(timed_seeds, s3_the_throttler_decides_in_cycles)
+{
+    rec recs[] = {{.cta = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.cta = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {2}}};
+    wst_memtrace *m = timed_trace_grid(recs, 2, 1, 1, 1);
+    gpu_config c = timed_tiny_gpu("fermi");
+    c.sms = 2;
+    hierarchy_options rt = with_system(&c, "ccn");
+    rt.ccn.sample_steps = 100;
+    rt.ccn.epoch_steps = 1000;
+    hierarchy *h = timed_run(m, &c, "rr,gto", &rt, NULL);
+    const ccn_results *r = hierarchy_results(h)->ccn;
+    cr_assert_eq(timed_total_cycles(h), DRAM + 2 * 4 + DRAM);
+    cr_assert_eq(r->total.epochs, 1);
+    cr_assert_eq(r->total.ring_off_epochs, 1);
+    cr_assert_eq(r->total.throttled, 1);
+    hierarchy_options b = with_system(&c, "ccn-b");
+    hierarchy *hb = timed_run(m, &c, "rr,gto", &b, NULL);
+    cr_assert_eq(timed_total_cycles(hb), DRAM + 2 * 4 + 2 * 4 + DRAM);
+    hierarchy_free(h);
+    hierarchy_free(hb);
+    wst_memtrace_free(m);
+}
+
 /* ---- S3 ch. 5: warp-tuple throttling (SWL, PCAL) ---- */
 
 /* Warp 0 loads X, then Y (waiting for X); warp 1 loads Z.  GTO: X at 0, Z
