@@ -353,6 +353,8 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     if (run(src, config, &ro, o, 1, h, "bypass 1/3", quiet, err) != 0)
         goto done;
     out->baseline = hierarchy_results(h[0])->total;
+    out->timed = base->timed;
+    out->baseline_cycles = replay_results_cycles(hierarchy_results(h[0]));
     hierarchy_free(h[0]);
     h[0] = NULL;
 
@@ -375,6 +377,7 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     if (run(src, config, &ro, o, 1 + trials, h, "bypass 2/3", quiet, err) != 0)
         goto done;
     out->with_table = hierarchy_results(h[0])->total;
+    out->table_cycles = replay_results_cycles(hierarchy_results(h[0]));
     uint64_t before = bypass_traffic(&out->baseline);
     if (marks_init(&all, &ad, err) != 0)
         goto done;
@@ -383,6 +386,8 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
         hint->tested = 1;
         hint->traffic_change =
             (int64_t)bypass_traffic(&hierarchy_results(h[1 + i])->total) - (int64_t)before;
+        hint->cycles_change = (int64_t)replay_results_cycles(hierarchy_results(h[1 + i])) -
+                              (int64_t)out->baseline_cycles;
         hint->recommend = hint->traffic_change < 0;
         if (hint->recommend) {
             out->recommended++;
@@ -396,11 +401,13 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
 
     /* 3. Every recommended PC together. */
     out->with_pcs = out->baseline;
+    out->pcs_cycles = out->baseline_cycles;
     if (out->recommended) {
         o[0] = with_admission(base, "bypass-pc", &all.set);
         if (run(src, config, replay, o, 1, h, "bypass 3/3", quiet, err) != 0)
             goto done;
         out->with_pcs = hierarchy_results(h[0])->total;
+        out->pcs_cycles = replay_results_cycles(hierarchy_results(h[0]));
     }
     if (try_schedules(src, config, replay, base, out, quiet, err) != 0 ||
         build_advice(&ad, err) != 0)

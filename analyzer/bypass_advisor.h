@@ -34,6 +34,7 @@ typedef struct bypass_pc_hint {
     int recommend;
     int64_t traffic_change;  /* bytes (L1->L2 + DRAM) bypassed minus baseline */
     load_evidence evidence;  /* the baseline's */
+    int64_t cycles_change;   /* timed advice: the trial's cycles minus the baseline's */
 } bypass_pc_hint;
 
 typedef struct bypass_advice {
@@ -41,6 +42,10 @@ typedef struct bypass_advice {
     bypass_pc_hint *pcs;     /* [pc_count], global-load PCs, first-seen order */
     uint32_t pc_count, recommended;
     replay_counts baseline, with_table, with_pcs;
+    /* The timed advice (--timed, docs/metrics.md §12): each replay's cycles,
+     * so the verdict on bytes is checked against time too; 0 untimed. */
+    int timed;
+    uint64_t baseline_cycles, table_cycles, pcs_cycles;
     char l1_policy[24];      /* the baseline's */
     bypass_u_kind utilization; /* the U of Eq. 1 */
     /* The recommended PCs together: the `bypass-pc` policy's parameter, as

@@ -642,8 +642,16 @@ static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_
             return l2_access(h, is, m->line, m->sectors, NULL, L2_READ_NO_FILL, l2_hit, &m->fill_hint,
                              back, err) != 0 ? -1 : 2;
     }
-    return l2_access(h, is, m->line, m->sectors, NULL, L2_READ, l2_hit, &m->fill_hint, back, err) != 0
-               ? -1 : 0;
+    /* Timed: the cycles a stage spent before L2 (a round of the CCN ring,
+     * S3 §4.4.2: "if the request travels back to the requesting core
+     * without a reuse copy, it is finally sent to L2") delay the request's
+     * arrival at its slice, not the LD/ST unit, which h->now holds. */
+    uint64_t left_l1 = h->now;
+    if (h->timing)
+        h->now += m->latency;
+    int rc = l2_access(h, is, m->line, m->sectors, NULL, L2_READ, l2_hit, &m->fill_hint, back, err);
+    h->now = left_l1;
+    return rc != 0 ? -1 : 0;
 }
 
 /* Whether every stage lets the L1 fill go ahead. */
@@ -769,7 +777,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     }
     int l2_hit = 0;
     l1_miss m = {.line = line, .req = route != L1_BYPASS ? &q : NULL, .sectors = fetch,
-                 .fills = allocating || r.present};
+                 .fills = allocating || r.present, .at = h->now};
     if (h->timing && r.stalled && r.stall_until > h->now) { /* the policy waits for a way */
         k->l1.reservation_fails++;
         h->now = r.stall_until;
@@ -952,6 +960,16 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     for (uint32_t o = 0; o < h->on_count[EV_REQUESTS]; o++)
         h->on[EV_REQUESTS][o]->requests(h->on[EV_REQUESTS][o]->ctx, is, requests, n);
     h->data_back = is->step;
+    if (h->timing) /* requests a front end merged away wait for their tags' data */
+        for (uint32_t i = 0; i < h->o.stage_count; i++) {
+            const hierarchy_stage *st = &h->o.stages[i];
+            uint64_t merged = st->merged_back ? st->merged_back(st->ctx) : 0;
+            uint64_t soonest = is->step + h->o.config.timing.l1_latency;
+            if (merged && soonest > merged)
+                merged = soonest; /* no sooner than an L1 hit */
+            if (merged > h->data_back)
+                h->data_back = merged;
+        }
     for (int i = 0; i < n; i++) {
         int rc;
         h->now = h->timing ? ldst_take(h, is) : is->step;
@@ -967,8 +985,13 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
         if (rc < 0)
             return -1;
         misses += (uint32_t)(rc == 1);
-        if (h->timing)
+        if (h->timing) {
             ldst_release(h, is);
+            for (uint32_t s = 0; s < h->o.stage_count; s++)
+                if (h->o.stages[s].served)
+                    h->o.stages[s].served(h->o.stages[s].ctx, is,
+                                          requests[i].line_addr >> h->line_shift, h->back);
+        }
     }
     if (h->timing)
         h->ldst_free = ldst_free_at(h, is);
@@ -1067,6 +1090,14 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
 }
 
 const replay_results *hierarchy_results(const hierarchy *h) { return &h->res; }
+
+uint64_t replay_results_cycles(const replay_results *r)
+{
+    uint64_t cycles = 0;
+    for (uint32_t k = 0; r->timed && k < r->kernel_count; k++)
+        cycles += r->kernels[k].timed.end_cycle - r->kernels[k].timed.start_cycle;
+    return cycles;
+}
 
 int hierarchy_is_timed_by_lru(const hierarchy *h) { return h->o.timed_by_lru; }
 

@@ -68,16 +68,25 @@ struct cache_result;
  *                do not fill (the chosen victim stays; sharing-aware fills).
  *                fill_hint is the level below's word on the line (L2's
  *                LINE_SHARED), victim_line the line the fill would evict
- *                (UINT64_MAX for an empty way) and victim_flags its flags. */
+ *                (UINT64_MAX for an empty way) and victim_flags its flags.
+ * Timed only (docs/metrics.md §12; never called in the functional replay):
+ *   served       a request the front end passed on was answered: its line's
+ *                data is back at `back` (LCM: the cycle a coalescing tag's
+ *                merged requests get their data);
+ *   merged_back  after front_end: the cycle the data of the requests it
+ *                merged away is back (0: none merged), which the
+ *                instruction then waits for as for its own requests. */
 typedef struct l1_miss {
     uint64_t line;
     const struct cache_req *req; /* the request as L1 saw it; NULL if it bypassed L1 */
     uint8_t sectors;   /* the 32 B sectors to fetch */
     uint8_t fills;     /* L1 takes the data: a way was chosen, or sectors of a present line */
     uint8_t fill_hint; /* out: the hint the L1 fill's request carries */
-    /* out, reserved-line mode: served (1), the cycles until the line
-     * arrives; routed on (0), cycles spent before the level below. */
+    /* out, timed: served (1), the cycles until the line arrives; routed on
+     * (0), cycles spent before the level below (the CCN ring's round),
+     * which delay its arrival at L2 but do not hold the LD/ST unit. */
     uint32_t latency;
+    uint64_t at; /* the cycle the miss leaves L1 (timed; the issue step otherwise) */
 } l1_miss;
 
 typedef struct hierarchy_stage {
@@ -87,6 +96,8 @@ typedef struct hierarchy_stage {
     int (*miss_route)(void *ctx, const struct replay_issue *is, l1_miss *miss);
     int (*fill_filter)(void *ctx, const struct replay_issue *is, uint64_t line, uint8_t fill_hint,
                        uint64_t victim_line, uint8_t victim_flags);
+    void (*served)(void *ctx, const struct replay_issue *is, uint64_t line, uint64_t back);
+    uint64_t (*merged_back)(void *ctx);
 } hierarchy_stage;
 
 /* ---- memory events: what crosses below L1 ----
@@ -354,6 +365,10 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err);
 /* Writes back dirty L2 lines; results are then complete. */
 int hierarchy_finish(hierarchy *h, ws_error *err);
 const replay_results *hierarchy_results(const hierarchy *h);
+/* A timed run's cycles: its kernels' (docs/metrics.md §12); 0 for a
+ * functional one.  The one definition (reports/timed_text.h's
+ * timed_cycles, the sweep's points, the bypass advice). */
+uint64_t replay_results_cycles(const replay_results *r);
 
 /* Timed (docs/metrics.md §12): after hierarchy_instruction, when its data
  * is back and when its SM's LD/ST unit takes the next instruction. */

@@ -35,6 +35,8 @@ double sweep_memory_latency(const sweep_point *p)
 {
     return ratio(p->counts.load_miss_latency, p->counts.l1.misses);
 }
+double sweep_fewer_cycles(const sweep_point *p) { return -(double)p->cycles; }
+
 
 const sweep_point *sweep_at(const sweep_result *r, uint32_t n, uint32_t p)
 {
@@ -87,12 +89,17 @@ int sweep_run(const sched_source *source, const gpu_config *config, const replay
     if (replay_run(source, config, ro, o, out->count, hs, bar, err) != 0 ||
         replay_run(source, config, ro, o + out->count, 2, hs + out->count, NULL, err) != 0)
         goto done;
-    for (uint32_t i = 0; i < out->count; i++)
+    out->timed = base->timed;
+    for (uint32_t i = 0; i < out->count; i++) {
         out->points[i].counts = hierarchy_results(hs[i])->total;
+        out->points[i].cycles = replay_results_cycles(hierarchy_results(hs[i]));
+    }
     out->timed_base = (sweep_point){.n = n_max, .p = n_max,
-                                    .counts = hierarchy_results(hs[out->count])->total};
+                                    .counts = hierarchy_results(hs[out->count])->total,
+                                    .cycles = replay_results_cycles(hierarchy_results(hs[out->count]))};
     out->timed_one = (sweep_point){.n = 1, .p = 1,
-                                   .counts = hierarchy_results(hs[out->count + 1])->total};
+                                   .counts = hierarchy_results(hs[out->count + 1])->total,
+                                   .cycles = replay_results_cycles(hierarchy_results(hs[out->count + 1]))};
     /* The run's global warp-loads are the same at every point (the
      * (n_max, n_max) one counts them); its warp instructions are the
      * trace's records. */

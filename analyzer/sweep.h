@@ -17,10 +17,12 @@
 typedef struct sweep_point {
     uint32_t n, p;
     replay_counts counts; /* the whole run's */
+    uint64_t cycles;      /* a timed grid's (docs/metrics.md §12): the run's cycles; else 0 */
 } sweep_point;
 
 typedef struct sweep_result {
     uint32_t n_max, count;
+    int timed;           /* the grid itself was replayed timed (--timed): points have cycles */
     sweep_point *points; /* by N, then p: (1,1), (2,1), (2,2), (3,1) ... */
     /* (n_max, n_max) and (1, 1) replayed once more with reserved lines
      * (docs/metrics.md §7's latencies, pending lines, MSHR limits): what Poise's
@@ -52,5 +54,8 @@ double sweep_non_polluting_hit_rate(const sweep_point *p);
 double sweep_intra_warp_hit_rate(const sweep_point *p);
 uint64_t sweep_l2_bytes(const sweep_point *p);
 double sweep_memory_latency(const sweep_point *p);
+/* The cycles of a timed point's run: S3's objective is IPC, and with the
+ * instructions the same at every point, fewer cycles is higher IPC. */
+double sweep_fewer_cycles(const sweep_point *p);
 
 #endif

@@ -40,6 +40,11 @@ sweep_summary sweep_summarize(const sweep_result *g, const replay_args *a)
     v.by_hits = poise_search(g, v.predicted.n, v.predicted.p, v.stride_n, v.stride_p, hit_rate);
     v.by_traffic =
         poise_search(g, v.predicted.n, v.predicted.p, v.stride_n, v.stride_p, less_traffic);
+    if (g->timed) { /* S3 §5.7 judges by IPC: the timed grid can too */
+        v.best_cycles = best(g, sweep_fewer_cycles);
+        v.by_cycles = poise_search(g, v.predicted.n, v.predicted.p, v.stride_n, v.stride_p,
+                                   sweep_fewer_cycles);
+    }
     return v;
 }
 
@@ -61,6 +66,8 @@ static json_t *point_json(const sweep_point *p)
     json_object_set_new(o, "l1_to_l2_bytes", report_json_u64(sweep_l2_bytes(p)));
     json_object_set_new(o, "dram_read_bytes", report_json_u64(p->counts.traffic.dram_read_bytes));
     json_object_set_new(o, "memory_latency", rate(sweep_memory_latency(p)));
+    if (p->cycles) /* a timed grid's point (docs/metrics.md §12) */
+        json_object_set_new(o, "cycles", report_json_u64(p->cycles));
     return o;
 }
 
@@ -107,6 +114,9 @@ static json_t *poise_json(const sweep_result *g, const sweep_summary *v, const r
     json_object_set_new(o, "searched", json_pack("{s:o,s:o}", "hit_rate",
                                                  search_json(g, &v->by_hits), "traffic",
                                                  search_json(g, &v->by_traffic)));
+    if (g->timed)
+        json_object_set_new(json_object_get(o, "searched"), "cycles",
+                            search_json(g, &v->by_cycles));
     return o;
 }
 
@@ -134,6 +144,8 @@ static json_t *sweep_json(const sweep_result *g, const sweep_summary *v, const r
     json_object_set_new(doc, "baseline", at_json(g, g->n_max, g->n_max));
     json_object_set_new(doc, "best", json_pack("{s:o,s:o}", "hit_rate", point_json(v->best_hits),
                                                "traffic", point_json(v->best_traffic)));
+    if (v->best_cycles)
+        json_object_set_new(json_object_get(doc, "best"), "cycles", point_json(v->best_cycles));
     json_object_set_new(doc, "poise", poise_json(g, v, a));
     json_object_set_new(doc, "points", points);
     return doc;
@@ -211,6 +223,14 @@ void sweep_print(FILE *out, const sweep_result *g, const sweep_summary *s)
     print_point(out, "Poise predicted", sweep_at(g, v.predicted.n, v.predicted.p), base);
     print_point(out, "Poise searched (hit rate)", sweep_at(g, v.by_hits.n, v.by_hits.p), base);
     print_point(out, "Poise searched (traffic)", sweep_at(g, v.by_traffic.n, v.by_traffic.p), base);
+    if (v.best_cycles) { /* timed: S3's own objective, cycles (IPC) */
+        const sweep_point *c = sweep_at(g, v.by_cycles.n, v.by_cycles.p);
+        fprintf(out, "  best by cycles (timed)         (%2u, %2u)  speedup %.3fx over the baseline\n",
+                v.best_cycles->n, v.best_cycles->p,
+                v.best_cycles->cycles ? (double)base->cycles / (double)v.best_cycles->cycles : 0);
+        fprintf(out, "  Poise searched (cycles)        (%2u, %2u)  speedup %.3fx\n", c->n, c->p,
+                c->cycles ? (double)base->cycles / (double)c->cycles : 0);
+    }
     fprintf(out, "  Poise's latency feature comes from the timed replay (L_o %.0f, L' %.0f\n"
                  "  cycles); I_n = %.2f instructions per global load (the trace's memory\n"
                  "  instructions)\n",

@@ -14,10 +14,11 @@
  * and Poise's prediction and searches. */
 typedef struct sweep_summary {
     const sweep_point *best_hits, *best_traffic;
+    const sweep_point *best_cycles; /* a timed grid's fewest cycles (S3's IPC); else NULL */
     poise_inputs in;
     double x[POISE_FEATURES];
     poise_prediction predicted;
-    poise_search_result by_hits, by_traffic;
+    poise_search_result by_hits, by_traffic, by_cycles; /* by_cycles: a timed grid's */
     uint32_t stride_n, stride_p;
 } sweep_summary;
 

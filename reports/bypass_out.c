@@ -121,6 +121,9 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
         json_object_set_new(o, "recommend", json_boolean(h->recommend));
         json_object_set_new(o, "traffic_change_bytes",
                             h->tested ? json_integer(h->traffic_change) : json_null());
+        if (a->timed) /* --timed: the trial's cycles too (docs/metrics.md §12) */
+            json_object_set_new(o, "cycles_change",
+                                h->tested ? json_integer(h->cycles_change) : json_null());
         json_array_append_new(pcs, o);
     }
     json_t *lines = json_array();
@@ -145,6 +148,15 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
                         json_pack("{s:o,s:o,s:o}", "baseline", outcome(&a->baseline),
                                   "bypass_table", outcome(&a->with_table), "bypass_pc",
                                   outcome(&a->with_pcs)));
+    if (a->timed) { /* each replay's cycles: the model's, not a GPU's (docs/metrics.md §11) */
+        json_t *ba = json_object_get(doc, "before_after");
+        json_object_set_new(json_object_get(ba, "baseline"), "cycles",
+                            report_json_u64(a->baseline_cycles));
+        json_object_set_new(json_object_get(ba, "bypass_table"), "cycles",
+                            report_json_u64(a->table_cycles));
+        json_object_set_new(json_object_get(ba, "bypass_pc"), "cycles",
+                            report_json_u64(a->pcs_cycles));
+    }
     json_object_set_new(doc, "lines_touched", report_json_u64(bypass_table_count(a->table)));
     json_object_set_new(doc, "lines_bypass_worthy", report_json_u64(worthy));
     json_object_set_new(doc, "lines", lines);
@@ -260,6 +272,12 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
     json_decref(advice);
     print_whole_files(out, &v);
     print_before_after(out, &v);
+    if (a->timed && a->table_cycles && a->pcs_cycles) /* S1 Fig. 4: cycles, with and without */
+        fprintf(out, "  timed replay (the model's cycles, not a GPU's): baseline %s, bypass-table %s "
+                     "(speedup %.3fx), bypass-pc %s (%.3fx)\n",
+                numfmt_grouped(a->baseline_cycles).s, numfmt_grouped(a->table_cycles).s,
+                (double)a->baseline_cycles / (double)a->table_cycles,
+                numfmt_grouped(a->pcs_cycles).s, (double)a->baseline_cycles / (double)a->pcs_cycles);
     free(pcs);
 }
 

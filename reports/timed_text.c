@@ -6,13 +6,7 @@
 #define GROUPED(v) numfmt_grouped(v).s
 #define SHARE(num, den) numfmt_share((double)(num), (double)(den)).s
 
-uint64_t timed_cycles(const replay_results *r)
-{
-    uint64_t cycles = 0;
-    for (uint32_t k = 0; k < r->kernel_count; k++)
-        cycles += r->kernels[k].timed.end_cycle - r->kernels[k].timed.start_cycle;
-    return cycles;
-}
+uint64_t timed_cycles(const replay_results *r) { return replay_results_cycles(r); }
 
 static void print_queues(FILE *out, const char *name, const queue_counts *q, uint32_t n,
                          uint64_t cycles)

@@ -33,6 +33,8 @@ run_both() { # name, then the command's arguments after the binary; outputs in O
     (cd "$work/a/$name" && "$old" "$@" --quiet >stdout 2>stderr) || echo "old failed: $name" >&2
     "$new" record --workload "$w" --size "$size" -o "$trace" >/dev/null 2>&1
     (cd "$work/b/$name" && "$new" "$@" --quiet >stdout 2>stderr) || echo "new failed: $name" >&2
+    # .warpscope-outputs lists the files a run wrote with their inodes and
+    # times (util/outset.c): it differs between any two runs.
     for f in $(cd "$work/b/$name" && find . -type f ! -name stderr ! -name .warpscope-outputs | sort); do
         if cmp -s "$work/a/$name/$f" "$work/b/$name/$f"; then
             same=$((same + 1))

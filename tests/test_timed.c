@@ -12,116 +12,25 @@
 #include "analyzer/replay.h"
 #include "formats/memtrace.h"
 #include "formats/sink.h"
+#include "tests/timed_fixture.h"
 #include "tests/trace_gen.h"
 
-enum { L1 = 20, L2 = 120, DRAM = 220 };
-
-/* One record: the warp of CTA 0 that issues it (in this order per warp),
- * its kind, and the lines of its lanes (lane l reads line[l] at offset 0;
- * `lanes` of them). */
-typedef struct rec {
-    uint32_t kernel, warp;
-    wst_kind kind;
-    uint32_t lanes;
-    uint64_t line[4];
-    uint32_t gap, waits; /* timing (docs/metrics.md §12), with has_waits */
-    uint8_t has_waits;
-} rec;
+enum { L1 = TIMED_L1, L2 = TIMED_L2, DRAM = TIMED_DRAM };
 
 static wst_memtrace *trace_of(const rec *recs, size_t n, uint32_t kernels, uint32_t warps)
 {
-    wst_memtrace *m = wst_memtrace_new(NULL);
-    wst_sink s = wst_memtrace_sink(m);
-    ws_error err;
-    for (uint32_t k = 0; k < kernels; k++) {
-        wst_kernel kernel = {.name = "k", .grid = {1, 1, 1}, .block = {32 * warps, 1, 1}};
-        cr_assert_geq(wst_sink_add_kernel(&s, &kernel, &err), 0);
-        cr_assert_geq(wst_sink_add_pc(&s, k, &(wst_pc){.offset = 0}, &err), 0);
-    }
-    for (size_t i = 0; i < n; i++) {
-        wst_record r;
-        memset(&r, 0, sizeof r);
-        r.warp = recs[i].warp;
-        r.kind = (uint8_t)recs[i].kind;
-        r.gap = recs[i].gap;
-        r.waits = recs[i].waits;
-        r.has_waits = recs[i].has_waits;
-        r.size = 4;
-        for (uint32_t l = 0; l < recs[i].lanes; l++) {
-            r.mask |= 1u << l;
-            r.addr[l] = 0x10000000 + recs[i].line[l] * 128;
-        }
-        cr_assert_eq(wst_sink_add_record(&s, recs[i].kernel, &r, &err), 0);
-    }
-    return m;
+    return timed_trace(recs, n, kernels, warps);
 }
-
-static gpu_config tiny_gpu(void)
-{
-    gpu_config c;
-    ws_error err;
-    cr_assert_eq(config_load(&c, "fermi", &err), 0);
-    c.sms = 1;
-    c.schedulers_per_sm = 1;
-    const char *sets[] = {"l2.slices=1", "latency.l2=120", "latency.dram=220",
-                          "timing.l1_latency=20", "mshr.entries=32", "mshr.merges=8"};
-    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++)
-        cr_assert_eq(config_override(&c, "--set", sets[i], &err), 0, "%s", err.msg);
-    cr_assert_eq(config_override(&c, "--l2", "64K:8:128", &err), 0, "%s", err.msg);
-    return c;
-}
-
-/* The instructions as the hierarchy saw them: (cycle, warp) in order. */
-typedef struct seen {
-    uint64_t cycle[64];
-    uint32_t warp[64];
-    uint32_t count;
-} seen;
-
-static void seen_instruction(void *ctx, const replay_issue *is)
-{
-    seen *s = ctx;
-    if (s->count < 64) {
-        s->cycle[s->count] = is->step;
-        s->warp[s->count++] = is->cta_warp;
-    }
-}
-
-/* Replays m timed under `schedule` on c; the hierarchy stays the caller's. */
+static gpu_config tiny_gpu(void) { return timed_tiny_gpu("fermi"); }
 static hierarchy *run_timed(const wst_memtrace *m, const gpu_config *c, const char *schedule,
                             seen *order)
 {
-    hierarchy_options o = {.config = *c, .seed = 1, .timed = 1};
-    if (order)
-        o.observers[o.observer_count++] =
-            (l1_observer){.ctx = order, .instruction_end = seen_instruction};
-    replay_options ro;
-    replay_options_default(&ro);
-    ws_error err;
-    cr_assert_eq(sched_options_parse(schedule, &ro.schedule, &err), 0, "%s", err.msg);
-    sched_source src = sched_source_memtrace(m);
-    hierarchy *h = NULL;
-    cr_assert_eq(replay_run(&src, c, &ro, &o, 1, &h, NULL, &err), 0, "%s", err.msg);
-    sched_source_free(&src);
-    return h;
+    return timed_run(m, c, schedule, NULL, order);
 }
-
-static uint64_t kernel_cycles(const hierarchy *h, uint32_t k)
-{
-    const timed_kernel *t = &hierarchy_results(h)->kernels[k].timed;
-    return t->end_cycle - t->start_cycle;
-}
-
-/* Scheduler-cycles add up: issued + stalled = cycles × schedulers × SMs. */
+static uint64_t kernel_cycles(const hierarchy *h, uint32_t k) { return timed_kernel_cycles(h, k); }
 static void assert_cycles_add_up(const hierarchy *h, const gpu_config *c)
 {
-    const replay_results *r = hierarchy_results(h);
-    uint64_t cycles = 0, slots = r->timed_total.issue_cycles;
-    for (uint32_t k = 0; k < r->kernel_count; k++)
-        cycles += kernel_cycles(h, k);
-    for (int s = 0; s < STALL_CAUSES; s++)
-        slots += r->timed_total.stalls[s];
-    cr_assert_eq(slots, cycles * c->sms * c->schedulers_per_sm);
+    timed_assert_cycles_add_up(h, c);
 }
 
 /* A store at 0 (to L2, never waited for); a load of X at 1: L1 and L2

@@ -130,13 +130,16 @@ static int ring_open(ccn *r, const replay_issue *is, int *sampling)
 }
 
 /* The nearest SM downstream on the ring whose L1 holds the line valid and
- * not pending: its ring distance (1 .. sms - 1), or 0. */
+ * not pending: its ring distance (1 .. sms - 1), or 0.  Timed, the request
+ * reaches the L1 d hops away d × hop_cycles after it left its own, and a
+ * copy still pending then is no hit (S3 §4.4.2: "hits-under-miss on
+ * outstanding miss requests are not considered for sharing"). */
 static uint32_t find_copy(ccn *r, const replay_issue *is, const l1_miss *m)
 {
     uint32_t n = r->res.sms;
     for (uint32_t d = 1; d < n; d++) {
         cache *remote = r->l1[(is->sm + d) % n];
-        int64_t slot = cache_peek(remote, m->line, m->sectors, is->step);
+        int64_t slot = cache_peek(remote, m->line, m->sectors, m->at + (uint64_t)d * r->o.hop_cycles);
         if (slot < 0)
             continue;
         if (r->o.promote && m->req)

@@ -13,7 +13,9 @@
  * it was taken. */
 typedef struct lcm_tag {
     uint64_t line, born;
+    uint64_t ready;   /* timed: when the data of the request that took it is back */
     uint8_t valid;
+    uint8_t awaiting; /* timed: that request is not answered yet (ready unknown) */
 } lcm_tag;
 
 typedef struct lcm_coalescer {
@@ -30,6 +32,7 @@ struct lcm {
     lcm_coalescer *coalescers; /* [sms] */
     lcm_kernel *kernel;        /* the current one */
     lcm_results res;
+    uint64_t merged_back; /* timed: the latest tag data the last instruction merged into */
 };
 
 lcm_options lcm_options_default(void)
@@ -116,6 +119,8 @@ static int coalesce(lcm *m, lcm_coalescer *c, uint64_t line)
             flush_tag(t, &k->flushes_window);
         if (t->valid && t->line == line) {
             k->merged_requests++;
+            if (t->ready > m->merged_back) /* it gets its data with the tag's (timed) */
+                m->merged_back = t->ready;
             return 1;
         }
         if (!t->valid && !free_tag)
@@ -127,7 +132,7 @@ static int coalesce(lcm *m, lcm_coalescer *c, uint64_t line)
         free_tag = oldest;
         flush_tag(free_tag, &k->flushes_conflict);
     }
-    *free_tag = (lcm_tag){.line = line, .born = now, .valid = 1};
+    *free_tag = (lcm_tag){.line = line, .born = now, .valid = 1, .awaiting = 1};
     return 0;
 }
 
@@ -164,6 +169,7 @@ static int front_end(void *ctx, const replay_issue *is, ws_request *requests, in
 {
     (void)err;
     lcm *m = ctx;
+    m->merged_back = 0;
     /* LCM decides the global loads that would look L1 up; one whose active
      * mask is empty makes no request and looks nothing up
      * (docs/report-schema.md, `lcm.loads`). */
@@ -213,9 +219,25 @@ static int front_end(void *ctx, const replay_issue *is, ws_request *requests, in
     return kept;
 }
 
+/* Timed (docs/metrics.md §12): a request that took a tag was answered; the
+ * requests that merge into the tag get their data with it, no sooner. */
+static void served(void *ctx, const replay_issue *is, uint64_t line, uint64_t back)
+{
+    lcm *m = ctx;
+    lcm_tag *queue = m->coalescers[is->sm].tags[line % LCM_QUEUES];
+    for (uint32_t i = 0; i < LCM_TAGS; i++)
+        if (queue[i].valid && queue[i].awaiting && queue[i].line == line) {
+            queue[i].ready = back;
+            queue[i].awaiting = 0;
+        }
+}
+
+static uint64_t merged_back(void *ctx) { return ((const lcm *)ctx)->merged_back; }
+
 void lcm_stage(lcm *m, hierarchy_stage *out)
 {
-    *out = (hierarchy_stage){.ctx = m, .front_end = front_end};
+    *out = (hierarchy_stage){.ctx = m, .front_end = front_end, .served = served,
+                             .merged_back = merged_back};
 }
 
 /* ---- the monitor: L1 events ---- */
