@@ -9,11 +9,15 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include "util/ranks.h"
+
 int cli_error(const char *subject, const char *fmt, ...)
 {
+    if (!ranks_reports()) /* every rank would say the same (util/ranks.h) */
+        return 1;
     va_list ap;
     va_start(ap, fmt);
-    fputs("warpscope: ", stderr);
+    fprintf(stderr, "warpscope: %s", ranks_prefix());
     if (subject)
         fprintf(stderr, "%s: ", subject);
     vfprintf(stderr, fmt, ap);

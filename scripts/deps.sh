@@ -3,8 +3,10 @@
 # test dependencies, all Debian packages.
 #   scripts/deps.sh            check only; prints the exact apt-get line if
 #                              anything is missing and exits 1
-#   scripts/deps.sh --install  installs what is missing when run as root or
-#                              with passwordless sudo, else behaves as above
+#   scripts/deps.sh --install  installs what is missing (and Open MPI, which
+#                              the check alone does not require) when run as
+#                              root or with passwordless sudo, else behaves
+#                              as above
 set -u
 
 missing=()
@@ -20,6 +22,14 @@ have_header csv.h || missing+=(libcsv-dev)      # libcsv ships no .pc file
 have_pc criterion || missing+=(libcriterion-dev)
 command -v zstd >/dev/null 2>&1 || missing+=(zstd)  # the benchmark's floor
 command -v xz >/dev/null 2>&1 || missing+=(xz-utils) # .traceg.xz import
+
+# MPI (docs/analysis.md "Ranks") is optional: without it warpscope builds
+# and runs on one rank.  --install adds it, so that `make test` runs the
+# many-rank checks (scripts/mpi-check.sh).
+if [ "${1:-}" = "--install" ]; then
+    command -v mpicc >/dev/null 2>&1 || missing+=(libopenmpi-dev)
+    command -v mpirun >/dev/null 2>&1 || missing+=(openmpi-bin)
+fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
