@@ -33,4 +33,15 @@ int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const ws
                           const char *dir, ws_error *err);
 void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs);
 
+/* The same on results alone (replay_results of set->count entries, in the
+ * set's order), which may come from other ranks (analyzer/results_pack.h). */
+json_t *compare_json_results(const compare_set *set, const replay_results *const *rs);
+int compare_write_results(const compare_set *set, const replay_results *const *rs,
+                          const replay_args *a, const wst_trace *t);
+int compare_write_csv_results(const compare_set *set, const replay_results *const *rs, const char *path,
+                              ws_error *err);
+int compare_write_ccn_csv_results(const compare_set *set, const replay_results *const *rs,
+                                  const wst_trace *t, const char *dir, ws_error *err);
+void compare_print_results(FILE *out, const compare_set *set, const replay_results *const *rs);
+
 #endif
