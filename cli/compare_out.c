@@ -145,65 +145,77 @@ static void csv_sector_cells(csv_table *t, const level_counts *l, int sectored)
         csv_row_str(t, NULL);
 }
 
+/* The timed replay's columns (docs/metrics.md §12) follow, in a timed run only. */
+static const char *const compare_header[] = {
+    "policy", "l1_policy", "l2_policy", "l1_requests", "l1_hits", "l1_hit_rate", "l2_requests",
+    "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
+    "l1_to_l2_vs_first", "dram_vs_first", "l1_to_l2_requests", "ccn_remote_hits",
+    "ccn_remote_hit_rate", "lcm_bypassed_requests", "lcm_merged_requests",
+    "l1_pending_hits", "l1_hit_rate_with_pending", "l1_sector_requests", "l1_sector_hits",
+    "l1_sector_hit_rate", "l2_sector_requests", "l2_sector_hits", "l2_sector_hit_rate",
+    TIMED_CSV_COLUMNS};
+
+const char *const *compare_csv_header(int timed, size_t *columns)
+{
+    *columns = sizeof compare_header / sizeof compare_header[0] - (timed ? 0 : TIMED_CSV_COUNT);
+    return compare_header;
+}
+
+void compare_csv_row(csv_table *t, const char *name, const replay_results *r,
+                     const replay_results *first)
+{
+    uint64_t base_cycles = timed_cycles(first);
+    const replay_counts *base = &first->total;
+    double base_l2 = (double)(base->traffic.l1_to_l2_read_bytes + base->traffic.l1_to_l2_write_bytes);
+    double base_dram = (double)(base->traffic.dram_read_bytes + base->traffic.dram_write_bytes);
+    const replay_counts *c = &r->total;
+    uint64_t l2 = c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes;
+    uint64_t dram = c->traffic.dram_read_bytes + c->traffic.dram_write_bytes;
+    csv_row_str(t, name);
+    csv_row_str(t, r->l1_policy);
+    csv_row_str(t, r->l2_policy);
+    /* Undefined ratios (nothing reached the level, no loads, a first
+     * entry without traffic) are empty fields, not -1 or 0. */
+    csv_row_u64(t, c->l1.accesses);
+    csv_row_u64(t, c->l1.hits);
+    csv_row_ratio(t, (double)c->l1.hits, (double)c->l1.accesses);
+    csv_row_u64(t, c->l2.accesses);
+    csv_row_u64(t, c->l2.hits);
+    csv_row_ratio(t, (double)c->l2.hits, (double)c->l2.accesses);
+    csv_row_ratio(t, (double)c->mpli.misses, (double)c->mpli.loads);
+    csv_row_u64(t, l2);
+    csv_row_u64(t, c->traffic.dram_read_bytes);
+    csv_row_u64(t, c->traffic.dram_write_bytes);
+    csv_row_ratio(t, (double)l2, base_l2);
+    csv_row_ratio(t, (double)dram, base_dram);
+    csv_row_u64(t, c->traffic.l1_to_l2_requests);
+    const ccn_counts *ring = r->ccn ? &r->ccn->total : NULL; /* empty without a ring */
+    csv_row_double(t, ring ? (double)ring->remote_hits : NAN);
+    if (ring)
+        csv_row_ratio(t, (double)ring->remote_hits, (double)ring->requests);
+    else
+        csv_row_str(t, NULL);
+    const lcm_counts *managed = r->lcm ? &r->lcm->total : NULL; /* empty without LCM */
+    csv_row_double(t, managed ? (double)managed->bypassed_requests : NAN);
+    csv_row_double(t, managed ? (double)managed->merged_requests : NAN);
+    csv_row_u64(t, c->l1.pending_hits);
+    csv_row_ratio(t, (double)(c->l1.hits + c->l1.pending_hits), (double)c->l1.accesses);
+    csv_sector_cells(t, &c->l1, r->l1_sectored);
+    csv_sector_cells(t, &c->l2, r->l2_sectored);
+    if (first->timed)
+        timed_csv_cells(t, r, base_cycles);
+}
+
 int compare_write_csv_results(const compare_set *set, const replay_results *const *rs, const char *path,
                               ws_error *err)
 {
-    /* The timed replay's columns (docs/metrics.md §12) follow, in a timed run only. */
-    static const char *const header[] = {
-        "policy", "l1_policy", "l2_policy", "l1_requests", "l1_hits", "l1_hit_rate", "l2_requests",
-        "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
-        "l1_to_l2_vs_first", "dram_vs_first", "l1_to_l2_requests", "ccn_remote_hits",
-        "ccn_remote_hit_rate", "lcm_bypassed_requests", "lcm_merged_requests",
-        "l1_pending_hits", "l1_hit_rate_with_pending", "l1_sector_requests", "l1_sector_hits",
-        "l1_sector_hit_rate", "l2_sector_requests", "l2_sector_hits", "l2_sector_hit_rate",
-        TIMED_CSV_COLUMNS};
-    int timed = rs[0]->timed;
-    size_t columns = sizeof header / sizeof header[0] - (timed ? 0 : TIMED_CSV_COUNT);
+    size_t columns;
+    const char *const *header = compare_csv_header(rs[0]->timed, &columns);
     csv_table *t = csv_table_open(path, header, columns, err);
     if (!t)
         return -1;
-    uint64_t base_cycles = timed_cycles(rs[0]);
-    const replay_counts *base = &rs[0]->total;
-    double base_l2 = (double)(base->traffic.l1_to_l2_read_bytes + base->traffic.l1_to_l2_write_bytes);
-    double base_dram = (double)(base->traffic.dram_read_bytes + base->traffic.dram_write_bytes);
     for (uint32_t i = 0; i < set->count; i++) {
-        const replay_results *r = rs[i];
-        const replay_counts *c = &r->total;
-        uint64_t l2 = c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes;
-        uint64_t dram = c->traffic.dram_read_bytes + c->traffic.dram_write_bytes;
-        csv_row_str(t, set->names[i]);
-        csv_row_str(t, r->l1_policy);
-        csv_row_str(t, r->l2_policy);
-        /* Undefined ratios (nothing reached the level, no loads, a first
-         * entry without traffic) are empty fields, not -1 or 0. */
-        csv_row_u64(t, c->l1.accesses);
-        csv_row_u64(t, c->l1.hits);
-        csv_row_ratio(t, (double)c->l1.hits, (double)c->l1.accesses);
-        csv_row_u64(t, c->l2.accesses);
-        csv_row_u64(t, c->l2.hits);
-        csv_row_ratio(t, (double)c->l2.hits, (double)c->l2.accesses);
-        csv_row_ratio(t, (double)c->mpli.misses, (double)c->mpli.loads);
-        csv_row_u64(t, l2);
-        csv_row_u64(t, c->traffic.dram_read_bytes);
-        csv_row_u64(t, c->traffic.dram_write_bytes);
-        csv_row_ratio(t, (double)l2, base_l2);
-        csv_row_ratio(t, (double)dram, base_dram);
-        csv_row_u64(t, c->traffic.l1_to_l2_requests);
-        const ccn_counts *ring = r->ccn ? &r->ccn->total : NULL; /* empty without a ring */
-        csv_row_double(t, ring ? (double)ring->remote_hits : NAN);
-        if (ring)
-            csv_row_ratio(t, (double)ring->remote_hits, (double)ring->requests);
-        else
-            csv_row_str(t, NULL);
-        const lcm_counts *managed = r->lcm ? &r->lcm->total : NULL; /* empty without LCM */
-        csv_row_double(t, managed ? (double)managed->bypassed_requests : NAN);
-        csv_row_double(t, managed ? (double)managed->merged_requests : NAN);
-        csv_row_u64(t, c->l1.pending_hits);
-        csv_row_ratio(t, (double)(c->l1.hits + c->l1.pending_hits), (double)c->l1.accesses);
-        csv_sector_cells(t, &c->l1, r->l1_sectored);
-        csv_sector_cells(t, &c->l2, r->l2_sectored);
-        if (timed)
-            timed_csv_cells(t, r, base_cycles);
+        compare_csv_row(t, set->names[i], rs[i], rs[0]);
         csv_row_end(t);
     }
     return csv_table_commit(t, err);
