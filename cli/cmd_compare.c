@@ -61,13 +61,13 @@ static int run(int argc, char **argv)
         a.quiet = 1;
     }
     wst_reader *r = NULL;
-    ranks_own_share(1);
+    ranks_own_share();
     if (mine)
         status = cli_replay(&a, options, mine, hs, &r);
+    status = ranks_share_end(status); /* a failing rank's line, once */
     const replay_results *rs[COMPARE_MAX];
     replay_results **unpacked = NULL;
     status = compare_gather(&set, hs, status, rs, &unpacked);
-    ranks_own_share(0);
     if (status == 0 && me == 0) {
         status = compare_write_results(&set, rs, &a, wst_reader_trace(r));
         if (status == 0)

@@ -43,7 +43,7 @@ static int run(int argc, char **argv)
     uint32_t n_max = a.n_max ? a.n_max : sweep_default_n_max(&a.config);
     /* On R ranks each replays its share of the grid, whole issue streams,
      * and rank 0 merges the points' counters (docs/analysis.md "Ranks"). */
-    ranks_own_share(1);
+    ranks_own_share();
     sweep_result grid = {0};
     wst_reader *r;
     ws_error err;
@@ -62,8 +62,8 @@ static int run(int argc, char **argv)
             status = cli_fail(a.trace, &err);
         progress_free(bar);
     }
+    status = ranks_share_end(status); /* a failing rank's line, once */
     status = sweep_gather(&grid, status);
-    ranks_own_share(0);
     if (status == 0 && ranks_rank() == 0) {
         sweep_result_complete(&grid, wst_reader_trace(r));
         sweep_summary summary = sweep_summarize(&grid, &a);

@@ -13,7 +13,8 @@
 #include "util/ranks.h"
 
 extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
-    cmd_diff, cmd_analyze, cmd_replay, cmd_compare, cmd_sweep, cmd_policies, cmd_bypass, cmd_profile, cmd_report;
+    cmd_diff, cmd_analyze, cmd_replay, cmd_compare, cmd_sweep, cmd_policies, cmd_bypass, cmd_profile, cmd_report,
+    cmd_batch;
 
 /* One line per subcommand, in the order `--help` lists them. */
 static const cli_command *const commands[] = {
@@ -29,6 +30,7 @@ static const cli_command *const commands[] = {
     &cmd_replay,
     &cmd_compare,
     &cmd_sweep,
+    &cmd_batch,
     &cmd_policies,
     &cmd_bypass,
     &cmd_report,

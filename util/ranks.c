@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef WS_MPI
 #include <mpi.h>
@@ -18,7 +19,8 @@ static struct {
     int own_share;   /* ranks_own_share(1) */
     const char *single;
     char prefix[32];
-} me = {0, 1, 0, 0, NULL, ""};
+    char first_error[4600]; /* the share's first error line, kept */
+} me = {0, 1, 0, 0, NULL, "", ""};
 
 /* The rank and size the launcher put in the environment (Open MPI, PMIx,
  * Slurm's PMI), or 0 when this process was not started as a rank. */
@@ -67,9 +69,17 @@ void ranks_begin(int *argc, char ***argv)
 void ranks_end(void)
 {
 #ifdef WS_MPI
-    if (me.joined)
-        MPI_Finalize();
+    if (!me.joined)
+        return;
+    MPI_Finalize();
     me.joined = 0;
+    /* Rank 0 carries the job's status (the split commands give it every
+     * rank's); the others leave at once and quietly, so that mpirun, ending
+     * the job when rank 0 exits non-zero, finds nothing left to stop. */
+    if (me.rank != 0) {
+        fflush(NULL);
+        _exit(0);
+    }
 #endif
 }
 
@@ -77,13 +87,48 @@ uint32_t ranks_rank(void) { return me.rank; }
 uint32_t ranks_size(void) { return me.size; }
 const char *ranks_single_reason(void) { return me.single; }
 
-void ranks_own_share(int on)
+void ranks_own_share(void)
 {
-    me.own_share = on;
-    if (on && me.size > 1)
+    me.own_share = 1;
+    me.first_error[0] = '\0';
+    if (me.size > 1)
         snprintf(me.prefix, sizeof me.prefix, "rank %u: ", me.rank);
-    else
-        me.prefix[0] = '\0';
+}
+
+int ranks_keep_error(const char *line)
+{
+    if (!me.own_share || me.size == 1)
+        return 0;
+    if (!me.first_error[0])
+        snprintf(me.first_error, sizeof me.first_error, "%s", line);
+    return 1;
+}
+
+int ranks_share_end(int status)
+{
+    me.own_share = 0;
+    me.prefix[0] = '\0';
+    if (me.size == 1)
+        return status;
+    /* Every rank's kept line reaches rank 0, which prints the first. */
+    ranks_part *parts = NULL;
+    ws_error err;
+    size_t len = status ? strlen(me.first_error) + 1 : 0;
+    int failed = ranks_gather(status, me.first_error, len, &parts, &err) != 0;
+    if (me.rank == 0) {
+        int printed = 0;
+        for (uint32_t r = 0; parts && r < me.size && !printed; r++)
+            if (parts[r].status && parts[r].size) {
+                fprintf(stderr, "%s\n", (const char *)parts[r].data);
+                printed = 1;
+            }
+        if (failed)
+            fprintf(stderr, "warpscope: %s\n", err.msg);
+    }
+    ranks_parts_free(parts);
+    me.first_error[0] = '\0';
+    int all = ranks_max_status(failed ? 1 : status);
+    return all;
 }
 
 int ranks_reports(void) { return me.rank == 0 || me.own_share; }

@@ -16,7 +16,8 @@
 #include "util/error.h"
 
 /* Joins the MPI job when the launcher started this process as one of its
- * ranks; call first in main.  ranks_end leaves it; call last. */
+ * ranks; call first in main.  ranks_end leaves it; call last: a rank other
+ * than 0 exits there, with 0 (rank 0's exit status is the job's). */
 void ranks_begin(int *argc, char ***argv);
 void ranks_end(void);
 
@@ -26,14 +27,22 @@ uint32_t ranks_size(void);
  * MPI): then rank 0 works alone and the others do nothing. */
 const char *ranks_single_reason(void);
 
-/* Error lines: before a rank starts its own share, only rank 0 reports
- * (every rank parsed the same options and would say the same); once each
- * works on its own share, every rank reports, naming itself. */
-void ranks_own_share(int on);
+/* Error lines.  Before a rank starts its own share only rank 0 reports
+ * (every rank parsed the same options and would say the same).  While each
+ * works on its own share (ranks_own_share), a rank keeps its first error
+ * line, naming itself ("rank 2: bad.wst: ..."); ranks_share_end then
+ * prints the first failing rank's line once, on rank 0: a job that fails
+ * says so in one line. */
+void ranks_own_share(void);
+/* Collective: ends the share; returns the largest status of any rank. */
+int ranks_share_end(int status);
 /* Whether this rank prints error lines now, and the "rank N: " it prefixes
- * them with ("" on one process or outside its own share). */
+ * them with ("" on one process or outside a share). */
 int ranks_reports(void);
 const char *ranks_prefix(void);
+/* 1 when the line (without its newline) is kept for ranks_share_end
+ * rather than printed now. */
+int ranks_keep_error(const char *line);
 
 /* One rank's part of a gather: its exit status and the bytes it sent. */
 typedef struct ranks_part {
