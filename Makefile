@@ -3,6 +3,8 @@
 #
 #   make            build build/rel/warpscope (checks dependencies)
 #   make test       install/check deps, build with ASan+UBSan, run every test
+#                   (and the MPI checks, scripts/mpi-check.sh)
+#   make MPI=0      build without MPI even where mpicc is present
 #   make demo       install/check deps, run the main job on the default workload
 #   make bench      run the benchmarks, results in bench/RESULTS.md
 #   make nvbit NVBIT_PATH=/path/to/nvbit_release [NVBIT_ARCH=all|sm_90]
@@ -66,7 +68,7 @@ TSAN_LIB := $(BUILD)/tsan/libwarpscope.a
 TSAN_BIN := $(BUILD)/tsan/warpscope
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan nvbit \
+.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan check-mpi nvbit \
         cuda-workloads FORCE
 .DEFAULT_GOAL := all
 
@@ -138,6 +140,12 @@ $(BUILD)/rel/bench/%: $(BUILD)/rel/bench/%.o $(REL_LIB)
 test: deps-install
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-tsan
+	@$(MAKE) --no-print-directory check-mpi
+
+# The same bytes from mpirun -n R as from one process (scripts/mpi-check.sh;
+# docs/analysis.md "Ranks"); skipped, saying so, without MPI.
+check-mpi: $(REL_BIN)
+	@scripts/mpi-check.sh $(REL_BIN) $(MPI)
 
 # ThreadSanitizer over every threaded path of the CLI (Criterion's runner
 # cannot start under TSan, so scripts/tsan-check.sh drives the binary).

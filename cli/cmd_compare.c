@@ -44,6 +44,11 @@ static int run(int argc, char **argv)
     ws_error err;
     if (compare_set_parse(&set, a.policies ? a.policies : DEFAULT_POLICIES, &a.hierarchy, &err) != 0)
         return cli_fail("--policies", &err);
+    /* The timeline is the first entry's clock over every pass its set
+     * needs (OPT's recording pass too): only the whole set on one rank
+     * writes it as one process does. */
+    if (a.timeline && ranks_run_alone("compare", "--timeline records every pass of the whole set"))
+        return 0;
     /* On R ranks entry i replays on rank i mod R; rank 0 writes every
      * output from the gathered results (docs/analysis.md "Ranks"). */
     uint32_t mine = 0, me = ranks_rank();

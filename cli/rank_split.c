@@ -2,7 +2,6 @@
  * why the others do not (docs/analysis.md "Ranks"). */
 #include "cli/rank_split.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "util/ranks.h"
@@ -26,26 +25,13 @@ static const struct {
 
 int cli_rank_run(const cli_command *cmd, int argc, char **argv)
 {
-    const char *single = ranks_single_reason();
-    if (single) { /* mpirun started copies that cannot talk */
-        if (ranks_rank() != 0)
-            return 0;
-        fprintf(stderr, "warpscope: %s: not split over ranks: %s; runs on rank 0\n", cmd->name,
-                single);
-        return cmd->run(argc, argv);
-    }
-    if (ranks_size() == 1)
-        return cmd->run(argc, argv);
     const char *reason = "it reads or writes one file in order";
     for (size_t i = 0; i < sizeof splits / sizeof splits[0]; i++)
         if (strcmp(splits[i].command, cmd->name) == 0) {
-            if (!splits[i].reason)
+            if (!splits[i].reason && !ranks_single_reason())
                 return cmd->run(argc, argv);
             reason = splits[i].reason;
         }
-    if (ranks_rank() != 0)
-        return 0; /* idles: rank 0 alone runs and writes the outputs */
-    fprintf(stderr, "warpscope: %s: not split over %u ranks: %s; runs on rank 0\n", cmd->name,
-            ranks_size(), reason);
-    return cmd->run(argc, argv);
+    /* Rank 0 alone runs it and writes the outputs; the others idle. */
+    return ranks_run_alone(cmd->name, reason) ? 0 : cmd->run(argc, argv);
 }

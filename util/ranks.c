@@ -83,6 +83,18 @@ void ranks_end(void)
 #endif
 }
 
+int ranks_run_alone(const char *command, const char *reason)
+{
+    if (me.size == 1 && !me.single)
+        return 0;
+    if (me.rank != 0)
+        return 1;
+    fprintf(stderr, "warpscope: %s: not split over %u ranks: %s; runs on rank 0\n", command,
+            me.size, me.single ? me.single : reason);
+    me.size = 1;
+    return 0;
+}
+
 uint32_t ranks_rank(void) { return me.rank; }
 uint32_t ranks_size(void) { return me.size; }
 const char *ranks_single_reason(void) { return me.single; }

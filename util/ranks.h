@@ -27,6 +27,11 @@ uint32_t ranks_size(void);
  * MPI): then rank 0 works alone and the others do nothing. */
 const char *ranks_single_reason(void);
 
+/* The command runs on rank 0 alone from here (it cannot split exactly):
+ * rank 0 says why in one line and goes on as the only rank; the others
+ * get 1 and return at once.  0 on rank 0 and on one process. */
+int ranks_run_alone(const char *command, const char *reason);
+
 /* Error lines.  Before a rank starts its own share only rank 0 reports
  * (every rank parsed the same options and would say the same).  While each
  * works on its own share (ranks_own_share), a rank keeps its first error
