@@ -18,9 +18,10 @@ static struct {
     int joined;      /* MPI_Init was called */
     int own_share;   /* ranks_own_share(1) */
     const char *single;
+    uint32_t launched; /* the ranks mpirun started, when `single` */
     char prefix[32];
     char first_error[4600]; /* the share's first error line, kept */
-} me = {0, 1, 0, 0, NULL, "", ""};
+} me = {0, 1, 0, 0, NULL, 1, "", ""};
 
 /* The rank and size the launcher put in the environment (Open MPI, PMIx,
  * Slurm's PMI), or 0 when this process was not started as a rank. */
@@ -61,7 +62,8 @@ void ranks_begin(int *argc, char ***argv)
     /* mpirun started R copies of a build that cannot talk: rank 0 works
      * alone, the others leave at once (ranks_size() stays 1 for them all). */
     me.rank = rank;
-    if (size > 1)
+    me.launched = size;
+    if (size > 1 || rank > 0)
         me.single = "this warpscope was built without MPI";
 #endif
 }
@@ -90,7 +92,7 @@ int ranks_run_alone(const char *command, const char *reason)
     if (me.rank != 0)
         return 1;
     fprintf(stderr, "warpscope: %s: not split over %u ranks: %s; runs on rank 0\n", command,
-            me.size, me.single ? me.single : reason);
+            me.single ? me.launched : me.size, me.single ? me.single : reason);
     me.size = 1;
     return 0;
 }
