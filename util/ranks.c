@@ -94,6 +94,7 @@ int ranks_run_alone(const char *command, const char *reason)
     fprintf(stderr, "warpscope: %s: not split over %u ranks: %s; runs on rank 0\n", command,
             me.single ? me.launched : me.size, me.single ? me.single : reason);
     me.size = 1;
+    me.single = NULL; /* said once */
     return 0;
 }
 
