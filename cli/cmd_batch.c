@@ -79,6 +79,24 @@ static int check_configs(const batch_grid *g, ws_error *err)
             if (config_validate(&c, err) != 0)
                 return ws_fail_prefix(err, "'gpus'[%u] with 'sets'[%u]: ", p, s);
         }
+    /* Every entry a run makes (policy, system, warp order), parsed as
+     * compare --policies would, on the fermi preset. */
+    hierarchy_options base = {.seed = 1};
+    if (config_load(&base.config, "fermi", err) != 0)
+        return -1;
+    base.ccn = ccn_options_default();
+    base.lcm = lcm_options_default();
+    compare_set set;
+    for (uint32_t p = 0; p < g->policy_count; p++)
+        for (uint32_t y = 0; y < g->system_count; y++)
+            for (uint32_t o = 0; o < g->order_count; o++) {
+                char entry[256];
+                snprintf(entry, sizeof entry, "%s%s%s%s%s", g->policies[p], g->systems[y][0] ? "+" : "",
+                         g->systems[y], g->orders[o][0] ? "@" : "", g->orders[o]);
+                if (compare_set_parse(&set, entry, &base, err) != 0)
+                    return ws_fail_prefix(err, "'policies'[%u], 'systems'[%u], 'warp_orders'[%u]: ",
+                                          p, y, o);
+            }
     return 0;
 }
 

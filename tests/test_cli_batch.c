@@ -87,6 +87,8 @@ Test(cli_batch, a_bad_grid_is_one_line_naming_it)
         {"{\"traces\": [\"a.wst\"], \"policies\": [\"lru\"], \"sets\": [[\"l1_size=1\"]]}", "'sets'[0]"},
         {"{\"traces\": [\"a.wst\"], \"policies\": [\"lru\"], \"gpus\": [\"nosuch\"]}", "'gpus'[0]"},
         {"{\"traces\": [\"a.wst\"], \"policies\": [\"lru,opt\"]}", "one policy"},
+        {"{\"traces\": [\"a.wst\"], \"policies\": [\"nosuch\"]}", "'policies'[0]"},
+        {"{\"traces\": [\"a.wst\"], \"policies\": [\"lru\"], \"warp_orders\": [\"zz\"]}", "'warp_orders'[0]"},
         {"{\"traces\": [\"a.wst\"], \"policies\": [\"lru\"], \"args\": [\"--csv\"]}", "--csv"},
         {"[1, 2", "line 1"},
     };
