@@ -155,6 +155,13 @@ void batch_grid_free(batch_grid *g)
     memset(g, 0, sizeof *g);
 }
 
+int batch_grid_entry(const batch_grid *g, uint32_t p, uint32_t y, uint32_t o, char *out, size_t size)
+{
+    int len = snprintf(out, size, "%s%s%s%s%s", g->policies[p], g->systems[y][0] ? "+" : "",
+                       g->systems[y], g->orders[o][0] ? "@" : "", g->orders[o]);
+    return len < 0 || (size_t)len >= size ? -1 : 0;
+}
+
 batch_run *batch_grid_runs(const batch_grid *g, uint32_t *count, ws_error *err)
 {
     uint64_t n = (uint64_t)g->trace_count * g->gpu_count * g->set_count * g->system_count *
@@ -171,15 +178,10 @@ batch_run *batch_grid_runs(const batch_grid *g, uint32_t *count, ws_error *err)
                         for (uint32_t p = 0; p < g->policy_count; p++, i++) {
                             batch_run *r = &runs[i];
                             *r = (batch_run){i, t, gp, s, y, o, p, "", 0};
-                            int len = snprintf(r->entry, sizeof r->entry, "%s%s%s%s%s",
-                                               g->policies[p], g->systems[y][0] ? "+" : "",
-                                               g->systems[y], g->orders[o][0] ? "@" : "",
-                                               g->orders[o]);
-                            if (len < 0 || (size_t)len >= sizeof r->entry) {
+                            if (batch_grid_entry(g, p, y, o, r->entry, sizeof r->entry) != 0) {
                                 free(runs);
-                                return ws_fail(err, "run %u: '%s%s%s' is longer than %zu characters",
-                                               i, g->policies[p], g->systems[y][0] ? "+" : "",
-                                               g->systems[y], sizeof r->entry - 1), NULL;
+                                return ws_fail(err, "run %u: its entry '%s...' is longer than %zu "
+                                               "characters", i, r->entry, sizeof r->entry - 1), NULL;
                             }
                             /* Its identity: every input that decides its row. */
                             char key[4096];

@@ -4,6 +4,7 @@
 #ifndef WS_CLI_BATCH_GRID_H
 #define WS_CLI_BATCH_GRID_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/error.h"
@@ -31,6 +32,10 @@ typedef struct batch_run {
  * the file). */
 int batch_grid_load(const char *path, batch_grid *g, ws_error *err);
 void batch_grid_free(batch_grid *g);
+
+/* The compare entry of policy p, system y and warp order o into out (size
+ * bytes): POLICY[+SYSTEM][@ORDER].  0, or -1 when it does not fit. */
+int batch_grid_entry(const batch_grid *g, uint32_t p, uint32_t y, uint32_t o, char *out, size_t size);
 
 /* The grid's runs in order; *count set.  NULL with err set. */
 batch_run *batch_grid_runs(const batch_grid *g, uint32_t *count, ws_error *err);

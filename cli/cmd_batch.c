@@ -91,9 +91,9 @@ static int check_configs(const batch_grid *g, ws_error *err)
         for (uint32_t y = 0; y < g->system_count; y++)
             for (uint32_t o = 0; o < g->order_count; o++) {
                 char entry[256];
-                snprintf(entry, sizeof entry, "%s%s%s%s%s", g->policies[p], g->systems[y][0] ? "+" : "",
-                         g->systems[y], g->orders[o][0] ? "@" : "", g->orders[o]);
-                if (compare_set_parse(&set, entry, &base, err) != 0)
+                if ((batch_grid_entry(g, p, y, o, entry, sizeof entry) != 0 &&
+                     ws_fail(err, "the entry is longer than 51 characters")) ||
+                    compare_set_parse(&set, entry, &base, err) != 0)
                     return ws_fail_prefix(err, "'policies'[%u], 'systems'[%u], 'warp_orders'[%u]: ",
                                           p, y, o);
             }
