@@ -140,6 +140,7 @@ $(BUILD)/rel/bench/%: $(BUILD)/rel/bench/%.o $(REL_LIB)
 test: deps-install
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-tsan
+	@$(MAKE) --no-print-directory check-python
 	@$(MAKE) --no-print-directory check-mpi
 
 # The same bytes from mpirun -n R as from one process (scripts/mpi-check.sh;
@@ -254,6 +255,30 @@ $(FUZZ_BIN): tests/fuzz/fuzz_inputs.c $(LIB_SRC)
 
 fuzz: deps-install $(REL_BIN) $(FUZZ_BIN)
 	@scripts/fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS) $(FUZZ_TARGET)
+
+# ---- the Python package (python/, docs/python.md) --------------------------
+# build/libwarpscope.so: the trace reader (formats/, util/) behind the stable
+# C API of formats/trace_api.h, from the -fPIC objects of build/pic/ (the
+# release flags plus -fPIC, as the NVBit tool's).  Not part of `make`:
+# only `make python` and `make check-python` build it.  PYTHON is a
+# python3 that imports numpy (scripts/find-python.sh); PIP_FLAGS go to
+# `pip install` (e.g. --user, or --break-system-packages on Debian).
+PY_SO     := $(BUILD)/libwarpscope.so
+PY_SO_SRC := $(wildcard formats/*.c util/*.c)
+PYTHON    ?= $(shell scripts/find-python.sh)
+PIP_FLAGS ?=
+.PHONY: python check-python
+
+$(PY_SO): $(call objs,pic,$(PY_SO_SRC)) formats/trace_api.map
+	$(CC) $(REL_CFLAGS) -shared -Wl,--no-undefined -Wl,--version-script=formats/trace_api.map \
+		-o $@ $(filter %.o,$^) $(LIBS)
+
+python: deps $(PY_SO) $(REL_BIN)
+	WARPSCOPE_LIB=$(abspath $(PY_SO)) WARPSCOPE_BIN=$(abspath $(REL_BIN)) \
+		$(PYTHON) -m pip install $(PIP_FLAGS) ./python
+
+check-python: $(PY_SO) $(REL_BIN)
+	@scripts/python-check.sh "$(PYTHON)" $(abspath $(PY_SO)) $(abspath $(REL_BIN))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpscope/configs

@@ -101,6 +101,7 @@ static int profile_requests(void *ctx, const replay_issue *is, const ws_request 
     if (!h)
         return -1;
     h->accesses += (uint64_t)n;
+    load_evidence_instruction(&h->evidence, rq, n);
     for (int i = 0; i < n; i++)
         if (bypass_table_request(ad->out->table, rq[i].line_addr >> ad->line_shift, rq[i].bytes_used,
                                  rq[i].sector_mask, err) != 0)
@@ -122,6 +123,20 @@ static int profile_fill(void *ctx, const replay_issue *is, uint64_t line, ws_err
 {
     advisor *ad = ctx;
     return is_global_load(is) ? bypass_table_fill(ad->out->table, line, err) : 0;
+}
+
+/* The evidence's groups are the hints (analyzer/load_evidence.h): made by
+ * profile_requests, which sees each instruction before the hierarchy. */
+static uint32_t evidence_group(void *ctx, const replay_issue *is)
+{
+    advisor *ad = ctx;
+    return is_global_load(is) ? ad->group_of[is->kernel][is->pc] : UINT32_MAX;
+}
+
+static load_evidence *evidence_at(void *ctx, uint32_t group)
+{
+    advisor *ad = ctx;
+    return &ad->out->pcs[group].evidence;
 }
 
 /* ---- pass 2: shares ---- */
@@ -199,6 +214,83 @@ static hierarchy_options with_admission(const hierarchy_options *base, const cha
     return o;
 }
 
+/* ---- the advice (analyzer/advice.h) ---- */
+
+/* Where an item is changed, for grouping: its source line, else its PC;
+ * the CTA dispatch is a place of its own. */
+static const char *advice_place(void *ctx, const advice_item *item, char *buf, size_t cap)
+{
+    const advisor *ad = ctx;
+    if (item->pc == UINT32_MAX)
+        return "\x01cta";
+    const bypass_pc_hint *h = &ad->out->pcs[item->pc];
+    const wst_kernel *k = &ad->trace->kernels[h->kernel];
+    const wst_pc *pc = &k->pcs[h->pc];
+    if (pc->file && pc->line)
+        snprintf(buf, cap, "%s:%u", pc->file, pc->line);
+    else
+        snprintf(buf, cap, "%s+%llx", k->name ? k->name : "", (unsigned long long)pc->offset);
+    return buf;
+}
+
+static advice_item ldcg_item(const bypass_pc_hint *h, uint32_t index)
+{
+    const load_evidence *e = &h->evidence;
+    advice_item it = {.kind = ADVICE_LDCG, .pc = index, .checked = 1,
+                      .saved_bytes = (uint64_t)(-h->traffic_change)};
+    double dead = e->fills ? (double)e->dead_fills / (double)e->fills : 0.0;
+    if (e->evicted_reused && dead >= ADVICE_STREAMING_DEAD_SHARE)
+        it.finding = FINDING_STREAMING, it.share = dead, it.count = e->evicted_reused;
+    else if (h->worthy)
+        it.finding = FINDING_BYPASS_WORTHY, it.share = bypass_share(h), it.count = h->worthy;
+    else
+        it.finding = FINDING_REPLAY;
+    return it;
+}
+
+/* Coalescing changes the addresses, so no replay checks it: the estimate
+ * is the PC's bytes below L1 shrunk by its excess share (docs/metrics.md §9). */
+static int coalesce_item(const bypass_pc_hint *h, uint32_t index, advice_item *it)
+{
+    const load_evidence *e = &h->evidence;
+    if (!e->sectors || e->sectors <= e->ideal_sectors)
+        return 0;
+    uint64_t excess = e->sectors - e->ideal_sectors;
+    double share = (double)excess / (double)e->sectors;
+    uint64_t saved = (uint64_t)((double)e->below_l1_bytes * share);
+    if (share < ADVICE_UNCOALESCED_SHARE || saved == 0)
+        return 0;
+    *it = (advice_item){.kind = ADVICE_COALESCE, .finding = FINDING_UNCOALESCED, .pc = index,
+                        .saved_bytes = saved, .share = share, .count = excess};
+    return 1;
+}
+
+static int build_advice(advisor *ad, ws_error *err)
+{
+    bypass_advice *a = ad->out;
+    if (!(a->advice = calloc(2 * (size_t)a->pc_count + 2, sizeof *a->advice)))
+        return ws_fail(err, "out of memory");
+    for (uint32_t i = 0; i < a->pc_count; i++) {
+        if (a->pcs[i].recommend)
+            a->advice[a->advice_count++] = ldcg_item(&a->pcs[i], i);
+        if (coalesce_item(&a->pcs[i], i, &a->advice[a->advice_count]))
+            a->advice_count++;
+    }
+    uint64_t before = bypass_traffic(&a->baseline), after = bypass_traffic(&a->with_schedule);
+    if (a->schedule != CTA_RR && after < before)
+        a->advice[a->advice_count++] =
+            (advice_item){.kind = ADVICE_CTA_SCHEDULE, .finding = FINDING_SHARING, .pc = UINT32_MAX,
+                          .saved_bytes = before - after, .checked = 1, .schedule = a->schedule};
+    advice_rank(a->advice, a->advice_count, advice_place, ad);
+    return 0;
+}
+
+/* S0's sharing-aware dispatches, each replayed in place of the baseline's
+ * rr (a dispatch is a stream of its own): the one that saves most. */
+static int try_schedules(const sched_source *src, const gpu_config *config,
+                         const replay_options *replay, const hierarchy_options *base,
+                         bypass_advice *out, int quiet, ws_error *err);
+
 static int by_accesses(const void *a, const void *b, void *ctx)
 {
     const bypass_pc_hint *pcs = ctx;
@@ -230,6 +322,7 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     uint32_t kernels = src->trace->kernel_count;
     uint32_t trials = 0, *order = NULL;
     pc_marks *marks = NULL, all = {0};
+    load_evidence_collector *evidence = NULL;
     hierarchy *h[1 + BYPASS_MAX_TRIALS] = {0}; /* the table's run, then one per trial */
     hierarchy_options o[1 + BYPASS_MAX_TRIALS];
     int ok = 0;
@@ -252,6 +345,11 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
     o[0] = *base;
     o[0].observers[o[0].observer_count++] =
         (l1_observer){.ctx = &ad, .hit = profile_hit, .fill = profile_fill};
+    if (!(evidence = load_evidence_new((load_evidence_groups){.ctx = &ad, .group = evidence_group,
+                                                              .at = evidence_at},
+                                       err)))
+        goto done;
+    o[0].observers[o[0].observer_count++] = load_evidence_observer(evidence);
     if (run(src, config, &ro, o, 1, h, "bypass 1/3", quiet, err) != 0)
         goto done;
     out->baseline = hierarchy_results(h[0])->total;
@@ -304,6 +402,9 @@ bypass_advice *bypass_advise(const sched_source *src, const replay_options *repl
             goto done;
         out->with_pcs = hierarchy_results(h[0])->total;
     }
+    if (try_schedules(src, config, replay, base, out, quiet, err) != 0 ||
+        build_advice(&ad, err) != 0)
+        goto done;
     out->recommended_pcs = all.set; /* kept for `compare`'s bypass-pc */
     all.flags = NULL;
     all.counts = NULL;
@@ -318,6 +419,7 @@ done:
         marks_free(&marks[i], kernels);
     free(marks);
     marks_free(&all, kernels);
+    load_evidence_free(evidence);
     free(order);
     for (uint32_t k = 0; ad.group_of && k < kernels; k++)
         free(ad.group_of[k]);
@@ -336,9 +438,41 @@ void bypass_advice_free(bypass_advice *a)
         return;
     bypass_table_free(a->table);
     free(a->pcs);
+    free(a->advice);
     for (uint32_t k = 0; a->recommended_pcs.flags && k < a->recommended_pcs.kernels; k++)
         free(a->recommended_pcs.flags[k]);
     free((void *)a->recommended_pcs.flags);
     free((void *)a->recommended_pcs.pc_counts);
     free(a);
+}
+
+static int try_schedules(const sched_source *src, const gpu_config *config,
+                         const replay_options *replay, const hierarchy_options *base,
+                         bypass_advice *out, int quiet, ws_error *err)
+{
+    static const cta_policy tried[] = {CTA_BCS, CTA_QX_ADPT};
+    out->schedule = CTA_RR;
+    /* Only against rr, in the functional order, with more than one SM. */
+    if (replay->schedule.cta != CTA_RR || replay->schedule.timed || base->timed || config->sms < 2)
+        return 0;
+    uint64_t best = bypass_traffic(&out->baseline);
+    for (size_t i = 0; i < sizeof tried / sizeof *tried; i++) {
+        replay_options ro = *replay;
+        ro.schedule.cta = tried[i];
+        hierarchy_options o = *base;
+        o.observer_count = 0;
+        hierarchy *h = NULL;
+        char label[32];
+        snprintf(label, sizeof label, "advice: %s", tried[i] == CTA_BCS ? "bcs" : "qx_adpt");
+        if (run(src, config, &ro, &o, 1, &h, label, quiet, err) != 0)
+            return hierarchy_free(h), -1;
+        replay_counts c = hierarchy_results(h)->total;
+        hierarchy_free(h);
+        if (bypass_traffic(&c) < best) {
+            best = bypass_traffic(&c);
+            out->schedule = tried[i];
+            out->with_schedule = c;
+        }
+    }
+    return 0;
 }

@@ -8,13 +8,21 @@
  *                 (`bypass-pc`); meanwhile each PC's share of bypass-worthy
  *                 accesses (S1 Fig. 3).  A PC is recommended when bypassing
  *                 it alone lowers L1->L2 plus L2->DRAM bytes.
- *   3. verify     every recommended PC bypassed together (`bypass-pc`).
+ *   3. verify     every recommended PC bypassed together (`bypass-pc`);
+ *                 with the baseline's rr dispatch, S0's sharing-aware
+ *                 dispatches (bcs, qx_adpt) replayed one after another.
+ * The baseline also measures each PC's evidence (analyzer/load_evidence.h),
+ * and the advice (analyzer/advice.h) ranks every change by the bytes below
+ * L1 it saves: `__ldcg` on a recommended PC, coalescing an uncoalesced one,
+ * the CTA dispatch.
  * A PC is a (kernel name, offset): all launches of a kernel share it. */
 #ifndef WS_BYPASS_ADVISOR_H
 #define WS_BYPASS_ADVISOR_H
 
+#include "analyzer/advice.h"
 #include "analyzer/bypass_pcs.h"
 #include "analyzer/bypass_table.h"
+#include "analyzer/load_evidence.h"
 #include "analyzer/replay.h"
 #include "util/progress.h"
 
@@ -25,6 +33,7 @@ typedef struct bypass_pc_hint {
     int tested;              /* replayed with only this PC bypassed */
     int recommend;
     int64_t traffic_change;  /* bytes (L1->L2 + DRAM) bypassed minus baseline */
+    load_evidence evidence;  /* the baseline's */
 } bypass_pc_hint;
 
 typedef struct bypass_advice {
@@ -37,6 +46,13 @@ typedef struct bypass_advice {
     /* The recommended PCs together: the `bypass-pc` policy's parameter, as
      * with_pcs replayed it (owned; flags NULL when none is recommended). */
     bypass_pcs recommended_pcs;
+    /* S0's dispatch that saved most below L1 when replayed instead of the
+     * baseline's rr, and its replay; CTA_RR when none was tried. */
+    cta_policy schedule;
+    replay_counts with_schedule;
+    /* Every change, ranked (analyzer/advice.h). */
+    advice_item *advice;
+    uint32_t advice_count;
 } bypass_advice;
 
 #define BYPASS_MAX_TRIALS 64

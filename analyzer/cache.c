@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/l1_rules.h" /* l1_whole_sectors: the 32 B sectors a byte mask writes whole */
 #include "analyzer/policies/stamp.h"
+#include "analyzer/request.h"
 #include "analyzer/set_index.h"
 #include "util/fastdiv.h"
 
@@ -31,6 +33,7 @@ struct cache {
     uint64_t *filled_at;    /* track_owners: the filler's clock at the fill */
     uint32_t *filled_in;    /* track_owners: the kernel of the fill */
     int track_owners;
+    uint64_t *written; /* track_written_bytes: REQUEST_MASK_WORDS words a slot */
     uint64_t *ready;   /* pending until (reserved-line mode) */
     uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
     uint64_t all_ways; /* mask of every way */
@@ -61,7 +64,8 @@ cache_options cache_options_for(const cache_config *g, uint32_t divisor)
 {
     return (cache_options){.sets = (uint32_t)cache_config_sets(g), .ways = g->ways,
                            .line_bytes = g->line_bytes, .sector_bytes = g->sector_bytes,
-                           .index_divisor = divisor, .index = g->index};
+                           .index_divisor = divisor, .index = g->index,
+                           .track_written_bytes = g->write == WRITE_LAZY_FETCH};
 }
 
 cache *cache_new(const cache_options *o, ws_error *err)
@@ -78,11 +82,15 @@ cache *cache_new(const cache_options *o, ws_error *err)
     size_t n = (size_t)o->sets * o->ways;
     if (!c || !(c->lines = malloc(n * sizeof *c->lines)) || !(c->meta = calloc(n, sizeof *c->meta)) ||
         !(c->warps = calloc(n, 4)) || !(c->pcs = calloc(n, 4)) || !(c->valid = calloc(n, 1)) ||
-        !(c->flags = calloc(n, 1)) || !(c->owners = calloc(n, sizeof *c->owners)) ||
-        !(c->filled_at = calloc(n, sizeof *c->filled_at)) ||
-        !(c->filled_in = calloc(n, sizeof *c->filled_in)) ||
+        !(c->flags = calloc(n, 1)) ||
+        /* Only an owner-tracking cache touches these (every access is under
+         * track_owners): a replay of many SMs allocates none of them. */
+        (o->track_owners && (!(c->owners = calloc(n, sizeof *c->owners)) ||
+                             !(c->filled_at = calloc(n, sizeof *c->filled_at)) ||
+                             !(c->filled_in = calloc(n, sizeof *c->filled_in)))) ||
         !(c->dirty = calloc(n, 1)) || !(c->ready = calloc(n, 8)) ||
-        !(c->filled = calloc(o->sets, 1))) {
+        !(c->filled = calloc(o->sets, 1)) ||
+        (o->track_written_bytes && !(c->written = calloc(n * REQUEST_MASK_WORDS, 8)))) {
         cache_free(c);
         return ws_fail(err, "out of memory"), NULL;
     }
@@ -131,6 +139,7 @@ void cache_free(cache *c)
     free(c->filled_in);
     free(c->ready);
     free(c->filled);
+    free(c->written);
     free(c);
 }
 
@@ -280,12 +289,26 @@ enum { PROBE_MISS, PROBE_PRESENT, PROBE_SKIPPED };
  * it asked for valid; a write-back write makes them valid and dirty; a
  * write-through write (the `allocate` write policy) makes valid only the
  * sectors it writes whole (`whole`, in this cache's sectors) and dirties
- * nothing.  Writes fetch nothing. */
-typedef enum access_mode { ACCESS_READ, ACCESS_WRITE_BACK, ACCESS_WRITE_THROUGH } access_mode;
+ * nothing; a lazy write-back write (an L2's `lazy-fetch`) dirties them all
+ * and makes valid only those it writes whole, so a read of a sector written
+ * in part misses and fetches it (docs/metrics.md §7).  Writes fetch
+ * nothing. */
+typedef enum access_mode {
+    ACCESS_READ,
+    ACCESS_WRITE_BACK,
+    ACCESS_WRITE_THROUGH,
+    ACCESS_WRITE_BACK_LAZY
+} access_mode;
 
 static inline uint8_t made_valid(access_mode mode, uint8_t need, uint8_t whole)
 {
-    return mode == ACCESS_WRITE_THROUGH ? (uint8_t)(need & whole) : need;
+    return mode == ACCESS_WRITE_THROUGH || mode == ACCESS_WRITE_BACK_LAZY ? (uint8_t)(need & whole)
+                                                                          : need;
+}
+
+static inline int makes_dirty(access_mode mode)
+{
+    return mode == ACCESS_WRITE_BACK || mode == ACCESS_WRITE_BACK_LAZY;
 }
 
 static inline __attribute__((always_inline)) int
@@ -312,12 +335,16 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
         out->owner_warp = c->warps[i];
         out->owner_pc = c->pcs[i];
         out->pending = !lru && c->track_pending && c->ready[i] > now;
-        uint8_t missing = (uint8_t)(need & ~c->valid[i]);
+        /* A lazy write hits a sector it or another write dirtied, readable
+         * or not (GPGPU-Sim counts a write to a modified sector a hit). */
+        uint8_t have = mode == ACCESS_WRITE_BACK_LAZY ? (uint8_t)(c->valid[i] | c->dirty[i])
+                                                      : c->valid[i];
+        uint8_t missing = (uint8_t)(need & ~have);
         out->hit = missing == 0;
-        out->hit_sectors = (uint8_t)(need & c->valid[i]);
+        out->hit_sectors = (uint8_t)(need & have);
         out->fetch_sectors = write ? 0 : missing;
         c->valid[i] |= made_valid(mode, need, whole);
-        if (mode == ACCESS_WRITE_BACK)
+        if (makes_dirty(mode))
             c->dirty[i] |= need;
         if (!lru && c->track_owners) {
             if (!(c->flags[i] & LINE_SHARED) && c->owners[i] != r->sm) {
@@ -363,8 +390,10 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
             c->policy->evicted(c->state, s, way, EVICT_REPLACE);
     }
     c->lines[i] = r->line;
+    if (c->written) /* a new line: nothing of it written yet */
+        memset(&c->written[i * REQUEST_MASK_WORDS], 0, REQUEST_MASK_WORDS * 8);
     c->valid[i] = made_valid(mode, need, whole);
-    c->dirty[i] = mode == ACCESS_WRITE_BACK ? need : 0;
+    c->dirty[i] = makes_dirty(mode) ? need : 0;
     c->warps[i] = r->warp;
     c->pcs[i] = r->pc;
     if (!lru) /* a plain cache's lines are never pending: ready stays 0 */
@@ -479,6 +508,22 @@ void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)
 {
     access_line(c, r, 1, ACCESS_WRITE_BACK, 0, now, out, 0, 0);
+}
+
+void cache_write_lazy(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
+                      cache_result *out)
+{
+    /* The line's bytes written so far, this write's included. */
+    uint64_t written[REQUEST_MASK_WORDS];
+    uint32_t set = set_of(c, r->line);
+    int64_t at = find_in(c, r->line, (size_t)set * c->ways, 0);
+    for (int w = 0; w < REQUEST_MASK_WORDS; w++)
+        written[w] = bytes[w] |
+                     (at >= 0 ? c->written[((size_t)set * c->ways + (size_t)at) * REQUEST_MASK_WORDS + w] : 0);
+    uint8_t whole = l1_whole_sectors(written, 1u << c->line_shift);
+    access_line(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, out, 0, 0);
+    if (out->present || out->allocated)
+        memcpy(&c->written[(size_t)out->slot * REQUEST_MASK_WORDS], written, sizeof written);
 }
 
 void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int allocate, uint64_t now,

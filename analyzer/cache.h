@@ -32,6 +32,10 @@ typedef struct cache_options {
     /* Each line keeps the SM that filled it; a hit from another SM marks
      * it LINE_SHARED (S0 §VI: ownerId and SF of an L2 line). */
     int track_owners;
+    /* Each line keeps which of its bytes writes wrote, so that a sector
+     * written whole over several writes becomes readable (an L2 under
+     * `lazy-fetch`, docs/metrics.md §7). */
+    int track_written_bytes;
 } cache_options;
 
 /* The flags come first and are always set; the other fields are valid only
@@ -118,6 +122,14 @@ void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_
 /* A write-back, write-allocate write of r->sector_mask: marks the sectors
  * valid and dirty without fetching them. */
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out);
+/* A write-back, write-allocate write of an L2 under `lazy-fetch`
+ * (docs/metrics.md §7) of the line's `bytes` (REQUEST_MASK_WORDS words; the
+ * cache must track_written_bytes): marks every written sector dirty, and
+ * valid those that this write and the earlier ones since the line's fill
+ * wrote whole; a read of one written in part misses and fetches it, as
+ * GPGPU-Sim's lazy fetch-on-read. */
+void cache_write_lazy(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
+                      cache_result *out);
 /* A write-through write (the L1 `allocate` write policy, docs/metrics.md §7):
  * a hit updates the line in place; a miss allocates it when `allocate`.
  * Of the sectors written, those in `whole` (32 B sectors written in full)

@@ -96,12 +96,13 @@ static int read_cache(const json_t *obj, cache_config *c, int is_l2, const char 
     static const char *const l1_keys[] = {"size", "ways", "line", "sector", "index", "write",
                                           "policy", NULL};
     static const char *const l2_keys[] = {"size", "ways", "line", "sector", "index", "policy",
-                                          "slices", NULL};
+                                          "slices", "write", NULL};
     if (!json_is_object(obj))
         return ws_fail(err, "%s: must be an object", what);
     if (check_keys(obj, is_l2 ? l2_keys : l1_keys, what, err) != 0)
         return -1;
-    char index[16] = "linear", write[16] = "evict";
+    char index[16] = "linear", write[16];
+    snprintf(write, sizeof write, "%s", is_l2 ? "allocate" : "evict");
     memset(c, 0, sizeof *c);
     c->slices = 1;
     if (read_number(obj, "size", UINT64_C(1) << 40, &c->size_bytes, what, err) ||
@@ -109,17 +110,18 @@ static int read_cache(const json_t *obj, cache_config *c, int is_l2, const char 
         read_u32(obj, "sector", &c->sector_bytes, what, err) ||
         (is_l2 && read_u32(obj, "slices", &c->slices, what, err)) ||
         read_string(obj, "index", index, sizeof index, 0, what, err) ||
-        (!is_l2 && read_string(obj, "write", write, sizeof write, 0, what, err)) ||
+        read_string(obj, "write", write, sizeof write, 0, what, err) ||
         read_string(obj, "policy", c->policy, sizeof c->policy, 1, what, err))
         return -1;
     static const char *const indexes[] = {"linear", "fermi-hash"}; /* set_index order */
-    static const char *const writes[] = {"evict", "allocate"};      /* write_policy order */
+    static const char *const l1_writes[] = {"evict", "allocate"};    /* from WRITE_EVICT on */
+    static const char *const l2_writes[] = {"allocate", "lazy-fetch"}; /* from WRITE_ALLOCATE on */
     int i = choice_of(index, indexes, what, "index", err);
-    int w = i < 0 ? -1 : choice_of(write, writes, what, "write", err);
+    int w = i < 0 ? -1 : choice_of(write, is_l2 ? l2_writes : l1_writes, what, "write", err);
     if (w < 0)
         return -1;
     c->index = (set_index)i;
-    c->write = (write_policy)w;
+    c->write = (write_policy)(w + (is_l2 ? WRITE_ALLOCATE : WRITE_EVICT));
     return 0;
 }
 
@@ -224,6 +226,8 @@ static json_t *cache_to_json(const cache_config *c, int is_l2)
     json_object_set_new(o, "index", json_string(c->index == INDEX_FERMI_HASH ? "fermi-hash" : "linear"));
     if (!is_l2)
         json_object_set_new(o, "write", json_string(c->write == WRITE_ALLOCATE ? "allocate" : "evict"));
+    else if (c->write == WRITE_LAZY_FETCH) /* written only when not the default */
+        json_object_set_new(o, "write", json_string("lazy-fetch"));
     json_object_set_new(o, "policy", json_string(c->policy));
     return o;
 }
@@ -356,6 +360,9 @@ int config_validate(const gpu_config *c, ws_error *err)
         return ws_fail(err, "schedulers_per_sm: %u is outside 1..8", c->schedulers_per_sm);
     if (c->gto_k == 0)
         return ws_fail(err, "gto_k: must be at least 1");
+    if (c->l2.write == WRITE_LAZY_FETCH && c->l2.sector_bytes == 0)
+        return ws_fail(err, "l2.write: lazy-fetch needs a sectored L2 (l2.sector 32): it keeps "
+                       "which sectors were written whole");
     const timing_config *t = &c->timing;
     if (t->issue_per_cycle == 0 || t->issue_per_cycle > 8)
         return ws_fail(err, "timing.issue_per_cycle: %u is outside 1..8", t->issue_per_cycle);
@@ -498,6 +505,9 @@ static int set_field(gpu_config *c, const char *assignment, ws_error *err)
     json_t *doc = config_to_json(c), *parent = doc;
     if (!json_object_get(doc, "timing")) /* omitted at its defaults, but settable */
         json_object_set_new(doc, "timing", timing_config_to_json(&c->timing));
+    json_t *l2 = json_object_get(doc, "l2");
+    if (json_is_object(l2) && !json_object_get(l2, "write")) /* likewise */
+        json_object_set_new(l2, "write", json_string("allocate"));
     const char *leaf = path;
     char *dot = strchr(path, '.');
     if (dot) {

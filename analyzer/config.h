@@ -8,16 +8,22 @@
 #define WS_CONFIG_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/error.h"
 
 typedef enum set_index { INDEX_LINEAR = 0, INDEX_FERMI_HASH } set_index;
 
-/* What an L1 does with a global store (docs/metrics.md §7, "Write policy"). */
+/* What a cache does with a write (docs/metrics.md §7, "Write policy").
+ * L1: evict or allocate.  L2 (always write-back, write-allocate): allocate
+ * makes the sectors a write touches readable; lazy-fetch makes readable
+ * only those it writes whole. */
 typedef enum write_policy {
-    WRITE_EVICT = 0, /* write-through, no-write-allocate, evict on a write hit (Fermi) */
-    WRITE_ALLOCATE   /* write-through, sector write-allocate (Volta and later) */
+    WRITE_EVICT = 0, /* L1: write-through, no-write-allocate, evict on a write hit (Fermi) */
+    WRITE_ALLOCATE,  /* L1: write-through, sector write-allocate (Volta and later); L2: the default */
+    WRITE_LAZY_FETCH /* L2: a sector written in part is fetched on its next read (GPGPU-Sim's
+                      * lazy fetch-on-read) */
 } write_policy;
 
 typedef struct cache_config {
@@ -27,7 +33,7 @@ typedef struct cache_config {
     uint32_t sector_bytes; /* 0 = not sectored, else 32 */
     uint32_t slices;       /* L2 only; 1 for L1 */
     set_index index;
-    write_policy write;    /* L1 only; L2 is always write-back, write-allocate */
+    write_policy write;    /* L1: evict or allocate; L2: allocate or lazy-fetch */
     char policy[24];
 } cache_config;
 
@@ -38,7 +44,7 @@ typedef struct timing_config {
     uint32_t issue_per_cycle;       /* warp instructions each scheduler issues a cycle */
     uint32_t l1_latency;            /* an L1 hit's cycles, issue to data */
     uint32_t ldst_requests_per_cycle; /* requests an SM's L1 takes a cycle */
-    uint32_t l2_requests_per_cycle; /* requests an L2 slice takes a cycle */
+    uint32_t l2_requests_per_cycle; /* requests (sectored L2: sectors) a slice takes a cycle */
     uint32_t dram_bytes_per_cycle;  /* bytes a slice's DRAM channel moves a cycle */
 } timing_config;
 
@@ -90,6 +96,14 @@ const char *config_preset_json(const char *name);
 /* The preset for a trace's GPU of origin (a preset name or "sm_XY"), or
  * NULL when it names none. */
 const char *config_preset_for_gpu(const char *gpu);
+/* The preset of a trace that names no GPU (docs/gpu-configs.md, "The
+ * default GPU"): a current GPU, sectored with a write-allocate L1. */
+#define CONFIG_DEFAULT_PRESET "hopper"
+/* For a config named after one of the papers' presets (fermi, kepler-s2,
+ * dacache, poise): one line saying it is kept for the papers' setups and
+ * naming the current default ("fermi is a 2010 preset kept for the papers'
+ * setups; current GPUs: --gpu hopper"), in dst; 0 for any other config. */
+int config_paper_preset_note(const gpu_config *c, char *dst, size_t cap);
 
 /* Applies one override: option is "--sms", "--l1", "--l2", "--l1-policy",
  * "--l2-policy" or "--set"; caches take SIZE:WAYS:LINE[:SECTOR] with K/M

@@ -64,6 +64,24 @@ const char *config_preset_for_gpu(const char *gpu)
     return "hopper";
 }
 
+/* The presets of the papers' setups (docs/metrics.md §10), with the year of
+ * the GPU generation each models: kept so the papers' results reproduce,
+ * not as models of a GPU anyone buys today. */
+int config_paper_preset_note(const gpu_config *c, char *dst, size_t cap)
+{
+    static const struct {
+        const char *name, *era;
+    } papers[] = {{"fermi", "2010"}, {"kepler-s2", "2012 (Kepler)"},
+                  {"dacache", "2010 (Fermi)"}, {"poise", "2010 (Fermi)"}};
+    for (size_t i = 0; i < sizeof papers / sizeof *papers; i++)
+        if (strcmp(c->name, papers[i].name) == 0) {
+            snprintf(dst, cap, "%s is a %s preset kept for the papers' setups; current GPUs: --gpu %s",
+                     c->name, papers[i].era, CONFIG_DEFAULT_PRESET);
+            return 1;
+        }
+    return 0;
+}
+
 const char *config_preset_json(const char *name)
 {
     for (int i = 0; config_preset_names[i]; i++)

@@ -31,6 +31,7 @@ typedef struct mshr_entry {
 struct hierarchy {
     hierarchy_options o;
     uint32_t sms, slices, line_bytes, line_shift, l1_sectored, l2_sectored;
+    uint32_t l2_lazy_fetch; /* l2.write lazy-fetch (docs/metrics.md §7) */
     fastdiv by_slices; /* a line's slice is line mod slices */
     int sharing;      /* L2 tracks owners; the L1 fill waits for L2's LINE_SHARED */
     int fill_later;   /* the L1 fill comes after L2 answers (stages or sharing) */
@@ -174,6 +175,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     h->all_sectors = (uint8_t)((1u << (h->line_bytes / REQUEST_SECTOR_BYTES)) - 1);
     h->l1_sectored = c->l1.sector_bytes != 0;
     h->l2_sectored = c->l2.sector_bytes != 0;
+    h->l2_lazy_fetch = c->l2.write == WRITE_LAZY_FETCH;
     h->mshr_entries = c->mshr_entries ? c->mshr_entries : 1;
     h->res.sms = h->sms;
     h->res.l1_sectored = (uint8_t)h->l1_sectored;
@@ -438,12 +440,14 @@ static uint64_t dram_slot(hierarchy *h, uint32_t slice, uint64_t at, uint64_t by
     return h->timing ? mem_timing_dram(h->timing, slice, at, bytes) : at;
 }
 
-/* A read or write of `sectors` of a line at L2, arriving at h->now.  *hit
+/* A read or write of `sectors` of a line at L2, arriving at h->now; a
+ * write's `written_bytes` are the line's bytes it writes (what an L2 under
+ * `lazy-fetch` needs, docs/metrics.md §7; NULL: its sectors whole).  *hit
  * is set for reads (the latency model needs it), *flags to the line's
  * flags after the access (LINE_SHARED: the L1 fill's hint); timed, *back
  * (when not NULL) to the cycle a read's data is back at the SM. */
 static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                     l2_op op, int *hit, uint8_t *flags, uint64_t *back, ws_error *err)
+                     const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     int write = op == L2_WRITE || op == L2_WRITE_BACK, write_back = op == L2_WRITE_BACK;
@@ -455,8 +459,17 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     uint32_t slice_index = fastdiv_remainder(h->by_slices, line);
     cache *slice = h->l2[slice_index];
     /* Timed: the slice looks the request up when its queue reaches it. */
-    uint64_t at = h->timing ? mem_timing_l2(h->timing, slice_index, h->now) : h->now;
-    if (write)
+    /* docs/metrics.md §12: a sectored L2 looks each sector up in its own slot. */
+    uint32_t units = h->l2_sectored ? (uint32_t)__builtin_popcount(sectors) : 1;
+    uint64_t at = h->timing ? mem_timing_l2(h->timing, slice_index, h->now, units) : h->now;
+    if (write && h->l2_lazy_fetch) {
+        uint64_t whole_sectors[REQUEST_MASK_WORDS] = {0};
+        for (uint32_t s = 0; s < 8; s++)
+            if (sectors >> s & 1)
+                whole_sectors[s / 2] |= UINT64_C(0xffffffff) << (s % 2 * 32);
+        cache_write_lazy(slice, &q, written_bytes ? written_bytes : whole_sectors, at, &r);
+    }
+    else if (write)
         cache_write(slice, &q, at, &r);
     else
         cache_read(slice, &q, op != L2_READ_NO_FILL, at, &r);
@@ -528,7 +541,7 @@ static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *
     if (!r->victim_dirty) /* global lines are never dirty: only local write-backs */
         return 0;
     count_l1_to_l2(h, is, h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes, 1, 1);
-    return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors,
+    return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors, NULL,
                      L2_WRITE_BACK, NULL, NULL, NULL, err);
 }
 
@@ -626,10 +639,10 @@ static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_
             return 1;
         }
         if (routed == 2) /* L2 serves a hit; a miss comes from DRAM and takes no L2 line */
-            return l2_access(h, is, m->line, m->sectors, L2_READ_NO_FILL, l2_hit, &m->fill_hint,
+            return l2_access(h, is, m->line, m->sectors, NULL, L2_READ_NO_FILL, l2_hit, &m->fill_hint,
                              back, err) != 0 ? -1 : 2;
     }
-    return l2_access(h, is, m->line, m->sectors, L2_READ, l2_hit, &m->fill_hint, back, err) != 0
+    return l2_access(h, is, m->line, m->sectors, NULL, L2_READ, l2_hit, &m->fill_hint, back, err) != 0
                ? -1 : 0;
 }
 
@@ -814,7 +827,7 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
         return -1;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, &h->back, err);
+    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, err);
 }
 
 /* A global store under the `allocate` write policy (docs/metrics.md §7):
@@ -839,7 +852,7 @@ static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_
         (r.allocated && on_fill(h, is, line, err) != 0))
         return -1;
     count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, L2_WRITE, NULL, NULL, &h->back, err);
+    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, err);
 }
 
 /* A local store: write-back, write-allocate in L1. */
@@ -859,7 +872,8 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
         return -1;
     if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
         count_l1_to_l2(h, is, sector_bytes(q.sector_mask), 1, 0);
-        return l2_access(h, is, line, q.sector_mask, L2_WRITE, NULL, NULL, &h->back, err);
+        return l2_access(h, is, line, q.sector_mask, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back,
+                         err);
     }
     h->back = h->now + h->o.config.timing.l1_latency; /* kept in L1: L1 acknowledges it */
     return 0;

@@ -55,9 +55,9 @@ static uint64_t book(uint64_t *next, queue_counts *q, uint32_t rate, uint64_t ar
     return start;
 }
 
-uint64_t mem_timing_l2(mem_timing *t, uint32_t slice, uint64_t arrive)
+uint64_t mem_timing_l2(mem_timing *t, uint32_t slice, uint64_t arrive, uint32_t units)
 {
-    return book(&t->l2_next[slice], &t->l2[slice], t->l2_rate, arrive, 1);
+    return book(&t->l2_next[slice], &t->l2[slice], t->l2_rate, arrive, units);
 }
 
 uint64_t mem_timing_dram(mem_timing *t, uint32_t slice, uint64_t arrive, uint64_t bytes)

@@ -51,9 +51,10 @@ typedef struct mem_timing mem_timing;
 mem_timing *mem_timing_new(const gpu_config *c, ws_error *err);
 void mem_timing_free(mem_timing *t);
 
-/* Books a request arriving at `slice`'s L2 queue at `arrive`; returns the
- * cycle it is looked up. */
-uint64_t mem_timing_l2(mem_timing *t, uint32_t slice, uint64_t arrive);
+/* Books a request of `units` slots (its sectors on a sectored L2, else 1:
+ * docs/metrics.md §12) arriving at `slice`'s L2 queue at `arrive`; returns
+ * the cycle its lookup starts. */
+uint64_t mem_timing_l2(mem_timing *t, uint32_t slice, uint64_t arrive, uint32_t units);
 /* Books `bytes` on `slice`'s DRAM channel from `arrive`; returns the cycle
  * the transfer starts. */
 uint64_t mem_timing_dram(mem_timing *t, uint32_t slice, uint64_t arrive, uint64_t bytes);

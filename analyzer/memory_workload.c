@@ -92,21 +92,16 @@ static int kernel_end(void *ctx, ws_error *err)
     return 0;
 }
 
-/* docs/metrics.md §7: the ideal is the fewest 32 B sectors that could hold
- * the distinct bytes the lanes asked for, over the whole instruction (its
- * bytes may straddle lines); the excess is what its requests ask beyond. */
+/* docs/metrics.md §7: the excess is what the requests ask beyond the ideal
+ * (request_sectors_of, the one definition). */
 static void requests(void *ctx, const replay_issue *is, const ws_request *rq, int n)
 {
     memory_workload *m = ctx;
     memory_kernel *k = m->current;
     if (!k)
         return;
-    uint64_t sectors = 0, bytes = 0;
-    for (int i = 0; i < n; i++) {
-        sectors += (uint64_t)__builtin_popcount(rq[i].sector_mask);
-        bytes += rq[i].bytes_used;
-    }
-    uint64_t ideal = (bytes + REQUEST_SECTOR_BYTES - 1) / REQUEST_SECTOR_BYTES;
+    request_sectors s = request_sectors_of(rq, n);
+    uint64_t sectors = s.sectors, bytes = s.bytes, ideal = s.ideal;
     memory_kind kind = kind_of(is);
     memory_kind_counts *c = &k->kinds[kind];
     c->l1.requests += (uint64_t)n;

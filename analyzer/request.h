@@ -36,4 +36,24 @@ typedef struct ws_request {
     uint32_t pc;                             /* index into the kernel's PC table */
 } ws_request;
 
+/* One warp instruction's 32 B sectors (Σ popcount of its requests' sector
+ * masks), its distinct bytes, and the ideal: the fewest sectors that could
+ * carry those bytes, ⌈bytes ÷ 32⌉ over the whole instruction, whose bytes
+ * may straddle lines.  sectors − ideal are its excess sectors
+ * (docs/metrics.md §7, "Excess sectors"). */
+typedef struct request_sectors {
+    uint64_t sectors, bytes, ideal;
+} request_sectors;
+
+static inline request_sectors request_sectors_of(const ws_request *rq, int n)
+{
+    request_sectors s = {0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        s.sectors += (uint64_t)__builtin_popcount(rq[i].sector_mask);
+        s.bytes += rq[i].bytes_used;
+    }
+    s.ideal = (s.bytes + REQUEST_SECTOR_BYTES - 1) / REQUEST_SECTOR_BYTES;
+    return s;
+}
+
 #endif

@@ -40,7 +40,10 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         return ws_fail(err, "out of memory");
     for (uint32_t i = 0; i < s->config.sms; i++) {
         sm_state *sm = &s->sms[i];
-        sm->timed = calloc(s->warp_slots + 1, sizeof *sm->timed);
+        /* Not cleared: a slot's timing is set when a warp takes it, so the
+         * slots no warp takes are never touched (an 80-SM GPU running a
+         * small kernel pages in only what it uses). */
+        sm->timed = malloc((s->warp_slots + 1) * sizeof *sm->timed);
         sm->ready = calloc(s->warp_slots + 1, 1);
         if (!sm->timed || !sm->ready)
             return ws_fail(err, "out of memory");

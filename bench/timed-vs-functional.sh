@@ -12,6 +12,6 @@ echo "# $(date -u +%F) $(git rev-parse --short HEAD 2>/dev/null || echo '?'), lo
 for w in gemm bfs spmv; do
     "$ws" record --workload "$w" --size "$size" -o "$work/$w.wst" --quiet
     echo "== $w ($size): timed / functional"
-    farm-bench -n 5 --timeout 600 --vs "$ws replay $work/$w.wst --quiet" -- \
-        "$ws" replay "$work/$w.wst" --timed --quiet
+    farm-bench -n 5 --timeout 600 --vs "$ws replay $work/$w.wst --gpu fermi --quiet" -- \
+        "$ws" replay "$work/$w.wst" --gpu fermi --timed --quiet
 done

@@ -138,11 +138,13 @@ static int parse_with(int argc, char **argv, analyze_args *a, gpu_config *config
 
 static int parse(int argc, char **argv, analyze_args *a, gpu_config *config, analysis_options *options)
 {
-    int rc = parse_with(argc, argv, a, config, options, "fermi");
-    if (rc != 0 || cli_has_option(argc, argv, "--gpu"))
-        return rc;
-    const char *preset = cli_default_gpu(a->trace, a->quiet);
-    return strcmp(preset, "fermi") == 0 ? 0 : parse_with(argc, argv, a, config, options, preset);
+    const char *preset = CONFIG_DEFAULT_PRESET;
+    int rc = parse_with(argc, argv, a, config, options, preset);
+    if (rc == 0 && !cli_has_option(argc, argv, "--gpu") &&
+        strcmp(preset = cli_default_gpu(a->trace, CONFIG_DEFAULT_PRESET, a->quiet),
+               CONFIG_DEFAULT_PRESET) != 0)
+        rc = parse_with(argc, argv, a, config, options, preset);
+    return rc;
 }
 
 static int run(int argc, char **argv)
@@ -200,6 +202,8 @@ static int run(int argc, char **argv)
     analysis_out_close(&out);
     analysis_free(a);
     wst_reader_close(r);
+    if (status == 0)
+        cli_paper_preset_note(&config, args.quiet); /* after the run: errors stay one line */
     return status;
 }
 

@@ -4,6 +4,7 @@
 
 #include "analyzer/bypass_advisor.h"
 #include "cli/cli.h"
+#include "cli/default_gpu.h"
 #include "cli/replay_args.h"
 #include "reports/bypass_out.h"
 #include "reports/json_out.h"
@@ -16,15 +17,18 @@ static const char usage[] =
     "utilization U and reuse times R (S1 Eq. 1: bypass when U x (1 + R) < 1); each\n"
     "load PC gets the share of its requests that are bypass-worthy and a verdict\n"
     "from replaying the trace with that PC bypassed (bypass it when L1->L2 plus\n"
-    "DRAM bytes go down).  Prints the source lines to change, and the traffic and\n"
-    "L1 miss rate before and after, with the table (bypass-table) and with the\n"
-    "recommended PCs (bypass-pc).\n\n"
+    "DRAM bytes go down).  Prints the changes to make, ranked by the bytes below\n"
+    "L1 each saves and grouped by source line: load with __ldcg, coalesce\n"
+    "accesses (uncoalesced loads), schedule CTAs that share data on one SM (S0's\n"
+    "dispatch, replayed); then the traffic and L1 miss rate before and after, with\n"
+    "the table (bypass-table) and with the recommended PCs (bypass-pc).\n\n"
     REPLAY_ARGS_USAGE
     "  --trials N            replay at most N PCs one by one (default 24)\n"
     "  --u sector|raw        Eq. 1's U: bytes of the 32 B sectors touched (default,\n"
     "                        docs/metrics.md §9) or the bytes lanes asked for (S1's own)\n"
     "  --csv DIR             hints as CSV: DIR/hints_pcs.csv (one row per load PC)\n"
-    "                        and DIR/hints_lines.csv (one row per line)\n"
+    "                        DIR/hints_lines.csv (one row per line) and\n"
+    "                        DIR/advice.csv (the ranked changes)\n"
     "  --json FILE           hints as JSON\n\n"
     "example:\n"
     "  warpscope bypass gaussian.wst --gpu fermi --csv hints\n";
@@ -69,6 +73,8 @@ static int run(int argc, char **argv)
         bypass_print_summary(stdout, advice, t);
     bypass_advice_free(advice);
     wst_reader_close(r);
+    if (status == 0)
+        cli_paper_preset_note(&a.config, a.quiet); /* after the run: errors stay one line */
     return status;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/default_gpu.h"
 #include "cli/compare_out.h"
 #include "cli/compare_ranks.h"
 #include "cli/replay_args.h"
@@ -85,6 +86,8 @@ static int run(int argc, char **argv)
     free(options);
     if (r)
         wst_reader_close(r);
+    if (status == 0)
+        cli_paper_preset_note(&a.config, a.quiet); /* after the run: errors stay one line */
     return status;
 }
 

@@ -114,7 +114,7 @@ static void print_csv(csv_table *t, const wst_trace *trace, uint32_t kernel, con
     csv_row_u64(t, r->cta);
     csv_row_u64(t, r->warp);
     csv_row_u64(t, r->pc);
-    csv_row_hex(t, pc->offset);
+    csv_row_pc_offset(t, pc->offset);
     csv_row_str(t, pc->sass);
     csv_row_str(t, wst_kind_name(r->kind));
     csv_row_str(t, wst_space_name(r->space));
@@ -241,7 +241,10 @@ static int dump_scheduled(const dump_options *o, wst_reader *r)
     analysis_options options;
     ws_error err;
     analysis_options_default(&options);
-    if (config_load(&config, o->gpu ? o->gpu : "fermi", &err) != 0)
+    /* Without --gpu, analyze's default (cli/default_gpu.h), so the order is
+     * the one analyze consumes. */
+    const char *origin = config_preset_for_gpu(wst_reader_trace(r)->origin.gpu);
+    if (config_load(&config, o->gpu ? o->gpu : origin ? origin : CONFIG_DEFAULT_PRESET, &err) != 0)
         return cli_fail(NULL, &err);
     for (int i = 0; i < o->override_count; i++)
         if (config_override(&config, o->overrides[i][0], o->overrides[i][1], &err) < 0)

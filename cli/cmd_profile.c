@@ -11,10 +11,12 @@
 #include "analyzer/analysis.h"
 #include "analyzer/bypass_advisor.h"
 #include "cli/cli.h"
+#include "cli/default_gpu.h"
 #include "cli/compare_out.h"
 #include "cli/replay_args.h"
 #include "cli/replay_run.h"
 #include "collectors/workloads/workloads.h"
+#include "reports/advice_out.h"
 #include "reports/bypass_out.h"
 #include "reports/ccn_csv.h"
 #include "reports/analysis_out.h"
@@ -38,6 +40,7 @@ static const char usage[] =
     "  report.html   the same, as one self-contained page of charts\n"
     "  pcs.csv, reuse.csv, sharing_*.csv  the tables of `analyze --csv`\n"
     "  hints_pcs.csv, hints_lines.csv     bypass hints per load PC and per line\n"
+    "  advice.csv    the changes to make, ranked by the bytes below L1 each saves\n"
     "  compare.csv   one row per policy\n"
     "  ccn*.csv      the CCN ring's tables, when a policy has one\n"
     "  trace.wst     the recorded trace (with --workload)\n"
@@ -63,8 +66,8 @@ static char *join(const char *dir, const char *name)
 /* What profile writes: into DIR, and the tables into the --csv directory
  * when there is one. */
 static const char *const outputs[] = {"trace.wst",      CSV_TABLE_FILES, BYPASS_PCS_CSV,
-                                      BYPASS_LINES_CSV, "compare.csv",   CCN_CSV_FILES,
-                                      "report.json",    "report.html"};
+                                      BYPASS_LINES_CSV, ADVICE_CSV,      "compare.csv",
+                                      CCN_CSV_FILES,    "report.json",   "report.html"};
 
 /* After a failure in a directory this run created: nothing is left behind. */
 static void remove_outputs(const char *dir)
@@ -227,6 +230,8 @@ static int run(int argc, char **argv)
     free(json_path);
     free(html_path);
     free(trace_path);
+    if (status == 0)
+        cli_paper_preset_note(&a.config, a.quiet); /* after the run: errors stay one line */
     return status;
 }
 

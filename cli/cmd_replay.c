@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/default_gpu.h"
 #include "cli/compare_out.h"
 #include "cli/replay_args.h"
 #include "cli/replay_run.h"
@@ -79,6 +80,8 @@ static int run(int argc, char **argv)
     }
     hierarchy_free(h);
     wst_reader_close(r);
+    if (status == 0)
+        cli_paper_preset_note(&a.config, a.quiet); /* after the run: errors stay one line */
     return status;
 }
 

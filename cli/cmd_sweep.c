@@ -5,6 +5,7 @@
 
 #include "analyzer/sweep.h"
 #include "cli/cli.h"
+#include "cli/default_gpu.h"
 #include "cli/replay_args.h"
 #include "cli/sweep_out.h"
 #include "cli/sweep_ranks.h"
@@ -74,6 +75,8 @@ static int run(int argc, char **argv)
     sweep_result_free(&grid);
     if (r)
         wst_reader_close(r);
+    if (status == 0 && ranks_rank() == 0)
+        cli_paper_preset_note(&a.config, a.quiet); /* after the run: errors stay one line */
     return status;
 }
 

@@ -254,7 +254,7 @@ int compare_write_ccn_csv_results(const compare_set *set, const replay_results *
         names[i] = set->names[i];
         results[i] = rs[i];
     }
-    if (results[0]->timed && timed_csv_kernels(dir, names, results, set->count, err) != 0)
+    if (results[0]->timed && timed_csv_kernels(dir, names, results, set->count, t, err) != 0)
         return -1;
     return ccn_write_csv(dir, names, results, set->count, t, err);
 }

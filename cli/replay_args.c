@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/default_gpu.h"
 #include "collectors/workloads/workloads.h"
+#include "reports/json_out.h"
 #include "reports/report_doc.h"
 #include "util/version.h"
 
@@ -29,7 +30,7 @@ void replay_args_document(json_t *doc, const replay_args *a, const char *schema)
     json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
     json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
     json_object_set_new(doc, "trace", json_pack("{s:s}", "path", a->trace));
-    json_object_set_new(doc, "gpu", config_to_json(&a->config));
+    report_json_set_gpu(doc, &a->config);
     json_object_set_new(doc, "schedule", json_string(schedule));
     json_object_set_new(doc, "cache_ops", json_string(a->ignore_cache_ops ? "ignore" : "honour"));
 }
@@ -199,9 +200,13 @@ void replay_args_prepare_reader(const replay_args *a, wst_reader *r)
 int replay_args_parse(const char *command, int argc, char **argv, const char *const *extra,
                       replay_args *a)
 {
-    int rc = parse(command, argc, argv, extra, a, "fermi");
-    if (rc != 0 || cli_has_option(argc, argv, "--gpu") || !a->trace)
-        return rc;
-    const char *preset = cli_default_gpu(a->trace, a->quiet);
-    return strcmp(preset, "fermi") == 0 ? 0 : parse(command, argc, argv, extra, a, preset);
+    /* sweep's grid is S3 ch. 5's (Poise): a paper's setup, where its
+     * hierarchies fit (hopper's 16 × 17 / 2 of them would not: docs/gpu-configs.md). */
+    const char *fallback = strcmp(command, "sweep") == 0 ? "fermi" : CONFIG_DEFAULT_PRESET;
+    const char *preset = fallback;
+    int rc = parse(command, argc, argv, extra, a, preset);
+    if (rc == 0 && !cli_has_option(argc, argv, "--gpu") && a->trace &&
+        strcmp(preset = cli_default_gpu(a->trace, fallback, a->quiet), fallback) != 0)
+        rc = parse(command, argc, argv, extra, a, preset);
+    return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/advice_out.h"
 #include "reports/bypass_view.h"
 #include "reports/csv_keys.h"
 #include "reports/json_out.h"
@@ -77,12 +78,19 @@ static int write_line_hints(const char *dir, const bypass_advice *a, uint32_t li
 int bypass_write_tables(const char *dir, const bypass_advice *a, const wst_trace *t,
                         uint32_t line_bytes, ws_error *err)
 {
-    return write_pc_hints(dir, a, t, err) || write_line_hints(dir, a, line_bytes, err) ? -1 : 0;
+    json_t *advice = advice_json(a, t);
+    int rc = write_pc_hints(dir, a, t, err) || write_line_hints(dir, a, line_bytes, err) ||
+                     advice_write_csv(dir, advice, err)
+                 ? -1
+                 : 0;
+    json_decref(advice);
+    return rc;
 }
 
 static json_t *outcome(const replay_counts *c)
 {
-    return json_pack("{s:o,s:o,s:o,s:o,s:o}", "global_load_traffic_bytes",
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "below_l1_bytes", report_json_u64(bypass_traffic(c)),
+                     "global_load_traffic_bytes",
                      report_json_u64(c->traffic.l1_to_l2_read_bytes), "l1_to_l2_bytes",
                      report_json_u64(c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes),
                      "dram_bytes",
@@ -100,9 +108,11 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
         const wst_pc *pc = pc_of(t, h);
         json_t *o = json_object();
         json_object_set_new(o, "kernel", report_json_string_or_null(t->kernels[h->kernel].name));
+        json_object_set_new(o, "kernel_demangled", report_json_kernel_label(t->kernels[h->kernel].name));
         json_object_set_new(o, "kernel_index", json_integer(h->kernel));
         json_object_set_new(o, "pc", json_integer(h->pc));
         json_object_set_new(o, "offset", report_json_u64(pc->offset));
+        json_object_set_new(o, "pc_offset", report_json_pc_offset(pc->offset));
         json_object_set_new(o, "sass", report_json_string_or_null(pc->sass));
         json_object_set_new(o, "file", report_json_string_or_null(pc->file));
         json_object_set_new(o, "line", pc->line ? json_integer(pc->line) : json_null());
@@ -140,6 +150,7 @@ json_t *bypass_json(const bypass_advice *a, const wst_trace *t, size_t max_lines
     json_object_set_new(doc, "lines", lines);
     json_object_set_new(doc, "lines_truncated", json_boolean(worthy > max_lines));
     json_object_set_new(doc, "pcs", pcs);
+    json_object_set_new(doc, "advice", advice_json(a, t));
     return doc;
 }
 
@@ -150,7 +161,6 @@ static bypass_view_outcome outcome_view(const replay_counts *c)
     /* S1 counts the miss rate over the requests that reach L1 (bypassed ones do not). */
     uint64_t cached = c->l1.accesses - c->l1.bypasses;
     return (bypass_view_outcome){
-        .global_load_bytes = c->traffic.l1_to_l2_read_bytes,
         .below_l1_bytes = bypass_traffic(c),
         .cached_miss_pct = cached ? 100.0 * (double)(c->l1.misses - c->l1.bypasses) / (double)cached
                                   : 0.0};
@@ -178,38 +188,37 @@ static bypass_view_pc *view_of(bypass_view *v, const bypass_advice *a, const wst
     return pcs;
 }
 
-/* Bytes below L1 first (the verdict's measure), then S1's miss rate. */
+/* Bytes below L1 first (the verdict's and the advice's measure), then S1's
+ * miss rate. */
 static void print_before_after(FILE *out, const bypass_view *v)
 {
-    fprintf(out, "  %-14s %18s %10s %16s %10s\n", "replay", "global-load bytes", "change",
+    fprintf(out, "  %-14s %18s %10s %16s %10s\n", "replay", "bytes below L1", "change",
             "L1 miss rate of", "change");
-    fprintf(out, "  %-14s %18s %10s %16s\n", "", "(L1 -> L2)", "", "the cached loads*");
+    fprintf(out, "  %-14s %18s %10s %16s\n", "", "(L1 -> L2, DRAM)", "", "the cached loads*");
     const bypass_view_outcome *base = &v->outcomes[BYPASS_BASELINE];
     for (int i = 0; i < BYPASS_OUTCOMES; i++) {
         const bypass_view_outcome *o = &v->outcomes[i];
         char b[32];
-        replay_format_bytes(b, sizeof b, o->global_load_bytes);
+        replay_format_bytes(b, sizeof b, o->below_l1_bytes);
         fprintf(out, "  %-14s %18s %+9.1f%% %15.1f%% %+9.1f\n", bypass_outcome_names[i], b,
-                bypass_view_pct_change(o->global_load_bytes, base->global_load_bytes),
+                bypass_view_pct_change(o->below_l1_bytes, base->below_l1_bytes),
                 o->cached_miss_pct, o->cached_miss_pct - base->cached_miss_pct);
     }
     fprintf(out, "  * %s\n", BYPASS_MISS_RATE_NOTE);
 }
 
-static void print_changes(FILE *out, const bypass_view *v)
+/* A file whose every load PC is recommended: one compiler flag. */
+static void print_whole_files(FILE *out, const bypass_view *v)
 {
-    fprintf(out, "Source lines to change (load through L2 only):\n");
-    bypass_change c;
-    for (uint32_t i = 0; i < v->pc_count; i++)
-        if (bypass_view_change_at(v, i, &c))
-            fprintf(out, "  %-30s " BYPASS_ADVICE " (%s)   saves %s\n", c.place, c.at, c.saved);
+    int any = 0;
     for (uint32_t i = 0; i < v->pc_count; i++) {
         const char *base;
         char saved[32];
         if (bypass_view_whole_file(v, i, &base, saved, sizeof saved))
-            fprintf(out, "  %-30s " BYPASS_WHOLE_FILE "  saves up to %s\n", base, saved);
+            fprintf(out, "  %-24s " BYPASS_WHOLE_FILE "  saves up to %s\n", base, saved), any = 1;
     }
-    fprintf(out, "\n");
+    if (any)
+        fprintf(out, "\n");
 }
 
 void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
@@ -245,9 +254,11 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
                     pc->recommend ? "bypass" : "keep", change);
         }
         fprintf(out, "  " BYPASS_TABLE_NOTE "\n\n");
-        if (bypass_view_recommended(&v))
-            print_changes(out, &v);
     }
+    json_t *advice = advice_json(a, t);
+    advice_print(out, advice);
+    json_decref(advice);
+    print_whole_files(out, &v);
     print_before_after(out, &v);
     free(pcs);
 }

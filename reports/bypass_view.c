@@ -52,20 +52,6 @@ void bypass_view_where(bypass_where *w, const bypass_view_pc *pc, size_t width)
     source_label(w->source, sizeof w->source, pc->file, pc->line);
 }
 
-int bypass_view_change_at(const bypass_view *v, uint32_t i, bypass_change *c)
-{
-    const bypass_view_pc *pc = &v->pcs[i];
-    if (!pc->recommend)
-        return 0;
-    bypass_where w;
-    bypass_view_where(&w, pc, 0);
-    snprintf(c->place, sizeof c->place, "%s", *w.source ? w.source : w.at);
-    snprintf(c->at, sizeof c->at, "%s", w.at);
-    replay_format_bytes(c->saved, sizeof c->saved,
-                        pc->traffic_change < 0 ? (uint64_t)(-pc->traffic_change) : 0);
-    return 1;
-}
-
 void bypass_view_change(char *dst, size_t cap, const bypass_view *v, const bypass_view_pc *pc)
 {
     uint64_t before = v->outcomes[BYPASS_BASELINE].below_l1_bytes;

@@ -1,9 +1,8 @@
 /* reports/bypass_view.h: the bypass hints as every report words them
  * (docs/metrics.md §9).
  *
- * The verdict on the traffic below L1, the source lines to change with the
- * advice and the bytes each saves, the files whose every load can go
- * through L2 only, each PC's traffic change, and the before/after rows with
+ * The verdict on the traffic below L1, the files whose every load can go
+ * through L2 only (the ranked changes are reports/advice_out.h's), each PC's traffic change, and the before/after rows with
  * S1's miss rate labelled as S1's.  The terminal (reports/bypass_out.c)
  * fills a view from the advice, the HTML report (reports/html_bypass.c)
  * from report.json's `bypass`, so both say the same in the same words. */
@@ -25,7 +24,6 @@ typedef struct bypass_view_pc {
 
 /* One replay of the before/after comparison. */
 typedef struct bypass_view_outcome {
-    uint64_t global_load_bytes; /* L1 -> L2 read bytes */
     uint64_t below_l1_bytes;    /* L1 -> L2 and L2 <-> DRAM: the verdict's measure */
     double cached_miss_pct;     /* S1's L1 miss rate of the loads still cached, in %; 0 if none */
 } bypass_view_outcome;
@@ -41,7 +39,6 @@ typedef struct bypass_view {
     int all_bypassed; /* every global load already bypasses L1 in the baseline */
 } bypass_view;
 
-#define BYPASS_ADVICE "use __ldcg(...) for this load"
 #define BYPASS_MISS_RATE_NOTE \
     "S1's measure: it falls as loads leave L1, useful or not; bytes are the verdict's"
 #define BYPASS_ALL_BYPASSED                                                                  \
@@ -67,13 +64,6 @@ typedef struct bypass_where {
     char source[96], at[160];
 } bypass_where;
 void bypass_view_where(bypass_where *w, const bypass_view_pc *pc, size_t width);
-/* A source line to change: `place` is where (its source line, or its label
- * without one), `at` its label, `saved` the bytes it saves ("189.00 KiB").
- * 0 when pcs[i] is not recommended. */
-typedef struct bypass_change {
-    char place[160], at[160], saved[32];
-} bypass_change;
-int bypass_view_change_at(const bypass_view *v, uint32_t i, bypass_change *c);
 /* Its traffic change against the baseline's bytes below L1: "-3.2%", or
  * "untested". */
 void bypass_view_change(char *dst, size_t cap, const bypass_view *v, const bypass_view_pc *pc);

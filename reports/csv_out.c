@@ -17,6 +17,7 @@ struct csv_table {
     size_t columns;
     size_t field; /* fields written in the current row */
     int failed; /* the errno of the first failed write, or 0 */
+    csv_memo memo;
 };
 
 /* The first failure is the one to report (a full disk, a size limit). */
@@ -52,6 +53,8 @@ static void write_header(csv_table *t, const char *const *header)
         put_field(t, header[i]);
     csv_row_end(t);
 }
+
+csv_memo *csv_table_memo(csv_table *t) { return &t->memo; }
 
 csv_table *csv_table_on_stream(FILE *stream, const char *const *header, size_t columns)
 {
@@ -175,6 +178,7 @@ int csv_table_commit(csv_table *t, ws_error *err)
         rc = ws_fail_errno(err, "cannot write CSV");
     }
     free(t->path);
+    free(t->memo.text);
     free(t);
     return rc;
 }
@@ -185,5 +189,6 @@ void csv_table_abort(csv_table *t)
         return;
     ws_outfile_abort(t->out);
     free(t->path);
+    free(t->memo.text);
     free(t);
 }

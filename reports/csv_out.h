@@ -41,4 +41,14 @@ void csv_row_end(csv_table *t);
 int csv_table_commit(csv_table *t, ws_error *err);
 void csv_table_abort(csv_table *t);
 
+/* A string a table's writer keeps from row to row, freed with the table:
+ * csv_row_kernel's last display name (reports/csv_keys.c), so a table of
+ * many rows per kernel (dump --csv: one a record) demangles it once. */
+typedef struct csv_memo {
+    const void *owner; /* what `key` is relative to; NULL: empty */
+    uint64_t key;
+    char *text;
+} csv_memo;
+csv_memo *csv_table_memo(csv_table *t);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/advice_out.h"
 #include "reports/bypass_view.h"
 #include "reports/html_page.h"
 #include "reports/numfmt.h"
@@ -27,7 +28,6 @@ static bypass_view_outcome outcome_of(const json_t *o)
 {
     double rate = report_num(o, "l1_miss_rate");
     return (bypass_view_outcome){
-        .global_load_bytes = count_at(o, "global_load_traffic_bytes"),
         .below_l1_bytes = count_at(o, "l1_to_l2_bytes") + count_at(o, "dram_bytes"),
         .cached_miss_pct = isnan(rate) ? 0.0 : 100.0 * rate};
 }
@@ -88,42 +88,59 @@ static void headline(FILE *out, const bypass_view *v, const json_t *bypass)
             numfmt_share((double)worthy, (double)touched).s);
 }
 
-/* What to edit, as the terminal's "Source lines to change" says it. */
-static void changes(FILE *out, const bypass_view *v)
+/* What to change, ranked by what it saves, as the terminal lists it: both
+ * read report.json's bypass.advice (reports/advice_out.h). */
+static void changes(FILE *out, const bypass_view *v, const json_t *bypass)
 {
-    html_subtitle(out, "Source lines to change (load through L2 only)");
-    if (!bypass_view_recommended(v)) {
-        html_note(out, "None: no load PC lowers the traffic below L1 by bypassing it.");
+    html_subtitle(out, "Changes to make, by the traffic each saves below L1");
+    const json_t *advice = report_at(bypass, "advice");
+    const json_t *items = report_at(advice, "items");
+    if (!json_is_object(advice)) {
+        html_note(out, "Not in this report: it was written before warpscope ranked its advice.");
         return;
     }
-    fputs("<div class=\"scroll\"><table>\n<thead><tr><th>file:line</th><th>load PC</th>"
-          "<th>change</th><th>saves</th></tr></thead>\n<tbody>\n",
+    if (!json_array_size(items)) {
+        html_note(out, "None: no change lowers the traffic below L1.");
+        return;
+    }
+    char base[32];
+    double before = report_num(advice, "baseline_below_l1_bytes");
+    replay_format_bytes(base, sizeof base, before > 0 ? (uint64_t)before : 0);
+    fputs("<div class=\"scroll\"><table>\n<thead><tr><th>source line</th><th>change</th>"
+          "<th>saves</th><th>of total</th><th>checked</th><th>why</th></tr></thead>\n<tbody>\n",
           out);
-    bypass_change c;
-    for (uint32_t i = 0; i < v->pc_count; i++) {
-        if (!bypass_view_change_at(v, i, &c))
-            continue;
+    size_t i;
+    const json_t *item;
+    json_array_foreach(items, i, item) {
+        advice_row r;
+        advice_row_of(item, &r);
         fputs("<tr>", out);
-        html_cell(out, "code", c.place);
-        html_cell(out, "code", c.at);
-        html_cell(out, NULL, BYPASS_ADVICE);
-        html_cell(out, "n", c.saved);
+        html_cell(out, "code", advice_same_place(items, i) ? "" : r.place);
+        html_cell(out, NULL, r.change);
+        html_cell(out, "n", r.saved);
+        html_cell(out, "n", r.share);
+        html_cell(out, NULL, r.how);
+        html_cell(out, NULL, r.why);
         fputs("</tr>\n", out);
     }
-    for (uint32_t i = 0; i < v->pc_count; i++) {
-        const char *base;
+    for (uint32_t k = 0; k < v->pc_count; k++) {
+        const char *file;
         char saved[32], up_to[48];
-        if (!bypass_view_whole_file(v, i, &base, saved, sizeof saved))
+        if (!bypass_view_whole_file(v, k, &file, saved, sizeof saved))
             continue;
         snprintf(up_to, sizeof up_to, "up to %s", saved);
         fputs("<tr>", out);
-        html_cell(out, "code", base);
-        html_cell(out, NULL, "");
+        html_cell(out, "code", file);
         html_cell(out, NULL, BYPASS_WHOLE_FILE);
         html_cell(out, "n", up_to);
+        html_cell(out, NULL, "");
+        html_cell(out, NULL, "");
+        html_cell(out, NULL, "");
         fputs("</tr>\n", out);
     }
-    fputs("</tbody></table></div>\n", out);
+    fputs("</tbody></table></div>\n<p class=\"how\">Savings are ", out);
+    xml_escape(out, ADVICE_MEASURE);
+    fprintf(out, "; %s in the baseline. Each change is judged alone; savings do not add up.</p>\n", base);
 }
 
 static void pc_table(FILE *out, const bypass_view *v)
@@ -167,7 +184,7 @@ static void before_after(FILE *out, const bypass_view *v)
 {
     html_subtitle(out, "Before and after");
     fputs("<div class=\"scroll\"><table>\n<thead><tr><th>replay</th>"
-          "<th>global-load bytes (L1\xe2\x86\x92L2)</th><th>change</th>"
+          "<th>bytes below L1 (L1\xe2\x86\x92L2, DRAM)</th><th>change</th>"
           "<th>L1 miss rate of the cached loads*</th><th>change</th></tr></thead>\n<tbody>\n",
           out);
     const bypass_view_outcome *base = &v->outcomes[BYPASS_BASELINE];
@@ -176,10 +193,10 @@ static void before_after(FILE *out, const bypass_view *v)
         char text[32];
         fputs("<tr>", out);
         html_cell(out, "code", bypass_outcome_names[i]);
-        replay_format_bytes(text, sizeof text, o->global_load_bytes);
+        replay_format_bytes(text, sizeof text, o->below_l1_bytes);
         html_cell(out, "n", text);
         snprintf(text, sizeof text, "%+.1f%%",
-                 bypass_view_pct_change(o->global_load_bytes, base->global_load_bytes));
+                 bypass_view_pct_change(o->below_l1_bytes, base->below_l1_bytes));
         html_cell(out, "n", text);
         snprintf(text, sizeof text, "%.1f%%", o->cached_miss_pct);
         html_cell(out, "n", text);
@@ -205,7 +222,7 @@ void html_bypass(FILE *out, const json_t *doc)
         return;
     }
     headline(out, &v, bypass);
-    changes(out, &v);
+    changes(out, &v, bypass);
     pc_table(out, &v);
     before_after(out, &v);
     free(items);

@@ -26,14 +26,16 @@ static void figure_cells(FILE *out, const replay_sums *s)
     html_cell(out, "n", numfmt(NUMFMT_PLAIN, replay_sums_mpli(s)).s);
 }
 
-/* The demangled name, shortened to fit; the whole of it on hover. */
+/* The demangled name, shortened to fit; the whole of it, and the mangled
+ * name the trace holds, on hover. */
 static void name_cell(FILE *out, const char *name)
 {
-    char label[KERNEL_NAME_WIDTH + 8], full[600];
+    char label[KERNEL_NAME_WIDTH + 8], full[KERNEL_LABEL_MAX], hover[2 * KERNEL_LABEL_MAX];
     kernel_label(label, sizeof label, name, KERNEL_NAME_WIDTH);
     kernel_label(full, sizeof full, name, 0);
+    mangled_hover(hover, sizeof hover, full, name);
     fputs("<td>", out);
-    html_code_shortened(out, label, full);
+    html_code_shortened(out, label, hover);
     fputs("</td>", out);
 }
 

@@ -25,11 +25,12 @@ void html_code_shortened(FILE *out, const char *text, const char *full)
 
 void html_pc_cell(FILE *out, const pc_group *g)
 {
-    char label[128], full[600], source[128];
+    char label[128], full[KERNEL_LABEL_MAX], hover[2 * KERNEL_LABEL_MAX], source[128];
     pc_group_label(g, label, sizeof label, PC_CELL_LABEL_WIDTH);
     pc_group_label(g, full, sizeof full, 0);
+    mangled_hover(hover, sizeof hover, full, g->kernel);
     fputs("<td class=\"pc\">", out);
-    html_code_shortened(out, label, full);
+    html_code_shortened(out, label, hover);
     pc_group_source(g, source, sizeof source);
     const char *sass = report_str(g->pc, "sass");
     if (*source || sass) {

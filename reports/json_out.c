@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reports/json_bounds.h"
+#include "reports/pc_label.h"
 #include "util/outfile.h"
 
 int report_json_write(const char *path, const json_t *doc, ws_error *err)
@@ -113,9 +114,29 @@ json_t *report_json_u64_array(const uint64_t *values, size_t n)
     return a;
 }
 
+json_t *report_json_pc_offset(uint64_t offset)
+{
+    return json_string(pc_offset_text(offset).s);
+}
+
+json_t *report_json_kernel_label(const char *kernel)
+{
+    char shown[KERNEL_LABEL_MAX];
+    kernel_label(shown, sizeof shown, kernel, 0);
+    return report_json_string_or_null(shown);
+}
+
 json_t *report_json_string_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();
+}
+
+void report_json_set_gpu(json_t *doc, const gpu_config *c)
+{
+    char note[192];
+    json_object_set_new(doc, "gpu", config_to_json(c));
+    if (config_paper_preset_note(c, note, sizeof note))
+        json_object_set_new(doc, "gpu_note", json_string(note));
 }
 
 json_t *report_json_sharing(const sharing_results *r, uint32_t block_bytes)

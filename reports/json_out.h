@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyzer/config.h"
 #include "analyzer/locality.h"
 #include "analyzer/missclass.h"
 #include "analyzer/mpli.h"
@@ -36,6 +37,14 @@ json_t *report_json_u64_array(const uint64_t *values, size_t n);
 json_t *report_json_u64_sparse(const uint64_t *values, size_t n);
 /* A string, or null when s is NULL. */
 json_t *report_json_string_or_null(const char *s);
+/* Identifiers, as the CSV and HTML reports write them (reports/pc_label.h):
+ * a PC offset as hex text ("0x1a0"), a kernel's display name ("Fan1"). */
+json_t *report_json_pc_offset(uint64_t offset);
+json_t *report_json_kernel_label(const char *kernel);
+/* Sets a report's "gpu" (the config as its file says it) and, on one of
+ * the papers' presets, "gpu_note": the line the run printed
+ * (config_paper_preset_note; docs/report-schema.md). */
+void report_json_set_gpu(json_t *doc, const gpu_config *c);
 
 json_t *report_json_sharing(const sharing_results *r, uint32_t block_bytes);
 json_t *report_json_mpli(const mpli_counts *c);

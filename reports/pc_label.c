@@ -14,6 +14,13 @@ static void shorten(char *text, size_t width)
         memcpy(text + width - 2, "..", 3);
 }
 
+pc_offset_text_buf pc_offset_text(uint64_t offset)
+{
+    pc_offset_text_buf b;
+    snprintf(b.s, sizeof b.s, "0x%" PRIx64, offset);
+    return b;
+}
+
 void kernel_label(char *dst, size_t cap, const char *kernel, size_t width)
 {
     demangle_short(kernel, dst, cap);
@@ -22,11 +29,21 @@ void kernel_label(char *dst, size_t cap, const char *kernel, size_t width)
 
 void pc_label(char *dst, size_t cap, const char *kernel, uint64_t offset, size_t width)
 {
-    char suffix[24], name[512];
-    int n = snprintf(suffix, sizeof suffix, "+0x%" PRIx64, offset);
+    char suffix[32], name[512];
+    int n = snprintf(suffix, sizeof suffix, "+%s", pc_offset_text(offset).s);
     size_t room = width > (size_t)n + 3 ? width - (size_t)n : width ? 3 : 0;
     kernel_label(name, sizeof name, kernel, room);
     snprintf(dst, cap, "%s%s", name, suffix);
+}
+
+void mangled_hover(char *dst, size_t cap, const char *label, const char *kernel)
+{
+    char shown[KERNEL_LABEL_MAX];
+    kernel_label(shown, sizeof shown, kernel, 0);
+    if (kernel && strcmp(shown, kernel) != 0)
+        snprintf(dst, cap, "%s (mangled: %s)", label, kernel);
+    else
+        snprintf(dst, cap, "%s", label);
 }
 
 void source_label(char *dst, size_t cap, const char *file, uint32_t line)

@@ -338,6 +338,7 @@ void replay_document_body(json_t *doc, const replay_results *r, const wst_trace 
             if (i < t->kernels[k].pc_count) {
                 const wst_pc *wp = &t->kernels[k].pcs[i];
                 json_object_set_new(pc, "offset", report_json_u64(wp->offset));
+                json_object_set_new(pc, "pc_offset", report_json_pc_offset(wp->offset));
                 json_object_set_new(pc, "sass", report_json_string_or_null(wp->sass));
             }
             json_array_append_new(pcs, pc);
@@ -345,6 +346,7 @@ void replay_document_body(json_t *doc, const replay_results *r, const wst_trace 
         json_t *kj = replay_counts_json(&rk->counts, r);
         json_object_set_new(kj, "index", json_integer(k));
         json_object_set_new(kj, "name", report_json_string_or_null(t->kernels[k].name));
+        json_object_set_new(kj, "name_demangled", report_json_kernel_label(t->kernels[k].name));
         json_object_set_new(kj, "replication_end",
                             report_json_ratio((double)rk->end_copies, (double)rk->end_lines));
         if (r->sharing_tracked)

@@ -57,6 +57,7 @@ static json_t *pc_json(const wst_pc *pc, uint32_t index, const metrics_pc *m, co
     json_t *o = report_json_metrics_pc(m, line_bytes, rate);
     json_object_set_new(o, "index", json_integer(index));
     json_object_set_new(o, "offset", report_json_u64(pc->offset));
+    json_object_set_new(o, "pc_offset", report_json_pc_offset(pc->offset));
     json_object_set_new(o, "sass", report_json_string_or_null(pc->sass));
     json_object_set_new(o, "file", report_json_string_or_null(pc->file));
     json_object_set_new(o, "line", pc->line ? json_integer(pc->line) : json_null());
@@ -98,6 +99,7 @@ json_t *report_kernel_json(const analysis *a, const wst_reader *r, uint32_t k)
     json_t *kj = json_object();
     json_object_set_new(kj, "index", json_integer(k));
     json_object_set_new(kj, "name", report_json_string_or_null(wk->name));
+    json_object_set_new(kj, "name_demangled", report_json_kernel_label(wk->name));
     json_object_set_new(kj, "grid", dim3_json(wk->grid));
     json_object_set_new(kj, "block", dim3_json(wk->block));
     json_object_set_new(kj, "shared_mem_bytes", json_integer(wk->shared_mem_bytes));
@@ -161,7 +163,7 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
     json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
     json_object_set_new(doc, "trace", trace);
-    json_object_set_new(doc, "gpu", config_to_json(c));
+    report_json_set_gpu(doc, c);
     json_object_set_new(doc, "options", options);
     json_object_set_new(doc, "not_claimed", json_string(NOT_CLAIMED));
     json_object_set_new(doc, "summary", summary);

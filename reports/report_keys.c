@@ -47,6 +47,8 @@ size_t report_keys(const json_t *doc, report_key *out)
              report_str(doc, "gpu.name") ? report_str(doc, "gpu.name") : "?", numfmt_count(sms).s,
              numfmt_bytes(report_num(doc, "gpu.l1.size")).s,
              numfmt_bytes(report_num(doc, "gpu.l2.size")).s);
+    if (report_str(doc, "gpu_note")) /* a paper's preset (report_json_set_gpu) */
+        snprintf(add(&k, "note", 1)->value, sizeof out->value, "%s", report_str(doc, "gpu_note"));
     snprintf(add(&k, "schedule", 1)->value, sizeof out->value, "%s",
              report_str(doc, "options.schedule") ? report_str(doc, "options.schedule") : "?");
     snprintf(add(&k, "kernel launches", 0)->value, sizeof out->value, "%s",

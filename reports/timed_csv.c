@@ -1,6 +1,7 @@
 /* reports/timed_csv.c: see timed_csv.h. */
 #include "reports/timed_csv.h"
 
+#include "reports/csv_keys.h"
 #include "reports/timed_text.h"
 
 /* Scheduler-cycles: the issue and stall cycles of every scheduler. */
@@ -41,10 +42,11 @@ void timed_csv_cells(csv_table *t, const replay_results *r, uint64_t base_cycles
 }
 
 int timed_csv_kernels(const char *dir, const char *const *names,
-                      const replay_results *const *results, uint32_t count, ws_error *err)
+                      const replay_results *const *results, uint32_t count,
+                      const wst_trace *trace, ws_error *err)
 {
     static const char *const header[] = {
-        "policy", "kernel", "start_cycle", "cycles", "instructions", "memory_instructions",
+        "policy", CSV_KERNEL_COLUMNS, "start_cycle", "cycles", "instructions", "memory_instructions",
         "ipc", "stall_memory", "stall_pipeline", "stall_throttled", "stall_no_warp",
         "l1_hits", "l1_pending_hits", "l1_misses", "l2_hits", "l2_pending_hits", "l2_misses",
         "mean_load_latency"};
@@ -58,7 +60,7 @@ int timed_csv_kernels(const char *dir, const char *const *names,
             const timed_kernel *tk = &rk->timed;
             uint64_t cycles = tk->end_cycle - tk->start_cycle;
             csv_row_str(t, names[i]);
-            csv_row_u64(t, k);
+            csv_row_kernel(t, trace, k);
             csv_row_u64(t, tk->start_cycle);
             csv_row_u64(t, cycles);
             csv_row_u64(t, tk->instructions);

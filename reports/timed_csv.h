@@ -4,6 +4,7 @@
 #define WS_TIMED_CSV_H
 
 #include "analyzer/hierarchy.h"
+#include "formats/trace.h"
 #include "reports/csv_out.h"
 
 /* compare.csv's last columns in a timed run, and how many they are. */
@@ -15,8 +16,10 @@
 /* One row's timed cells; base_cycles: the first row's (the speedup's base). */
 void timed_csv_cells(csv_table *t, const replay_results *r, uint64_t base_cycles);
 
-/* DIR/timed_kernels.csv: one row per entry and kernel. */
+/* DIR/timed_kernels.csv: one row per entry and kernel launch, named as in
+ * every table (reports/csv_keys.h). */
 int timed_csv_kernels(const char *dir, const char *const *names,
-                      const replay_results *const *results, uint32_t count, ws_error *err);
+                      const replay_results *const *results, uint32_t count,
+                      const wst_trace *trace, ws_error *err);
 
 #endif

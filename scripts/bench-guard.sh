@@ -74,9 +74,9 @@ benches=(
     "decode|@/build/rel/bench/bench_wst --read @/gemm-medium.wst @/bfs-medium.wst @/spmv-medium.wst"
 )
 for w in gemm bfs spmv; do
-    benches+=("analyze-$w|@/build/rel/warpscope analyze @/$w-medium.wst --quiet -o @/out.json")
-    benches+=("replay-$w|@/build/rel/warpscope replay @/$w-medium.wst --quiet -o @/out.json")
-    benches+=("compare-$w|@/build/rel/warpscope compare @/$w-medium.wst --quiet \
+    benches+=("analyze-$w|@/build/rel/warpscope analyze @/$w-medium.wst --gpu fermi --quiet -o @/out.json")
+    benches+=("replay-$w|@/build/rel/warpscope replay @/$w-medium.wst --gpu fermi --quiet -o @/out.json")
+    benches+=("compare-$w|@/build/rel/warpscope compare @/$w-medium.wst --gpu fermi --quiet \
 --policies lru,fifo,random,dip,srrip,drrip -o @/out.json")
 done
 

@@ -22,6 +22,13 @@ have_header csv.h || missing+=(libcsv-dev)      # libcsv ships no .pc file
 have_pc criterion || missing+=(libcriterion-dev)
 command -v zstd >/dev/null 2>&1 || missing+=(zstd)  # the benchmark's floor
 command -v xz >/dev/null 2>&1 || missing+=(xz-utils) # .traceg.xz import
+# The Python package's tests (make check-python) use Debian's python3.
+# find_spec locates a module without importing it (importing pandas takes
+# seconds, and every `make` runs this check).
+for module in numpy pandas pytest; do
+    /usr/bin/python3 -c "import importlib.util, sys; sys.exit(not importlib.util.find_spec('$module'))" \
+        >/dev/null 2>&1 || missing+=("python3-$module")
+done
 
 # MPI (docs/analysis.md "Ranks") is optional: without it warpscope builds
 # and runs on one rank.  --install adds it, so that `make test` runs the

@@ -15,15 +15,15 @@ workloads="gaussian backprop lud hotspot srad nw bfs pathfinder streamcluster km
            gemm gesummv syrk syr2k 2dconv 3dconv covariance fdtd-2d gramschmidt"
 for w in $workloads; do
     [ -f "$out/$w.wst" ] || "$bin" record --workload "$w" --size "$size" -o "$out/$w.wst" >/dev/null
-    "$bin" compare "$out/$w.wst" --schedule rr,gto --policies lru,sharing-aware --quiet \
+    "$bin" compare "$out/$w.wst" --gpu fermi --schedule rr,gto --policies lru,sharing-aware --quiet \
         -o "$out/$w.rr.json" >/dev/null
-    "$bin" compare "$out/$w.wst" --schedule qx_adpt,gto --policies lru,sharing-aware --quiet \
+    "$bin" compare "$out/$w.wst" --gpu fermi --schedule qx_adpt,gto --policies lru,sharing-aware --quiet \
         -o "$out/$w.qx_adpt.json" >/dev/null
-    "$bin" compare "$out/$w.wst" --schedule bcs,gto --policies sharing-aware --quiet \
+    "$bin" compare "$out/$w.wst" --gpu fermi --schedule bcs,gto --policies sharing-aware --quiet \
         -o "$out/$w.bcs.json" >/dev/null
-    "$bin" analyze "$out/$w.wst" --schedule rr,gto --quiet -o "$out/$w.analyze.json" >/dev/null
-    "$bin" replay "$out/$w.wst" --schedule rr,gto --quiet -o "$out/$w.replay-rr.json" >/dev/null
-    "$bin" replay "$out/$w.wst" --schedule bcs,gto --manage sharing-aware --quiet \
+    "$bin" analyze "$out/$w.wst" --gpu fermi --schedule rr,gto --quiet -o "$out/$w.analyze.json" >/dev/null
+    "$bin" replay "$out/$w.wst" --gpu fermi --schedule rr,gto --quiet -o "$out/$w.replay-rr.json" >/dev/null
+    "$bin" replay "$out/$w.wst" --gpu fermi --schedule bcs,gto --manage sharing-aware --quiet \
         -o "$out/$w.replay-bcs.json" >/dev/null
 done
 python3 - "$out" $workloads <<'PY'

@@ -6,7 +6,8 @@
 # replay, compare (every replacement policy; the management systems and
 # DaCache in the timed replay, --timed) and bypass on its own trace under each
 # schedule (default rr,gto), and their JSON and CSV outputs are compared
-# byte for byte.  Prints one line
+# byte for byte (not the output list .warpscope-outputs, which holds file
+# times and inodes: util/outset.c).  Prints one line
 # per output that differs and a closing count; exits 1 if any differ.
 # KEEP=DIR keeps the outputs there (DIR/a from OLD_BIN, DIR/b from NEW_BIN).
 set -euo pipefail
@@ -32,7 +33,7 @@ run_both() { # name, then the command's arguments after the binary; outputs in O
     (cd "$work/a/$name" && "$old" "$@" --quiet >stdout 2>stderr) || echo "old failed: $name" >&2
     "$new" record --workload "$w" --size "$size" -o "$trace" >/dev/null 2>&1
     (cd "$work/b/$name" && "$new" "$@" --quiet >stdout 2>stderr) || echo "new failed: $name" >&2
-    for f in $(cd "$work/b/$name" && find . -type f ! -name stderr | sort); do
+    for f in $(cd "$work/b/$name" && find . -type f ! -name stderr ! -name .warpscope-outputs | sort); do
         if cmp -s "$work/a/$name/$f" "$work/b/$name/$f"; then
             same=$((same + 1))
         else

@@ -30,6 +30,9 @@
 #                         reuse finished runs: a rerun with the same DIR resumes
 #   --retry-failed        with --keep, run again the Accel-Sim runs that failed
 #                         or timed out (default: report them as before)
+#   --rerun-warpscope     with --keep, replay warpscope again on every finished
+#                         run and keep Accel-Sim's output (a new warpscope
+#                         against the same Accel-Sim runs)
 #   --jobs N              Accel-Sim runs at once (default 1)
 #   --deps blocking|exported
 #                         the registers Accel-Sim sees (default blocking):
@@ -50,7 +53,7 @@ die() { echo "timed-validate: $*" >&2; exit 2; }
 note() { echo "timed-validate: $*" >&2; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-size=small only="" presets=fermi,volta orders=gto,lrr out="" svg="" keep="" retry=0 jobs=1 deps=blocking
+size=small only="" presets=fermi,volta orders=gto,lrr out="" svg="" keep="" retry=0 rerun_ws=0 jobs=1 deps=blocking
 pos=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -62,9 +65,10 @@ while [ $# -gt 0 ]; do
     --svg) [ $# -ge 2 ] || die "--svg needs a file"; svg=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || die "--keep needs a directory"; keep=$2; shift 2 ;;
     --retry-failed) retry=1; shift ;;
+    --rerun-warpscope) rerun_ws=1; shift ;;
     --deps) [ $# -ge 2 ] || die "--deps needs blocking or exported"; deps=$2; shift 2 ;;
     --jobs) [ $# -ge 2 ] || die "--jobs needs a number"; jobs=$2; shift 2 ;;
-    -h | --help) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1" ;;
     *) pos+=("$1"); shift ;;
     esac
@@ -118,6 +122,7 @@ run_one() {
     mkdir -p "$d"
     if [ -f "$d/status" ] && { [ "$(cat "$d/status")" = ok ] || [ "$retry" -eq 0 ]; } &&
         [ -f "$d/timed.json" ] && [ -f "$d/func.json" ]; then
+        [ "$rerun_ws" -eq 1 ] && [ "$(cat "$d/status")" = ok ] && { replay_warpscope "$w" "$p" "$o" "$d" || true; }
         return 0
     fi
     # Another instance of this script on the same --keep directory may be
@@ -128,29 +133,38 @@ run_one() {
     rmdir "$d/.lock"
 }
 
-run_locked() {
-    local w=$1 p=$2 o=$3 d=$runs/$1/$2-$3$sfx rc=0 why start
-    rm -f "$d/status"
-    # warpscope first (fractions of a second): the same mirror, the same order.
+# warpscope's two replays of workload $1 on preset $2 under order $3 into
+# run directory $4 (fractions of a second): the same mirror, the same order.
+# On failure the status file says why and it returns 1.
+replay_warpscope() {
+    local w=$1 p=$2 o=$3 d=$4
     if ! "$ws" replay "$runs/$w/$w.wst" --gpu "$mirrors/$p.json" --cache-op ignore --schedule "rr,$o" \
         --timed --quiet --threads 1 -o "$d/timed.json" >/dev/null 2>"$d/ws-timed.err"; then
-        echo "warpscope --timed failed: $(tail -1 "$d/ws-timed.err" | tr '|`' "/'")" >"$d/status"; return 0
+        echo "warpscope --timed failed: $(tail -1 "$d/ws-timed.err" | tr '|`' "/'")" >"$d/status"; return 1
     fi
     if ! "$ws" replay "$runs/$w/$w.wst" --gpu "$mirrors/$p.json" --cache-op ignore --schedule "rr,$o" \
         --quiet --threads 1 -o "$d/func.json" >/dev/null 2>"$d/ws-func.err"; then
-        echo "warpscope replay failed: $(tail -1 "$d/ws-func.err" | tr '|`' "/'")" >"$d/status"; return 0
+        echo "warpscope replay failed: $(tail -1 "$d/ws-func.err" | tr '|`' "/'")" >"$d/status"; return 1
     fi
+}
+
+run_locked() {
+    local w=$1 p=$2 o=$3 d=$runs/$1/$2-$3$sfx rc=0 why start
+    rm -f "$d/status"
+    replay_warpscope "$w" "$p" "$o" "$d" || return 0
     printf -- '-gpgpu_scheduler %s\n' "$o" >"$d/order.config"
     cp "$mirrors/common.config" "$mirrors/$p.config" "$d/"
     start=$SECONDS
     mkdir -p "$d/run"
     { (cd "$d/run" && LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        exec timeout "$timeout_s" "$sim" -trace "$runs/$w/export$sfx/kernelslist.g" \
+        exec /usr/bin/time -f "%U %S" -o "$d/accelsim.time" timeout "$timeout_s" "$sim" -trace "$runs/$w/export$sfx/kernelslist.g" \
         -config "$gpgpusim_cfg" -config "$trace_cfg" -config "$d/common.config" \
         -config "$d/$p.config" -config "$d/order.config") >"$d/accelsim.out" 2>&1 || rc=$?; } 2>/dev/null
     if [ "$rc" -eq 0 ] && ! grep -q '^GPGPU-Sim: \*\*\* exit detected \*\*\*' "$d/accelsim.out"; then rc=3; fi
     rm -rf "$d/run"
     if [ "$rc" -eq 0 ]; then
+        # Its CPU seconds, for bench/timed-vs-accelsim.sh.
+        awk '{printf "%.2f\n", $1 + $2}' "$d/accelsim.time" >"$d/accelsim.cpu" 2>/dev/null || true
         echo ok >"$d/status"
         note "$w $p $o: Accel-Sim done in $((SECONDS - start))s"
     else

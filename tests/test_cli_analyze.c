@@ -70,7 +70,7 @@ Test(cli_analyze, gemm_known_utilization)
     char *pcs_csv = test_path(dir, "tables/pcs.csv");
     char *text = test_read_file(pcs_csv, NULL);
     cr_assert_not_null(text);
-    cr_assert(strncmp(text, "kernel_id,kernel,pc_index,pc_offset,sass", 40) == 0);
+    cr_assert(strncmp(text, "kernel_id,kernel,kernel_demangled,pc_index,pc_offset,sass", 57) == 0);
     free(text);
     free(pcs_csv);
     free(trace);
@@ -164,8 +164,8 @@ Test(cli_analyze, dump_in_scheduled_order)
 Test(cli_analyze, dump_takes_half_warp)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "spmv");
-    cli_result whole = cli_run("dump", trace, "--order", "scheduled", NULL);
-    cli_result half = cli_run("dump", trace, "--order", "scheduled", "--half-warp", NULL);
+    cli_result whole = cli_run("dump", trace, "--order", "scheduled", "--gpu", "fermi", NULL);
+    cli_result half = cli_run("dump", trace, "--order", "scheduled", "--half-warp", "--gpu", "fermi", NULL);
     cr_assert_eq(whole.status, 0, "%s", whole.err);
     cr_assert_eq(half.status, 0, "%s", half.err);
     int whole_lines = 0, half_lines = 0;
@@ -191,8 +191,8 @@ Test(cli_analyze, set_overrides_any_config_field)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gemm");
     char *out = test_path(dir, "set.json");
-    cli_result r = cli_run("analyze", trace, "--set", "max_ctas_per_sm=2", "--set",
-                           "l1.index=fermi-hash", "-o", out, "--quiet", NULL);
+    cli_result r = cli_run("analyze", trace, "--gpu", "fermi", "--set", "max_ctas_per_sm=2",
+                           "--set", "l1.index=fermi-hash", "-o", out, "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
     json_t *doc = json_load_file(out, 0, NULL);
@@ -208,9 +208,10 @@ Test(cli_analyze, set_overrides_any_config_field)
     const char *limits[] = {NULL, "max_ctas_per_sm=1"};
     int highest[2];
     for (int i = 0; i < 2; i++) {
-        r = limits[i] ? cli_run("dump", trace, "--order", "scheduled", "--sms", "2", "--set",
-                                limits[i], "--csv", NULL)
-                      : cli_run("dump", trace, "--order", "scheduled", "--sms", "2", "--csv", NULL);
+        r = limits[i] ? cli_run("dump", trace, "--order", "scheduled", "--gpu", "fermi", "--sms", "2",
+                                "--set", limits[i], "--csv", NULL)
+                      : cli_run("dump", trace, "--order", "scheduled", "--gpu", "fermi", "--sms", "2",
+                                "--csv", NULL);
         cr_assert_eq(r.status, 0, "%s", r.err);
         highest[i] = 0;
         for (char *line = strchr(r.out, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {

@@ -19,7 +19,7 @@ Test(cli_ccn, compare_reports_the_ring_beside_its_baseline)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "hotspot");
     char *out = test_path(dir, "c.json");
-    cli_result r = cli_run("compare", trace, "--policies", "lru,lru+ccn,srrip+ccn-b", "-o", out,
+    cli_result r = cli_run("compare", trace, "--gpu", "fermi", "--policies", "lru,lru+ccn,srrip+ccn-b", "-o", out,
                            "--csv", dir, "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "remote hit rate") != NULL, "%s", r.out);
@@ -53,21 +53,24 @@ Test(cli_ccn, compare_reports_the_ring_beside_its_baseline)
     cr_expect_null(strstr(text, "\nlru,"), "no ring, no row");
     free(text);
     text = test_read_output(dir, "ccn_kernels.csv");
-    cr_expect(strncmp(text, "policy,kernel_id,kernel,l1_load_misses,", 39) == 0, "%s", text);
-    cr_expect(strstr(text, "\nlru+ccn,0,_Z14calculate_temp") != NULL, "%s", text);
+    cr_expect(strncmp(text, "policy,kernel_id,kernel,kernel_demangled,l1_load_misses,", 56) == 0,
+              "%s", text);
+    cr_expect(strstr(text, "\nlru+ccn,0,_Z14calculate_tempiPfS_S_iiiiffffff,calculate_temp,") != NULL,
+              "%s", text);
     free(text);
     text = test_read_output(dir, "ccn_sms.csv");
     cr_expect(strncmp(text, "policy,sm,l1_load_misses,", 25) == 0, "%s", text);
     cr_expect(strstr(text, "\nsrrip+ccn-b,14,") != NULL, "%s", text);
     free(text);
     text = test_read_output(dir, "ccn_hops.csv");
-    cr_expect(strncmp(text, "policy,kernel_id,kernel,distance,hops,remote_hits\n", 50) == 0, "%s", text);
+    cr_expect(strncmp(text, "policy,kernel_id,kernel,kernel_demangled,distance,hops,remote_hits\n", 67) == 0,
+              "%s", text);
     cr_expect(strstr(text, "\nlru+ccn,0,_Z14calculate_temp") != NULL, "%s", text);
     /* The run's histogram is the sum of the launches'. */
     json_int_t at_one = 0;
     for (char *row = strstr(text, "\nlru+ccn,"); row; row = strstr(row + 1, "\nlru+ccn,")) {
         long long d, hops, binned_hits;
-        char *rest = strchr(strchr(strchr(row + 1, ',') + 1, ',') + 1, ',') + 1;
+        char *rest = strchr(strchr(strchr(strchr(row + 1, ',') + 1, ',') + 1, ',') + 1, ',') + 1;
         cr_assert_eq(sscanf(rest, "%lld,%lld,%lld", &d, &hops, &binned_hits), 3, "%.80s", row);
         at_one += d == 1 ? binned_hits : 0;
     }

@@ -113,9 +113,9 @@ Test(cli_dump, csv_quotes_fields)
     cli_result r = cli_run("dump", path, "--csv", "--kernel", "0", "--cta", "0", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_str_eq(r.out,
-                     "kernel_id,kernel,cta,warp,pc_index,pc_offset,sass,kind,space,cache_op,"
-                     "lane_bytes,mask,sm,timestamp,addresses\n"
-                     "0,k<int>,0,0,0,0x40,\"LDG.E.32, weird\",load,global,,4,0x00000003,,,"
+                     "kernel_id,kernel,kernel_demangled,cta,warp,pc_index,pc_offset,sass,kind,"
+                     "space,cache_op,lane_bytes,mask,sm,timestamp,addresses\n"
+                     "0,k<int>,k<int>,0,0,0,0x40,\"LDG.E.32, weird\",load,global,,4,0x00000003,,,"
                      "0:0x1000 1:0x1004\n");
     cli_result_free(&r);
     free(path);
@@ -134,11 +134,11 @@ Test(cli_dump, timing_in_text_csv_and_info)
     r = cli_run("dump", path, "--csv", "--kernel", "0", "--cta", "1", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_str_eq(r.out,
-                     "kernel_id,kernel,cta,warp,pc_index,pc_offset,sass,kind,space,cache_op,"
-                     "lane_bytes,mask,sm,timestamp,gap,waits,addresses\n"
-                     "0,k<int>,1,1,1,0x90,STG.E.32,store,global,,4,0x00000003,5,,0,,"
+                     "kernel_id,kernel,kernel_demangled,cta,warp,pc_index,pc_offset,sass,kind,"
+                     "space,cache_op,lane_bytes,mask,sm,timestamp,gap,waits,addresses\n"
+                     "0,k<int>,k<int>,1,1,1,0x90,STG.E.32,store,global,,4,0x00000003,5,,0,,"
                      "0:0x1000 1:0x1004\n"
-                     "0,k<int>,1,1,1,0x90,STG.E.32,atomic,global,,4,0x00000000,5,,0,,\n");
+                     "0,k<int>,k<int>,1,1,1,0x90,STG.E.32,atomic,global,,4,0x00000000,5,,0,,\n");
     cli_result_free(&r);
     r = cli_run("info", path, NULL);
     cr_assert(strstr(r.out, "timing     gaps and dependencies from the collector (1 of 2 kernels)\n"),

@@ -164,7 +164,8 @@ static void bypass_on(const char *workload)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "bypass-table") && strstr(r.out, "bypass-pc"), "%s", r.out);
     cli_result_free(&r);
-    static const char pcs_head[] = "kernel_id,kernel,pc_index,pc_offset,sass,source_file,"
+    static const char pcs_head[] = "kernel_id,kernel,kernel_demangled,pc_index,pc_offset,sass,"
+                                   "source_file,"
                                    "source_line,requests,worthy_requests,bypass_share,tested,"
                                    "recommend,traffic_change_bytes\n0,";
     char *text = test_read_output(csv, "hints_pcs.csv");

@@ -26,7 +26,9 @@ Test(cli_report, analyze_html_and_report_command)
     r = cli_run("report", json, "--html", later, "--summary", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strstr(r.out, "U (line)") != NULL, "%s", r.out);
-    cr_assert(strstr(r.out, "fermi: 15 SMs, L1 16 KiB, L2 768 KiB") != NULL, "%s", r.out);
+    /* The emulator's trace names no GPU: the default preset (docs/gpu-configs.md). */
+    cr_assert(strstr(r.out, "hopper: 132 SMs, L1 192 KiB, L2 50 MiB") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "note") == NULL, "no paper preset, no note: %s", r.out);
     cli_result_free(&r);
     /* The same report drawn now or later is the same page. */
     size_t a_len, b_len;

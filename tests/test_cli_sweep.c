@@ -33,7 +33,8 @@ Test(cli_sweep, every_point_equals_a_replay_under_its_tuple)
     cr_assert_eq(integer(pt, "n"), 3);
     cr_assert_eq(integer(pt, "p"), 1);
     char *rj = test_path(dir, "r.json");
-    r = cli_run("replay", trace, "--schedule", "rr,tuple:3,1", "-o", rj, "--quiet", NULL);
+    r = cli_run("replay", trace, "--gpu", "fermi", "--schedule", "rr,tuple:3,1", "-o", rj, "--quiet",
+                NULL); /* sweep's default preset */
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
     json_t *replay = test_load_json(rj);
@@ -102,8 +103,8 @@ Test(cli_sweep, models_that_fit_alone_are_refused_together)
               "%s", r.err);
     cli_result_free(&r);
     setenv("WARPSCOPE_MODEL_LIMIT", "2", 1); /* fermi's model: about 1 MiB */
-    cli_result one = cli_run("replay", trace, NULL);
-    cli_result three = cli_run("compare", trace, "--policies", "lru,srrip,fifo", NULL);
+    cli_result one = cli_run("replay", trace, "--gpu", "fermi", NULL);
+    cli_result three = cli_run("compare", trace, "--gpu", "fermi", "--policies", "lru,srrip,fifo", NULL);
     unsetenv("WARPSCOPE_MODEL_LIMIT");
     cr_expect_eq(one.status, 0, "%s", one.err);
     cr_expect_neq(three.status, 0);

@@ -71,7 +71,8 @@ Test(cli_timed, compare_tables_and_timeline)
     cr_assert(strstr(table, ",cycles,ipc,speedup_vs_first,"), "%s", table);
     free(table);
     char *kernels = test_read_output(csv, "timed_kernels.csv");
-    cr_assert(strncmp(kernels, "policy,kernel,start_cycle,cycles,", 33) == 0, "%s", kernels);
+    cr_assert(strncmp(kernels, "policy,kernel_id,kernel,kernel_demangled,start_cycle,cycles,", 60) == 0,
+              "%s", kernels);
     free(kernels);
     json_t *doc = test_load_json(timeline);
     json_t *events = json_object_get(doc, "traceEvents");

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "analyzer/config.h"
 #include "tests/helpers.h"
 
@@ -78,6 +80,29 @@ Test(config, invalid_fields_are_named)
     expect_invalid("--l1", "16K:4:128:64", "l1.sector");
     expect_invalid("--sms", "0", "sms");
     expect_invalid("--sms", "many", "--sms");
+}
+
+/* l2.write (docs/gpu-configs.md): allocate by default, and then not written
+ * into a report's config, so reports stay as they were; lazy-fetch needs a
+ * sectored L2; the L1's own values are not the L2's. */
+Test(config, l2_write_policy)
+{
+    gpu_config c;
+    ws_error err;
+    cr_assert_eq(config_load(&c, "fermi", &err), 0);
+    cr_assert_eq(c.l2.write, WRITE_ALLOCATE);
+    json_t *doc = config_to_json(&c);
+    cr_expect_null(json_object_get(json_object_get(doc, "l2"), "write"));
+    json_decref(doc);
+    cr_assert_eq(config_override(&c, "--set", "l2.sector=32", &err), 0, "%s", err.msg);
+    cr_assert_eq(config_override(&c, "--set", "l2.write=lazy-fetch", &err), 0, "%s", err.msg);
+    cr_assert_eq(c.l2.write, WRITE_LAZY_FETCH);
+    doc = config_to_json(&c);
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(doc, "l2"), "write")),
+                     "lazy-fetch");
+    json_decref(doc);
+    expect_invalid("--set", "l2.write=lazy-fetch", "l2.write: lazy-fetch needs a sectored L2");
+    expect_invalid("--set", "l2.write=evict", "'evict' is not allocate or lazy-fetch");
 }
 
 /* Numbers past 32 bits, signs and spaces are errors, never values cut to

@@ -105,7 +105,8 @@ static void check_pcs(const char *tables, json_t *doc)
 {
     table t = load(tables, "pcs.csv");
     cr_assert_str_eq(t.header,
-                     "kernel_id,kernel,pc_index,pc_offset,sass,source_file,source_line,executions,"
+                     "kernel_id,kernel,kernel_demangled,pc_index,pc_offset,sass,source_file,"
+                     "source_line,executions,"
                      "requests,u_line,u_sector,coherent,divergent,cold_requests,generations,"
                      "locality_class,streaming_fraction,intra_fraction,inter_fraction,"
                      "both_fraction,l1_requests,l1_hits,l1_misses,l1_hit_rate,l1_bypasses,"
@@ -120,6 +121,11 @@ static void check_pcs(const char *tables, json_t *doc)
             cr_assert_lt(row, t.rows);
             cr_expect_eq(whole(&t, row, "kernel_id"), ki);
             cr_expect_str_eq(cell(&t, row, "kernel"), json_string_value(json_object_get(k, "name")));
+            /* Identifiers agree with report.json's (reports/pc_label.h). */
+            cr_expect_str_eq(cell(&t, row, "kernel_demangled"),
+                             json_string_value(json_object_get(k, "name_demangled")));
+            cr_expect_str_eq(cell(&t, row, "pc_offset"),
+                             json_string_value(json_object_get(pc, "pc_offset")));
             cr_expect_eq(whole(&t, row, "pc_index"), pi);
             char offset[32];
             snprintf(offset, sizeof offset, "0x%llx", (unsigned long long)integer(pc, "offset"));
@@ -140,7 +146,8 @@ static void check_pcs(const char *tables, json_t *doc)
 static void check_reuse(const char *tables, json_t *doc)
 {
     table t = load(tables, "reuse.csv");
-    cr_assert_str_eq(t.header, "kernel_id,kernel,granularity,scope,measure,cold,low,high,count");
+    cr_assert_str_eq(t.header, "kernel_id,kernel,kernel_demangled,granularity,scope,measure,cold,low,"
+                               "high,count");
     json_t *reuse = json_object_get(json_object_get(doc, "summary"), "reuse");
     static const char *const grans[] = {"line", "sector"};
     static const char *const scopes[] = {"global", "per_sm", "per_warp"};

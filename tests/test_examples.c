@@ -46,7 +46,7 @@ static int available(const char *probe)
 static char *profile(const char *dir)
 {
     char *trace = test_record_trace(dir, "gemm"), *out = test_path(dir, "report");
-    cli_result r = cli_run("profile", trace, "-o", out, "--trials", "2", "--quiet", NULL);
+    cli_result r = cli_run("profile", trace, "--gpu", "fermi", "-o", out, "--trials", "2", "--quiet", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
     free(trace);

@@ -115,6 +115,62 @@ Test(hierarchy, sector_granularity_dram_bytes)
     hierarchy_free(h);
 }
 
+/* An L2 under `lazy-fetch` (docs/metrics.md §7) keeps a sector that
+ * stores wrote in part unreadable: the next read of it misses and fetches
+ * it from DRAM; one written whole (by one store or several), or fetched
+ * since, hits.  Under the
+ * default `allocate` both reads hit.  SM 0 stores, SMs 1-3 read (sectored
+ * L1s, so each read asks for sector 0 only). */
+static void store_bytes(hierarchy *h, uint64_t line, uint64_t bytes_mask)
+{
+    ws_request rq = {.line_addr = line * 128, .sector_mask = 0x1, .req_count = 1,
+                     .byte_mask = {bytes_mask}};
+    replay_issue is = {.sm = 0, .kind = WST_STORE, .space = WST_GLOBAL};
+    ws_error err;
+    cr_assert_eq(hierarchy_instruction(h, &is, &rq, 1, &err), 0, "%s", err.msg);
+}
+
+static uint64_t dram_reads_after_partial_store(write_policy l2_write, uint64_t bytes_mask,
+                                               uint64_t second_store_mask)
+{
+    hierarchy_options o = {.seed = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    o.config.sms = 4;
+    cr_assert_eq(config_override(&o.config, "--l1", "16K:4:128:32", &err), 0, "%s", err.msg);
+    o.config.l2.sector_bytes = 32;
+    o.config.l2.write = l2_write;
+    hierarchy *h = hierarchy_new(&o, 1, &err);
+    cr_assert_not_null(h, "%s", err.msg);
+    cr_assert_eq(hierarchy_kernel_begin(h, 0, 4, &err), 0);
+    uint64_t a = 5;
+    store_bytes(h, a, bytes_mask);
+    if (second_store_mask)
+        store_bytes(h, a, second_store_mask);
+    load(h, 1, 0, &a, 1);
+    load(h, 2, 0, &a, 1);
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l2.accesses, second_store_mask ? 4u : 3u);
+    uint64_t reads = r->total.traffic.dram_read_bytes;
+    /* The second read hits in every case; a second store hits the sector
+     * the first dirtied (a write to a modified sector is a hit). */
+    cr_expect_eq(r->total.l2.hits, (reads ? 1u : 2u) + (second_store_mask ? 1u : 0u));
+    hierarchy_free(h);
+    return reads;
+}
+
+Test(hierarchy, lazy_fetch_l2_fetches_a_partly_written_sector)
+{
+    uint64_t four_bytes = 0xf, whole_sector = 0xffffffffu, low_half = 0xffff, high_half = 0xffff0000u;
+    cr_expect_eq(dram_reads_after_partial_store(WRITE_ALLOCATE, four_bytes, 0), 0);
+    cr_expect_eq(dram_reads_after_partial_store(WRITE_LAZY_FETCH, four_bytes, 0), 32,
+                 "the partly written sector is read from DRAM");
+    cr_expect_eq(dram_reads_after_partial_store(WRITE_LAZY_FETCH, whole_sector, 0), 0);
+    cr_expect_eq(dram_reads_after_partial_store(WRITE_LAZY_FETCH, low_half, high_half), 0,
+                 "two stores that write the sector whole between them make it readable");
+    cr_expect_eq(dram_reads_after_partial_store(WRITE_LAZY_FETCH, low_half, low_half), 32);
+}
+
 Test(hierarchy, intra_and_inter_warp_conflicts)
 {
     hierarchy *h = make("256:2:128", NULL, 1, 0); /* one set of 2 ways */

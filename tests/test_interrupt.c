@@ -129,7 +129,7 @@ Test(interrupt, profile_leaves_no_directory)
 {
     char *dir = test_tmpdir(), *out = test_path(dir, "report");
     const char *argv[] = {WARPSCOPE_BIN, "profile", "--workload", "gemm", "--size", "medium",
-                          "--gpu", "fermi", "-o", out, NULL};
+                          "--gpu", "fermi", "--quiet", "-o", out, NULL};
     /* A second after its directory appears the run is recording or
      * analysing, with the trace held as a temporary until the run succeeds
      * (util/outset.h): the temporary and the directory must go. */
@@ -145,7 +145,7 @@ Test(interrupt, analyze_and_export_leave_no_temporary)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
     char *json = test_path(dir, "r.json"), *html = test_path(dir, "r.html");
-    const char *analyze[] = {WARPSCOPE_BIN, "analyze", trace, "--gpu", "fermi", "-o", json,
+    const char *analyze[] = {WARPSCOPE_BIN, "analyze", trace, "--gpu", "fermi", "--quiet", "-o", json,
                              "--html", html, NULL};
     interrupt_run(dir, analyze, NULL, 500, SIGTERM, "t.wst ");
     char *exported = test_path(dir, "exported");

@@ -254,6 +254,26 @@ Test(timed, one_l2_slice_saturated)
     wst_memtrace_free(m);
 }
 
+/* The same load on a sectored L2 (32 B sectors): the unsectored L1 asks
+ * for whole lines, and the slice looks each of a line's 4 sectors up in a
+ * slot of its own (docs/metrics.md §12), so the four lines are looked up
+ * at 0, 4, 8, 12 and the last is back at 12 + 220. */
+Test(timed, a_sectored_l2_takes_a_slot_per_sector)
+{
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 4, .line = {1, 2, 3, 4}}};
+    wst_memtrace *m = trace_of(recs, 1, 1, 1);
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    cr_assert_eq(config_override(&c, "--set", "l2.sector=32", &err), 0, "%s", err.msg);
+    cr_assert_eq(config_override(&c, "--set", "timing.ldst_requests_per_cycle=4", &err), 0);
+    cr_assert_eq(config_override(&c, "--set", "timing.dram_bytes_per_cycle=4096", &err), 0);
+    hierarchy *h = run_timed(m, &c, "rr,gto", NULL);
+    cr_assert_eq(kernel_cycles(h, 0), 12 + DRAM);
+    cr_assert_eq(hierarchy_results(h)->l2_queues[0].wait_cycles, 0 + 4 + 8 + 12);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
 /* The same load with the slice at 4 requests a cycle and DRAM at 16
  * bytes: the four line transfers start at 0, 8, 16, 24; the last is back
  * at 24 + 220. */

@@ -67,7 +67,8 @@ void emu_lane_timing_next_log(emu_lane_timing *l, uint32_t logged, uint32_t last
     l->base += logged;
     /* Uses stated after the last access belong to the next one. */
     size_t pending = l->use_count - last_uses_end;
-    memmove(l->uses, l->uses + last_uses_end, pending * sizeof *l->uses);
+    if (pending) /* l->uses is NULL until a use is stated */
+        memmove(l->uses, l->uses + last_uses_end, pending * sizeof *l->uses);
     l->use_count = pending;
     l->uses_begin = 0;
 }

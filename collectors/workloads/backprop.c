@@ -30,9 +30,9 @@ static void layerforward(emu_thread *t)
     int index = (hid + 1) * HEIGHT * by + (hid + 1) * ty + tx + 1 + (hid + 1);
     int index_in = HEIGHT * by + ty + 1;
     if (tx == 0)
-        sh->input_node[ty] = EMU_LD(t, float, &a->input[index_in]);
+        { emu_gap(t, 15); sh->input_node[ty] = EMU_LD(t, float, &a->input[index_in]); emu_use(t, emu_loaded(t)); } emu_gap(t, 8); /* timing: docs/cuda-workloads.md */
     EMU_SYNC(t);
-    sh->weight_matrix[ty][tx] = EMU_LD(t, float, &a->input_hidden[index]);
+    sh->weight_matrix[ty][tx] = EMU_LD(t, float, &a->input_hidden[index]); workload_used(t, 38);
     EMU_SYNC(t);
     sh->weight_matrix[ty][tx] = sh->weight_matrix[ty][tx] * sh->input_node[ty];
     EMU_SYNC(t);
@@ -42,7 +42,7 @@ static void layerforward(emu_thread *t)
             sh->weight_matrix[ty][tx] += sh->weight_matrix[ty + power_two / 2][tx];
         EMU_SYNC(t);
     }
-    EMU_ST(t, float, &a->input_hidden[index], sh->weight_matrix[ty][tx]);
+    EMU_ST(t, float, &a->input_hidden[index], sh->weight_matrix[ty][tx]); emu_gap(t, 7);
     EMU_SYNC(t);
     if (tx == 0)
         EMU_ST(t, float, &a->hidden_partial_sum[by * hid + ty], sh->weight_matrix[tx][ty]);
@@ -54,15 +54,15 @@ static void adjust_weights(emu_thread *t)
     int by = (int)t->blockIdx.y, tx = (int)t->threadIdx.x, ty = (int)t->threadIdx.y, hid = a->hid;
     int index = (hid + 1) * HEIGHT * by + (hid + 1) * ty + tx + 1 + (hid + 1);
     int index_y = HEIGHT * by + ty + 1;
-    int index_x = tx + 1;
-    float d = EMU_LD(t, float, &a->delta[index_x]), y = EMU_LD(t, float, &a->ly[index_y]);
-    float old = EMU_LD(t, float, &a->oldw[index]);
-    float w = EMU_LD(t, float, &a->w[index]);
+    int index_x = tx + 1; emu_gap(t, 18); /* timing: docs/cuda-workloads.md */
+    float d = EMU_LD(t, float, &a->delta[index_x]); emu_value loaded_d = emu_loaded(t); emu_gap(t, 1); float y = EMU_LD(t, float, &a->ly[index_y]); emu_value loaded_y = emu_loaded(t);
+    float old = EMU_LD(t, float, &a->oldw[index]); emu_value loaded_old = emu_loaded(t); emu_gap(t, 1);
+    float w = EMU_LD(t, float, &a->w[index]); emu_use(t, loaded_d); emu_use(t, loaded_y); workload_use_loaded(t, loaded_old, 5);
     EMU_ST(t, float, &a->w[index], w + ((ETA * d * y) + (MOMENTUM * old)));
-    EMU_ST(t, float, &a->oldw[index], (ETA * d * y) + (MOMENTUM * old));
-    if (ty == 0 && by == 0) {
-        float d0 = EMU_LD(t, float, &a->delta[index_x]), old0 = EMU_LD(t, float, &a->oldw[index_x]);
-        float w0 = EMU_LD(t, float, &a->w[index_x]);
+    EMU_ST(t, float, &a->oldw[index], (ETA * d * y) + (MOMENTUM * old)); emu_gap(t, 1);
+    if (ty == 0 && by == 0) { emu_gap(t, 1);
+        float d0 = EMU_LD(t, float, &a->delta[index_x]); emu_value loaded_d0 = emu_loaded(t); emu_gap(t, 1); float old0 = EMU_LD(t, float, &a->oldw[index_x]); emu_value loaded_old0 = emu_loaded(t); emu_gap(t, 1);
+        float w0 = EMU_LD(t, float, &a->w[index_x]); emu_use(t, loaded_d0); workload_use_loaded(t, loaded_old0, 3);
         EMU_ST(t, float, &a->w[index_x], w0 + ((ETA * d0) + (MOMENTUM * old0)));
         EMU_ST(t, float, &a->oldw[index_x], (ETA * d0) + (MOMENTUM * old0));
     }
@@ -123,9 +123,9 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     }
     emu_launch fwd = {.name = "_Z22bpnn_layerforward_CUDAPfS_S_S_ii", .grid = {1, (unsigned)blocks, 1},
                       .block = {16, 16, 1}, .shared_bytes = sizeof(bp_shared), .uses_barriers = 1,
-                      .kernel = layerforward, .args = &a};
+                      .kernel = layerforward, .args = &a, .timed = 1};
     emu_launch adj = {.name = "_Z24bpnn_adjust_weights_cudaPfiS_iS_S_", .grid = {1, (unsigned)blocks, 1},
-                      .block = {16, 16, 1}, .kernel = adjust_weights, .args = &a};
+                      .block = {16, 16, 1}, .kernel = adjust_weights, .args = &a, .timed = 1};
     int rc = emu_launch_kernel(e, &fwd, err);
     if (rc == 0 && verify)
         rc = workload_check_floats("backprop input_hidden", a.input_hidden, want_ih, weights, 1e-5f, err) ||

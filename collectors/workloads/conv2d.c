@@ -22,8 +22,8 @@ static void conv2d_kernel(emu_thread *t)
         float sum = 0;
         for (int di = -1; di <= 1; di++)
             for (int dj = -1; dj <= 1; dj++)
-                sum += coefficient[dj + 1][di + 1] * EMU_LD(t, float, &g->a[(i + di) * g->nj + (j + dj)]);
-        EMU_ST(t, float, &g->b[i * g->nj + j], sum);
+                { emu_gap(t, di == -1 && dj == -1 ? 33 : dj == -1 ? 21 : 9); sum += coefficient[dj + 1][di + 1] * EMU_LD(t, float, &g->a[(i + di) * g->nj + (j + dj)]); emu_use(t, emu_loaded(t)); } /* timing: docs/cuda-workloads.md */
+        emu_gap(t, 12); EMU_ST(t, float, &g->b[i * g->nj + j], sum);
     }
 }
 
@@ -38,7 +38,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     g.b = emu_malloc(e, (size_t)n * n * 4);
     int rc = !g.a || !g.b ? ws_fail(err, "2dconv: emulated device memory is full") : 0;
     if (rc == 0)
-        rc = workload_launch_2d(e, "Convolution2D_kernel", (unsigned)n, (unsigned)n, conv2d_kernel, &g, err);
+        rc = workload_launch_timed_2d(e, "Convolution2D_kernel", (unsigned)n, (unsigned)n, conv2d_kernel, &g, err);
     if (rc == 0 && verify) {
         float *want = calloc((size_t)n * n, 4);
         for (int i = 1; i < n - 1; i++)

@@ -28,9 +28,9 @@ static void conv3d_kernel(emu_thread *t)
     if (i < g->ni - 1 && j < g->nj - 1 && k < g->nk - 1 && i > 0 && j > 0 && k > 0) {
         float sum = 0;
         for (int n = 0; n < 15; n++)
-            sum += terms[n].c * EMU_LD(t, float, &g->a[(i + terms[n].di) * (g->nk * g->nj) +
-                                                      (j + terms[n].dj) * g->nk + (k + terms[n].dk)]);
-        EMU_ST(t, float, &g->b[i * (g->nk * g->nj) + j * g->nk + k], sum);
+            { emu_gap(t, n == 0 ? 34 : 13); sum += terms[n].c * EMU_LD(t, float, &g->a[(i + terms[n].di) * (g->nk * g->nj) +
+                                                      (j + terms[n].dj) * g->nk + (k + terms[n].dk)]); emu_use(t, emu_loaded(t)); } /* timing: docs/cuda-workloads.md */
+        emu_gap(t, 9); EMU_ST(t, float, &g->b[i * (g->nk * g->nj) + j * g->nk + k], sum);
     }
 }
 
@@ -47,7 +47,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     int rc = !g.a || !g.b ? ws_fail(err, "3dconv: emulated device memory is full") : 0;
     for (int i = 1; i < n - 1 && rc == 0; i++) {
         g.i = i;
-        rc = workload_launch_2d(e, "convolution3D_kernel", (unsigned)n, (unsigned)n, conv3d_kernel, &g, err);
+        rc = workload_launch_timed_2d(e, "convolution3D_kernel", (unsigned)n, (unsigned)n, conv3d_kernel, &g, err);
     }
     if (rc == 0 && verify) {
         float *want = calloc(cells, 4);

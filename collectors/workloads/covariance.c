@@ -14,15 +14,15 @@ typedef struct cov_args {
 static void mean_kernel(emu_thread *t)
 {
     const cov_args *g = t->args;
-    int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x) + 1, w = g->m + 1;
+    int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x) + 1, w = g->m + 1; emu_gap(t, 17); /* timing: docs/cuda-workloads.md */
     if (j >= 1 && j < g->m + 1) {
-        EMU_ST(t, float, &g->mean[j], 0.0f);
+        EMU_ST(t, float, &g->mean[j], 0.0f); emu_gap(t, 11);
         for (int i = 1; i < g->n + 1; i++) {
-            float d = EMU_LD(t, float, &g->data[i * w + j]);
-            float acc = EMU_LD(t, float, &g->mean[j]);
-            EMU_ST(t, float, &g->mean[j], acc + d);
+            float d = EMU_LD(t, float, &g->data[i * w + j]); emu_value loaded_d = emu_loaded(t);
+            float acc = EMU_LD(t, float, &g->mean[j]); workload_use_loaded(t, loaded_d, 4);
+            EMU_ST(t, float, &g->mean[j], acc + d); emu_gap(t, 1);
         }
-        float acc = EMU_LD(t, float, &g->mean[j]);
+        float acc = EMU_LD(t, float, &g->mean[j]); workload_used(t, 7);
         EMU_ST(t, float, &g->mean[j], acc / (float)g->n);
     }
 }
@@ -31,10 +31,10 @@ static void reduce_kernel(emu_thread *t)
 {
     const cov_args *g = t->args;
     int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x) + 1;
-    int i = (int)(t->blockIdx.y * t->blockDim.y + t->threadIdx.y) + 1, w = g->m + 1;
+    int i = (int)(t->blockIdx.y * t->blockDim.y + t->threadIdx.y) + 1, w = g->m + 1; emu_gap(t, 23);
     if (i >= 1 && i < g->n + 1 && j >= 1 && j < g->m + 1) {
-        float mean = EMU_LD(t, float, &g->mean[j]);
-        float d = EMU_LD(t, float, &g->data[i * w + j]);
+        float mean = EMU_LD(t, float, &g->mean[j]); emu_value loaded_mean = emu_loaded(t); emu_gap(t, 1);
+        float d = EMU_LD(t, float, &g->data[i * w + j]); workload_use_loaded(t, loaded_mean, 1);
         EMU_ST(t, float, &g->data[i * w + j], d - mean);
     }
 }
@@ -42,18 +42,18 @@ static void reduce_kernel(emu_thread *t)
 static void covar_kernel(emu_thread *t)
 {
     const cov_args *g = t->args;
-    int j1 = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x) + 1, w = g->m + 1;
+    int j1 = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x) + 1, w = g->m + 1; emu_gap(t, 24);
     if (j1 >= 1 && j1 < g->m + 1)
-        for (int j2 = j1; j2 < g->m + 1; j2++) {
-            EMU_ST(t, float, &g->symmat[j1 * w + j2], 0.0f);
+        for (int j2 = j1; j2 < g->m + 1; j2++) { emu_gap(t, 8);
+            EMU_ST(t, float, &g->symmat[j1 * w + j2], 0.0f); emu_gap(t, 2);
             for (int i = 1; i < g->n + 1; i++) {
-                float a = EMU_LD(t, float, &g->data[i * w + j1]);
-                float b = EMU_LD(t, float, &g->data[i * w + j2]);
-                float acc = EMU_LD(t, float, &g->symmat[j1 * w + j2]);
-                EMU_ST(t, float, &g->symmat[j1 * w + j2], acc + a * b);
+                float a = EMU_LD(t, float, &g->data[i * w + j1]); emu_value loaded_a = emu_loaded(t);
+                float b = EMU_LD(t, float, &g->data[i * w + j2]); emu_value loaded_b = emu_loaded(t);
+                float acc = EMU_LD(t, float, &g->symmat[j1 * w + j2]); emu_use(t, loaded_a); workload_use_loaded(t, loaded_b, 5);
+                EMU_ST(t, float, &g->symmat[j1 * w + j2], acc + a * b); emu_gap(t, 1);
             }
-            float v = EMU_LD(t, float, &g->symmat[j1 * w + j2]);
-            EMU_ST(t, float, &g->symmat[j2 * w + j1], v);
+            float v = EMU_LD(t, float, &g->symmat[j1 * w + j2]); workload_used(t, 5);
+            EMU_ST(t, float, &g->symmat[j2 * w + j1], v); emu_gap(t, 1);
         }
 }
 
@@ -70,11 +70,11 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     g.symmat = emu_malloc(e, (size_t)w * w * 4);
     int rc = !g.data || !g.mean || !g.symmat ? ws_fail(err, "covariance: emulated device memory is full") : 0;
     if (rc == 0)
-        rc = workload_launch_1d(e, "mean_kernel", (unsigned)m, mean_kernel, &g, err);
+        rc = workload_launch_timed_1d(e, "mean_kernel", (unsigned)m, mean_kernel, &g, err);
     if (rc == 0)
-        rc = workload_launch_2d(e, "reduce_kernel", (unsigned)m, (unsigned)n, reduce_kernel, &g, err);
+        rc = workload_launch_timed_2d(e, "reduce_kernel", (unsigned)m, (unsigned)n, reduce_kernel, &g, err);
     if (rc == 0)
-        rc = workload_launch_1d(e, "covar_kernel", (unsigned)m, covar_kernel, &g, err);
+        rc = workload_launch_timed_1d(e, "covar_kernel", (unsigned)m, covar_kernel, &g, err);
     if (rc == 0 && verify) {
         float *mean = calloc((size_t)w, 4), *sym = calloc((size_t)w * w, 4);
         for (int j = 1; j <= m; j++) {

@@ -19,12 +19,12 @@ static void step1(emu_thread *th)
     int j = (int)(th->blockIdx.x * th->blockDim.x + th->threadIdx.x);
     int i = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y), ny = g->ny;
     if (i < g->nx && j < ny) {
-        if (i == 0) {
-            EMU_ST(th, float, &g->ey[i * ny + j], EMU_LD(th, float, &g->fict[g->t]));
-        } else {
-            float ey = EMU_LD(th, float, &g->ey[i * ny + j]);
-            float hz = EMU_LD(th, float, &g->hz[i * ny + j]);
-            float hz_up = EMU_LD(th, float, &g->hz[(i - 1) * ny + j]);
+        if (i == 0) { emu_gap(th, 21); /* timing: docs/cuda-workloads.md */
+            EMU_ST(th, float, &g->ey[i * ny + j], ({ float fict = EMU_LD(th, float, &g->fict[g->t]); workload_used(th, 1); fict; }));
+        } else { emu_gap(th, 24);
+            float ey = EMU_LD(th, float, &g->ey[i * ny + j]); emu_value loaded_ey = emu_loaded(th); emu_gap(th, 1);
+            float hz = EMU_LD(th, float, &g->hz[i * ny + j]); emu_value loaded_hz = emu_loaded(th);
+            float hz_up = EMU_LD(th, float, &g->hz[(i - 1) * ny + j]); emu_use(th, loaded_ey); workload_use_loaded(th, loaded_hz, 2);
             EMU_ST(th, float, &g->ey[i * ny + j], ey - 0.5f * (hz - hz_up));
         }
     }
@@ -34,11 +34,11 @@ static void step2(emu_thread *th)
 {
     const fdtd_args *g = th->args;
     int j = (int)(th->blockIdx.x * th->blockDim.x + th->threadIdx.x);
-    int i = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y), ny = g->ny;
+    int i = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y), ny = g->ny; emu_gap(th, 21);
     if (i < g->nx && j < ny && j > 0) {
-        float ex = EMU_LD(th, float, &g->ex[i * (ny + 1) + j]);
-        float hz = EMU_LD(th, float, &g->hz[i * ny + j]);
-        float hz_left = EMU_LD(th, float, &g->hz[i * ny + (j - 1)]);
+        float ex = EMU_LD(th, float, &g->ex[i * (ny + 1) + j]); emu_value loaded_ex = emu_loaded(th); emu_gap(th, 1);
+        float hz = EMU_LD(th, float, &g->hz[i * ny + j]); emu_value loaded_hz = emu_loaded(th);
+        float hz_left = EMU_LD(th, float, &g->hz[i * ny + (j - 1)]); emu_use(th, loaded_ex); workload_use_loaded(th, loaded_hz, 2);
         EMU_ST(th, float, &g->ex[i * (ny + 1) + j], ex - 0.5f * (hz - hz_left));
     }
 }
@@ -47,13 +47,13 @@ static void step3(emu_thread *th)
 {
     const fdtd_args *g = th->args;
     int j = (int)(th->blockIdx.x * th->blockDim.x + th->threadIdx.x);
-    int i = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y), ny = g->ny;
+    int i = (int)(th->blockIdx.y * th->blockDim.y + th->threadIdx.y), ny = g->ny; emu_gap(th, 22);
     if (i < g->nx && j < ny) {
-        float hz = EMU_LD(th, float, &g->hz[i * ny + j]);
-        float ex_r = EMU_LD(th, float, &g->ex[i * (ny + 1) + (j + 1)]);
-        float ex = EMU_LD(th, float, &g->ex[i * (ny + 1) + j]);
-        float ey_d = EMU_LD(th, float, &g->ey[(i + 1) * ny + j]);
-        float ey = EMU_LD(th, float, &g->ey[i * ny + j]);
+        float hz = EMU_LD(th, float, &g->hz[i * ny + j]); emu_value loaded_hz = emu_loaded(th); emu_gap(th, 1);
+        float ex_r = EMU_LD(th, float, &g->ex[i * (ny + 1) + (j + 1)]); emu_value loaded_ex_r = emu_loaded(th); emu_gap(th, 1);
+        float ex = EMU_LD(th, float, &g->ex[i * (ny + 1) + j]); emu_value loaded_ex = emu_loaded(th); emu_gap(th, 1);
+        float ey_d = EMU_LD(th, float, &g->ey[(i + 1) * ny + j]); emu_value loaded_ey_d = emu_loaded(th);
+        float ey = EMU_LD(th, float, &g->ey[i * ny + j]); emu_use(th, loaded_hz); emu_use(th, loaded_ex_r); emu_use(th, loaded_ex); workload_use_loaded(th, loaded_ey_d, 4);
         EMU_ST(th, float, &g->hz[i * ny + j], hz - 0.7f * (ex_r - ex + ey_d - ey));
     }
 }
@@ -90,11 +90,11 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     int rc = !g.fict || !g.ex || !g.ey || !g.hz ? ws_fail(err, "fdtd-2d: emulated device memory is full") : 0;
     for (int t = 0; t < TIME_STEPS && rc == 0; t++) {
         g.t = t;
-        rc = workload_launch_2d(e, "fdtd_step1_kernel", (unsigned)n, (unsigned)n, step1, &g, err);
+        rc = workload_launch_timed_2d(e, "fdtd_step1_kernel", (unsigned)n, (unsigned)n, step1, &g, err);
         if (rc == 0)
-            rc = workload_launch_2d(e, "fdtd_step2_kernel", (unsigned)n, (unsigned)n, step2, &g, err);
+            rc = workload_launch_timed_2d(e, "fdtd_step2_kernel", (unsigned)n, (unsigned)n, step2, &g, err);
         if (rc == 0)
-            rc = workload_launch_2d(e, "fdtd_step3_kernel", (unsigned)n, (unsigned)n, step3, &g, err);
+            rc = workload_launch_timed_2d(e, "fdtd_step3_kernel", (unsigned)n, (unsigned)n, step3, &g, err);
     }
     if (rc == 0 && verify) {
         reference(hf, hex, hey, hhz, n, n);

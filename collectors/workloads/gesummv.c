@@ -15,20 +15,20 @@ typedef struct gesummv_args {
 static void gesummv_kernel(emu_thread *t)
 {
     const gesummv_args *g = t->args;
-    int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x);
+    int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x); emu_gap(t, 28); /* timing: docs/cuda-workloads.md */
     if (i < g->n) {
-        for (int j = 0; j < g->n; j++) {
-            float a = EMU_LD(t, float, &g->a[i * g->n + j]);
-            float x = EMU_LD(t, float, &g->x[j]);
-            float tmp = EMU_LD(t, float, &g->tmp[i]);
+        for (int j = 0; j < g->n; j++) { emu_gap(t, 3);
+            float a = EMU_LD(t, float, &g->a[i * g->n + j]); emu_value loaded_a = emu_loaded(t);
+            float x = EMU_LD(t, float, &g->x[j]); emu_value loaded_x = emu_loaded(t);
+            float tmp = EMU_LD(t, float, &g->tmp[i]); emu_use(t, loaded_a); workload_use_loaded(t, loaded_x, 3);
             EMU_ST(t, float, &g->tmp[i], tmp + a * x);
-            float b = EMU_LD(t, float, &g->b[i * g->n + j]);
-            float x2 = EMU_LD(t, float, &g->x[j]);
-            float y = EMU_LD(t, float, &g->y[i]);
-            EMU_ST(t, float, &g->y[i], y + b * x2);
+            float b = EMU_LD(t, float, &g->b[i * g->n + j]); emu_value loaded_b = emu_loaded(t);
+            float x2 = EMU_LD(t, float, &g->x[j]); emu_value loaded_x2 = emu_loaded(t);
+            float y = EMU_LD(t, float, &g->y[i]); emu_use(t, loaded_b); workload_use_loaded(t, loaded_x2, 9);
+            EMU_ST(t, float, &g->y[i], y + b * x2); emu_gap(t, 1);
         }
-        float tmp = EMU_LD(t, float, &g->tmp[i]);
-        float y = EMU_LD(t, float, &g->y[i]);
+        float tmp = EMU_LD(t, float, &g->tmp[i]); emu_value loaded_tmp = emu_loaded(t);
+        float y = EMU_LD(t, float, &g->y[i]); workload_use_loaded(t, loaded_tmp, 2);
         EMU_ST(t, float, &g->y[i], ALPHA * tmp + BETA * y);
     }
 }
@@ -47,7 +47,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     g.tmp = emu_malloc(e, (size_t)n * 4);
     int rc = !g.a || !g.b || !g.x || !g.y || !g.tmp ? ws_fail(err, "gesummv: emulated device memory is full") : 0;
     if (rc == 0)
-        rc = workload_launch_1d(e, "gesummv_kernel", (unsigned)n, gesummv_kernel, &g, err);
+        rc = workload_launch_timed_1d(e, "gesummv_kernel", (unsigned)n, gesummv_kernel, &g, err);
     if (rc == 0 && verify) {
         float *y = malloc((size_t)n * 4);
         for (int i = 0; i < n; i++) {

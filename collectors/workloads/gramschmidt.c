@@ -16,13 +16,13 @@ typedef struct gs_args {
 static void gs_kernel1(emu_thread *t)
 {
     const gs_args *g = t->args;
-    int tid = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x), n = g->n, k = g->k;
+    int tid = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x), n = g->n, k = g->k; emu_gap(t, 23); /* timing: docs/cuda-workloads.md */
     if (tid == 0) {
         float nrm = 0;
         for (int i = 0; i < g->m; i++) {
-            float a = EMU_LD(t, float, &g->a[i * n + k]);
+            float a = EMU_LD(t, float, &g->a[i * n + k]); workload_used(t, 5);
             nrm += a * a;
-        }
+        } emu_gap(t, 11);
         EMU_ST(t, float, &g->r[k * n + k], sqrtf(nrm));
     }
 }
@@ -30,10 +30,10 @@ static void gs_kernel1(emu_thread *t)
 static void gs_kernel2(emu_thread *t)
 {
     const gs_args *g = t->args;
-    int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x), n = g->n, k = g->k;
+    int i = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x), n = g->n, k = g->k; emu_gap(t, 15);
     if (i < g->m) {
-        float a = EMU_LD(t, float, &g->a[i * n + k]);
-        float r = EMU_LD(t, float, &g->r[k * n + k]);
+        float a = EMU_LD(t, float, &g->a[i * n + k]); emu_value loaded_a = emu_loaded(t); emu_gap(t, 2);
+        float r = EMU_LD(t, float, &g->r[k * n + k]); workload_use_loaded(t, loaded_a, 12);
         EMU_ST(t, float, &g->q[i * n + k], a / r);
     }
 }
@@ -41,20 +41,20 @@ static void gs_kernel2(emu_thread *t)
 static void gs_kernel3(emu_thread *t)
 {
     const gs_args *g = t->args;
-    int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x), n = g->n, k = g->k;
+    int j = (int)(t->blockIdx.x * t->blockDim.x + t->threadIdx.x), n = g->n, k = g->k; emu_gap(t, 16);
     if (j > k && j < n) {
-        EMU_ST(t, float, &g->r[k * n + j], 0.0f);
+        EMU_ST(t, float, &g->r[k * n + j], 0.0f); emu_gap(t, 11);
         for (int i = 0; i < g->m; i++) {
-            float q = EMU_LD(t, float, &g->q[i * n + k]);
-            float a = EMU_LD(t, float, &g->a[i * n + j]);
-            float r = EMU_LD(t, float, &g->r[k * n + j]);
-            EMU_ST(t, float, &g->r[k * n + j], r + q * a);
-        }
+            float q = EMU_LD(t, float, &g->q[i * n + k]); emu_value loaded_q = emu_loaded(t);
+            float a = EMU_LD(t, float, &g->a[i * n + j]); emu_value loaded_a = emu_loaded(t);
+            float r = EMU_LD(t, float, &g->r[k * n + j]); emu_use(t, loaded_q); workload_use_loaded(t, loaded_a, 5);
+            EMU_ST(t, float, &g->r[k * n + j], r + q * a); emu_gap(t, 1);
+        } emu_gap(t, 1);
         for (int i = 0; i < g->m; i++) {
-            float a = EMU_LD(t, float, &g->a[i * n + j]);
-            float q = EMU_LD(t, float, &g->q[i * n + k]);
-            float r = EMU_LD(t, float, &g->r[k * n + j]);
-            EMU_ST(t, float, &g->a[i * n + j], a - q * r);
+            float a = EMU_LD(t, float, &g->a[i * n + j]); emu_value loaded_a = emu_loaded(t);
+            float q = EMU_LD(t, float, &g->q[i * n + k]); emu_value loaded_q = emu_loaded(t);
+            float r = EMU_LD(t, float, &g->r[k * n + j]); emu_use(t, loaded_a); workload_use_loaded(t, loaded_q, 4);
+            EMU_ST(t, float, &g->a[i * n + j], a - q * r); emu_gap(t, 2);
         }
     }
 }
@@ -82,12 +82,12 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     for (int k = 0; k < n && rc == 0; k++) {
         g.k = k;
         emu_launch one = {.name = "gramschmidt_kernel1", .grid = {1, 1, 1}, .block = {256, 1, 1},
-                          .kernel = gs_kernel1, .args = &g};
+                          .kernel = gs_kernel1, .args = &g, .timed = 1};
         rc = emu_launch_kernel(e, &one, err);
         if (rc == 0)
-            rc = workload_launch_1d(e, "gramschmidt_kernel2", (unsigned)m, gs_kernel2, &g, err);
+            rc = workload_launch_timed_1d(e, "gramschmidt_kernel2", (unsigned)m, gs_kernel2, &g, err);
         if (rc == 0)
-            rc = workload_launch_1d(e, "gramschmidt_kernel3", (unsigned)n, gs_kernel3, &g, err);
+            rc = workload_launch_timed_1d(e, "gramschmidt_kernel3", (unsigned)n, gs_kernel3, &g, err);
     }
     if (rc == 0 && verify) {
         float *q = calloc(cells, 4), *r = calloc(cells, 4);

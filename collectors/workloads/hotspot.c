@@ -41,9 +41,9 @@ static void calculate_temp(emu_thread *th)
     int blk_y_max = blk_y + BLOCK_SIZE - 1, blk_x_max = blk_x + BLOCK_SIZE - 1;
     int yidx = blk_y + ty, xidx = blk_x + tx;
     int index = a->cols * yidx + xidx;
-    if (IN_RANGE(yidx, 0, a->rows - 1) && IN_RANGE(xidx, 0, a->cols - 1)) {
-        sh->temp[ty][tx] = EMU_LD(th, float, &a->src[index]);
-        sh->power[ty][tx] = EMU_LD(th, float, &a->power[index]);
+    if (IN_RANGE(yidx, 0, a->rows - 1) && IN_RANGE(xidx, 0, a->cols - 1)) { emu_gap(th, 24); /* timing: docs/cuda-workloads.md */
+        sh->temp[ty][tx] = EMU_LD(th, float, &a->src[index]); emu_value loaded_src = emu_loaded(th); emu_gap(th, 1);
+        sh->power[ty][tx] = EMU_LD(th, float, &a->power[index]); workload_use_loaded(th, loaded_src, 127 + 41 * (uint32_t)(a->iteration - 1));
     }
     EMU_SYNC(th);
     int valid_y_min = blk_y < 0 ? -blk_y : 0;
@@ -119,7 +119,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
         a.dst = buf[1 - src];
         emu_launch l = {.name = "_Z14calculate_tempiPfS_S_iiiiffffff", .grid = {blocks, blocks, 1},
                         .block = {BLOCK_SIZE, BLOCK_SIZE, 1}, .shared_bytes = sizeof(hs_shared),
-                        .uses_barriers = 1, .kernel = calculate_temp, .args = &a};
+                        .uses_barriers = 1, .kernel = calculate_temp, .args = &a, .timed = 1};
         rc = emu_launch_kernel(e, &l, err);
         src = 1 - src;
     }

@@ -22,14 +22,14 @@ typedef struct kmeans_args {
 static void invert_mapping(emu_thread *t)
 {
     const kmeans_args *k = t->args;
-    int point_id = (int)(t->threadIdx.x + t->blockDim.x * t->blockIdx.x);
+    int point_id = (int)(t->threadIdx.x + t->blockDim.x * t->blockIdx.x); emu_gap(t, 31); /* timing: docs/cuda-workloads.md */
     if (point_id < k->npoints)
         for (int i = 0; i < k->nfeatures; i++) {
-            float v = EMU_LD(t, float, &k->input[point_id * k->nfeatures + i]);
+            float v = EMU_LD(t, float, &k->input[point_id * k->nfeatures + i]); workload_used(t, i == 7 ? 6 : 1);
             EMU_ST(t, float, &k->features[point_id + k->npoints * i], v);
         }
 }
-
+/* timing (docs/cuda-workloads.md): the SASS unrolls the feature loop 8 times: gaps between its loads, and how many loads its arithmetic has used by each */ static const uint8_t km_gap[16] = {0, 2, 0, 0, 1, 0, 2, 0, 6, 2, 2, 2, 0, 0, 0, 0}, km_used[16] = {0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 8, 8, 8, 8, 8};
 static void kmeans_point(emu_thread *t)
 {
     const kmeans_args *k = t->args;
@@ -40,12 +40,12 @@ static void kmeans_point(emu_thread *t)
         float min_dist = FLT_MAX;
         for (int i = 0; i < k->nclusters; i++) {
             int cluster_base_index = i * k->nfeatures;
-            float ans = 0;
+            float ans = 0; emu_value loaded[16]; unsigned used = 0;
             for (int j = 0; j < k->nfeatures; j++) {
-                float f = EMU_LD(t, float, &k->features[point_id + j * k->npoints]);
-                float c = EMU_LD(t, float, &k->clusters[cluster_base_index + j]);
+                if (j < 8) { emu_gap(t, j == 0 ? (i == 0 ? 51 : 21) : km_gap[2 * j]); workload_use_upto(t, loaded, &used, km_used[2 * j]); } float f = EMU_LD(t, float, &k->features[point_id + j * k->npoints]); if (j < 8) loaded[2 * j] = emu_loaded(t);
+                if (j < 8) { emu_gap(t, km_gap[2 * j + 1]); workload_use_upto(t, loaded, &used, km_used[2 * j + 1]); } float c = EMU_LD(t, float, &k->clusters[cluster_base_index + j]); if (j < 8) loaded[2 * j + 1] = emu_loaded(t);
                 ans += (f - c) * (f - c);
-            }
+            } workload_use_upto(t, loaded, &used, 2 * (unsigned)(k->nfeatures < 8 ? k->nfeatures : 8)); emu_gap(t, 33);
             if (ans < min_dist) {
                 min_dist = ans;
                 index = i;
@@ -53,7 +53,7 @@ static void kmeans_point(emu_thread *t)
         }
     }
     if (point_id < k->npoints)
-        EMU_ST(t, int, &k->membership[point_id], index);
+        { emu_gap(t, 2); EMU_ST(t, int, &k->membership[point_id], index); }
 }
 
 /* Nearest centre for every point (the same float arithmetic, in order). */
@@ -116,9 +116,9 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
         memcpy(ref_clusters, k.clusters, (size_t)k.nclusters * k.nfeatures * 4);
     unsigned blocks = (unsigned)(k.npoints + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK;
     emu_launch inv = {.name = "invert_mapping", .grid = {blocks, 1, 1},
-                      .block = {THREADS_PER_BLOCK, 1, 1}, .kernel = invert_mapping, .args = &k};
+                      .block = {THREADS_PER_BLOCK, 1, 1}, .kernel = invert_mapping, .args = &k, .timed = 1};
     emu_launch point = {.name = "kmeansPoint", .grid = {blocks, 1, 1},
-                        .block = {THREADS_PER_BLOCK, 1, 1}, .kernel = kmeans_point, .args = &k};
+                        .block = {THREADS_PER_BLOCK, 1, 1}, .kernel = kmeans_point, .args = &k, .timed = 1};
     int rc = emu_launch_kernel(e, &inv, err);
     for (int it = 0; it < ITERATIONS && rc == 0; it++) {
         rc = emu_launch_kernel(e, &point, err);

@@ -23,10 +23,10 @@ static void lud_diagonal(emu_thread *t)
 {
     const lud_args *l = t->args;
     float (*shadow)[BLOCK_SIZE] = ((lud_shared *)t->shared)->a;
-    int tx = (int)t->threadIdx.x, dim = l->dim;
+    int tx = (int)t->threadIdx.x, dim = l->dim; emu_value loaded[BLOCK_SIZE]; unsigned used = 0; /* timing: docs/cuda-workloads.md */
     int array_offset = l->offset * dim + l->offset;
     for (int i = 0; i < BLOCK_SIZE; i++) {
-        shadow[i][tx] = EMU_LD(t, float, &l->m[array_offset + tx]);
+        emu_gap(t, (const uint8_t[BLOCK_SIZE]){8, 1, 2, 1, 1, 1, 1, 2, 0, 1, 1, 1, 1, 1, 1, 0}[i]); shadow[i][tx] = EMU_LD(t, float, &l->m[array_offset + tx]); loaded[i] = emu_loaded(t);
         array_offset += dim;
     }
     EMU_SYNC(t);
@@ -44,7 +44,7 @@ static void lud_diagonal(emu_thread *t)
     }
     array_offset = (l->offset + 1) * dim + l->offset;
     for (int i = 1; i < BLOCK_SIZE; i++) {
-        EMU_ST(t, float, &l->m[array_offset + tx], shadow[i][tx]);
+        workload_use_upto(t, loaded, &used, BLOCK_SIZE); emu_gap(t, (const uint16_t[BLOCK_SIZE]){0, 2257, 3, 2, 6, 0, 1, 1, 0, 1, 1, 0, 1, 1, 1, 1}[i]); EMU_ST(t, float, &l->m[array_offset + tx], shadow[i][tx]);
         array_offset += dim;
     }
 }
@@ -54,30 +54,30 @@ static void lud_perimeter(emu_thread *t)
     const lud_args *l = t->args;
     lud_shared *sh = t->shared;
     float (*dia)[BLOCK_SIZE] = sh->a, (*peri_row)[BLOCK_SIZE] = sh->b, (*peri_col)[BLOCK_SIZE] = sh->c;
-    int tx = (int)t->threadIdx.x, bx = (int)t->blockIdx.x, dim = l->dim, offset = l->offset;
+    int tx = (int)t->threadIdx.x, bx = (int)t->blockIdx.x, dim = l->dim, offset = l->offset; emu_value loaded[BLOCK_SIZE / 2 + BLOCK_SIZE]; unsigned loads = 0, used = 0; /* timing: docs/cuda-workloads.md */
     int idx, array_offset;
     if (tx < BLOCK_SIZE) {
         idx = tx;
         array_offset = offset * dim + offset;
         for (int i = 0; i < BLOCK_SIZE / 2; i++) {
-            dia[i][idx] = EMU_LD(t, float, &l->m[array_offset + idx]);
+            emu_gap(t, (const uint8_t[BLOCK_SIZE / 2]){15, 1, 1, 3, 7, 2, 0, 1}[i]); dia[i][idx] = EMU_LD(t, float, &l->m[array_offset + idx]); loaded[loads++] = emu_loaded(t);
             array_offset += dim;
         }
         array_offset = offset * dim + offset;
         for (int i = 0; i < BLOCK_SIZE; i++) {
-            peri_row[i][idx] = EMU_LD(t, float, &l->m[array_offset + (bx + 1) * BLOCK_SIZE + idx]);
+            emu_gap(t, (const uint8_t[BLOCK_SIZE]){1, 1, 1, 0, 1, 1, 1, 1, 2, 3, 0, 2, 3, 2, 2, 0}[i]); peri_row[i][idx] = EMU_LD(t, float, &l->m[array_offset + (bx + 1) * BLOCK_SIZE + idx]); loaded[loads++] = emu_loaded(t);
             array_offset += dim;
         }
     } else {
         idx = tx - BLOCK_SIZE;
         array_offset = (offset + BLOCK_SIZE / 2) * dim + offset;
         for (int i = BLOCK_SIZE / 2; i < BLOCK_SIZE; i++) {
-            dia[i][idx] = EMU_LD(t, float, &l->m[array_offset + idx]);
+            emu_gap(t, (const uint8_t[BLOCK_SIZE / 2]){13, 1, 1, 3, 7, 3, 0, 1}[i - BLOCK_SIZE / 2]); dia[i][idx] = EMU_LD(t, float, &l->m[array_offset + idx]); loaded[loads++] = emu_loaded(t);
             array_offset += dim;
         }
         array_offset = (offset + (bx + 1) * BLOCK_SIZE) * dim + offset;
         for (int i = 0; i < BLOCK_SIZE; i++) {
-            peri_col[i][idx] = EMU_LD(t, float, &l->m[array_offset + idx]);
+            emu_gap(t, (const uint8_t[BLOCK_SIZE]){1, 1, 1, 0, 1, 1, 1, 1, 2, 3, 0, 2, 3, 2, 2, 0}[i]); peri_col[i][idx] = EMU_LD(t, float, &l->m[array_offset + idx]); loaded[loads++] = emu_loaded(t);
             array_offset += dim;
         }
     }
@@ -100,14 +100,14 @@ static void lud_perimeter(emu_thread *t)
         idx = tx;
         array_offset = (offset + 1) * dim + offset;
         for (int i = 1; i < BLOCK_SIZE; i++) {
-            EMU_ST(t, float, &l->m[array_offset + (bx + 1) * BLOCK_SIZE + idx], peri_row[i][idx]);
+            workload_use_upto(t, loaded, &used, loads); emu_gap(t, (const uint16_t[BLOCK_SIZE]){0, 1211, 0, 1, 7, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1}[i]); EMU_ST(t, float, &l->m[array_offset + (bx + 1) * BLOCK_SIZE + idx], peri_row[i][idx]);
             array_offset += dim;
         }
     } else {
         idx = tx - BLOCK_SIZE;
         array_offset = (offset + (bx + 1) * BLOCK_SIZE) * dim + offset;
         for (int i = 0; i < BLOCK_SIZE; i++) {
-            EMU_ST(t, float, &l->m[array_offset + idx], peri_col[i][idx]);
+            workload_use_upto(t, loaded, &used, loads); emu_gap(t, (const uint16_t[BLOCK_SIZE]){1475, 1, 0, 5, 4, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1}[i]); EMU_ST(t, float, &l->m[array_offset + idx], peri_col[i][idx]);
             array_offset += dim;
         }
     }
@@ -120,14 +120,14 @@ static void lud_internal(emu_thread *t)
     int tx = (int)t->threadIdx.x, ty = (int)t->threadIdx.y, dim = l->dim, offset = l->offset;
     int global_row_id = offset + ((int)t->blockIdx.y + 1) * BLOCK_SIZE;
     int global_col_id = offset + ((int)t->blockIdx.x + 1) * BLOCK_SIZE;
-    sh->b[ty][tx] = EMU_LD(t, float, &l->m[(offset + ty) * dim + global_col_id + tx]);
-    sh->c[ty][tx] = EMU_LD(t, float, &l->m[(global_row_id + ty) * dim + offset + tx]);
+    emu_gap(t, 18); sh->b[ty][tx] = EMU_LD(t, float, &l->m[(offset + ty) * dim + global_col_id + tx]); emu_value loaded_b = emu_loaded(t);
+    sh->c[ty][tx] = EMU_LD(t, float, &l->m[(global_row_id + ty) * dim + offset + tx]); emu_use(t, loaded_b); workload_used(t, 15);
     EMU_SYNC(t);
     float sum = 0;
     for (int i = 0; i < BLOCK_SIZE; i++)
         sum += sh->c[ty][i] * sh->b[i][tx];
     float *cell = &l->m[(global_row_id + ty) * dim + global_col_id + tx];
-    float v = EMU_LD(t, float, cell);
+    float v = EMU_LD(t, float, cell); workload_used(t, 37);
     EMU_ST(t, float, cell, v - sum);
 }
 
@@ -135,7 +135,7 @@ static int launch(emu *e, lud_args *a, const char *name, emu_kernel_fn fn, emu_d
                   emu_dim3 block, ws_error *err)
 {
     emu_launch l = {.name = name, .grid = grid, .block = block, .shared_bytes = sizeof(lud_shared),
-                    .uses_barriers = 1, .kernel = fn, .args = a};
+                    .uses_barriers = 1, .kernel = fn, .args = a, .timed = 1};
     return emu_launch_kernel(e, &l, err);
 }
 

@@ -31,19 +31,19 @@ static int maximum(int a, int b, int c)
 static void solve_tile(emu_thread *t, const nw_args *a, int b_index_x, int b_index_y)
 {
     nw_shared *sh = t->shared;
-    int tx = (int)t->threadIdx.x, cols = a->cols;
+    int tx = (int)t->threadIdx.x, cols = a->cols; emu_value loaded[BLOCK_SIZE + 1]; unsigned loads = 0, used = 0; /* timing: docs/cuda-workloads.md */
     int index = cols * BLOCK_SIZE * b_index_y + BLOCK_SIZE * b_index_x + tx + (cols + 1);
     int index_n = cols * BLOCK_SIZE * b_index_y + BLOCK_SIZE * b_index_x + tx + 1;
     int index_w = cols * BLOCK_SIZE * b_index_y + BLOCK_SIZE * b_index_x + cols;
     int index_nw = cols * BLOCK_SIZE * b_index_y + BLOCK_SIZE * b_index_x;
     if (tx == 0)
-        sh->temp[tx][0] = EMU_LD(t, int, &a->matrix[index_nw]);
+        { sh->temp[tx][0] = EMU_LD(t, int, &a->matrix[index_nw]); loaded[loads++] = emu_loaded(t); }
     for (int ty = 0; ty < BLOCK_SIZE; ty++)
-        sh->ref[ty][tx] = EMU_LD(t, int, &a->reference[index + cols * ty]);
+        { emu_gap(t, (const uint8_t[BLOCK_SIZE]){1, 1, 1, 1, 1, 0, 2, 1, 0, 1, 1, 1, 1, 1, 1, 0}[ty]); sh->ref[ty][tx] = EMU_LD(t, int, &a->reference[index + cols * ty]); loaded[loads++] = emu_loaded(t); }
     EMU_SYNC(t);
-    sh->temp[tx + 1][0] = EMU_LD(t, int, &a->matrix[index_w + cols * tx]);
+    workload_use_upto(t, loaded, &used, loads); emu_gap(t, 22); sh->temp[tx + 1][0] = EMU_LD(t, int, &a->matrix[index_w + cols * tx]); workload_used(t, 5);
     EMU_SYNC(t);
-    sh->temp[0][tx + 1] = EMU_LD(t, int, &a->matrix[index_n]);
+    sh->temp[0][tx + 1] = EMU_LD(t, int, &a->matrix[index_n]); workload_used(t, 476);
     EMU_SYNC(t);
     for (int m = 0; m < BLOCK_SIZE; m++) {
         if (tx <= m) {
@@ -62,21 +62,21 @@ static void solve_tile(emu_thread *t, const nw_args *a, int b_index_x, int b_ind
         EMU_SYNC(t);
     }
     for (int ty = 0; ty < BLOCK_SIZE; ty++)
-        EMU_ST(t, int, &a->matrix[index + ty * cols], sh->temp[ty + 1][tx + 1]);
+        { emu_gap(t, (const uint8_t[BLOCK_SIZE]){0, 0, 5, 9, 0, 0, 0, 2, 2, 2, 2, 2, 2, 1, 1, 0}[ty]); EMU_ST(t, int, &a->matrix[index + ty * cols], sh->temp[ty + 1][tx + 1]); }
 }
 
 static void needle_1(emu_thread *t)
 {
     const nw_args *a = t->args;
     int bx = (int)t->blockIdx.x;
-    solve_tile(t, a, bx, a->i - 1 - bx);
+    emu_gap(t, t->threadIdx.x == 0 ? 25 : 0); /* timing: the corner's load */ solve_tile(t, a, bx, a->i - 1 - bx);
 }
 
 static void needle_2(emu_thread *t)
 {
     const nw_args *a = t->args;
     int bx = (int)t->blockIdx.x;
-    solve_tile(t, a, bx + a->block_width - a->i, a->block_width - bx - 1);
+    emu_gap(t, t->threadIdx.x == 0 ? 26 : 0); /* timing: the corner's load */ solve_tile(t, a, bx + a->block_width - a->i, a->block_width - bx - 1);
 }
 
 static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *err)
@@ -111,14 +111,14 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
         a.i = i;
         emu_launch l = {.name = "_Z20needle_cuda_shared_1PiS_iiii", .grid = {(unsigned)i, 1, 1},
                         .block = {BLOCK_SIZE, 1, 1}, .shared_bytes = sizeof(nw_shared),
-                        .uses_barriers = 1, .kernel = needle_1, .args = &a};
+                        .uses_barriers = 1, .kernel = needle_1, .args = &a, .timed = 1};
         rc = emu_launch_kernel(e, &l, err);
     }
     for (int i = a.block_width - 1; i >= 1 && rc == 0; i--) {
         a.i = i;
         emu_launch l = {.name = "_Z20needle_cuda_shared_2PiS_iiii", .grid = {(unsigned)i, 1, 1},
                         .block = {BLOCK_SIZE, 1, 1}, .shared_bytes = sizeof(nw_shared),
-                        .uses_barriers = 1, .kernel = needle_2, .args = &a};
+                        .uses_barriers = 1, .kernel = needle_2, .args = &a, .timed = 1};
         rc = emu_launch_kernel(e, &l, err);
     }
     for (size_t i = 0; verify && rc == 0 && i < cells; i++)

@@ -37,7 +37,7 @@ static void dynproc_kernel(emu_thread *t)
     int E = tx + 1 > valid_x_max ? valid_x_max : tx + 1;
     int is_valid = IN_RANGE(tx, valid_x_min, valid_x_max);
     if (IN_RANGE(xidx, 0, a->cols - 1))
-        sh->prev[tx] = EMU_LD(t, int, &a->src[xidx]);
+        { emu_gap(t, 16); sh->prev[tx] = EMU_LD(t, int, &a->src[xidx]); emu_use(t, emu_loaded(t)); } /* timing: docs/cuda-workloads.md */
     EMU_SYNC(t);
     int computed = 0;
     for (int i = 0; i < a->iteration; i++) {
@@ -46,7 +46,7 @@ static void dynproc_kernel(emu_thread *t)
             computed = 1;
             int shortest = MIN(MIN(sh->prev[W], sh->prev[tx]), sh->prev[E]);
             int index = a->cols * (a->start_step + i) + xidx;
-            sh->result[tx] = shortest + EMU_LD(t, int, &a->wall[index]);
+            emu_gap(t, i == 0 ? 44 : 35); sh->result[tx] = shortest + EMU_LD(t, int, &a->wall[index]); emu_use(t, emu_loaded(t));
         }
         EMU_SYNC(t);
         if (i == a->iteration - 1)
@@ -56,7 +56,7 @@ static void dynproc_kernel(emu_thread *t)
         EMU_SYNC(t);
     }
     if (computed)
-        EMU_ST(t, int, &a->results[xidx], sh->result[tx]);
+        { emu_gap(t, 27); EMU_ST(t, int, &a->results[xidx], sh->result[tx]); }
 }
 
 static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *err)
@@ -101,7 +101,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
         a.results = buf[1 - src];
         emu_launch l = {.name = "_Z14dynproc_kerneliPiS_S_iiii", .grid = {block_cols, 1, 1},
                         .block = {BLOCK_SIZE, 1, 1}, .shared_bytes = sizeof(pf_shared),
-                        .uses_barriers = 1, .kernel = dynproc_kernel, .args = &a};
+                        .uses_barriers = 1, .kernel = dynproc_kernel, .args = &a, .timed = 1};
         rc = emu_launch_kernel(e, &l, err);
         src = 1 - src;
     }

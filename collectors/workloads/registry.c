@@ -111,12 +111,24 @@ int workload_launch_timed_1d(emu *e, const char *name, unsigned n, emu_kernel_fn
     return launch_1d(e, name, n, kernel, args, 1, err);
 }
 
+static int launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_kernel_fn kernel,
+                     const void *args, int timed, ws_error *err)
+{
+    emu_launch l = {.name = name, .grid = {(nx + 31) / 32, (ny + 7) / 8, 1}, .block = {32, 8, 1},
+                    .kernel = kernel, .args = args, .timed = timed};
+    return emu_launch_kernel(e, &l, err);
+}
+
 int workload_launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_kernel_fn kernel,
                        const void *args, ws_error *err)
 {
-    emu_launch l = {.name = name, .grid = {(nx + 31) / 32, (ny + 7) / 8, 1}, .block = {32, 8, 1},
-                    .kernel = kernel, .args = args};
-    return emu_launch_kernel(e, &l, err);
+    return launch_2d(e, name, nx, ny, kernel, args, 0, err);
+}
+
+int workload_launch_timed_2d(emu *e, const char *name, unsigned nx, unsigned ny,
+                             emu_kernel_fn kernel, const void *args, ws_error *err)
+{
+    return launch_2d(e, name, nx, ny, kernel, args, 1, err);
 }
 
 float *workload_random_floats(emu *e, size_t n, uint64_t *state, float **copy)

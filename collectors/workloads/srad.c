@@ -46,23 +46,23 @@ static void srad_1(emu_thread *t)
         ty = (int)t->threadIdx.y, cols = a->cols, gy = (int)t->gridDim.y, gx = (int)t->gridDim.x;
     int base = cols * BLOCK_SIZE * by + BLOCK_SIZE * bx;
     int index = base + cols * ty + tx;
-    sh->north[ty][tx] = EMU_LD(t, float, &a->j[base + tx - cols]);
-    sh->south[ty][tx] = EMU_LD(t, float, &a->j[base + cols * BLOCK_SIZE + tx]);
+    emu_gap(t, 14); sh->north[ty][tx] = EMU_LD(t, float, &a->j[base + tx - cols]); emu_value loaded_north = emu_loaded(t); /* timing: docs/cuda-workloads.md */
+    sh->south[ty][tx] = EMU_LD(t, float, &a->j[base + cols * BLOCK_SIZE + tx]); emu_use(t, loaded_north); workload_used(t, by == 0 ? 18 : by == gy - 1 ? 23 : 24);
     if (by == 0)
-        sh->north[ty][tx] = EMU_LD(t, float, &a->j[BLOCK_SIZE * bx + tx]);
+        { sh->north[ty][tx] = EMU_LD(t, float, &a->j[BLOCK_SIZE * bx + tx]); workload_used(t, 5); }
     else if (by == gy - 1)
-        sh->south[ty][tx] = EMU_LD(t, float, &a->j[cols * BLOCK_SIZE * (gy - 1) + BLOCK_SIZE * bx +
-                                                    cols * (BLOCK_SIZE - 1) + tx]);
+        { sh->south[ty][tx] = EMU_LD(t, float, &a->j[cols * BLOCK_SIZE * (gy - 1) + BLOCK_SIZE * bx +
+                                                    cols * (BLOCK_SIZE - 1) + tx]); workload_used(t, 6); }
     EMU_SYNC(t);
-    sh->west[ty][tx] = EMU_LD(t, float, &a->j[base + cols * ty - 1]);
-    sh->east[ty][tx] = EMU_LD(t, float, &a->j[base + cols * ty + BLOCK_SIZE]);
+    sh->west[ty][tx] = EMU_LD(t, float, &a->j[base + cols * ty - 1]); emu_value loaded_west = emu_loaded(t);
+    sh->east[ty][tx] = EMU_LD(t, float, &a->j[base + cols * ty + BLOCK_SIZE]); emu_use(t, loaded_west); workload_used(t, bx == 0 ? 14 : bx == gx - 1 ? 19 : 18);
     if (bx == 0)
-        sh->west[ty][tx] = EMU_LD(t, float, &a->j[cols * BLOCK_SIZE * by + cols * ty]);
+        { sh->west[ty][tx] = EMU_LD(t, float, &a->j[cols * BLOCK_SIZE * by + cols * ty]); workload_used(t, 4); }
     else if (bx == gx - 1)
-        sh->east[ty][tx] = EMU_LD(t, float, &a->j[cols * BLOCK_SIZE * by + BLOCK_SIZE * (gx - 1) +
-                                                   cols * ty + BLOCK_SIZE - 1]);
+        { sh->east[ty][tx] = EMU_LD(t, float, &a->j[cols * BLOCK_SIZE * by + BLOCK_SIZE * (gx - 1) +
+                                                   cols * ty + BLOCK_SIZE - 1]); workload_used(t, 5); }
     EMU_SYNC(t);
-    sh->temp[ty][tx] = EMU_LD(t, float, &a->j[index]);
+    sh->temp[ty][tx] = EMU_LD(t, float, &a->j[index]); workload_used(t, 113);
     EMU_SYNC(t);
     float jc = sh->temp[ty][tx];
     /* Rodinia's nine cases: a neighbour inside the tile, else the staged edge. */
@@ -87,25 +87,25 @@ static void srad_2(emu_thread *t)
         ty = (int)t->threadIdx.y, cols = a->cols, gy = (int)t->gridDim.y, gx = (int)t->gridDim.x;
     int base = cols * BLOCK_SIZE * by + BLOCK_SIZE * bx;
     int index = base + cols * ty + tx;
-    sh->temp[ty][tx] = EMU_LD(t, float, &a->j[index]);
+    emu_gap(t, 20); sh->temp[ty][tx] = EMU_LD(t, float, &a->j[index]); workload_used(t, 14); /* timing: docs/cuda-workloads.md */
     EMU_SYNC(t);
-    sh->south[ty][tx] = EMU_LD(t, float, &a->c[base + cols * BLOCK_SIZE + tx]);
+    sh->south[ty][tx] = EMU_LD(t, float, &a->c[base + cols * BLOCK_SIZE + tx]); emu_value loaded_south = emu_loaded(t); if (by != gy - 1) { emu_use(t, loaded_south); emu_gap(t, 14); }
     if (by == gy - 1)
-        sh->south[ty][tx] = EMU_LD(t, float, &a->c[cols * BLOCK_SIZE * (gy - 1) + BLOCK_SIZE * bx +
-                                                    cols * (BLOCK_SIZE - 1) + tx]);
+        { sh->south[ty][tx] = EMU_LD(t, float, &a->c[cols * BLOCK_SIZE * (gy - 1) + BLOCK_SIZE * bx +
+                                                    cols * (BLOCK_SIZE - 1) + tx]); emu_use(t, loaded_south); workload_used(t, 13); }
     EMU_SYNC(t);
-    sh->east[ty][tx] = EMU_LD(t, float, &a->c[base + cols * ty + BLOCK_SIZE]);
+    sh->east[ty][tx] = EMU_LD(t, float, &a->c[base + cols * ty + BLOCK_SIZE]); emu_value loaded_east = emu_loaded(t); if (bx != gx - 1) { emu_use(t, loaded_east); emu_gap(t, 15); }
     if (bx == gx - 1)
-        sh->east[ty][tx] = EMU_LD(t, float, &a->c[cols * BLOCK_SIZE * by + BLOCK_SIZE * (gx - 1) +
-                                                   cols * ty + BLOCK_SIZE - 1]);
+        { sh->east[ty][tx] = EMU_LD(t, float, &a->c[cols * BLOCK_SIZE * by + BLOCK_SIZE * (gx - 1) +
+                                                   cols * ty + BLOCK_SIZE - 1]); emu_use(t, loaded_east); workload_used(t, 14); }
     EMU_SYNC(t);
-    sh->north[ty][tx] = EMU_LD(t, float, &a->c[index]); /* c_cuda_temp */
+    sh->north[ty][tx] = EMU_LD(t, float, &a->c[index]); /* c_cuda_temp */ workload_used(t, 16);
     EMU_SYNC(t);
     float cc = sh->north[ty][tx];
     float cs = ty == BLOCK_SIZE - 1 ? sh->south[ty][tx] : sh->north[ty + 1][tx];
     float ce = tx == BLOCK_SIZE - 1 ? sh->east[ty][tx] : sh->north[ty][tx + 1];
-    float nc = EMU_LD(t, float, &a->n_c[index]), sc = EMU_LD(t, float, &a->s_c[index]);
-    float wc = EMU_LD(t, float, &a->w_c[index]), ec = EMU_LD(t, float, &a->e_c[index]);
+    float nc = EMU_LD(t, float, &a->n_c[index]); emu_value loaded_nc = emu_loaded(t); float sc = EMU_LD(t, float, &a->s_c[index]); emu_value loaded_sc = emu_loaded(t);
+    float wc = EMU_LD(t, float, &a->w_c[index]); emu_value loaded_wc = emu_loaded(t); emu_gap(t, 2); float ec = EMU_LD(t, float, &a->e_c[index]); emu_use(t, loaded_nc); emu_use(t, loaded_sc); workload_use_loaded(t, loaded_wc, 19);
     float d_sum = cc * nc + cs * sc + cc * wc + ce * ec;
     sh->result[ty][tx] = sh->temp[ty][tx] + 0.25f * LAMBDA * d_sum;
     EMU_SYNC(t);
@@ -188,7 +188,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
         a.q0sqr = roi_q0sqr(a.j, n); /* computed on the host, not traced */
         emu_launch k1 = {.name = "_Z11srad_cuda_1PfS_S_S_S_S_iif", .grid = {blocks, blocks, 1},
                          .block = {BLOCK_SIZE, BLOCK_SIZE, 1}, .shared_bytes = sizeof(srad_shared),
-                         .uses_barriers = 1, .kernel = srad_1, .args = &a};
+                         .uses_barriers = 1, .kernel = srad_1, .args = &a, .timed = 1};
         emu_launch k2 = k1;
         k2.name = "_Z11srad_cuda_2PfS_S_S_S_S_iiff";
         k2.kernel = srad_2;

@@ -26,36 +26,36 @@ typedef struct sc_args {
     int *center_table;
     uint8_t *switch_membership;
 } sc_args;
-
+/* timing (docs/cuda-workloads.md): the SASS unrolls d_dist 16 times: gaps before each load, and how many loads its arithmetic has used by then */ static const uint8_t sc_gap[32] = {25, 0, 2, 0, 2, 0, 2, 0, 4, 1, 2, 0, 6, 0, 5, 0, 6, 4, 4, 1, 1, 0, 4, 0, 8, 1, 3, 2, 1, 3, 2, 0}, sc_used[32] = {0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 10, 12, 12, 14, 14, 14, 14, 14, 18, 18, 20, 22, 22, 22, 22, 22};
 static float d_dist(emu_thread *t, int p1, int p2, int num, int dim, const float *coord)
 {
-    float retval = 0;
+    float retval = 0; emu_value loaded[32]; unsigned used = 0;
     for (int i = 0; i < dim; i++) {
-        float a = EMU_LD(t, float, &coord[(i * num) + p1]);
-        float b = EMU_LD(t, float, &coord[(i * num) + p2]);
+        if (i < 16) { emu_gap(t, sc_gap[2 * i]); workload_use_upto(t, loaded, &used, sc_used[2 * i]); } float a = EMU_LD(t, float, &coord[(i * num) + p1]); if (i < 16) loaded[2 * i] = emu_loaded(t);
+        if (i < 16) { emu_gap(t, sc_gap[2 * i + 1]); workload_use_upto(t, loaded, &used, sc_used[2 * i + 1]); } float b = EMU_LD(t, float, &coord[(i * num) + p2]); if (i < 16) loaded[2 * i + 1] = emu_loaded(t);
         retval += (a - b) * (a - b);
     }
-    return retval;
+    workload_use_upto(t, loaded, &used, 2 * (unsigned)(dim < 16 ? dim : 16)); emu_gap(t, 26); return retval;
 }
 
 static void compute_cost(emu_thread *t)
 {
     const sc_args *a = t->args;
     int bid = (int)(t->blockIdx.x + t->gridDim.x * t->blockIdx.y);
-    int tid = (int)(t->blockDim.x * (unsigned)bid + t->threadIdx.x);
+    int tid = (int)(t->blockDim.x * (unsigned)bid + t->threadIdx.x); emu_gap(t, 17);
     if (tid < a->num) {
         float *lower = &a->work_mem[tid * a->stride];
-        float weight = EMU_LD(t, float, &a->p[tid].weight);
+        float weight = EMU_LD(t, float, &a->p[tid].weight); emu_value loaded_weight = emu_loaded(t);
         float x_cost = d_dist(t, tid, (int)a->x, a->num, a->dim, a->coord) * weight;
-        float cost = EMU_LD(t, float, &a->p[tid].cost);
-        if (x_cost < cost) {
-            EMU_ST(t, uint8_t, &a->switch_membership[tid], 1);
-            float v = EMU_LD(t, float, &lower[a->k]);
+        float cost = EMU_LD(t, float, &a->p[tid].cost); emu_use(t, loaded_weight); emu_use(t, emu_loaded(t));
+        if (x_cost < cost) { emu_gap(t, 12);
+            EMU_ST(t, uint8_t, &a->switch_membership[tid], 1); emu_gap(t, 1);
+            float v = EMU_LD(t, float, &lower[a->k]); workload_used(t, 2);
             EMU_ST(t, float, &lower[a->k], v + x_cost - cost);
-        } else {
-            long assign = EMU_LD(t, long, &a->p[tid].assign);
-            int center = EMU_LD(t, int, &a->center_table[assign]);
-            float v = EMU_LD(t, float, &lower[center]);
+        } else { emu_gap(t, 3);
+            long assign = EMU_LD(t, long, &a->p[tid].assign); workload_used(t, 4);
+            int center = EMU_LD(t, int, &a->center_table[assign]); workload_used(t, 4);
+            float v = EMU_LD(t, float, &lower[center]); workload_used(t, 2);
             EMU_ST(t, float, &lower[center], v + cost - x_cost);
         }
     }
@@ -86,7 +86,7 @@ static int run(emu *e, workload_size size, uint64_t seed, int verify, ws_error *
     uint8_t *want_switch = verify ? calloc((size_t)a.num, 1) : NULL;
     unsigned blocks = (unsigned)(a.num + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK;
     emu_launch l = {.name = "kernel_compute_cost", .grid = {blocks, 1, 1},
-                    .block = {THREADS_PER_BLOCK, 1, 1}, .kernel = compute_cost, .args = &a};
+                    .block = {THREADS_PER_BLOCK, 1, 1}, .kernel = compute_cost, .args = &a, .timed = 1};
     int rc = 0;
     for (int c = 0; c < CANDIDATES && rc == 0; c++) {
         a.x = (long)(workload_rand(&s) % (uint64_t)a.num);

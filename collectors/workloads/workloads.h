@@ -51,6 +51,9 @@ int workload_launch_2d(emu *e, const char *name, unsigned nx, unsigned ny, emu_k
  * `timed`). */
 int workload_launch_timed_1d(emu *e, const char *name, unsigned n, emu_kernel_fn kernel,
                              const void *args, ws_error *err);
+/* workload_launch_2d for a kernel that states its timing. */
+int workload_launch_timed_2d(emu *e, const char *name, unsigned nx, unsigned ny,
+                             emu_kernel_fn kernel, const void *args, ws_error *err);
 /* n floats of device memory filled from the seed state, or NULL when full;
  * *copy (if not NULL) gets a host copy for the CPU reference. */
 float *workload_random_floats(emu *e, size_t n, uint64_t *state, float **copy);
@@ -91,6 +94,16 @@ static inline void workload_use_loaded(emu_thread *t, emu_value first, uint32_t 
 {
     emu_use(t, first);
     workload_used(t, gap);
+}
+
+/* Loads whose values an unrolled loop's arithmetic uses later, in their
+ * order: the port keeps them in `loaded` and states the first `upto` of them
+ * used (those it has not stated yet), where the SASS uses them. */
+static inline void workload_use_upto(emu_thread *t, const emu_value *loaded, unsigned *used,
+                                     unsigned upto)
+{
+    for (; *used < upto; (*used)++)
+        emu_use(t, loaded[*used]);
 }
 
 #endif
