@@ -3,6 +3,8 @@
 #
 #   make            build build/rel/warpscope (checks dependencies)
 #   make test       install/check deps, build with ASan+UBSan, run every test
+#                   (and the MPI checks, scripts/mpi-check.sh)
+#   make MPI=0      build without MPI even where mpicc is present
 #   make demo       install/check deps, run the main job on the default workload
 #   make bench      run the benchmarks, results in bench/RESULTS.md
 #   make nvbit NVBIT_PATH=/path/to/nvbit_release [NVBIT_ARCH=all|sm_90]
@@ -30,6 +32,22 @@ BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) -I. -MMD -MP $(shell pkg-config -
 LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lzstd -ljansson) -lcsv -llzma -lm -lpthread
 TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
+# MPI (docs/analysis.md "Ranks"): built in when Open MPI's mpicc is on PATH,
+# MPI=0 to leave it out.  Only util/ranks.c includes mpi.h; every binary
+# links libmpi, which does nothing unless mpirun started the process.
+MPI ?= $(if $(shell command -v mpicc 2>/dev/null),1,0)
+ifeq ($(MPI),1)
+MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+ifeq ($(strip $(MPI_LIBS)),)
+MPI := 0
+endif
+endif
+ifeq ($(MPI),1)
+LIBS += $(MPI_LIBS)
+RANKS_CFLAGS := -DWS_MPI $(MPI_CFLAGS)
+endif
+
 # The analyzer counts bits everywhere (masks, timelines): use the popcount
 # instruction when the machine that builds has it (any x86-64 since about
 # 2008); elsewhere the compiler's portable code.
@@ -50,7 +68,7 @@ TSAN_LIB := $(BUILD)/tsan/libwarpscope.a
 TSAN_BIN := $(BUILD)/tsan/warpscope
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan nvbit \
+.PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan check-mpi nvbit \
         cuda-workloads FORCE
 .DEFAULT_GOAL := all
 
@@ -75,6 +93,17 @@ $(BUILD)/asan/%.o: %.c Makefile
 $(BUILD)/tsan/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(TSAN_CFLAGS) -c $< -o $@
+
+# A build with and one without MPI differ in util/ranks.o alone: its flags
+# are recorded, so switching MPI rebuilds it.
+RANKS_OBJS := $(BUILD)/rel/util/ranks.o $(BUILD)/asan/util/ranks.o $(BUILD)/tsan/util/ranks.o \
+              $(BUILD)/pic/util/ranks.o
+$(RANKS_OBJS): REL_CFLAGS += $(RANKS_CFLAGS)
+$(RANKS_OBJS): ASAN_CFLAGS += $(RANKS_CFLAGS)
+$(RANKS_OBJS): TSAN_CFLAGS += $(RANKS_CFLAGS)
+$(RANKS_OBJS): $(BUILD)/mpi-$(MPI)
+$(BUILD)/mpi-$(MPI):
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/mpi-* && touch $@
 
 $(TSAN_LIB): $(call objs,tsan,$(LIB_SRC))
 	@rm -f $@
@@ -112,6 +141,12 @@ test: deps-install
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-tsan
 	@$(MAKE) --no-print-directory check-python
+	@$(MAKE) --no-print-directory check-mpi
+
+# The same bytes from mpirun -n R as from one process (scripts/mpi-check.sh;
+# docs/analysis.md "Ranks"); skipped, saying so, without MPI.
+check-mpi: $(REL_BIN)
+	@scripts/mpi-check.sh $(REL_BIN) $(MPI)
 
 # ThreadSanitizer over every threaded path of the CLI (Criterion's runner
 # cannot start under TSan, so scripts/tsan-check.sh drives the binary).

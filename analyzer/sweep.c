@@ -51,9 +51,40 @@ void sweep_result_free(sweep_result *r)
     r->points = NULL;
 }
 
-int sweep_run(const sched_source *source, const gpu_config *config, const replay_options *ro,
-              const hierarchy_options *base, uint32_t n_max, progress *bar, sweep_result *out,
-              ws_error *err)
+/* Balances the grid's points over ranks by whole N (one issue stream each,
+ * N points on it): the largest N first, each to the least loaded rank. */
+static uint32_t n_owner(uint32_t n_max, uint32_t n, uint32_t ranks)
+{
+    uint64_t load[SWEEP_MAX_RANKS] = {0};
+    uint32_t owner = 0;
+    for (uint32_t m = n_max; m >= n; m--) {
+        owner = 0;
+        for (uint32_t r = 1; r < ranks; r++)
+            if (load[r] < load[owner])
+                owner = r;
+        load[owner] += m;
+    }
+    return owner;
+}
+
+uint32_t sweep_owner(uint32_t n_max, uint32_t index, uint32_t ranks)
+{
+    if (ranks <= 1)
+        return 0;
+    if (ranks > SWEEP_MAX_RANKS)
+        ranks = SWEEP_MAX_RANKS;
+    uint32_t count = n_max * (n_max + 1) / 2;
+    if (index >= count) /* the timed corners: the last ranks, which the greedy loads least */
+        return (ranks - 1 - (index - count) % ranks);
+    uint32_t n = 1;
+    while (index >= n)
+        index -= n, n++;
+    return n_owner(n_max, n, ranks);
+}
+
+int sweep_run_share(const sched_source *source, const gpu_config *config, const replay_options *ro,
+                    const hierarchy_options *base, uint32_t n_max, uint32_t rank, uint32_t ranks,
+                    progress *bar, sweep_result *out, ws_error *err)
 {
     *out = (sweep_result){.n_max = n_max, .count = n_max * (n_max + 1) / 2};
     if (n_max == 0 || n_max > 128)
@@ -61,59 +92,83 @@ int sweep_run(const sched_source *source, const gpu_config *config, const replay
     uint32_t total = out->count + 2; /* the grid, then the two timed corners */
     hierarchy_options *o = calloc(total, sizeof *o);
     hierarchy **hs = calloc(total, sizeof *hs);
+    uint32_t *mine = calloc(total, sizeof *mine); /* the indices this rank replays */
     out->points = calloc(out->count, sizeof *out->points);
     int rc = -1;
-    if (!o || !hs || !out->points) {
+    if (!o || !hs || !mine || !out->points) {
         ws_fail(err, "out of memory");
         goto done;
     }
+    uint32_t grid_mine = 0, corners_mine = 0;
     for (uint32_t n = 1, i = 0; n <= n_max; n++)
         for (uint32_t p = 1; p <= n; p++, i++) {
-            o[i] = *base;
-            o[i].warp_order = (warp_order_spec){&warp_order_tuple, n, n};
-            o[i].allocate_p = p;
-            o[i].collect = COLLECT_NONE; /* hit rates and traffic only */
             out->points[i] = (sweep_point){.n = n, .p = p};
+            if (sweep_owner(n_max, i, ranks) != rank)
+                continue;
+            hierarchy_options *g = &o[grid_mine];
+            *g = *base;
+            g->warp_order = (warp_order_spec){&warp_order_tuple, n, n};
+            g->allocate_p = p;
+            g->collect = COLLECT_NONE; /* hit rates and traffic only */
+            mine[grid_mine++] = i;
         }
     for (uint32_t k = 0; k < 2; k++) { /* (n_max, n_max) and (1, 1), timed */
+        if (sweep_owner(n_max, out->count + k, ranks) != rank)
+            continue;
         uint32_t n = k == 0 ? n_max : 1;
-        hierarchy_options *t = &o[out->count + k];
+        hierarchy_options *t = &o[grid_mine + corners_mine];
         *t = *base;
         t->warp_order = (warp_order_spec){&warp_order_tuple, n, n};
         t->allocate_p = n;
         t->collect = COLLECT_NONE;
         t->timed = 1;
+        mine[grid_mine + corners_mine++] = out->count + k;
     }
     /* The grid in one functional pass, the two corners in the timed
      * replay (docs/metrics.md §12): a run is one or the other. */
-    if (replay_run(source, config, ro, o, out->count, hs, bar, err) != 0 ||
-        replay_run(source, config, ro, o + out->count, 2, hs + out->count, NULL, err) != 0)
+    if ((grid_mine && replay_run(source, config, ro, o, grid_mine, hs, bar, err) != 0) ||
+        (corners_mine && replay_run(source, config, ro, o + grid_mine, corners_mine, hs + grid_mine,
+                                    NULL, err) != 0))
         goto done;
     out->timed = base->timed;
-    for (uint32_t i = 0; i < out->count; i++) {
-        out->points[i].counts = hierarchy_results(hs[i])->total;
-        out->points[i].cycles = replay_results_cycles(hierarchy_results(hs[i]));
+    for (uint32_t j = 0; j < grid_mine + corners_mine; j++) {
+        const replay_results *res = hierarchy_results(hs[j]);
+        sweep_point *at = mine[j] < out->count ? &out->points[mine[j]]
+                          : mine[j] == out->count ? &out->timed_base : &out->timed_one;
+        uint32_t n = mine[j] < out->count ? at->n : mine[j] == out->count ? n_max : 1;
+        *at = (sweep_point){.n = n, .p = mine[j] < out->count ? at->p : n, .counts = res->total,
+                            .cycles = replay_results_cycles(res)};
     }
-    out->timed_base = (sweep_point){.n = n_max, .p = n_max,
-                                    .counts = hierarchy_results(hs[out->count])->total,
-                                    .cycles = replay_results_cycles(hierarchy_results(hs[out->count]))};
-    out->timed_one = (sweep_point){.n = 1, .p = 1,
-                                   .counts = hierarchy_results(hs[out->count + 1])->total,
-                                   .cycles = replay_results_cycles(hierarchy_results(hs[out->count + 1]))};
-    /* The run's global warp-loads are the same at every point (the
-     * (n_max, n_max) one counts them); its warp instructions are the
-     * trace's records. */
-    const replay_counts *all = &out->points[out->count - 1].counts;
-    out->global_loads = all->mpli.loads;
-    for (uint32_t k = 0; k < source->trace->kernel_count; k++)
-        out->warp_instructions += source->trace->kernels[k].record_count;
     rc = 0;
 done:
     for (uint32_t i = 0; hs && i < total; i++)
         hierarchy_free(hs[i]);
     free(hs);
     free(o);
+    free(mine);
     if (rc != 0)
         sweep_result_free(out);
     return rc;
+}
+
+void sweep_result_complete(sweep_result *r, const wst_trace *t)
+{
+    /* The run's global warp-loads are the same at every point (the
+     * (n_max, n_max) one counts them); its warp instructions are the
+     * trace's records. */
+    const replay_counts *all = &r->points[r->count - 1].counts;
+    r->global_loads = all->mpli.loads;
+    r->warp_instructions = 0;
+    for (uint32_t k = 0; k < t->kernel_count; k++)
+        r->warp_instructions += t->kernels[k].record_count;
+}
+
+int sweep_run(const sched_source *source, const gpu_config *config, const replay_options *ro,
+              const hierarchy_options *base, uint32_t n_max, progress *bar, sweep_result *out,
+              ws_error *err)
+{
+    if (sweep_run_share(source, config, ro, base, n_max, 0, 1, bar, out, err) != 0)
+        return -1;
+    sweep_result_complete(out, source->trace);
+    return 0;
 }

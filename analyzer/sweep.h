@@ -42,6 +42,18 @@ int sweep_run(const sched_source *source, const gpu_config *config, const replay
               ws_error *err);
 void sweep_result_free(sweep_result *r);
 
+/* On many ranks (docs/analysis.md "Ranks"): each replays its share of the
+ * grid, whole issue streams (every p of an N) and the timed corners, and
+ * leaves the others' points zero; sweep_owner says whose point `index` is
+ * (index count and count + 1: the corners).  The merged grid equals
+ * sweep_run's once sweep_result_complete has filled in the run's figures. */
+#define SWEEP_MAX_RANKS 4096
+uint32_t sweep_owner(uint32_t n_max, uint32_t index, uint32_t ranks);
+int sweep_run_share(const sched_source *source, const gpu_config *config, const replay_options *ro,
+                    const hierarchy_options *base, uint32_t n_max, uint32_t rank, uint32_t ranks,
+                    progress *bar, sweep_result *out, ws_error *err);
+void sweep_result_complete(sweep_result *r, const wst_trace *t);
+
 /* The point (n, p), or NULL outside the grid. */
 const sweep_point *sweep_at(const sweep_result *r, uint32_t n, uint32_t p);
 

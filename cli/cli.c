@@ -9,16 +9,22 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include "util/ranks.h"
+
 int cli_error(const char *subject, const char *fmt, ...)
 {
+    if (!ranks_reports()) /* every rank would say the same (util/ranks.h) */
+        return 1;
+    char line[4600];
+    int used = snprintf(line, sizeof line, "warpscope: %s%s%s", ranks_prefix(), subject ? subject : "",
+                        subject ? ": " : "");
     va_list ap;
     va_start(ap, fmt);
-    fputs("warpscope: ", stderr);
-    if (subject)
-        fprintf(stderr, "%s: ", subject);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (used >= 0 && (size_t)used < sizeof line)
+        vsnprintf(line + used, sizeof line - (size_t)used, fmt, ap);
     va_end(ap);
+    if (!ranks_keep_error(line)) /* kept: the job's one line, from rank 0 */
+        fprintf(stderr, "%s\n", line);
     return 1;
 }
 

@@ -7,9 +7,11 @@
 #include "cli/cli.h"
 #include "cli/default_gpu.h"
 #include "cli/compare_out.h"
+#include "cli/compare_ranks.h"
 #include "cli/replay_args.h"
 #include "cli/replay_run.h"
 #include "reports/replay_text.h"
+#include "util/ranks.h"
 
 static const char usage[] =
     "usage: warpscope compare FILE.wst [--gpu NAME] --policies P1,P2,...\n"
@@ -43,19 +45,45 @@ static int run(int argc, char **argv)
     ws_error err;
     if (compare_set_parse(&set, a.policies ? a.policies : DEFAULT_POLICIES, &a.hierarchy, &err) != 0)
         return cli_fail("--policies", &err);
+    /* The timeline is the first entry's clock over every pass its set
+     * needs (OPT's recording pass too): only the whole set on one rank
+     * writes it as one process does. */
+    if (a.timeline && ranks_run_alone("compare", "--timeline records every pass of the whole set"))
+        return 0;
+    /* On R ranks entry i replays on rank i mod R; rank 0 writes every
+     * output from the gathered results (docs/analysis.md "Ranks"). */
+    uint32_t mine = 0, me = ranks_rank();
+    hierarchy_options *options = calloc(set.count, sizeof *options);
     hierarchy **hs = calloc(set.count, sizeof *hs);
-    wst_reader *r = NULL;
-    if (!hs)
+    if (!hs || !options) {
+        free(hs), free(options);
         return cli_error(NULL, "out of memory");
-    status = cli_replay(&a, set.options, set.count, hs, &r);
-    if (status == 0) {
-        status = compare_write(&set, hs, &a, wst_reader_trace(r));
-        if (status == 0)
-            compare_print(stdout, &set, hs);
     }
     for (uint32_t i = 0; i < set.count; i++)
+        if (compare_entry_rank(i) == me)
+            options[mine++] = set.options[i];
+    if (me != 0) {
+        a.timeline = NULL; /* the first entry's, on rank 0 */
+        a.quiet = 1;
+    }
+    wst_reader *r = NULL;
+    ranks_own_share();
+    if (mine)
+        status = cli_replay(&a, options, mine, hs, &r);
+    status = ranks_share_end(status); /* a failing rank's line, once */
+    const replay_results *rs[COMPARE_MAX];
+    replay_results **unpacked = NULL;
+    status = compare_gather(&set, hs, status, rs, &unpacked);
+    if (status == 0 && me == 0) {
+        status = compare_write_results(&set, rs, &a, wst_reader_trace(r));
+        if (status == 0)
+            compare_print_results(stdout, &set, rs);
+    }
+    compare_unpacked_free(unpacked, set.count);
+    for (uint32_t i = 0; i < mine; i++)
         hierarchy_free(hs[i]);
     free(hs);
+    free(options);
     if (r)
         wst_reader_close(r);
     if (status == 0)

@@ -8,6 +8,8 @@
 #include "cli/default_gpu.h"
 #include "cli/replay_args.h"
 #include "cli/sweep_out.h"
+#include "cli/sweep_ranks.h"
+#include "util/ranks.h"
 
 static const char usage[] =
     "usage: warpscope sweep FILE.wst [--gpu NAME] [--n-max N] [-o sweep.json]\n"
@@ -40,31 +42,40 @@ static int run(int argc, char **argv)
         return cli_error("--schedule", "sweep sets the warp order itself (each point's tuple, "
                                        "GTO among the N); give the CTA dispatch only, e.g. rr");
     uint32_t n_max = a.n_max ? a.n_max : sweep_default_n_max(&a.config);
+    /* On R ranks each replays its share of the grid, whole issue streams,
+     * and rank 0 merges the points' counters (docs/analysis.md "Ranks"). */
+    ranks_own_share();
+    sweep_result grid = {0};
     wst_reader *r;
     ws_error err;
-    if (!(r = wst_reader_open(a.trace, &err)))
-        return cli_fail(a.trace, &err);
-    replay_args_prepare_reader(&a, r);
-    const wst_trace *t = wst_reader_trace(r);
-    uint64_t records = 0;
-    for (uint32_t k = 0; k < t->kernel_count; k++)
-        records += t->kernels[k].record_count;
-    sched_source source = sched_source_wst(r);
-    progress *bar = progress_new("sweep", records, a.quiet);
-    sweep_result grid;
-    int rc = sweep_run(&source, &a.config, &a.replay, &a.hierarchy, n_max, bar, &grid, &err);
-    progress_free(bar);
-    if (rc != 0) {
-        wst_reader_close(r);
-        return cli_fail(a.trace, &err);
+    if (!(r = wst_reader_open(a.trace, &err))) {
+        status = cli_fail(a.trace, &err);
+    } else {
+        replay_args_prepare_reader(&a, r);
+        const wst_trace *t = wst_reader_trace(r);
+        uint64_t records = 0;
+        for (uint32_t k = 0; k < t->kernel_count; k++)
+            records += t->kernels[k].record_count;
+        sched_source source = sched_source_wst(r);
+        progress *bar = progress_new("sweep", records, a.quiet || ranks_rank() != 0);
+        if (sweep_run_share(&source, &a.config, &a.replay, &a.hierarchy, n_max, ranks_rank(),
+                            ranks_size(), bar, &grid, &err) != 0)
+            status = cli_fail(a.trace, &err);
+        progress_free(bar);
     }
-    sweep_summary summary = sweep_summarize(&grid, &a);
-    status = sweep_write(&grid, &summary, &a);
-    if (status == 0)
-        sweep_print(stdout, &grid, &summary);
+    status = ranks_share_end(status); /* a failing rank's line, once */
+    status = sweep_gather(&grid, status);
+    if (status == 0 && ranks_rank() == 0) {
+        sweep_result_complete(&grid, wst_reader_trace(r));
+        sweep_summary summary = sweep_summarize(&grid, &a);
+        status = sweep_write(&grid, &summary, &a);
+        if (status == 0)
+            sweep_print(stdout, &grid, &summary);
+    }
     sweep_result_free(&grid);
-    wst_reader_close(r);
-    if (status == 0)
+    if (r)
+        wst_reader_close(r);
+    if (status == 0 && ranks_rank() == 0)
         cli_paper_preset_note(&a.config, a.quiet); /* after the run: errors stay one line */
     return status;
 }

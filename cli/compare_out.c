@@ -114,11 +114,11 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
     return set->count ? 0 : ws_fail(err, "no policies given");
 }
 
-json_t *compare_json(const compare_set *set, hierarchy *const *hs)
+json_t *compare_json_results(const compare_set *set, const replay_results *const *rs)
 {
     json_t *list = json_array();
     for (uint32_t i = 0; i < set->count; i++) {
-        const replay_results *r = hierarchy_results(hs[i]);
+        const replay_results *r = rs[i];
         json_t *o = replay_totals_json(r);
         json_object_set_new(o, "name", json_string(set->names[i]));
         if (r->timed)
@@ -145,75 +145,88 @@ static void csv_sector_cells(csv_table *t, const level_counts *l, int sectored)
         csv_row_str(t, NULL);
 }
 
-int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err)
+/* The timed replay's columns (docs/metrics.md §12) follow, in a timed run only. */
+static const char *const compare_header[] = {
+    "policy", "l1_policy", "l2_policy", "l1_requests", "l1_hits", "l1_hit_rate", "l2_requests",
+    "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
+    "l1_to_l2_vs_first", "dram_vs_first", "l1_to_l2_requests", "ccn_remote_hits",
+    "ccn_remote_hit_rate", "lcm_bypassed_requests", "lcm_merged_requests",
+    "l1_pending_hits", "l1_hit_rate_with_pending", "l1_sector_requests", "l1_sector_hits",
+    "l1_sector_hit_rate", "l2_sector_requests", "l2_sector_hits", "l2_sector_hit_rate",
+    TIMED_CSV_COLUMNS};
+
+const char *const *compare_csv_header(int timed, size_t *columns)
 {
-    /* The timed replay's columns (docs/metrics.md §12) follow, in a timed run only. */
-    static const char *const header[] = {
-        "policy", "l1_policy", "l2_policy", "l1_requests", "l1_hits", "l1_hit_rate", "l2_requests",
-        "l2_hits", "l2_hit_rate", "mpli", "l1_to_l2_bytes", "dram_read_bytes", "dram_write_bytes",
-        "l1_to_l2_vs_first", "dram_vs_first", "l1_to_l2_requests", "ccn_remote_hits",
-        "ccn_remote_hit_rate", "lcm_bypassed_requests", "lcm_merged_requests",
-        "l1_pending_hits", "l1_hit_rate_with_pending", "l1_sector_requests", "l1_sector_hits",
-        "l1_sector_hit_rate", "l2_sector_requests", "l2_sector_hits", "l2_sector_hit_rate",
-        TIMED_CSV_COLUMNS};
-    int timed = hierarchy_results(hs[0])->timed;
-    size_t columns = sizeof header / sizeof header[0] - (timed ? 0 : TIMED_CSV_COUNT);
+    *columns = sizeof compare_header / sizeof compare_header[0] - (timed ? 0 : TIMED_CSV_COUNT);
+    return compare_header;
+}
+
+void compare_csv_row(csv_table *t, const char *name, const replay_results *r,
+                     const replay_results *first)
+{
+    uint64_t base_cycles = timed_cycles(first);
+    const replay_counts *base = &first->total;
+    double base_l2 = (double)(base->traffic.l1_to_l2_read_bytes + base->traffic.l1_to_l2_write_bytes);
+    double base_dram = (double)(base->traffic.dram_read_bytes + base->traffic.dram_write_bytes);
+    const replay_counts *c = &r->total;
+    uint64_t l2 = c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes;
+    uint64_t dram = c->traffic.dram_read_bytes + c->traffic.dram_write_bytes;
+    csv_row_str(t, name);
+    csv_row_str(t, r->l1_policy);
+    csv_row_str(t, r->l2_policy);
+    /* Undefined ratios (nothing reached the level, no loads, a first
+     * entry without traffic) are empty fields, not -1 or 0. */
+    csv_row_u64(t, c->l1.accesses);
+    csv_row_u64(t, c->l1.hits);
+    csv_row_ratio(t, (double)c->l1.hits, (double)c->l1.accesses);
+    csv_row_u64(t, c->l2.accesses);
+    csv_row_u64(t, c->l2.hits);
+    csv_row_ratio(t, (double)c->l2.hits, (double)c->l2.accesses);
+    csv_row_ratio(t, (double)c->mpli.misses, (double)c->mpli.loads);
+    csv_row_u64(t, l2);
+    csv_row_u64(t, c->traffic.dram_read_bytes);
+    csv_row_u64(t, c->traffic.dram_write_bytes);
+    csv_row_ratio(t, (double)l2, base_l2);
+    csv_row_ratio(t, (double)dram, base_dram);
+    csv_row_u64(t, c->traffic.l1_to_l2_requests);
+    const ccn_counts *ring = r->ccn ? &r->ccn->total : NULL; /* empty without a ring */
+    csv_row_double(t, ring ? (double)ring->remote_hits : NAN);
+    if (ring)
+        csv_row_ratio(t, (double)ring->remote_hits, (double)ring->requests);
+    else
+        csv_row_str(t, NULL);
+    const lcm_counts *managed = r->lcm ? &r->lcm->total : NULL; /* empty without LCM */
+    csv_row_double(t, managed ? (double)managed->bypassed_requests : NAN);
+    csv_row_double(t, managed ? (double)managed->merged_requests : NAN);
+    csv_row_u64(t, c->l1.pending_hits);
+    csv_row_ratio(t, (double)(c->l1.hits + c->l1.pending_hits), (double)c->l1.accesses);
+    csv_sector_cells(t, &c->l1, r->l1_sectored);
+    csv_sector_cells(t, &c->l2, r->l2_sectored);
+    if (first->timed)
+        timed_csv_cells(t, r, base_cycles);
+}
+
+int compare_write_csv_results(const compare_set *set, const replay_results *const *rs, const char *path,
+                              ws_error *err)
+{
+    size_t columns;
+    const char *const *header = compare_csv_header(rs[0]->timed, &columns);
     csv_table *t = csv_table_open(path, header, columns, err);
     if (!t)
         return -1;
-    uint64_t base_cycles = timed_cycles(hierarchy_results(hs[0]));
-    const replay_counts *base = &hierarchy_results(hs[0])->total;
-    double base_l2 = (double)(base->traffic.l1_to_l2_read_bytes + base->traffic.l1_to_l2_write_bytes);
-    double base_dram = (double)(base->traffic.dram_read_bytes + base->traffic.dram_write_bytes);
     for (uint32_t i = 0; i < set->count; i++) {
-        const replay_results *r = hierarchy_results(hs[i]);
-        const replay_counts *c = &r->total;
-        uint64_t l2 = c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes;
-        uint64_t dram = c->traffic.dram_read_bytes + c->traffic.dram_write_bytes;
-        csv_row_str(t, set->names[i]);
-        csv_row_str(t, r->l1_policy);
-        csv_row_str(t, r->l2_policy);
-        /* Undefined ratios (nothing reached the level, no loads, a first
-         * entry without traffic) are empty fields, not -1 or 0. */
-        csv_row_u64(t, c->l1.accesses);
-        csv_row_u64(t, c->l1.hits);
-        csv_row_ratio(t, (double)c->l1.hits, (double)c->l1.accesses);
-        csv_row_u64(t, c->l2.accesses);
-        csv_row_u64(t, c->l2.hits);
-        csv_row_ratio(t, (double)c->l2.hits, (double)c->l2.accesses);
-        csv_row_ratio(t, (double)c->mpli.misses, (double)c->mpli.loads);
-        csv_row_u64(t, l2);
-        csv_row_u64(t, c->traffic.dram_read_bytes);
-        csv_row_u64(t, c->traffic.dram_write_bytes);
-        csv_row_ratio(t, (double)l2, base_l2);
-        csv_row_ratio(t, (double)dram, base_dram);
-        csv_row_u64(t, c->traffic.l1_to_l2_requests);
-        const ccn_counts *ring = r->ccn ? &r->ccn->total : NULL; /* empty without a ring */
-        csv_row_double(t, ring ? (double)ring->remote_hits : NAN);
-        if (ring)
-            csv_row_ratio(t, (double)ring->remote_hits, (double)ring->requests);
-        else
-            csv_row_str(t, NULL);
-        const lcm_counts *managed = r->lcm ? &r->lcm->total : NULL; /* empty without LCM */
-        csv_row_double(t, managed ? (double)managed->bypassed_requests : NAN);
-        csv_row_double(t, managed ? (double)managed->merged_requests : NAN);
-        csv_row_u64(t, c->l1.pending_hits);
-        csv_row_ratio(t, (double)(c->l1.hits + c->l1.pending_hits), (double)c->l1.accesses);
-        csv_sector_cells(t, &c->l1, r->l1_sectored);
-        csv_sector_cells(t, &c->l2, r->l2_sectored);
-        if (timed)
-            timed_csv_cells(t, r, base_cycles);
+        compare_csv_row(t, set->names[i], rs[i], rs[0]);
         csv_row_end(t);
     }
     return csv_table_commit(t, err);
 }
 
-int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,
-                  const wst_trace *t)
+int compare_write_results(const compare_set *set, const replay_results *const *rs,
+                          const replay_args *a, const wst_trace *t)
 {
     ws_error err;
     if (a->json) {
-        json_t *doc = compare_json(set, hs);
+        json_t *doc = compare_json_results(set, rs);
         replay_args_document(doc, a, "warpscope-compare");
         int rc = report_json_write(a->json, doc, &err);
         json_decref(doc);
@@ -225,34 +238,80 @@ int compare_write(const compare_set *set, hierarchy *const *hs, const replay_arg
             return cli_fail(NULL, &err);
         char path[4096];
         snprintf(path, sizeof path, "%s/compare.csv", a->csv);
-        if (compare_write_csv(set, hs, path, &err) != 0 ||
-            compare_write_ccn_csv(set, hs, t, a->csv, &err) != 0)
+        if (compare_write_csv_results(set, rs, path, &err) != 0 ||
+            compare_write_ccn_csv_results(set, rs, t, a->csv, &err) != 0)
             return cli_fail(NULL, &err);
     }
     return 0;
 }
 
-int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const wst_trace *t,
-                          const char *dir, ws_error *err)
+int compare_write_ccn_csv_results(const compare_set *set, const replay_results *const *rs,
+                                  const wst_trace *t, const char *dir, ws_error *err)
 {
     const char *names[COMPARE_MAX];
     const replay_results *results[COMPARE_MAX];
     for (uint32_t i = 0; i < set->count; i++) {
         names[i] = set->names[i];
-        results[i] = hierarchy_results(hs[i]);
+        results[i] = rs[i];
     }
     if (results[0]->timed && timed_csv_kernels(dir, names, results, set->count, t, err) != 0)
         return -1;
     return ccn_write_csv(dir, names, results, set->count, t, err);
 }
 
-void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs)
+void compare_print_results(FILE *out, const compare_set *set, const replay_results *const *rs)
 {
     const char *names[COMPARE_MAX];
     const replay_results *results[COMPARE_MAX];
     for (uint32_t i = 0; i < set->count; i++) {
         names[i] = set->names[i];
-        results[i] = hierarchy_results(hs[i]);
+        results[i] = rs[i];
     }
     compare_text_table(out, names, results, set->count);
+}
+
+/* ---- the same, on hierarchies ---------------------------------------------- */
+
+/* Their results, in a set's order. */
+static void results_of(const compare_set *set, hierarchy *const *hs, const replay_results **rs)
+{
+    for (uint32_t i = 0; i < set->count; i++)
+        rs[i] = hierarchy_results(hs[i]);
+}
+
+json_t *compare_json(const compare_set *set, hierarchy *const *hs)
+{
+    const replay_results *rs[COMPARE_MAX];
+    results_of(set, hs, rs);
+    return compare_json_results(set, rs);
+}
+
+int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,
+                  const wst_trace *t)
+{
+    const replay_results *rs[COMPARE_MAX];
+    results_of(set, hs, rs);
+    return compare_write_results(set, rs, a, t);
+}
+
+int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *path, ws_error *err)
+{
+    const replay_results *rs[COMPARE_MAX];
+    results_of(set, hs, rs);
+    return compare_write_csv_results(set, rs, path, err);
+}
+
+int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const wst_trace *t,
+                          const char *dir, ws_error *err)
+{
+    const replay_results *rs[COMPARE_MAX];
+    results_of(set, hs, rs);
+    return compare_write_ccn_csv_results(set, rs, t, dir, err);
+}
+
+void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs)
+{
+    const replay_results *rs[COMPARE_MAX];
+    results_of(set, hs, rs);
+    compare_print_results(out, set, rs);
 }

@@ -9,6 +9,7 @@
 #include "analyzer/hierarchy.h"
 #include "cli/replay_args.h"
 #include "formats/wst.h"
+#include "reports/csv_out.h"
 
 enum { COMPARE_MAX = 32 };
 
@@ -32,5 +33,21 @@ int compare_write_csv(const compare_set *set, hierarchy *const *hs, const char *
 int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const wst_trace *t,
                           const char *dir, ws_error *err);
 void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs);
+
+/* The same on results alone (replay_results of set->count entries, in the
+ * set's order), which may come from other ranks (analyzer/results_pack.h). */
+json_t *compare_json_results(const compare_set *set, const replay_results *const *rs);
+int compare_write_results(const compare_set *set, const replay_results *const *rs,
+                          const replay_args *a, const wst_trace *t);
+int compare_write_csv_results(const compare_set *set, const replay_results *const *rs, const char *path,
+                              ws_error *err);
+int compare_write_ccn_csv_results(const compare_set *set, const replay_results *const *rs,
+                                  const wst_trace *t, const char *dir, ws_error *err);
+/* compare.csv's columns (the timed replay's with timed), and one entry's
+ * cells, its ratios relative to `first` (batch's table shares them). */
+const char *const *compare_csv_header(int timed, size_t *columns);
+void compare_csv_row(csv_table *t, const char *name, const replay_results *r,
+                     const replay_results *first);
+void compare_print_results(FILE *out, const compare_set *set, const replay_results *const *rs);
 
 #endif

@@ -5,13 +5,16 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/rank_split.h"
 #include "util/inputs.h"
 #include "util/interrupt.h"
 #include "util/outset.h"
 #include "util/papers.h"
+#include "util/ranks.h"
 
 extern const cli_command cmd_workloads, cmd_record, cmd_import, cmd_export, cmd_info, cmd_dump,
-    cmd_diff, cmd_analyze, cmd_replay, cmd_compare, cmd_sweep, cmd_policies, cmd_bypass, cmd_profile, cmd_report;
+    cmd_diff, cmd_analyze, cmd_replay, cmd_compare, cmd_sweep, cmd_policies, cmd_bypass, cmd_profile, cmd_report,
+    cmd_batch;
 
 /* One line per subcommand, in the order `--help` lists them. */
 static const cli_command *const commands[] = {
@@ -27,6 +30,7 @@ static const cli_command *const commands[] = {
     &cmd_replay,
     &cmd_compare,
     &cmd_sweep,
+    &cmd_batch,
     &cmd_policies,
     &cmd_bypass,
     &cmd_report,
@@ -80,9 +84,19 @@ static int finish(int status)
     return status;
 }
 
+static int run_command(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
-    interrupt_install(); /* before any thread: they inherit the blocked signals */
+    interrupt_install(); /* before any thread, MPI's too: they inherit the blocked signals */
+    ranks_begin(&argc, &argv); /* mpirun -n R: joins the job (docs/analysis.md "Ranks") */
+    int status = run_command(argc, argv);
+    ranks_end();
+    return status;
+}
+
+static int run_command(int argc, char **argv)
+{
     ws_outset_begin(argc > 1 ? argv[1] : "warpscope");
     ws_inputs_begin(); /* no output of this run may replace what it reads */
     if (argc < 2) {
@@ -103,7 +117,7 @@ int main(int argc, char **argv)
         if (cmd && strcmp(cmd->name, name) == 0) {
             if (cli_wants_help(cmd, argc - 1, argv + 1))
                 return finish(0);
-            return finish(cmd->run(argc - 1, argv + 1));
+            return finish(cli_rank_run(cmd, argc - 1, argv + 1));
         }
     }
     return cli_error(NULL, "'%s' is not a command; see 'warpscope --help'", name) + 1;

@@ -3,8 +3,10 @@
 # test dependencies, all Debian packages.
 #   scripts/deps.sh            check only; prints the exact apt-get line if
 #                              anything is missing and exits 1
-#   scripts/deps.sh --install  installs what is missing when run as root or
-#                              with passwordless sudo, else behaves as above
+#   scripts/deps.sh --install  installs what is missing (and Open MPI, which
+#                              the check alone does not require) when run as
+#                              root or with passwordless sudo, else behaves
+#                              as above
 set -u
 
 missing=()
@@ -27,6 +29,14 @@ for module in numpy pandas pytest; do
     /usr/bin/python3 -c "import importlib.util, sys; sys.exit(not importlib.util.find_spec('$module'))" \
         >/dev/null 2>&1 || missing+=("python3-$module")
 done
+
+# MPI (docs/analysis.md "Ranks") is optional: without it warpscope builds
+# and runs on one rank.  --install adds it, so that `make test` runs the
+# many-rank checks (scripts/mpi-check.sh).
+if [ "${1:-}" = "--install" ]; then
+    command -v mpicc >/dev/null 2>&1 || missing+=(libopenmpi-dev)
+    command -v mpirun >/dev/null 2>&1 || missing+=(openmpi-bin)
+fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

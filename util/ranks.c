@@ -1,0 +1,238 @@
+/* util/ranks.c: see ranks.h.  The only file that calls MPI (DESIGN "Ranks"). */
+#include "util/ranks.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef WS_MPI
+#include <mpi.h>
+#endif
+
+/* The process's place in the job: process-wide by nature, set once by
+ * ranks_begin (the only state here). */
+static struct {
+    uint32_t rank, size;
+    int joined;      /* MPI_Init was called */
+    int own_share;   /* ranks_own_share(1) */
+    const char *single;
+    uint32_t launched; /* the ranks mpirun started, when `single` */
+    char prefix[32];
+    char first_error[4600]; /* the share's first error line, kept */
+} me = {0, 1, 0, 0, NULL, 1, "", ""};
+
+/* The rank and size the launcher put in the environment (Open MPI, PMIx,
+ * Slurm's PMI), or 0 when this process was not started as a rank. */
+static int launcher_place(uint32_t *rank, uint32_t *size)
+{
+    static const char *const pairs[][2] = {
+        {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+        {"PMI_RANK", "PMI_SIZE"},
+        {"PMIX_RANK", "PMIX_SIZE"}, /* PMIX_SIZE is not always set: then size 0 below */
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const char *r = getenv(pairs[i][0]), *s = getenv(pairs[i][1]);
+        if (r) {
+            *rank = (uint32_t)strtoul(r, NULL, 10);
+            *size = s ? (uint32_t)strtoul(s, NULL, 10) : 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void ranks_begin(int *argc, char ***argv)
+{
+    uint32_t rank = 0, size = 1;
+    if (!launcher_place(&rank, &size))
+        return; /* a plain process: rank 0 of 1, MPI never started */
+#ifdef WS_MPI
+    int r = 0, s = 1;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        return;
+    me.joined = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &s);
+    me.rank = (uint32_t)r;
+    me.size = (uint32_t)s;
+#else
+    (void)argc, (void)argv;
+    /* mpirun started R copies of a build that cannot talk: rank 0 works
+     * alone, the others leave at once (ranks_size() stays 1 for them all). */
+    me.rank = rank;
+    me.launched = size;
+    if (size > 1 || rank > 0)
+        me.single = "this warpscope was built without MPI";
+#endif
+}
+
+void ranks_end(void)
+{
+#ifdef WS_MPI
+    if (!me.joined)
+        return;
+    MPI_Finalize();
+    me.joined = 0;
+    /* Rank 0 carries the job's status (the split commands give it every
+     * rank's); the others leave at once and quietly, so that mpirun, ending
+     * the job when rank 0 exits non-zero, finds nothing left to stop. */
+    if (me.rank != 0) {
+        fflush(NULL);
+        _exit(0);
+    }
+#endif
+}
+
+int ranks_run_alone(const char *command, const char *reason)
+{
+    if (me.size == 1 && !me.single)
+        return 0;
+    if (me.rank != 0)
+        return 1;
+    fprintf(stderr, "warpscope: %s: not split over %u ranks: %s; runs on rank 0\n", command,
+            me.single ? me.launched : me.size, me.single ? me.single : reason);
+    me.size = 1;
+    me.single = NULL; /* said once */
+    return 0;
+}
+
+uint32_t ranks_rank(void) { return me.rank; }
+uint32_t ranks_size(void) { return me.size; }
+const char *ranks_single_reason(void) { return me.single; }
+
+void ranks_own_share(void)
+{
+    me.own_share = 1;
+    me.first_error[0] = '\0';
+    if (me.size > 1)
+        snprintf(me.prefix, sizeof me.prefix, "rank %u: ", me.rank);
+}
+
+int ranks_keep_error(const char *line)
+{
+    if (!me.own_share || me.size == 1)
+        return 0;
+    if (!me.first_error[0])
+        snprintf(me.first_error, sizeof me.first_error, "%s", line);
+    return 1;
+}
+
+int ranks_share_end(int status)
+{
+    me.own_share = 0;
+    me.prefix[0] = '\0';
+    if (me.size == 1)
+        return status;
+    /* Every rank's kept line reaches rank 0, which prints the first. */
+    ranks_part *parts = NULL;
+    ws_error err;
+    size_t len = status ? strlen(me.first_error) + 1 : 0;
+    int failed = ranks_gather(status, me.first_error, len, &parts, &err) != 0;
+    if (me.rank == 0) {
+        int printed = 0;
+        for (uint32_t r = 0; parts && r < me.size && !printed; r++)
+            if (parts[r].status && parts[r].size) {
+                fprintf(stderr, "%s\n", (const char *)parts[r].data);
+                printed = 1;
+            }
+        if (failed)
+            fprintf(stderr, "warpscope: %s\n", err.msg);
+    }
+    ranks_parts_free(parts);
+    me.first_error[0] = '\0';
+    int all = ranks_max_status(failed ? 1 : status);
+    return all;
+}
+
+int ranks_reports(void) { return me.rank == 0 || me.own_share; }
+const char *ranks_prefix(void) { return me.prefix; }
+
+void ranks_parts_free(ranks_part *parts)
+{
+    if (!parts)
+        return;
+    for (uint32_t i = 0; i < me.size; i++)
+        free(parts[i].data);
+    free(parts);
+}
+
+int ranks_gather(int status, const void *data, size_t size, ranks_part **parts, ws_error *err)
+{
+    *parts = NULL;
+    if (me.size == 1 || !me.joined) {
+        ranks_part *p = calloc(1, sizeof *p);
+        if (!p || (size && !(p->data = malloc(size))))
+            return free(p), ws_fail(err, "out of memory");
+        if (size)
+            memcpy(p->data, data, size);
+        p->status = status;
+        p->size = size;
+        *parts = p;
+        return 0;
+    }
+#ifdef WS_MPI
+    /* Sizes first, then the bytes: each rank's part is a few kilobytes of
+     * counters, never per-record data (docs/analysis.md "Ranks"). */
+    if (size > INT_MAX)
+        size = 0, status = status ? status : 1;
+    long long head[2] = {status, (long long)size}, *heads = NULL;
+    int *counts = NULL, *offsets = NULL;
+    char *all = NULL;
+    int rc = 0;
+    if (me.rank == 0 && (!(heads = malloc(2 * sizeof *heads * me.size)) ||
+                         !(counts = malloc(sizeof *counts * me.size)) ||
+                         !(offsets = malloc(sizeof *offsets * me.size))))
+        rc = -1; /* still takes part, so that no rank waits for ever */
+    MPI_Gather(head, 2, MPI_LONG_LONG, heads, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    long long total = 0;
+    if (me.rank == 0 && rc == 0) {
+        for (uint32_t i = 0; i < me.size; i++) {
+            counts[i] = (int)heads[2 * i + 1];
+            offsets[i] = (int)total;
+            total += counts[i];
+        }
+        if (total > INT_MAX || !(all = malloc(total ? (size_t)total : 1)))
+            rc = -1, total = 0, memset(counts, 0, sizeof *counts * me.size),
+            memset(offsets, 0, sizeof *offsets * me.size);
+    }
+    MPI_Gatherv(data, (int)size, MPI_BYTE, all, counts, offsets, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (me.rank == 0 && rc == 0) {
+        ranks_part *p = calloc(me.size, sizeof *p);
+        for (uint32_t i = 0; p && i < me.size; i++) {
+            p[i].status = (int)heads[2 * i];
+            p[i].size = (size_t)counts[i];
+            if (counts[i] && !(p[i].data = malloc((size_t)counts[i]))) {
+                ranks_parts_free(p);
+                p = NULL;
+                break;
+            }
+            if (counts[i])
+                memcpy(p[i].data, all + offsets[i], (size_t)counts[i]);
+        }
+        if (!p)
+            rc = -1;
+        *parts = p;
+    }
+    free(all);
+    free(heads);
+    free(counts);
+    free(offsets);
+    return rc == 0 ? 0 : ws_fail(err, "out of memory gathering the ranks' results");
+#else
+    return ws_fail(err, "built without MPI");
+#endif
+}
+
+int ranks_max_status(int status)
+{
+#ifdef WS_MPI
+    if (me.joined && me.size > 1) {
+        int all = status;
+        MPI_Allreduce(&status, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        return all;
+    }
+#endif
+    return status;
+}
