@@ -74,6 +74,7 @@ check compare-timeline "3" compare ../h.wst "${gpu[@]}" --quiet --timed --polici
     -o c.json --timeline timeline.json
 check sweep "1 2 3 4" sweep ../g.wst "${gpu[@]}" --quiet --n-max 4 -o s.json --csv csv \
     --html s.html
+check sweep-timed "2 3" sweep ../h.wst "${gpu[@]}" --quiet --timed --n-max 3 -o s.json --csv csv
 check analyze "2" analyze ../g.wst "${gpu[@]}" --quiet -o a.json --csv csv
 check replay "2" replay ../g.wst "${gpu[@]}" --quiet --l2-cold --l1-policy srrip -o r.json
 check profile "2" profile ../g.wst "${gpu[@]}" --quiet --trials 2 --policies lru,srrip -o p
