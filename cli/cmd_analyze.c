@@ -5,6 +5,7 @@
 
 #include "analyzer/analysis.h"
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "cli/default_gpu.h"
 #include "reports/analysis_out.h"
 #include "reports/html.h"
@@ -154,7 +155,7 @@ static int run(int argc, char **argv)
     if (status != 0)
         return status;
     ws_error err;
-    wst_reader *r = wst_reader_open(args.trace, &err);
+    wst_reader *r = cli_open_trace(args.trace, &err);
     if (!r)
         return cli_fail(args.trace, &err);
     if (args.ignore_cache_ops)

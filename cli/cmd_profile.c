@@ -11,6 +11,7 @@
 #include "analyzer/analysis.h"
 #include "analyzer/bypass_advisor.h"
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "cli/compare_out.h"
 #include "cli/replay_args.h"
 #include "cli/replay_run.h"
@@ -177,7 +178,7 @@ static int run(int argc, char **argv)
     if (compare_set_parse(&set, a.policies ? a.policies : PROFILE_POLICIES, &a.hierarchy, &err) != 0)
         return cli_fail("--policies", &err);
     wst_reader *r = NULL;
-    if (!a.workload && !(r = wst_reader_open(a.trace, &err)))
+    if (!a.workload && !(r = cli_open_trace(a.trace, &err)))
         return cli_fail(a.trace, &err);
     struct stat before;
     int created = stat(dir, &before) != 0, tables_created = stat(tables, &before) != 0;
@@ -197,7 +198,7 @@ static int run(int argc, char **argv)
         progress_free(bar);
         if (recorded != 0)
             status = cli_fail(a.workload, &err);
-        else if (!(r = wst_reader_open(ws_outset_path(trace_path), &err))) /* not yet published */
+        else if (!(r = cli_open_trace(ws_outset_path(trace_path), &err))) /* not yet published */
             status = cli_fail(trace_path, &err);
         a.trace = trace_path;
         progress_next_phase();

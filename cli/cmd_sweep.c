@@ -5,6 +5,7 @@
 
 #include "analyzer/sweep.h"
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "cli/replay_args.h"
 #include "cli/sweep_out.h"
 
@@ -41,7 +42,7 @@ static int run(int argc, char **argv)
     uint32_t n_max = a.n_max ? a.n_max : sweep_default_n_max(&a.config);
     wst_reader *r;
     ws_error err;
-    if (!(r = wst_reader_open(a.trace, &err)))
+    if (!(r = cli_open_trace(a.trace, &err)))
         return cli_fail(a.trace, &err);
     replay_args_prepare_reader(&a, r);
     const wst_trace *t = wst_reader_trace(r);
