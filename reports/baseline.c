@@ -178,7 +178,8 @@ numtext baseline_change(const baseline_figure *f)
         snprintf(t.s, sizeof t.s, "n/a");
         return t;
     }
-    const char *sign = d > 0 ? "+" : d < 0 ? "-" : "";
+    int zero = f->kind == NUMFMT_PERCENT ? fabs(d) < 0.0005 : d == 0;
+    const char *sign = zero ? "" : d > 0 ? "+" : "-";
     double size = fabs(d);
     if (f->kind == NUMFMT_PERCENT)
         snprintf(t.s, sizeof t.s, "%s%.1f pp", sign, size * 100);

@@ -138,9 +138,10 @@ static void page(FILE *out, const json_t *doc, const kernel_digest *d, const htm
     fputs("<nav>", out);
     for (size_t i = 0; i < html_section_count; i++)
         fprintf(out, "<a href=\"#%s\">%s</a>", html_sections[i].id, html_sections[i].nav);
-    fputs("<a href=\"#top-kernels\">top kernels</a><a href=\"#source\">source</a>", out);
+    /* Spaced, so that the line may break between them. */
+    fputs(" <a href=\"#top-kernels\">top kernels</a> <a href=\"#source\">source</a>", out);
     if (b)
-        fputs("<a href=\"#baseline\">baseline</a>", out);
+        fputs(" <a href=\"#baseline\">baseline</a>", out);
     fputs("</nav>\n", out);
     if (b)
         html_baseline(out, b, o->baseline_path ? o->baseline_path : "?");

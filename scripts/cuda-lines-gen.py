@@ -40,7 +40,7 @@ for c in sorted(glob.glob(W+'/*.c')):
             tot+=1
             if not mm: miss.append((name,ln,e2)); continue
             arr,idx=mm.group(2),norm(mm.group(3))
-            pat=re.compile(r'\w*'+re.escape(arr)+r'\w*\['+re.escape(idx)+r'\]',re.I)
+            pat=re.compile(r'(?i:\w*'+re.escape(arr)+r'\w*)\['+re.escape(idx)+r'\]')
             cands=[i for i,l in enumerate(culines,1) if pat.search(norm(l))]
             def assigns(l):
                 m2=pat.search(norm(l)); rest=norm(l)[m2.end():]
