@@ -47,7 +47,11 @@ static int run(int argc, char **argv)
     } else {
         printf("allocs     none recorded\n");
     }
-    printf("kernels    %u\n", t->kernel_count);
+    if (wst_reader_selection(r)) /* the kernel filters chose some (docs/kernel-filters.md) */
+        printf("kernels    %u (of the file's %u: %s)\n", t->kernel_count,
+               wst_reader_kernels_in_file(r), wst_reader_selection(r));
+    else
+        printf("kernels    %u\n", t->kernel_count);
     printf("records    %" PRIu64 "\n", records);
     printf("format     version %u\n", wst_reader_version(r));
     uint32_t timed = 0;

@@ -134,7 +134,9 @@ int kernel_filter_apply(const kernel_filter *f, wst_reader *r, ws_error *err)
             rc = ws_fail(err, "no kernel launch matches %s (the trace has %u launches)", what,
                          t->kernel_count);
     } else if (kept < t->kernel_count) {
-        rc = wst_reader_keep_kernels(r, keep, err);
+        char what[600];
+        kernel_filter_describe(f, what, sizeof what);
+        rc = wst_reader_keep_kernels(r, keep, what, err);
     }
     free(keep);
     return rc;

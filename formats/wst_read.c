@@ -78,6 +78,8 @@ struct wst_reader {
      * CTA, and a fresh zstd context and buffers each time cost page faults. */
     struct wst_cursor *spare;
     int ignore_cache_ops;
+    char *selection;            /* how the kept kernels were chosen, or NULL: all */
+    uint32_t kernels_in_file;
 };
 
 static void cursor_destroy(struct wst_cursor *c);
@@ -126,6 +128,7 @@ void wst_reader_close(wst_reader *r)
     wst_bytes_free(&r->compressed);
     wst_alloc_map_free(&r->allocations);
     wst_trace_clear(&r->trace);
+    free(r->selection);
     free(r);
 }
 
@@ -840,12 +843,21 @@ void wst_cursor_free(wst_cursor *c)
  * alone.  The chunk and frame tables stay whole (a frame's chunks are
  * decoded by their place in it); a dropped chunk is never reached, since
  * cursors walk order[] only. */
-int wst_reader_keep_kernels(wst_reader *r, const uint8_t *keep, ws_error *err)
+int wst_reader_keep_kernels(wst_reader *r, const uint8_t *keep, const char *selection,
+                            ws_error *err)
 {
     uint32_t n = r->trace.kernel_count, kept = 0;
     uint32_t *renumber = calloc(n + 1, sizeof *renumber);
-    if (!renumber)
+    char *note = strdup(selection ? selection : "");
+    if (!renumber || !note) {
+        free(renumber);
+        free(note);
         return ws_fail(err, "out of memory");
+    }
+    free(r->selection);
+    r->selection = note;
+    if (!r->kernels_in_file)
+        r->kernels_in_file = n;
     for (uint32_t k = 0; k < n; k++)
         renumber[k] = keep[k] ? kept++ : UINT32_MAX;
     size_t m = 0;
@@ -871,4 +883,11 @@ int wst_reader_keep_kernels(wst_reader *r, const uint8_t *keep, ws_error *err)
     r->kernels = NULL;
     r->trace.kernel_count = kept;
     return build_cta_lists(r, err);
+}
+
+const char *wst_reader_selection(const wst_reader *r) { return r->selection; }
+
+uint32_t wst_reader_kernels_in_file(const wst_reader *r)
+{
+    return r->kernels_in_file ? r->kernels_in_file : r->trace.kernel_count;
 }

@@ -16,9 +16,12 @@ static void header(FILE *out, const json_t *doc, const char *title)
 {
     fprintf(out, "<header id=\"summary\">\n<h1>%s</h1>\n<dl class=\"context\">", title);
     const char *keys[][2] = {{"trace", "trace.path"}, {"GPU", "gpu.name"},
-                             {"schedule", "schedule"}, {"cache operators", "cache_ops"}};
+                             {"schedule", "schedule"}, {"cache operators", "cache_ops"},
+                             {"kernel filter", "trace.kernel_filter"}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *v = report_str(doc, keys[i][1]);
+        if (!v && i == sizeof keys / sizeof keys[0] - 1)
+            continue; /* no filter: every launch */
         fprintf(out, "<dt>%s</dt><dd>", keys[i][0]);
         xml_escape(out, v ? v : "?");
         fputs("</dd>", out);

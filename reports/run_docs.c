@@ -82,6 +82,8 @@ static void context(FILE *out, const json_t *doc)
     const char *schedule = report_str(doc, "schedule");
     fprintf(out, "trace     %s\ngpu       %s\nschedule  %s\n", trace ? trace : "?", gpu ? gpu : "?",
             schedule ? schedule : "?");
+    if (report_str(doc, "trace.kernel_filter"))
+        fprintf(out, "kernels   %s\n", report_str(doc, "trace.kernel_filter"));
 }
 
 /* The columns of one REPLAY: the figures compare and replay print alike. */

@@ -44,22 +44,28 @@ Test(cli_kernel_filter, info_by_name_and_regex_with_skip_and_count)
 {
     cli_result r = cli_run("info", trace, "-k", "Fan1", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "kernels    63\n"), "%s", r.out);
+    cr_assert(strstr(r.out, "kernels    63 (of the file's 126: -k Fan1)\n"), "%s", r.out);
     cli_result_free(&r);
     r = cli_run("info", trace, "--kernel-name", FAN2, NULL); /* the mangled name too */
-    cr_assert(strstr(r.out, "kernels    63\n"), "%s", r.out);
+    cr_assert(strstr(r.out, "kernels    63 (of the file's 126: -k " FAN2 ")\n"), "%s", r.out);
     cli_result_free(&r);
     r = cli_run("info", trace, "--kernel-name=regex:^_Z4Fan2", "--launch-skip", "3",
                 "--launch-count=2", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "kernels    2\n"), "%s", r.out);
+    cr_assert(strstr(r.out, "kernels    2 (of the file's 126: -k regex:^_Z4Fan2 --launch-skip 3 "
+                            "--launch-count 2)\n"), "%s", r.out);
     cr_assert(strstr(r.out, "kernel 0   " FAN2), "%s", r.out);
     cr_assert(strstr(r.out, "kernel 1   " FAN2), "%s", r.out);
     cr_assert_null(strstr(r.out, FAN1), "%s", r.out);
     cli_result_free(&r);
     /* Without a name, skip and count take launches in order. */
     r = cli_run("info", trace, "--launch-skip", "1", "--launch-count", "1", NULL);
-    cr_assert(strstr(r.out, "kernels    1\n") && strstr(r.out, "kernel 0   " FAN2), "%s", r.out);
+    cr_assert(strstr(r.out, "kernels    1 (of the file's 126: --launch-skip 1 --launch-count 1)\n") &&
+                  strstr(r.out, "kernel 0   " FAN2), "%s", r.out);
+    cli_result_free(&r);
+    /* A filter that keeps every launch leaves the trace as it is. */
+    r = cli_run("info", trace, "--launch-count", "500", NULL);
+    cr_assert(strstr(r.out, "kernels    126\n"), "%s", r.out);
     cli_result_free(&r);
 }
 
@@ -75,6 +81,13 @@ Test(cli_kernel_filter, analyze_reads_the_chosen_launches)
     cli_result_free(&r);
     json_t *a = test_load_json(all), *s = test_load_json(some);
     json_t *kernels = json_object_get(s, "kernels");
+    /* The report says how its launches were chosen; the whole trace's has no filter. */
+    json_t *t = json_object_get(s, "trace");
+    cr_assert_str_eq(json_string_value(json_object_get(t, "kernel_filter")),
+                     "-k regex:Fan2 --launch-skip 2 --launch-count 4");
+    cr_assert_eq(json_integer_value(json_object_get(t, "kernels_in_file")), 126);
+    cr_assert_eq(json_integer_value(json_object_get(t, "kernels")), 4);
+    cr_assert_null(json_object_get(json_object_get(a, "trace"), "kernel_filter"));
     assert_names(kernels, 4, FAN2);
     /* Kept launch i is Fan2's launch 2 + i, index 2 (2 + i) + 1 of the trace:
      * the same requests (they do not depend on the cache). */
@@ -102,6 +115,8 @@ Test(cli_kernel_filter, replay_compare_and_export_take_it)
     cli_result_free(&r);
     json_t *doc = test_load_json(replay);
     assert_names(json_object_get(doc, "kernels"), 3, FAN1);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "trace"), "kernel_filter")),
+                     "-k Fan1 --launch-skip 60");
     json_decref(doc);
     r = cli_run("compare", trace, "--gpu", "fermi", "--policies", "lru,srrip", "-o", compare,
                 "--launch-count", "2", NULL);
