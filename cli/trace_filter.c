@@ -66,7 +66,7 @@ int cli_trace_filter_take(int *argc, char **argv)
             value = argv[++i];
         }
         unsigned long long n = 0;
-        if (name[1] == 'k' || name[2] == 'k') {
+        if (strcmp(name, "-k") == 0 || strcmp(name, "--kernel-name") == 0) {
             if (!*value)
                 return cli_error(NULL, "%s: %s needs a kernel name or regex:EXPR", argv[0], name);
             chosen.name = value;

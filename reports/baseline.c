@@ -29,6 +29,11 @@ static const struct {
     {"replay L2 hit rate", "summary.replay.l2.hit_rate", NUMFMT_PERCENT},
     {"L1 to L2 traffic", "summary.replay.traffic.l1_to_l2_bytes", NUMFMT_BYTES},
     {"DRAM read traffic", "summary.replay.traffic.l2_to_dram_read_bytes", NUMFMT_BYTES},
+    {"DRAM write traffic", "summary.replay.traffic.dram_write_bytes", NUMFMT_BYTES},
+    {"replay L1 requests", "summary.replay.l1.requests", NUMFMT_COUNT},
+    {"replay L2 requests", "summary.replay.l2.requests", NUMFMT_COUNT},
+    {"load sectors", "summary.memory.loads.l1.sectors", NUMFMT_COUNT},
+    {"excess load sectors", "summary.memory.loads.l1.excess_sectors", NUMFMT_COUNT},
     {"\xce\xbcRC (inter-SM reuse)", "summary.replay.urc", NUMFMT_PERCENT},
     {"MPLI mean", "summary.replay.mpli.mean", NUMFMT_PLAIN},
 };
@@ -137,6 +142,45 @@ static int match(baseline *b, const name_list *now, name_list *then)
     return 0;
 }
 
+/* The policies of profile's comparison that both reports have. */
+static int match_policies(baseline *b, const json_t *now, const json_t *then)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(report_at(now, "compare.policies"), i, p) {
+        const char *name = report_str(p, "name");
+        const json_t *old = NULL, *q;
+        size_t j;
+        json_array_foreach(report_at(then, "compare.policies"), j, q)
+            if (name && report_str(q, "name") && strcmp(name, report_str(q, "name")) == 0)
+                old = q;
+        if (!old)
+            continue;
+        baseline_policy *grown = realloc(b->policies, (b->policy_count + 1) * sizeof *grown);
+        if (!grown)
+            return -1;
+        b->policies = grown;
+        baseline_policy *bp = &b->policies[b->policy_count];
+        if (!(bp->name = strdup(name)))
+            return -1;
+        b->policy_count++;
+        static const struct {
+            const char *label, *path;
+            numfmt_kind kind;
+        } figures[BASELINE_POLICY_FIGURES] = {
+            {"L1 hit rate", "l1.hit_rate", NUMFMT_PERCENT},
+            {"L2 hit rate", "l2.hit_rate", NUMFMT_PERCENT},
+            {"L1 to L2 traffic", "traffic.l1_to_l2_bytes", NUMFMT_BYTES},
+            {"DRAM read traffic", "traffic.l2_to_dram_read_bytes", NUMFMT_BYTES},
+        };
+        for (size_t f = 0; f < BASELINE_POLICY_FIGURES; f++)
+            bp->figures[f] = (baseline_figure){figures[f].label, figures[f].kind,
+                                               report_num(p, figures[f].path),
+                                               report_num(old, figures[f].path)};
+    }
+    return 0;
+}
+
 int baseline_build(baseline *b, const json_t *now, const json_t *then, ws_error *err)
 {
     memset(b, 0, sizeof *b);
@@ -146,7 +190,9 @@ int baseline_build(baseline *b, const json_t *now, const json_t *then, ws_error 
                               report_num(now, run_figures[i].path),
                               report_num(then, run_figures[i].path)};
     name_list n = {0}, t = {0};
-    int rc = sum_kernels(&n, now) == 0 && sum_kernels(&t, then) == 0 ? match(b, &n, &t) : -1;
+    int rc = sum_kernels(&n, now) == 0 && sum_kernels(&t, then) == 0 && match(b, &n, &t) == 0
+                 ? match_policies(b, now, then)
+                 : -1;
     free(n.items);
     free(t.items);
     if (rc != 0) {
@@ -164,6 +210,9 @@ void baseline_free(baseline *b)
         free(b->only_now[i]);
     for (size_t i = 0; i < b->only_then_count; i++)
         free(b->only_then[i]);
+    for (size_t i = 0; i < b->policy_count; i++)
+        free(b->policies[i].name);
+    free(b->policies);
     free(b->kernels);
     free(b->only_now);
     free(b->only_then);

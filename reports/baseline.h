@@ -21,13 +21,20 @@ typedef struct baseline_figure {
     double now, then; /* NaN when that report lacks it */
 } baseline_figure;
 
-#define BASELINE_FIGURES 16
+#define BASELINE_FIGURES 24
 #define BASELINE_KERNEL_FIGURES 6
+#define BASELINE_POLICY_FIGURES 4
 
 typedef struct baseline_kernel {
     char *name; /* owned */
     baseline_figure figures[BASELINE_KERNEL_FIGURES];
 } baseline_kernel;
+
+/* A policy of `profile`'s comparison that both reports replayed. */
+typedef struct baseline_policy {
+    char *name; /* owned */
+    baseline_figure figures[BASELINE_POLICY_FIGURES];
+} baseline_policy;
 
 typedef struct baseline {
     baseline_figure figures[BASELINE_FIGURES]; /* the whole run */
@@ -36,6 +43,8 @@ typedef struct baseline {
     size_t kernel_count;
     char **only_now, **only_then; /* names in one report only (owned) */
     size_t only_now_count, only_then_count;
+    baseline_policy *policies; /* compare.policies of both (profile), by name */
+    size_t policy_count;
 } baseline;
 
 /* now: the report drawn; then: its baseline.  -1 with err out of memory. */

@@ -52,6 +52,13 @@ void baseline_print(FILE *out, const baseline *b, const char *now_path, const ch
         header(out, "figure", "  ");
         figure_rows(out, b->kernels[i].figures, BASELINE_KERNEL_FIGURES, "  ");
     }
+    if (b->policy_count)
+        fputs("\npolicies of the comparison in both, matched by name:\n", out);
+    for (size_t i = 0; i < b->policy_count; i++) {
+        fprintf(out, "\n  %s\n", b->policies[i].name);
+        header(out, "figure", "  ");
+        figure_rows(out, b->policies[i].figures, BASELINE_POLICY_FIGURES, "  ");
+    }
     name_list(out, now_path, b->only_now, b->only_now_count);
     name_list(out, then_path, b->only_then, b->only_then_count);
 }

@@ -4,6 +4,8 @@
  * matched by name; the kernels of one run only. */
 #include "reports/html_extra.h"
 
+#include <stdlib.h>
+
 #include "reports/html_page.h"
 #include "reports/pc_label.h"
 #include "reports/svg.h"
@@ -16,6 +18,31 @@ static void figure_cells(FILE *out, const baseline_figure *f)
     html_cell(out, "n", numfmt(f->kind, f->then).s);
     html_cell(out, "n", baseline_change(f).s);
     html_cell(out, "n", baseline_relative(f).s);
+}
+
+/* Rows of named groups of figures (kernels, policies), the name spanning its rows. */
+static void grouped_table(FILE *out, const char *what, const char *const *names,
+                          const baseline_figure *const *figures, size_t groups, size_t per_group)
+{
+    fprintf(out, "<div class=\"scroll\"><table class=\"baseline-groups\">\n<thead><tr><th>%s</th>"
+                 "<th>figure</th>%s</tr></thead>\n<tbody>\n",
+            what, heads);
+    for (size_t i = 0; i < groups; i++) {
+        char label[300];
+        kernel_label(label, sizeof label, names[i], 48);
+        for (size_t f = 0; f < per_group; f++) {
+            fputs("<tr>", out);
+            if (f == 0) {
+                fprintf(out, "<td rowspan=\"%zu\"><code>", per_group);
+                xml_escape(out, label);
+                fputs("</code></td>", out);
+            }
+            html_cell(out, NULL, figures[i][f].label);
+            figure_cells(out, &figures[i][f]);
+            fputs("</tr>\n", out);
+        }
+    }
+    fputs("</tbody></table></div>\n", out);
 }
 
 static void only_in(FILE *out, const char *where, char *const *names, size_t n)
@@ -54,29 +81,29 @@ void html_baseline(FILE *out, const baseline *b, const char *baseline_path)
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table></div>\n", out);
-    if (b->kernel_count) {
-        fprintf(out, "<h3>Kernels in both</h3>\n<div class=\"scroll\"><table class=\"baseline-kernels\">\n"
-                     "<thead><tr><th>kernel</th><th>figure</th>%s</tr></thead>\n<tbody>\n",
-                heads);
+    size_t groups = b->kernel_count > b->policy_count ? b->kernel_count : b->policy_count;
+    const char **names = calloc(groups + 1, sizeof *names);
+    const baseline_figure **figures = calloc(groups + 1, sizeof *figures);
+    if (b->kernel_count && names && figures) {
         for (size_t i = 0; i < b->kernel_count; i++) {
-            char label[300];
-            kernel_label(label, sizeof label, b->kernels[i].name, 48);
-            for (size_t f = 0; f < BASELINE_KERNEL_FIGURES; f++) {
-                fputs("<tr>", out);
-                if (f == 0) {
-                    fprintf(out, "<td rowspan=\"%d\"><code>", BASELINE_KERNEL_FIGURES);
-                    xml_escape(out, label);
-                    fputs("</code></td>", out);
-                }
-                html_cell(out, NULL, b->kernels[i].figures[f].label);
-                figure_cells(out, &b->kernels[i].figures[f]);
-                fputs("</tr>\n", out);
-            }
+            names[i] = b->kernels[i].name;
+            figures[i] = b->kernels[i].figures;
         }
-        fputs("</tbody></table></div>\n", out);
-    } else {
+        html_subtitle(out, "Kernels in both");
+        grouped_table(out, "kernel", names, figures, b->kernel_count, BASELINE_KERNEL_FIGURES);
+    } else if (!b->kernel_count) {
         html_absent(out, "The two reports launch no kernel of the same name.");
     }
+    if (b->policy_count && names && figures) {
+        for (size_t i = 0; i < b->policy_count; i++) {
+            names[i] = b->policies[i].name;
+            figures[i] = b->policies[i].figures;
+        }
+        html_subtitle(out, "Policies of the comparison in both");
+        grouped_table(out, "policy", names, figures, b->policy_count, BASELINE_POLICY_FIGURES);
+    }
+    free(names);
+    free(figures);
     only_in(out, "this report", b->only_now, b->only_now_count);
     only_in(out, "the baseline", b->only_then, b->only_then_count);
     fputs("</section>\n", out);

@@ -195,3 +195,34 @@ Test(cli_report_docs, top_kernel_sections)
     free(json);
     free(html);
 }
+
+/* Two profiles: the policies both compared are matched by name. */
+Test(cli_report_docs, baseline_matches_the_policies_of_profile)
+{
+    char *now = test_path(dir, "now"), *then = test_path(dir, "then"), *html = test_path(dir, "p.html");
+    run_ok(cli_run("profile", trace, "--gpu", "fermi", "--policies", "lru,srrip", "-o", now,
+                   "--quiet", "--launch-count", "4", NULL));
+    run_ok(cli_run("profile", trace, "--gpu", "fermi", "--policies", "lru,fifo", "-o", then,
+                   "--quiet", "--launch-count", "2", NULL));
+    char *now_json = test_path(now, "report.json"), *then_json = test_path(then, "report.json");
+    cli_result r = cli_run("report", now_json, "--baseline", then_json, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *policies = strstr(r.out, "\npolicies of the comparison in both, matched by name:\n\n  lru\n");
+    cr_assert_not_null(policies, "%s", r.out);
+    cr_assert(strstr(policies, "\n  L1 to L2 traffic "), "%s", policies);
+    cr_assert_null(strstr(policies, "srrip"), "%s", policies);
+    cr_assert_null(strstr(policies, "fifo"), "%s", policies);
+    cli_result_free(&r);
+    run_ok(cli_run("report", now_json, "--baseline", then_json, "--html", html, NULL));
+    char *page = test_read_file(html, NULL);
+    char *b = section(page, "baseline");
+    cr_assert(strstr(b, "<h3>Policies of the comparison in both</h3>"), "%s", b);
+    cr_assert(strstr(b, "<td rowspan=\"4\"><code>lru</code></td><td>L1 hit rate</td>"), "%s", b);
+    free(b);
+    free(page);
+    free(now_json);
+    free(then_json);
+    free(now);
+    free(then);
+    free(html);
+}
