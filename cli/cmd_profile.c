@@ -47,7 +47,9 @@ static const char usage[] =
     "  --csv DIR             the CSV tables go to this directory instead\n"
     "  --policies LIST       compared policies (default " PROFILE_POLICIES ")\n"
     "  --trials N            PCs replayed one by one for the hints (default 24)\n"
-    "  --u sector|raw        U of the hints' Eq. 1 (default sector, docs/metrics.md §9)\n\n"
+    "  --u sector|raw        U of the hints' Eq. 1 (default sector, docs/metrics.md §9)\n"
+    "  --source-dir DIR      where the HTML's source view looks for the trace's\n"
+    "                        source files first (then where the trace's paths say)\n\n"
     "examples:\n"
     "  warpscope profile --workload gaussian -o gaussian-report\n"
     "  warpscope profile app.wst --gpu volta -o app-report\n";
@@ -162,7 +164,7 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
 static int run(int argc, char **argv)
 {
     static const char *const extra[] = {"--workload", "--size", "--policies", "--trials", "--u",
-                                        NULL};
+                                        "--source-dir", NULL};
     replay_args a;
     int status = replay_args_parse("profile", argc, argv, extra, &a);
     if (status != 0)
@@ -211,7 +213,9 @@ static int run(int argc, char **argv)
     char *json_path = join(dir, "report.json"), *html_path = join(dir, "report.html");
     if (status == 0 && report_json_write_spooled(json_path, doc, kernels, &err) != 0)
         status = cli_fail(json_path, &err);
-    if (status == 0 && html_report_write(doc, kernels, html_path, &err) != 0)
+    if (status == 0 && html_report_write_with(doc, kernels, html_path,
+                                                  &(html_options){.source_dir = a.source_dir},
+                                                  &err) != 0)
         status = cli_fail(html_path, &err);
     if (status == 0)
         printf("\nreport: %s (open in a browser); data: %s and the tables in %s/ "

@@ -94,6 +94,8 @@ static int parse(const char *command, int argc, char **argv, const char *const *
                 a->timeline = value;
             } else if (strcmp(opt, "--html") == 0 && valued(opt, extra) >= 0) {
                 a->html = value;
+            } else if (strcmp(opt, "--source-dir") == 0 && valued(opt, extra) >= 0) {
+                a->source_dir = value;
             } else if (strcmp(opt, "--json") == 0 && valued(opt, extra) >= 0) {
                 a->json_extra = value;
             } else if (strcmp(opt, "--trials") == 0 && valued(opt, extra) >= 0) {

@@ -125,7 +125,28 @@ static void code_cell(FILE *out, const char *text)
     fputs("</code></td>", out);
 }
 
-static void twin_cells(FILE *out, const line_row *r, const char *source_dir)
+/* The port's CUDA program, read once per file table. */
+typedef struct twin_file {
+    const char *name; /* the .cu base name, or NULL before the first */
+    source_text text;
+    int readable;
+} twin_file;
+
+static const char *twin_line(twin_file *t, const line_row *r, const cuda_line *twin,
+                             const char *source_dir)
+{
+    if (!t->name || strcmp(t->name, twin->cuda_file) != 0) {
+        if (t->readable)
+            source_text_free(&t->text);
+        char path[1024];
+        twin_path(path, sizeof path, r->file, twin->cuda_file);
+        t->name = twin->cuda_file;
+        t->readable = source_text_load(&t->text, source_dir, path) == 0;
+    }
+    return t->readable ? source_text_line(&t->text, twin->cuda_line) : NULL;
+}
+
+static void twin_cells(FILE *out, const line_row *r, twin_file *t, const char *source_dir)
 {
     const cuda_line *twins[MAX_TWINS];
     size_t n = cuda_lines_of(r->file, r->line, twins, MAX_TWINS);
@@ -133,10 +154,6 @@ static void twin_cells(FILE *out, const line_row *r, const char *source_dir)
         fputs("<td></td><td></td>", out);
         return;
     }
-    char path[1024];
-    twin_path(path, sizeof path, r->file, twins[0]->cuda_file);
-    source_text text;
-    int readable = source_text_load(&text, source_dir, path) == 0;
     fputs("<td class=\"code\">", out);
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%s<code>", i ? "<br>" : "");
@@ -145,7 +162,7 @@ static void twin_cells(FILE *out, const line_row *r, const char *source_dir)
     }
     fputs("</td><td class=\"code src-text\">", out);
     for (size_t i = 0; i < n; i++) {
-        const char *line = readable ? source_text_line(&text, twins[i]->cuda_line) : NULL;
+        const char *line = twin_line(t, r, twins[i], source_dir);
         fprintf(out, "%s<code>", i ? "<br>" : "");
         if (line) {
             while (*line == ' ' || *line == '\t')
@@ -155,8 +172,6 @@ static void twin_cells(FILE *out, const line_row *r, const char *source_dir)
         fputs("</code>", out);
     }
     fputs("</td>", out);
-    if (readable)
-        source_text_free(&text);
 }
 
 static void file_table(FILE *out, const line_row *rows, size_t n, const char *source_dir)
@@ -180,6 +195,7 @@ static void file_table(FILE *out, const line_row *rows, size_t n, const char *so
     if (twins)
         fputs("<th>in the CUDA program</th><th>CUDA source</th>", out);
     fputs("</tr></thead>\n<tbody>\n", out);
+    twin_file twin = {0};
     for (size_t i = 0; i < n; i++) {
         const line_row *r = &rows[i];
         char number[16];
@@ -196,10 +212,12 @@ static void file_table(FILE *out, const line_row *rows, size_t n, const char *so
         html_cell(out, "n", numfmt_percent(r->l1_requests > 0 ? r->l1_hits / r->l1_requests : NAN).s);
         html_cell(out, NULL, advice(r));
         if (twins)
-            twin_cells(out, r, source_dir);
+            twin_cells(out, r, &twin, source_dir);
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table></div>\n", out);
+    if (twin.readable)
+        source_text_free(&twin.text);
     if (readable)
         source_text_free(&text);
 }

@@ -150,6 +150,27 @@ Test(cuda_lines, source_view_shows_the_cu_line)
     cr_assert(strstr(cells, "float pivot_row = a_cuda[Size * (x + t + 1) + t];"), "%s", cells);
     free(cells);
     free(page);
+    /* analyze and profile draw the same view with --source-dir. */
+    char *direct = test_path(dir, "direct.html"), *prof = test_path(dir, "prof");
+    r = cli_run("analyze", trace, "--gpu", "fermi", "--html", direct, "--source-dir", root,
+                "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run("profile", trace, "--gpu", "fermi", "-o", prof, "--source-dir", root,
+                "--launch-count", "4", "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    char *prof_html = test_path(prof, "report.html");
+    const char *pages[] = {direct, prof_html};
+    for (int i = 0; i < 2; i++) {
+        page = test_read_file(pages[i], NULL);
+        cr_assert(page && strstr(page, "float pivot_row = a_cuda[Size * (x + t + 1) + t];"), "%s",
+                  pages[i]);
+        free(page);
+    }
+    free(direct);
+    free(prof);
+    free(prof_html);
     free(trace);
     free(json);
     free(html);
