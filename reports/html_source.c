@@ -188,7 +188,7 @@ static void file_table(FILE *out, const line_row *rows, size_t n, const char *so
     fputs("</code></h3>\n", out);
     if (!readable)
         html_note(out, "The file is not readable here: its lines show their counters without their "
-                       "text (warpscope report --source-dir DIR says where to look).");
+                       "text (--source-dir DIR says where to look).");
     fputs("<div class=\"scroll\"><table class=\"source\">\n<thead><tr><th>line</th><th>source</th>"
           "<th>requests</th><th>sectors</th><th>L1 hit rate</th><th>advice</th>",
           out);
