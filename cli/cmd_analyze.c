@@ -5,6 +5,7 @@
 
 #include "analyzer/analysis.h"
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "cli/default_gpu.h"
 #include "reports/analysis_out.h"
 #include "reports/html.h"
@@ -46,13 +47,15 @@ static const char usage[] =
     "                        per SM instead of the L1 (cache-independent, docs/metrics.md §4)\n"
     "  --threads N           worker threads for the pass's consumers (default one\n"
     "                        each, 4); 1 runs the whole pass on one thread\n"
+    "  --source-dir DIR      where the HTML's source view looks for the trace's\n"
+    "                        source files first (then where the trace's paths say)\n"
     "  --quiet               no progress bar\n\n"
     "example:\n"
     "  warpscope analyze gaussian.wst --gpu fermi -o report.json --csv tables\n"
     "  warpscope analyze gaussian.wst --html report.html\n";
 
 typedef struct analyze_args {
-    const char *trace, *json, *csv, *html;
+    const char *trace, *json, *csv, *html, *source_dir;
     int quiet;
     int ignore_cache_ops; /* --cache-op ignore */
 } analyze_args;
@@ -96,6 +99,8 @@ static int parse_with(int argc, char **argv, analyze_args *a, gpu_config *config
                 a->csv = value;
             } else if (strcmp(opt, "--html") == 0) {
                 a->html = value;
+            } else if (strcmp(opt, "--source-dir") == 0) {
+                a->source_dir = value;
             } else if (strcmp(opt, "--cache-op") == 0) {
                 if (cli_parse_cache_op(value, &a->ignore_cache_ops) != 0)
                     return 1;
@@ -156,7 +161,7 @@ static int run(int argc, char **argv)
     if (status != 0)
         return status;
     ws_error err;
-    wst_reader *r = wst_reader_open(args.trace, &err);
+    wst_reader *r = cli_open_trace(args.trace, &err);
     if (!r)
         return cli_fail(args.trace, &err);
     if (args.ignore_cache_ops)
@@ -184,7 +189,9 @@ static int run(int argc, char **argv)
         json_t *doc = report_analysis_json(a, r, args.trace);
         if (args.json && report_json_write_spooled(args.json, doc, out.kernels, &err) != 0)
             status = cli_fail(args.json, &err);
-        if (status == 0 && args.html && html_report_write(doc, out.kernels, args.html, &err) != 0)
+        if (status == 0 && args.html && html_report_write_with(doc, out.kernels, args.html,
+                                                          &(html_options){.source_dir = args.source_dir},
+                                                          &err) != 0)
             status = cli_fail(args.html, &err);
         json_decref(doc);
     }

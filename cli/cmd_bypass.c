@@ -5,6 +5,7 @@
 #include "analyzer/bypass_advisor.h"
 #include "cli/cli.h"
 #include "cli/default_gpu.h"
+#include "cli/trace_filter.h"
 #include "cli/replay_args.h"
 #include "reports/bypass_out.h"
 #include "reports/json_out.h"
@@ -46,7 +47,7 @@ static int run(int argc, char **argv)
         return cli_error(NULL, "bypass: -o is gone: --csv DIR writes DIR/hints_pcs.csv and "
                                "DIR/hints_lines.csv, --json FILE the JSON");
     ws_error err;
-    wst_reader *r = wst_reader_open(a.trace, &err);
+    wst_reader *r = cli_open_trace(a.trace, &err);
     if (!r)
         return cli_fail(a.trace, &err);
     replay_args_prepare_reader(&a, r);

@@ -6,6 +6,7 @@
 
 #include "analyzer/trace_diff.h"
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "util/demangle.h"
 
 static const char usage[] =
@@ -162,7 +163,7 @@ static int run(int argc, char **argv)
     wst_reader *traces[2] = {NULL, NULL};
     ws_error err;
     for (int s = 0; s < 2 && status == 0; s++)
-        if (!(traces[s] = wst_reader_open(a.paths[s], &err)))
+        if (!(traces[s] = cli_open_trace(a.paths[s], &err)))
             status = cli_fail(a.paths[s], &err) + 1;
     if (status == 0) {
         printer p = {.a = wst_reader_trace(traces[0]), .max = a.max};

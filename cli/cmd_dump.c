@@ -6,6 +6,7 @@
 
 #include "analyzer/analysis.h"
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "formats/wst.h"
 #include "analyzer/replay.h"
 #include "reports/csv_keys.h"
@@ -292,7 +293,7 @@ static int run(int argc, char **argv)
     if (parse(argc, argv, &o) != 0)
         return 1;
     ws_error err;
-    wst_reader *r = wst_reader_open(o.path, &err);
+    wst_reader *r = cli_open_trace(o.path, &err);
     if (!r)
         return cli_fail(o.path, &err);
     const wst_trace *t = wst_reader_trace(r);

@@ -1,5 +1,6 @@
 /* cli/cmd_export.c: `warpscope export accelsim FILE.wst -o DIR`. */
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "collectors/accelsim/accelsim.h"
 
 static int run(int argc, char **argv)
@@ -9,7 +10,7 @@ static int run(int argc, char **argv)
     if (status != 0)
         return status;
     ws_error err = {{0}};
-    if (accelsim_export(input, output, &err) != 0)
+    if (accelsim_export_filtered(input, cli_trace_filter(), output, &err) != 0)
         return cli_fail(NULL, &err); /* the message names the file */
     return 0;
 }

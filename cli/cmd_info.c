@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "formats/wst.h"
 
 static const char usage[] =
@@ -23,7 +24,7 @@ static int run(int argc, char **argv)
         return cli_error(NULL, "info takes one trace file; see 'warpscope info --help'");
     const char *path = argv[1];
     ws_error err;
-    wst_reader *r = wst_reader_open(path, &err);
+    wst_reader *r = cli_open_trace(path, &err);
     if (!r)
         return cli_fail(path, &err);
     const wst_trace *t = wst_reader_trace(r);
@@ -46,7 +47,11 @@ static int run(int argc, char **argv)
     } else {
         printf("allocs     none recorded\n");
     }
-    printf("kernels    %u\n", t->kernel_count);
+    if (wst_reader_selection(r)) /* the kernel filters chose some (docs/kernel-filters.md) */
+        printf("kernels    %u (of the file's %u: %s)\n", t->kernel_count,
+               wst_reader_kernels_in_file(r), wst_reader_selection(r));
+    else
+        printf("kernels    %u\n", t->kernel_count);
     printf("records    %" PRIu64 "\n", records);
     printf("format     version %u\n", wst_reader_version(r));
     uint32_t timed = 0;

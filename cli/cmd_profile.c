@@ -12,6 +12,7 @@
 #include "analyzer/bypass_advisor.h"
 #include "cli/cli.h"
 #include "cli/default_gpu.h"
+#include "cli/trace_filter.h"
 #include "cli/compare_out.h"
 #include "cli/replay_args.h"
 #include "cli/replay_run.h"
@@ -49,7 +50,9 @@ static const char usage[] =
     "  --csv DIR             the CSV tables go to this directory instead\n"
     "  --policies LIST       compared policies (default " PROFILE_POLICIES ")\n"
     "  --trials N            PCs replayed one by one for the hints (default 24)\n"
-    "  --u sector|raw        U of the hints' Eq. 1 (default sector, docs/metrics.md §9)\n\n"
+    "  --u sector|raw        U of the hints' Eq. 1 (default sector, docs/metrics.md §9)\n"
+    "  --source-dir DIR      where the HTML's source view looks for the trace's\n"
+    "                        source files first (then where the trace's paths say)\n\n"
     "examples:\n"
     "  warpscope profile --workload gaussian -o gaussian-report\n"
     "  warpscope profile app.wst --gpu volta -o app-report\n";
@@ -164,7 +167,7 @@ static int profile_trace(replay_args *a, wst_reader *r, const char *dir, const c
 static int run(int argc, char **argv)
 {
     static const char *const extra[] = {"--workload", "--size", "--policies", "--trials", "--u",
-                                        NULL};
+                                        "--source-dir", NULL};
     replay_args a;
     int status = replay_args_parse("profile", argc, argv, extra, &a);
     if (status != 0)
@@ -180,7 +183,7 @@ static int run(int argc, char **argv)
     if (compare_set_parse(&set, a.policies ? a.policies : PROFILE_POLICIES, &a.hierarchy, &err) != 0)
         return cli_fail("--policies", &err);
     wst_reader *r = NULL;
-    if (!a.workload && !(r = wst_reader_open(a.trace, &err)))
+    if (!a.workload && !(r = cli_open_trace(a.trace, &err)))
         return cli_fail(a.trace, &err);
     struct stat before;
     int created = stat(dir, &before) != 0, tables_created = stat(tables, &before) != 0;
@@ -200,7 +203,7 @@ static int run(int argc, char **argv)
         progress_free(bar);
         if (recorded != 0)
             status = cli_fail(a.workload, &err);
-        else if (!(r = wst_reader_open(ws_outset_path(trace_path), &err))) /* not yet published */
+        else if (!(r = cli_open_trace(ws_outset_path(trace_path), &err))) /* not yet published */
             status = cli_fail(trace_path, &err);
         a.trace = trace_path;
         progress_next_phase();
@@ -213,7 +216,9 @@ static int run(int argc, char **argv)
     char *json_path = join(dir, "report.json"), *html_path = join(dir, "report.html");
     if (status == 0 && report_json_write_spooled(json_path, doc, kernels, &err) != 0)
         status = cli_fail(json_path, &err);
-    if (status == 0 && html_report_write(doc, kernels, html_path, &err) != 0)
+    if (status == 0 && html_report_write_with(doc, kernels, html_path,
+                                                  &(html_options){.source_dir = a.source_dir},
+                                                  &err) != 0)
         status = cli_fail(html_path, &err);
     if (status == 0)
         printf("\nreport: %s (open in a browser); data: %s and the tables in %s/ "

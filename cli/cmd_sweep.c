@@ -6,6 +6,7 @@
 #include "analyzer/sweep.h"
 #include "cli/cli.h"
 #include "cli/default_gpu.h"
+#include "cli/trace_filter.h"
 #include "cli/replay_args.h"
 #include "cli/sweep_out.h"
 #include "cli/sweep_ranks.h"
@@ -48,7 +49,7 @@ static int run(int argc, char **argv)
     sweep_result grid = {0};
     wst_reader *r;
     ws_error err;
-    if (!(r = wst_reader_open(a.trace, &err))) {
+    if (!(r = cli_open_trace(a.trace, &err))) {
         status = cli_fail(a.trace, &err);
     } else {
         replay_args_prepare_reader(&a, r);

@@ -8,6 +8,7 @@
 #include "analyzer/bypass_advisor.h"
 #include "analyzer/systems.h"
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "cli/default_gpu.h"
 #include "collectors/workloads/workloads.h"
 #include "reports/json_out.h"
@@ -29,7 +30,13 @@ void replay_args_document(json_t *doc, const replay_args *a, const char *schema)
     json_object_set_new(doc, "schema", json_string(schema));
     json_object_set_new(doc, "version", json_integer(REPORT_VERSION));
     json_object_set_new(doc, "warpscope_version", json_string(WARPSCOPE_VERSION));
-    json_object_set_new(doc, "trace", json_pack("{s:s}", "path", a->trace));
+    json_t *trace = json_pack("{s:s}", "path", a->trace);
+    if (kernel_filter_active(cli_trace_filter())) { /* as report.json says it */
+        char what[600];
+        kernel_filter_describe(cli_trace_filter(), what, sizeof what);
+        json_object_set_new(trace, "kernel_filter", json_string(what));
+    }
+    json_object_set_new(doc, "trace", trace);
     report_json_set_gpu(doc, &a->config);
     json_object_set_new(doc, "schedule", json_string(schedule));
     json_object_set_new(doc, "cache_ops", json_string(a->ignore_cache_ops ? "ignore" : "honour"));
@@ -88,6 +95,8 @@ static int parse(const char *command, int argc, char **argv, const char *const *
                 a->timeline = value;
             } else if (strcmp(opt, "--html") == 0 && valued(opt, extra) >= 0) {
                 a->html = value;
+            } else if (strcmp(opt, "--source-dir") == 0 && valued(opt, extra) >= 0) {
+                a->source_dir = value;
             } else if (strcmp(opt, "--json") == 0 && valued(opt, extra) >= 0) {
                 a->json_extra = value;
             } else if (strcmp(opt, "--trials") == 0 && valued(opt, extra) >= 0) {

@@ -13,6 +13,7 @@
 
 typedef struct replay_args {
     const char *trace, *json, *csv, *policies, *html;
+    const char *source_dir; /* profile --source-dir: the HTML source view's files */
     const char *json_extra; /* bypass --json */
     const char *timeline;   /* --timeline FILE: the timed replay's Chrome trace */
     uint32_t trials;        /* bypass --trials */

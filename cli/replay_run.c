@@ -6,6 +6,7 @@
 
 #include "analyzer/bypass_advisor.h"
 #include "cli/cli.h"
+#include "cli/trace_filter.h"
 #include "reports/timeline_json.h"
 
 /* Whether an entry runs an admission module that has no parameter yet:
@@ -71,7 +72,7 @@ int cli_replay(const replay_args *a, const hierarchy_options *options, uint32_t 
                hierarchy **out, wst_reader **reader)
 {
     ws_error err;
-    wst_reader *r = wst_reader_open(a->trace, &err);
+    wst_reader *r = cli_open_trace(a->trace, &err);
     if (!r)
         return cli_fail(a->trace, &err);
     replay_args_prepare_reader(a, r);

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/rank_split.h"
+#include "cli/trace_filter.h"
 #include "util/inputs.h"
 #include "util/interrupt.h"
 #include "util/outset.h"
@@ -115,9 +116,14 @@ static int run_command(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const cli_command *cmd = commands[i];
         if (cmd && strcmp(cmd->name, name) == 0) {
-            if (cli_wants_help(cmd, argc - 1, argv + 1))
+            if (cli_wants_help(cmd, argc - 1, argv + 1)) {
+                cli_trace_filter_usage(cmd->name, stdout);
                 return finish(0);
-            return finish(cli_rank_run(cmd, argc - 1, argv + 1));
+            }
+            int cmd_argc = argc - 1, status = cli_trace_filter_take(&cmd_argc, argv + 1);
+            if (status != 0)
+                return finish(status);
+            return finish(cli_rank_run(cmd, cmd_argc, argv + 1));
         }
     }
     return cli_error(NULL, "'%s' is not a command; see 'warpscope --help'", name) + 1;

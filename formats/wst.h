@@ -121,6 +121,19 @@ const wst_frame_info *wst_reader_frame(const wst_reader *r, size_t index);
  * decompressed again once the reader's 64 MiB of kept frames is full). */
 uint64_t wst_reader_frames_decompressed(const wst_reader *r);
 
+/* Keeps only the kernels k with keep[k] (keep has the trace's kernel
+ * count entries): afterwards the trace, its CTA lists and every cursor show
+ * those kernels alone, renumbered from 0 in launch order
+ * (formats/kernel_filter.h chooses them).  selection says how they were
+ * chosen ("-k Fan1"), for the reports.  Before any cursor is opened.
+ * 0, or -1 with err (out of memory). */
+int wst_reader_keep_kernels(wst_reader *r, const uint8_t *keep, const char *selection,
+                            ws_error *err);
+/* That selection, or NULL when the reader shows every kernel of the file. */
+const char *wst_reader_selection(const wst_reader *r);
+/* The kernels the file holds, whatever the selection. */
+uint32_t wst_reader_kernels_in_file(const wst_reader *r);
+
 /* The allocation an address lies in (trace->allocations[*ordinal]) and the
  * offset inside it: 1, or 0 when it lies in none. */
 int wst_reader_allocation_of(const wst_reader *r, uint64_t address, uint32_t *ordinal,

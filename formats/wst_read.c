@@ -62,6 +62,7 @@ struct wst_reader {
     uint64_t *frame_hash;
     size_t frame_count;
     size_t *order;           /* chunk indices by (kernel, CTA, file order) */
+    size_t order_count;      /* its length: every chunk, or those of the kernels kept */
     cached_frame *cache;
     size_t cache_count;
     size_t cache_bytes; /* raw buffers held by the cache */
@@ -77,6 +78,8 @@ struct wst_reader {
      * CTA, and a fresh zstd context and buffers each time cost page faults. */
     struct wst_cursor *spare;
     int ignore_cache_ops;
+    char *selection;            /* how the kept kernels were chosen, or NULL: all */
+    uint32_t kernels_in_file;
 };
 
 static void cursor_destroy(struct wst_cursor *c);
@@ -125,6 +128,7 @@ void wst_reader_close(wst_reader *r)
     wst_bytes_free(&r->compressed);
     wst_alloc_map_free(&r->allocations);
     wst_trace_clear(&r->trace);
+    free(r->selection);
     free(r);
 }
 
@@ -429,6 +433,7 @@ static int read_index(wst_reader *r, const trailer *t, ws_error *err)
         return -1;
     for (size_t i = 0; i < n; i++)
         r->order[i] = i;
+    r->order_count = n;
     if (n)
         qsort_r(r->order, n, sizeof *r->order, compare_kernel_cta, r);
     return 0;
@@ -445,7 +450,7 @@ static int build_cta_lists(wst_reader *r, ws_error *err)
         kc->order_begin = pos;
         size_t end = pos;
         uint32_t distinct = 0;
-        while (end < r->chunk_count && r->chunks[r->order[end]].kernel == k) {
+        while (end < r->order_count && r->chunks[r->order[end]].kernel == k) {
             if (end == pos || r->chunks[r->order[end]].cta != r->chunks[r->order[end - 1]].cta)
                 distinct++;
             end++;
@@ -626,7 +631,7 @@ wst_cursor *wst_cursor_kernel(wst_reader *r, uint32_t kernel, ws_error *err)
 
 wst_cursor *wst_cursor_all(wst_reader *r, ws_error *err)
 {
-    return cursor_over(r, 0, r->chunk_count, err);
+    return cursor_over(r, 0, r->order_count, err);
 }
 
 /* Reads, checks and decompresses frame f into cache entry e. */
@@ -830,4 +835,59 @@ void wst_cursor_free(wst_cursor *c)
         return;
     }
     cursor_destroy(c);
+}
+
+/* Drops the kernels not kept: the trace's kernel table, the CTA lists and
+ * the order the cursors walk lose them, and the chunks of the kept ones are
+ * renumbered, so everything downstream sees a trace of the kept kernels
+ * alone.  The chunk and frame tables stay whole (a frame's chunks are
+ * decoded by their place in it); a dropped chunk is never reached, since
+ * cursors walk order[] only. */
+int wst_reader_keep_kernels(wst_reader *r, const uint8_t *keep, const char *selection,
+                            ws_error *err)
+{
+    uint32_t n = r->trace.kernel_count, kept = 0;
+    uint32_t *renumber = calloc(n + 1, sizeof *renumber);
+    char *note = strdup(selection ? selection : "");
+    if (!renumber || !note) {
+        free(renumber);
+        free(note);
+        return ws_fail(err, "out of memory");
+    }
+    free(r->selection);
+    r->selection = note;
+    if (!r->kernels_in_file)
+        r->kernels_in_file = n;
+    for (uint32_t k = 0; k < n; k++)
+        renumber[k] = keep[k] ? kept++ : UINT32_MAX;
+    size_t m = 0;
+    for (size_t i = 0; i < r->order_count; i++)
+        if (keep[r->chunks[r->order[i]].kernel])
+            r->order[m++] = r->order[i];
+    r->order_count = m;
+    for (size_t i = 0; i < r->chunk_count; i++)
+        r->chunks[i].kernel = renumber[r->chunks[i].kernel];
+    for (uint32_t k = 0; k < n; k++) {
+        free(r->kernels[k].ctas);
+        free(r->kernels[k].first);
+        if (!keep[k]) {
+            wst_kernel_clear(&r->trace.kernels[k]);
+            continue;
+        }
+        r->trace.kernels[renumber[k]] = r->trace.kernels[k];
+        r->warps_per_cta[renumber[k]] = r->warps_per_cta[k];
+    }
+    free(renumber);
+    memset(r->trace.kernels + kept, 0, (n - kept) * sizeof *r->trace.kernels);
+    free(r->kernels);
+    r->kernels = NULL;
+    r->trace.kernel_count = kept;
+    return build_cta_lists(r, err);
+}
+
+const char *wst_reader_selection(const wst_reader *r) { return r->selection; }
+
+uint32_t wst_reader_kernels_in_file(const wst_reader *r)
+{
+    return r->kernels_in_file ? r->kernels_in_file : r->trace.kernel_count;
 }

@@ -2,6 +2,7 @@
 #include "util/papers.h"
 #include "reports/html.h"
 
+#include "reports/html_extra.h"
 #include "reports/html_page.h"
 #include "reports/kernel_digest.h"
 #include "reports/report_doc.h"
@@ -125,7 +126,8 @@ void html_page_open(FILE *out, const char *title)
     fputs("<body>\n<main>\n", out);
 }
 
-static void page(FILE *out, const json_t *doc, const kernel_digest *d)
+static void page(FILE *out, const json_t *doc, const kernel_digest *d, const html_options *o,
+                 const baseline *b)
 {
     const pc_groups *pcs = &d->pcs;
     char title[512];
@@ -136,7 +138,13 @@ static void page(FILE *out, const json_t *doc, const kernel_digest *d)
     fputs("<nav>", out);
     for (size_t i = 0; i < html_section_count; i++)
         fprintf(out, "<a href=\"#%s\">%s</a>", html_sections[i].id, html_sections[i].nav);
+    /* Spaced, so that the line may break between them. */
+    fputs(" <a href=\"#top-kernels\">top kernels</a> <a href=\"#source\">source</a>", out);
+    if (b)
+        fputs(" <a href=\"#baseline\">baseline</a>", out);
     fputs("</nav>\n", out);
+    if (b)
+        html_baseline(out, b, o->baseline_path ? o->baseline_path : "?");
     html_bypass(out, doc);
     html_pc_reuse(out, doc, pcs);
     html_sm_sharing(out, doc);
@@ -150,6 +158,8 @@ static void page(FILE *out, const json_t *doc, const kernel_digest *d)
     html_policy_compare(out, doc);
     html_pc_table(out, doc, pcs);
     html_store_pcs(out, doc, pcs);
+    html_top_kernels(out, d);
+    html_source_view(out, d, o ? o->source_dir : NULL);
     fputs("<footer><p>", out);
     xml_escape(out, report_str(doc, "not_claimed"));
     fputs("</p><p>Written by warpscope ", out);
@@ -167,17 +177,29 @@ static void page(FILE *out, const json_t *doc, const kernel_digest *d)
 int html_report_write(const json_t *report, kernel_spool *kernels, const char *out_path,
                       ws_error *err)
 {
+    return html_report_write_with(report, kernels, out_path, NULL, err);
+}
+
+int html_report_write_with(const json_t *report, kernel_spool *kernels, const char *out_path,
+                           const html_options *o, ws_error *err)
+{
     if (report_doc_check(report, err) != 0)
         return -1;
-    kernel_digest digest;
-    if (kernel_digest_build(&digest, report, kernels, err) != 0)
+    baseline b;
+    int with_baseline = o && o->baseline;
+    if (with_baseline && baseline_build(&b, report, o->baseline, err) != 0)
         return -1;
-    ws_outfile *out = ws_outfile_open(out_path, err);
-    if (!out) {
-        kernel_digest_free(&digest);
+    kernel_digest digest;
+    if (kernel_digest_build(&digest, report, kernels, err) != 0) {
+        if (with_baseline)
+            baseline_free(&b);
         return -1;
     }
-    page(ws_outfile_stream(out), report, &digest);
+    ws_outfile *out = ws_outfile_open(out_path, err);
+    if (out)
+        page(ws_outfile_stream(out), report, &digest, o, with_baseline ? &b : NULL);
     kernel_digest_free(&digest);
-    return ws_outfile_commit(out, err);
+    if (with_baseline)
+        baseline_free(&b);
+    return out ? ws_outfile_commit(out, err) : -1;
 }

@@ -21,4 +21,15 @@
 int html_report_write(const json_t *report, kernel_spool *kernels, const char *out_path,
                       ws_error *err);
 
+/* What `warpscope report` adds to the page. */
+typedef struct html_options {
+    const json_t *baseline;    /* a report drawn beside this one, or NULL */
+    const char *baseline_path; /* its file, as the page names it */
+    const char *source_dir;    /* where the source view looks for files first, or NULL */
+} html_options;
+
+/* html_report_write with options (NULL: none). */
+int html_report_write_with(const json_t *report, kernel_spool *kernels, const char *out_path,
+                           const html_options *options, ws_error *err);
+
 #endif

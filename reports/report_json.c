@@ -130,6 +130,10 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(trace, "kernels", json_integer(t->kernel_count));
     json_object_set_new(trace, "records", report_json_u64(records));
     json_object_set_new(trace, "file_bytes", report_json_u64(wst_reader_file_bytes(r)));
+    if (wst_reader_selection(r)) { /* the kernel filters chose some launches */
+        json_object_set_new(trace, "kernel_filter", json_string(wst_reader_selection(r)));
+        json_object_set_new(trace, "kernels_in_file", json_integer(wst_reader_kernels_in_file(r)));
+    }
 
     char schedule[32];
     sched_options_format(&a->options.schedule, schedule, sizeof schedule);

@@ -49,6 +49,11 @@ size_t report_keys(const json_t *doc, report_key *out)
              numfmt_bytes(report_num(doc, "gpu.l2.size")).s);
     if (report_str(doc, "gpu_note")) /* a paper's preset (report_json_set_gpu) */
         snprintf(add(&k, "note", 1)->value, sizeof out->value, "%s", report_str(doc, "gpu_note"));
+    const char *filter = report_str(doc, "trace.kernel_filter");
+    if (filter) /* the analysis read some launches only (docs/kernel-filters.md) */
+        snprintf(add(&k, "kernel filter", 1)->value, sizeof out->value, "%s (%s of the file's %s launches)",
+                 filter, numfmt_count(launches(doc)).s,
+                 numfmt_count(report_num(doc, "trace.kernels_in_file")).s);
     snprintf(add(&k, "schedule", 1)->value, sizeof out->value, "%s",
              report_str(doc, "options.schedule") ? report_str(doc, "options.schedule") : "?");
     snprintf(add(&k, "kernel launches", 0)->value, sizeof out->value, "%s",

@@ -65,7 +65,7 @@ if [ -n "${KEEP:-}" ]; then
 else
     dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 fi
-pages="gemm optional demo bfs timed"
+pages="gemm optional demo bfs timed baseline replay compare"
 {
     "$bin" record --workload gemm -o "$dir/gemm.wst" >/dev/null &&
         "$bin" analyze "$dir/gemm.wst" --gpu fermi --html "$dir/gemm.html" --quiet >/dev/null &&
@@ -78,7 +78,16 @@ pages="gemm optional demo bfs timed"
         cp "$dir/bfs/report.html" "$dir/bfs.html" &&
         "$bin" profile "$dir/bfs.wst" --policies lru,srrip,dacache-stall --timed -o "$dir/timed" \
             --quiet >/dev/null &&
-        cp "$dir/timed/report.html" "$dir/timed.html"
+        cp "$dir/timed/report.html" "$dir/timed.html" &&
+        "$bin" analyze "$dir/gemm.wst" --gpu fermi -o "$dir/gemm.json" --quiet >/dev/null &&
+        "$bin" report "$dir/demo/report.json" --baseline "$dir/gemm.json" --source-dir . \
+            --html "$dir/baseline.html" >/dev/null &&
+        "$bin" replay "$dir/bfs.wst" --gpu fermi -k regex:Kernel --launch-count 6 \
+            -o "$dir/replay.json" >/dev/null &&
+        "$bin" report "$dir/replay.json" --html "$dir/replay.html" >/dev/null &&
+        "$bin" compare "$dir/bfs.wst" --gpu fermi --policies lru,srrip,drrip -o "$dir/compare.json" \
+            >/dev/null &&
+        "$bin" report "$dir/compare.json" --html "$dir/compare.html" >/dev/null
 } || { echo "browser test: warpscope could not write the pages" >&2; exit 1; }
 
 # --no-sandbox: the sandbox refuses to start as root, and the pages are our own files.

@@ -34,5 +34,9 @@ int accelsim_import(const char *path, const wst_sink *sink, accelsim_info *info,
  * so that Accel-Sim's simulator runs the result (docs/accelsim.md).  Memory
  * is bounded by the records of one CTA. */
 int accelsim_export(const char *wst_path, const char *out_dir, ws_error *err);
+/* The same, of the launches filter chooses (NULL: all; formats/kernel_filter.h). */
+struct kernel_filter;
+int accelsim_export_filtered(const char *wst_path, const struct kernel_filter *filter,
+                             const char *out_dir, ws_error *err);
 
 #endif

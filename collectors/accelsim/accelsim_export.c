@@ -8,6 +8,7 @@
  * count comes before a warp's lines, so one CTA's records are held in
  * memory (never more), packed, then written warp by warp. */
 #include "collectors/accelsim/accelsim.h"
+#include "formats/kernel_filter.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -190,11 +191,23 @@ static int export_kernel(wst_reader *r, const char *trace_path, uint32_t index, 
 
 int accelsim_export(const char *wst_path, const char *out_dir, ws_error *err)
 {
-    if (ws_make_dir(out_dir, err) != 0)
-        return -1;
+    return accelsim_export_filtered(wst_path, NULL, out_dir, err);
+}
+
+int accelsim_export_filtered(const char *wst_path, const kernel_filter *filter,
+                             const char *out_dir, ws_error *err)
+{
     wst_reader *r = wst_reader_open(wst_path, err);
+    if (r && kernel_filter_apply(filter, r, err) != 0) {
+        wst_reader_close(r);
+        r = NULL;
+    }
     if (!r)
         return ws_fail_prefix(err, "%s: ", wst_path);
+    if (ws_make_dir(out_dir, err) != 0) {
+        wst_reader_close(r);
+        return -1;
+    }
     char *path = NULL;
     ws_outfile *list = NULL;
     int rc = asprintf(&path, "%s/kernelslist.g", out_dir) < 0 ? ws_fail(err, "out of memory") : 0;
