@@ -19,6 +19,9 @@ static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
 
 static int run(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1])
+            return cli_option_problem("info", argv[i]);
     if (argc != 2)
         return cli_error(NULL, "info takes one trace file; see 'warpscope info --help'");
     const char *path = argv[1];

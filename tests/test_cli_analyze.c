@@ -99,7 +99,7 @@ Test(cli_analyze, bad_options_are_one_line_errors)
         const char *a, *b, *expect;
     } cases[] = {
         {"--gpu", "maxwell", "warpscope: unknown GPU 'maxwell' (presets: fermi,"},
-        {"--schedule", "rr,fifo", "warpscope: --schedule: unknown policy 'fifo'"},
+        {"--schedule", "rr,fifo", "warpscope: --schedule: unknown CTA schedule or warp order 'fifo'"},
         {"--sample", "2", "warpscope: --sample: expected a rate in (0, 1], got '2'"},
         {"--sample", "1e-8", "warpscope: --sample: the smallest rate is 2^-24 (5.96e-08), got '1e-8'"},
         {"--l1", "16K:0:128", "warpscope: l1.ways: must be at least 1"},
