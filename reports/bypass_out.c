@@ -8,6 +8,7 @@
 #include "reports/csv_keys.h"
 #include "reports/json_out.h"
 #include "reports/numfmt.h"
+#include "reports/term.h"
 #include "reports/replay_text.h"
 #include "reports/report_doc.h"
 #include "util/version.h"
@@ -181,34 +182,56 @@ static bypass_view_pc *view_of(bypass_view *v, const bypass_advice *a, const wst
 /* Bytes below L1 first (the verdict's measure), then S1's miss rate. */
 static void print_before_after(FILE *out, const bypass_view *v)
 {
-    fprintf(out, "  %-14s %18s %10s %16s %10s\n", "replay", "global-load bytes", "change",
-            "L1 miss rate of", "change");
-    fprintf(out, "  %-14s %18s %10s %16s\n", "", "(L1 -> L2)", "", "the cached loads*");
+    term_table *t = term_table_new(2);
+    term_table_column(t, "replay", TERM_LEFT, 0);
+    term_table_column(t, "global-load bytes\n(L1 -> L2)", TERM_RIGHT, 4);
+    term_table_column(t, "change", TERM_RIGHT, 3);
+    term_table_column(t, "L1 miss rate of\nthe cached loads*", TERM_RIGHT, 2);
+    term_table_column(t, "change*", TERM_RIGHT, 1);
     const bypass_view_outcome *base = &v->outcomes[BYPASS_BASELINE];
     for (int i = 0; i < BYPASS_OUTCOMES; i++) {
         const bypass_view_outcome *o = &v->outcomes[i];
         char b[32];
         replay_format_bytes(b, sizeof b, o->global_load_bytes);
-        fprintf(out, "  %-14s %18s %+9.1f%% %15.1f%% %+9.1f\n", bypass_outcome_names[i], b,
-                bypass_view_pct_change(o->global_load_bytes, base->global_load_bytes),
-                o->cached_miss_pct, o->cached_miss_pct - base->cached_miss_pct);
+        term_table_cell(t, "%s", bypass_outcome_names[i]);
+        term_table_cell(t, "%s", b);
+        term_table_cell(t, "%+.1f%%", bypass_view_pct_change(o->global_load_bytes, base->global_load_bytes));
+        term_table_cell(t, "%.1f%%", o->cached_miss_pct);
+        term_table_cell(t, "%+.1f", o->cached_miss_pct - base->cached_miss_pct);
     }
-    fprintf(out, "  * %s\n", BYPASS_MISS_RATE_NOTE);
+    term_table_print(t, out, term_width(out));
+    term_table_free(t);
+    term_printf(out, 4, "  * %s", BYPASS_MISS_RATE_NOTE);
 }
 
 static void print_changes(FILE *out, const bypass_view *v)
 {
     fprintf(out, "Source lines to change (load through L2 only):\n");
+    term_table *t = term_table_new(2);
+    term_table_column(t, "source", TERM_LEFT, 0);
+    term_table_column(t, "change", TERM_LEFT, 2);
+    term_table_column(t, "load PC", TERM_LEFT, 1);
+    term_table_column(t, "saves", TERM_RIGHT, 3);
     bypass_change c;
     for (uint32_t i = 0; i < v->pc_count; i++)
-        if (bypass_view_change_at(v, i, &c))
-            fprintf(out, "  %-30s " BYPASS_ADVICE " (%s)   saves %s\n", c.place, c.at, c.saved);
+        if (bypass_view_change_at(v, i, &c)) {
+            term_table_cell(t, "%s", c.place);
+            term_table_cell(t, BYPASS_ADVICE);
+            term_table_cell(t, "%s", c.at);
+            term_table_cell(t, "%s", c.saved);
+        }
     for (uint32_t i = 0; i < v->pc_count; i++) {
         const char *base;
         char saved[32];
-        if (bypass_view_whole_file(v, i, &base, saved, sizeof saved))
-            fprintf(out, "  %-30s " BYPASS_WHOLE_FILE "  saves up to %s\n", base, saved);
+        if (bypass_view_whole_file(v, i, &base, saved, sizeof saved)) {
+            term_table_cell(t, "%s", base);
+            term_table_cell(t, BYPASS_WHOLE_FILE);
+            term_table_cell(t, "all");
+            term_table_cell(t, "up to %s", saved);
+        }
     }
+    term_table_print(t, out, term_width(out));
+    term_table_free(t);
     fprintf(out, "\n");
 }
 
@@ -221,30 +244,43 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
     uint64_t worthy = bypass_table_worthy_count(a->table);
     char verdict[256];
     bypass_view_verdict(verdict, sizeof verdict, &v);
-    fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s; "
-                 "baseline L1 %s)\n",
-            bypass_view_u_words(a->utilization == BYPASS_U_RAW_BYTES), a->l1_policy);
-    fprintf(out, "  verdict: %s\n", verdict);
+    term_printf(out, 2, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s; "
+                        "baseline L1 %s)",
+                bypass_view_u_words(a->utilization == BYPASS_U_RAW_BYTES), a->l1_policy);
+    term_printf(out, 4, "  verdict: %s", verdict);
     if (v.all_bypassed)
-        fprintf(out, "  %s\n", BYPASS_ALL_BYPASSED);
-    fprintf(out, "  lines touched by cached global loads %s, bypass-worthy %s (%s)\n\n",
-            numfmt_grouped(bypass_table_count(a->table)).s, numfmt_grouped(worthy).s,
-            numfmt_share((double)worthy, (double)bypass_table_count(a->table)).s);
+        term_printf(out, 4, "  %s", BYPASS_ALL_BYPASSED);
+    term_printf(out, 4, "  lines touched by cached global loads %s, bypass-worthy %s (%s)\n",
+                numfmt_grouped(bypass_table_count(a->table)).s, numfmt_grouped(worthy).s,
+                numfmt_share((double)worthy, (double)bypass_table_count(a->table)).s);
+    fprintf(out, "\n");
     if (v.pc_count) {
-        fprintf(out, "  %-30s %-18s %-18s %12s %8s %-7s %14s\n", "load PC", "source", "SASS",
-                "requests", "worthy", "verdict", "traffic change");
+        term_table *table = term_table_new(2);
+        term_table_column(table, "load PC", TERM_LEFT, 0);
+        term_table_column(table, "source", TERM_LEFT, 3);
+        term_table_column(table, "SASS", TERM_LEFT, 1);
+        term_table_column(table, "requests", TERM_RIGHT, 2);
+        term_table_column(table, "worthy", TERM_RIGHT, 4);
+        term_table_column(table, "verdict", TERM_LEFT, 6);
+        term_table_column(table, "traffic change", TERM_RIGHT, 5);
         for (uint32_t i = 0; i < v.pc_count; i++) {
             const bypass_view_pc *pc = &v.pcs[i];
             bypass_where w;
             char change[32];
             bypass_view_where(&w, pc, 30);
             bypass_view_change(change, sizeof change, &v, pc);
-            fprintf(out, "  %-30s %-18.18s %-18.18s %12s %7.1f%% %-7s %14s\n", w.at,
-                    *w.source ? w.source : "-", pc->sass ? pc->sass : "-",
-                    numfmt_grouped(pc->requests).s, 100.0 * pc->share,
-                    pc->recommend ? "bypass" : "keep", change);
+            term_table_cell(table, "%s", w.at);
+            term_table_cell(table, "%.18s", *w.source ? w.source : "-");
+            term_table_cell(table, "%.18s", pc->sass ? pc->sass : "-");
+            term_table_cell(table, "%s", numfmt_grouped(pc->requests).s);
+            term_table_cell(table, "%.1f%%", 100.0 * pc->share);
+            term_table_cell(table, "%s", pc->recommend ? "bypass" : "keep");
+            term_table_cell(table, "%s", change);
         }
-        fprintf(out, "  " BYPASS_TABLE_NOTE "\n\n");
+        term_table_print(table, out, term_width(out));
+        term_table_free(table);
+        term_printf(out, 3, "  " BYPASS_TABLE_NOTE "\n");
+        fprintf(out, "\n");
         if (bypass_view_recommended(&v))
             print_changes(out, &v);
     }
