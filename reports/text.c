@@ -105,6 +105,9 @@ void report_text_summary(FILE *out, const analysis *a, const text_groups *groups
     term_field(out, "fully-assoc. LRU", "L1-sized miss ratio %s, L2-sized %s (from reuse distance%s)", mrc_percent(per_sm, l1_lines, rate).s, mrc_percent(global, l2_lines, rate).s, rate < 1.0 ? ", sampled" : "");
     term_field(out, "cold (first touch)", "%.1f%% of line requests", pct((double)global->cold, (double)global->total));
     uint32_t block = analysis_sharing_block(&a->options, &a->config);
-    term_field(out, "shared across SMs", "%.1f%% of %s %u-byte blocks; %.2f SMs per shared block", 100 * sharing_shared_fraction(sh), numfmt_grouped(sh->blocks).s, block, sharing_mean_sms_per_shared_block(sh));
+    term_field(out, "shared across SMs", "%.1f%% of each launch's %u-byte blocks (%s distinct "
+               "blocks, %s counted per launch); %.2f SMs per shared block",
+               100 * sharing_shared_fraction(sh), block, numfmt_grouped(sh->distinct_blocks).s,
+               numfmt_grouped(sh->blocks).s, sharing_mean_sms_per_shared_block(sh));
     term_field(out, "CTA pairs sharing", "%.1f%% at distance < %d (%s pairs)", 100 * sharing_neighbour_pair_share(sh), SHARING_NEIGHBOUR_DISTANCE, numfmt_grouped(sh->cta_pairs).s);
 }
