@@ -327,8 +327,11 @@ void term_table_print(term_table *t, FILE *out, unsigned width)
     }
     free(texts);
     if (used) {
+        /* One line: the short form when the long one does not fit. */
         char note[600];
         snprintf(note, sizeof note, "(left out to fit %u columns: %s)", width, left_out);
+        if (t->indent + term_text_width(note) > width)
+            snprintf(note, sizeof note, "(left out: %s)", left_out);
         fprintf(out, "%*s", (int)t->indent, "");
         term_wrap(out, width, t->indent, t->indent + 1, note);
     }

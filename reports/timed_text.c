@@ -33,7 +33,7 @@ void timed_text_summary(FILE *out, const replay_results *r)
     uint64_t cycles = timed_cycles(r), slots = t->issue_cycles;
     for (int c = 0; c < STALL_CAUSES; c++)
         slots += t->stalls[c];
-    fprintf(out, "timed replay (the model's figures, not a GPU's: docs/validation.md)\n");
+    term_printf(out, 2, "timed replay (the model's figures, not a GPU's: docs/validation.md)");
     term_field(out, "cycles", "%14s  IPC %.3f (%s warp instructions, %s of them memory)", GROUPED(cycles), cycles ? (double)t->instructions / (double)cycles : 0.0, GROUPED(t->instructions), GROUPED(t->memory_instructions));
     term_field(out, "scheduler cycles", "issued %s; stalled on memory %s, pipeline %s, throttled %s, no warp %s", SHARE(t->issue_cycles, slots), SHARE(t->stalls[STALL_MEMORY], slots), SHARE(t->stalls[STALL_PIPELINE], slots), SHARE(t->stalls[STALL_THROTTLED], slots), SHARE(t->stalls[STALL_NO_WARP], slots));
     const latency_counts *l = &r->total.latency;

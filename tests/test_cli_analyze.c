@@ -267,6 +267,7 @@ Test(cli_analyze, sharing_at_every_block_size)
         const char *block;
         int bytes, blocks, shared;
     } cases[] = {{NULL, 128, 1, 1}, {"32", 32, 3, 1}, {"4", 4, 18, 0}, {"4096", 4096, 1, 1}};
+    setenv("COLUMNS", "200", 1); /* the sharing line unwrapped */
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cli_result r = cases[i].block ? cli_run("analyze", trace, "--sharing-block", cases[i].block,
                                                 "-o", out, "--html", html, "--quiet", NULL)
@@ -274,17 +275,19 @@ Test(cli_analyze, sharing_at_every_block_size)
                                                 "--quiet", NULL);
         cr_assert_eq(r.status, 0, "%s", r.err);
         char line[128];
-        snprintf(line, sizeof line, "of %d %d-byte blocks", cases[i].blocks, cases[i].bytes);
+        snprintf(line, sizeof line, "%d-byte blocks (%d distinct", cases[i].bytes, cases[i].blocks);
         cr_assert(strstr(r.out, line) != NULL, "%s: %s", line, r.out);
         cli_result_free(&r);
         char *page = test_read_file(html, NULL);
-        snprintf(line, sizeof line, "blocks of %d bytes are touched", cases[i].bytes);
+        snprintf(line, sizeof line, "%d distinct blocks of %d bytes", cases[i].blocks, cases[i].bytes);
         cr_assert(page && strstr(page, line), "the HTML says: %s", line);
         free(page);
         json_t *doc = json_load_file(out, 0, NULL);
         json_t *sharing = json_object_get(json_object_get(doc, "summary"), "sharing");
         cr_assert_eq(number(sharing, "block_bytes"), cases[i].bytes);
         cr_assert_eq(number(sharing, "blocks"), cases[i].blocks, "block %d", cases[i].bytes);
+        /* One kernel launch: its blocks are the trace's distinct blocks. */
+        cr_assert_eq(number(sharing, "distinct_blocks"), cases[i].blocks, "block %d", cases[i].bytes);
         cr_assert_eq(number(sharing, "shared_blocks"), cases[i].shared, "block %d", cases[i].bytes);
         cr_assert_eq(number(sharing, "multi_cta_blocks"), cases[i].shared);
         json_decref(doc);
