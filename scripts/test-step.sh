@@ -21,13 +21,11 @@ if [ -n "$synthesis" ]; then
     passed=$(echo "$synthesis" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
     failing=$(echo "$synthesis" | sed -n 's/.*Failing: \([0-9]*\).*/\1/p')
     crashing=$(echo "$synthesis" | sed -n 's/.*Crashing: \([0-9]*\).*/\1/p')
-    tested=$(echo "$synthesis" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
     failed=$((failing + crashing))
     skipped=$(grep -ac '^\[SKIP\]' "$log")
     [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1 # the runner itself failed
     outcome=$([ "$rc" -eq 0 ] && echo passed || echo failed)
     echo "$name $outcome ${passed:-0} $failed $skipped" >>"$results"
-    : "${tested:=0}"
 elif [ "$rc" -ne 0 ]; then
     echo "$name failed 0 1 0" >>"$results"
 elif grep -aqi 'skipped' "$log"; then
