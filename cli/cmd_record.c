@@ -144,8 +144,8 @@ static int run(int argc, char **argv)
     if (rc != 0)
         return cli_fail(strstr(err.msg, "unknown workload") ? NULL : out, &err);
     if (verify) {
-        term_printf(stdout, 2, "verified: the output of the %u kernel launches matches the CPU "
-                               "reference", check.kernels);
+        term_printf(stdout, 2, "verified: the output of the %u kernel launch%s matches the CPU "
+                               "reference", check.kernels, check.kernels == 1 ? "" : "es");
         term_printf(stdout, 2, "verified: %s read back holds the %s records written, in %s CTAs, "
                                "identical (checksums match)",
                     out, numfmt_grouped(check.records_read).s, numfmt_grouped(check.ctas).s);
