@@ -88,8 +88,10 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err)
                 return -1;
             char orders[256];
             warp_order_names(orders, sizeof orders);
-            return ws_fail(err, "--schedule: unknown CTA schedule or warp order '%s' (CTA schedules: "
-                           "rr, qN, qx, qx_adpt, bcs, recorded; warp orders: %s)", part, orders);
+            return ws_fail(err,
+                           "--schedule: unknown CTA schedule or warp order '%s' (CTA schedules: "
+                           "rr, qN, qx, qx_adpt, bcs, recorded; warp orders: %s)",
+                           part, orders);
         }
     }
     if ((out->cta == CTA_RECORDED) != (out->warp->recorded != 0))

@@ -340,7 +340,8 @@ static void count_distinct(sharing *s)
     for (size_t i = 0; i < s->index.capacity; i++) {
         const u64map_slot *slot = &s->index.slots[i];
         int inserted;
-        if ((slot->tag & U64MAP_USED) && u64map_upsert(&s->seen, slot->key, 0, &inserted) && inserted)
+        if ((slot->tag & U64MAP_USED) && u64map_upsert(&s->seen, slot->key, 0, &inserted) &&
+            inserted)
             s->results.distinct_blocks++;
     }
 }

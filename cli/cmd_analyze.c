@@ -194,8 +194,9 @@ static int run(int argc, char **argv)
         if (a->replay)
             replay_text_summary(stdout, hierarchy_results(a->replay));
         else
-            term_printf(stdout, 2, "replay: skipped: L1 %s / L2 %s need a backward pass or a "
-                                   "profile; use `warpscope replay` or `warpscope bypass`",
+            term_printf(stdout, 2,
+                        "replay: skipped: L1 %s / L2 %s need a backward pass or a "
+                        "profile; use `warpscope replay` or `warpscope bypass`",
                         config.l1.policy, config.l2.policy);
     }
     analysis_out_close(&out);

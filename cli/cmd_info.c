@@ -74,13 +74,15 @@ static int run(int argc, char **argv)
         const wst_kernel *kernel = &t->kernels[k];
         printf("\nkernel %u   %s\n", k, or_dash(kernel->name));
         term_printf(stdout, 4, "  grid (%u,%u,%u)  block (%u,%u,%u)  shared %u B  registers %u\n",
-               kernel->grid.x, kernel->grid.y, kernel->grid.z, kernel->block.x, kernel->block.y,
-               kernel->block.z, kernel->shared_mem_bytes, kernel->registers_per_thread);
-        term_printf(stdout, 4, "  CTAs %u  records %" PRIu64 " (loads %" PRIu64 ", stores %" PRIu64
-               ", atomics %" PRIu64 ")  PCs %u\n",
-               kernel->cta_count, kernel->record_count, kernel->records_by_kind[WST_LOAD],
-               kernel->records_by_kind[WST_STORE], kernel->records_by_kind[WST_ATOMIC],
-               kernel->pc_count);
+                    kernel->grid.x, kernel->grid.y, kernel->grid.z, kernel->block.x,
+                    kernel->block.y, kernel->block.z, kernel->shared_mem_bytes,
+                    kernel->registers_per_thread);
+        term_printf(stdout, 4,
+                    "  CTAs %u  records %" PRIu64 " (loads %" PRIu64 ", stores %" PRIu64
+                    ", atomics %" PRIu64 ")  PCs %u\n",
+                    kernel->cta_count, kernel->record_count, kernel->records_by_kind[WST_LOAD],
+                    kernel->records_by_kind[WST_STORE], kernel->records_by_kind[WST_ATOMIC],
+                    kernel->pc_count);
         if (timed && timed < t->kernel_count)
             printf("  timing %s\n", kernel->has_timing ? "from the collector" : "none");
     }

@@ -25,13 +25,16 @@ static int run(int argc, char **argv)
         term_printf(stdout, 16, "  %-13s %s", policy_all[i]->name, policy_all[i]->description);
     term_printf(stdout, 2, "admission (alone = lru+NAME; or REPLACEMENT+NAME):");
     for (int i = 0; admission_all[i]; i++)
-        term_printf(stdout, 16, "  %-13s %s", admission_all[i]->name, admission_all[i]->description);
+        term_printf(stdout, 16, "  %-13s %s", admission_all[i]->name,
+                    admission_all[i]->description);
     term_printf(stdout, 2, "systems (--manage NAME, or NAME and P+NAME in compare --policies):");
     for (int i = 0; managed_systems[i].name; i++)
-        term_printf(stdout, 16, "  %-13s %s", managed_systems[i].name, managed_systems[i].description);
+        term_printf(stdout, 16, "  %-13s %s", managed_systems[i].name,
+                    managed_systems[i].description);
     term_printf(stdout, 2, "warp orders (--schedule CTA,ORDER, or P@ORDER in compare --policies):");
     for (int i = 0; warp_order_all[i]; i++)
-        term_printf(stdout, 16, "  %-13s %s", warp_order_all[i]->name, warp_order_all[i]->description);
+        term_printf(stdout, 16, "  %-13s %s", warp_order_all[i]->name,
+                    warp_order_all[i]->description);
     return 0;
 }
 

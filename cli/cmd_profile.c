@@ -214,8 +214,9 @@ static int run(int argc, char **argv)
     if (status == 0 && html_report_write(doc, kernels, html_path, &err) != 0)
         status = cli_fail(html_path, &err);
     if (status == 0)
-        term_printf(stdout, 2, "\nreport: %s (open in a browser); data: %s and the tables in %s/ "
-                               "(docs/report-schema.md)",
+        term_printf(stdout, 2,
+                    "\nreport: %s (open in a browser); data: %s and the tables in %s/ "
+                    "(docs/report-schema.md)",
                     html_path, json_path, tables);
     json_decref(doc);
     kernel_spool_free(kernels);

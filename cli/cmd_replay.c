@@ -75,8 +75,10 @@ static int run(int argc, char **argv)
     if (status == 0 && a.replay.schedule.warp->under_study) {
         char schedule[32];
         sched_options_format(&a.replay.schedule, schedule, sizeof schedule);
-        term_field(stdout, "issue order", "%s is under study: its issue order is its own, steered "
-                   "by the cache, not the baseline's", schedule);
+        term_field(stdout, "issue order",
+                   "%s is under study: its issue order is its own, steered "
+                   "by the cache, not the baseline's",
+                   schedule);
     }
     hierarchy_free(h);
     wst_reader_close(r);

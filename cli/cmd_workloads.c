@@ -47,8 +47,9 @@ static int run(int argc, char **argv)
         term_printf(stdout, hang, "%-*s  %-*s  %s", name_w, w->name, suite_w, w->suite,
                     w->description);
         term_printf(stdout, hang, "%-*s  kernels: %s", name_w + suite_w + 2, "", w->kernels);
-        term_printf(stdout, hang, "%-*s  sizes: small %s, medium %s, large %s", name_w + suite_w + 2,
-                    "", w->sizes[SIZE_SMALL], w->sizes[SIZE_MEDIUM], w->sizes[SIZE_LARGE]);
+        term_printf(stdout, hang, "%-*s  sizes: small %s, medium %s, large %s",
+                    name_w + suite_w + 2, "", w->sizes[SIZE_SMALL], w->sizes[SIZE_MEDIUM],
+                    w->sizes[SIZE_LARGE]);
     }
     return 0;
 }

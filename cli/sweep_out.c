@@ -193,7 +193,8 @@ int sweep_write(const sweep_result *grid, const sweep_summary *s, const replay_a
     return status;
 }
 
-static void point_row(term_table *t, const char *what, const sweep_point *p, const sweep_point *base)
+static void point_row(term_table *t, const char *what, const sweep_point *p,
+                      const sweep_point *base)
 {
     double l2 = (double)sweep_l2_bytes(p), l2_base = (double)sweep_l2_bytes(base);
     term_table_cell(t, "%s", what);
@@ -222,10 +223,12 @@ void sweep_print(FILE *out, const sweep_result *g, const sweep_summary *s)
     point_row(t, "Poise searched (traffic)", sweep_at(g, v.by_traffic.n, v.by_traffic.p), base);
     term_table_print(t, out, term_width(out));
     term_table_free(t);
-    term_printf(out, 2, "  polluting: the hit rate of the p warps that allocate in L1; L1->L2: "
-                        "bytes relative to the baseline");
-    term_printf(out, 2, "  Poise's latency feature comes from the timed replay (L_o %.0f, L' %.0f "
-                        "cycles); I_n = %.2f instructions per global load (the trace's memory "
-                        "instructions)",
+    term_printf(out, 2,
+                "  polluting: the hit rate of the p warps that allocate in L1; L1->L2: "
+                "bytes relative to the baseline");
+    term_printf(out, 2,
+                "  Poise's latency feature comes from the timed replay (L_o %.0f, L' %.0f "
+                "cycles); I_n = %.2f instructions per global load (the trace's memory "
+                "instructions)",
                 v.in.l_o, v.in.l_1, v.in.i_n);
 }

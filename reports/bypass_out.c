@@ -195,7 +195,8 @@ static void print_before_after(FILE *out, const bypass_view *v)
         replay_format_bytes(b, sizeof b, o->global_load_bytes);
         term_table_cell(t, "%s", bypass_outcome_names[i]);
         term_table_cell(t, "%s", b);
-        term_table_cell(t, "%+.1f%%", bypass_view_pct_change(o->global_load_bytes, base->global_load_bytes));
+        term_table_cell(t, "%+.1f%%",
+                        bypass_view_pct_change(o->global_load_bytes, base->global_load_bytes));
         term_table_cell(t, "%.1f%%", o->cached_miss_pct);
         term_table_cell(t, "%+.1f", o->cached_miss_pct - base->cached_miss_pct);
     }
@@ -244,8 +245,9 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
     uint64_t worthy = bypass_table_worthy_count(a->table);
     char verdict[256];
     bypass_view_verdict(verdict, sizeof verdict, &v);
-    term_printf(out, 2, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s; "
-                        "baseline L1 %s)",
+    term_printf(out, 2,
+                "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s; "
+                "baseline L1 %s)",
                 bypass_view_u_words(a->utilization == BYPASS_U_RAW_BYTES), a->l1_policy);
     term_printf(out, 4, "  verdict: %s", verdict);
     if (v.all_bypassed)

@@ -9,7 +9,7 @@
 
 #define CHAR_PX 6.2 /* width of a label character at the page's font size */
 #define LEGEND_STEPS 32
-#define WEIGHT_BAR_PX 40   /* the longest row-weight bar */
+#define WEIGHT_BAR_PX 40    /* the longest row-weight bar */
 #define WEIGHT_COLUMN_PX 92 /* the bar and its percentage */
 
 /* The colour scale of one heatmap: values low..high map to the scale's
@@ -43,8 +43,8 @@ static heatmap_scale heatmap_scale_rule(const heatmap *h)
     } else if (most > least) {
         s.low = least;
         s.log = 0;
-        snprintf(s.note, sizeof s.note, "colours span the data: %s to %s", numfmt(h->format, least).s,
-                 numfmt(h->format, most).s);
+        snprintf(s.note, sizeof s.note, "colours span the data: %s to %s",
+                 numfmt(h->format, least).s, numfmt(h->format, most).s);
     } else {
         s.log = 0;
         snprintf(s.note, sizeof s.note, "every cell %s", numfmt(h->format, s.high).s);
@@ -97,9 +97,11 @@ static void column_labels(FILE *out, const heatmap *h, const chart_plot *p, doub
     unsigned col_stride = (unsigned)ceil(label_px / cw), last = h->cols - 1;
     for (unsigned c = 0; c < h->cols; c += col_stride)
         if (c == last || (last - c) * cw >= label_px)
-            svg_text(out, p->x + (c + 0.5) * cw, p->y + p->h + 15, "middle", 0, "tick", h->col_labels[c]);
+            svg_text(out, p->x + (c + 0.5) * cw, p->y + p->h + 15, "middle", 0, "tick",
+                     h->col_labels[c]);
     if (last % col_stride != 0)
-        svg_text(out, p->x + (last + 0.5) * cw, p->y + p->h + 15, "middle", 0, "tick", h->col_labels[last]);
+        svg_text(out, p->x + (last + 0.5) * cw, p->y + p->h + 15, "middle", 0, "tick",
+                 h->col_labels[last]);
 }
 
 /* A continuous x axis 0..x_max under the columns, at round values. */

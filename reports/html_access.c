@@ -87,13 +87,22 @@ void html_access_map(FILE *out, const json_t *doc)
                      "instructions.</p>\n",
                 g.regions, numfmt_bytes(report_num(map, "region_bytes")).s,
                 numfmt_count(report_num(map, "issues_per_bin")).s);
-        heatmap h = {.label = "line requests by address region and time", .rows = g.regions,
-                     .cols = g.bins, .values = g.values, .row_labels = g.row_labels,
-                     .col_labels = g.col_labels, .x_title = "issued instructions",
-                     .y_title = "address region (start)", .legend_title = "line requests",
-                     .format = NUMFMT_COUNT, .log_scale = 1,
-                     .x_max = g.bins * report_num(map, "issues_per_bin"), .x_format = NUMFMT_COUNT,
-                     .label_width = 110, .plot_width = 640, .plot_height = 440};
+        heatmap h = {.label = "line requests by address region and time",
+                     .rows = g.regions,
+                     .cols = g.bins,
+                     .values = g.values,
+                     .row_labels = g.row_labels,
+                     .col_labels = g.col_labels,
+                     .x_title = "issued instructions",
+                     .y_title = "address region (start)",
+                     .legend_title = "line requests",
+                     .format = NUMFMT_COUNT,
+                     .log_scale = 1,
+                     .x_max = g.bins * report_num(map, "issues_per_bin"),
+                     .x_format = NUMFMT_COUNT,
+                     .label_width = 110,
+                     .plot_width = 640,
+                     .plot_height = 440};
         chart_heatmap(out, &h);
         grid_free(&g);
     }

@@ -69,8 +69,9 @@ static void equal_rates_note(FILE *out, const json_t *doc, const json_t *policie
     fprintf(out, "<p class=\"how\">Every policy has the same hit rates on this trace, so the bars "
                  "are equal.");
     if (all > 0 && cold / all >= 0.99)
-        fprintf(out, " %s of the L1 misses are cold (first touches of a line), which no "
-                     "replacement policy can turn into hits.",
+        fprintf(out,
+                " %s of the L1 misses are cold (first touches of a line), which no "
+                "replacement policy can turn into hits.",
                 numfmt_percent(cold / all).s);
     else
         fprintf(out, " The lines that are reused stay in the cache whichever line a policy "

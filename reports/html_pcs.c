@@ -131,12 +131,22 @@ static void one_scope(FILE *out, const reuse_view *v, const pc_groups *pcs, int 
             values[r * cols + c] = all > 0 ? v->rows[r]->reuse[scope][b] / all : NAN;
         }
     }
-    heatmap h = {.label = title, .rows = (unsigned)v->n, .cols = cols, .values = values,
-                 .row_labels = v->row_labels, .col_labels = v->col_labels,
-                 .x_title = "reuse distance (distinct lines, bucket start)", .y_title = "PC",
-                 .legend_title = "share of the PC's requests", .format = NUMFMT_PERCENT,
-                 .label_width = LABEL_WIDTH, .plot_width = 520, .plot_height = 560,
-                 .marker_count = v->marker_count, .markers = v->markers, .row_weights = weights,
+    heatmap h = {.label = title,
+                 .rows = (unsigned)v->n,
+                 .cols = cols,
+                 .values = values,
+                 .row_labels = v->row_labels,
+                 .col_labels = v->col_labels,
+                 .x_title = "reuse distance (distinct lines, bucket start)",
+                 .y_title = "PC",
+                 .legend_title = "share of the PC's requests",
+                 .format = NUMFMT_PERCENT,
+                 .label_width = LABEL_WIDTH,
+                 .plot_width = 520,
+                 .plot_height = 560,
+                 .marker_count = v->marker_count,
+                 .markers = v->markers,
+                 .row_weights = weights,
                  .row_weight_title = "its requests"};
     html_subtitle(out, title);
     chart_heatmap(out, &h);
@@ -149,7 +159,8 @@ static void one_scope(FILE *out, const reuse_view *v, const pc_groups *pcs, int 
 static void capacity_markers(FILE *out, const json_t *doc, reuse_view *v, char (*text)[48])
 {
     static const char *const levels[] = {"L1", "L2"};
-    static const char *const paths[][2] = {{"gpu.l1.size", "gpu.l1.line"}, {"gpu.l2.size", "gpu.l2.line"}};
+    static const char *const paths[][2] = {{"gpu.l1.size", "gpu.l1.line"},
+                                           {"gpu.l2.size", "gpu.l2.line"}};
     for (int l = 0; l < 2; l++) {
         double line = report_num(doc, paths[l][1]);
         double lines = line > 0 ? report_num(doc, paths[l][0]) / line : NAN;
@@ -160,8 +171,9 @@ static void capacity_markers(FILE *out, const json_t *doc, reuse_view *v, char (
         if (column <= v->buckets)
             v->markers[v->marker_count++] = (heatmap_marker){column, text[l]};
         else
-            fprintf(out, "<p class=\"how\">The %s (%s lines) holds more than the longest reuse "
-                         "distance drawn: every reuse here fits in it.</p>\n",
+            fprintf(out,
+                    "<p class=\"how\">The %s (%s lines) holds more than the longest reuse "
+                    "distance drawn: every reuse here fits in it.</p>\n",
                     levels[l], numfmt_count(lines).s);
     }
 }
@@ -200,7 +212,10 @@ void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs)
             labels[r] = label_of(rows[r]);
             row_labels[r] = labels[r].text;
         }
-        reuse_view v = {.rows = rows, .n = n, .buckets = buckets, .row_labels = row_labels,
+        reuse_view v = {.rows = rows,
+                        .n = n,
+                        .buckets = buckets,
+                        .row_labels = row_labels,
                         .col_labels = col_labels};
         char marker_text[2][48];
         capacity_markers(out, doc, &v, marker_text);

@@ -104,16 +104,22 @@ void html_sm_sharing(FILE *out, const json_t *doc)
         double per_launch = report_num(doc, "summary.sharing.blocks");
         fprintf(out, "<p class=\"how\">");
         if (distinct > 0)
-            fprintf(out, "The trace touched %s distinct blocks of %s bytes (%s counting each "
-                         "kernel launch's blocks apart: sharing is measured within a launch). ",
-                    numfmt_grouped_count(distinct).s, block_text, numfmt_grouped_count(per_launch).s);
+            fprintf(out,
+                    "The trace touched %s distinct blocks of %s bytes (%s counting each "
+                    "kernel launch's blocks apart: sharing is measured within a launch). ",
+                    numfmt_grouped_count(distinct).s, block_text,
+                    numfmt_grouped_count(per_launch).s);
         else
-            fprintf(out, "The kernel launches touched %s blocks of %s bytes, each launch's counted "
-                         "apart. ", numfmt_grouped_count(per_launch).s, block_text);
-        fprintf(out, "%s of a launch's blocks are touched by two or more SMs; a shared block is "
-                     "touched by %s SMs on average.</p>\n",
-                numfmt_percent(report_num(doc, "summary.sharing.shared_fraction")).s,
-                numfmt(NUMFMT_PLAIN, report_num(doc, "summary.sharing.mean_sms_per_shared_block")).s);
+            fprintf(out,
+                    "The kernel launches touched %s blocks of %s bytes, each launch's counted "
+                    "apart. ",
+                    numfmt_grouped_count(per_launch).s, block_text);
+        fprintf(
+            out,
+            "%s of a launch's blocks are touched by two or more SMs; a shared block is "
+            "touched by %s SMs on average.</p>\n",
+            numfmt_percent(report_num(doc, "summary.sharing.shared_fraction")).s,
+            numfmt(NUMFMT_PLAIN, report_num(doc, "summary.sharing.mean_sms_per_shared_block")).s);
         draw_sharing(out, &m);
         matrix_free(&m);
     }

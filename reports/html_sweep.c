@@ -46,11 +46,18 @@ static void grid_chart(FILE *out, const json_t *points, unsigned n_max, const ch
             rows[k] = names[n_max - 1 - k];
         }
         grid_values(points, n_max, key, scale_by, v);
-        heatmap h = {.label = label, .rows = n_max, .cols = n_max, .values = v,
-                     .row_labels = rows, .col_labels = cols,
+        heatmap h = {.label = label,
+                     .rows = n_max,
+                     .cols = n_max,
+                     .values = v,
+                     .row_labels = rows,
+                     .col_labels = cols,
                      .x_title = "N: warps that issue (per scheduler)",
-                     .y_title = "p: of them, warps that allocate", .legend_title = legend,
-                     .format = format, .square = 1, .label_width = 40};
+                     .y_title = "p: of them, warps that allocate",
+                     .legend_title = legend,
+                     .format = format,
+                     .square = 1,
+                     .label_width = 40};
         chart_heatmap(out, &h);
     }
     free(v);

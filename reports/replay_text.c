@@ -70,10 +70,14 @@ static void print_levels(FILE *out, const replay_results *r)
     term_table_print(t, out, term_width(out));
     term_table_free(t);
     if (c->l1.pending_hits)
-        term_field(out, "pending hits", "%s L1 requests merged into a pending miss; hit rate with them %s", GROUPED(c->l1.pending_hits), SHARE(c->l1.hits + c->l1.pending_hits, c->l1.accesses));
+        term_field(
+            out, "pending hits", "%s L1 requests merged into a pending miss; hit rate with them %s",
+            GROUPED(c->l1.pending_hits), SHARE(c->l1.hits + c->l1.pending_hits, c->l1.accesses));
     if (c->l1.bypasses)
-        term_field(out, "bypassed", "%s of L1 load requests skip it (ld.cg/ld.cv, or the policy); what-if: "
-                   "--cache-op ignore", SHARE(c->l1.bypasses, c->l1.accesses));
+        term_field(out, "bypassed",
+                   "%s of L1 load requests skip it (ld.cg/ld.cv, or the policy); what-if: "
+                   "--cache-op ignore",
+                   SHARE(c->l1.bypasses, c->l1.accesses));
 }
 
 void replay_text_summary(FILE *out, const replay_results *r)
@@ -91,15 +95,25 @@ void replay_text_summary(FILE *out, const replay_results *r)
     char mpli[16] = "n/a";
     if (m->loads)
         snprintf(mpli, sizeof mpli, "%.2f", mpli_mean(m));
-    term_field(out, "MPLI", "%14s  (fully cached %s, partial %s, fully missed %s)", mpli, SHARE(m->fully_cached, m->loads), SHARE(m->partially_cached, m->loads), SHARE(m->fully_missed, m->loads));
+    term_field(out, "MPLI", "%14s  (fully cached %s, partial %s, fully missed %s)", mpli,
+               SHARE(m->fully_cached, m->loads), SHARE(m->partially_cached, m->loads),
+               SHARE(m->fully_missed, m->loads));
     const miss_counts *mc = &c->miss_classes;
     uint64_t classified = 0;
     for (int k = 0; k < MISS_CLASSES; k++)
         classified += mc->by_class[k];
-    term_field(out, "L1 miss classes", "cold %s, intra-warp %s, inter-warp %s, write-evict %s", SHARE(mc->by_class[MISS_COLD], classified), SHARE(mc->by_class[MISS_INTRA_WARP], classified), SHARE(mc->by_class[MISS_INTER_WARP], classified), SHARE(mc->by_class[MISS_WRITE_EVICT], classified));
-    term_field(out, "3C", "capacity %s, conflict %s of non-cold misses", SHARE(mc->capacity, mc->capacity + mc->conflict), SHARE(mc->conflict, mc->capacity + mc->conflict));
-    term_field(out, "inter-warp hits", "%s of L1 hits", SHARE(c->inter_warp_hits, c->intra_warp_hits + c->inter_warp_hits));
-    term_field(out, "uRC", "%s of global load misses held by another SM's L1", SHARE(c->remote_held_misses, c->l1_load_misses));
+    term_field(out, "L1 miss classes", "cold %s, intra-warp %s, inter-warp %s, write-evict %s",
+               SHARE(mc->by_class[MISS_COLD], classified),
+               SHARE(mc->by_class[MISS_INTRA_WARP], classified),
+               SHARE(mc->by_class[MISS_INTER_WARP], classified),
+               SHARE(mc->by_class[MISS_WRITE_EVICT], classified));
+    term_field(out, "3C", "capacity %s, conflict %s of non-cold misses",
+               SHARE(mc->capacity, mc->capacity + mc->conflict),
+               SHARE(mc->conflict, mc->capacity + mc->conflict));
+    term_field(out, "inter-warp hits", "%s of L1 hits",
+               SHARE(c->inter_warp_hits, c->intra_warp_hits + c->inter_warp_hits));
+    term_field(out, "uRC", "%s of global load misses held by another SM's L1",
+               SHARE(c->remote_held_misses, c->l1_load_misses));
     if (r->ccn)
         replay_text_ccn(out, "CCN ring", r->ccn);
     if (r->lcm)
@@ -112,16 +126,22 @@ void replay_text_lcm(FILE *out, const char *label, const lcm_results *l)
 {
     const lcm_counts *c = &l->total;
     if (l->options.bypass)
-        term_field(out, label, "%.1f%% of global loads bypassed L1 as streaming (%" PRIu64
-                     " requests); PCs turned streaming %" PRIu64 "x, back %" PRIu64 "x", pct(c->bypassed_loads, c->loads), c->bypassed_requests, c->turned_streaming,
-                c->turned_back);
+        term_field(out, label,
+                   "%.1f%% of global loads bypassed L1 as streaming (%" PRIu64
+                   " requests); PCs turned streaming %" PRIu64 "x, back %" PRIu64 "x",
+                   pct(c->bypassed_loads, c->loads), c->bypassed_requests, c->turned_streaming,
+                   c->turned_back);
     if (l->options.coalesce)
-        term_field(out, l->options.bypass ? "  coalescer" : label, "%" PRIu64 " of %" PRIu64 " inter-warp requests merged (L1 requests "
-                     "saved); flushes: %" PRIu64 " conflict, %" PRIu64 " window, %" PRIu64
-                     " kernel end", c->merged_requests,
-                c->coalescer_requests, c->flushes_conflict, c->flushes_window, c->flushes_kernel_end);
-    term_field(out, "  monitors", "%.1f%% of loads decided alike by every warp's monitor and S2's single "
-               "warp's (%s acts)", pct(c->agreed, c->loads), lcm_monitor_name(l->options.monitor));
+        term_field(out, l->options.bypass ? "  coalescer" : label,
+                   "%" PRIu64 " of %" PRIu64 " inter-warp requests merged (L1 requests "
+                   "saved); flushes: %" PRIu64 " conflict, %" PRIu64 " window, %" PRIu64
+                   " kernel end",
+                   c->merged_requests, c->coalescer_requests, c->flushes_conflict,
+                   c->flushes_window, c->flushes_kernel_end);
+    term_field(out, "  monitors",
+               "%.1f%% of loads decided alike by every warp's monitor and S2's single "
+               "warp's (%s acts)",
+               pct(c->agreed, c->loads), lcm_monitor_name(l->options.monitor));
 }
 
 /* An SM's remote hit rate, or -1 when it sent no request round the ring. */
@@ -134,9 +154,12 @@ static double sm_hit_rate(const ccn_results *ring, uint32_t sm)
 void replay_text_ccn(FILE *out, const char *label, const ccn_results *ring)
 {
     const ccn_counts *c = &ring->total;
-    term_field(out, label, "%.1f%% remote hit rate (%" PRIu64 " of %" PRIu64 " requests), "
-                 "%.1f%% fewer L1->L2 load requests, %.1f hops a hit", pct(c->remote_hits, c->requests), c->remote_hits, c->requests,
-            pct(c->remote_hits, c->misses), c->remote_hits ? (double)c->hit_hops / (double)c->remote_hits : 0.0);
+    term_field(out, label,
+               "%.1f%% remote hit rate (%" PRIu64 " of %" PRIu64 " requests), "
+               "%.1f%% fewer L1->L2 load requests, %.1f hops a hit",
+               pct(c->remote_hits, c->requests), c->remote_hits, c->requests,
+               pct(c->remote_hits, c->misses),
+               c->remote_hits ? (double)c->hit_hops / (double)c->remote_hits : 0.0);
     /* Per SM: the spread of the remote hit rate (SMs that sent requests). */
     int lo = -1, hi = -1;
     for (uint32_t s = 0; s < ring->sms; s++) {
@@ -149,10 +172,14 @@ void replay_text_ccn(FILE *out, const char *label, const ccn_results *ring)
             hi = (int)s;
     }
     if (lo >= 0)
-        term_field(out, "  per SM", "remote hit rate from %.1f%% (SM %d) to %.1f%% (SM %d)", 100 * sm_hit_rate(ring, (uint32_t)lo), lo, 100 * sm_hit_rate(ring, (uint32_t)hi), hi);
+        term_field(out, "  per SM", "remote hit rate from %.1f%% (SM %d) to %.1f%% (SM %d)",
+                   100 * sm_hit_rate(ring, (uint32_t)lo), lo, 100 * sm_hit_rate(ring, (uint32_t)hi),
+                   hi);
     if (ring->options.throttle)
-        term_field(out, "  throttler", "ring off in %" PRIu64 " of %" PRIu64 " SM epochs; %" PRIu64
-                     " misses went straight to L2", c->ring_off_epochs, c->epochs, c->throttled);
+        term_field(out, "  throttler",
+                   "ring off in %" PRIu64 " of %" PRIu64 " SM epochs; %" PRIu64
+                   " misses went straight to L2",
+                   c->ring_off_epochs, c->epochs, c->throttled);
 }
 
 static double relative(uint64_t v, uint64_t base) { return base ? (double)v / (double)base : 0.0; }
@@ -198,12 +225,12 @@ void compare_text_table(FILE *out, const char *const *names, const replay_result
         if (pending)
             term_table_cell(t, "%s", SHARE(c->l1.pending_hits, c->l1.accesses));
         if (l1_sectors)
-            term_table_cell(t, "%s", r[i]->l1_sectored ? SHARE(c->l1.sector_hits, c->l1.sector_requests)
-                                                       : "-");
+            term_table_cell(
+                t, "%s", r[i]->l1_sectored ? SHARE(c->l1.sector_hits, c->l1.sector_requests) : "-");
         term_table_cell(t, "%.1f%%", pct(c->l2.hits, c->l2.accesses));
         if (l2_sectors)
-            term_table_cell(t, "%s", r[i]->l2_sectored ? SHARE(c->l2.sector_hits, c->l2.sector_requests)
-                                                       : "-");
+            term_table_cell(
+                t, "%s", r[i]->l2_sectored ? SHARE(c->l2.sector_hits, c->l2.sector_requests) : "-");
         term_table_cell(t, "%.2f", mpli_mean(&c->mpli));
         term_table_cell(t, "%s", l2s);
         term_table_cell(t, "%.3f", relative(l2, l2_base));
@@ -213,8 +240,9 @@ void compare_text_table(FILE *out, const char *const *names, const replay_result
     term_table_print(t, out, term_width(out));
     term_table_free(t);
     if (pending)
-        term_printf(out, 4, "  L1 pend: L1 requests that found their line still in flight (pending "
-                            "hits), counted apart from L1 hit; x: bytes relative to the first policy");
+        term_printf(out, 4,
+                    "  L1 pend: L1 requests that found their line still in flight (pending "
+                    "hits), counted apart from L1 hit; x: bytes relative to the first policy");
     int timed = 0;
     for (uint32_t i = 0; i < count; i++)
         timed |= r[i]->timed;

@@ -287,8 +287,8 @@ void term_table_print(term_table *t, FILE *out, unsigned width)
         t->columns[c].shown = 0;
         const char *h = t->columns[c].heading[0];
         const char *h2 = t->columns[c].heading[1];
-        int n = snprintf(left_out + used, sizeof left_out - used, "%s%s%s%s", used ? ", " : "",
-                         h, h2 ? " " : "", h2 ? h2 : "");
+        int n = snprintf(left_out + used, sizeof left_out - used, "%s%s%s%s", used ? ", " : "", h,
+                         h2 ? " " : "", h2 ? h2 : "");
         if (n > 0 && (size_t)n < sizeof left_out - used)
             used += (size_t)n;
     }
@@ -296,7 +296,8 @@ void term_table_print(term_table *t, FILE *out, unsigned width)
     while (shown_width(t) > width) {
         int widest = -1;
         for (unsigned c = 0; c < t->column_count; c++)
-            if (t->columns[c].shown && t->columns[c].align == TERM_LEFT && t->columns[c].width > 4 &&
+            if (t->columns[c].shown && t->columns[c].align == TERM_LEFT &&
+                t->columns[c].width > 4 &&
                 (widest < 0 || t->columns[c].width > t->columns[widest].width))
                 widest = (int)c;
         if (widest < 0)

@@ -24,7 +24,9 @@ static void print_queues(FILE *out, const char *name, const queue_counts *q, uin
         waited += q[i].wait_cycles;
         longest = q[i].max_wait > longest ? q[i].max_wait : longest;
     }
-    term_field(out, name, "%.1f cycles mean wait, %s longest; mean occupancy %.2f a queue", requests ? (double)waited / (double)requests : 0.0, GROUPED(longest), cycles && n ? (double)waited / (double)cycles / n : 0.0);
+    term_field(out, name, "%.1f cycles mean wait, %s longest; mean occupancy %.2f a queue",
+               requests ? (double)waited / (double)requests : 0.0, GROUPED(longest),
+               cycles && n ? (double)waited / (double)cycles / n : 0.0);
 }
 
 void timed_text_summary(FILE *out, const replay_results *r)
@@ -34,16 +36,23 @@ void timed_text_summary(FILE *out, const replay_results *r)
     for (int c = 0; c < STALL_CAUSES; c++)
         slots += t->stalls[c];
     term_printf(out, 2, "timed replay (the model's figures, not a GPU's: docs/validation.md)");
-    term_field(out, "cycles", "%14s  IPC %.3f (%s warp instructions, %s of them memory)", GROUPED(cycles), cycles ? (double)t->instructions / (double)cycles : 0.0, GROUPED(t->instructions), GROUPED(t->memory_instructions));
-    term_field(out, "scheduler cycles", "issued %s; stalled on memory %s, pipeline %s, throttled %s, no warp %s", SHARE(t->issue_cycles, slots), SHARE(t->stalls[STALL_MEMORY], slots), SHARE(t->stalls[STALL_PIPELINE], slots), SHARE(t->stalls[STALL_THROTTLED], slots), SHARE(t->stalls[STALL_NO_WARP], slots));
+    term_field(out, "cycles", "%14s  IPC %.3f (%s warp instructions, %s of them memory)",
+               GROUPED(cycles), cycles ? (double)t->instructions / (double)cycles : 0.0,
+               GROUPED(t->instructions), GROUPED(t->memory_instructions));
+    term_field(out, "scheduler cycles",
+               "issued %s; stalled on memory %s, pipeline %s, throttled %s, no warp %s",
+               SHARE(t->issue_cycles, slots), SHARE(t->stalls[STALL_MEMORY], slots),
+               SHARE(t->stalls[STALL_PIPELINE], slots), SHARE(t->stalls[STALL_THROTTLED], slots),
+               SHARE(t->stalls[STALL_NO_WARP], slots));
     const latency_counts *l = &r->total.latency;
     char latency[256] = "";
     size_t used = 0;
     for (int w = 0; w < SERVED_KINDS && used < sizeof latency; w++)
         if (l->requests[w]) {
-            int n = snprintf(latency + used, sizeof latency - used, "%s%s %.1f (%s)", used ? " " : "",
-                             served_by_names[w], (double)l->cycles[w] / (double)l->requests[w],
-                             GROUPED(l->requests[w]));
+            int n =
+                snprintf(latency + used, sizeof latency - used, "%s%s %.1f (%s)", used ? " " : "",
+                         served_by_names[w], (double)l->cycles[w] / (double)l->requests[w],
+                         GROUPED(l->requests[w]));
             used += n > 0 ? (size_t)n : 0;
         }
     term_field(out, "load latency (cycles)", "%s", latency);
@@ -52,7 +61,8 @@ void timed_text_summary(FILE *out, const replay_results *r)
         print_queues(out, "DRAM queues", r->dram_queues, r->slices, cycles);
     }
     if (r->timed_by_lru)
-        term_field(out, "issue order", "a timed LRU run's, whose clock this is: OPT bounds the hits of any "
+        term_field(out, "issue order",
+                   "a timed LRU run's, whose clock this is: OPT bounds the hits of any "
                    "policy on that order");
 }
 
@@ -75,7 +85,8 @@ void timed_text_table(FILE *out, const char *const *names, const replay_results 
         term_table_cell(table, "%s", names[i]);
         term_table_cell(table, "%s", GROUPED(cycles));
         term_table_cell(table, "%.3fx", cycles ? (double)base / (double)cycles : 0.0);
-        term_table_cell(table, "%.3f", cycles ? (double)x->timed_total.instructions / (double)cycles : 0.0);
+        term_table_cell(table, "%.3f",
+                        cycles ? (double)x->timed_total.instructions / (double)cycles : 0.0);
         term_table_cell(table, "%s", SHARE(x->timed_total.stalls[STALL_MEMORY], slots));
     }
     term_table_print(table, out, term_width(out));

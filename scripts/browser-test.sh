@@ -64,7 +64,7 @@ if [ -n "${KEEP:-}" ]; then
 else
     dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 fi
-pages="gemm optional demo bfs timed"
+pages="gemm optional demo bfs timed srad sweep"
 {
     "$bin" record --workload gemm -o "$dir/gemm.wst" >/dev/null &&
         "$bin" analyze "$dir/gemm.wst" --gpu fermi --html "$dir/gemm.html" --quiet >/dev/null &&
@@ -76,7 +76,10 @@ pages="gemm optional demo bfs timed"
         cp "$dir/bfs/report.html" "$dir/bfs.html" &&
         "$bin" profile "$dir/bfs.wst" --policies lru,srrip,dacache-stall --timed -o "$dir/timed" \
             --quiet >/dev/null &&
-        cp "$dir/timed/report.html" "$dir/timed.html"
+        cp "$dir/timed/report.html" "$dir/timed.html" &&
+        "$bin" profile --workload srad --size small --gpu fermi -o "$dir/srad" --quiet >/dev/null &&
+        cp "$dir/srad/report.html" "$dir/srad.html" &&
+        "$bin" sweep "$dir/gemm.wst" --gpu poise --n-max 8 --html "$dir/sweep.html" --quiet >/dev/null
 } || { echo "browser test: warpscope could not write the pages" >&2; exit 1; }
 
 # --no-sandbox: the sandbox refuses to start as root, and the pages are our own files.

@@ -54,7 +54,8 @@ Test(cli_terminal, profile_compare_and_analyze_fit_the_width, .timeout = 240)
         cr_assert_eq(r.status, 0, "%s", r.err);
         expect_fits("profile", r.out, width);
         cli_result_free(&r);
-        r = cli_run("compare", trace, "--gpu", "fermi", "--policies", "lru,srrip,opt", "--quiet", NULL);
+        r = cli_run("compare", trace, "--gpu", "fermi", "--policies", "lru,srrip,opt", "--quiet",
+                    NULL);
         cr_assert_eq(r.status, 0, "%s", r.err);
         expect_fits("compare", r.out, width);
         /* compare's table is wider than 60 columns: it leaves out the least
@@ -62,8 +63,8 @@ Test(cli_terminal, profile_compare_and_analyze_fit_the_width, .timeout = 240)
         if (width == 60) {
             const char *note = strstr(r.out, "(left out to fit 60 columns: ");
             cr_expect_not_null(note, "%s", r.out);
-            cr_expect(note && strstr(note, "MPLI") && strchr(note, ')') < strchr(note, '\n'),
-                      "%s", r.out);
+            cr_expect(note && strstr(note, "MPLI") && strchr(note, ')') < strchr(note, '\n'), "%s",
+                      r.out);
         } else {
             cr_expect_null(strstr(r.out, "left out"), "%s", r.out);
         }
@@ -145,8 +146,8 @@ Test(cli_terminal, errors_name_what_is_valid)
     cr_expect(test_is_one_line(r.err), "%s", r.err);
     cr_expect_not_null(strstr(r.err, "unknown CTA schedule or warp order 'foo'"), "%s", r.err);
     /* Every warp order of the table, lws among them; no "policy". */
-    static const char *const orders[] = {"gto", "lrr", "recorded", "swl:N", "pcal:N,p",
-                                         "tuple:N,p", "ccws", "lws"};
+    static const char *const orders[] = {"gto",      "lrr",       "recorded", "swl:N",
+                                         "pcal:N,p", "tuple:N,p", "ccws",     "lws"};
     for (size_t i = 0; i < sizeof orders / sizeof orders[0]; i++)
         cr_expect_not_null(strstr(r.err, orders[i]), "no %s in: %s", orders[i], r.err);
     cr_expect_null(strstr(r.err, "policy"), "%s", r.err);
@@ -157,7 +158,8 @@ Test(cli_terminal, errors_name_what_is_valid)
     cli_result_free(&r);
     r = cli_run("info", trace, "--bogus", NULL);
     cr_expect_eq(r.status, 1);
-    cr_expect_str_eq(r.err, "warpscope: info: unknown option '--bogus'; see 'warpscope info --help'\n");
+    cr_expect_str_eq(r.err,
+                     "warpscope: info: unknown option '--bogus'; see 'warpscope info --help'\n");
     cli_result_free(&r);
     free(trace);
     test_tmpdir_cleanup(dir);

@@ -567,8 +567,8 @@ Test(html, sm_sharing_counts_are_coloured_from_zero)
 Test(html, shares_are_coloured_over_their_range)
 {
     json_t *doc = parse_report("{\"schema\": \"warpscope-report\", \"summary\": {\"replay\": {"
-                        "\"urc\": 0.5, \"remote_holders\": [[0.94, 0.95], [0.96, 0.97]]}},"
-                        "\"kernels\": []}");
+                               "\"urc\": 0.5, \"remote_holders\": [[0.94, 0.95], [0.96, 0.97]]}},"
+                               "\"kernels\": []}");
     char *chart = rendered_section(doc, "remote-holders");
     cr_assert_not_null(strstr(chart, "colours span the data: 94.0% to 97.0%"), "%s", chart);
     free(chart);
@@ -588,8 +588,8 @@ Test(html, charts_of_a_real_analysis_do_not_mislead, .timeout = 120)
     cr_assert_not_null(strstr(reuse, "L1: 128 lines"), "no L1 marker");
     cr_assert_not_null(strstr(reuse, "class=\"capacity\""), "no capacity line");
     /* The L2 (6,144 lines) is longer than any reuse of this trace. */
-    cr_assert_not_null(strstr(reuse, "The L2 (6.1k lines) holds more than the longest reuse"),
-                       "%s", reuse);
+    cr_assert_not_null(strstr(reuse, "The L2 (6.1k lines) holds more than the longest reuse"), "%s",
+                       reuse);
     cr_assert_not_null(strstr(reuse, "its requests"), "no request shares");
     cr_assert_not_null(strstr(reuse, "of the requests</title>"), "no share in a tip");
     char *sharing = section(html, "sm-sharing-heatmap");
@@ -599,7 +599,8 @@ Test(html, charts_of_a_real_analysis_do_not_mislead, .timeout = 120)
     cr_assert(distinct > 0 && distinct < per_launch, "%lld distinct, %lld per launch", distinct,
               per_launch);
     char expect[96];
-    snprintf(expect, sizeof expect, "The trace touched %lld distinct blocks of 128 bytes", distinct);
+    snprintf(expect, sizeof expect, "The trace touched %lld distinct blocks of 128 bytes",
+             distinct);
     cr_assert_not_null(strstr(sharing, expect), "%s", sharing);
     char *access = section(html, "access-heatmap");
     cr_assert_not_null(strstr(access, ">alloc 0 +"), "rows are not named by allocation");

@@ -123,8 +123,7 @@ int record_workload(const char *name, workload_size size, uint64_t seed, int fla
 }
 
 int record_workload_checked(const char *name, workload_size size, uint64_t seed, int flags,
-                            const char *out_path, progress *bar, record_check *check,
-                            ws_error *err)
+                            const char *out_path, progress *bar, record_check *check, ws_error *err)
 {
     const workload *w = workload_lookup(name, err);
     if (!w)
@@ -161,9 +160,11 @@ int record_workload_checked(const char *name, workload_size size, uint64_t seed,
     check->digest_written = counted.digest;
     if (read_back(out_path, check, err) != 0)
         return -1;
-    if (check->records_read != check->records_written || check->digest_read != check->digest_written)
-        return ws_fail(err, "read back %llu records of the %llu written, %s", (unsigned long long)
-                       check->records_read, (unsigned long long)check->records_written,
+    if (check->records_read != check->records_written ||
+        check->digest_read != check->digest_written)
+        return ws_fail(err, "read back %llu records of the %llu written, %s",
+                       (unsigned long long)check->records_read,
+                       (unsigned long long)check->records_written,
                        check->digest_read == check->digest_written ? "" : "with other contents");
     return 0;
 }
