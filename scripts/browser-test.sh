@@ -4,11 +4,12 @@
 #
 # The unit tests check that the report's SVG is well-formed XML; only a
 # browser shows that it renders, that nothing trips it up and that it fits.
-# Headless Chromium, in a window 1400 px wide, opens five pages: a gemm
+# Headless Chromium, in a window 1400 px wide, opens seven pages: a gemm
 # analysis, the fixture with every optional section, the demo (`profile` of
 # gaussian, small, on Fermi: what `make demo` writes), a bfs profile
-# (with a CCN ring among its policies, for the ring's charts) and a timed
-# bfs profile (`--timed`, for the timed replay's table).
+# (with a CCN ring among its policies, for the ring's charts), a timed
+# bfs profile (`--timed`, for the timed replay's table), a srad profile
+# (equal hit rates: the comparison's note) and a sweep page (its heatmaps).
 # For each it
 #   - draws the page to PNG with its console on stderr, and fails on a
 #     missing or empty screenshot and on any console message: the page has
@@ -18,7 +19,9 @@
 #     with scripts/layout-check.js added, measures itself (every <details>
 #     opened) and writes its faults into the DOM, which --dump-dom prints:
 #     the page or an element wider than its container, SVG text cut off at
-#     its chart's edge, text boxes that intersect, a legend over a text.
+#     its chart's edge, text boxes that intersect, a legend over a text, a
+#     heatmap whose legend does not state its colour scale or with a tick
+#     label twice on one row.
 #     Each fault names the page, the section and the elements.
 # KEEP=DIR keeps the pages, screenshots and findings there.
 #
