@@ -137,30 +137,33 @@ $(BUILD)/rel/bench/%: $(BUILD)/rel/bench/%.o $(REL_LIB)
 	$(CC) $(REL_CFLAGS) -o $@ $^ $(LIBS)
 
 # ---- the README's commands ------------------------------------------------
+# Each check records its outcome (scripts/test-step.sh) in TEST_RESULTS;
+# make test ends with one line adding them up (scripts/test-summary.sh).
+TEST_RESULTS := $(BUILD)/test-results
+STEP = scripts/test-step.sh $(TEST_RESULTS)
 test: deps-install
-	@$(MAKE) --no-print-directory check-asan
-	@$(MAKE) --no-print-directory check-tsan
-	@$(MAKE) --no-print-directory check-python
-	@$(MAKE) --no-print-directory check-mpi
+	@mkdir -p $(BUILD) && rm -f $(TEST_RESULTS)
+	@$(MAKE) -k --no-print-directory check-asan check-tsan check-python check-mpi; status=$$?; \
+		scripts/test-summary.sh $(TEST_RESULTS) || status=1; exit $$status
 
 # The same bytes from mpirun -n R as from one process (scripts/mpi-check.sh;
 # docs/analysis.md "Ranks"); skipped, saying so, without MPI.
 check-mpi: $(REL_BIN)
-	@scripts/mpi-check.sh $(REL_BIN) $(MPI)
+	@$(STEP) mpi scripts/mpi-check.sh $(REL_BIN) $(MPI)
 
 # ThreadSanitizer over every threaded path of the CLI (Criterion's runner
 # cannot start under TSan, so scripts/tsan-check.sh drives the binary).
 check-tsan: $(TSAN_BIN)
-	@scripts/tsan-check.sh $(TSAN_BIN)
+	@$(STEP) tsan scripts/tsan-check.sh $(TSAN_BIN)
 
 check-asan: $(ASAN_BIN) $(ASAN_TESTS) $(REL_BIN)
-	@scripts/nvbit-check.sh
-	@scripts/cuda-workloads-check.sh $(REL_BIN)
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	@$(STEP) nvbit scripts/nvbit-check.sh
+	@$(STEP) cuda-workloads scripts/cuda-workloads-check.sh $(REL_BIN)
+	@$(STEP) unit-tests env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(ASAN_TESTS) --jobs=$$(nproc) --short-filename
-	@scripts/browser-test.sh $(ASAN_BIN)
+	@$(STEP) browser scripts/browser-test.sh $(ASAN_BIN)
 
 demo: deps-install
 	@$(MAKE) --no-print-directory $(REL_BIN)
@@ -278,7 +281,7 @@ python: deps $(PY_SO) $(REL_BIN)
 		$(PYTHON) -m pip install $(PIP_FLAGS) ./python
 
 check-python: $(PY_SO) $(REL_BIN)
-	@scripts/python-check.sh "$(PYTHON)" $(abspath $(PY_SO)) $(abspath $(REL_BIN))
+	@$(STEP) python scripts/python-check.sh "$(PYTHON)" $(abspath $(PY_SO)) $(abspath $(REL_BIN))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpscope/configs

@@ -86,8 +86,12 @@ int sched_options_parse(const char *text, sched_options *out, ws_error *err)
         } else {
             if (strchr(part, ':') && err->msg[0])
                 return -1;
-            return ws_fail(err, "--schedule: unknown policy '%s' (CTA: rr, qN, qx, qx_adpt, bcs, "
-                           "recorded; warp: lrr, gto, ccws, swl:N, pcal:N,p, tuple:N,p, recorded)", part);
+            char orders[256];
+            warp_order_names(orders, sizeof orders);
+            return ws_fail(err,
+                           "--schedule: unknown CTA schedule or warp order '%s' (CTA schedules: "
+                           "rr, qN, qx, qx_adpt, bcs, recorded; warp orders: %s)",
+                           part, orders);
         }
     }
     if ((out->cta == CTA_RECORDED) != (out->warp->recorded != 0))

@@ -31,6 +31,7 @@ typedef struct block_state {
 struct sharing {
     uint32_t block_shift;
     u64map index; /* block id -> position in blocks[] */
+    u64map seen;  /* every block id of the trace so far: distinct_blocks */
     block_state *blocks;
     size_t block_count, block_capacity;
     /* Scratch for the fold: prefix sums over a block's runs. */
@@ -54,7 +55,7 @@ sharing *sharing_new(uint32_t sm_count, uint32_t block_bytes, ws_error *err)
         return NULL;
     }
     sharing *s = calloc(1, sizeof *s);
-    if (!s || u64map_init(&s->index, 1024) != 0)
+    if (!s || u64map_init(&s->index, 1024) != 0 || u64map_init(&s->seen, 1024) != 0)
         goto oom;
     s->block_shift = (uint32_t)__builtin_ctz(block_bytes);
     s->results.sm_count = sm_count;
@@ -88,6 +89,7 @@ void sharing_free(sharing *s)
     free(s->fold_len);
     free(s->fold_points);
     u64map_destroy(&s->index);
+    u64map_destroy(&s->seen);
     free(s->results.sharers_hist);
     free(s->results.sm_matrix);
     free(s);
@@ -331,9 +333,23 @@ static void fold_cta_distances(sharing *s, sharing_results *r, const cta_run *ru
     }
 }
 
+/* Adds the kernel's block ids to the trace's: at kernel end, so the hot
+ * path (sharing_touch) pays nothing for it. */
+static void count_distinct(sharing *s)
+{
+    for (size_t i = 0; i < s->index.capacity; i++) {
+        const u64map_slot *slot = &s->index.slots[i];
+        int inserted;
+        if ((slot->tag & U64MAP_USED) && u64map_upsert(&s->seen, slot->key, 0, &inserted) &&
+            inserted)
+            s->results.distinct_blocks++;
+    }
+}
+
 void sharing_end_kernel(sharing *s)
 {
     sharing_results *r = &s->results;
+    count_distinct(s);
     uint32_t sms[SHARING_MAX_SMS];
     for (size_t i = 0; i < s->block_count; i++) {
         const block_state *b = &s->blocks[i];

@@ -20,7 +20,9 @@
 
 typedef struct sharing_results {
     uint32_t sm_count;
-    uint64_t blocks;               /* distinct blocks touched (summed over kernels) */
+    uint64_t blocks;               /* distinct blocks of each kernel launch, summed over launches
+                                      (sharing is measured within a launch) */
+    uint64_t distinct_blocks;      /* distinct blocks of the whole trace */
     uint64_t shared_blocks;        /* touched by >= 2 SMs */
     uint64_t *sharers_hist;        /* [sm_count + 1]: blocks by number of distinct SMs */
     uint64_t *sm_matrix;           /* [sm_count * sm_count]: blocks touched by both x and y;

@@ -103,6 +103,9 @@ int warp_order_spec_parse(const char *text, warp_order_spec *out, ws_error *err)
 void warp_order_spec_format(const warp_order_spec *s, char *buf, size_t cap);
 
 const warp_order_ops *warp_order_find(const char *name);
+/* Every warp order's name as --schedule and POLICY@ORDER take it, from the
+ * table ("gto, lrr, ..., swl:N, pcal:N,p, ..."), so messages cannot drift. */
+void warp_order_names(char *buf, size_t cap);
 extern const warp_order_ops *const warp_order_all[];
 extern const warp_order_ops warp_order_gto, warp_order_lrr, warp_order_recorded, warp_order_swl,
     warp_order_pcal, warp_order_tuple, warp_order_ccws, warp_order_lws;

@@ -13,6 +13,7 @@
 #include "reports/replay_text.h"
 #include "reports/report_json.h"
 #include "reports/text.h"
+#include "reports/term.h"
 
 static const char usage[] =
     "usage: warpscope analyze FILE.wst [--gpu NAME|FILE.json] [--schedule CTA,WARP]\n"
@@ -202,9 +203,10 @@ static int run(int argc, char **argv)
         if (a->replay)
             replay_text_summary(stdout, hierarchy_results(a->replay));
         else
-            printf("replay: skipped: L1 %s / L2 %s need a backward pass or a profile; use "
-                   "`warpscope replay` or `warpscope bypass`\n",
-                   config.l1.policy, config.l2.policy);
+            term_printf(stdout, 2,
+                        "replay: skipped: L1 %s / L2 %s need a backward pass or a "
+                        "profile; use `warpscope replay` or `warpscope bypass`",
+                        config.l1.policy, config.l2.policy);
     }
     analysis_out_close(&out);
     analysis_free(a);

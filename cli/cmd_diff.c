@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/trace_filter.h"
 #include "util/demangle.h"
+#include "reports/term.h"
 
 static const char usage[] =
     "usage: warpscope diff A.wst B.wst [--max N] [--ignore-bases] [--pcs offset|paired]\n\n"
@@ -114,17 +115,19 @@ static void print_difference(void *ctx, const diff_event *e)
 
 static void print_addresses(const diff_summary *s)
 {
-    printf("addresses    ");
+    /* Wrapped to the width, continuing under the value (reports/term.h). */
     if (s->addresses == DIFF_SHAPE)
-        printf("by shape (--ignore-bases): each lane's distance from the lowest active lane\n");
+        term_printf(stdout, 13, "addresses    by shape (--ignore-bases): each lane's distance "
+                                "from the lowest active lane");
     else if (s->addresses == DIFF_BY_ALLOCATION)
-        printf("by allocation ordinal and offset (A lists %u, B %u); local memory by shape\n",
-               s->allocations[0], s->allocations[1]);
+        term_printf(stdout, 13, "addresses    by allocation ordinal and offset (A lists %u, B %u); "
+                                "local memory by shape",
+                    s->allocations[0], s->allocations[1]);
     else
-        printf("as recorded: %s; local memory by shape\n",
-               s->allocations[0]   ? "B lists no allocations"
-               : s->allocations[1] ? "A lists no allocations"
-                                   : "neither trace lists its allocations");
+        term_printf(stdout, 13, "addresses    as recorded: %s; local memory by shape",
+                    s->allocations[0]   ? "B lists no allocations"
+                    : s->allocations[1] ? "A lists no allocations"
+                                        : "neither trace lists its allocations");
 }
 
 static void print_summary(const diff_summary *s, const printer *p)
@@ -139,9 +142,9 @@ static void print_summary(const diff_summary *s, const printer *p)
            s->records_differing);
     print_addresses(s);
     if (s->left_out[0] || s->left_out[1])
-        printf("left out     A %" PRIu64 " records, B %" PRIu64 " (kernels or CTAs in one trace "
-               "only, warp tails, kernels of another shape)\n",
-               s->left_out[0], s->left_out[1]);
+        term_printf(stdout, 13, "left out     A %" PRIu64 " records, B %" PRIu64 " (kernels or CTAs "
+                                "in one trace only, warp tails, kernels of another shape)",
+                    s->left_out[0], s->left_out[1]);
     printf("differences  %" PRIu64, s->differences);
     for (int f = 0, first = 1; f < DIFF_FIELDS; f++)
         if (s->by_field[f]) {

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/trace_filter.h"
 #include "formats/wst.h"
+#include "reports/term.h"
 
 static const char usage[] =
     "usage: warpscope info FILE.wst\n\n"
@@ -20,6 +21,9 @@ static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
 
 static int run(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1])
+            return cli_option_problem("info", argv[i]);
     if (argc != 2)
         return cli_error(NULL, "info takes one trace file; see 'warpscope info --help'");
     const char *path = argv[1];
@@ -74,14 +78,16 @@ static int run(int argc, char **argv)
     for (uint32_t k = 0; k < t->kernel_count; k++) {
         const wst_kernel *kernel = &t->kernels[k];
         printf("\nkernel %u   %s\n", k, or_dash(kernel->name));
-        printf("  grid (%u,%u,%u)  block (%u,%u,%u)  shared %u B  registers %u\n",
-               kernel->grid.x, kernel->grid.y, kernel->grid.z, kernel->block.x, kernel->block.y,
-               kernel->block.z, kernel->shared_mem_bytes, kernel->registers_per_thread);
-        printf("  CTAs %u  records %" PRIu64 " (loads %" PRIu64 ", stores %" PRIu64
-               ", atomics %" PRIu64 ")  PCs %u\n",
-               kernel->cta_count, kernel->record_count, kernel->records_by_kind[WST_LOAD],
-               kernel->records_by_kind[WST_STORE], kernel->records_by_kind[WST_ATOMIC],
-               kernel->pc_count);
+        term_printf(stdout, 4, "  grid (%u,%u,%u)  block (%u,%u,%u)  shared %u B  registers %u\n",
+                    kernel->grid.x, kernel->grid.y, kernel->grid.z, kernel->block.x,
+                    kernel->block.y, kernel->block.z, kernel->shared_mem_bytes,
+                    kernel->registers_per_thread);
+        term_printf(stdout, 4,
+                    "  CTAs %u  records %" PRIu64 " (loads %" PRIu64 ", stores %" PRIu64
+                    ", atomics %" PRIu64 ")  PCs %u\n",
+                    kernel->cta_count, kernel->record_count, kernel->records_by_kind[WST_LOAD],
+                    kernel->records_by_kind[WST_STORE], kernel->records_by_kind[WST_ATOMIC],
+                    kernel->pc_count);
         if (timed && timed < t->kernel_count)
             printf("  timing %s\n", kernel->has_timing ? "from the collector" : "none");
     }

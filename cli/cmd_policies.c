@@ -4,6 +4,7 @@
 #include "analyzer/policy.h"
 #include "analyzer/systems.h"
 #include "cli/cli.h"
+#include "reports/term.h"
 
 static const char usage[] =
     "usage: warpscope policies\n\n"
@@ -21,16 +22,19 @@ static int run(int argc, char **argv)
     if (argc > 1)
         return cli_error(NULL, "policies takes no arguments");
     for (int i = 0; policy_all[i]; i++)
-        printf("  %-13s %s\n", policy_all[i]->name, policy_all[i]->description);
-    printf("admission (alone = lru+NAME; or REPLACEMENT+NAME):\n");
+        term_printf(stdout, 16, "  %-13s %s", policy_all[i]->name, policy_all[i]->description);
+    term_printf(stdout, 2, "admission (alone = lru+NAME; or REPLACEMENT+NAME):");
     for (int i = 0; admission_all[i]; i++)
-        printf("  %-13s %s\n", admission_all[i]->name, admission_all[i]->description);
-    printf("systems (--manage NAME, or NAME and P+NAME in compare --policies):\n");
+        term_printf(stdout, 16, "  %-13s %s", admission_all[i]->name,
+                    admission_all[i]->description);
+    term_printf(stdout, 2, "systems (--manage NAME, or NAME and P+NAME in compare --policies):");
     for (int i = 0; managed_systems[i].name; i++)
-        printf("  %-13s %s\n", managed_systems[i].name, managed_systems[i].description);
-    printf("warp orders (--schedule CTA,ORDER, or P@ORDER in compare --policies):\n");
+        term_printf(stdout, 16, "  %-13s %s", managed_systems[i].name,
+                    managed_systems[i].description);
+    term_printf(stdout, 2, "warp orders (--schedule CTA,ORDER, or P@ORDER in compare --policies):");
     for (int i = 0; warp_order_all[i]; i++)
-        printf("  %-13s %s\n", warp_order_all[i]->name, warp_order_all[i]->description);
+        term_printf(stdout, 16, "  %-13s %s", warp_order_all[i]->name,
+                    warp_order_all[i]->description);
     return 0;
 }
 

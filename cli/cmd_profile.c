@@ -18,6 +18,7 @@
 #include "cli/replay_run.h"
 #include "collectors/workloads/workloads.h"
 #include "reports/advice_out.h"
+#include "reports/term.h"
 #include "reports/bypass_out.h"
 #include "reports/ccn_csv.h"
 #include "reports/analysis_out.h"
@@ -221,9 +222,10 @@ static int run(int argc, char **argv)
                                                   &err) != 0)
         status = cli_fail(html_path, &err);
     if (status == 0)
-        printf("\nreport: %s (open in a browser); data: %s and the tables in %s/ "
-               "(docs/report-schema.md)\n",
-               html_path, json_path, tables);
+        term_printf(stdout, 2,
+                    "\nreport: %s (open in a browser); data: %s and the tables in %s/ "
+                    "(docs/report-schema.md)",
+                    html_path, json_path, tables);
     json_decref(doc);
     kernel_spool_free(kernels);
     if (r)

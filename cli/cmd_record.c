@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "reports/numfmt.h"
+#include "reports/term.h"
 #include "collectors/workloads/workloads.h"
 #include "util/interrupt.h"
 
@@ -136,10 +138,22 @@ static int run(int argc, char **argv)
     ws_error err;
     progress *bar = progress_new_counting("record", "records", quiet);
     int flags = (verify ? RECORD_VERIFY : 0) | (timing ? RECORD_TIMING : 0);
-    int rc = record_workload(name, size, seed, flags, out, bar, &err);
+    record_check check;
+    int rc =
+        record_workload_checked(name, size, seed, flags, out, bar, verify ? &check : NULL, &err);
     progress_free(bar);
     if (rc != 0)
         return cli_fail(strstr(err.msg, "unknown workload") ? NULL : out, &err);
+    if (verify) {
+        term_printf(stdout, 2,
+                    "verified: the output of the %u kernel launch%s matches the CPU "
+                    "reference",
+                    check.kernels, check.kernels == 1 ? "" : "es");
+        term_printf(stdout, 2,
+                    "verified: %s read back holds the %s records written, in %s CTAs, "
+                    "identical (checksums match)",
+                    out, numfmt_grouped(check.records_read).s, numfmt_grouped(check.ctas).s);
+    }
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "reports/replay_json.h"
 #include "reports/replay_text.h"
 #include "util/outfile.h"
+#include "reports/term.h"
 
 static const char usage[] =
     "usage: warpscope replay FILE.wst [--gpu NAME] [--l1-policy P] [--l2-policy P]\n"
@@ -75,8 +76,10 @@ static int run(int argc, char **argv)
     if (status == 0 && a.replay.schedule.warp->under_study) {
         char schedule[32];
         sched_options_format(&a.replay.schedule, schedule, sizeof schedule);
-        printf("  %-22s %s is under study: its issue order is its own, steered by the "
-               "cache, not the baseline's\n", "issue order", schedule);
+        term_field(stdout, "issue order",
+                   "%s is under study: its issue order is its own, steered "
+                   "by the cache, not the baseline's",
+                   schedule);
     }
     hierarchy_free(h);
     wst_reader_close(r);

@@ -8,6 +8,7 @@
 #include "reports/report_doc.h"
 #include "reports/report_keys.h"
 #include "reports/run_docs.h"
+#include "reports/term.h"
 
 static const char usage[] =
     "usage: warpscope report REPORT.json [--html OUT.html] [--summary]\n"
@@ -39,7 +40,9 @@ static void print_summary(const json_t *doc)
         int chars = 0;
         for (const char *c = keys[i].label; *c; c++)
             chars += ((unsigned char)*c & 0xc0) != 0x80;
-        printf("%s%*s %s\n", keys[i].label, chars < 28 ? 28 - chars : 0, "", keys[i].value);
+        printf("%s%*s ", keys[i].label, chars < 28 ? 28 - chars : 0, "");
+        term_wrap(stdout, term_width(stdout), (unsigned)(chars < 28 ? 28 : chars) + 1, 29,
+                  keys[i].value);
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "collectors/workloads/workloads.h"
+#include "reports/term.h"
 
 static const char usage[] =
     "usage: warpscope workloads\n\n"
@@ -42,10 +43,13 @@ static int run(int argc, char **argv)
     printf("%-*s  %-*s  %s\n", name_w, "name", suite_w, "suite", "description");
     for (unsigned i = 0; workload_at(i); i++) {
         const workload *w = workload_at(i);
-        printf("%-*s  %-*s  %s\n", name_w, w->name, suite_w, w->suite, w->description);
-        printf("%-*s  kernels: %s\n", name_w + suite_w + 2, "", w->kernels);
-        printf("%-*s  sizes: small %s, medium %s, large %s\n", name_w + suite_w + 2, "",
-               w->sizes[SIZE_SMALL], w->sizes[SIZE_MEDIUM], w->sizes[SIZE_LARGE]);
+        unsigned hang = (unsigned)(name_w + suite_w + 4);
+        term_printf(stdout, hang, "%-*s  %-*s  %s", name_w, w->name, suite_w, w->suite,
+                    w->description);
+        term_printf(stdout, hang, "%-*s  kernels: %s", name_w + suite_w + 2, "", w->kernels);
+        term_printf(stdout, hang, "%-*s  sizes: small %s, medium %s, large %s",
+                    name_w + suite_w + 2, "", w->sizes[SIZE_SMALL], w->sizes[SIZE_MEDIUM],
+                    w->sizes[SIZE_LARGE]);
     }
     return 0;
 }

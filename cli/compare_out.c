@@ -74,10 +74,11 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
             memcpy(order, at + 1, order_len);
             order[order_len] = '\0';
             if (warp_order_spec_parse(order, &o->warp_order, err) != 0) {
-                char why[sizeof err->msg];
+                char why[sizeof err->msg], orders[256];
                 snprintf(why, sizeof why, "%s", err->msg);
-                return ws_fail(err, "'%s': %s (gto, lrr, swl:N, pcal:N,p, tuple:N,p, ccws)",
-                               set->names[set->count], why);
+                warp_order_names(orders, sizeof orders);
+                return ws_fail(err, "'%s': %s (warp orders: %s)", set->names[set->count], why,
+                               orders);
             }
             if (o->warp_order.ops->recorded)
                 return ws_fail(err, "'%s': the recorded order is the trace's own, not one to "

@@ -10,6 +10,7 @@
 #include "reports/json_out.h"
 #include "util/outfile.h"
 #include "util/version.h"
+#include "reports/term.h"
 
 /* S3 §5.7: search strides (ε_N, ε_p) = (2, 4) gave the best speedups. */
 enum { DEFAULT_STRIDE_N = 2, DEFAULT_STRIDE_P = 4 };
@@ -204,12 +205,15 @@ int sweep_write(const sweep_result *grid, const sweep_summary *s, const replay_a
     return status;
 }
 
-static void print_point(FILE *out, const char *what, const sweep_point *p, const sweep_point *base)
+static void point_row(term_table *t, const char *what, const sweep_point *p,
+                      const sweep_point *base)
 {
     double l2 = (double)sweep_l2_bytes(p), l2_base = (double)sweep_l2_bytes(base);
-    fprintf(out, "  %-30s (%2u, %2u)  L1 hit %5.1f%%  polluting %5.1f%%  L1->L2 %6.3fx\n", what,
-            p->n, p->p, 100 * fmax(sweep_hit_rate(p), 0), 100 * fmax(sweep_polluting_hit_rate(p), 0),
-            l2_base > 0 ? l2 / l2_base : 0);
+    term_table_cell(t, "%s", what);
+    term_table_cell(t, "(%2u, %2u)", p->n, p->p);
+    term_table_cell(t, "%.1f%%", 100 * fmax(sweep_hit_rate(p), 0));
+    term_table_cell(t, "%.1f%%", 100 * fmax(sweep_polluting_hit_rate(p), 0));
+    term_table_cell(t, "%.3fx", l2_base > 0 ? l2 / l2_base : 0);
 }
 
 void sweep_print(FILE *out, const sweep_result *g, const sweep_summary *s)
@@ -217,22 +221,34 @@ void sweep_print(FILE *out, const sweep_result *g, const sweep_summary *s)
     const sweep_summary v = *s;
     const sweep_point *base = sweep_at(g, g->n_max, g->n_max);
     fprintf(out, "sweep: %u warp tuples (N, p), N up to %u, from one decode\n", g->count, g->n_max);
-    print_point(out, "baseline (all warps)", base, base);
-    print_point(out, "best by L1 hit rate", v.best_hits, base);
-    print_point(out, "best by L1->L2 traffic", v.best_traffic, base);
-    print_point(out, "Poise predicted", sweep_at(g, v.predicted.n, v.predicted.p), base);
-    print_point(out, "Poise searched (hit rate)", sweep_at(g, v.by_hits.n, v.by_hits.p), base);
-    print_point(out, "Poise searched (traffic)", sweep_at(g, v.by_traffic.n, v.by_traffic.p), base);
+    term_table *t = term_table_new(2);
+    term_table_column(t, "point", TERM_LEFT, 0);
+    term_table_column(t, "(N, p)", TERM_LEFT, 0);
+    term_table_column(t, "L1 hit", TERM_RIGHT, 3);
+    term_table_column(t, "polluting", TERM_RIGHT, 1);
+    term_table_column(t, "L1->L2", TERM_RIGHT, 2);
+    point_row(t, "baseline (all warps)", base, base);
+    point_row(t, "best by L1 hit rate", v.best_hits, base);
+    point_row(t, "best by L1->L2 traffic", v.best_traffic, base);
+    point_row(t, "Poise predicted", sweep_at(g, v.predicted.n, v.predicted.p), base);
+    point_row(t, "Poise searched (hit rate)", sweep_at(g, v.by_hits.n, v.by_hits.p), base);
+    point_row(t, "Poise searched (traffic)", sweep_at(g, v.by_traffic.n, v.by_traffic.p), base);
+    term_table_print(t, out, term_width(out));
+    term_table_free(t);
     if (v.best_cycles) { /* timed: S3's own objective, cycles (IPC) */
         const sweep_point *c = sweep_at(g, v.by_cycles.n, v.by_cycles.p);
-        fprintf(out, "  best by cycles (timed)         (%2u, %2u)  speedup %.3fx over the baseline\n",
-                v.best_cycles->n, v.best_cycles->p,
-                v.best_cycles->cycles ? (double)base->cycles / (double)v.best_cycles->cycles : 0);
-        fprintf(out, "  Poise searched (cycles)        (%2u, %2u)  speedup %.3fx\n", c->n, c->p,
-                c->cycles ? (double)base->cycles / (double)c->cycles : 0);
+        term_printf(out, 4, "  best by cycles (timed): (%u, %u), speedup %.3fx over the baseline; "
+                            "Poise searched (cycles): (%u, %u), speedup %.3fx",
+                    v.best_cycles->n, v.best_cycles->p,
+                    v.best_cycles->cycles ? (double)base->cycles / (double)v.best_cycles->cycles : 0,
+                    c->n, c->p, c->cycles ? (double)base->cycles / (double)c->cycles : 0);
     }
-    fprintf(out, "  Poise's latency feature comes from the timed replay (L_o %.0f, L' %.0f\n"
-                 "  cycles); I_n = %.2f instructions per global load (the trace's memory\n"
-                 "  instructions)\n",
-            v.in.l_o, v.in.l_1, v.in.i_n);
+    term_printf(out, 2,
+                "  polluting: the hit rate of the p warps that allocate in L1; L1->L2: "
+                "bytes relative to the baseline");
+    term_printf(out, 2,
+                "  Poise's latency feature comes from the timed replay (L_o %.0f, L' %.0f "
+                "cycles); I_n = %.2f instructions per global load (the trace's memory "
+                "instructions)",
+                v.in.l_o, v.in.l_1, v.in.i_n);
 }

@@ -11,6 +11,7 @@
 #include "reports/pc_label.h"
 #include "reports/replay_text.h"
 #include "reports/report_doc.h"
+#include "reports/term.h"
 
 static const char *schedule_name(cta_policy p)
 {
@@ -117,20 +118,34 @@ void advice_print(FILE *out, const json_t *advice)
     char base[32];
     double before = report_num(advice, "baseline_below_l1_bytes");
     replay_format_bytes(base, sizeof base, before > 0 ? (uint64_t)before : 0);
-    fprintf(out, "Changes to make, by the traffic each saves below L1 (L1 -> L2 and DRAM, of %s):\n",
-            base);
-    fprintf(out, "  %-24s %-40s %12s %8s %-8s %s\n", "source line", "change", "saves", "of total",
-            "checked", "why");
+    term_printf(out, 2, "Changes to make, by the traffic each saves below L1 (L1 -> L2 and DRAM, of %s):",
+                base);
+    /* The terminal fits (reports/term.h): the reasons go first, then the
+     * check, the share; the place and the change always stay. */
+    term_table *t = term_table_new(2);
+    term_table_column(t, "source line", TERM_LEFT, 0);
+    term_table_column(t, "change", TERM_LEFT, 0);
+    term_table_column(t, "saves", TERM_RIGHT, 4);
+    term_table_column(t, "of total", TERM_RIGHT, 3);
+    term_table_column(t, "checked", TERM_LEFT, 2);
+    term_table_column(t, "why", TERM_LEFT, 1);
     size_t i;
     const json_t *item;
     json_array_foreach(items, i, item) {
         advice_row r;
         advice_row_of(item, &r);
-        fprintf(out, "  %-24s %-40s %12s %8s %-8s %s\n", advice_same_place(items, i) ? "" : r.place,
-                r.change, r.saved, r.share, r.how, r.why);
+        term_table_cell(t, "%s", advice_same_place(items, i) ? "" : r.place);
+        term_table_cell(t, "%s", r.change);
+        term_table_cell(t, "%s", r.saved);
+        term_table_cell(t, "%s", r.share);
+        term_table_cell(t, "%s", r.how);
+        term_table_cell(t, "%s", r.why);
     }
-    fprintf(out, "  (checked: replay = a replay with the change measured it; estimate = coalescing "
-                 "changes addresses, so it scales the PC's bytes by its excess sectors)\n\n");
+    term_table_print(t, out, term_width(out));
+    term_table_free(t);
+    term_printf(out, 3, "  (checked: replay = a replay with the change measured it; estimate = coalescing "
+                        "changes addresses, so it scales the PC's bytes by its excess sectors)");
+    fprintf(out, "\n");
 }
 
 int advice_write_csv(const char *dir, const json_t *advice, ws_error *err)

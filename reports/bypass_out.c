@@ -9,6 +9,7 @@
 #include "reports/csv_keys.h"
 #include "reports/json_out.h"
 #include "reports/numfmt.h"
+#include "reports/term.h"
 #include "reports/replay_text.h"
 #include "reports/report_doc.h"
 #include "util/version.h"
@@ -204,19 +205,26 @@ static bypass_view_pc *view_of(bypass_view *v, const bypass_advice *a, const wst
  * miss rate. */
 static void print_before_after(FILE *out, const bypass_view *v)
 {
-    fprintf(out, "  %-14s %18s %10s %16s %10s\n", "replay", "bytes below L1", "change",
-            "L1 miss rate of", "change");
-    fprintf(out, "  %-14s %18s %10s %16s\n", "", "(L1 -> L2, DRAM)", "", "the cached loads*");
+    term_table *t = term_table_new(2);
+    term_table_column(t, "replay", TERM_LEFT, 0);
+    term_table_column(t, "bytes below L1\n(L1 -> L2, DRAM)", TERM_RIGHT, 4);
+    term_table_column(t, "change", TERM_RIGHT, 3);
+    term_table_column(t, "L1 miss rate of\nthe cached loads*", TERM_RIGHT, 2);
+    term_table_column(t, "change*", TERM_RIGHT, 1);
     const bypass_view_outcome *base = &v->outcomes[BYPASS_BASELINE];
     for (int i = 0; i < BYPASS_OUTCOMES; i++) {
         const bypass_view_outcome *o = &v->outcomes[i];
         char b[32];
         replay_format_bytes(b, sizeof b, o->below_l1_bytes);
-        fprintf(out, "  %-14s %18s %+9.1f%% %15.1f%% %+9.1f\n", bypass_outcome_names[i], b,
-                bypass_view_pct_change(o->below_l1_bytes, base->below_l1_bytes),
-                o->cached_miss_pct, o->cached_miss_pct - base->cached_miss_pct);
+        term_table_cell(t, "%s", bypass_outcome_names[i]);
+        term_table_cell(t, "%s", b);
+        term_table_cell(t, "%+.1f%%", bypass_view_pct_change(o->below_l1_bytes, base->below_l1_bytes));
+        term_table_cell(t, "%.1f%%", o->cached_miss_pct);
+        term_table_cell(t, "%+.1f", o->cached_miss_pct - base->cached_miss_pct);
     }
-    fprintf(out, "  * %s\n", BYPASS_MISS_RATE_NOTE);
+    term_table_print(t, out, term_width(out));
+    term_table_free(t);
+    term_printf(out, 4, "  * %s", BYPASS_MISS_RATE_NOTE);
 }
 
 /* A file whose every load PC is recommended: one compiler flag. */
@@ -242,30 +250,44 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
     uint64_t worthy = bypass_table_worthy_count(a->table);
     char verdict[256];
     bypass_view_verdict(verdict, sizeof verdict, &v);
-    fprintf(out, "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s; "
-                 "baseline L1 %s)\n",
-            bypass_view_u_words(a->utilization == BYPASS_U_RAW_BYTES), a->l1_policy);
-    fprintf(out, "  verdict: %s\n", verdict);
+    term_printf(out, 2,
+                "L1 bypass hints (S1 Eq. 1: bypass a line when U x (1 + R) < 1, U %s; "
+                "baseline L1 %s)",
+                bypass_view_u_words(a->utilization == BYPASS_U_RAW_BYTES), a->l1_policy);
+    term_printf(out, 4, "  verdict: %s", verdict);
     if (v.all_bypassed)
-        fprintf(out, "  %s\n", BYPASS_ALL_BYPASSED);
-    fprintf(out, "  lines touched by cached global loads %s, bypass-worthy %s (%s)\n\n",
-            numfmt_grouped(bypass_table_count(a->table)).s, numfmt_grouped(worthy).s,
-            numfmt_share((double)worthy, (double)bypass_table_count(a->table)).s);
+        term_printf(out, 4, "  %s", BYPASS_ALL_BYPASSED);
+    term_printf(out, 4, "  lines touched by cached global loads %s, bypass-worthy %s (%s)\n",
+                numfmt_grouped(bypass_table_count(a->table)).s, numfmt_grouped(worthy).s,
+                numfmt_share((double)worthy, (double)bypass_table_count(a->table)).s);
+    fprintf(out, "\n");
     if (v.pc_count) {
-        fprintf(out, "  %-30s %-18s %-18s %12s %8s %-7s %14s\n", "load PC", "source", "SASS",
-                "requests", "worthy", "verdict", "traffic change");
+        term_table *table = term_table_new(2);
+        term_table_column(table, "load PC", TERM_LEFT, 0);
+        term_table_column(table, "source", TERM_LEFT, 3);
+        term_table_column(table, "SASS", TERM_LEFT, 1);
+        term_table_column(table, "requests", TERM_RIGHT, 2);
+        term_table_column(table, "worthy", TERM_RIGHT, 4);
+        term_table_column(table, "verdict", TERM_LEFT, 6);
+        term_table_column(table, "traffic change", TERM_RIGHT, 5);
         for (uint32_t i = 0; i < v.pc_count; i++) {
             const bypass_view_pc *pc = &v.pcs[i];
             bypass_where w;
             char change[32];
             bypass_view_where(&w, pc, 30);
             bypass_view_change(change, sizeof change, &v, pc);
-            fprintf(out, "  %-30s %-18.18s %-18.18s %12s %7.1f%% %-7s %14s\n", w.at,
-                    *w.source ? w.source : "-", pc->sass ? pc->sass : "-",
-                    numfmt_grouped(pc->requests).s, 100.0 * pc->share,
-                    pc->recommend ? "bypass" : "keep", change);
+            term_table_cell(table, "%s", w.at);
+            term_table_cell(table, "%.18s", *w.source ? w.source : "-");
+            term_table_cell(table, "%.18s", pc->sass ? pc->sass : "-");
+            term_table_cell(table, "%s", numfmt_grouped(pc->requests).s);
+            term_table_cell(table, "%.1f%%", 100.0 * pc->share);
+            term_table_cell(table, "%s", pc->recommend ? "bypass" : "keep");
+            term_table_cell(table, "%s", change);
         }
-        fprintf(out, "  " BYPASS_TABLE_NOTE "\n\n");
+        term_table_print(table, out, term_width(out));
+        term_table_free(table);
+        term_printf(out, 3, "  " BYPASS_TABLE_NOTE "\n");
+        fprintf(out, "\n");
     }
     json_t *advice = advice_json(a, t);
     advice_print(out, advice);
@@ -273,8 +295,8 @@ void bypass_print_summary(FILE *out, const bypass_advice *a, const wst_trace *t)
     print_whole_files(out, &v);
     print_before_after(out, &v);
     if (a->timed && a->table_cycles && a->pcs_cycles) /* S1 Fig. 4: cycles, with and without */
-        fprintf(out, "  timed replay (the model's cycles, not a GPU's): baseline %s, bypass-table %s "
-                     "(speedup %.3fx), bypass-pc %s (%.3fx)\n",
+        term_printf(out, 4, "  timed replay (the model's cycles, not a GPU's): baseline %s, bypass-table %s "
+                            "(speedup %.3fx), bypass-pc %s (%.3fx)\n",
                 numfmt_grouped(a->baseline_cycles).s, numfmt_grouped(a->table_cycles).s,
                 (double)a->baseline_cycles / (double)a->table_cycles,
                 numfmt_grouped(a->pcs_cycles).s, (double)a->baseline_cycles / (double)a->pcs_cycles);

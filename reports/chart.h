@@ -39,6 +39,17 @@ void chart_clip(char *dst, size_t size, const char *label, unsigned max_chars);
 
 /* ---- heatmap (chart_heatmap.c) ---- */
 
+/* A vertical line across a heatmap at a column position (2.5: half way
+ * into column 2), labelled at its top: a cache's capacity on a reuse map. */
+typedef struct heatmap_marker {
+    double column;
+    const char *label;
+} heatmap_marker;
+
+/* Every heatmap follows one colour-scale rule (heatmap_scale_rule in
+ * chart_heatmap.c, docs/html-report.md "Colour scales"), from its format:
+ * counts and bytes from 0 to the largest cell, shares and ratios over the
+ * range of the data; the legend states the range. */
 typedef struct heatmap {
     const char *label; /* what it shows, for screen readers */
     unsigned rows, cols;
@@ -50,16 +61,20 @@ typedef struct heatmap {
     const char *off_scale_note;
     const char *x_title, *y_title, *legend_title;
     numfmt_kind format;
-    double max;      /* top of the colour scale; values above it clip */
-    /* Bottom of a linear colour scale (0 by default): values at or below it
-     * get the lightest colour.  Raised to the smallest cell, the scale
-     * spends its whole range on the differences between cells. */
-    double min;
-    const char *scale_note; /* under the legend: what the scale spans (may be NULL) */
-    int log_scale;   /* colour by log(1 + v), for counts spanning decades */
+    int log_scale;   /* counts spanning decades: colour by log(1 + v), still from 0 */
     int square;      /* square cells (an SM × SM matrix) */
     double label_width; /* px for the row labels (0: 120) */
     double plot_width, plot_height; /* largest plotting area (0: 600 × 420) */
+    /* > 0: the columns are equal bins of a continuous x from 0 to x_max,
+     * labelled at round values (chart_ticks) instead of col_labels. */
+    double x_max;
+    numfmt_kind x_format;
+    unsigned marker_count;
+    const heatmap_marker *markers;
+    /* Optional [rows]: each row's weight, a share in [0, 1] (a PC's share of
+     * the requests), drawn as a bar beside the row under row_weight_title. */
+    const double *row_weights;
+    const char *row_weight_title;
 } heatmap;
 
 void chart_heatmap(FILE *out, const heatmap *h);

@@ -14,7 +14,7 @@
 typedef struct access_grid {
     unsigned regions, bins;
     double *values; /* [regions * bins]: rows are regions, as drawn */
-    char (*row_text)[24], (*col_text)[32];
+    char (*row_text)[48], (*col_text)[32];
     const char **row_labels, **col_labels;
 } access_grid;
 
@@ -51,9 +51,15 @@ static int grid_read(const json_t *map, access_grid *g)
         g->col_labels[t] = g->col_text[t];
     }
     for (size_t r = 0; ok && r < rows; r++) {
-        json_t *low = report_at(json_array_get(regions, r), "low");
-        snprintf(g->row_text[r], sizeof g->row_text[r], "0x%llx",
-                 json_is_integer(low) ? (unsigned long long)json_integer_value(low) : 0ull);
+        json_t *region = json_array_get(regions, r);
+        json_t *low = report_at(region, "low"), *allocation = report_at(region, "allocation");
+        if (json_is_integer(allocation))
+            snprintf(g->row_text[r], sizeof g->row_text[r], "alloc %lld +%s",
+                     (long long)json_integer_value(allocation),
+                     numfmt_bytes(report_num(region, "offset")).s);
+        else
+            snprintf(g->row_text[r], sizeof g->row_text[r], "0x%llx",
+                     json_is_integer(low) ? (unsigned long long)json_integer_value(low) : 0ull);
         g->row_labels[r] = g->row_text[r];
     }
     free(column);
@@ -77,19 +83,26 @@ void html_access_map(FILE *out, const json_t *doc)
     } else if (!grid_read(map, &g)) {
         html_absent(out, "The access map is empty: no counted requests.");
     } else {
-        double top = 0;
-        for (size_t i = 0; i < (size_t)g.regions * g.bins; i++)
-            top = fmax(top, g.values[i]);
         fprintf(out, "<p class=\"how\">%u regions of %s pages; each column is %s issued "
                      "instructions.</p>\n",
                 g.regions, numfmt_bytes(report_num(map, "region_bytes")).s,
                 numfmt_count(report_num(map, "issues_per_bin")).s);
-        heatmap h = {.label = "line requests by address region and time", .rows = g.regions,
-                     .cols = g.bins, .values = g.values, .row_labels = g.row_labels,
-                     .col_labels = g.col_labels, .x_title = "issued instructions",
-                     .y_title = "address region (start)", .legend_title = "line requests",
-                     .format = NUMFMT_COUNT, .max = top > 0 ? top : 1, .log_scale = 1,
-                     .label_width = 110, .plot_width = 640, .plot_height = 440};
+        heatmap h = {.label = "line requests by address region and time",
+                     .rows = g.regions,
+                     .cols = g.bins,
+                     .values = g.values,
+                     .row_labels = g.row_labels,
+                     .col_labels = g.col_labels,
+                     .x_title = "issued instructions",
+                     .y_title = "address region (start)",
+                     .legend_title = "line requests",
+                     .format = NUMFMT_COUNT,
+                     .log_scale = 1,
+                     .x_max = g.bins * report_num(map, "issues_per_bin"),
+                     .x_format = NUMFMT_COUNT,
+                     .label_width = 110,
+                     .plot_width = 640,
+                     .plot_height = 440};
         chart_heatmap(out, &h);
         grid_free(&g);
     }

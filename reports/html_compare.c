@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "reports/chart.h"
 #include "reports/html_page.h"
@@ -11,6 +12,72 @@
 #include "reports/svg.h"
 
 #define MAX_POLICIES 64
+
+/* Whether an entry runs Belady's OPT at a level: it bounds the hits, and
+ * the page says so wherever it names it. */
+static int runs_opt(const json_t *p)
+{
+    const char *l1 = report_str(p, "l1_policy"), *l2 = report_str(p, "l2_policy");
+    return (l1 && strcmp(l1, "opt") == 0) || (l2 && strcmp(l2, "opt") == 0);
+}
+
+/* The entry's name as tables and charts show it. */
+static const char *shown_name(const json_t *p, char *buf, size_t cap)
+{
+    const char *name = report_str(p, "name") ? report_str(p, "name") : "?";
+    if (!runs_opt(p))
+        return name;
+    snprintf(buf, cap, "%s (bound on hits)", name);
+    return buf;
+}
+
+/* What OPT's row means, under the table: its hits are the most any policy
+ * gets on this order; its bytes are not the fewest (docs/replay.md). */
+static void opt_caption(FILE *out, const json_t *policies, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (runs_opt(json_array_get(policies, i))) {
+            fputs("<p class=\"how\">OPT is Belady's policy: it evicts the line used farthest "
+                  "ahead and never fills a line with no next use, which needs the future, so no "
+                  "real cache runs it. Its hit rate is the bound on the hits of every policy on "
+                  "this issue order. Its traffic is not a bound: it moves fewer bytes than LRU "
+                  "even at equal hits because the lines it does not fill are fetched as the "
+                  "sectors asked for, not as whole lines; a policy that fetches fewer bytes can "
+                  "move less.</p>\n",
+                  out);
+            return;
+        }
+}
+
+/* A note when every policy has the same hit rates, so equal bars are not
+ * taken for a drawing fault: why they are equal, from the first entry's
+ * miss classes (docs/metrics.md §8). */
+static void equal_rates_note(FILE *out, const json_t *doc, const json_t *policies, size_t n)
+{
+    double l1 = report_num(json_array_get(policies, 0), "l1.hit_rate");
+    double l2 = report_num(json_array_get(policies, 0), "l2.hit_rate");
+    for (size_t i = 1; i < n; i++)
+        if (report_num(json_array_get(policies, i), "l1.hit_rate") != l1 ||
+            report_num(json_array_get(policies, i), "l2.hit_rate") != l2)
+            return;
+    if (n < 2)
+        return;
+    double cold = report_num(doc, "summary.replay.miss_classes.cold");
+    double all = cold + report_num(doc, "summary.replay.miss_classes.intra_warp") +
+                 report_num(doc, "summary.replay.miss_classes.inter_warp") +
+                 report_num(doc, "summary.replay.miss_classes.write_evict");
+    fprintf(out, "<p class=\"how\">Every policy has the same hit rates on this trace, so the bars "
+                 "are equal.");
+    if (all > 0 && cold / all >= 0.99)
+        fprintf(out,
+                " %s of the L1 misses are cold (first touches of a line), which no "
+                "replacement policy can turn into hits.",
+                numfmt_percent(cold / all).s);
+    else
+        fprintf(out, " The lines that are reused stay in the cache whichever line a policy "
+                     "evicts: the choice of victim never matters here.");
+    fputs("</p>\n", out);
+}
 
 /* v / base, or NaN when either is missing or base is 0. */
 static double relative(double v, double base)
@@ -30,7 +97,8 @@ static void table(FILE *out, const json_t *policies, size_t n)
           out);
     for (size_t i = 0; i < n; i++) {
         const json_t *p = json_array_get(policies, i);
-        const char *text[3] = {report_str(p, "name"), report_str(p, "l1_policy"),
+        char name[96];
+        const char *text[3] = {shown_name(p, name, sizeof name), report_str(p, "l1_policy"),
                                report_str(p, "l2_policy")};
         fputs("<tr>", out);
         for (int k = 0; k < 3; k++)
@@ -63,7 +131,8 @@ static int chart_columns(const json_t *policies, size_t n, double **v, const cha
     }
     for (size_t i = 0; i < n; i++) {
         const json_t *p = json_array_get(policies, i);
-        (*names)[i] = report_str(p, "name") ? report_str(p, "name") : "?";
+        const char *name = report_str(p, "name") ? report_str(p, "name") : "?";
+        (*names)[i] = strcmp(name, "opt") == 0 ? "opt (bound)" : name;
     }
     return 0;
 }
@@ -180,6 +249,8 @@ void html_policy_compare(FILE *out, const json_t *doc)
         if (n > MAX_POLICIES)
             n = MAX_POLICIES;
         table(out, policies, n);
+        opt_caption(out, policies, n);
+        equal_rates_note(out, doc, policies, n);
         if (report_at(json_array_get(policies, 0), "timed"))
             timed_table(out, policies, n);
         charts(out, policies, n);

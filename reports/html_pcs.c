@@ -87,28 +87,95 @@ static size_t pick_rows(const pc_groups *pcs, const pc_group **rows, size_t *wit
     return n;
 }
 
-static void one_scope(FILE *out, const pc_group *const *rows, size_t n, unsigned buckets, int scope,
-                      const char *const *row_labels, const char *const *col_labels, const char *title)
+/* The column where a cache of `lines` lines ends: bucket 0 holds distance
+ * 0 and bucket b >= 1 the distances [2^(b-1), 2^b), so a fully-associative
+ * LRU cache of C lines catches the distances left of this column. */
+static double capacity_column(double lines)
 {
-    unsigned cols = buckets + 1;
-    double *values = malloc(n * cols * sizeof *values);
-    if (!values)
+    if (!(lines >= 1))
+        return -1;
+    double b = floor(log2(lines)) + 1, start = exp2(b - 1);
+    return b + (lines - start) / start;
+}
+
+/* The reuse heatmaps' shared pieces: rows, columns, the cache markers and
+ * each row's share of the requests. */
+typedef struct reuse_view {
+    const pc_group *const *rows;
+    size_t n;
+    unsigned buckets;
+    const char *const *row_labels, *const *col_labels;
+    heatmap_marker markers[2];
+    unsigned marker_count;
+} reuse_view;
+
+static void one_scope(FILE *out, const reuse_view *v, const pc_groups *pcs, int scope,
+                      const char *title)
+{
+    unsigned cols = v->buckets + 1;
+    double *values = malloc(v->n * cols * sizeof *values);
+    double *weights = malloc(v->n * sizeof *weights);
+    if (!values || !weights) {
+        free(values);
+        free(weights);
         return;
-    for (size_t r = 0; r < n; r++) {
-        double all = rows[r]->accesses[scope];
+    }
+    double all_requests = 0;
+    for (size_t i = 0; i < pcs->count; i++)
+        all_requests += pcs->items[i].accesses[scope];
+    for (size_t r = 0; r < v->n; r++) {
+        double all = v->rows[r]->accesses[scope];
+        weights[r] = all_requests > 0 ? all / all_requests : NAN;
         for (unsigned c = 0; c < cols; c++) {
-            unsigned b = c < buckets ? c : PC_GROUP_BUCKETS; /* the last column is cold */
-            values[r * cols + c] = all > 0 ? rows[r]->reuse[scope][b] / all : NAN;
+            unsigned b = c < v->buckets ? c : PC_GROUP_BUCKETS; /* the last column is cold */
+            values[r * cols + c] = all > 0 ? v->rows[r]->reuse[scope][b] / all : NAN;
         }
     }
-    heatmap h = {.label = title, .rows = (unsigned)n, .cols = cols, .values = values,
-                 .row_labels = row_labels, .col_labels = col_labels,
-                 .x_title = "reuse distance (distinct lines, bucket start)", .y_title = "PC",
-                 .legend_title = "share of the PC's requests", .format = NUMFMT_PERCENT, .max = 1,
-                 .label_width = LABEL_WIDTH, .plot_width = 520, .plot_height = 560};
+    heatmap h = {.label = title,
+                 .rows = (unsigned)v->n,
+                 .cols = cols,
+                 .values = values,
+                 .row_labels = v->row_labels,
+                 .col_labels = v->col_labels,
+                 .x_title = "reuse distance (distinct lines, bucket start)",
+                 .y_title = "PC",
+                 .legend_title = "share of the PC's requests",
+                 .format = NUMFMT_PERCENT,
+                 .label_width = LABEL_WIDTH,
+                 .plot_width = 520,
+                 .plot_height = 560,
+                 .marker_count = v->marker_count,
+                 .markers = v->markers,
+                 .row_weights = weights,
+                 .row_weight_title = "its requests"};
     html_subtitle(out, title);
     chart_heatmap(out, &h);
     free(values);
+    free(weights);
+}
+
+/* Marks the L1 and the L2 at their capacity in lines; says which lie past
+ * every distance drawn. */
+static void capacity_markers(FILE *out, const json_t *doc, reuse_view *v, char (*text)[48])
+{
+    static const char *const levels[] = {"L1", "L2"};
+    static const char *const paths[][2] = {{"gpu.l1.size", "gpu.l1.line"},
+                                           {"gpu.l2.size", "gpu.l2.line"}};
+    for (int l = 0; l < 2; l++) {
+        double line = report_num(doc, paths[l][1]);
+        double lines = line > 0 ? report_num(doc, paths[l][0]) / line : NAN;
+        double column = capacity_column(lines);
+        if (column < 0)
+            continue;
+        snprintf(text[l], 48, "%s: %s lines", levels[l], numfmt_count(lines).s);
+        if (column <= v->buckets)
+            v->markers[v->marker_count++] = (heatmap_marker){column, text[l]};
+        else
+            fprintf(out,
+                    "<p class=\"how\">The %s (%s lines) holds more than the longest reuse "
+                    "distance drawn: every reuse here fits in it.</p>\n",
+                    levels[l], numfmt_count(lines).s);
+    }
 }
 
 void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs)
@@ -145,10 +212,15 @@ void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs)
             labels[r] = label_of(rows[r]);
             row_labels[r] = labels[r].text;
         }
-        one_scope(out, rows, n, buckets, PC_SCOPE_PER_SM, row_labels, col_labels,
-                  "per SM (the L1's view)");
-        one_scope(out, rows, n, buckets, PC_SCOPE_GLOBAL, row_labels, col_labels,
-                  "global (the L2's view)");
+        reuse_view v = {.rows = rows,
+                        .n = n,
+                        .buckets = buckets,
+                        .row_labels = row_labels,
+                        .col_labels = col_labels};
+        char marker_text[2][48];
+        capacity_markers(out, doc, &v, marker_text);
+        one_scope(out, &v, pcs, PC_SCOPE_PER_SM, "per SM (the L1's view)");
+        one_scope(out, &v, pcs, PC_SCOPE_GLOBAL, "global (the L2's view)");
     }
     free(labels);
     free(row_labels);

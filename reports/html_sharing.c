@@ -58,21 +58,6 @@ static int matrix_read(const json_t *rows, sm_matrix *m)
     return 1;
 }
 
-/* The smallest and largest off-diagonal cells holding something: the
- * diagonal is a different quantity (an SM's own blocks). */
-static void off_diagonal_range(const sm_matrix *m, double *low, double *high)
-{
-    *low = INFINITY;
-    *high = 0;
-    for (size_t i = 0; i < (size_t)m->n * m->n; i++)
-        if (!m->diagonal[i] && m->values[i] > 0) {
-            *low = fmin(*low, m->values[i]);
-            *high = fmax(*high, m->values[i]);
-        }
-    if (!(*high > 0))
-        *low = 0, *high = 1;
-}
-
 static heatmap matrix_heatmap(const sm_matrix *m, const char *label, const char *legend,
                               numfmt_kind format)
 {
@@ -82,29 +67,21 @@ static heatmap matrix_heatmap(const sm_matrix *m, const char *label, const char 
                      .label_width = 44, .plot_width = 520, .plot_height = 520};
 }
 
-/* Blocks shared by two SMs: every pair of SMs shares some when data is
- * read everywhere, so a scale from 0 would paint the field one dark
- * colour.  The colours span the smallest to the largest pair instead, and
- * the legend says so; the diagonal is grey, off the scale. */
+/* Blocks shared by two SMs, a count: coloured from 0 (chart.h's rule), so
+ * data every SM reads shows as the even field it is.  The diagonal (an
+ * SM's own blocks) is grey, off the scale. */
 static void draw_sharing(FILE *out, const sm_matrix *m)
 {
     heatmap h = matrix_heatmap(m, "blocks touched by both SMs", "blocks shared", NUMFMT_COUNT);
     h.off_scale = m->diagonal;
     h.off_scale_note = "blocks of the SM itself";
-    off_diagonal_range(m, &h.min, &h.max);
-    h.scale_note = "colours: least to most shared pair";
     chart_heatmap(out, &h);
 }
 
-/* Shares of misses: from 0 to the largest, so faint patterns show. */
 static void draw_shares(FILE *out, const sm_matrix *m)
 {
     heatmap h = matrix_heatmap(m, "share of SM x's L1 misses held in SM y's L1", "share of misses",
                                NUMFMT_PERCENT);
-    for (size_t i = 0; i < (size_t)m->n * m->n; i++)
-        h.max = fmax(h.max, m->values[i]);
-    if (!(h.max > 0))
-        h.max = 1;
     chart_heatmap(out, &h);
 }
 
@@ -120,11 +97,29 @@ void html_sm_sharing(FILE *out, const json_t *doc)
         char block_text[32] = "n/a";
         if (block >= 1 && block <= 1e9)
             snprintf(block_text, sizeof block_text, "%.0f", block);
-        fprintf(out, "<p class=\"how\">%s of %s blocks of %s bytes are touched by two or more "
-                     "SMs; a shared block is touched by %s SMs on average.</p>\n",
-                numfmt_percent(report_num(doc, "summary.sharing.shared_fraction")).s,
-                numfmt_count(report_num(doc, "summary.sharing.blocks")).s, block_text,
-                numfmt(NUMFMT_PLAIN, report_num(doc, "summary.sharing.mean_sms_per_shared_block")).s);
+        /* Sharing is measured within each kernel launch, so its blocks are
+         * counted once per launch that touched them; the trace's distinct
+         * blocks are fewer (reports before distinct_blocks lack them). */
+        double distinct = report_num(doc, "summary.sharing.distinct_blocks");
+        double per_launch = report_num(doc, "summary.sharing.blocks");
+        fprintf(out, "<p class=\"how\">");
+        if (distinct > 0)
+            fprintf(out,
+                    "The trace touched %s distinct blocks of %s bytes (%s counting each "
+                    "kernel launch's blocks apart: sharing is measured within a launch). ",
+                    numfmt_grouped_count(distinct).s, block_text,
+                    numfmt_grouped_count(per_launch).s);
+        else
+            fprintf(out,
+                    "The kernel launches touched %s blocks of %s bytes, each launch's counted "
+                    "apart. ",
+                    numfmt_grouped_count(per_launch).s, block_text);
+        fprintf(
+            out,
+            "%s of a launch's blocks are touched by two or more SMs; a shared block is "
+            "touched by %s SMs on average.</p>\n",
+            numfmt_percent(report_num(doc, "summary.sharing.shared_fraction")).s,
+            numfmt(NUMFMT_PLAIN, report_num(doc, "summary.sharing.mean_sms_per_shared_block")).s);
         draw_sharing(out, &m);
         matrix_free(&m);
     }

@@ -33,8 +33,7 @@ static void grid_values(const json_t *points, unsigned n_max, const char *key, d
 }
 
 static void grid_chart(FILE *out, const json_t *points, unsigned n_max, const char *key,
-                       double scale_by, const char *label, const char *legend, numfmt_kind format,
-                       double max)
+                       double scale_by, const char *label, const char *legend, numfmt_kind format)
 {
     double *v = malloc((size_t)n_max * n_max * sizeof *v);
     char (*names)[12] = malloc(n_max * sizeof *names);
@@ -47,17 +46,18 @@ static void grid_chart(FILE *out, const json_t *points, unsigned n_max, const ch
             rows[k] = names[n_max - 1 - k];
         }
         grid_values(points, n_max, key, scale_by, v);
-        heatmap h = {.label = label, .rows = n_max, .cols = n_max, .values = v,
-                     .row_labels = rows, .col_labels = cols,
+        heatmap h = {.label = label,
+                     .rows = n_max,
+                     .cols = n_max,
+                     .values = v,
+                     .row_labels = rows,
+                     .col_labels = cols,
                      .x_title = "N: warps that issue (per scheduler)",
-                     .y_title = "p: of them, warps that allocate", .legend_title = legend,
-                     .format = format, .max = max, .square = 1, .label_width = 40};
-        if (max <= 0) {
-            h.max = 0;
-            for (unsigned k = 0; k < n_max * n_max; k++)
-                if (!isnan(v[k]) && v[k] > h.max)
-                    h.max = v[k];
-        }
+                     .y_title = "p: of them, warps that allocate",
+                     .legend_title = legend,
+                     .format = format,
+                     .square = 1,
+                     .label_width = 40};
         chart_heatmap(out, &h);
     }
     free(v);
@@ -121,13 +121,13 @@ int html_sweep_write(const json_t *doc, const char *out_path, ws_error *err)
     unsigned n = (unsigned)n_max;
     html_subtitle(out, "L1 hit rate");
     grid_chart(out, points, n, "l1_hit_rate", 0, "L1 hit rate over (N, p)", "L1 hit rate",
-               NUMFMT_PERCENT, 1);
+               NUMFMT_PERCENT);
     html_subtitle(out, "Hit rate of the polluting warps (the p that allocate)");
     grid_chart(out, points, n, "polluting_hit_rate", 0, "polluting warps' hit rate over (N, p)",
-               "hit rate", NUMFMT_PERCENT, 1);
+               "hit rate", NUMFMT_PERCENT);
     html_subtitle(out, "L1\xe2\x86\x92L2 bytes relative to the baseline");
     grid_chart(out, points, n, "l1_to_l2_bytes", report_num(doc, "baseline.l1_to_l2_bytes"),
-               "L1 to L2 bytes relative to (N_MAX, N_MAX)", "\xc3\x97 baseline", NUMFMT_TIMES, 0);
+               "L1 to L2 bytes relative to (N_MAX, N_MAX)", "\xc3\x97 baseline", NUMFMT_TIMES);
     fputs("</section>\n<footer><p>Written by warpscope ", out);
     xml_escape(out, report_str(doc, "warpscope_version"));
     fputs(" (docs/report-schema.md, SWEEP).</p></footer>\n</main>\n</body>\n</html>\n", out);

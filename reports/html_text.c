@@ -43,16 +43,19 @@ const html_section_text html_sections[] = {
      "of reuse distance: the distinct lines touched since the PC's line was last "
      "used. The colour is the share of the PC's requests in that bucket; the last "
      "column is first touches (cold). Mass at the left means reuse a small cache "
-     "catches; mass at the right or in cold means streaming. The per-SM view is "
+     "catches; mass at the right or in cold means streaming. The red dashed lines "
+     "mark the L1's and the L2's capacity in lines: a fully-associative LRU cache "
+     "that size catches the reuse left of its line. The bar beside each row is "
+     "the PC's share of all requests, so a row's weight shows. The per-SM view is "
      "what an L1 sees, the global view what the L2 sees."},
     {"sm-sharing-heatmap", "SM sharing", "Blocks shared between SMs",
      "Cell (x, y) counts the blocks that threads on both SM x and SM y touched. "
      "A bright band near the diagonal means neighbouring SMs share data (as CTA "
      "schedules that place consecutive CTAs on one SM exploit); a uniform field "
-     "means data every SM reads. The colours span the least to the most shared "
-     "pair of SMs, not 0 to the most, so differences between pairs show even "
-     "when every pair shares much. The diagonal (blocks SM x touched at all) is "
-     "grey, off the colour scale, with its count on hover."},
+     "means data every SM reads. The colours run from 0 to the most shared pair, "
+     "as every count's do, so near-equal counts look alike. The diagonal (blocks "
+     "SM x touched at all) is grey, off the colour scale, with its count on "
+     "hover."},
     {"cta-distance-chart", "CTA distance", "Sharing against CTA distance",
      "For every block touched by two or more CTAs, each pair of those CTAs "
      "counts once at its distance |a - b| in launch order (S0 Fig. 3). Distances "
@@ -64,7 +67,9 @@ const html_section_text html_sections[] = {
     {"access-heatmap", "access map", "Memory accessed over time",
      "Rows are address regions, lowest address at the top; each packs an equal "
      "number of the pages the trace touched, so the gaps between allocations "
-     "are left out. Columns are time, in issued instructions. The "
+     "are left out; a row is named by the allocation it starts in and the offset "
+     "into it (alloc 2 +16 KiB) when the trace lists allocations, else by its "
+     "address. Columns are time, in issued instructions. The "
      "colour (log scale) counts the line requests to a region in a time bin: "
      "a diagonal streak is a sweep through an array, a solid row a hot "
      "structure, a block boundary a kernel boundary."},

@@ -3,15 +3,25 @@
 
 #include "reports/json_out.h"
 
-json_t *report_json_access_map(const access_map *m)
+json_t *report_json_access_map(const access_map *m, const wst_reader *r)
 {
     access_map_view v;
     if (!m || access_map_view_get(m, &v, NULL) != 0)
         return NULL;
     json_t *regions = json_array();
-    for (uint32_t r = 0; r < v.region_bins; r++)
-        json_array_append_new(regions, json_pack("{s:o,s:o}", "low", report_json_u64(v.low[r]), "high",
-                                                 report_json_u64(v.high[r])));
+    for (uint32_t i = 0; i < v.region_bins; i++) {
+        json_t *region = json_pack("{s:o,s:o}", "low", report_json_u64(v.low[i]), "high",
+                                   report_json_u64(v.high[i]));
+        /* Where the trace lists its allocations: the one the region starts
+         * in, so the page can name rows by allocation, not address. */
+        uint32_t ordinal;
+        uint64_t offset;
+        if (r && wst_reader_allocation_of(r, v.low[i], &ordinal, &offset)) {
+            json_object_set_new(region, "allocation", json_integer(ordinal));
+            json_object_set_new(region, "offset", report_json_u64(offset));
+        }
+        json_array_append_new(regions, region);
+    }
     json_t *counts = json_array();
     for (uint32_t t = 0; t < v.time_bins; t++)
         json_array_append_new(counts, report_json_u64_array(v.counts + (size_t)t * v.region_bins,

@@ -6,8 +6,10 @@
 #include <jansson.h>
 
 #include "analyzer/access_map.h"
+#include "formats/wst.h"
 
-/* NULL (the field is left out) when m is NULL or out of memory. */
-json_t *report_json_access_map(const access_map *m);
+/* NULL (the field is left out) when m is NULL or out of memory.  With r,
+ * each region names the allocation it starts in (allocation, offset). */
+json_t *report_json_access_map(const access_map *m, const wst_reader *r);
 
 #endif

@@ -149,6 +149,7 @@ json_t *report_json_sharing(const sharing_results *r, uint32_t block_bytes)
     json_t *o = json_object();
     json_object_set_new(o, "block_bytes", json_integer(block_bytes));
     json_object_set_new(o, "blocks", report_json_u64(r->blocks));
+    json_object_set_new(o, "distinct_blocks", report_json_u64(r->distinct_blocks));
     json_object_set_new(o, "shared_blocks", report_json_u64(r->shared_blocks));
     json_object_set_new(o, "shared_fraction",
                         report_json_ratio((double)r->shared_blocks, (double)r->blocks));

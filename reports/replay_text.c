@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "reports/numfmt.h"
+#include "reports/term.h"
 #include "reports/timed_text.h"
 
 static double pct(uint64_t num, uint64_t den) { return den ? 100.0 * (double)num / (double)den : 0.0; }
@@ -29,36 +30,54 @@ void replay_format_bytes(char *buf, size_t cap, uint64_t bytes)
  * §7.  Hit rates are of all requests, so bypassing never raises them. */
 /* A sectored level's 32 B sectors beside its line requests (docs/metrics.md
  * §7): what Nsight Compute's sector hit rates count. */
-static void print_sectors(FILE *out, const char *name, const level_counts *l)
+static void sector_row(term_table *t, const char *name, const level_counts *l)
 {
     uint64_t found = l->sector_hits + l->sector_pending_hits;
-    fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", name, GROUPED(l->sector_requests), "-",
-            GROUPED(l->sector_hits), GROUPED(l->sector_requests - found),
-            SHARE(l->sector_hits, l->sector_requests));
+    term_table_cell(t, "%s", name);
+    term_table_cell(t, "%s", GROUPED(l->sector_requests));
+    term_table_cell(t, "-");
+    term_table_cell(t, "%s", GROUPED(l->sector_hits));
+    term_table_cell(t, "%s", GROUPED(l->sector_requests - found));
+    term_table_cell(t, "%s", SHARE(l->sector_hits, l->sector_requests));
 }
 
 static void print_levels(FILE *out, const replay_results *r)
 {
     const replay_counts *c = &r->total;
-    fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", "", "requests", "bypassed", "hits",
-            "misses", "hit rate");
-    fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", "L1 (loads)", GROUPED(c->l1.accesses),
-            GROUPED(c->l1.bypasses), GROUPED(c->l1.hits), GROUPED(c->l1.misses - c->l1.bypasses),
-            SHARE(c->l1.hits, c->l1.accesses));
+    term_table *t = term_table_new(2);
+    term_table_column(t, "", TERM_LEFT, 0);
+    term_table_column(t, "requests", TERM_RIGHT, 4);
+    term_table_column(t, "bypassed", TERM_RIGHT, 1);
+    term_table_column(t, "hits", TERM_RIGHT, 3);
+    term_table_column(t, "misses", TERM_RIGHT, 2);
+    term_table_column(t, "hit rate", TERM_RIGHT, 5);
+    term_table_cell(t, "L1 (loads)");
+    term_table_cell(t, "%s", GROUPED(c->l1.accesses));
+    term_table_cell(t, "%s", GROUPED(c->l1.bypasses));
+    term_table_cell(t, "%s", GROUPED(c->l1.hits));
+    term_table_cell(t, "%s", GROUPED(c->l1.misses - c->l1.bypasses));
+    term_table_cell(t, "%s", SHARE(c->l1.hits, c->l1.accesses));
     if (r->l1_sectored)
-        print_sectors(out, "  L1 sectors", &c->l1);
-    fprintf(out, "  %-22s %14s %14s %14s %14s %10s\n", "L2", GROUPED(c->l2.accesses), "-",
-            GROUPED(c->l2.hits), GROUPED(c->l2.misses), SHARE(c->l2.hits, c->l2.accesses));
+        sector_row(t, "  L1 sectors", &c->l1);
+    term_table_cell(t, "L2");
+    term_table_cell(t, "%s", GROUPED(c->l2.accesses));
+    term_table_cell(t, "-");
+    term_table_cell(t, "%s", GROUPED(c->l2.hits));
+    term_table_cell(t, "%s", GROUPED(c->l2.misses));
+    term_table_cell(t, "%s", SHARE(c->l2.hits, c->l2.accesses));
     if (r->l2_sectored)
-        print_sectors(out, "  L2 sectors", &c->l2);
+        sector_row(t, "  L2 sectors", &c->l2);
+    term_table_print(t, out, term_width(out));
+    term_table_free(t);
     if (c->l1.pending_hits)
-        fprintf(out, "  %-22s %s L1 requests merged into a pending miss; hit rate with them %s\n",
-                "pending hits", GROUPED(c->l1.pending_hits),
-                SHARE(c->l1.hits + c->l1.pending_hits, c->l1.accesses));
+        term_field(
+            out, "pending hits", "%s L1 requests merged into a pending miss; hit rate with them %s",
+            GROUPED(c->l1.pending_hits), SHARE(c->l1.hits + c->l1.pending_hits, c->l1.accesses));
     if (c->l1.bypasses)
-        fprintf(out, "  %-22s %s of L1 load requests skip it (ld.cg/ld.cv, or the policy); "
-                     "what-if: --cache-op ignore\n",
-                "bypassed", SHARE(c->l1.bypasses, c->l1.accesses));
+        term_field(out, "bypassed",
+                   "%s of L1 load requests skip it (ld.cg/ld.cv, or the policy); what-if: "
+                   "--cache-op ignore",
+                   SHARE(c->l1.bypasses, c->l1.accesses));
 }
 
 void replay_text_summary(FILE *out, const replay_results *r)
@@ -70,30 +89,31 @@ void replay_text_summary(FILE *out, const replay_results *r)
     replay_format_bytes(dram_w, sizeof dram_w, c->traffic.dram_write_bytes);
     fprintf(out, "replay: L1 %s, L2 %s\n", r->l1_policy, r->l2_policy);
     print_levels(out, r);
-    fprintf(out, "  %-22s %14s\n", "L1 -> L2 bytes", l2b);
-    fprintf(out, "  %-22s %14s read, %s written\n", "DRAM", dram_r, dram_w);
+    term_field(out, "L1 -> L2 bytes", "%14s", l2b);
+    term_field(out, "DRAM", "%14s read, %s written", dram_r, dram_w);
     const mpli_counts *m = &c->mpli;
     char mpli[16] = "n/a";
     if (m->loads)
         snprintf(mpli, sizeof mpli, "%.2f", mpli_mean(m));
-    fprintf(out, "  %-22s %14s  (fully cached %s, partial %s, fully missed %s)\n", "MPLI",
-            mpli, SHARE(m->fully_cached, m->loads),
-            SHARE(m->partially_cached, m->loads), SHARE(m->fully_missed, m->loads));
+    term_field(out, "MPLI", "%14s  (fully cached %s, partial %s, fully missed %s)", mpli,
+               SHARE(m->fully_cached, m->loads), SHARE(m->partially_cached, m->loads),
+               SHARE(m->fully_missed, m->loads));
     const miss_counts *mc = &c->miss_classes;
     uint64_t classified = 0;
     for (int k = 0; k < MISS_CLASSES; k++)
         classified += mc->by_class[k];
-    fprintf(out, "  %-22s cold %s, intra-warp %s, inter-warp %s, write-evict %s\n",
-            "L1 miss classes", SHARE(mc->by_class[MISS_COLD], classified),
-            SHARE(mc->by_class[MISS_INTRA_WARP], classified),
-            SHARE(mc->by_class[MISS_INTER_WARP], classified),
-            SHARE(mc->by_class[MISS_WRITE_EVICT], classified));
-    fprintf(out, "  %-22s capacity %s, conflict %s of non-cold misses\n", "3C",
-            SHARE(mc->capacity, mc->capacity + mc->conflict), SHARE(mc->conflict, mc->capacity + mc->conflict));
-    fprintf(out, "  %-22s %s of L1 hits\n", "inter-warp hits",
-            SHARE(c->inter_warp_hits, c->intra_warp_hits + c->inter_warp_hits));
-    fprintf(out, "  %-22s %s of global load misses held by another SM's L1\n", "uRC",
-            SHARE(c->remote_held_misses, c->l1_load_misses));
+    term_field(out, "L1 miss classes", "cold %s, intra-warp %s, inter-warp %s, write-evict %s",
+               SHARE(mc->by_class[MISS_COLD], classified),
+               SHARE(mc->by_class[MISS_INTRA_WARP], classified),
+               SHARE(mc->by_class[MISS_INTER_WARP], classified),
+               SHARE(mc->by_class[MISS_WRITE_EVICT], classified));
+    term_field(out, "3C", "capacity %s, conflict %s of non-cold misses",
+               SHARE(mc->capacity, mc->capacity + mc->conflict),
+               SHARE(mc->conflict, mc->capacity + mc->conflict));
+    term_field(out, "inter-warp hits", "%s of L1 hits",
+               SHARE(c->inter_warp_hits, c->intra_warp_hits + c->inter_warp_hits));
+    term_field(out, "uRC", "%s of global load misses held by another SM's L1",
+               SHARE(c->remote_held_misses, c->l1_load_misses));
     if (r->ccn)
         replay_text_ccn(out, "CCN ring", r->ccn);
     if (r->lcm)
@@ -106,19 +126,22 @@ void replay_text_lcm(FILE *out, const char *label, const lcm_results *l)
 {
     const lcm_counts *c = &l->total;
     if (l->options.bypass)
-        fprintf(out, "  %-22s %.1f%% of global loads bypassed L1 as streaming (%" PRIu64
-                     " requests); PCs turned streaming %" PRIu64 "x, back %" PRIu64 "x\n",
-                label, pct(c->bypassed_loads, c->loads), c->bypassed_requests, c->turned_streaming,
-                c->turned_back);
+        term_field(out, label,
+                   "%.1f%% of global loads bypassed L1 as streaming (%" PRIu64
+                   " requests); PCs turned streaming %" PRIu64 "x, back %" PRIu64 "x",
+                   pct(c->bypassed_loads, c->loads), c->bypassed_requests, c->turned_streaming,
+                   c->turned_back);
     if (l->options.coalesce)
-        fprintf(out, "  %-22s %" PRIu64 " of %" PRIu64 " inter-warp requests merged (L1 requests "
-                     "saved); flushes: %" PRIu64 " conflict, %" PRIu64 " window, %" PRIu64
-                     " kernel end\n",
-                l->options.bypass ? "  coalescer" : label, c->merged_requests,
-                c->coalescer_requests, c->flushes_conflict, c->flushes_window, c->flushes_kernel_end);
-    fprintf(out, "  %-22s %.1f%% of loads decided alike by every warp's monitor and S2's "
-                 "single warp's (%s acts)\n",
-            "  monitors", pct(c->agreed, c->loads), lcm_monitor_name(l->options.monitor));
+        term_field(out, l->options.bypass ? "  coalescer" : label,
+                   "%" PRIu64 " of %" PRIu64 " inter-warp requests merged (L1 requests "
+                   "saved); flushes: %" PRIu64 " conflict, %" PRIu64 " window, %" PRIu64
+                   " kernel end",
+                   c->merged_requests, c->coalescer_requests, c->flushes_conflict,
+                   c->flushes_window, c->flushes_kernel_end);
+    term_field(out, "  monitors",
+               "%.1f%% of loads decided alike by every warp's monitor and S2's single "
+               "warp's (%s acts)",
+               pct(c->agreed, c->loads), lcm_monitor_name(l->options.monitor));
 }
 
 /* An SM's remote hit rate, or -1 when it sent no request round the ring. */
@@ -131,10 +154,12 @@ static double sm_hit_rate(const ccn_results *ring, uint32_t sm)
 void replay_text_ccn(FILE *out, const char *label, const ccn_results *ring)
 {
     const ccn_counts *c = &ring->total;
-    fprintf(out, "  %-22s %.1f%% remote hit rate (%" PRIu64 " of %" PRIu64 " requests), "
-                 "%.1f%% fewer L1->L2 load requests, %.1f hops a hit\n",
-            label, pct(c->remote_hits, c->requests), c->remote_hits, c->requests,
-            pct(c->remote_hits, c->misses), c->remote_hits ? (double)c->hit_hops / (double)c->remote_hits : 0.0);
+    term_field(out, label,
+               "%.1f%% remote hit rate (%" PRIu64 " of %" PRIu64 " requests), "
+               "%.1f%% fewer L1->L2 load requests, %.1f hops a hit",
+               pct(c->remote_hits, c->requests), c->remote_hits, c->requests,
+               pct(c->remote_hits, c->misses),
+               c->remote_hits ? (double)c->hit_hops / (double)c->remote_hits : 0.0);
     /* Per SM: the spread of the remote hit rate (SMs that sent requests). */
     int lo = -1, hi = -1;
     for (uint32_t s = 0; s < ring->sms; s++) {
@@ -147,12 +172,14 @@ void replay_text_ccn(FILE *out, const char *label, const ccn_results *ring)
             hi = (int)s;
     }
     if (lo >= 0)
-        fprintf(out, "  %-22s remote hit rate from %.1f%% (SM %d) to %.1f%% (SM %d)\n", "  per SM",
-                100 * sm_hit_rate(ring, (uint32_t)lo), lo, 100 * sm_hit_rate(ring, (uint32_t)hi), hi);
+        term_field(out, "  per SM", "remote hit rate from %.1f%% (SM %d) to %.1f%% (SM %d)",
+                   100 * sm_hit_rate(ring, (uint32_t)lo), lo, 100 * sm_hit_rate(ring, (uint32_t)hi),
+                   hi);
     if (ring->options.throttle)
-        fprintf(out, "  %-22s ring off in %" PRIu64 " of %" PRIu64 " SM epochs; %" PRIu64
-                     " misses went straight to L2\n",
-                "  throttler", c->ring_off_epochs, c->epochs, c->throttled);
+        term_field(out, "  throttler",
+                   "ring off in %" PRIu64 " of %" PRIu64 " SM epochs; %" PRIu64
+                   " misses went straight to L2",
+                   c->ring_off_epochs, c->epochs, c->throttled);
 }
 
 static double relative(uint64_t v, uint64_t base) { return base ? (double)v / (double)base : 0.0; }
@@ -160,19 +187,30 @@ static double relative(uint64_t v, uint64_t base) { return base ? (double)v / (d
 void compare_text_table(FILE *out, const char *const *names, const replay_results *const *r,
                         uint32_t count)
 {
-    /* Sector hit rates (docs/metrics.md §7) only when some level has sectors. */
-    int l1_sectors = 0, l2_sectors = 0;
+    /* Sector hit rates (docs/metrics.md §7) only when some level has
+     * sectors; pending hits (hits on lines still in flight, timed replay)
+     * only when some policy has them. */
+    int l1_sectors = 0, l2_sectors = 0, pending = 0;
     for (uint32_t i = 0; i < count; i++) {
         l1_sectors |= r[i]->l1_sectored;
         l2_sectors |= r[i]->l2_sectored;
+        pending |= r[i]->total.l1.pending_hits != 0;
     }
-    fprintf(out, "  %-18s %9s", "policy", "L1 hit");
+    term_table *t = term_table_new(2);
+    term_table_column(t, "policy", TERM_LEFT, 0);
+    term_table_column(t, "L1 hit", TERM_RIGHT, 9);
+    if (pending)
+        term_table_column(t, "L1 pend", TERM_RIGHT, 5);
     if (l1_sectors)
-        fprintf(out, " %9s", "L1 sect");
-    fprintf(out, " %9s", "L2 hit");
+        term_table_column(t, "L1 sect", TERM_RIGHT, 1);
+    term_table_column(t, "L2 hit", TERM_RIGHT, 6);
     if (l2_sectors)
-        fprintf(out, " %9s", "L2 sect");
-    fprintf(out, " %7s %14s %7s %14s %7s\n", "MPLI", "L1->L2", "x", "DRAM", "x");
+        term_table_column(t, "L2 sect", TERM_RIGHT, 1);
+    term_table_column(t, "MPLI", TERM_RIGHT, 2);
+    term_table_column(t, "L1->L2", TERM_RIGHT, 8);
+    term_table_column(t, "L1->L2 x", TERM_RIGHT, 7);
+    term_table_column(t, "DRAM", TERM_RIGHT, 4);
+    term_table_column(t, "DRAM x", TERM_RIGHT, 3);
     for (uint32_t i = 0; i < count; i++) {
         const replay_counts *c = &r[i]->total, *base = &r[0]->total;
         uint64_t l2 = c->traffic.l1_to_l2_read_bytes + c->traffic.l1_to_l2_write_bytes;
@@ -182,17 +220,29 @@ void compare_text_table(FILE *out, const char *const *names, const replay_result
         char l2s[32], drams[32];
         replay_format_bytes(l2s, sizeof l2s, l2);
         replay_format_bytes(drams, sizeof drams, dram);
-        fprintf(out, "  %-18s %8.1f%%", names[i], pct(c->l1.hits, c->l1.accesses));
+        term_table_cell(t, "%s", names[i]);
+        term_table_cell(t, "%.1f%%", pct(c->l1.hits, c->l1.accesses));
+        if (pending)
+            term_table_cell(t, "%s", SHARE(c->l1.pending_hits, c->l1.accesses));
         if (l1_sectors)
-            fprintf(out, " %9s", r[i]->l1_sectored ? SHARE(c->l1.sector_hits, c->l1.sector_requests)
-                                                  : "-");
-        fprintf(out, " %8.1f%%", pct(c->l2.hits, c->l2.accesses));
+            term_table_cell(
+                t, "%s", r[i]->l1_sectored ? SHARE(c->l1.sector_hits, c->l1.sector_requests) : "-");
+        term_table_cell(t, "%.1f%%", pct(c->l2.hits, c->l2.accesses));
         if (l2_sectors)
-            fprintf(out, " %9s", r[i]->l2_sectored ? SHARE(c->l2.sector_hits, c->l2.sector_requests)
-                                                  : "-");
-        fprintf(out, " %7.2f %14s %7.3f %14s %7.3f\n", mpli_mean(&c->mpli), l2s,
-                relative(l2, l2_base), drams, relative(dram, dram_base));
+            term_table_cell(
+                t, "%s", r[i]->l2_sectored ? SHARE(c->l2.sector_hits, c->l2.sector_requests) : "-");
+        term_table_cell(t, "%.2f", mpli_mean(&c->mpli));
+        term_table_cell(t, "%s", l2s);
+        term_table_cell(t, "%.3f", relative(l2, l2_base));
+        term_table_cell(t, "%s", drams);
+        term_table_cell(t, "%.3f", relative(dram, dram_base));
     }
+    term_table_print(t, out, term_width(out));
+    term_table_free(t);
+    if (pending)
+        term_printf(out, 4,
+                    "  L1 pend: L1 requests that found their line still in flight (pending "
+                    "hits), counted apart from L1 hit; x: bytes relative to the first policy");
     int timed = 0;
     for (uint32_t i = 0; i < count; i++)
         timed |= r[i]->timed;

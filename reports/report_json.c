@@ -175,7 +175,7 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     report_json_add_log2_bounds(buckets, "log2");
     json_object_set_new(doc, "reuse_buckets", buckets);
     json_object_set_new(doc, "kernels", json_array()); /* the spool's (report_json_write_spooled) */
-    json_t *access = report_json_access_map(a->access_map);
+    json_t *access = report_json_access_map(a->access_map, r);
     if (access)
         json_object_set_new(doc, "access_map", access);
     return doc;

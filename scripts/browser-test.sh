@@ -4,12 +4,15 @@
 #
 # The unit tests check that the report's SVG is well-formed XML; only a
 # browser shows that it renders, that nothing trips it up and that it fits.
-# Headless Chromium, in a window 1400 px wide, opens five pages: a gemm
+# Headless Chromium, in a window 1400 px wide, opens ten pages: a gemm
 # analysis, the fixture with every optional section, the demo (`profile` of
 # gaussian, small, on the default hopper preset: what `make demo` writes), a bfs profile
 # (with a CCN ring among its policies, for the ring's charts, on S3's fermi
-# setup: the per-SM and hop charts do not yet fit hopper's 132 SMs) and a timed
-# bfs profile (`--timed`, for the timed replay's table).
+# setup: the per-SM and hop charts do not yet fit hopper's 132 SMs), a timed
+# bfs profile (`--timed`, for the timed replay's table), a srad profile
+# (equal hit rates: the comparison's note), a sweep page (its heatmaps), a
+# baseline page (`report --baseline`) and the pages `report` draws of a
+# replay's and a compare's JSON.
 # For each it
 #   - draws the page to PNG with its console on stderr, and fails on a
 #     missing or empty screenshot and on any console message: the page has
@@ -19,7 +22,9 @@
 #     with scripts/layout-check.js added, measures itself (every <details>
 #     opened) and writes its faults into the DOM, which --dump-dom prints:
 #     the page or an element wider than its container, SVG text cut off at
-#     its chart's edge, text boxes that intersect, a legend over a text.
+#     its chart's edge, text boxes that intersect, a legend over a text, a
+#     heatmap whose legend does not state its colour scale or with a tick
+#     label twice on one row.
 #     Each fault names the page, the section and the elements.
 # KEEP=DIR keeps the pages, screenshots and findings there.
 #
@@ -65,7 +70,7 @@ if [ -n "${KEEP:-}" ]; then
 else
     dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 fi
-pages="gemm optional demo bfs timed baseline replay compare"
+pages="gemm optional demo bfs timed srad sweep baseline replay compare"
 {
     "$bin" record --workload gemm -o "$dir/gemm.wst" >/dev/null &&
         "$bin" analyze "$dir/gemm.wst" --gpu fermi --html "$dir/gemm.html" --quiet >/dev/null &&
@@ -87,7 +92,10 @@ pages="gemm optional demo bfs timed baseline replay compare"
         "$bin" report "$dir/replay.json" --html "$dir/replay.html" >/dev/null &&
         "$bin" compare "$dir/bfs.wst" --gpu fermi --policies lru,srrip,drrip -o "$dir/compare.json" \
             >/dev/null &&
-        "$bin" report "$dir/compare.json" --html "$dir/compare.html" >/dev/null
+        "$bin" report "$dir/compare.json" --html "$dir/compare.html" >/dev/null &&
+        "$bin" profile --workload srad --size small --gpu fermi -o "$dir/srad" --quiet >/dev/null &&
+        cp "$dir/srad/report.html" "$dir/srad.html" &&
+        "$bin" sweep "$dir/gemm.wst" --gpu poise --n-max 8 --html "$dir/sweep.html" --quiet >/dev/null
 } || { echo "browser test: warpscope could not write the pages" >&2; exit 1; }
 
 # --no-sandbox: the sandbox refuses to start as root, and the pages are our own files.

@@ -11,7 +11,12 @@
  *   - an SVG <text> reaching past its <svg> (cut off);
  *   - two SVG <text> boxes that intersect (tick labels on top of each
  *     other), rotation included, or a legend (<g class="legend">) over a
- *     text of its chart (an axis title running under the colour bar).
+ *     text of its chart (an axis title running under the colour bar);
+ *   - a heatmap that misleads: a legend that does not state its colour
+ *     scale ("colours from 0 to the largest cell", "colours span the data:
+ *     A to B", "every cell V": docs/html-report.md, "Colour scales"), a
+ *     tick label printed twice on one axis row, or a capacity line
+ *     (<line class="capacity">) outside its chart or without its label.
  * The findings go into a <pre> with id layout-faults, one per line, and
  * its data-checked attribute counts the elements looked at, so the caller
  * can tell "no fault" from "did not run". */
@@ -133,7 +138,46 @@
             boxes.push({quad: q, name: name, text: texts[i]});
         }
         checkLegends(svg, label, boxes);
+        checkHeatmap(svg, label);
         return texts.length;
+    }
+
+    /* A heatmap is a chart whose legend has the "none" swatch. */
+    var SCALE_RULE = /^(log )?colours from 0 to the largest cell$|^colours span the data: \S.* to \S.*$|^every cell \S/;
+    function elements(root, selector) {
+        return Array.prototype.map.call(root.querySelectorAll(selector), function (t) {
+            return t;
+        });
+    }
+    function checkHeatmap(svg, label) {
+        var legend = svg.querySelector('g.legend');
+        if (!legend || !elements(legend, 'text').some(function (t) { return t.textContent === 'none'; }))
+            return;
+        var notes = elements(legend, 'text.note').map(function (t) { return t.textContent; });
+        if (!notes.some(function (n) { return SCALE_RULE.test(n); }))
+            faults.push('misleading: ' + label + ': the legend does not state its colour scale (' +
+                        (notes.join('; ') || 'no note') + ')');
+        /* Tick labels outside the legend, by row: none twice on one row. */
+        var rows = {};
+        elements(svg, 'text.tick').forEach(function (t) {
+            if (legend.contains(t))
+                return;
+            var y = Math.round(t.getBoundingClientRect().top);
+            rows[y] = rows[y] || {};
+            if (rows[y][t.textContent])
+                faults.push('misleading: ' + label + ': tick label "' + t.textContent +
+                            '" twice on one row');
+            rows[y][t.textContent] = true;
+        });
+        var frame = svg.getBoundingClientRect();
+        elements(svg, 'line.capacity').forEach(function (line) {
+            var b = line.getBoundingClientRect();
+            if (b.left < frame.left - SLACK || b.right > frame.right + SLACK || b.height < 1)
+                faults.push('misleading: ' + label + ': a capacity line outside its chart');
+        });
+        if (svg.querySelector('line.capacity') && !elements(svg, 'text.tick').some(function (t) {
+                return / lines$/.test(t.textContent); }))
+            faults.push('misleading: ' + label + ': a capacity line without its label');
     }
 
     function rectQuad(r) {

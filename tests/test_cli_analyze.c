@@ -99,9 +99,11 @@ Test(cli_analyze, bad_options_are_one_line_errors)
         const char *a, *b, *expect;
     } cases[] = {
         {"--gpu", "maxwell", "warpscope: unknown GPU 'maxwell' (presets: fermi,"},
-        {"--schedule", "rr,fifo", "warpscope: --schedule: unknown policy 'fifo'"},
+        {"--schedule", "rr,fifo",
+         "warpscope: --schedule: unknown CTA schedule or warp order 'fifo'"},
         {"--sample", "2", "warpscope: --sample: expected a rate in (0, 1], got '2'"},
-        {"--sample", "1e-8", "warpscope: --sample: the smallest rate is 2^-24 (5.96e-08), got '1e-8'"},
+        {"--sample", "1e-8",
+         "warpscope: --sample: the smallest rate is 2^-24 (5.96e-08), got '1e-8'"},
         {"--l1", "16K:0:128", "warpscope: l1.ways: must be at least 1"},
         {"--frob", "1", "warpscope: analyze: unknown option '--frob'"},
         {"--set", "l1.frob=1", "warpscope: --set: no field 'l1.frob' in a GPU config"},
@@ -268,6 +270,7 @@ Test(cli_analyze, sharing_at_every_block_size)
         const char *block;
         int bytes, blocks, shared;
     } cases[] = {{NULL, 128, 1, 1}, {"32", 32, 3, 1}, {"4", 4, 18, 0}, {"4096", 4096, 1, 1}};
+    setenv("COLUMNS", "200", 1); /* the sharing line unwrapped */
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cli_result r = cases[i].block ? cli_run("analyze", trace, "--sharing-block", cases[i].block,
                                                 "-o", out, "--html", html, "--quiet", NULL)
@@ -275,17 +278,21 @@ Test(cli_analyze, sharing_at_every_block_size)
                                                 "--quiet", NULL);
         cr_assert_eq(r.status, 0, "%s", r.err);
         char line[128];
-        snprintf(line, sizeof line, "of %d %d-byte blocks", cases[i].blocks, cases[i].bytes);
+        snprintf(line, sizeof line, "%d-byte blocks (%d distinct", cases[i].bytes, cases[i].blocks);
         cr_assert(strstr(r.out, line) != NULL, "%s: %s", line, r.out);
         cli_result_free(&r);
         char *page = test_read_file(html, NULL);
-        snprintf(line, sizeof line, "blocks of %d bytes are touched", cases[i].bytes);
+        snprintf(line, sizeof line, "%d distinct blocks of %d bytes", cases[i].blocks,
+                 cases[i].bytes);
         cr_assert(page && strstr(page, line), "the HTML says: %s", line);
         free(page);
         json_t *doc = json_load_file(out, 0, NULL);
         json_t *sharing = json_object_get(json_object_get(doc, "summary"), "sharing");
         cr_assert_eq(number(sharing, "block_bytes"), cases[i].bytes);
         cr_assert_eq(number(sharing, "blocks"), cases[i].blocks, "block %d", cases[i].bytes);
+        /* One kernel launch: its blocks are the trace's distinct blocks. */
+        cr_assert_eq(number(sharing, "distinct_blocks"), cases[i].blocks, "block %d",
+                     cases[i].bytes);
         cr_assert_eq(number(sharing, "shared_blocks"), cases[i].shared, "block %d", cases[i].bytes);
         cr_assert_eq(number(sharing, "multi_cta_blocks"), cases[i].shared);
         json_decref(doc);

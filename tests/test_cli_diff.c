@@ -163,7 +163,7 @@ Test(cli_diff, the_same_workload_recorded_twice_agrees)
     expect_line(&r, "kernels      126 compared (A 126, B 126)\n"); /* 2 × (64 − 1) launches */
     expect_line(&r, "records      25786 compared, 0 differ\n");
     expect_line(&r, "addresses    by allocation ordinal and offset (A lists 3, B 3); local "
-                    "memory by shape\n");
+                    "memory by\n             shape\n"); /* wrapped at 80 columns */
     expect_line(&r, "differences  0\nthe traces agree\n");
     cli_result_free(&r);
     free(a);
@@ -404,8 +404,8 @@ Test(cli_diff, imported_traces_compare_raw)
     expect_line(&r, "allocs     none recorded\n");
     cli_result_free(&r);
     r = diff(trace, trace, NULL, NULL, 0);
-    expect_line(&r, "addresses    as recorded: neither trace lists its allocations; local memory "
-                    "by shape\n");
+    expect_line(&r, "addresses    as recorded: neither trace lists its allocations; local "
+                    "memory by\n             shape\n"); /* wrapped at 80 columns */
     cli_result_free(&r);
     free(trace);
     test_tmpdir_cleanup(dir);

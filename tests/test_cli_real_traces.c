@@ -87,7 +87,7 @@ Test(real_traces, bypassed_loads_are_shown_as_bypassed_and_can_be_replayed_as_ca
 
     cli_result summary = cli_run("analyze", va, "-o", json, NULL);
     cr_assert_eq(summary.status, 0);
-    cr_expect(strstr(summary.out, "bypassing L1          100.0% of the line requests (8) are ld.cg/ld.cv") != NULL,
+    cr_expect(strstr(summary.out, "bypassing L1           100.0% of the line requests (8) are ld.cg/ld.cv") != NULL,
               "%s", summary.out);
 
     cli_result bypass = cli_run("bypass", va, "--quiet", NULL);

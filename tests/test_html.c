@@ -553,16 +553,110 @@ Test(html, cta_distance_bars_are_a_density)
 
 /* The SM sharing matrix spends its colours on the differences between
  * pairs: from the least to the most shared pair, as its legend says. */
-Test(html, sm_sharing_colours_span_the_off_diagonal)
+/* The colour-scale rule (docs/html-report.md, "Colour scales"): counts
+ * from 0 to the largest cell, the diagonal off the scale. */
+Test(html, sm_sharing_counts_are_coloured_from_zero)
 {
     json_t *doc = parse_report("{\"schema\": \"warpscope-report\", \"summary\": {\"sharing\": {"
                         "\"sm_matrix\": [[900, 100, 200], [100, 800, 150], [200, 150, 700]]}},"
                         "\"kernels\": []}");
     char *chart = rendered_section(doc, "sm-sharing-heatmap");
-    cr_assert_not_null(strstr(chart, "colours: least to most shared pair"));
-    cr_assert_not_null(strstr(chart, ">100</text>"), "the scale starts at the least shared pair");
-    cr_assert_not_null(strstr(chart, ">200</text>"), "and ends at the most");
+    cr_assert_not_null(strstr(chart, "colours from 0 to the largest cell"), "%s", chart);
+    cr_assert_not_null(strstr(chart, ">0</text>"), "the scale starts at 0");
+    cr_assert_not_null(strstr(chart, ">200</text>"), "and ends at the most shared pair");
+    cr_assert_null(strstr(chart, ">900</text>"), "the diagonal is off the scale");
+    /* Round ticks between the ends. */
+    cr_assert_not_null(strstr(chart, ">100</text>"), "%s", chart);
     free(chart);
+    json_decref(doc);
+}
+
+/* Shares are coloured over the data's range, which the legend states. */
+Test(html, shares_are_coloured_over_their_range)
+{
+    json_t *doc = parse_report("{\"schema\": \"warpscope-report\", \"summary\": {\"replay\": {"
+                               "\"urc\": 0.5, \"remote_holders\": [[0.94, 0.95], [0.96, 0.97]]}},"
+                               "\"kernels\": []}");
+    char *chart = rendered_section(doc, "remote-holders");
+    cr_assert_not_null(strstr(chart, "colours span the data: 94.0% to 97.0%"), "%s", chart);
+    free(chart);
+    json_decref(doc);
+}
+
+/* The reuse maps mark the L1 and the L2 at their capacity in lines and
+ * give each PC's share of the requests; the sharing caption counts the
+ * trace's distinct blocks; the access map names rows by allocation and
+ * labels time at round values. */
+Test(html, charts_of_a_real_analysis_do_not_mislead, .timeout = 120)
+{
+    char *dir = test_tmpdir();
+    json_t *doc = test_report_for(dir, "gaussian", "fermi");
+    char *html = render_checked(doc, dir, NULL);
+    char *reuse = section(html, "pc-reuse-heatmap");
+    cr_assert_not_null(strstr(reuse, "L1: 128 lines"), "no L1 marker");
+    cr_assert_not_null(strstr(reuse, "class=\"capacity\""), "no capacity line");
+    /* The L2 (6,144 lines) is longer than any reuse of this trace. */
+    cr_assert_not_null(strstr(reuse, "The L2 (6.1k lines) holds more than the longest reuse"), "%s",
+                       reuse);
+    cr_assert_not_null(strstr(reuse, "its requests"), "no request shares");
+    cr_assert_not_null(strstr(reuse, "of the requests</title>"), "no share in a tip");
+    char *sharing = section(html, "sm-sharing-heatmap");
+    json_t *summary = json_object_get(json_object_get(doc, "summary"), "sharing");
+    long long distinct = (long long)json_number_value(json_object_get(summary, "distinct_blocks"));
+    long long per_launch = (long long)json_number_value(json_object_get(summary, "blocks"));
+    cr_assert(distinct > 0 && distinct < per_launch, "%lld distinct, %lld per launch", distinct,
+              per_launch);
+    char expect[96];
+    snprintf(expect, sizeof expect, "The trace touched %lld distinct blocks of 128 bytes",
+             distinct);
+    cr_assert_not_null(strstr(sharing, expect), "%s", sharing);
+    char *access = section(html, "access-heatmap");
+    cr_assert_not_null(strstr(access, ">alloc 0 +"), "rows are not named by allocation");
+    /* No tick label twice (round ticks, not bin starts rounded). */
+    const char *at = access;
+    char labels[32][16];
+    int n = 0;
+    while ((at = strstr(at, "class=\"tick\">")) && n < 32) {
+        at += strlen("class=\"tick\">");
+        size_t len = strcspn(at, "<");
+        if (len < 16 && strchr("0123456789", at[0]) && memchr(at, 'k', len)) {
+            snprintf(labels[n], sizeof labels[n], "%.*s", (int)len, at);
+            for (int k = 0; k < n; k++)
+                cr_assert_str_neq(labels[k], labels[n], "tick %s twice", labels[n]);
+            n++;
+        }
+    }
+    cr_assert(n >= 2, "%d time ticks", n);
+    free(reuse);
+    free(sharing);
+    free(access);
+    free(html);
+    json_decref(doc);
+    test_tmpdir_cleanup(dir);
+}
+
+/* OPT is named as the bound on hits, its traffic explained; equal bars
+ * get a note saying why. */
+Test(html, opt_is_the_bound_and_equal_bars_say_why)
+{
+    json_t *doc = parse_report(
+        "{\"schema\": \"warpscope-report\", \"summary\": {\"replay\": {\"miss_classes\": "
+        "{\"cold\": 100, \"intra_warp\": 0, \"inter_warp\": 0, \"write_evict\": 0}}},"
+        "\"compare\": {\"policies\": ["
+        "{\"name\": \"lru\", \"l1_policy\": \"lru\", \"l2_policy\": \"lru\", "
+        " \"l1\": {\"hit_rate\": 0.3}, \"l2\": {\"hit_rate\": 0.9}, "
+        " \"traffic\": {\"l1_to_l2_bytes\": 1000}},"
+        "{\"name\": \"opt\", \"l1_policy\": \"opt\", \"l2_policy\": \"lru\", "
+        " \"l1\": {\"hit_rate\": 0.3}, \"l2\": {\"hit_rate\": 0.9}, "
+        " \"traffic\": {\"l1_to_l2_bytes\": 700}}]}, \"kernels\": []}");
+    char *compare = rendered_section(doc, "policy-compare");
+    cr_assert_not_null(strstr(compare, "opt (bound on hits)"), "%s", compare);
+    cr_assert_not_null(strstr(compare, ">opt (bound)</text>"), "%s", compare);
+    cr_assert_not_null(strstr(compare, "Its traffic is not a bound"), "%s", compare);
+    cr_assert_not_null(strstr(compare, "Every policy has the same hit rates on this trace"), "%s",
+                       compare);
+    cr_assert_not_null(strstr(compare, "100.0% of the L1 misses are cold"), "%s", compare);
+    free(compare);
     json_decref(doc);
 }
 

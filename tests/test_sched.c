@@ -385,7 +385,7 @@ Test(sched, options_parse)
     cr_assert_eq(sched_options_parse("gto", &o, &err), 0);
     cr_assert_eq(o.cta, CTA_RR);
     cr_assert_eq(sched_options_parse("rr,fifo", &o, &err), -1);
-    cr_assert(strstr(err.msg, "unknown policy 'fifo'") != NULL);
+    cr_assert(strstr(err.msg, "unknown CTA schedule or warp order 'fifo'") != NULL);
     cr_assert_eq(sched_options_parse("recorded,lrr", &o, &err), -1);
 }
 
@@ -521,7 +521,8 @@ Test(sched, throttling_orders_parse_and_print)
     cr_expect_eq(sched_options_parse("rr,pcal:4", &o, &err), -1, "no p");
     cr_expect_eq(sched_options_parse("rr,swl:0", &o, &err), -1);
     cr_expect_eq(sched_options_parse("rr,nope:3", &o, &err), -1);
-    cr_expect(strstr(err.msg, "unknown policy 'nope:3'") != NULL, "%s", err.msg);
+    cr_expect(strstr(err.msg, "unknown CTA schedule or warp order 'nope:3'") != NULL, "%s",
+              err.msg);
 }
 
 Test(sched, tuple_2_1_issues_the_two_oldest_and_lets_only_the_oldest_allocate)

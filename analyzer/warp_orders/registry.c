@@ -60,6 +60,20 @@ void warp_order_spec_format(const warp_order_spec *s, char *buf, size_t cap)
         snprintf(buf, cap, "%s", s->ops->name);
 }
 
+void warp_order_names(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; warp_order_all[i] && used < cap; i++) {
+        const warp_order_ops *o = warp_order_all[i];
+        const char *form = o->takes_p ? ":N,p" : o->parameters ? ":N" : "";
+        int n = snprintf(buf + used, cap - used, "%s%s%s", i ? ", " : "", o->name, form);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
 const warp_order_ops *warp_order_find(const char *name)
 {
     for (int i = 0; warp_order_all[i]; i++)

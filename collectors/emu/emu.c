@@ -8,6 +8,7 @@
 #include <ucontext.h>
 
 #include "collectors/emu/emu_timing.h"
+#include "collectors/emu/fiber.h"
 #include "util/grow.h"
 
 /* Device addresses look like a real GPU's: global memory in one window,
@@ -45,6 +46,7 @@ struct emu_cta {
     uint32_t thread_count;
     uint32_t linear_id;
     ucontext_t scheduler;
+    fiber_stack scheduler_stack; /* where the coroutines switch back to */
     thread_slot *running;
 };
 
@@ -451,8 +453,10 @@ static void thread_trampoline(void)
 {
     emu_cta *cta = current_cta;
     thread_slot *slot = cta->running;
+    fiber_entered(&cta->scheduler_stack);
     cta->owner->launch->kernel(&slot->thread);
     slot->state = THREAD_EXITED; /* returning resumes uc_link: the scheduler */
+    fiber_exiting(cta->scheduler_stack);
 }
 
 void emu_sync(emu_thread *t)
@@ -464,7 +468,7 @@ void emu_sync(emu_thread *t)
         return;
     }
     slot->state = THREAD_AT_BARRIER;
-    swapcontext(&slot->context, &cta->scheduler);
+    fiber_switch(&slot->context, &cta->scheduler, cta->scheduler_stack);
 }
 
 /* Separate so that getcontext()'s second return cannot clobber a caller's
@@ -496,7 +500,7 @@ static int run_cta_with_barriers(emu *e, ws_error *err)
                 continue;
             slot->state = THREAD_READY;
             cta->running = slot;
-            swapcontext(&cta->scheduler, &slot->context);
+            fiber_switch(&cta->scheduler, &slot->context, (fiber_stack){slot->stack, STACK_BYTES});
             live += slot->state != THREAD_EXITED;
         }
         /* Every thread reached the barrier or exited: a reconvergence point. */

@@ -1,9 +1,12 @@
 /* collectors/workloads/record.c: a workload, the emulator and the .wst
  * writer wired together (what `warpscope record --workload` does). */
 #include <stdio.h>
+#include <string.h>
 
 #include "collectors/workloads/workloads.h"
 #include "formats/wst.h"
+#include "util/hash64.h"
+#include "util/outset.h"
 #include "util/version.h"
 
 /* "a, b, c" for error messages. */
@@ -32,7 +35,28 @@ typedef struct counted_sink {
     wst_sink inner;
     progress *bar;
     uint64_t records;
+    uint64_t digest; /* record_digest summed over the records written */
 } counted_sink;
+
+/* One record's checksum: its kernel, place, instruction and the addresses
+ * of its active lanes (what a reader must give back).  Summed over a
+ * trace, it does not depend on the order in which CTAs are stored. */
+static uint64_t record_digest(uint32_t kernel, const wst_record *r)
+{
+    uint64_t words[8 + WST_WARP_SIZE];
+    size_t n = 0;
+    words[n++] = kernel;
+    words[n++] = r->cta;
+    words[n++] = r->warp;
+    words[n++] = r->pc;
+    words[n++] = (uint64_t)r->kind | (uint64_t)r->space << 8 | (uint64_t)r->cache_op << 16 |
+                 (uint64_t)r->size << 24;
+    words[n++] = r->mask;
+    for (int lane = 0; lane < WST_WARP_SIZE; lane++)
+        if (r->mask >> lane & 1)
+            words[n++] = r->addr[lane];
+    return hash64(words, n * sizeof words[0], 0x7773745f726f756eULL);
+}
 
 static int counted_add_kernel(void *ctx, const wst_kernel *kernel, ws_error *err)
 {
@@ -50,6 +74,7 @@ static int counted_add_record(void *ctx, uint32_t kernel, const wst_record *rec,
 {
     counted_sink *c = ctx;
     progress_update(c->bar, ++c->records);
+    c->digest += record_digest(kernel, rec);
     return c->inner.add_record(c->inner.ctx, kernel, rec, err);
 }
 
@@ -65,8 +90,40 @@ static int counted_add_allocation(void *ctx, const wst_allocation *a, ws_error *
     return wst_sink_add_allocation(&c->inner, a, err);
 }
 
+/* Reads the trace back whole: its kernels, CTAs, records and their digest. */
+static int read_back(const char *path, record_check *check, ws_error *err)
+{
+    /* While the run's outputs wait to appear together, the trace is still
+     * at its temporary name (util/outset.h). */
+    wst_reader *r = wst_reader_open(ws_outset_path(path), err);
+    if (!r)
+        return -1;
+    const wst_trace *t = wst_reader_trace(r);
+    check->kernels = t->kernel_count;
+    for (uint32_t k = 0; k < t->kernel_count; k++)
+        check->ctas += t->kernels[k].cta_count;
+    wst_cursor *c = wst_cursor_all(r, err);
+    int64_t n = c ? 0 : -1;
+    const wst_record *records;
+    uint32_t kernel;
+    while (c && (n = wst_cursor_next_batch(c, &records, &kernel, err)) > 0)
+        for (int64_t i = 0; i < n; i++) {
+            check->records_read++;
+            check->digest_read += record_digest(kernel, &records[i]);
+        }
+    wst_cursor_free(c);
+    wst_reader_close(r);
+    return n < 0 ? -1 : 0;
+}
+
 int record_workload(const char *name, workload_size size, uint64_t seed, int flags,
                     const char *out_path, progress *bar, ws_error *err)
+{
+    return record_workload_checked(name, size, seed, flags, out_path, bar, NULL, err);
+}
+
+int record_workload_checked(const char *name, workload_size size, uint64_t seed, int flags,
+                            const char *out_path, progress *bar, record_check *check, ws_error *err)
 {
     const workload *w = workload_lookup(name, err);
     if (!w)
@@ -94,5 +151,20 @@ int record_workload(const char *name, workload_size size, uint64_t seed, int fla
         wst_writer_abort(writer);
         return -1;
     }
-    return wst_writer_close(writer, err);
+    if (wst_writer_close(writer, err) != 0)
+        return -1;
+    if (!check)
+        return 0;
+    memset(check, 0, sizeof *check);
+    check->records_written = counted.records;
+    check->digest_written = counted.digest;
+    if (read_back(out_path, check, err) != 0)
+        return -1;
+    if (check->records_read != check->records_written ||
+        check->digest_read != check->digest_written)
+        return ws_fail(err, "read back %llu records of the %llu written, %s",
+                       (unsigned long long)check->records_read,
+                       (unsigned long long)check->records_written,
+                       check->digest_read == check->digest_written ? "" : "with other contents");
+    return 0;
 }

@@ -68,6 +68,21 @@ enum { RECORD_VERIFY = 1, RECORD_TIMING = 2 };
 int record_workload(const char *name, workload_size size, uint64_t seed, int flags,
                     const char *out_path, progress *bar, ws_error *err);
 
+/* What `record --verify` checked of the trace it wrote, read back whole:
+ * the records and a checksum of their contents on both sides. */
+typedef struct record_check {
+    uint32_t kernels;
+    uint64_t ctas;
+    uint64_t records_written, records_read;
+    uint64_t digest_written, digest_read;
+} record_check;
+
+/* record_workload, then (check not NULL) the trace read back and compared
+ * with what was written: -1 with err set when they differ. */
+int record_workload_checked(const char *name, workload_size size, uint64_t seed, int flags,
+                            const char *out_path, progress *bar, record_check *check,
+                            ws_error *err);
+
 /* Default workload for the demo and `profile`. */
 #define WORKLOAD_DEFAULT "gaussian"
 
