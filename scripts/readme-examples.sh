@@ -20,7 +20,12 @@ ln -s "$bin" "$work/bin/warpscope"
 export PATH="$work/bin:$PATH"
 cd "$work" || exit 1
 
+# A block fenced as ```json FILE (or any language and a file name) is a file
+# the examples after it read: it is written out in its place, in order.
 examples=$(awk '
+    /^```[a-z]+ [^ ]+$/ { file = $2; printf "@@file %s\n", file; next }
+    file && /^```/ { file = ""; next }
+    file { printf "@@line %s\n", $0; next }
     /^```sh/ { inside = 1; next }
     /^```/ { inside = 0; next }
     inside && /^warpscope / || joined {
@@ -32,6 +37,15 @@ examples=$(awk '
 
 ran=0 skipped=0
 while IFS= read -r example; do
+    if [[ $example == "@@file "* ]]; then
+        file=${example#@@file }
+        : >"$file"
+        continue
+    fi
+    if [[ $example == "@@line "* ]]; then
+        printf '%s\n' "${example#@@line }" >>"$file"
+        continue
+    fi
     if [[ $example == *" -- "* || $example == *gpu.wst* ]]; then
         echo "skipped (needs a GPU): $example"
         skipped=$((skipped + 1))

@@ -118,8 +118,10 @@ Test(cli_advice, ranked_advice_says_the_same_everywhere)
 {
     char *dir = test_tmpdir(), *trace = test_record_trace(dir, "gaussian");
     char *json = test_path(dir, "h.json"), *csv = test_path(dir, "csv");
+    setenv("COLUMNS", "1000", 1); /* one line per verdict and row, to read them back */
     cli_result r = cli_run("bypass", trace, "--gpu", "fermi", "--quiet", "--json", json, "--csv", csv,
                            NULL);
+    unsetenv("COLUMNS");
     cr_assert_eq(r.status, 0, "%s", r.err);
     json_t *doc = test_load_json(json);
     json_t *advice = json_object_get(doc, "advice");
