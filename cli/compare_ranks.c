@@ -5,6 +5,7 @@
 
 #include "analyzer/results_pack.h"
 #include "cli/cli.h"
+#include "cli/rank_split.h"
 #include "util/ranks.h"
 
 uint32_t compare_entry_rank(uint32_t entry) { return entry % ranks_size(); }
@@ -33,15 +34,11 @@ int compare_gather(const compare_set *set, hierarchy *const *hs, int status,
             status = cli_fail(NULL, &err);
     }
     ranks_part *parts;
-    int rc = ranks_gather(status, mine.data, mine.size, &parts, &err);
+    status = cli_rank_gather(status, mine.data, mine.size, &parts);
     results_bytes_free(&mine);
     *unpacked = NULL;
-    if (rc != 0)
-        return cli_fail(NULL, &err);
-    if (me != 0)
+    if (!parts)
         return status;
-    for (uint32_t r = 0; r < ranks && status == 0; r++)
-        status = parts[r].status;
     if (status == 0 && !(*unpacked = calloc(set->count, sizeof **unpacked)))
         status = cli_error(NULL, "out of memory");
     for (uint32_t r = 1; r < ranks && status == 0; r++) {

@@ -35,3 +35,14 @@ int cli_rank_run(const cli_command *cmd, int argc, char **argv)
     /* Rank 0 alone runs it and writes the outputs; the others idle. */
     return ranks_run_alone(cmd->name, reason) ? 0 : cmd->run(argc, argv);
 }
+
+int cli_rank_gather(int status, const void *data, size_t size, ranks_part **parts)
+{
+    ws_error err;
+    *parts = NULL;
+    if (ranks_gather(status, data, size, parts, &err) != 0)
+        return cli_fail(NULL, &err);
+    for (uint32_t r = 0; *parts && r < ranks_size() && status == 0; r++)
+        status = (*parts)[r].status;
+    return status;
+}

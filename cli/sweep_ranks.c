@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/rank_split.h"
 #include "util/ranks.h"
 
 /* The points sweep_owner gives this rank, in index order: whole points
@@ -32,15 +33,10 @@ int sweep_gather(sweep_result *grid, int status)
         size = (size_t)n * sizeof *mine;
     }
     ranks_part *parts;
-    ws_error err;
-    int rc = ranks_gather(status, mine, size, &parts, &err);
+    status = cli_rank_gather(status, mine, size, &parts);
     free(mine);
-    if (rc != 0)
-        return cli_fail(NULL, &err);
-    if (me != 0)
+    if (!parts)
         return status;
-    for (uint32_t r = 0; r < ranks && status == 0; r++)
-        status = parts[r].status;
     /* Rank 0's own points are in place; the others' arrive in the order
      * they were packed. */
     for (uint32_t r = 1; r < ranks && status == 0; r++) {
