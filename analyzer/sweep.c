@@ -99,6 +99,8 @@ int sweep_run_share(const sched_source *source, const gpu_config *config, const 
         ws_fail(err, "out of memory");
         goto done;
     }
+    out->timed_base = (sweep_point){.n = n_max, .p = n_max};
+    out->timed_one = (sweep_point){.n = 1, .p = 1};
     uint32_t grid_mine = 0, corners_mine = 0;
     for (uint32_t n = 1, i = 0; n <= n_max; n++)
         for (uint32_t p = 1; p <= n; p++, i++) {
@@ -133,11 +135,11 @@ int sweep_run_share(const sched_source *source, const gpu_config *config, const 
     out->timed = base->timed;
     for (uint32_t j = 0; j < grid_mine + corners_mine; j++) {
         const replay_results *res = hierarchy_results(hs[j]);
-        sweep_point *at = mine[j] < out->count ? &out->points[mine[j]]
-                          : mine[j] == out->count ? &out->timed_base : &out->timed_one;
-        uint32_t n = mine[j] < out->count ? at->n : mine[j] == out->count ? n_max : 1;
-        *at = (sweep_point){.n = n, .p = mine[j] < out->count ? at->p : n, .counts = res->total,
-                            .cycles = replay_results_cycles(res)};
+        sweep_point *at = mine[j] < out->count    ? &out->points[mine[j]]
+                          : mine[j] == out->count ? &out->timed_base
+                                                  : &out->timed_one;
+        at->counts = res->total;
+        at->cycles = replay_results_cycles(res);
     }
     rc = 0;
 done:

@@ -43,23 +43,16 @@ cpu_seconds() {
     echo "$best"
 }
 
-# Accel-Sim's CPU seconds for run directory $1 of workload $2 on preset $3 (its configs
-# are those timed-validate.sh copied there), measured once into accelsim.cpu.
+# Accel-Sim's CPU seconds for run directory $1 of workload $2 on preset $3 (its
+# configs are those timed-validate.sh copied there), measured once into
+# accelsim.cpu by scripts/accelsim-run.sh.
 accelsim_cpu() {
-    local d=$1 w=$2 p=$3 sim libdir cfgs
+    local d=$1 w=$2 p=$3
     [ -f "$d/accelsim.cpu" ] && { cat "$d/accelsim.cpu"; return 0; }
     [ -n "$asdir" ] || return 1
-    sim=$asdir/gpu-simulator/bin/release/accel-sim.out
-    libdir=$(find "$asdir/gpu-simulator/gpgpu-sim/lib" -path '*/release/libcudart.so' -printf '%h\n' | head -1)
-    cfgs=$asdir/gpu-simulator/gpgpu-sim/configs/tested-cfgs/SM7_QV100/gpgpusim.config
-    mkdir -p "$tmp/as" && rm -rf "${tmp:?}/as/"*
-    (cd "$tmp/as" && LD_LIBRARY_PATH=$libdir /usr/bin/time -f "%U %S" -o "$tmp/as.time" "$sim" \
-        -trace "$runs/$w/export/kernelslist.g" -config "$cfgs" \
-        -config "$asdir/gpu-simulator/configs/tested-cfgs/SM7_QV100/trace.config" \
-        -config "$d/common.config" -config "$d/$p.config" \
-        -config "$d/order.config" >"$tmp/as.out" 2>&1) || return 1
-    grep -q '^GPGPU-Sim: \*\*\* exit detected \*\*\*' "$tmp/as.out" || return 1
-    awk '{printf "%.2f\n", $1 + $2}' "$tmp/as.time" | tee "$d/accelsim.cpu"
+    "$repo/scripts/accelsim-run.sh" "$asdir" "$runs/$w/export/kernelslist.g" "$d" "$p" "$tmp/as" ||
+        return 1
+    tee "$d/accelsim.cpu" <"$tmp/as/accelsim.cpu"
 }
 
 echo "# $(date -u +%F) warpscope $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'), load: $(cut -d' ' -f1-3 /proc/loadavg)"

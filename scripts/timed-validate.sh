@@ -88,13 +88,6 @@ timeout_s=${ACCELSIM_TIMEOUT:-1800}
 
 sim=$asdir/gpu-simulator/bin/release/accel-sim.out
 [ -x "$sim" ] || die "$sim not found: build Accel-Sim's gpu-simulator in release mode first"
-gpgpusim_cfg=$asdir/gpu-simulator/gpgpu-sim/configs/tested-cfgs/SM7_QV100/gpgpusim.config
-trace_cfg=$asdir/gpu-simulator/configs/tested-cfgs/SM7_QV100/trace.config
-[ -f "$gpgpusim_cfg" ] || die "$gpgpusim_cfg not found"
-[ -f "$trace_cfg" ] || die "$trace_cfg not found"
-# accel-sim.out links GPGPU-Sim's own libcudart.so (lib/gcc-*/cuda-*/release).
-libdir=$(find "$asdir/gpu-simulator/gpgpu-sim/lib" -path '*/release/libcudart.so' -printf '%h\n' 2>/dev/null | head -1)
-[ -n "$libdir" ] || die "GPGPU-Sim's libcudart.so not found under $asdir/gpu-simulator/gpgpu-sim/lib"
 mirrors=$repo/scripts/accelsim-mirror
 IFS=, read -r -a preset_list <<<"$presets"
 IFS=, read -r -a order_list <<<"$orders"
@@ -155,16 +148,9 @@ run_locked() {
     printf -- '-gpgpu_scheduler %s\n' "$o" >"$d/order.config"
     cp "$mirrors/common.config" "$mirrors/$p.config" "$d/"
     start=$SECONDS
-    mkdir -p "$d/run"
-    { (cd "$d/run" && LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        exec /usr/bin/time -f "%U %S" -o "$d/accelsim.time" timeout "$timeout_s" "$sim" -trace "$runs/$w/export$sfx/kernelslist.g" \
-        -config "$gpgpusim_cfg" -config "$trace_cfg" -config "$d/common.config" \
-        -config "$d/$p.config" -config "$d/order.config") >"$d/accelsim.out" 2>&1 || rc=$?; } 2>/dev/null
-    if [ "$rc" -eq 0 ] && ! grep -q '^GPGPU-Sim: \*\*\* exit detected \*\*\*' "$d/accelsim.out"; then rc=3; fi
-    rm -rf "$d/run"
+    "$repo/scripts/accelsim-run.sh" "$asdir" "$runs/$w/export$sfx/kernelslist.g" "$d" "$p" "$d" \
+        "$timeout_s" || rc=$?
     if [ "$rc" -eq 0 ]; then
-        # Its CPU seconds, for bench/timed-vs-accelsim.sh.
-        awk '{printf "%.2f\n", $1 + $2}' "$d/accelsim.time" >"$d/accelsim.cpu" 2>/dev/null || true
         echo ok >"$d/status"
         note "$w $p $o: Accel-Sim done in $((SECONDS - start))s"
     else
