@@ -10,6 +10,7 @@
 #include "analyzer/request.h"
 #include "analyzer/set_index.h"
 #include "util/fastdiv.h"
+#include "util/zeroed.h"
 
 /* cache_read's instances (read_instance). */
 typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now,
@@ -36,6 +37,9 @@ struct cache {
     uint64_t *written; /* track_written_bytes: REQUEST_MASK_WORDS words a slot */
     uint64_t *ready;   /* pending until (reserved-line mode) */
     uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
+    int filled_since_clear; /* a line was filled since the last clear: else a flush has nothing to do */
+    void *block;       /* every array above, carved from one zeroed block */
+    size_t block_bytes;
     uint64_t all_ways; /* mask of every way */
     const policy_ops *policy;
     void *state;
@@ -44,7 +48,6 @@ struct cache {
     cache_read_fn *read; /* cache_read's instance for this cache's shape */
 };
 
-static void clear(cache *c);
 static cache_read_fn *read_instance(uint32_t ways, int lru);
 
 /* A plain LRU cache: its policy is exactly LRU's stamps (hit and fill move
@@ -80,20 +83,40 @@ cache *cache_new(const cache_options *o, ws_error *err)
         return ws_fail(err, "cache: %u B lines need 1 to 8 sectors", o->line_bytes), NULL;
     cache *c = calloc(1, sizeof *c);
     size_t n = (size_t)o->sets * o->ways;
-    if (!c || !(c->lines = malloc(n * sizeof *c->lines)) || !(c->meta = calloc(n, sizeof *c->meta)) ||
-        !(c->warps = calloc(n, 4)) || !(c->pcs = calloc(n, 4)) || !(c->valid = calloc(n, 1)) ||
-        !(c->flags = calloc(n, 1)) ||
-        /* Only an owner-tracking cache touches these (every access is under
-         * track_owners): a replay of many SMs allocates none of them. */
-        (o->track_owners && (!(c->owners = calloc(n, sizeof *c->owners)) ||
-                             !(c->filled_at = calloc(n, sizeof *c->filled_at)) ||
-                             !(c->filled_in = calloc(n, sizeof *c->filled_in)))) ||
-        !(c->dirty = calloc(n, 1)) || !(c->ready = calloc(n, 8)) ||
-        !(c->filled = calloc(o->sets, 1)) ||
-        (o->track_written_bytes && !(c->written = calloc(n * REQUEST_MASK_WORDS, 8)))) {
-        cache_free(c);
+    /* The arrays' offsets in one zeroed block (util/zeroed.h): a set's
+     * pages are mapped when it is first used, and only an owner-tracking
+     * (or lazy-fetch) cache has room for the owners (or written bytes). */
+    size_t at = 0, lines = ws_zeroed_carve(&at, n * 8), meta = ws_zeroed_carve(&at, n * 8),
+           warps = ws_zeroed_carve(&at, n * 4), pcs = ws_zeroed_carve(&at, n * 4),
+           valid = ws_zeroed_carve(&at, n), flags = ws_zeroed_carve(&at, n),
+           dirty = ws_zeroed_carve(&at, n), ready = ws_zeroed_carve(&at, n * 8),
+           filled = ws_zeroed_carve(&at, o->sets),
+           owners = ws_zeroed_carve(&at, o->track_owners ? n * 2 : 0),
+           filled_at = ws_zeroed_carve(&at, o->track_owners ? n * 8 : 0),
+           filled_in = ws_zeroed_carve(&at, o->track_owners ? n * 4 : 0),
+           written = ws_zeroed_carve(&at, o->track_written_bytes ? n * REQUEST_MASK_WORDS * 8 : 0);
+    if (!c || !(c->block = ws_zeroed_new(at))) {
+        free(c);
         return ws_fail(err, "out of memory"), NULL;
     }
+    char *b = c->block;
+    c->block_bytes = at;
+    c->lines = (uint64_t *)(b + lines);
+    c->meta = (int64_t *)(b + meta);
+    c->warps = (uint32_t *)(b + warps);
+    c->pcs = (uint32_t *)(b + pcs);
+    c->valid = (uint8_t *)(b + valid);
+    c->flags = (uint8_t *)(b + flags);
+    c->dirty = (uint8_t *)(b + dirty);
+    c->ready = (uint64_t *)(b + ready);
+    c->filled = (uint8_t *)(b + filled);
+    if (o->track_owners) {
+        c->owners = (uint16_t *)(b + owners);
+        c->filled_at = (uint64_t *)(b + filled_at);
+        c->filled_in = (uint32_t *)(b + filled_in);
+    }
+    if (o->track_written_bytes)
+        c->written = (uint64_t *)(b + written);
     c->sets = o->sets;
     c->ways = o->ways;
     c->line_shift = (uint32_t)__builtin_ctz(o->line_bytes);
@@ -117,7 +140,9 @@ cache *cache_new(const cache_options *o, ws_error *err)
         cache_free(c);
         return NULL;
     }
-    clear(c);
+    /* Every array but the tags starts as the zeroes it was mapped as. */
+    for (size_t i = 0; i < n; i++)
+        c->lines[i] = CACHE_INVALID;
     return c;
 }
 
@@ -127,19 +152,7 @@ void cache_free(cache *c)
         return;
     if (c->state)
         c->policy->destroy(c->state);
-    free(c->lines);
-    free(c->meta);
-    free(c->warps);
-    free(c->pcs);
-    free(c->valid);
-    free(c->dirty);
-    free(c->flags);
-    free(c->owners);
-    free(c->filled_at);
-    free(c->filled_in);
-    free(c->ready);
-    free(c->filled);
-    free(c->written);
+    ws_zeroed_free(c->block, c->block_bytes);
     free(c);
 }
 
@@ -152,6 +165,7 @@ static void clear(cache *c)
     memset(c->dirty, 0, n);
     memset(c->ready, 0, n * sizeof *c->ready);
     memset(c->filled, 0, c->sets);
+    c->filled_since_clear = 0;
 }
 
 static inline __attribute__((always_inline)) uint32_t set_of(const cache *c, uint64_t line)
@@ -190,6 +204,10 @@ static inline cache_set full_view(const cache *c, uint32_t set, uint64_t now)
 
 void cache_flush(cache *c)
 {
+    /* Only a fill makes a line valid, or a slot's state other than clear's:
+     * a cache left empty since (an SM idle in a kernel) has nothing to drop. */
+    if (!c->filled_since_clear)
+        return;
     if (c->policy->evicted)
         for (uint32_t set = 0; set < c->sets; set++) {
             cache_set s = full_view(c, set, 0);
@@ -390,6 +408,7 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
             c->policy->evicted(c->state, s, way, EVICT_REPLACE);
     }
     c->lines[i] = r->line;
+    c->filled_since_clear = 1;
     if (c->written) /* a new line: nothing of it written yet */
         memset(&c->written[i * REQUEST_MASK_WORDS], 0, REQUEST_MASK_WORDS * 8);
     c->valid[i] = made_valid(mode, need, whole);

@@ -38,6 +38,7 @@ struct hierarchy {
     int has_front_end; /* a stage may rewrite a load's requests before L1 */
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
+    uint8_t *started; /* per SM: sm_begin made its models */
     ccn *ring;        /* the CCN over the L1s, when on */
     lcm *lcm;         /* locality-based management, when on */
     l1_collectors *collectors;
@@ -89,6 +90,26 @@ static cache *make_cache(const cache_config *g, const policy_spec *spec, uint32_
     return cache_new(&co, err);
 }
 
+/* SM s's L1.  Its policy's seed depends on s alone and nothing reaches it
+ * before the SM's first access, so an L1 made then behaves as one made
+ * with the hierarchy. */
+static cache *make_l1(const hierarchy *h, uint32_t s, ws_error *err)
+{
+    return make_cache(&h->o.config.l1, &h->o.l1_spec, 1, h->o.l1_param, &h->o, s, 0, err);
+}
+
+/* Makes SM s's models on its first instruction: a small kernel on a GPU of
+ * many SMs allocates and clears only what it uses (bench/RESULTS.md,
+ * "Timed replay against Accel-Sim: speed"). */
+static int sm_begin(hierarchy *h, uint32_t s, ws_error *err)
+{
+    if ((!h->l1[s] && !(h->l1[s] = make_l1(h, s, err))) ||
+        (h->collectors && l1_collectors_sm_begin(h->collectors, s, err) != 0))
+        return -1;
+    h->started[s] = 1;
+    return 0;
+}
+
 int hierarchy_resolve_policies(hierarchy_options *o, ws_error *err)
 {
     if (!o->l1_spec.replacement && policy_spec_parse(o->config.l1.policy, &o->l1_spec, err) != 0)
@@ -108,6 +129,7 @@ void hierarchy_free(hierarchy *h)
         cache_free(h->l2[s]);
     free(h->l1);
     free(h->l2);
+    free(h->started);
     free(h->mshr);
     free(h->ldst_next);
     free(h->res.scheduler_stalls);
@@ -184,6 +206,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     snprintf(h->res.l1_policy, sizeof h->res.l1_policy, "%s", c->l1.policy);
     snprintf(h->res.l2_policy, sizeof h->res.l2_policy, "%s", c->l2.policy);
     if (!(h->l1 = calloc(h->sms, sizeof *h->l1)) || !(h->l2 = calloc(h->slices, sizeof *h->l2)) ||
+        !(h->started = calloc(h->sms, 1)) ||
         !(h->res.kernels = calloc(kernel_count + 1, sizeof *h->res.kernels)) ||
         !(h->res.sm_hits = calloc(h->sms, 8)) || !(h->res.sm_misses = calloc(h->sms, 8)) ||
         !(h->res.sm_load_misses = calloc(h->sms, 8)) ||
@@ -212,8 +235,11 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     h->sharing = o->track_sharing || h->o.l1_spec.replacement->needs_sharing ||
                  h->o.l2_spec.replacement->needs_sharing;
     h->res.sharing_tracked = h->sharing;
-    for (uint32_t s = 0; s < h->sms; s++)
-        if (!(h->l1[s] = make_cache(&c->l1, &h->o.l1_spec, 1, o->l1_param, o, s, 0, err)))
+    /* The ring reads every SM's L1 (a remote hit), so it needs them all
+     * now; otherwise an SM's L1 is made when the SM first issues
+     * (sm_begin). */
+    for (uint32_t s = 0; o->ccn.enabled && s < h->sms; s++)
+        if (!(h->l1[s] = make_l1(h, s, err)))
             goto fail;
     if (o->ccn.enabled && add_ring(h, kernel_count, err) != 0)
         goto fail;
@@ -931,6 +957,8 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     if (is->pc >= h->kernel->pc_count)
         return ws_fail(err, "replay: PC index %u outside the kernel's %u PCs", is->pc,
                        h->kernel->pc_count);
+    if (!h->started[is->sm] && sm_begin(h, is->sm, err) != 0)
+        return -1;
     replay_pc *pc = &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
@@ -1066,7 +1094,8 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
     /* L1s are flushed between kernels (docs/metrics.md §7); local data dies with the
      * kernel, so dirty local lines are dropped, not written back. */
     for (uint32_t s = 0; s < h->sms; s++)
-        cache_flush(h->l1[s]);
+        if (h->l1[s]) /* an SM that never issued has none (sm_begin) */
+            cache_flush(h->l1[s]);
     if (h->mshr)
         memset(h->mshr, 0, (size_t)h->sms * h->mshr_entries * sizeof *h->mshr);
     if (h->o.l2_cold)
@@ -1082,8 +1111,16 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
     flush_l2(h); /* the last dirty lines reach DRAM too */
     for (uint32_t k = 0; k < h->res.kernel_count; k++)
         counts_add(&h->res.total, &h->res.kernels[k].counts, sizeof h->res.total);
-    for (uint32_t s = 0; s < h->sms; s++)
-        cache_add_policy_stats(h->l1[s], h->res.l1_policy_stats, &h->res.l1_policy_stat_count);
+    /* A policy's statistics may start from a value other than 0, so an SM
+     * that never issued counts an L1 fresh from cache_new, as it would have
+     * been without sm_begin. */
+    for (uint32_t s = 0; s < h->sms; s++) {
+        if (!h->l1[s] && h->o.l1_spec.replacement->stats && !(h->l1[s] = make_l1(h, s, err)))
+            return -1;
+        if (h->l1[s])
+            cache_add_policy_stats(h->l1[s], h->res.l1_policy_stats,
+                                   &h->res.l1_policy_stat_count);
+    }
     for (uint32_t s = 0; s < h->slices; s++)
         cache_add_policy_stats(h->l2[s], h->res.l2_policy_stats, &h->res.l2_policy_stat_count);
     return 0;

@@ -15,15 +15,13 @@ l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generation
     if (!c)
         return ws_fail(err, "out of memory"), NULL;
     c->sms = sms;
+    c->l1_lines = l1_lines;
     c->res = res;
     c->current = current;
     if (holders_init(&c->holders, sms) != 0 || !(c->fully = calloc(sms, sizeof *c->fully))) {
         ws_fail(err, "out of memory");
         goto fail;
     }
-    for (uint32_t s = 0; s < sms; s++)
-        if (!(c->fully[s] = falru_new(l1_lines, err)))
-            goto fail;
     if (!(c->classes = missclass_new(sms, err)) ||
         (generations && !(c->generations = locality_new(sms, err))))
         goto fail;
@@ -31,6 +29,13 @@ l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generation
 fail:
     l1_collectors_free(c);
     return NULL;
+}
+
+int l1_collectors_sm_begin(l1_collectors *c, uint32_t sm, ws_error *err)
+{
+    if (!c->fully[sm] && !(c->fully[sm] = falru_new(c->l1_lines, err)))
+        return -1;
+    return 0;
 }
 
 void l1_collectors_free(l1_collectors *c)
@@ -60,7 +65,8 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err)
         memcpy(k->locality, loc, n * sizeof *loc);
     }
     for (uint32_t s = 0; s < c->sms; s++)
-        falru_flush(c->fully[s]);
+        if (c->fully[s])
+            falru_flush(c->fully[s]);
     holders_clear(&c->holders);
     return 0;
 }

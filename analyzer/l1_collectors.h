@@ -25,6 +25,9 @@ l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generation
                                  replay_results *res, replay_kernel *const *current,
                                  ws_error *err);
 void l1_collectors_free(l1_collectors *c);
+/* Makes SM sm's own state (its 3C reference) if it has none yet: the
+ * hierarchy calls it before the SM's first event. */
+int l1_collectors_sm_begin(l1_collectors *c, uint32_t sm, ws_error *err);
 
 /* Kernel end: the generations and replication at the end, then a fresh
  * start (the L1s are flushed). */
@@ -38,12 +41,12 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err);
  * path.  The l1c_ helpers are the three collectors' own, not for callers. */
 
 struct l1_collectors {
-    uint32_t sms;
+    uint32_t sms, l1_lines;
     replay_results *res;
     replay_kernel *const *current;
     /* miss classes */
     missclass *classes;
-    falru **fully;       /* per SM: the 3C reference */
+    falru **fully;       /* per SM: the 3C reference (NULL until the SM issues) */
     int fully_hit;       /* of the request being looked up */
     /* generations (NULL: not kept) */
     locality *generations;

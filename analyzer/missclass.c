@@ -10,7 +10,9 @@
 
 struct missclass {
     uint32_t sm_count;
-    u64map *departures; /* per SM: line -> evicting warp or DEPARTED_BY_WRITE */
+    /* per SM: line -> evicting warp or DEPARTED_BY_WRITE; made at the SM's
+     * first departure (an SM that never issues has none) */
+    u64map *departures;
 };
 
 missclass *missclass_new(uint32_t sm_count, ws_error *err)
@@ -19,9 +21,6 @@ missclass *missclass_new(uint32_t sm_count, ws_error *err)
     if (!mc || !(mc->departures = calloc(sm_count ? sm_count : 1, sizeof *mc->departures)))
         goto oom;
     mc->sm_count = sm_count;
-    for (uint32_t s = 0; s < sm_count; s++)
-        if (u64map_init(&mc->departures[s], 256) != 0)
-            goto oom;
     return mc;
 oom:
     ws_fail(err, "out of memory");
@@ -51,7 +50,10 @@ static int record_departure(missclass *mc, uint32_t sm, uint64_t line, uint32_t 
     if (sm >= mc->sm_count)
         return ws_fail(err, "miss classes: SM %u outside 0..%u", sm, mc->sm_count - 1);
     int inserted;
-    uint32_t *slot = u64map_upsert(&mc->departures[sm], line, cause, &inserted);
+    u64map *map = &mc->departures[sm];
+    if (!map->slots && u64map_init(map, 256) != 0)
+        return ws_fail(err, "out of memory");
+    uint32_t *slot = u64map_upsert(map, line, cause, &inserted);
     if (!slot)
         return ws_fail(err, "out of memory");
     *slot = cause;
@@ -60,7 +62,7 @@ static int record_departure(missclass *mc, uint32_t sm, uint64_t line, uint32_t 
 
 void missclass_prefetch(const missclass *mc, uint32_t sm, uint64_t line)
 {
-    if (sm < mc->sm_count)
+    if (sm < mc->sm_count && mc->departures[sm].slots)
         u64map_prefetch(&mc->departures[sm], line);
 }
 
@@ -79,7 +81,9 @@ int missclass_invalidated(missclass *mc, uint32_t sm, uint64_t line, ws_error *e
 miss_class missclass_miss(missclass *mc, uint32_t sm, uint64_t line, uint32_t warp,
                           int fully_assoc_hit, miss_counts *counts)
 {
-    const uint32_t *cause = sm < mc->sm_count ? u64map_find(&mc->departures[sm], line) : NULL;
+    const uint32_t *cause = sm < mc->sm_count && mc->departures[sm].slots
+                                ? u64map_find(&mc->departures[sm], line)
+                                : NULL;
     miss_class c;
     if (!cause)
         c = MISS_COLD;

@@ -810,3 +810,34 @@ Test(hierarchy, a_throttled_miss_is_a_miss_not_a_bypass)
     cr_expect_eq(r->total.l1_load_misses, 1, "a μRC candidate");
     hierarchy_free(h);
 }
+
+/* An SM's L1 is made at its first instruction (hierarchy.c, sm_begin): a
+ * load on SM 3 of 4, three SMs never issuing, counts as on a 1-SM GPU
+ * (A B A: two cold misses and a hit), and a second kernel starts cold on
+ * that SM while the idle SMs' flushes do nothing. */
+Test(hierarchy, an_sm_first_used_late_counts_as_any_other)
+{
+    hierarchy_options o = {.seed = 1};
+    ws_error err;
+    cr_assert_eq(config_load(&o.config, "fermi", &err), 0);
+    o.config.sms = 4;
+    hierarchy *h = make_opts(&o, 2);
+    static const uint64_t a = 10, b = 11;
+    cr_assert_eq(hierarchy_kernel_begin(h, 0, 4, &err), 0, "%s", err.msg);
+    load(h, 3, 0, &a, 1);
+    load(h, 3, 0, &b, 1);
+    load(h, 3, 0, &a, 1);
+    cr_assert_eq(hierarchy_kernel_end(h, &err), 0, "%s", err.msg);
+    cr_assert_eq(hierarchy_kernel_begin(h, 1, 4, &err), 0, "%s", err.msg);
+    load(h, 3, 0, &a, 1); /* L1 flushed between kernels: a miss, an L2 hit */
+    load(h, 1, 0, &b, 1); /* SM 1's first instruction: a miss, an L2 hit */
+    const replay_results *r = finish(h);
+    cr_expect_eq(r->total.l1.hits, 1);
+    cr_expect_eq(r->total.l1.misses, 4);
+    cr_expect_eq(r->total.l2.hits, 2, "the second kernel finds both lines in L2");
+    cr_expect_eq(r->sm_hits[3], 1);
+    cr_expect_eq(r->sm_misses[3], 3);
+    cr_expect_eq(r->sm_misses[1], 1);
+    cr_expect_eq(r->sm_hits[0] + r->sm_misses[0] + r->sm_hits[2] + r->sm_misses[2], 0);
+    hierarchy_free(h);
+}

@@ -430,3 +430,24 @@ Test(policies, a_victim_may_be_a_stall)
     cr_expect_eq(r.victim_line, 2);
     cache_free(c);
 }
+
+/* A flush drops every line, including those of a cache flushed before with
+ * nothing filled since (cache.c skips that second clear): on 2 ways,
+ * A B | flush | flush | A B A misses A and B again, then hits A. */
+Test(policies, a_flush_after_an_empty_flush_still_empties)
+{
+    cache *c = one_set("lru", 2, 1);
+    static const uint64_t ab[] = {1, 2}, aba[] = {1, 2, 1};
+    char got[8];
+    run_seq(c, ab, 2, got);
+    cr_expect_str_eq(got, "MM");
+    cache_flush(c);
+    cache_flush(c);
+    run_seq(c, aba, 3, got);
+    cr_expect_str_eq(got, "MMH", "after the flushes: got %s", got);
+    cache_flush(c);
+    run_seq(c, aba, 3, got);
+    cr_expect_str_eq(got, "MMH", "after one more: got %s", got);
+    cr_expect(!cache_contains(c, 3));
+    cache_free(c);
+}

@@ -1,4 +1,4 @@
-/* tests/test_util.c: errors, atomic output files, the CLI's front door. */
+/* tests/test_util.c: errors, atomic output files, zeroed blocks, the CLI's front door. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 #include "tests/helpers.h"
 #include "util/error.h"
 #include "util/outfile.h"
+#include "util/zeroed.h"
 
 Test(error, formats_and_prefixes)
 {
@@ -90,4 +91,25 @@ Test(cli, unknown_command_is_one_line_error)
     cr_assert_neq(r.status, 0);
     cr_assert_str_eq(r.err, "warpscope: 'frobnicate' is not a command; see 'warpscope --help'\n");
     cli_result_free(&r);
+}
+
+/* util/zeroed.h: the block reads as zeroes, whatever was freed before, and
+ * the arrays carved from it start on cache lines without overlapping. */
+Test(zeroed, blocks_read_zero_and_carve_aligned)
+{
+    size_t at = 0, a = ws_zeroed_carve(&at, 3), b = ws_zeroed_carve(&at, 100),
+           c = ws_zeroed_carve(&at, 0), d = ws_zeroed_carve(&at, 8);
+    cr_expect_eq(a, 0);
+    cr_expect_eq(b, 64);
+    cr_expect_eq(c, 192, "an empty array still starts past the one before");
+    cr_expect_eq(d, 192);
+    cr_expect_eq(at, 200);
+    for (int round = 0; round < 2; round++) {
+        unsigned char *p = ws_zeroed_new(at);
+        cr_assert_not_null(p);
+        for (size_t i = 0; i < at; i++)
+            cr_expect_eq(p[i], 0, "byte %zu of round %d", i, round);
+        memset(p, 0xab, at); /* the next round must not see these */
+        ws_zeroed_free(p, at);
+    }
 }

@@ -33,6 +33,8 @@ void u64map_destroy(u64map *m)
 
 void u64map_clear(u64map *m)
 {
+    if (m->count == 0) /* removal leaves no marks: an empty table is clear */
+        return;
     memset(m->slots, 0, m->capacity * sizeof *m->slots);
     m->count = 0;
 }
