@@ -260,12 +260,18 @@ int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err)
             if (pair_init(&k->pcs[i].reuse[s], 0, err) != 0)
                 return -1;
     /* L1 views restart with the kernel; the L2 view carries on unless the
-     * L2 is cold at each kernel (see .h). */
+     * L2 is cold at each kernel (see .h).  A new state, not a reset one: a
+     * sampled distance depends on when the timeline renumbers, so on the
+     * capacity earlier kernels grew, and a kernel must not (docs/analysis.md
+     * "Ranks": it is then the same on whichever rank runs it). */
     for (int g = 0; g < GRANULARITIES; g++) {
         free_states(m->per_sm[g], m->options.sm_count);
         free_states(m->per_warp[g], slot_count(m));
-        if (m->options.global_per_kernel)
-            reuse_state_reset(m->global[g]);
+        if (m->options.global_per_kernel) {
+            reuse_state_free(m->global[g]);
+            if (!(m->global[g] = reuse_state_new(&m->reuse_opts, err)))
+                return -1;
+        }
     }
     m->kernel_serial++;
     bypass_table_free(m->lines);
