@@ -87,6 +87,9 @@ check analyze-l2-cold-bfs "2 3" analyze ../b.wst "${gpu[@]}" --quiet --l2-cold -
     --sample 0.5 -o a.json --csv csv
 check analyze-l2-cold-backprop "3" analyze ../p.wst "${gpu[@]}" --quiet --l2-cold --threads 1 \
     -o a.json
+# A rank's block is a selection of the user's kernel filter's selection.
+check analyze-l2-cold-filter "3" analyze ../g.wst "${gpu[@]}" --quiet --l2-cold -k Fan2 \
+    --launch-skip 3 --launch-count 40 -o a.json --csv csv
 check replay "2" replay ../g.wst "${gpu[@]}" --quiet --l2-cold --l1-policy srrip -o r.json
 check profile "2" profile ../g.wst "${gpu[@]}" --quiet --trials 2 --policies lru,srrip -o p
 grep -q "analyze: not split over 2 ranks: .*; runs on rank 0" analyze.2.stderr ||
