@@ -194,7 +194,9 @@ static int kernel_done(void *ctx, uint32_t kernel, ws_error *err)
 {
     pass *p = ctx;
     analysis *a = p->a;
-    if (metrics_adopt_kernel_reuse(a->metrics, p->split, kernel, SPLIT_REUSE, err) != 0)
+    if (a->options.metrics_where == METRICS_ELSEWHERE
+            ? a->options.kernel_metrics(a->options.kernel_metrics_ctx, a->metrics, kernel, err) != 0
+            : metrics_adopt_kernel_reuse(a->metrics, p->split, kernel, SPLIT_REUSE, err) != 0)
         return -1;
     const analysis_kernel *k = &a->kernels[kernel % KERNEL_SLOTS];
     a->kernel_count++;
@@ -258,7 +260,8 @@ static void tagcaches_free(tagcache **t, uint32_t n)
  * with its memory workload collected. */
 static int start_replay(analysis *a, const wst_trace *t, ws_error *err)
 {
-    hierarchy_options ho = {.config = a->config, .seed = a->options.replay_seed};
+    hierarchy_options ho = {.config = a->config, .seed = a->options.replay_seed,
+                            .l2_cold = a->options.l2_cold};
     ws_error ignored;
     if (!a->options.replay || hierarchy_resolve_policies(&ho, &ignored) != 0 ||
         ho.l1_spec.replacement->needs_next_use || ho.l2_spec.replacement->needs_next_use ||
@@ -278,7 +281,7 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
     analysis *a = p->a;
     /* One thread per consumer: the operating system balances them over the
      * cores (the two metrics halves are the heavy ones). */
-    replay_consumer consumers[CONSUMERS] = {
+    replay_consumer all[CONSUMERS] = {
         [CONSUMER_METRICS] = {.ctx = &p->sinks[0], .kernel_begin = metrics_on_kernel_begin,
                               .instruction = metrics_on_instruction,
                               .kernel_end = metrics_on_kernel_end},
@@ -287,9 +290,20 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
                                    .kernel_end = metrics_on_kernel_end},
         [CONSUMER_SHARING] = {.ctx = p, .kernel_begin = on_kernel_begin,
                               .instruction = on_instruction, .kernel_end = on_kernel_end}};
-    uint32_t count = CONSUMER_REPLAY;
     if (a->replay)
-        consumers[count++] = hierarchy_consumer(a->replay);
+        all[CONSUMER_REPLAY] = hierarchy_consumer(a->replay);
+    /* The consumers this pass runs (options.metrics_where), and which each is. */
+    replay_consumer consumers[CONSUMERS];
+    uint32_t role[CONSUMERS], count = 0;
+    for (uint32_t c = 0; c < CONSUMERS; c++) {
+        int metrics_part = c == CONSUMER_METRICS || c == CONSUMER_SECTOR_REUSE;
+        if ((c == CONSUMER_REPLAY && !a->replay) ||
+            (metrics_part && a->options.metrics_where == METRICS_ELSEWHERE) ||
+            (!metrics_part && a->options.metrics_where == METRICS_ONLY))
+            continue;
+        role[count] = c;
+        consumers[count++] = all[c];
+    }
     p->sinks[0] = (metrics_sink){.m = a->metrics, .line_bytes = p->line_bytes};
     p->sinks[1] = (metrics_sink){.m = p->split, .line_bytes = p->line_bytes};
     replay_options ro;
@@ -301,7 +315,7 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
     ro.observe_event_ctx = a->options.observe_ctx;
     ro.kernel_done = kernel_done;
     ro.kernel_done_ctx = p;
-    double consumer_cpu[CONSUMERS] = {0};
+    double consumer_cpu[CONSUMERS] = {0}, cpu[CONSUMERS] = {0};
     if (a->options.measure_cpu)
         ro.consumer_cpu_seconds = consumer_cpu;
     replay_stream_stats stats;
@@ -309,13 +323,17 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
         return -1;
     a->issued = stats.issued;
     a->peak_resident_ctas = stats.peak_resident_ctas;
+    for (uint32_t i = 0; i < count; i++)
+        cpu[role[i]] = consumer_cpu[i];
     if (a->options.measure_cpu)
         a->cpu = (analysis_cpu){.schedule = stats.decode_cpu_seconds,
-                                .metrics = consumer_cpu[CONSUMER_METRICS],
-                                .sector_reuse = consumer_cpu[CONSUMER_SECTOR_REUSE],
-                                .sharing = consumer_cpu[CONSUMER_SHARING],
-                                .replay = consumer_cpu[CONSUMER_REPLAY]};
-    if (metrics_adopt_reuse(a->metrics, p->split, SPLIT_REUSE, err) != 0)
+                                .metrics = cpu[CONSUMER_METRICS],
+                                .sector_reuse = cpu[CONSUMER_SECTOR_REUSE],
+                                .sharing = cpu[CONSUMER_SHARING],
+                                .replay = cpu[CONSUMER_REPLAY]};
+    /* Elsewhere, each kernel came whole (kernel_done): nothing to join. */
+    if (a->options.metrics_where != METRICS_ELSEWHERE &&
+        metrics_adopt_reuse(a->metrics, p->split, SPLIT_REUSE, err) != 0)
         return -1;
     return a->replay ? hierarchy_finish(a->replay, err) : 0;
 }
@@ -341,7 +359,8 @@ analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_o
                           .warp_slots_per_sm = config->max_warps_per_sm,
                           .exact_distances = 2 * cache_config_lines(&config->l1),
                           .include_stores = options->include_stores,
-                          .sample_rate = options->sample_rate};
+                          .sample_rate = options->sample_rate,
+                          .global_per_kernel = options->l2_cold};
     uint32_t block = p.sharing_block = analysis_sharing_block(options, config);
     sched_source source = sched_source_wst(r);
     cache_config fully = {.size_bytes = (uint64_t)options->locality_window * config->l1.line_bytes,

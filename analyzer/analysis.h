@@ -42,6 +42,10 @@ typedef struct analysis_options {
      * when the policy needs a backward pass (OPT: use `replay`). */
     int replay;
     uint64_t replay_seed;
+    /* `--l2-cold`: the L2 starts cold at each kernel, in the replay and in
+     * the global reuse streams (the L2 view, docs/metrics.md §3), so no
+     * cache state crosses a kernel boundary (docs/analysis.md "Ranks"). */
+    int l2_cold;
     /* Optional: called once per kernel, in trace order, when every part of
      * the pass has ended it.  The kernel's results (analysis_kernel_at,
      * metrics_kernel_at(a->metrics, kernel), the replay's kernel and
@@ -50,6 +54,17 @@ typedef struct analysis_options {
      * kernels (docs/analysis.md, Memory).  Reports are written from here. */
     int (*kernel_done)(void *ctx, const struct analysis *a, uint32_t kernel, ws_error *err);
     void *kernel_done_ctx;
+    /* Where the metrics consumers run (docs/analysis.md "Ranks"):
+     *   METRICS_HERE       with the others, as one process runs the pass;
+     *   METRICS_ONLY       alone: a rank's share of the kernels (the other
+     *                      consumers and the replay do not run);
+     *   METRICS_ELSEWHERE  not here: each kernel's metrics come, when every
+     *                      other part has ended it, from kernel_metrics,
+     *                      which hands them to metrics_kernel_adopt.
+     * Split so only under l2_cold, where no metrics state crosses kernels. */
+    enum { METRICS_HERE, METRICS_ONLY, METRICS_ELSEWHERE } metrics_where;
+    int (*kernel_metrics)(void *ctx, metrics *m, uint32_t kernel, ws_error *err);
+    void *kernel_metrics_ctx;
     /* Measures analysis.cpu (thread CPU clocks read per batch). */
     int measure_cpu;
     /* Worker threads for the consumers; 0 = one per consumer, 1 = all on

@@ -259,10 +259,19 @@ int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err)
         for (int s = 0; s < SCOPES; s++)
             if (pair_init(&k->pcs[i].reuse[s], 0, err) != 0)
                 return -1;
-    /* L1 views restart with the kernel; the L2 view carries on (see .h). */
+    /* L1 views restart with the kernel; the L2 view carries on unless the
+     * L2 is cold at each kernel (see .h).  A new state, not a reset one: a
+     * sampled distance depends on when the timeline renumbers, so on the
+     * capacity earlier kernels grew, and a kernel must not (docs/analysis.md
+     * "Ranks": it is then the same on whichever rank runs it). */
     for (int g = 0; g < GRANULARITIES; g++) {
         free_states(m->per_sm[g], m->options.sm_count);
         free_states(m->per_warp[g], slot_count(m));
+        if (m->options.global_per_kernel) {
+            reuse_state_free(m->global[g]);
+            if (!(m->global[g] = reuse_state_new(&m->reuse_opts, err)))
+                return -1;
+        }
     }
     m->kernel_serial++;
     bypass_table_free(m->lines);
@@ -405,6 +414,27 @@ static void counts_merge(metrics_counts *dst, const metrics_counts *src)
         dst->u_hist[b] += src->u_hist[b];
 }
 
+/* The trace's totals take a kernel's (docs/metrics.md §2-3: the summary is
+ * the sum of the kernels). */
+static int summary_add(metrics_totals *sum, const metrics_totals *t, ws_error *err)
+{
+    counts_merge(&sum->counts, &t->counts);
+    sum->loads += t->loads;
+    sum->stores += t->stores;
+    sum->atomics += t->atomics;
+    for (int r = 0; r <= COALESCE_MAX_REQUESTS; r++)
+        sum->req_hist[r] += t->req_hist[r];
+    for (int g = 0; g < GRANULARITIES; g++) {
+        for (int b = 0; b < METRICS_U_BINS; b++)
+            sum->line_u_hist[g][b] += t->line_u_hist[g][b];
+        for (int s = 0; s < SCOPES; s++)
+            if (reuse_hist_merge(&sum->reuse[g][s].distance, &t->reuse[g][s].distance, err) ||
+                reuse_hist_merge(&sum->reuse[g][s].time, &t->reuse[g][s].time, err))
+                return -1;
+    }
+    return 0;
+}
+
 int metrics_kernel_end(metrics *m, ws_error *err)
 {
     if (m->kernel_count == 0)
@@ -422,22 +452,18 @@ int metrics_kernel_end(metrics *m, ws_error *err)
         double sector_u = line->sector_bytes ? (double)line->raw_bytes / line->sector_bytes : 1.0;
         t->line_u_hist[GRAN_SECTOR][u_bin(sector_u)]++;
     }
-    metrics_totals *sum = &m->summary;
-    counts_merge(&sum->counts, &t->counts);
-    sum->loads += t->loads;
-    sum->stores += t->stores;
-    sum->atomics += t->atomics;
-    for (int r = 0; r <= COALESCE_MAX_REQUESTS; r++)
-        sum->req_hist[r] += t->req_hist[r];
-    for (int g = 0; g < GRANULARITIES; g++) {
-        for (int b = 0; b < METRICS_U_BINS; b++)
-            sum->line_u_hist[g][b] += t->line_u_hist[g][b];
-        for (int s = 0; s < SCOPES; s++)
-            if (reuse_hist_merge(&sum->reuse[g][s].distance, &t->reuse[g][s].distance, err) ||
-                reuse_hist_merge(&sum->reuse[g][s].time, &t->reuse[g][s].time, err))
-                return -1;
-    }
-    return 0;
+    return summary_add(&m->summary, t, err);
+}
+
+int metrics_kernel_adopt(metrics *m, metrics_kernel *k, ws_error *err)
+{
+    metrics_kernel *slot = &m->kernels[m->kernel_count % KERNEL_SLOTS];
+    kernel_clear(slot);
+    *slot = *k;
+    *k = (metrics_kernel){0};
+    m->slot_kernel[m->kernel_count % KERNEL_SLOTS] = m->kernel_count;
+    m->kernel_count++;
+    return summary_add(&m->summary, &slot->totals, err);
 }
 
 static void swap_pairs(reuse_pair *a, reuse_pair *b)

@@ -10,7 +10,8 @@
  *
  * Reuse scopes (docs/metrics.md §3) and their lifetimes:
  *   global    one stream for the whole trace (the L2 view; L2 stays warm
- *             across kernels, docs/metrics.md §7)
+ *             across kernels, docs/metrics.md §7), or one per kernel with
+ *             global_per_kernel (the L2 cold at each kernel, `--l2-cold`)
  *   per SM    one stream per SM, restarted at each kernel (L1s are flushed
  *             between kernels)
  *   per warp  one stream per warp, kept in the warp's slot on its SM and
@@ -84,6 +85,9 @@ typedef struct metrics_options {
      * joins them. */
     uint32_t reuse_mask;
     int reuse_only;
+    /* The global streams restart with each kernel, as the L2 does under
+     * `--l2-cold` (docs/metrics.md §3): kernels then share no reuse state. */
+    int global_per_kernel;
 } metrics_options;
 
 #define METRICS_REUSE_BIT(g, s) (1u << ((g) * SCOPES + (s)))
@@ -113,6 +117,10 @@ int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err);
 int metrics_instruction(metrics *m, const metrics_issue *issue, const ws_request *requests,
                         const coalesce_summary *summary, ws_error *err);
 int metrics_kernel_end(metrics *m, ws_error *err);
+/* The next kernel, ended elsewhere (another rank's pass over it, docs/
+ * analysis.md "Ranks"): m takes *k over (k is left empty) and adds it to
+ * the summary as metrics_kernel_end would. */
+int metrics_kernel_adopt(metrics *m, metrics_kernel *k, ws_error *err);
 
 /* Moves the reuse results of `mask` from `from`, which saw the same
  * instructions, into `into`: of one kernel (after both ended it), or of the

@@ -12,15 +12,12 @@
 #include <stddef.h>
 
 #include "analyzer/hierarchy.h"
+#include "util/pack.h"
 
-typedef struct results_bytes {
-    unsigned char *data;
-    size_t size, capacity;
-} results_bytes;
+typedef pack_bytes results_bytes;
 
 /* Appends r to out.  0, or -1 with err set (out of memory). */
 int results_pack(const replay_results *r, results_bytes *out, ws_error *err);
-void results_bytes_free(results_bytes *b);
 
 /* Reads one packed results from data[*at..size), advancing *at.  NULL with
  * err set when the bytes are short or inconsistent. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/ranks-scaling.sh [BIN] [PAIRS]: throughput against MPI ranks
+# bench/ranks-scaling.sh [BIN] [PAIRS] [ONLY]: throughput against MPI ranks
 # (bench/RESULTS.md, "Ranks"; docs/analysis.md "Ranks").  Times each command
 # on one process and under `mpirun -n 2`, as PAIRS interleaved pairs (default
 # 3), so that load from other work hits both sides alike; prints the median
@@ -15,10 +15,13 @@
 #   sweep     the (N, p) grid to N = 8 of hotspot medium (streams over ranks)
 #   batch     40 runs: 2 traces x 2 presets x 10 policies (runs over ranks)
 #   replay    --l2-cold of gaussian medium, 510 kernels (not split: rank 0)
-#   analyze   gaussian medium, 510 kernels (not split: rank 0)
+#   analyze   gaussian medium, 510 kernels (not split: rank 0), and with
+#             --l2-cold (the kernels' metrics over ranks 1..R-1)
+# ONLY: run the rows whose name contains it (e.g. "l2-cold").
 set -euo pipefail
 bin=$(realpath "${1:-build/rel/warpscope}")
 pairs=${2:-3}
+only=${3:-}
 command -v mpirun >/dev/null || { echo "ranks-scaling: mpirun not installed"; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_mpi_yield_when_idle=1
@@ -63,6 +66,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 bench() {
     local name=$1
     shift
+    [[ -z "$only" || "$name" == *"$only"* ]] || return 0
     : >w1; : >w2; : >c1; : >c2; : >m2
     for _ in $(seq "$pairs"); do
         read -r w c m < <(timed 1 "$@"); echo "$w" >>w1; echo "$c" >>c1
@@ -84,3 +88,4 @@ bench "sweep, N <= 8" sweep h.wst --gpu fermi --threads 1 --quiet --n-max 8
 bench "batch, 40 runs" batch grid.json --threads 1 --quiet -o out
 bench "replay --l2-cold, 510 kernels" replay g.wst --gpu fermi --threads 1 --quiet --l2-cold
 bench "analyze, 510 kernels" analyze g.wst --gpu fermi --threads 1 --quiet -o a.json
+bench "analyze --l2-cold, 510 kernels" analyze g.wst --gpu fermi --threads 1 --quiet --l2-cold -o a.json

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyzer/analysis.h"
+#include "cli/analyze_ranks.h"
 #include "cli/cli.h"
 #include "cli/trace_filter.h"
 #include "cli/default_gpu.h"
@@ -14,6 +15,7 @@
 #include "reports/report_json.h"
 #include "reports/text.h"
 #include "reports/term.h"
+#include "util/ranks.h"
 
 static const char usage[] =
     "usage: warpscope analyze FILE.wst [--gpu NAME|FILE.json] [--schedule CTA,WARP]\n"
@@ -37,6 +39,9 @@ static const char usage[] =
     "                        or recorded\n"
     "  --include-stores      count stores and atomics too (default: global loads)\n"
     "  --half-warp           coalesce each half-warp separately\n"
+    "  --l2-cold             the L2 starts cold at each kernel: the replay flushes it\n"
+    "                        and global reuse restarts (default: kept warm); under\n"
+    "                        mpirun -n R the kernels then split over the ranks\n"
     "  --cache-op honour|ignore\n"
     "                        ignore: ld.cg/ld.cv loads, which bypass L1, count as\n"
     "                        cached (a what-if; default honour)\n"
@@ -79,6 +84,8 @@ static int parse_with(int argc, char **argv, analyze_args *a, gpu_config *config
             options->include_stores = 1;
         } else if (strcmp(opt, "--half-warp") == 0) {
             options->half_warp = 1;
+        } else if (strcmp(opt, "--l2-cold") == 0) {
+            options->l2_cold = 1;
         } else if (strcmp(opt, "--quiet") == 0) {
             a->quiet = 1;
         } else if (opt[0] != '-') {
@@ -153,6 +160,12 @@ static int parse(int argc, char **argv, analyze_args *a, gpu_config *config, ana
     return rc;
 }
 
+/* On R ranks (split), rank 0 ends the share here: the job's status. */
+static int end_split(int split, analyze_ranks *ranks, int status)
+{
+    return split ? analyze_ranks_end(ranks, status) : status;
+}
+
 static int run(int argc, char **argv)
 {
     analyze_args args;
@@ -161,10 +174,17 @@ static int run(int argc, char **argv)
     int status = parse(argc, argv, &args, &config, &options);
     if (status != 0)
         return status;
+    if (ranks_size() > 1 && !options.l2_cold && ranks_run_alone("analyze", ANALYZE_WARM_REASON))
+        return 0;
+    if (ranks_rank() != 0) /* --l2-cold: this rank's block of kernels (cli/analyze_ranks.h) */
+        return analyze_ranks_send(args.trace, args.ignore_cache_ops, &config, options);
+    int split = ranks_size() > 1;
+    if (split)
+        ranks_own_share();
     ws_error err;
     wst_reader *r = cli_open_trace(args.trace, &err);
     if (!r)
-        return cli_fail(args.trace, &err);
+        return end_split(split, NULL, cli_fail(args.trace, &err));
     if (args.ignore_cache_ops)
         wst_reader_ignore_cache_ops(r);
     uint64_t records = 0;
@@ -172,20 +192,25 @@ static int run(int argc, char **argv)
         records += wst_reader_trace(r)->kernels[k].record_count;
     analysis_out out;
     unsigned spool = (args.json ? SPOOL_PRINTED : 0) | (args.html ? SPOOL_ENTRIES : 0);
-    if (analysis_out_open(&out, r, spool, args.csv, &err) != 0) {
+    analyze_ranks *ranks = NULL;
+    if (analysis_out_open(&out, r, spool, args.csv, &err) != 0 ||
+        (split && !(ranks = analyze_ranks_receive(wst_reader_trace(r), &options, &err)))) {
+        analysis_out_close(&out);
         wst_reader_close(r);
-        return cli_fail(NULL, &err);
+        return end_split(split, NULL, cli_fail(NULL, &err));
     }
     analysis_out_attach(&out, &options);
     progress *bar = progress_new("analyze", records, args.quiet);
     analysis *a = analysis_run(r, &config, &options, bar, &err);
     progress_free(bar);
-    if (!a) {
+    status = a ? 0 : analyze_ranks_peer_failed(ranks) ? 1 : cli_fail(args.trace, &err);
+    status = end_split(split, ranks, status); /* every rank's status: no output if one failed */
+    if (status != 0) {
+        analysis_free(a);
         analysis_out_close(&out);
         wst_reader_close(r);
-        return cli_fail(args.trace, &err);
+        return status;
     }
-    status = 0;
     if (args.json || args.html) {
         json_t *doc = report_analysis_json(a, r, args.trace);
         if (args.json && report_json_write_spooled(args.json, doc, out.kernels, &err) != 0)

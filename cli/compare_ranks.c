@@ -35,7 +35,7 @@ int compare_gather(const compare_set *set, hierarchy *const *hs, int status,
     }
     ranks_part *parts;
     status = cli_rank_gather(status, mine.data, mine.size, &parts);
-    results_bytes_free(&mine);
+    pack_bytes_free(&mine);
     *unpacked = NULL;
     if (!parts)
         return status;

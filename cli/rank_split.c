@@ -7,16 +7,14 @@
 #include "util/ranks.h"
 
 /* reason NULL: the command splits its own work exactly (compare's entries,
- * sweep's points, batch's runs) and every rank runs it. */
+ * sweep's points, batch's runs, analyze's kernels) and every rank runs it. */
 static const struct {
     const char *command, *reason;
 } splits[] = {
     {"compare", NULL},
     {"sweep", NULL},
     {"batch", NULL},
-    {"analyze", "its consumers carry state from kernel to kernel (the global reuse "
-                "stacks, the warm L2, the policies' own state) and its floating-point "
-                "sums would change with the order of a merge"},
+    {"analyze", NULL}, /* under --l2-cold; otherwise on rank 0 (cmd_analyze.c says why) */
     {"replay", "one hierarchy is one issue stream: its policies' state and L2 carry "
                "from kernel to kernel, so kernels do not replay apart exactly"},
     {"profile", "one analysis pass feeds its hints, comparison and report; split the "

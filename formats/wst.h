@@ -125,7 +125,9 @@ uint64_t wst_reader_frames_decompressed(const wst_reader *r);
  * count entries): afterwards the trace, its CTA lists and every cursor show
  * those kernels alone, renumbered from 0 in launch order
  * (formats/kernel_filter.h chooses them).  selection says how they were
- * chosen ("-k Fan1"), for the reports.  Before any cursor is opened.
+ * chosen ("-k Fan1"), for the reports.  Before any cursor is opened; a
+ * second call chooses among the kernels the first kept (a rank's block of
+ * the user's selection, docs/analysis.md "Ranks").
  * 0, or -1 with err (out of memory). */
 int wst_reader_keep_kernels(wst_reader *r, const uint8_t *keep, const char *selection,
                             ws_error *err);

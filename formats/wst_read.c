@@ -865,8 +865,9 @@ int wst_reader_keep_kernels(wst_reader *r, const uint8_t *keep, const char *sele
         if (keep[r->chunks[r->order[i]].kernel])
             r->order[m++] = r->order[i];
     r->order_count = m;
+    /* A chunk an earlier selection left out already has no kernel. */
     for (size_t i = 0; i < r->chunk_count; i++)
-        r->chunks[i].kernel = renumber[r->chunks[i].kernel];
+        r->chunks[i].kernel = r->chunks[i].kernel < n ? renumber[r->chunks[i].kernel] : UINT32_MAX;
     for (uint32_t k = 0; k < n; k++) {
         free(r->kernels[k].ctas);
         free(r->kernels[k].first);

@@ -143,6 +143,8 @@ json_t *report_analysis_json(const analysis *a, const wst_reader *r, const char 
     json_object_set_new(options, "sector_bytes", json_integer(32));
     json_object_set_new(options, "half_warp", json_boolean(a->options.half_warp));
     json_object_set_new(options, "include_stores", json_boolean(a->options.include_stores));
+    if (a->options.l2_cold) /* only when asked: reports of a warm L2 keep their bytes */
+        json_object_set_new(options, "l2_cold", json_true());
     json_object_set_new(options, "cache_ops", json_string(wst_reader_ignores_cache_ops(r) ? "ignore" : "honour"));
     json_object_set_new(options, "sample_rate",
                         json_real(analysis_sample_rate(&a->options)));

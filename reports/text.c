@@ -95,9 +95,10 @@ void report_text_summary(FILE *out, const analysis *a, const text_groups *groups
     const reuse_hist *global = &s->reuse[GRAN_LINE][SCOPE_GLOBAL].distance;
     uint64_t l1_lines = cache_config_lines(&a->config.l1), l2_lines = cache_config_lines(&a->config.l2);
     const sharing_results *sh = sharing_get(a->sharing);
-    term_printf(out, 2, "\nwhole trace (%s, %u SMs, L1 %llu KiB, L2 %llu KiB)", a->config.name,
+    term_printf(out, 2, "\nwhole trace (%s, %u SMs, L1 %llu KiB, L2 %llu KiB%s)", a->config.name,
                 a->config.sms, (unsigned long long)a->config.l1.size_bytes / 1024,
-                (unsigned long long)a->config.l2.size_bytes / 1024);
+                (unsigned long long)a->config.l2.size_bytes / 1024,
+                a->options.l2_cold ? ", cold at each kernel" : "");
     term_field(out, "global loads", "%s, %s line requests, U %.1f%% (line) %.1f%% (sector)",
                numfmt_grouped(s->counts.executions).s, numfmt_grouped(s->counts.requests).s,
                100 * metrics_utilization(&s->counts, line, GRAN_LINE),

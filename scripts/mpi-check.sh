@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # scripts/mpi-check.sh BIN [MPI]: warpscope under `mpirun -n R` writes the
 # same bytes as one process (docs/analysis.md "Ranks"): compare, sweep and
-# batch (R = 1..4) split exactly; analyze, replay and profile run
-# on rank 0 with a one-line reason.  A batch with a bad trace fails in one
-# line naming the rank and the input, writes no table, and a resumed batch
-# finishes the rest.  MPI is the Makefile's: 0 (a build without MPI) or no
+# batch (R = 1..4) and analyze --l2-cold (kernels over ranks, R = 2, 3) split
+# exactly; analyze with a warm L2, replay and profile run on rank 0 with a
+# one-line reason.  A batch or a split analyze with a bad trace fails in one
+# line naming the rank and the input and writes no output, and a resumed
+# batch finishes the rest.  MPI is the Makefile's: 0 (a build without MPI) or no
 # mpirun skips the check with a line that says so.  Never asserts on time.
 set -euo pipefail
 bin=$(realpath "$1")
@@ -63,6 +64,8 @@ check() {
 
 "$bin" record --workload gaussian --size small -o g.wst >/dev/null
 "$bin" record --workload hotspot --size small -o h.wst >/dev/null
+"$bin" record --workload bfs --size small -o b.wst >/dev/null
+"$bin" record --workload backprop --size small -o p.wst >/dev/null
 
 check compare "1 2 3 4" compare ../g.wst "${gpu[@]}" --quiet \
     --policies lru,fifo,random,dip,srrip,drrip,opt,bypass-table -o c.json --csv csv
@@ -76,6 +79,17 @@ check sweep "1 2 3 4" sweep ../g.wst "${gpu[@]}" --quiet --n-max 4 -o s.json --c
     --html s.html
 check sweep-timed "2 3" sweep ../h.wst "${gpu[@]}" --quiet --timed --n-max 3 -o s.json --csv csv
 check analyze "2" analyze ../g.wst "${gpu[@]}" --quiet -o a.json --csv csv
+# Kernels over ranks (many kernels: gaussian 126, bfs 20; backprop 2, fewer
+# than the ranks that take them at 3), every output the split touches.
+check analyze-l2-cold "2 3" analyze ../g.wst "${gpu[@]}" --quiet --l2-cold -o a.json --csv csv \
+    --html a.html
+check analyze-l2-cold-bfs "2 3" analyze ../b.wst "${gpu[@]}" --quiet --l2-cold --include-stores \
+    --sample 0.5 -o a.json --csv csv
+check analyze-l2-cold-backprop "3" analyze ../p.wst "${gpu[@]}" --quiet --l2-cold --threads 1 \
+    -o a.json
+# A rank's block is a selection of the user's kernel filter's selection.
+check analyze-l2-cold-filter "3" analyze ../g.wst "${gpu[@]}" --quiet --l2-cold -k Fan2 \
+    --launch-skip 3 --launch-count 40 -o a.json --csv csv
 check replay "2" replay ../g.wst "${gpu[@]}" --quiet --l2-cold --l1-policy srrip -o r.json
 check profile "2" profile ../g.wst "${gpu[@]}" --quiet --trials 2 --policies lru,srrip -o p
 grep -q "analyze: not split over 2 ranks: .*; runs on rank 0" analyze.2.stderr ||
@@ -112,3 +126,23 @@ mpirun -n 2 "$bin" batch bad-grid.json -o resumed >out 2>err || { cat err >&2; f
 grep -q "batch: $finished of 24 runs already finished" err || { cat err >&2; fail "the resume replayed finished runs"; }
 cmp <(sed 's#^\([0-9]*\),bad\.wst,#\1,../h.wst,#; s#^\([0-9]*\),g\.wst,#\1,../g.wst,#' resumed/batch.csv) batch.0/out/batch.csv || fail "the resumed batch's table differs"
 echo "mpi-check: a failing rank ends the batch in one line; the resume finishes it"
+
+# A split analyze of a corrupt trace: one line naming a rank and the input,
+# no output (whichever rank meets the damage first says so).
+python3 -c "
+import sys
+d = bytearray(open('g.wst', 'rb').read())
+for i in range(len(d) // 2, len(d) // 2 + 2):
+    d[i] ^= 0xff
+open('torn.wst', 'wb').write(d)"
+mkdir torn
+if (cd torn && mpirun -n 3 "$bin" analyze ../torn.wst "${gpu[@]}" --quiet --l2-cold -o a.json \
+        --csv csv >out 2>../torn.err); then
+    fail "analyze of a corrupt trace succeeded"
+fi
+lines=$(grep -c '^warpscope:' torn.err || true)
+[ "$lines" = 1 ] || { cat torn.err >&2; fail "analyze of a corrupt trace: $lines error lines, not 1"; }
+grep -q '^warpscope: rank [0-9]*: \.\./torn\.wst: ' torn.err ||
+    { cat torn.err >&2; fail "the error does not name the rank and the trace"; }
+[ ! -e torn/a.json ] && [ ! -e torn/csv ] && [ ! -s torn/out ] || fail "a failed analyze left output"
+echo "mpi-check: a corrupt trace ends the split analyze in one line, with no output"

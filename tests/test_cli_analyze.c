@@ -488,3 +488,56 @@ Test(cli_analyze, widest_grid_is_reported_unwrapped)
     free(trace);
     test_tmpdir_cleanup(dir);
 }
+
+/* Launch 10's entry of `-o` (its index aside): analysed in the whole trace,
+ * or alone (the kernel filter keeps that launch only). */
+static json_t *launch10(const char *dir, const char *trace, int l2_cold, const char *sample, int alone)
+{
+    char *out = test_path(dir, "k.json");
+    const char *cold = l2_cold ? "--l2-cold" : "--quiet";
+    cli_result r = alone ? cli_run("analyze", trace, "--gpu", "fermi", "-o", out, "--quiet", cold,
+                                   "--sample", sample, "--launch-skip", "10", "--launch-count", "1", NULL)
+                         : cli_run("analyze", trace, "--gpu", "fermi", "-o", out, "--quiet", cold,
+                                   "--sample", sample, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *doc = json_load_file(out, 0, NULL);
+    cr_assert_not_null(doc);
+    json_t *flag = json_object_get(json_object_get(doc, "options"), "l2_cold");
+    if (l2_cold)
+        cr_assert(json_is_true(flag));
+    else
+        cr_assert_null(flag, "reports of a warm L2 keep their bytes");
+    json_t *k = json_incref(json_array_get(json_object_get(doc, "kernels"), alone ? 0 : 10));
+    cr_assert_not_null(k);
+    json_object_del(k, "index");
+    json_decref(doc);
+    free(out);
+    return k;
+}
+
+/* --l2-cold (docs/analysis.md "Ranks"): no cache state crosses a kernel
+ * boundary, so a launch analysed in the whole trace reports what it reports
+ * analysed alone, the property that lets kernels go to different ranks.
+ * With the L2 warm, launch 10 of bfs rereads what launch 9 left in L2 and
+ * its global reuse differs. */
+Test(cli_analyze, l2_cold_launches_equal_their_analysis_alone)
+{
+    char *dir = test_tmpdir(), *trace = test_record_trace(dir, "bfs");
+    json_t *whole = launch10(dir, trace, 1, "1", 0), *alone = launch10(dir, trace, 1, "1", 1);
+    cr_assert(json_equal(whole, alone), "launch 10 under --l2-cold depends on launches 0-9");
+    /* Sampled distances too: each kernel's global reuse starts from a new state. */
+    json_t *sampled_whole = launch10(dir, trace, 1, "0.5", 0), *sampled_alone = launch10(dir, trace, 1, "0.5", 1);
+    cr_assert(json_equal(sampled_whole, sampled_alone), "sampled, launch 10 depends on launches 0-9");
+    json_decref(sampled_whole);
+    json_decref(sampled_alone);
+    json_t *warm_whole = launch10(dir, trace, 0, "1", 0), *warm_alone = launch10(dir, trace, 0, "1", 1);
+    cr_assert(!json_equal(warm_whole, warm_alone), "with a warm L2 launch 10 sees launch 9's lines");
+    cr_assert(json_equal(alone, warm_alone), "a launch alone starts cold either way");
+    json_decref(whole);
+    json_decref(alone);
+    json_decref(warm_whole);
+    json_decref(warm_alone);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}

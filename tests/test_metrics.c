@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analyzer/metrics.h"
+#include "analyzer/metrics_pack.h"
 
 static metrics *make(uint32_t sms, uint32_t slots, int include_stores)
 {
@@ -149,6 +150,33 @@ Test(metrics, kernels_restart_l1_views_but_not_global)
     metrics_free(m);
 }
 
+/* --l2-cold: the second kernel's reread of the first kernel's line is a
+ * cold access in every scope, the global (L2) one too. */
+Test(metrics, global_per_kernel_restarts_the_l2_view)
+{
+    metrics_options o = {.coalesce = coalesce_config_default(), .sm_count = 1,
+                         .warp_slots_per_sm = 2, .exact_distances = 16, .global_per_kernel = 1};
+    ws_error err;
+    metrics *m = metrics_new(&o, &err);
+    cr_assert_not_null(m, "%s", err.msg);
+    for (int k = 0; k < 2; k++) {
+        begin(m, 1);
+        issue(m, 0, 0, 0, 0, 0, WST_LOAD, 0, 0, 1);
+        issue(m, 0, 0, 0, 0, 0, WST_LOAD, 0, 0, 1);
+        end(m);
+    }
+    const reuse_hist *k1 = &metrics_kernel_at(m, 1)->totals.reuse[GRAN_LINE][SCOPE_GLOBAL].distance;
+    cr_assert_eq(k1->cold, 1, "the first access of kernel 1 finds nothing of kernel 0");
+    cr_assert_eq(k1->exact[0], 1, "the second is at distance 0 within the kernel");
+    const reuse_hist *s = &metrics_summary(m)->reuse[GRAN_LINE][SCOPE_GLOBAL].distance;
+    cr_assert_eq(s->cold, 2);
+    cr_assert_eq(s->exact[0], 2);
+    const reuse_hist *t = &metrics_summary(m)->reuse[GRAN_LINE][SCOPE_GLOBAL].time;
+    cr_assert_eq(t->cold, 2, "no reuse time reaches back into the kernel before");
+    cr_assert_eq(t->exact[0], 2, "no request between the two of a kernel (docs/metrics.md §3)");
+    metrics_free(m);
+}
+
 Test(metrics, stores_count_only_when_asked)
 {
     metrics *loads_only = make(1, 1, 0), *with_stores = make(1, 1, 1);
@@ -244,4 +272,86 @@ Test(metrics, split_reuse_joins_to_the_whole)
     cr_expect_eq(metrics_summary(whole)->counts.requests, metrics_summary(left)->counts.requests);
     for (int i = 0; i < 3; i++)
         metrics_free(all[i]);
+}
+
+static void expect_hist_equal(const reuse_hist *a, const reuse_hist *b, const char *what)
+{
+    cr_expect_eq(a->exact_limit, b->exact_limit, "%s", what);
+    cr_expect_eq(a->cold, b->cold, "%s", what);
+    cr_expect_eq(a->total, b->total, "%s", what);
+    cr_expect_eq(a->skipped, b->skipped, "%s", what);
+    cr_expect_arr_eq(a->log2, b->log2, sizeof a->log2, "%s", what);
+    if (a->exact_limit == b->exact_limit && a->exact_limit)
+        cr_expect_arr_eq(a->exact, b->exact, a->exact_limit * sizeof *a->exact, "%s", what);
+}
+
+static void expect_totals_equal(const metrics_totals *a, const metrics_totals *b)
+{
+    cr_expect_eq(memcmp(&a->counts, &b->counts, sizeof a->counts), 0);
+    cr_expect_eq(memcmp(a->req_hist, b->req_hist, sizeof a->req_hist), 0);
+    cr_expect_eq(memcmp(a->line_u_hist, b->line_u_hist, sizeof a->line_u_hist), 0);
+    cr_expect_eq(a->loads + a->stores + a->atomics, b->loads + b->stores + b->atomics);
+    for (int g = 0; g < GRANULARITIES; g++)
+        for (int s = 0; s < SCOPES; s++) {
+            expect_hist_equal(&a->reuse[g][s].distance, &b->reuse[g][s].distance, "distance");
+            expect_hist_equal(&a->reuse[g][s].time, &b->reuse[g][s].time, "time");
+        }
+}
+
+/* docs/analysis.md "Ranks": a kernel's metrics packed on one rank and
+ * adopted on rank 0 give rank 0 the kernel and the summary the pass that
+ * computed them has, histogram for histogram. */
+Test(metrics, kernels_packed_and_adopted_equal_the_computed)
+{
+    metrics *computed = make(2, 4, 1), *adopted = make(2, 4, 1);
+    ws_error err;
+    for (uint32_t k = 0; k < 3; k++) {
+        begin(computed, 2);
+        issue(computed, 0, 0, 0, 0, 0, WST_LOAD, 0, 4, 32);
+        issue(computed, 1, 1, 1, 0, 1, WST_STORE, 4096 * k, 128, 8);
+        issue(computed, 0, 0, 0, 0, 0, WST_LOAD, 64, 8, 16 + k);
+        end(computed);
+        pack_bytes bytes = {0};
+        cr_assert_eq(metrics_kernel_pack(metrics_kernel_at(computed, k), &bytes, &err), 0);
+        metrics_kernel got;
+        cr_assert_eq(metrics_kernel_unpack(bytes.data, bytes.size, &got, &err), 0, "%s", err.msg);
+        cr_assert_eq(metrics_kernel_adopt(adopted, &got, &err), 0, "%s", err.msg);
+        metrics_kernel_unpacked_free(&got); /* emptied by the adoption */
+        const metrics_kernel *a = metrics_kernel_at(computed, k), *b = metrics_kernel_at(adopted, k);
+        cr_assert_not_null(b);
+        expect_totals_equal(&a->totals, &b->totals);
+        cr_assert_eq(b->pc_count, 2);
+        for (uint32_t pc = 0; pc < 2; pc++) {
+            cr_expect_eq(memcmp(&a->pcs[pc].counts, &b->pcs[pc].counts, sizeof a->pcs[pc].counts), 0);
+            for (int s = 0; s < SCOPES; s++)
+                expect_hist_equal(&a->pcs[pc].reuse[s].distance, &b->pcs[pc].reuse[s].distance, "pc");
+        }
+        pack_bytes_free(&bytes);
+    }
+    cr_assert_eq(metrics_kernel_count(adopted), 3);
+    expect_totals_equal(metrics_summary(computed), metrics_summary(adopted));
+    cr_assert_eq(metrics_summary(adopted)->counts.executions, 9, "stores count (include_stores)");
+    metrics_free(computed);
+    metrics_free(adopted);
+}
+
+/* Every cut of the bytes is refused with a message, and frees what it read. */
+Test(metrics, short_packed_kernels_are_refused)
+{
+    metrics *m = make(1, 2, 0);
+    begin(m, 3);
+    issue(m, 0, 0, 0, 0, 2, WST_LOAD, 0, 4, 32);
+    end(m);
+    pack_bytes bytes = {0};
+    ws_error err;
+    cr_assert_eq(metrics_kernel_pack(metrics_kernel_at(m, 0), &bytes, &err), 0);
+    for (size_t cut = 0; cut < bytes.size; cut += 1 + cut / 32) {
+        metrics_kernel got;
+        err.msg[0] = '\0';
+        cr_expect_neq(metrics_kernel_unpack(bytes.data, cut, &got, &err), 0, "cut at %zu", cut);
+        cr_expect_neq(err.msg[0], '\0');
+        cr_expect_null(got.pcs, "nothing is left to free");
+    }
+    pack_bytes_free(&bytes);
+    metrics_free(m);
 }

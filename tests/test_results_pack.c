@@ -99,7 +99,7 @@ Test(results_pack, unpacked_results_write_the_same_reports)
     cr_expect_eq(at, bytes.size, "every byte read");
     cr_assert(hierarchy_results(hs[3])->ccn && hierarchy_results(hs[4])->lcm &&
               hierarchy_results(hs[ENTRIES - 1])->timed, "the optional parts were exercised");
-    results_bytes_free(&bytes);
+    pack_bytes_free(&bytes);
     for (int i = 0; i < ENTRIES; i++)
         hierarchy_free(hs[i]);
     wst_memtrace_free(m);
@@ -126,7 +126,7 @@ Test(results_pack, short_or_inconsistent_bytes_are_refused)
     r->kernel_count++;
     size_t at = 0;
     cr_expect_null(results_unpack(bytes.data, bytes.size, &at, &err));
-    results_bytes_free(&bytes);
+    pack_bytes_free(&bytes);
     for (int i = 0; i < ENTRIES; i++)
         hierarchy_free(hs[i]);
     wst_memtrace_free(m);

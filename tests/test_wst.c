@@ -171,6 +171,45 @@ static void check_roundtrip(uint64_t seed, const wst_writer_options *opts)
     check_memtrace_roundtrip(test_random_trace(seed, 4, 3000), opts);
 }
 
+/* A second selection chooses among the kernels of the first: kernels 1, 2
+ * and 3 of four (kernel 0's chunks are left out), then the last two of
+ * those, are kernels 2 and 3, every record of them and nothing else. */
+Test(wst, keeping_kernels_twice_keeps_a_selection_of_a_selection)
+{
+    wst_memtrace *m = test_random_trace(7, 4, 500);
+    char *dir = test_tmpdir(), *path = test_path(dir, "t.wst");
+    cr_assert_eq(test_write_memtrace(m, path, NULL), 0);
+    ws_error err;
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    const uint8_t first[4] = {0, 1, 1, 1}, second[3] = {0, 1, 1};
+    cr_assert_eq(wst_reader_keep_kernels(r, first, "-k a", &err), 0, "%s", err.msg);
+    cr_assert_eq(wst_reader_keep_kernels(r, second, "-k b", &err), 0, "%s", err.msg);
+    const wst_trace *t = wst_reader_trace(r);
+    cr_assert_eq(t->kernel_count, 2);
+    cr_assert_eq(wst_reader_kernels_in_file(r), 4);
+    cr_assert_str_eq(wst_reader_selection(r), "-k b");
+    uint64_t per_kernel[2] = {0};
+    wst_cursor *all = wst_cursor_all(r, &err);
+    const wst_record *batch;
+    uint32_t kernel;
+    int64_t n;
+    while ((n = wst_cursor_next_batch(all, &batch, &kernel, &err)) > 0) {
+        cr_assert_lt(kernel, 2);
+        per_kernel[kernel] += (uint64_t)n;
+    }
+    cr_assert_eq(n, 0, "%s", err.msg);
+    for (uint32_t k = 0; k < 2; k++) {
+        cr_assert_str_eq(t->kernels[k].name, m->trace.kernels[k + 2].name);
+        cr_assert_eq(per_kernel[k], m->per_kernel[k + 2].count);
+    }
+    wst_cursor_free(all);
+    wst_reader_close(r);
+    wst_memtrace_free(m);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
 Test(wst, roundtrip_default_options) { check_roundtrip(1, NULL); }
 
 Test(wst, roundtrip_many_small_chunks)

@@ -1,5 +1,6 @@
 /* util/interrupt.c: see interrupt.h. */
 #include "util/interrupt.h"
+#include "util/ranks.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -124,10 +125,14 @@ void interrupt_stop(int sig)
     /* The lock stays held: no output may be registered or committed now. */
     pthread_mutex_lock(&lock);
     int removed = cleanup_locked();
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r%100s\r", ""); /* over a progress bar */
-    fprintf(stderr, "warpscope: interrupted (%s); %s\n", strsignal(sig),
-            removed ? "its partial outputs are removed" : "nothing was written");
+    /* Rank 0 speaks for the job (util/ranks.h): the other ranks write no
+     * output, and mpirun stops them when rank 0 has ended a failed job. */
+    if (ranks_rank() == 0) {
+        if (isatty(STDERR_FILENO))
+            fprintf(stderr, "\r%100s\r", ""); /* over a progress bar */
+        fprintf(stderr, "warpscope: interrupted (%s); %s\n", strsignal(sig),
+                removed ? "its partial outputs are removed" : "nothing was written");
+    }
     fflush(stderr);
     signal(sig, SIG_DFL);
     sigset_t just_sig;

@@ -128,7 +128,8 @@ int ranks_share_end(int status)
     /* Every rank's kept line reaches rank 0, which prints the first. */
     ranks_part *parts = NULL;
     ws_error err;
-    size_t len = status ? strlen(me.first_error) + 1 : 0;
+    /* A rank that failed because another did keeps no line of its own. */
+    size_t len = status && me.first_error[0] ? strlen(me.first_error) + 1 : 0;
     int failed = ranks_gather(status, me.first_error, len, &parts, &err) != 0;
     if (me.rank == 0) {
         int printed = 0;
@@ -223,6 +224,47 @@ int ranks_gather(int status, const void *data, size_t size, ranks_part **parts, 
 #else
     return ws_fail(err, "built without MPI");
 #endif
+}
+
+int ranks_send(uint32_t to, const void *data, size_t size, ws_error *err)
+{
+#ifdef WS_MPI
+    if (me.joined && to < me.size) {
+        if (size > INT_MAX)
+            return ws_fail(err, "a message of %zu bytes to rank %u is too large", size, to);
+        return MPI_Ssend(data, (int)size, MPI_BYTE, (int)to, 0, MPI_COMM_WORLD) == MPI_SUCCESS
+                   ? 0
+                   : ws_fail(err, "sending to rank %u failed", to);
+    }
+#endif
+    (void)data, (void)size;
+    return ws_fail(err, "no rank %u to send to", to);
+}
+
+int ranks_recv(uint32_t from, void **data, size_t *size, ws_error *err)
+{
+    *data = NULL;
+    *size = 0;
+#ifdef WS_MPI
+    if (me.joined && from < me.size) {
+        MPI_Status st;
+        int count = 0;
+        if (MPI_Probe((int)from, 0, MPI_COMM_WORLD, &st) != MPI_SUCCESS ||
+            MPI_Get_count(&st, MPI_BYTE, &count) != MPI_SUCCESS || count < 0)
+            return ws_fail(err, "receiving from rank %u failed", from);
+        if (!(*data = malloc(count ? (size_t)count : 1)))
+            return ws_fail(err, "out of memory");
+        if (MPI_Recv(*data, count, MPI_BYTE, (int)from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+            MPI_SUCCESS) {
+            free(*data);
+            *data = NULL;
+            return ws_fail(err, "receiving from rank %u failed", from);
+        }
+        *size = (size_t)count;
+        return 0;
+    }
+#endif
+    return ws_fail(err, "no rank %u to receive from", from);
 }
 
 int ranks_max_status(int status)

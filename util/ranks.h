@@ -62,6 +62,15 @@ typedef struct ranks_part {
 int ranks_gather(int status, const void *data, size_t size, ranks_part **parts, ws_error *err);
 void ranks_parts_free(ranks_part *parts);
 
+/* Point to point, for a pass whose parts stream to rank 0 in order
+ * (analyze's kernels, docs/analysis.md "Ranks").  ranks_send returns once
+ * rank `to` has taken the bytes (a synchronous send: a fast sender never
+ * piles its messages up on the receiver, so rank 0 holds one at a time).
+ * ranks_recv takes the next message from rank `from`, in the order sent,
+ * into *data (malloc'd; free it).  0, or -1 with err set. */
+int ranks_send(uint32_t to, const void *data, size_t size, ws_error *err);
+int ranks_recv(uint32_t from, void **data, size_t *size, ws_error *err);
+
 /* Collective: the largest status of any rank, known to every rank. */
 int ranks_max_status(int status);
 
