@@ -131,7 +131,8 @@ static int read_cache(const json_t *obj, cache_config *c, int is_l2, const char 
      {"l1_latency", &(t)->l1_latency},                                                    \
      {"ldst_requests_per_cycle", &(t)->ldst_requests_per_cycle},                          \
      {"l2_requests_per_cycle", &(t)->l2_requests_per_cycle},                              \
-     {"dram_bytes_per_cycle", &(t)->dram_bytes_per_cycle}}
+     {"dram_bytes_per_cycle", &(t)->dram_bytes_per_cycle},                                \
+     {"ldst_queue", &(t)->ldst_queue}}
 
 typedef struct timing_field {
     const char *key;
@@ -375,6 +376,9 @@ int config_validate(const gpu_config *c, ws_error *err)
     if (t->dram_bytes_per_cycle == 0 || t->dram_bytes_per_cycle > 4096)
         return ws_fail(err, "timing.dram_bytes_per_cycle: %u is outside 1..4096",
                        t->dram_bytes_per_cycle);
+    if (t->ldst_queue > TIMING_LDST_QUEUE_MAX)
+        return ws_fail(err, "timing.ldst_queue: %u is outside 0..%u", t->ldst_queue,
+                       TIMING_LDST_QUEUE_MAX);
     if (t->l1_latency > 100000 || c->l2_latency > 100000 || c->dram_latency > 100000)
         return ws_fail(err, "latency: at most 100000 cycles");
     if (validate_cache(&c->l1, "l1", err) || validate_cache(&c->l2, "l2", err))

@@ -46,7 +46,10 @@ typedef struct timing_config {
     uint32_t ldst_requests_per_cycle; /* requests an SM's L1 takes a cycle */
     uint32_t l2_requests_per_cycle; /* requests (sectored L2: sectors) a slice takes a cycle */
     uint32_t dram_bytes_per_cycle;  /* bytes a slice's DRAM channel moves a cycle */
+    uint32_t ldst_queue; /* memory instructions that may wait, issued, for the LD/ST unit */
 } timing_config;
+
+#define TIMING_LDST_QUEUE_MAX 64
 
 #define TIMING_DEFAULTS {.issue_per_cycle = 1, .l1_latency = 20, .ldst_requests_per_cycle = 1, \
                          .l2_requests_per_cycle = 1, .dram_bytes_per_cycle = 16}

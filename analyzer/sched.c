@@ -307,8 +307,10 @@ static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
     return sm->by_age + (size_t)t * s->age_stride;
 }
 
-/* Loads a CTA into a free slot of sm and makes its warps issuable. */
-static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
+/* Loads a CTA into a free slot of sm and makes its warps issuable; an
+ * `empty` one (no records: its threads exit at once) takes the slot and
+ * retires the next cycle (timed, docs/metrics.md §12). */
+static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_error *err)
 {
     sm_state *sm = &s->sms[sm_index];
     uint32_t slot = 0;
@@ -319,7 +321,11 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
     cta_state *c = &sm->ctas[slot];
     const uint32_t *starts;
     uint32_t own_starts[1025] = {0}; /* warps_per_cta <= 1024 (begin_kernel) */
-    if (s->source.borrow_cta) { /* packed and grouped once for several schedulers */
+    if (empty) {
+        packed_cta_clear(&c->records);
+        c->view = &c->records;
+        starts = own_starts;
+    } else if (s->source.borrow_cta) { /* packed and grouped once for several schedulers */
         if (!(c->view = s->source.borrow_cta(s->source.ctx, s->kernel, cta, s->warps_per_cta,
                                              &starts, err)))
             return -1;
@@ -357,6 +363,10 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, ws_error *err)
     }
     sm->live_warps += c->warps_left;
     sm->free_ctas--;
+    if (empty) { /* its warps' EXITs: it retires the next cycle (sched_timed.c) */
+        c->draining = 1;
+        c->done_at = s->cycle + 1;
+    }
     if (s->timed)
         sched_timed_dispatched(s, sm_index, slot * s->warps_per_cta, s->warps_per_cta);
     if (++s->resident > s->peak_resident)
@@ -396,6 +406,18 @@ static int64_t next_cta_for(sched *s, uint32_t sm_index)
     return s->next_cta < s->cta_count ? (int64_t)s->next_cta++ : -1; /* linear order */
 }
 
+/* Timed, CTA_RR over the whole grid (grid_ctas): the next linear id, and
+ * whether the trace holds no record of it.  0, or -1 when none is left. */
+static int next_grid_cta(sched *s, uint32_t *cta, int *empty)
+{
+    if (s->next_id >= s->grid_ctas)
+        return -1;
+    *cta = s->next_id++;
+    *empty = !(s->next_cta < s->cta_count && s->ctas[s->next_cta] == *cta);
+    s->next_cta += !*empty;
+    return 0;
+}
+
 /* Gives SMs new CTAs while they have room (one SM, or all when sm < 0),
  * cycling over the SMs one CTA (BCS: one pair) at a time. */
 int sched_fill(sched *s, int64_t only_sm, ws_error *err)
@@ -419,10 +441,18 @@ int sched_fill(sched *s, int64_t only_sm, ws_error *err)
                 continue;
             }
             for (uint32_t n = 0; n < want; n++) {
-                int64_t pos = next_cta_for(s, i);
-                if (pos < 0)
-                    break;
-                if (dispatch(s, i, s->ctas[pos], err) != 0)
+                uint32_t cta;
+                int empty = 0;
+                if (s->grid_ctas) {
+                    if (next_grid_cta(s, &cta, &empty) != 0)
+                        break;
+                } else {
+                    int64_t pos = next_cta_for(s, i);
+                    if (pos < 0)
+                        break;
+                    cta = s->ctas[pos];
+                }
+                if (dispatch(s, i, cta, empty, err) != 0)
                     return -1;
                 progress = 1;
             }
@@ -510,7 +540,7 @@ static int admit_recorded(sched *s, uint64_t earliest, int any_resident, ws_erro
             return ws_fail(err, "the recorded schedule had more CTAs on SM %u than the GPU "
                            "config allows (%u); use a config with more CTAs per SM",
                            sm, s->cta_slots);
-        if (dispatch(s, sm, s->ctas[i], err) != 0)
+        if (dispatch(s, sm, s->ctas[i], 0, err) != 0)
             return -1;
         s->admitted++;
         any_resident = 1;
@@ -703,6 +733,15 @@ static int begin_kernel(sched *s, ws_error *err)
     if (s->options.warp->kernel_begin)
         s->options.warp->kernel_begin(s->order, s->warp_slots, k->pc_count);
     s->next_cta = s->groups_handed_out = 0;
+    s->grid_ctas = s->next_id = 0;
+    if (s->timed && s->options.cta == CTA_RR && wst_grid_fits(k->grid)) {
+        uint64_t all = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
+        int ascending = 1;
+        for (uint32_t i = 1; i < s->cta_count && ascending; i++)
+            ascending = s->ctas[i - 1] < s->ctas[i];
+        if (all > s->cta_count && ascending)
+            s->grid_ctas = (uint32_t)all;
+    }
     s->adaptive_rr = 0;
     s->sm_cursor = 0;
     /* qx: a group per row of CTAs; on a 1-D grid, min(gridDim.x, ⌈CTAs ÷ SMs⌉) (docs/metrics.md §6). */

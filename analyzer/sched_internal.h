@@ -61,6 +61,11 @@ typedef struct sm_state {
     timed_warp *timed;     /* [warp slots] */
     uint8_t *ready;        /* [warp slots]: can issue this cycle, as orders see it */
     uint64_t ldst_free;    /* the LD/ST unit takes its next instruction from then */
+    /* timing.ldst_queue = Q > 0: when the LD/ST unit frees after each of the
+     * last Q + 1 memory instructions (a ring; ldst_issued counts them), so
+     * a record may issue once the Q-th latest has reached the unit. */
+    uint64_t ldst_ring[TIMING_LDST_QUEUE_MAX + 1];
+    uint64_t ldst_issued;
     uint64_t wake;         /* the next cycle anything on it can change */
     uint64_t accounted[8]; /* per scheduler: cycles before this are counted */
     uint8_t cause[8];      /* per scheduler: why it issued nothing, last it did not */
@@ -81,6 +86,11 @@ struct sched {
     const uint32_t *ctas;
     uint32_t cta_count;
     uint32_t next_cta;    /* next undispatched position in ctas[] */
+    /* Timed, CTA_RR: the grid's CTAs, those the trace holds no record of
+     * too (threads that exit at once), dispatched in linear order as a GPU
+     * launches them (docs/metrics.md §12); 0 when every CTA has records or
+     * the order is another.  next_id: the next linear id to dispatch. */
+    uint32_t grid_ctas, next_id;
     uint32_t group_size;  /* qN / qx */
     uint32_t group_count, groups_handed_out; /* groups holding CTAs of the trace */
     int adaptive_rr;      /* qx_adpt has switched to rr */

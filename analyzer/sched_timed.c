@@ -48,6 +48,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         if (!sm->timed || !sm->ready)
             return ws_fail(err, "out of memory");
         sm->ldst_free = sm->wake = s->cycle;
+        sm->ldst_issued = 0;
         for (uint32_t t = 0; t < schedulers; t++) {
             sm->accounted[t] = s->cycle;
             sm->cause[t] = STALL_NO_WARP;
@@ -115,6 +116,7 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     }
     if (o->ldst_free > sm->ldst_free)
         sm->ldst_free = o->ldst_free;
+    sm->ldst_ring[sm->ldst_issued++ % (s->config.timing.ldst_queue + 1)] = sm->ldst_free;
     t->ready_at = s->cycle + 1;
     if (!s->last_warp_done) {
         prepare_head(s, sm, s->last_slot);
@@ -131,13 +133,25 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
         c->done_at = end;
 }
 
+/* From when a record may issue to the SM's LD/ST unit: once it is free,
+ * or, with timing.ldst_queue = Q, once fewer than Q issued memory
+ * instructions wait for it (docs/metrics.md §12): the Q-th latest has
+ * reached it, when the unit freed after the one before. */
+static uint64_t ldst_open(const sched *s, const sm_state *sm)
+{
+    uint32_t q = s->config.timing.ldst_queue;
+    if (q == 0)
+        return sm->ldst_free;
+    return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
+}
+
 /* Can the warp in `slot` issue now?  And if not, from when might it? */
 static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t *from)
 {
     const timed_warp *t = &sm->timed[slot];
-    uint64_t when = t->ready_at;
-    if (t->gap_left == 0 && sm->ldst_free > when) /* a record needs the LD/ST unit */
-        when = sm->ldst_free;
+    uint64_t when = t->ready_at, open = ldst_open(s, sm);
+    if (t->gap_left == 0 && open > when) /* a record needs the LD/ST unit */
+        when = open;
     *from = when;
     return when <= s->cycle;
 }
@@ -287,7 +301,7 @@ static int issue_on_sm(sched *s, sched_event *e)
 /* Whether the kernel has nothing left: no CTA resident, none to come. */
 static int kernel_over(const sched *s)
 {
-    return s->resident == 0 && s->next_cta >= s->cta_count;
+    return s->resident == 0 && s->next_cta >= s->cta_count && s->next_id >= s->grid_ctas;
 }
 
 int sched_timed_next(sched *s, sched_event *e, ws_error *err)

@@ -524,3 +524,94 @@ Test(timed, opt_rides_the_timed_lru_order_and_bounds_it)
         wst_memtrace_free(m);
     }
 }
+
+/* timing.ldst_queue (docs/metrics.md §12): memory instructions issued to
+ * wait, in issue order, for a busy LD/ST unit.  One MSHR.  Warp 0 misses
+ * A at 0 (back at 220); warp 1's miss of B at 1 waits for the MSHR,
+ * holding the unit, until 220 (B back at 440); warp 2 loads C; warp 0
+ * loads A again once its data is back (220).
+ * - No queue (0): warp 2 cannot issue while the unit is busy.  At 221 the
+ *   unit is free and GTO picks the oldest ready warp, warp 0: an L1 hit,
+ *   back at 241.  Warp 2 issues at 222; C waits for B's MSHR (440), back
+ *   at 660.
+ * - A queue of 1: warp 2 issues at 2 and waits in it; its request reaches
+ *   L1 at 221, after B's, and waits for the MSHR until 440, holding the
+ *   unit.  Warp 0 issues at 221 (warp 1's instruction has left the queue,
+ *   so it has room) but its request goes after warp 2's: looked up at
+ *   441, back at 461.  The unit serves in issue order, not by age. */
+static void ldst_queue_case(uint32_t queue, const uint64_t issued_at[4],
+                            const uint32_t warp_order[4], uint64_t second_a_latency)
+{
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {2}},
+                  {.kernel = 0, .warp = 2, .kind = WST_LOAD, .lanes = 1, .line = {3}}};
+    wst_memtrace *m = trace_of(recs, 4, 1, 3);
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    char set[48];
+    snprintf(set, sizeof set, "timing.ldst_queue=%u", queue);
+    cr_assert_eq(config_override(&c, "--set", "mshr.entries=1", &err), 0);
+    cr_assert_eq(config_override(&c, "--set", set, &err), 0, "%s", err.msg);
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    const replay_results *r = hierarchy_results(h);
+    cr_assert_eq(order.count, 4);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(order.cycle[i], issued_at[i], "queue %u, issue %d", queue, i);
+        cr_assert_eq(order.warp[i], warp_order[i], "queue %u, issue %d", queue, i);
+    }
+    cr_assert_eq(kernel_cycles(h, 0), 3 * DRAM);
+    cr_assert_eq(r->total.l1.hits, 1);
+    cr_assert_eq(r->total.latency.cycles[SERVED_L1], second_a_latency);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+Test(timed, ldst_queue_serves_in_issue_order)
+{
+    ldst_queue_case(0, (const uint64_t[]){0, 1, DRAM + 1, DRAM + 2}, (const uint32_t[]){0, 1, 0, 2},
+                    L1);
+    ldst_queue_case(1, (const uint64_t[]){0, 1, 2, DRAM + 1}, (const uint32_t[]){0, 1, 2, 0},
+                    2 * DRAM + 1 + L1 - (DRAM + 1));
+}
+
+/* A queue deeper than 64 is refused with the field named. */
+Test(timed, ldst_queue_bounded)
+{
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    cr_assert_neq(config_override(&c, "--set", "timing.ldst_queue=65", &err), 0);
+    cr_assert(strstr(err.msg, "timing.ldst_queue") != NULL, "%s", err.msg);
+}
+
+/* A GPU launches every CTA of the grid, those whose threads exit at once
+ * too, which a trace holds no record of (docs/metrics.md §12).  A 3 × 1
+ * grid of one-warp CTAs on two SMs of one CTA slot: CTA 0 has no record,
+ * CTAs 1 and 2 load lines of their own.  At 0 CTA 0 takes SM 0 and CTA 1
+ * SM 1, whose load is at DRAM 0..8, back at 220; at 1 CTA 0 retires and
+ * CTA 2 takes SM 0: its load reaches the slice at 1, its transfer starts
+ * at 8, back at 228, when the kernel ends. */
+Test(timed, a_cta_without_records_still_takes_a_slot)
+{
+    rec recs[] = {{.cta = 1, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.cta = 2, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {2}}};
+    wst_memtrace *m = timed_trace_grid(recs, 2, 3, 1, 1);
+    gpu_config c = tiny_gpu();
+    c.sms = 2;
+    c.max_ctas_per_sm = 1;
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    cr_assert_eq(order.count, 2);
+    cr_assert_eq(order.cta[0], 1);
+    cr_assert_eq(order.sm[0], 1);
+    cr_assert_eq(order.cycle[0], 0);
+    cr_assert_eq(order.cta[1], 2);
+    cr_assert_eq(order.sm[1], 0, "SM 0 was CTA 0's until it retired");
+    cr_assert_eq(order.cycle[1], 1);
+    cr_assert_eq(kernel_cycles(h, 0), DRAM + 8);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
