@@ -29,11 +29,14 @@ typedef struct rec {
     uint32_t gap, waits; /* timing (docs/metrics.md §12), with has_waits */
     uint8_t has_waits;
     uint32_t cta;        /* linear CTA id (timed_trace_grid) */
+    uint32_t pc;         /* the PC's index in its kernel (0 unless set) */
 } rec;
 
-/* `kernels` kernels of one CTA of `warps` warps, one PC each. */
+/* `kernels` kernels of one CTA of `warps` warps, with PCs 0 to the
+ * highest `pc` of their records. */
 wst_memtrace *timed_trace(const rec *recs, size_t n, uint32_t kernels, uint32_t warps);
-/* One kernel on a grid_x × grid_y grid of CTAs of `warps` warps, one PC. */
+/* One kernel on a grid_x × grid_y grid of CTAs of `warps` warps, its PCs
+ * as above. */
 wst_memtrace *timed_trace_grid(const rec *recs, size_t n, uint32_t grid_x, uint32_t grid_y,
                                uint32_t warps);
 
