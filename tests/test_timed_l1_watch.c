@@ -7,7 +7,6 @@
  * 8 cycles). */
 #include <criterion/criterion.h>
 
-#include "analyzer/bypass_pcs.h"
 #include "analyzer/mem_timing.h"
 #include "tests/timed_fixture.h"
 
@@ -164,12 +163,8 @@ Test(timed_l1_watch, ccws_watches_the_replayed_l1_not_the_reference_one)
 {
     wst_memtrace *m = timed_trace(ccws_recs, 5, 1, 2);
     gpu_config c = one_line_l1();
-    uint8_t flag = 1, *flags[1] = {&flag};
-    uint32_t counts[1] = {1};
-    bypass_pcs pcs = {.flags = flags, .pc_counts = counts, .kernels = 1};
-    hierarchy_options o = {.seed = 1, .config = c, .l1_param = &pcs,
-                           .l1_spec = {.replacement = policy_find("lru"),
-                                       .admission = admission_find("bypass-pc")}};
+    one_pc_bypass table;
+    hierarchy_options o = timed_bypass_pc(&c, &table);
     seen order = {0};
     hierarchy *h = timed_run(m, &c, "rr,ccws", &o, &order);
     const replay_results *r = hierarchy_results(h);

@@ -59,6 +59,17 @@ void timed_set(gpu_config *c, const char *assignment)
     cr_assert_eq(config_override(c, "--set", assignment, &err), 0, "%s: %s", assignment, err.msg);
 }
 
+hierarchy_options timed_bypass_pc(const gpu_config *c, one_pc_bypass *b)
+{
+    b->flag = 1;
+    b->flags[0] = &b->flag;
+    b->counts[0] = 1;
+    b->pcs = (bypass_pcs){.flags = b->flags, .pc_counts = b->counts, .kernels = 1};
+    return (hierarchy_options){.seed = 1, .config = *c, .l1_param = &b->pcs,
+                               .l1_spec = {.replacement = policy_find("lru"),
+                                           .admission = admission_find("bypass-pc")}};
+}
+
 gpu_config timed_tiny_gpu(const char *gpu)
 {
     gpu_config c;

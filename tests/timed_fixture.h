@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyzer/bypass_pcs.h"
 #include "analyzer/replay.h"
 #include "formats/memtrace.h"
 
@@ -53,6 +54,15 @@ typedef struct seen {
     uint16_t age_rank[64];
     uint32_t count;
 } seen;
+
+/* A one-kernel, one-PC trace's PC sent around L1 (`bypass-pc`, S1
+ * §III-B): the table lives in *b, the options name it, LRU otherwise. */
+typedef struct one_pc_bypass {
+    uint8_t flag, *flags[1];
+    uint32_t counts[1];
+    bypass_pcs pcs;
+} one_pc_bypass;
+hierarchy_options timed_bypass_pc(const gpu_config *c, one_pc_bypass *b);
 
 /* Replays m timed under `schedule` on c with hierarchy options `base` (its
  * config replaced by c; NULL: the config's own policies); the hierarchy
