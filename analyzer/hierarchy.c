@@ -62,6 +62,15 @@ struct hierarchy {
      * requests as they entered the stages (front_lines[i] -> front_next[i]). */
     int front_keyed, front_n;
     uint64_t front_lines[COALESCE_MAX_REQUESTS], front_next[COALESCE_MAX_REQUESTS];
+    /* The instruction's requests after the front-end stages rewrote them. */
+    ws_request staged[COALESCE_MAX_REQUESTS];
+    /* Timed: L1 as the instruction found it (hierarchy_l1_view): its
+     * requests as L1 received them, L1's answer on each, and the answer
+     * of the request being served (NULL in the functional replay). */
+    const ws_request *view_requests;
+    replay_ref view[COALESCE_MAX_REQUESTS];
+    int view_n;
+    replay_ref *ref;
     replay_results res;
     replay_kernel *kernel;
     int in_kernel;
@@ -562,6 +571,11 @@ static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *
 {
     if (!r->evicted)
         return 0;
+    if (h->ref) {
+        h->ref->evicted = 1;
+        h->ref->victim_line = r->victim_line;
+        h->ref->victim_warp = r->victim_warp;
+    }
     if (on_depart(h, is->sm, r->victim_line, is->warp, EVICT_REPLACE, err) != 0)
         return -1;
     if (!r->victim_dirty) /* global lines are never dirty: only local write-backs */
@@ -744,6 +758,11 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         }
         if (!r.bypassed && on_lookup(h, is, line, err) != 0)
             return -1;
+        if (h->ref) {
+            h->ref->outcome = r.bypassed ? L1_BYPASS : L1_LOOKUP;
+            h->ref->hit = r.hit;
+            h->ref->present = r.present;
+        }
         if (r.hit && r.pending) { /* a merge: wait_for_l1 left it a slot */
             mshr_merge(h, is->sm, line, h->now);
             k->l1.pending_hits++;
@@ -764,7 +783,8 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             uint64_t ready = h->now + h->o.config.timing.l1_latency;
             uint64_t fill = r.pending ? cache_slot_ready(l1, r.slot) : 0;
             h->back = fill > ready ? fill : ready;
-            latency_add(&k->latency, r.pending ? SERVED_L1_MERGE : SERVED_L1, h->back - is->step);
+            h->ref->served = r.pending ? SERVED_L1_MERGE : SERVED_L1;
+            latency_add(&k->latency, h->ref->served, h->back - is->step);
         }
         int same = r.owner_warp == is->warp;
         *(same ? &k->intra_warp_hits : &k->inter_warp_hits) += 1;
@@ -814,9 +834,8 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         return -1;
     if (h->timing) {
         h->back = back;
-        latency_add(&k->latency,
-                    routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM,
-                    back - is->step);
+        h->ref->served = routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM;
+        latency_add(&k->latency, h->ref->served, back - is->step);
     }
     if (routed != 1) { /* it left for the memory side */
         count_l1_to_l2(h, is, bytes, 0, 0);
@@ -834,6 +853,8 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             return 1; /* the stage kept the line out: the victim stays */
         cache_fill(l1, &q, way, 0, &r);
     }
+    if (h->ref)
+        h->ref->filled = 1;
     if (l1_evicted(h, is, &r, err) != 0 || on_fill(h, is, line, err) != 0)
         return -1;
     if (h->timing) { /* pending until its data is back: later requests merge into it */
@@ -852,6 +873,10 @@ static int global_write(hierarchy *h, const replay_issue *is, const ws_request *
     if (next_use_kill(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), err) != 0)
         return -1;
     int present = cache_invalidate(h->l1[is->sm], line) != 0;
+    if (present && h->ref) { /* as the reference L1 says it: no filler to blame */
+        h->ref->evicted = 1;
+        h->ref->victim_line = line;
+    }
     if (present) {
         k->l1.write_evicts++;
         if (on_depart(h, is->sm, line, is->warp, EVICT_INVALIDATE, err) != 0)
@@ -949,6 +974,13 @@ void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *
     *ldst_free = h->ldst_free;
 }
 
+int hierarchy_l1_view(const hierarchy *h, const ws_request **requests, const replay_ref **refs)
+{
+    *requests = h->view_requests;
+    *refs = h->view;
+    return h->view_n;
+}
+
 int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request *requests, int n,
                           ws_error *err)
 {
@@ -965,7 +997,7 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     for (int i = 0; h->collectors && load && n > 1 && i < n; i++)
         l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
     /* The front-end stages may rewrite the requests (merge, drop). */
-    ws_request staged[COALESCE_MAX_REQUESTS];
+    ws_request *staged = h->staged;
     uint8_t bypass_l1 = 0;
     h->front_keyed = 0;
     if (h->has_front_end && (h->o.record_l1 || h->o.l1_next) &&
@@ -988,6 +1020,8 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     for (uint32_t o = 0; o < h->on_count[EV_REQUESTS]; o++)
         h->on[EV_REQUESTS][o]->requests(h->on[EV_REQUESTS][o]->ctx, is, requests, n);
     h->data_back = is->step;
+    h->view_requests = requests;
+    h->view_n = h->timing ? n : 0;
     if (h->timing) /* requests a front end merged away wait for their tags' data */
         for (uint32_t i = 0; i < h->o.stage_count; i++) {
             const hierarchy_stage *st = &h->o.stages[i];
@@ -1002,6 +1036,11 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
         int rc;
         h->now = h->timing ? ldst_take(h, is) : is->step;
         h->back = h->now;
+        if (h->timing) {
+            h->ref = &h->view[i];
+            *h->ref = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
+                                   .victim_warp = UINT32_MAX};
+        }
         if (route == L1_WRITE_EVICT)
             rc = global_write(h, is, &requests[i], err);
         else if (route == L1_WRITE_BACK)
@@ -1014,6 +1053,8 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
             return -1;
         misses += (uint32_t)(rc == 1);
         if (h->timing) {
+            h->ref->latency = (uint32_t)(h->back - is->step);
+            h->ref = NULL;
             ldst_release(h, is);
             for (uint32_t s = 0; s < h->o.stage_count; s++)
                 if (h->o.stages[s].served)

@@ -373,6 +373,12 @@ uint64_t replay_results_cycles(const replay_results *r);
 /* Timed (docs/metrics.md §12): after hierarchy_instruction, when its data
  * is back and when its SM's LD/ST unit takes the next instruction. */
 void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *ldst_free);
+/* Timed: after hierarchy_instruction, its requests as L1 received them
+ * (after the front-end stages: LCM's merged requests made no L1 access) and
+ * L1's answer on each, with its measured latency; returns their count (0
+ * for a functional hierarchy).  What CCWS and LWS watch in the timed
+ * replay (docs/metrics.md §12), valid until the next instruction. */
+int hierarchy_l1_view(const hierarchy *h, const ws_request **requests, const replay_ref **refs);
 /* Timed: the clock's figures for the kernel just ended (before
  * hierarchy_kernel_end) and the schedulers' stalls of the whole run (at
  * the end, before hierarchy_finish). */

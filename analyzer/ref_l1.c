@@ -74,6 +74,7 @@ int ref_l1_request(ref_l1 *r, uint32_t sm, l1_route route, uint32_t warp, const 
         cache_read(l1, &q, 1, 0, &res);
     out->hit = res.hit;
     out->present = res.present;
+    out->filled = res.allocated && !res.present;
     out->evicted = res.evicted;
     out->victim_line = res.evicted ? res.victim_line : 0;
     out->victim_warp = res.evicted ? res.victim_warp : UINT32_MAX;

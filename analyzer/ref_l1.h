@@ -16,14 +16,24 @@
 #include "analyzer/request.h"
 #include "util/error.h"
 
-/* The reference L1 on one request. */
+/* An L1's answer on one request: the reference L1's, or, in the timed
+ * replay, the replayed hierarchy's own (hierarchy_l1_view, docs/metrics.md
+ * §12), which the warp orders that watch L1 (CCWS, LWS) read there. */
 typedef struct replay_ref {
-    uint8_t outcome;   /* l1_route */
-    uint8_t hit;       /* every sector asked for was valid */
+    uint8_t outcome;   /* l1_route; L1_BYPASS also for a request the policy refused */
+    uint8_t hit;       /* every sector asked for was valid (timed: pending lines too) */
     uint8_t present;   /* the line was there (a sector miss is present, not hit) */
     uint8_t evicted;   /* a lookup's fill replaced a line, or a write-evict removed this one */
+    uint8_t filled;    /* a miss put its line in (one that did not allocate did not) */
+    /* Timed only (0 from the reference L1, which has no clock): measured is
+     * set, served is where a load's data came from (served_by of
+     * mem_timing.h: a merge into an MSHR is SERVED_L1_MERGE), latency its
+     * cycles from issue to data back. */
+    uint8_t measured;
+    uint8_t served;
     uint32_t victim_warp; /* a replaced line's filler (the warp argument it was filled
                              with); UINT32_MAX for a write-evict */
+    uint32_t latency;
     uint64_t victim_line;
 } replay_ref;
 

@@ -6,7 +6,6 @@
 
 #include "analyzer/coalesce.h"
 #include "analyzer/cta_cache.h"
-#include "analyzer/ref_l1.h"
 
 /* One closed loop: a hierarchy and the scheduler its answers drive. */
 typedef struct loop {
@@ -14,9 +13,7 @@ typedef struct loop {
     hierarchy *driver; /* timed_by_lru: the timed LRU hierarchy whose answers drive the order */
     sched *sched;
     sched_options schedule;
-    const gpu_config *config;
     const wst_trace *trace;
-    ref_l1 *ref; /* for orders that watch an L1 (ccws, lws): the reference LRU L1 */
     uint64_t dispatched;
     int state; /* 1 running, 0 done, -1 failed */
     /* The timeline's view (replay_options.timeline), first loop only: each
@@ -54,7 +51,6 @@ static void timeline_cta(loop *l, const sched_event *e, int retire)
 static int issue(loop *l, const coalesce_config *cc, const sched_event *e, ws_error *err)
 {
     ws_request requests[COALESCE_MAX_REQUESTS];
-    replay_ref refs[COALESCE_MAX_REQUESTS];
     const wst_record *r = e->record;
     int n = e->affine ? coalesce_record_affine(cc, r, e->stride, e->kernel, requests, NULL, err)
                       : coalesce_record(cc, r, e->kernel, requests, NULL, err);
@@ -67,14 +63,17 @@ static int issue(loop *l, const coalesce_config *cc, const sched_event *e, ws_er
     if (hierarchy_instruction(l->h, &is, requests, n, err) != 0 ||
         (l->driver && hierarchy_instruction(l->driver, &is, requests, n, err) != 0))
         return -1;
-    if (l->ref) {
-        l1_route route = l1_route_of(r->kind, r->space, r->cache_op, l->config->l1.write);
-        for (int i = 0; i < n; i++)
-            ref_l1_request(l->ref, e->sm, route, (uint32_t)e->warp_id, &requests[i], &refs[i]);
-        sched_observe(l->sched, e, requests, refs, n);
+    /* The orders that watch L1 (CCWS, LWS) see the L1 whose answers drive
+     * the order, with its pending lines and measured latencies. */
+    const hierarchy *driver = l->driver ? l->driver : l->h;
+    if (l->schedule.warp->observed) {
+        const ws_request *seen;
+        const replay_ref *refs;
+        int m = hierarchy_l1_view(driver, &seen, &refs);
+        sched_observe(l->sched, e, seen, refs, m);
     }
     sched_outcome o;
-    hierarchy_timed_outcome(l->driver ? l->driver : l->h, &o.data_back, &o.ldst_free);
+    hierarchy_timed_outcome(driver, &o.data_back, &o.ldst_free);
     sched_timed_issued(l->sched, &o);
     if (l->timeline && l->timeline->instruction)
         l->timeline->instruction(l->timeline->ctx, &is, o.data_back);
@@ -102,8 +101,6 @@ static int step(loop *l, const coalesce_config *cc, progress *bar, uint64_t *iss
     switch (e.kind) {
     case SCHED_KERNEL_BEGIN:
         l->kernel_start = sched_timed_cycle(l->sched);
-        if (l->ref)
-            ref_l1_flush(l->ref);
         return (hierarchy_kernel_begin(l->h, e.kernel, l->trace->kernels[e.kernel].pc_count,
                                        err) != 0 ||
                 (l->driver && hierarchy_kernel_begin(l->driver, e.kernel,
@@ -155,7 +152,6 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
     for (uint32_t i = 0; i < count; i++) {
         loop *l = &loops[i];
         l->h = hs[i];
-        l->config = config;
         l->trace = source->trace;
         l->schedule = o->schedule;
         if (orders && orders[i].ops) {
@@ -165,8 +161,6 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
         }
         l->schedule.timed = 1;
         if (hierarchy_is_timed_by_lru(l->h) && !(l->driver = lru_driver(l->h, config, err)))
-            goto out;
-        if (l->schedule.warp->observed && !(l->ref = ref_l1_new(config, err)))
             goto out;
         if (!(l->sched = sched_new(config, &l->schedule, &shared, NULL, NULL, err)))
             goto out;
@@ -209,7 +203,6 @@ out:
         hierarchy_free(loops[i].driver);
         free(loops[i].slot_cta);
         free(loops[i].slot_since);
-        ref_l1_free(loops[i].ref);
     }
     free(loops);
     cta_cache_free(ctas);

@@ -5,7 +5,9 @@
  * (misses × 220) below 0.2, above 1, and between. */
 #include <criterion/criterion.h>
 
+#include "analyzer/mem_timing.h"
 #include "analyzer/warp_order.h"
+#include "formats/trace.h"
 
 typedef struct fixture {
     void *order, *gto;
@@ -50,11 +52,27 @@ static void teardown(fixture *f)
     warp_order_gto.destroy(f->gto);
 }
 
-/* The reference L1's answer to one load of `line` by slot's warp. */
+/* The reference L1's answer to one load of `line` by slot's warp (a miss
+ * on an absent line fills it, as the reference L1 always does). */
 static void observe(fixture *f, uint32_t slot, uint32_t pc, uint64_t line, replay_ref ref)
 {
     ws_request rq = {.line_addr = line * 128, .sector_mask = 1, .req_count = 1};
     ref.outcome = L1_LOOKUP;
+    ref.filled = !ref.hit && !ref.present;
+    warp_order_lws.observed(f->order, 0, slot, 10 + slot, pc, &rq, &ref, 1);
+}
+
+/* The timed replay's answer (measured): where the load was served and its
+ * latency from issue to data back. */
+static void observe_timed(fixture *f, uint32_t slot, uint32_t pc, uint64_t line, replay_ref ref,
+                          served_by served, uint32_t latency)
+{
+    ref.measured = 1;
+    ref.served = (uint8_t)served;
+    ref.latency = latency;
+    if (!ref.outcome)
+        ref.outcome = L1_LOOKUP;
+    ws_request rq = {.line_addr = line * 128, .sector_mask = 1, .req_count = 1, .kind = WST_LOAD};
     warp_order_lws.observed(f->order, 0, slot, 10 + slot, pc, &rq, &ref, 1);
 }
 
@@ -124,5 +142,35 @@ Test(lws, without_streaming_pcs_it_is_gto)
         warp_order_gto.issued(f.gto, &f.view, (uint32_t)want, i % 3 == 0);
         warp_order_lws.issued(f.order, &f.view, (uint32_t)want, i % 3 == 0);
     }
+    teardown(&f);
+}
+
+/* Timed, the window's figures are the replayed L1's, measured.  A load of
+ * slot 0 bypasses L1 (not in the window) and is served by L2 in 300
+ * cycles: the L2 latency.  PC 0 streams (two DRAM misses, 220 cycles
+ * each), then 56 hits and 198 merges into lines in flight, each waiting
+ * 40 cycles: a merge is no hit in S2's count, so 200 misses stalling
+ * 2 × 220 + 198 × 40 = 8,360 cycles, and CUS = 56 × 300 ÷ 8,360 = 2.01 > 1:
+ * the non-streaming warps first (slot 0).  The config's latencies would
+ * give 56 × 120 ÷ (200 × 220) = 0.153 < 0.2: streaming first.  A window of
+ * 256 merges (10 cycles each) has no hit: CUS 0, streaming first (slot 1),
+ * where the reference L1, on which a line in flight is simply there, would
+ * count 256 hits. */
+Test(lws, timed_cus_is_measured_on_the_replayed_l1)
+{
+    fixture f;
+    setup(&f);
+    observe_timed(&f, 0, 1, 50, (replay_ref){.outcome = L1_BYPASS}, SERVED_L2, 300);
+    observe_timed(&f, 1, 0, 100, (replay_ref){.filled = 1}, SERVED_DRAM, 220);
+    observe_timed(&f, 2, 1, 200, (replay_ref){.filled = 1, .evicted = 1, .victim_line = 100},
+                  SERVED_DRAM, 220);
+    for (int i = 0; i < 56; i++)
+        observe_timed(&f, 0, 1, 300, (replay_ref){.hit = 1, .present = 1}, SERVED_L1, 20);
+    for (int i = 0; i < 198; i++)
+        observe_timed(&f, 0, 1, 300, (replay_ref){.hit = 1, .present = 1}, SERVED_L1_MERGE, 40);
+    cr_expect_eq(warp_order_lws.pick(f.order, &f.view), 0, "CUS 2.01: the others first");
+    for (int i = 0; i < 256; i++)
+        observe_timed(&f, 0, 1, 300, (replay_ref){.hit = 1, .present = 1}, SERVED_L1_MERGE, 10);
+    cr_expect_eq(warp_order_lws.pick(f.order, &f.view), 1, "CUS 0: the streaming warp first");
     teardown(&f);
 }

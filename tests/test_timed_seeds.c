@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "analyzer/bypass_advisor.h"
-#include "analyzer/bypass_pcs.h"
 #include "analyzer/systems.h"
 #include "tests/timed_fixture.h"
 
@@ -55,12 +54,8 @@ Test(timed_seeds, s1_a_bypassed_load_takes_no_mshr)
     cr_assert_eq(hierarchy_results(base)->total.l1.reservation_fails, 1);
 
     /* bypass-pc: the trace's one PC goes around L1 (S1 §III-B). */
-    uint8_t flag = 1, *flags[1] = {&flag};
-    uint32_t counts[1] = {1};
-    bypass_pcs pcs = {.flags = flags, .pc_counts = counts, .kernels = 1};
-    hierarchy_options o = {.seed = 1, .config = c, .l1_param = &pcs,
-                           .l1_spec = {.replacement = policy_find("lru"),
-                                       .admission = admission_find("bypass-pc")}};
+    one_pc_bypass table;
+    hierarchy_options o = timed_bypass_pc(&c, &table);
     hierarchy *bypassed = timed_run(m, &c, "rr,gto", &o, NULL);
     const replay_results *r = hierarchy_results(bypassed);
     cr_assert_eq(timed_total_cycles(bypassed), LINE_XFER + DRAM);

@@ -15,13 +15,19 @@ static wst_memtrace *build(const rec *recs, size_t n, uint32_t kernels, uint32_t
     for (uint32_t k = 0; k < kernels; k++) {
         wst_kernel kernel = {.name = "k", .grid = {grid_x, grid_y, 1}, .block = {32 * warps, 1, 1}};
         cr_assert_geq(wst_sink_add_kernel(&s, &kernel, &err), 0);
-        cr_assert_geq(wst_sink_add_pc(&s, k, &(wst_pc){.offset = 0}, &err), 0);
+        uint32_t pcs = 1;
+        for (size_t i = 0; i < n; i++)
+            if (recs[i].kernel == k && recs[i].pc >= pcs)
+                pcs = recs[i].pc + 1;
+        for (uint32_t p = 0; p < pcs; p++)
+            cr_assert_geq(wst_sink_add_pc(&s, k, &(wst_pc){.offset = 16 * p}, &err), 0);
     }
     for (size_t i = 0; i < n; i++) {
         wst_record r;
         memset(&r, 0, sizeof r);
         r.cta = recs[i].cta;
         r.warp = recs[i].warp;
+        r.pc = recs[i].pc;
         r.kind = (uint8_t)recs[i].kind;
         r.gap = recs[i].gap;
         r.waits = recs[i].waits;
@@ -51,6 +57,17 @@ void timed_set(gpu_config *c, const char *assignment)
 {
     ws_error err;
     cr_assert_eq(config_override(c, "--set", assignment, &err), 0, "%s: %s", assignment, err.msg);
+}
+
+hierarchy_options timed_bypass_pc(const gpu_config *c, one_pc_bypass *b)
+{
+    b->flag = 1;
+    b->flags[0] = &b->flag;
+    b->counts[0] = 1;
+    b->pcs = (bypass_pcs){.flags = b->flags, .pc_counts = b->counts, .kernels = 1};
+    return (hierarchy_options){.seed = 1, .config = *c, .l1_param = &b->pcs,
+                               .l1_spec = {.replacement = policy_find("lru"),
+                                           .admission = admission_find("bypass-pc")}};
 }
 
 gpu_config timed_tiny_gpu(const char *gpu)

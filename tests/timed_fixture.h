@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyzer/bypass_pcs.h"
 #include "analyzer/replay.h"
 #include "formats/memtrace.h"
 
@@ -29,11 +30,14 @@ typedef struct rec {
     uint32_t gap, waits; /* timing (docs/metrics.md §12), with has_waits */
     uint8_t has_waits;
     uint32_t cta;        /* linear CTA id (timed_trace_grid) */
+    uint32_t pc;         /* the PC's index in its kernel (0 unless set) */
 } rec;
 
-/* `kernels` kernels of one CTA of `warps` warps, one PC each. */
+/* `kernels` kernels of one CTA of `warps` warps, with PCs 0 to the
+ * highest `pc` of their records. */
 wst_memtrace *timed_trace(const rec *recs, size_t n, uint32_t kernels, uint32_t warps);
-/* One kernel on a grid_x × grid_y grid of CTAs of `warps` warps, one PC. */
+/* One kernel on a grid_x × grid_y grid of CTAs of `warps` warps, its PCs
+ * as above. */
 wst_memtrace *timed_trace_grid(const rec *recs, size_t n, uint32_t grid_x, uint32_t grid_y,
                                uint32_t warps);
 
@@ -50,6 +54,15 @@ typedef struct seen {
     uint16_t age_rank[64];
     uint32_t count;
 } seen;
+
+/* A one-kernel, one-PC trace's PC sent around L1 (`bypass-pc`, S1
+ * §III-B): the table lives in *b, the options name it, LRU otherwise. */
+typedef struct one_pc_bypass {
+    uint8_t flag, *flags[1];
+    uint32_t counts[1];
+    bypass_pcs pcs;
+} one_pc_bypass;
+hierarchy_options timed_bypass_pc(const gpu_config *c, one_pc_bypass *b);
 
 /* Replays m timed under `schedule` on c with hierarchy options `base` (its
  * config replaced by c; NULL: the config's own policies); the hierarchy

@@ -3,9 +3,12 @@
  * Scheduling", MICRO 2012; as S3 §5.2 describes it).
  *
  * Each warp has a victim tag array (VTA) of the lines it filled that L1
- * evicted, and a lost-locality score (LLS).  A miss of a warp in the
- * reference L1 on a line still in its own VTA is intra-warp locality lost
- * to thrashing: its LLS rises.  Per scheduler, the warps are ranked by LLS
+ * evicted, and a lost-locality score (LLS).  A miss of a warp on a line
+ * still in its own VTA is intra-warp locality lost to thrashing: its LLS
+ * rises.  The L1 it watches is the scheduler's reference L1 in the
+ * functional replay (docs/metrics.md §6) and the replayed hierarchy's own
+ * in the timed one (§12), where a merge into a line in flight is a hit: the
+ * line is there.  Per scheduler, the warps are ranked by LLS
  * (highest first, older first on ties) and admitted while the scores summed
  * before them stay under the cut-off = live warps × the base score; the
  * lowest-scoring warps stop issuing until the scores decay.  Among the
@@ -128,8 +131,8 @@ static void vta_put(vta *v, uint64_t line)
     v->next = (v->next + 1) % VTA_TAGS;
 }
 
-/* The reference L1's answer: evicted lines go to their filler's VTA; a
- * miss that finds its line in its own VTA raises the warp's score. */
+/* L1's answer: evicted lines go to their filler's VTA; a miss that finds
+ * its line in its own VTA raises the warp's score. */
 static void ccws_observed(void *state, uint32_t sm, uint32_t slot, uint32_t warp, uint32_t pc,
                           const ws_request *requests, const replay_ref *refs, int n)
 {

@@ -4,9 +4,16 @@
  * Every 256 L1 accesses of an SM, the cache utilization score of that
  * window is
  *     CUS = (hits × L2 latency) ÷ (misses × stall penalty)
- * with the config's L2 latency, and its DRAM latency as the stall a miss
- * costs (S2's Stall_net; a window without misses scores above any
- * threshold).  Until the next score:
+ * (S2 Eq. 1; a window without misses scores above any threshold), where
+ * misses × stall penalty is the sum of the window's misses' stalls (S2's
+ * Stall_net).  Measured in the timed replay (docs/metrics.md §12), from
+ * the L1 it watches there, the replayed hierarchy's own: a hit is a ready
+ * line's (a merge into an MSHR waits, so it is a miss here, as S2's
+ * statistics count it), a miss stalls for its latency from issue to data
+ * back, and the L2 latency is the mean latency of the SM's loads served by
+ * L2 so far in the kernel (the config's until one is).  On the functional
+ * reference L1, which has no clock, the config's L2 latency and its DRAM
+ * latency as every miss's stall.  Until the next score:
  *   CUS < 0.2  the cache is contended: the warps whose next load is
  *              streaming (it will bypass L1) go first;
  *   CUS > 1    the cache is doing well: the other warps go first;
@@ -14,17 +21,20 @@
  * Within the favoured group the order is GTO's, among its ready warps; if
  * none is ready, GTO over every warp.
  *
- * Like GTO and CCWS it reads the scheduler's reference L1 (docs/metrics.md §6), so its
- * order is computed once, before any policy: the L1 accesses, hits and
- * misses are the reference L1's, and a PC is streaming by an LCM monitor on
- * that L1 (analyzer/pc_monitor.h, LCM's: every warp's generations, closed
- * at eviction or T = 8 accesses, the last closed one deciding).  Its issue order is
- * its own (a schedule under study), and reports name it. */
+ * In the functional replay it reads, like GTO and CCWS, the scheduler's
+ * reference L1 (docs/metrics.md §6), so its order is computed once, before
+ * any policy; in the timed replay, the replayed hierarchy's L1.  On that L1
+ * it counts the accesses, hits and misses, and a PC is streaming by an LCM
+ * monitor on it (analyzer/pc_monitor.h, LCM's: every warp's generations,
+ * closed at eviction or T = 8 accesses, the last closed one deciding).  Its
+ * issue order is its own (a schedule under study), and reports name it. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/mem_timing.h"
 #include "analyzer/pc_monitor.h"
 #include "analyzer/warp_orders/gto.h"
+#include "formats/trace.h"
 
 enum { WINDOW = 256, THRESHOLD_T = 8 };
 #define CUS_LOW 0.2
@@ -34,13 +44,16 @@ typedef enum { FAVOUR_NONE, FAVOUR_STREAMING, FAVOUR_OTHERS } favour;
 
 typedef struct sm_window {
     uint32_t accesses, hits, misses;
+    uint64_t stall;             /* the window's misses' stalls, in cycles */
+    uint64_t l2_loads, l2_cycles; /* timed: the kernel's loads served by L2, their latency */
     favour mode;
 } sm_window;
 
 typedef struct lws {
     void *gto;           /* GTO's state (first: gto.h) */
     uint32_t sms, slots, line_shift;
-    double l2_latency, stall;
+    double l2_latency;
+    uint32_t dram_latency; /* a miss's stall on the reference L1 */
     sm_window *windows;  /* [sms] */
     pc_monitor *monitor; /* the reference L1's generations and the PCs' decisions */
     uint32_t *group;     /* scratch: a scheduler's favoured slots, oldest first */
@@ -81,7 +94,7 @@ static void *lws_create(const warp_order_geometry *g, ws_error *err)
     o->slots = g->slots;
     o->line_shift = g->line_bytes ? (uint32_t)__builtin_ctz(g->line_bytes) : 7;
     o->l2_latency = g->l2_latency;
-    o->stall = g->dram_latency;
+    o->dram_latency = g->dram_latency;
     return o;
 }
 
@@ -101,12 +114,25 @@ static favour score(const lws *o, const sm_window *w)
 {
     if (!w->misses)
         return FAVOUR_OTHERS;
-    double cus = ((double)w->hits * o->l2_latency) / ((double)w->misses * o->stall);
+    double l2 = w->l2_loads ? (double)w->l2_cycles / (double)w->l2_loads : o->l2_latency;
+    double cus = ((double)w->hits * l2) / (double)w->stall;
     return cus < CUS_LOW ? FAVOUR_STREAMING : cus > CUS_HIGH ? FAVOUR_OTHERS : FAVOUR_NONE;
 }
 
-/* The reference L1 on the issued instruction: the SM's window counts its
- * lookups, and the monitor follows the lines' generations. */
+/* A lookup's part in the window: a hit, or a miss with its stall. */
+static void count(const lws *o, sm_window *w, const replay_ref *r)
+{
+    int hit = r->measured ? r->served == SERVED_L1 : r->hit;
+    w->accesses++;
+    w->hits += hit;
+    w->misses += !hit;
+    if (!hit)
+        w->stall += r->measured ? r->latency : o->dram_latency;
+}
+
+/* The L1 on the issued instruction: the SM's window counts its lookups
+ * (and, timed, the latency of its loads served by L2), and the monitor
+ * follows the lines' generations. */
 static void lws_observed(void *state, uint32_t sm, uint32_t slot, uint32_t warp, uint32_t pc,
                          const ws_request *requests, const replay_ref *refs, int n)
 {
@@ -118,20 +144,23 @@ static void lws_observed(void *state, uint32_t sm, uint32_t slot, uint32_t warp,
         uint64_t line = requests[i].line_addr >> o->line_shift;
         if (r->evicted)
             pc_monitor_evict(o->monitor, sm, r->victim_line);
+        if (r->measured && r->served == SERVED_L2 && requests[i].kind == WST_LOAD) {
+            w->l2_loads++;
+            w->l2_cycles += r->latency;
+        }
         if (r->outcome != L1_LOOKUP)
             continue;
         if (r->hit) {
             pc_monitor_use(o->monitor, sm, line, warp);
-        } else if (!r->present) {
+        } else if (r->filled) {
             ws_error ignored; /* out of memory: the line goes unwatched */
             (void)pc_monitor_fill(o->monitor, sm, line, warp, pc, 0, &ignored);
         }
-        w->accesses++;
-        w->hits += r->hit;
-        w->misses += !r->hit;
+        count(o, w, r);
         if (w->accesses == WINDOW) {
             w->mode = score(o, w);
             w->accesses = w->hits = w->misses = 0;
+            w->stall = 0;
         }
     }
 }
