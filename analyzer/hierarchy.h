@@ -274,7 +274,7 @@ typedef struct replay_counts {
     uint64_t non_polluting_accesses, non_polluting_hits;
     /* The latency model (docs/metrics.md §7) over L1 load misses: the config's L2 or
      * DRAM latency by where the line was found (a CCN ring's own), plus
-     * the wait for a way with --reserved-lines; timed (§12), the cycles
+     * the wait for a way with --timed; timed (§12), the cycles
      * from issue to data back.  ÷ misses = the average memory latency
      * (S3 ch. 5's L). */
     uint64_t load_miss_latency;
@@ -300,7 +300,7 @@ typedef struct replay_kernel {
     /* With L2 sharing tracked: lines filled into L2 (each starts private)
      * and how many of them turned shared, a second SM hitting them. */
     uint64_t l2_fills, l2_became_shared;
-    /* S0 §VI-C, with --reserved-lines: L1 load requests to shared lines that
+    /* S0 §VI-C, with --timed: L1 load requests to shared lines that
      * merged into a pending miss (MSHR hits) or missed, and re-references
      * (L2 hits) of shared lines, those at least SHARING_LONG_INTERVAL steps
      * of the per-SM issue clock after the line's L2 fill. */

@@ -78,7 +78,7 @@ void replay_args_prepare_reader(const replay_args *a, wst_reader *r);
     "                        of the SM's issue clock (default 1000, 10000)\n"             \
     "  --ccn-min-hit-rate R  ring off for the epoch below this hit rate (0.05)\n"          \
     "  --ccn-promote         a remote hit promotes the line (default: shadow tags)\n"      \
-    "  --ccn-hop-cycles C    cycles a ring hop, with --reserved-lines (default 4)\n"        \
+    "  --ccn-hop-cycles C    cycles a ring hop, with --timed (default 4)\n"        \
     "  --lcm-monitor M       whose observations LCM acts on: all-warps (default) or\n"   \
     "                        one-warp, S2's single monitored warp (slot 0)\n"            \
     "  --lcm-threshold T     an observation closes at T accesses (default 8)\n"          \

@@ -9,10 +9,10 @@
  *   static0..3     unconstrained, with a fixed locality region of N warps
  *                  per scheduler (S4 §5.4).
  *
- * Without --reserved-lines every line can be replaced, so the LRU end is
+ * In the functional replay every line can be replaced, so the LRU end is
  * always a thrashing-region line: dacache, dacache-stall and dacache-uncon
  * then replay alike.  They differ where S4 sets them apart, when lines are
- * reserved for outstanding misses (docs/metrics.md §7).
+ * reserved for outstanding misses: the timed replay (--timed, docs/metrics.md §12).
  *
  * A line's word is its position in the set's LRU chain, 0 = MRU.  The
  * chain holds the valid lines; insertion at position k pushes the lines at
@@ -298,7 +298,7 @@ static uint32_t dacache_stats(const void *state, policy_stat *out)
 
 DACACHE_VARIANT(dacache, "dacache",
                 "DaCache (S4): gauged insertion, dynamic FCW, constrained replacement that "
-                "bypasses (differs from -stall/-uncon only with --reserved-lines)",
+                "bypasses (differs from -stall/-uncon only in the timed replay, --timed)",
                 {CONSTRAINED_BYPASS, 1, 0});
 DACACHE_VARIANT(dacache_stall, "dacache-stall",
                 "DaCache whose constrained replacement stalls instead of bypassing",
