@@ -15,7 +15,14 @@
 typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now,
                            cache_result *out);
 
-/* Structure of arrays: a lookup scans only the tags of one set. */
+/* Each set's ways lie in one block of their own (set_block): a lookup
+ * scans only the tags of one set, and it and the hit or fill that follows
+ * touch one or two adjacent host cache lines of that block, not one line in
+ * each of eight arrays.  (A sweep runs hundreds of hierarchies whose caches
+ * do not fit the host's caches together, so each access waits for memory
+ * once per line it touches: bench/RESULTS.md, "Replay".)  What only some
+ * caches track (pending times, owners, written bytes) stays in arrays by
+ * slot, set × ways + way. */
 struct cache {
     uint32_t sets, ways, line_shift, sectors;
     fastdiv by_divisor; /* an L2 slice's index_divisor; 1 for a cache that sees every line */
@@ -24,18 +31,13 @@ struct cache {
     uint8_t full_mask;
     uint8_t line_sectors32; /* the mask of every 32 B sector of a line */
     int track_pending;
-    uint64_t *lines;   /* [sets × ways] */
-    int64_t *meta;     /* the policy's words */
-    uint32_t *warps, *pcs; /* who filled each line */
-    uint8_t *valid, *dirty; /* sector masks */
-    uint8_t *flags;         /* LINE_SHARED, ... */
+    unsigned char *blocks;  /* [sets] blocks of set_stride(ways) bytes (set_block) */
     uint16_t *owners;       /* track_owners: the SM that filled the line */
     uint64_t *filled_at;    /* track_owners: the filler's clock at the fill */
     uint32_t *filled_in;    /* track_owners: the kernel of the fill */
     int track_owners;
     uint64_t *written; /* track_written_bytes: REQUEST_MASK_WORDS words a slot */
     uint64_t *ready;   /* pending until (reserved-line mode) */
-    uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
     uint64_t all_ways; /* mask of every way */
     const policy_ops *policy;
     void *state;
@@ -46,6 +48,35 @@ struct cache {
 
 static void clear(cache *c);
 static cache_read_fn *read_instance(uint32_t ways, int lru);
+
+/* One set's ways in its block: the arrays one after another, each
+ * [ways] long, the 64-bit ones first so that every array is aligned. */
+typedef struct set_block {
+    uint64_t *lines;        /* tags: line numbers, CACHE_INVALID when empty */
+    int64_t *meta;          /* the policy's words */
+    uint32_t *warps, *pcs;  /* who filled each line */
+    uint8_t *valid, *dirty; /* sector masks */
+    uint8_t *flags;         /* LINE_SHARED, ... */
+    uint8_t *filled;        /* one byte: the valid lines, so a full set skips the search for a hole */
+} set_block;
+
+/* A block's bytes: 27 a way and the count, in whole 64 B host lines (a
+ * 4-way set takes two adjacent lines, an 8-way set four). */
+static inline size_t set_stride(uint32_t ways) { return ((size_t)ways * 27 + 1 + 63) & ~(size_t)63; }
+
+/* ways: the cache's own count (c->ways), or the same as a constant in the
+ * read instances (cache_read), so the offsets fold. */
+static inline __attribute__((always_inline)) set_block block_of(const cache *c, uint32_t set,
+                                                                uint32_t ways)
+{
+    unsigned char *b = c->blocks + (size_t)set * set_stride(ways);
+    return (set_block){.lines = (uint64_t *)(void *)b, .meta = (int64_t *)(void *)(b + 8 * ways),
+                       .warps = (uint32_t *)(void *)(b + 16 * ways),
+                       .pcs = (uint32_t *)(void *)(b + 20 * ways), .valid = b + 24 * ways,
+                       .dirty = b + 25 * ways, .flags = b + 26 * ways, .filled = b + 27 * ways};
+}
+
+static inline set_block block_at(const cache *c, uint32_t set) { return block_of(c, set, c->ways); }
 
 /* A plain LRU cache: its policy is exactly LRU's stamps (hit and fill move
  * the line to MRU, the victim is the smallest stamp, no other hook), and it
@@ -80,16 +111,14 @@ cache *cache_new(const cache_options *o, ws_error *err)
         return ws_fail(err, "cache: %u B lines need 1 to 8 sectors", o->line_bytes), NULL;
     cache *c = calloc(1, sizeof *c);
     size_t n = (size_t)o->sets * o->ways;
-    if (!c || !(c->lines = malloc(n * sizeof *c->lines)) || !(c->meta = calloc(n, sizeof *c->meta)) ||
-        !(c->warps = calloc(n, 4)) || !(c->pcs = calloc(n, 4)) || !(c->valid = calloc(n, 1)) ||
-        !(c->flags = calloc(n, 1)) ||
+    size_t block_bytes = (size_t)o->sets * set_stride(o->ways);
+    if (!c || !(c->blocks = aligned_alloc(64, block_bytes)) ||
         /* Only an owner-tracking cache touches these (every access is under
          * track_owners): a replay of many SMs allocates none of them. */
         (o->track_owners && (!(c->owners = calloc(n, sizeof *c->owners)) ||
                              !(c->filled_at = calloc(n, sizeof *c->filled_at)) ||
                              !(c->filled_in = calloc(n, sizeof *c->filled_in)))) ||
-        !(c->dirty = calloc(n, 1)) || !(c->ready = calloc(n, 8)) ||
-        !(c->filled = calloc(o->sets, 1)) ||
+        !(c->ready = calloc(n, 8)) ||
         (o->track_written_bytes && !(c->written = calloc(n * REQUEST_MASK_WORDS, 8)))) {
         cache_free(c);
         return ws_fail(err, "out of memory"), NULL;
@@ -117,6 +146,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
         cache_free(c);
         return NULL;
     }
+    memset(c->blocks, 0, block_bytes); /* as calloc'd arrays: the policy words, fillers, flags */
     clear(c);
     return c;
 }
@@ -127,31 +157,28 @@ void cache_free(cache *c)
         return;
     if (c->state)
         c->policy->destroy(c->state);
-    free(c->lines);
-    free(c->meta);
-    free(c->warps);
-    free(c->pcs);
-    free(c->valid);
-    free(c->dirty);
-    free(c->flags);
+    free(c->blocks);
     free(c->owners);
     free(c->filled_at);
     free(c->filled_in);
     free(c->ready);
-    free(c->filled);
     free(c->written);
     free(c);
 }
 
 static void clear(cache *c)
 {
-    size_t n = (size_t)c->sets * c->ways;
-    for (size_t i = 0; i < n; i++)
-        c->lines[i] = CACHE_INVALID;
-    memset(c->valid, 0, n);
-    memset(c->dirty, 0, n);
-    memset(c->ready, 0, n * sizeof *c->ready);
-    memset(c->filled, 0, c->sets);
+    /* The policy words, fillers and flags stay as they were: a flush
+     * empties the lines only (cache_new zeroes them once). */
+    for (uint32_t set = 0; set < c->sets; set++) {
+        set_block b = block_at(c, set);
+        for (uint32_t w = 0; w < c->ways; w++) {
+            b.lines[w] = CACHE_INVALID;
+            b.valid[w] = b.dirty[w] = 0;
+        }
+        *b.filled = 0;
+    }
+    memset(c->ready, 0, (size_t)c->sets * c->ways * sizeof *c->ready);
 }
 
 static inline __attribute__((always_inline)) uint32_t set_of(const cache *c, uint64_t line)
@@ -173,19 +200,28 @@ uint8_t cache_full_mask(const cache *c) { return c->full_mask; }
 
 /* The set as hit(), fill() and miss() see it: the hottest calls build only
  * what every policy reads. */
-static inline cache_set view(const cache *c, uint32_t set)
+static inline __attribute__((always_inline)) cache_set view_of(const cache *c, uint32_t set,
+                                                               uint32_t ways)
 {
-    size_t base = (size_t)set * c->ways;
-    return (cache_set){.index = set, .ways = c->ways, .lines = c->lines + base, .meta = c->meta + base};
+    set_block b = block_of(c, set, ways);
+    return (cache_set){.index = set, .ways = c->ways, .lines = b.lines, .meta = b.meta};
 }
 
+static inline cache_set view(const cache *c, uint32_t set) { return view_of(c, set, c->ways); }
+
 /* ... and as victim() and evicted() see it: with fillers and pending times. */
+static inline __attribute__((always_inline)) cache_set full_view_of(const cache *c, uint32_t set,
+                                                                    uint64_t now, uint32_t ways)
+{
+    set_block b = block_of(c, set, ways);
+    return (cache_set){.index = set, .ways = c->ways, .lines = b.lines, .meta = b.meta,
+                       .warps = b.warps, .ready = c->ready + (size_t)set * c->ways,
+                       .flags = b.flags, .now = now};
+}
+
 static inline cache_set full_view(const cache *c, uint32_t set, uint64_t now)
 {
-    size_t base = (size_t)set * c->ways;
-    return (cache_set){.index = set, .ways = c->ways, .lines = c->lines + base, .meta = c->meta + base,
-                       .warps = c->warps + base, .ready = c->ready + base,
-                       .flags = c->flags + base, .now = now};
+    return full_view_of(c, set, now, c->ways);
 }
 
 void cache_flush(cache *c)
@@ -219,18 +255,18 @@ static inline __attribute__((always_inline)) uint32_t ways_of(const cache *c, ui
  * branch-free mask of the matches on both of bench_replay's streams
  * (bench/RESULTS.md, "Replay, measured apart"). */
 static inline __attribute__((always_inline)) int64_t
-find_in(const cache *c, uint64_t line, size_t base, uint32_t ways)
+find_in(const cache *c, uint64_t line, uint32_t set, uint32_t ways)
 {
-    const uint64_t *tags = c->lines + base;
+    const uint64_t *tags = block_of(c, set, ways_of(c, ways)).lines;
     int64_t at = -1;
     for (uint32_t w = ways_of(c, ways); w-- > 0;)
         at = tags[w] == line ? (int64_t)w : at;
     return at;
 }
 
-static inline int64_t find(const cache *c, uint64_t line, size_t base)
+static inline int64_t find(const cache *c, uint64_t line, uint32_t set)
 {
-    return find_in(c, line, base, 0);
+    return find_in(c, line, set, 0);
 }
 
 
@@ -252,7 +288,7 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
         out->bypassed = 1;
         return POLICY_BYPASS;
     }
-    if (c->filled[s->index] < c->ways) {
+    if (*block_of(c, s->index, ways_of(c, ways)).filled < c->ways) {
         for (uint32_t w = 0; w < ways_of(c, ways); w++)
             if (s->lines[w] == CACHE_INVALID)
                 return w;
@@ -324,34 +360,34 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
         out->fetch_sectors = write ? 0 : need;
         return PROBE_SKIPPED;
     }
-    size_t base = (size_t)set * c->ways;
     out->set = set;
-    int64_t at = find_in(c, r->line, base, ways);
+    int64_t at = find_in(c, r->line, set, ways);
     if (at >= 0) {
-        cache_set s = view(c, set);
-        size_t i = base + (size_t)at;
+        cache_set s = view_of(c, set, ways_of(c, ways));
+        set_block b = block_of(c, set, ways_of(c, ways));
+        size_t w = (size_t)at, i = (size_t)set * c->ways + w;
         out->present = 1;
         out->slot = (uint32_t)i;
-        out->owner_warp = c->warps[i];
-        out->owner_pc = c->pcs[i];
+        out->owner_warp = b.warps[w];
+        out->owner_pc = b.pcs[w];
         out->pending = !lru && c->track_pending && c->ready[i] > now;
         /* A lazy write hits a sector it or another write dirtied, readable
          * or not (GPGPU-Sim counts a write to a modified sector a hit). */
-        uint8_t have = mode == ACCESS_WRITE_BACK_LAZY ? (uint8_t)(c->valid[i] | c->dirty[i])
-                                                      : c->valid[i];
+        uint8_t have = mode == ACCESS_WRITE_BACK_LAZY ? (uint8_t)(b.valid[w] | b.dirty[w])
+                                                      : b.valid[w];
         uint8_t missing = (uint8_t)(need & ~have);
         out->hit = missing == 0;
         out->hit_sectors = (uint8_t)(need & have);
         out->fetch_sectors = write ? 0 : missing;
-        c->valid[i] |= made_valid(mode, need, whole);
+        b.valid[w] |= made_valid(mode, need, whole);
         if (makes_dirty(mode))
-            c->dirty[i] |= need;
+            b.dirty[w] |= need;
         if (!lru && c->track_owners) {
-            if (!(c->flags[i] & LINE_SHARED) && c->owners[i] != r->sm) {
-                c->flags[i] |= LINE_SHARED; /* a second SM: shared from now on */
+            if (!(b.flags[w] & LINE_SHARED) && c->owners[i] != r->sm) {
+                b.flags[w] |= LINE_SHARED; /* a second SM: shared from now on */
                 out->became_shared = 1;
             }
-            out->line_flags = c->flags[i];
+            out->line_flags = b.flags[w];
         }
         if (lru)
             stamp_mru(c->state, &s, (uint32_t)at);
@@ -360,7 +396,7 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
         return PROBE_PRESENT;
     }
     if (!lru && c->policy->miss) {
-        cache_set s = view(c, set);
+        cache_set s = view_of(c, set, ways_of(c, ways));
         c->policy->miss(c->state, &s, r);
     }
     /* Not allocated: a read fetches what it asked for from below. */
@@ -371,36 +407,37 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
 /* fill: s is the set's full view (full_view); one view serves both steps. */
 static inline __attribute__((always_inline)) void
 fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t whole,
-     const cache_set *s, cache_result *out, int lru)
+     const cache_set *s, cache_result *out, uint32_t ways, int lru)
 {
     if (chosen.way == POLICY_BYPASS)
         return;
     uint32_t way = chosen.way, set = s->index;
     size_t i = (size_t)set * c->ways + way;
+    set_block b = block_of(c, set, ways_of(c, ways));
     uint8_t need = wanted(c, r);
-    if (c->lines[i] == CACHE_INVALID) {
-        c->filled[set]++;
+    if (b.lines[way] == CACHE_INVALID) {
+        ++*b.filled;
     } else {
         out->evicted = 1;
-        out->victim_line = c->lines[i];
-        out->victim_dirty = c->dirty[i];
-        out->victim_warp = c->warps[i];
-        out->victim_pc = c->pcs[i];
+        out->victim_line = b.lines[way];
+        out->victim_dirty = b.dirty[way];
+        out->victim_warp = b.warps[way];
+        out->victim_pc = b.pcs[way];
         if (!lru && c->policy->evicted)
             c->policy->evicted(c->state, s, way, EVICT_REPLACE);
     }
-    c->lines[i] = r->line;
+    b.lines[way] = r->line;
     if (c->written) /* a new line: nothing of it written yet */
         memset(&c->written[i * REQUEST_MASK_WORDS], 0, REQUEST_MASK_WORDS * 8);
-    c->valid[i] = made_valid(mode, need, whole);
-    c->dirty[i] = makes_dirty(mode) ? need : 0;
-    c->warps[i] = r->warp;
-    c->pcs[i] = r->pc;
+    b.valid[way] = made_valid(mode, need, whole);
+    b.dirty[way] = makes_dirty(mode) ? need : 0;
+    b.warps[way] = r->warp;
+    b.pcs[way] = r->pc;
     if (!lru) /* a plain cache's lines are never pending: ready stays 0 */
         c->ready[i] = 0;
     /* An owner-tracking cache starts a line private to its filler; others
      * keep what the level below said of it. */
-    c->flags[i] = !lru && c->track_owners ? 0 : r->fill_hint;
+    b.flags[way] = !lru && c->track_owners ? 0 : r->fill_hint;
     if (!lru && c->track_owners) {
         c->owners[i] = (uint16_t)r->sm;
         c->filled_at[i] = s->now;
@@ -429,7 +466,7 @@ cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result 
 void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_result *out)
 {
     cache_set s = full_view(c, out->set, 0);
-    fill(c, r, way, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, &s, out, 0);
+    fill(c, r, way, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, &s, out, 0, 0);
 }
 
 void cache_load_done(cache *c, const cache_req *r, uint32_t misses)
@@ -440,10 +477,13 @@ void cache_load_done(cache *c, const cache_req *r, uint32_t misses)
 
 uint64_t cache_way_line(const cache *c, const cache_result *probe, cache_way way)
 {
-    return way.way == POLICY_BYPASS ? CACHE_INVALID : c->lines[(size_t)probe->set * c->ways + way.way];
+    return way.way == POLICY_BYPASS ? CACHE_INVALID : block_at(c, probe->set).lines[way.way];
 }
 
-uint8_t cache_slot_flags(const cache *c, uint32_t slot) { return c->flags[slot]; }
+uint8_t cache_slot_flags(const cache *c, uint32_t slot)
+{
+    return block_at(c, slot / c->ways).flags[slot % c->ways];
+}
 
 int cache_slot_filled_long_ago(const cache *c, uint32_t slot, uint32_t kernel, uint64_t now,
                                uint64_t interval)
@@ -455,8 +495,8 @@ uint8_t cache_way_flags(const cache *c, const cache_result *probe, cache_way way
 {
     if (way.way == POLICY_BYPASS)
         return 0;
-    size_t i = (size_t)probe->set * c->ways + way.way;
-    return c->lines[i] == CACHE_INVALID ? 0 : c->flags[i];
+    set_block b = block_at(c, probe->set);
+    return b.lines[way.way] == CACHE_INVALID ? 0 : b.flags[way.way];
 }
 
 static inline __attribute__((always_inline)) void
@@ -466,8 +506,9 @@ access_line(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_
     uint32_t set = set_of(c, r->line);
     if (probe(c, r, mode, whole, now, set, out, ways, lru) != PROBE_MISS || !allocate)
         return;
-    cache_set s = full_view(c, set, now);
-    fill(c, r, (cache_way){choose_way(c, &s, r, now, out, ways, lru)}, mode, whole, &s, out, lru);
+    cache_set s = full_view_of(c, set, now, ways_of(c, ways));
+    fill(c, r, (cache_way){choose_way(c, &s, r, now, out, ways, lru)}, mode, whole, &s, out, ways,
+         lru);
 }
 
 /* Reads are most of a replay's cache work, so their path is compiled once
@@ -516,7 +557,7 @@ void cache_write_lazy(cache *c, const cache_req *r, const uint64_t *bytes, uint6
     /* The line's bytes written so far, this write's included. */
     uint64_t written[REQUEST_MASK_WORDS];
     uint32_t set = set_of(c, r->line);
-    int64_t at = find_in(c, r->line, (size_t)set * c->ways, 0);
+    int64_t at = find_in(c, r->line, set, 0);
     for (int w = 0; w < REQUEST_MASK_WORDS; w++)
         written[w] = bytes[w] |
                      (at >= 0 ? c->written[((size_t)set * c->ways + (size_t)at) * REQUEST_MASK_WORDS + w] : 0);
@@ -537,38 +578,38 @@ void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int alloca
 
 uint32_t cache_invalidate(cache *c, uint64_t line)
 {
-    size_t base = (size_t)cache_set_of(c, line) * c->ways;
-    int64_t at = find(c, line, base);
+    uint32_t set = cache_set_of(c, line);
+    int64_t at = find(c, line, set);
     if (at < 0)
         return 0;
-    size_t i = base + (size_t)at;
-    uint32_t dirty = c->dirty[i];
+    set_block b = block_at(c, set);
+    uint32_t w = (uint32_t)at, dirty = b.dirty[w];
     if (c->policy->evicted) {
-        cache_set s = full_view(c, (uint32_t)(base / c->ways), 0);
-        c->policy->evicted(c->state, &s, (uint32_t)at, EVICT_INVALIDATE);
+        cache_set s = full_view(c, set, 0);
+        c->policy->evicted(c->state, &s, w, EVICT_INVALIDATE);
     }
-    c->filled[i / c->ways]--;
-    c->lines[i] = CACHE_INVALID;
-    c->valid[i] = c->dirty[i] = 0;
+    --*b.filled;
+    b.lines[w] = CACHE_INVALID;
+    b.valid[w] = b.dirty[w] = 0;
     return 0x100u | dirty;
 }
 
 int cache_contains(const cache *c, uint64_t line)
 {
-    return find(c, line, (size_t)cache_set_of(c, line) * c->ways) >= 0;
+    return find(c, line, cache_set_of(c, line)) >= 0;
 }
 
 int64_t cache_peek(const cache *c, uint64_t line, uint8_t sectors, uint64_t now)
 {
-    size_t base = (size_t)cache_set_of(c, line) * c->ways;
-    int64_t at = find(c, line, base);
+    uint32_t set = cache_set_of(c, line);
+    int64_t at = find(c, line, set);
     if (at < 0)
         return -1;
-    size_t i = base + (size_t)at;
+    size_t i = (size_t)set * c->ways + (size_t)at;
     uint8_t need = c->sectors == 1 ? 1 : (uint8_t)(sectors & c->full_mask);
     if (!need)
         need = c->full_mask;
-    if ((need & ~c->valid[i]) || (c->track_pending && c->ready[i] > now))
+    if ((need & ~block_at(c, set).valid[at]) || (c->track_pending && c->ready[i] > now))
         return -1;
     return (int64_t)i;
 }
@@ -585,8 +626,9 @@ uint64_t cache_slot_ready(const cache *c, uint32_t slot) { return c->ready[slot]
 
 uint64_t cache_pending_until(const cache *c, uint64_t line, uint64_t now)
 {
-    size_t base = (size_t)cache_set_of(c, line) * c->ways;
-    int64_t at = find(c, line, base);
+    uint32_t set = cache_set_of(c, line);
+    size_t base = (size_t)set * c->ways;
+    int64_t at = find(c, line, set);
     if (at < 0 || !c->track_pending || c->ready[base + (size_t)at] <= now)
         return 0;
     return c->ready[base + (size_t)at];
@@ -594,8 +636,9 @@ uint64_t cache_pending_until(const cache *c, uint64_t line, uint64_t now)
 
 uint64_t cache_replaceable_from(const cache *c, uint64_t line, uint64_t now)
 {
-    size_t base = (size_t)cache_set_of(c, line) * c->ways;
-    if (!c->track_pending || c->filled[base / c->ways] < c->ways)
+    uint32_t set = cache_set_of(c, line);
+    size_t base = (size_t)set * c->ways;
+    if (!c->track_pending || *block_at(c, set).filled < c->ways)
         return now;
     uint64_t soonest = UINT64_MAX;
     for (uint32_t w = 0; w < c->ways; w++) {
@@ -612,20 +655,24 @@ uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t lin
                            void *ctx)
 {
     uint64_t n = 0;
-    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
-        if (c->lines[i] != CACHE_INVALID && c->dirty[i]) {
-            n++;
-            if (visit)
-                visit(ctx, c->lines[i], c->dirty[i]);
-        }
+    for (uint32_t set = 0; set < c->sets; set++) {
+        set_block b = block_at(c, set);
+        for (uint32_t w = 0; w < c->ways; w++)
+            if (b.lines[w] != CACHE_INVALID && b.dirty[w]) {
+                n++;
+                if (visit)
+                    visit(ctx, b.lines[w], b.dirty[w]);
+            }
+    }
     return n;
 }
 
 uint64_t cache_valid_lines(const cache *c)
 {
     uint64_t n = 0;
-    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
-        n += c->lines[i] != CACHE_INVALID;
+    for (uint32_t set = 0; set < c->sets; set++)
+        for (uint32_t w = 0; w < c->ways; w++)
+            n += block_at(c, set).lines[w] != CACHE_INVALID;
     return n;
 }
 
