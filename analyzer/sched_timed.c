@@ -203,18 +203,36 @@ static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t,
     account(s, sm, sm_index, t, end);
 }
 
-/* The first cycle after this one at which anything on the SM can change. */
+/* The first cycle after this one at which anything on the SM can change.
+ * A warp that can issue but was held back by the order means: look again
+ * next cycle, as if stepping every cycle; an order steady when idle
+ * (warp_order.h: throttling) picks none again until a warp becomes ready,
+ * so the SM sleeps until then, or until a waiting warp's LD/ST-held
+ * record turns its scheduler's stall from memory to pipeline (cause_of):
+ * the cycles it would have looked again, each of which finds nothing to
+ * issue and the same cause. */
 static uint64_t next_wake(const sched *s, const sm_state *sm)
 {
     uint64_t wake = UINT64_MAX;
+    int held = 0;
     for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
         uint64_t from;
         if (!sm->live[slot])
             continue;
-        if (can_issue(s, sm, slot, &from)) /* the order held it back: look again next cycle */
-            return s->cycle + 1;
+        if (can_issue(s, sm, slot, &from)) {
+            if (!s->options.warp->steady_when_idle)
+                return s->cycle + 1;
+            held = 1;
+            continue;
+        }
         if (from < wake)
             wake = from;
+    }
+    /* Stepping every cycle, a held SM would see each pipeline stall begin. */
+    for (uint32_t slot = 0; held && slot < s->warp_slots; slot++) {
+        const timed_warp *t = &sm->timed[slot];
+        if (sm->live[slot] && t->gap_left == 0 && t->ready_at > s->cycle && t->ready_at < wake)
+            wake = t->ready_at;
     }
     for (uint32_t c = 0; c < s->cta_slots; c++)
         if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < wake)

@@ -73,6 +73,11 @@ typedef struct warp_order_ops {
     void (*arrived)(void *state, uint32_t sm, uint32_t slot);
     /* The slot to issue from among the scheduler's live warps, or -1. */
     int32_t (*pick)(void *state, const warp_view *v);
+    /* pick's -1 changes no state and stays -1 until the scheduler's live
+     * or ready warps change: a timed SM whose ready warps the order holds
+     * back (throttling) may sleep until then (sched_timed.c next_wake)
+     * instead of asking again every cycle. */
+    int steady_when_idle;
     /* Optional: the slot issued; missed is whether it missed in the
      * reference L1 (only when uses_misses).  Called after `left` if the
      * warp is done. */

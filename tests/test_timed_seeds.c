@@ -356,6 +356,51 @@ Test(timed_seeds, s3_swl_throttles_the_younger_warp)
     wst_memtrace_free(m);
 }
 
+/* A throttled SM sleeps rather than asking its order again every cycle
+ * (sched_timed.c next_wake; warp_order.h steady_when_idle), and every
+ * figure is the same as stepping each cycle: swl:1 against the same order
+ * that does not say it is steady.  Two schedulers, 2 MSHRs: warps 0 and 2
+ * on the first, warp 1 alone on the second.  Warp 1 loads at 0 (back at
+ * 220); warp 0, after a gap instruction at 0, loads 8 lines at 1, whose
+ * requests wait for MSHRs and hold the LD/ST unit for hundreds of cycles.
+ * From 2 the SM issues nothing: warp 2 is held back, warps 0 and 1 wait
+ * for their data.  At 220 warp 1's data is back but the LD/ST unit is
+ * not free: its scheduler's stall turns from memory to pipeline while the
+ * SM sleeps, so the SM must wake there. */
+Test(timed_seeds, s3_a_throttled_sm_sleeps_with_the_figures_of_every_cycle)
+{
+    rec recs[] = {{.warp = 0, .kind = WST_LOAD, .lanes = 8, .line = {10, 11, 12, 13, 14, 15, 16, 17}, .gap = 1, .has_waits = 1},
+                  {.warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {50}},
+                  {.warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {51}},
+                  {.warp = 2, .kind = WST_LOAD, .lanes = 1, .line = {60}}};
+    wst_memtrace *m = timed_trace(recs, 5, 1, 3);
+    gpu_config c = timed_tiny_gpu("fermi");
+    c.schedulers_per_sm = 2;
+    timed_set(&c, "mshr.entries=2");
+    warp_order_ops stepping = warp_order_swl;
+    stepping.steady_when_idle = 0;
+    hierarchy *asleep = timed_run_order(m, &c, "rr,swl:1", &warp_order_swl);
+    hierarchy *stepped = timed_run_order(m, &c, "rr,swl:1", &stepping);
+    const replay_results *a = hierarchy_results(asleep), *b = hierarchy_results(stepped);
+    /* The case is the one the sleep must get right: throttled and
+     * pipeline cycles both. */
+    cr_assert_gt(b->timed_total.stalls[STALL_THROTTLED], 0);
+    cr_assert_gt(b->timed_total.stalls[STALL_PIPELINE], 0);
+    cr_assert_eq(timed_total_cycles(asleep), timed_total_cycles(stepped));
+    for (uint32_t i = 0; i < 2 * STALL_CAUSES; i++)
+        cr_assert_eq(a->scheduler_stalls[i], b->scheduler_stalls[i], "scheduler %u, cause %u",
+                     i / STALL_CAUSES, i % STALL_CAUSES);
+    cr_assert_eq(a->timed_total.issue_cycles, b->timed_total.issue_cycles);
+    cr_assert_eq(a->timed_total.instructions, b->timed_total.instructions);
+    cr_assert_eq(a->total.l1.hits, b->total.l1.hits);
+    cr_assert_eq(a->total.load_miss_latency, b->total.load_miss_latency);
+    timed_assert_cycles_add_up(asleep, &c);
+    hierarchy_free(asleep);
+    hierarchy_free(stepped);
+    wst_memtrace_free(m);
+}
+
 /* One MSHR; warp 0 loads X, then Y (waiting for X); warp 1 loads Z.
  * Under GTO warp 1's miss of Z at 1 waits for X's MSHR until 220, holding
  * the LD/ST unit: DRAM at 220, back at 440; warp 0's Y then waits for Z's

@@ -98,7 +98,8 @@ static void seen_instruction(void *ctx, const replay_issue *is)
 }
 
 static hierarchy *run(const wst_memtrace *m, const gpu_config *c, const char *schedule,
-                      const hierarchy_options *base, int timed, seen *order)
+                      const warp_order_ops *order_ops, const hierarchy_options *base, int timed,
+                      seen *order)
 {
     hierarchy_options o = base ? *base : (hierarchy_options){.seed = 1};
     o.config = *c;
@@ -110,6 +111,8 @@ static hierarchy *run(const wst_memtrace *m, const gpu_config *c, const char *sc
     replay_options_default(&ro);
     ws_error err;
     cr_assert_eq(sched_options_parse(schedule, &ro.schedule, &err), 0, "%s", err.msg);
+    if (order_ops)
+        ro.schedule.warp = order_ops;
     sched_source src = sched_source_memtrace(m);
     hierarchy *h = NULL;
     cr_assert_eq(replay_run(&src, c, &ro, &o, 1, &h, NULL, &err), 0, "%s", err.msg);
@@ -120,13 +123,19 @@ static hierarchy *run(const wst_memtrace *m, const gpu_config *c, const char *sc
 hierarchy *timed_run(const wst_memtrace *m, const gpu_config *c, const char *schedule,
                      const hierarchy_options *base, seen *order)
 {
-    return run(m, c, schedule, base, 1, order);
+    return run(m, c, schedule, NULL, base, 1, order);
+}
+
+hierarchy *timed_run_order(const wst_memtrace *m, const gpu_config *c, const char *schedule,
+                           const warp_order_ops *order_ops)
+{
+    return run(m, c, schedule, order_ops, NULL, 1, NULL);
 }
 
 hierarchy *functional_run(const wst_memtrace *m, const gpu_config *c, const char *schedule,
                           const hierarchy_options *base)
 {
-    return run(m, c, schedule, base, 0, NULL);
+    return run(m, c, schedule, NULL, base, 0, NULL);
 }
 
 uint64_t timed_kernel_cycles(const hierarchy *h, uint32_t k)

@@ -69,6 +69,10 @@ hierarchy_options timed_bypass_pc(const gpu_config *c, one_pc_bypass *b);
  * stays the caller's. */
 hierarchy *timed_run(const wst_memtrace *m, const gpu_config *c, const char *schedule,
                      const hierarchy_options *base, seen *order);
+/* The same with the schedule's warp order replaced by order_ops (its
+ * parameters still the schedule's). */
+hierarchy *timed_run_order(const wst_memtrace *m, const gpu_config *c, const char *schedule,
+                           const warp_order_ops *order_ops);
 /* The same, functional (no --timed). */
 hierarchy *functional_run(const wst_memtrace *m, const gpu_config *c, const char *schedule,
                           const hierarchy_options *base);

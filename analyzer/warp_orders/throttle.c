@@ -35,7 +35,9 @@ static void throttle_destroy(void *state)
     free(t);
 }
 
-/* GTO among the scheduler's N oldest live warps only. */
+/* GTO among the scheduler's N oldest live warps only.  Steady when idle
+ * (warp_order.h): GTO's choose changes nothing when no warp of the N can
+ * issue, and the N are the same until a warp leaves. */
 static int32_t throttle_pick(void *state, const warp_view *v)
 {
     throttle *t = state;
@@ -57,7 +59,8 @@ static int throttle_may_allocate(const void *state, uint32_t age_rank)
         .takes_p = with_p,                                                                 \
         .create = throttle_create, .destroy = throttle_destroy,                            \
         .kernel_begin = gto_inner_kernel_begin, .arrived = gto_inner_arrived,              \
-        .pick = throttle_pick, .issued = gto_inner_issued, .left = gto_inner_left,         \
+        .pick = throttle_pick, .steady_when_idle = 1,                                      \
+        .issued = gto_inner_issued, .left = gto_inner_left,                                \
         .may_allocate = throttle_may_allocate}
 
 THROTTLE(swl, "swl", 0, "swl:N, static warp limiting: only the N oldest warps per scheduler issue");
