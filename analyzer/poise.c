@@ -16,7 +16,7 @@ poise_inputs poise_inputs_from(const sweep_result *grid, double i_n)
     const sweep_point *base = sweep_at(grid, grid->n_max, grid->n_max), *one = sweep_at(grid, 1, 1);
     double h_o = or_zero(sweep_hit_rate(base)), h_1 = or_zero(sweep_hit_rate(one));
     /* x7 is a timing feature: its miss rates and latencies both come from
-     * the corners replayed with reserved lines. */
+     * the two corners replayed timed (docs/metrics.md §12). */
     const sweep_point *timed_base = &grid->timed_base, *timed_one = &grid->timed_one;
     return (poise_inputs){.h_o = h_o, .h_1 = h_1,
                           .eta_o = or_zero(sweep_intra_warp_hit_rate(base)),
