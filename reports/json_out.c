@@ -25,11 +25,9 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
     return ws_outfile_commit(out, err);
 }
 
-/* The '[' of the top-level "kernels": [] in a compact dump: found by depth,
- * as the same key may sit deeper (and inside strings, as text). */
-static const char *top_level_kernels(const char *text)
+const char *report_json_empty_array_at(const char *text, const char *key)
 {
-    static const char key[] = "\"kernels\":[]";
+    size_t key_len = strlen(key);
     int depth = 0, in_string = 0;
     for (const char *p = text; *p; p++) {
         if (in_string) {
@@ -38,8 +36,9 @@ static const char *top_level_kernels(const char *text)
             else if (*p == '"')
                 in_string = 0;
         } else if (*p == '"') {
-            if (depth == 1 && strncmp(p, key, sizeof key - 1) == 0)
-                return p + sizeof key - 3;
+            if (depth == 1 && strncmp(p + 1, key, key_len) == 0 &&
+                strncmp(p + 1 + key_len, "\":[]", 4) == 0)
+                return p + key_len + 3;
             in_string = 1;
         } else if (*p == '{' || *p == '[') {
             depth++;
@@ -56,7 +55,7 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
     if (!spool)
         return report_json_write(path, doc, err);
     char *text = json_dumps(doc, REPORT_JSON_FLAGS);
-    const char *at = text ? top_level_kernels(text) : NULL;
+    const char *at = text ? report_json_empty_array_at(text, "kernels") : NULL;
     if (!at) {
         free(text);
         return ws_fail(err, "out of memory");
