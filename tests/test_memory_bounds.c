@@ -4,8 +4,11 @@
  * optimized CLI under an address-space cap (cli_run_capped) that the old
  * code exceeded and the bounded code fits, with room either way. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "reports/json_out.h"
 #include "tests/helpers.h"
 #include "tests/trace_gen.h"
 
@@ -33,5 +36,57 @@ Test(memory_bounds, analyze_writes_a_kernel_of_many_pcs_one_pc_at_a_time)
     cli_result_free(&r);
     free(json);
     free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A report of `copies` kernels, each the one kernel of analyze's report on
+ * a trace of `pcs` PCs, written to path. */
+static void write_report_of_copies(const char *dir, const char *path, uint32_t pcs, int copies)
+{
+    char *trace = test_path(dir, "one.wst"), *json = test_path(dir, "one.json");
+    test_write_pcs_trace(trace, pcs, 0);
+    cli_result r = cli_run_capped(0, "analyze", trace, "-o", json, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *doc = test_load_json(json);
+    cr_assert_not_null(doc);
+    char *entry = json_dumps(json_array_get(json_object_get(doc, "kernels"), 0), JSON_COMPACT);
+    json_object_set_new(doc, "kernels", json_array());
+    char *text = json_dumps(doc, JSON_COMPACT);
+    const char *at = report_json_empty_array_at(text, "kernels");
+    cr_assert_not_null(at);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fwrite(text, 1, (size_t)(at - text) + 1, f);
+    for (int i = 0; i < copies; i++)
+        fprintf(f, "%s%s", i ? "," : "", entry);
+    fputs(at + 1, f);
+    cr_assert_eq(fclose(f), 0);
+    free(text);
+    free(entry);
+    json_decref(doc);
+    free(json);
+    free(trace);
+}
+
+/* A 25 MB report of 3,000 kernels: report loaded it whole, 3.8 times its
+ * size (about 150 MiB of address space); it now reads one kernel at a time
+ * into a spool, and draws the page within 64 MiB. */
+Test(memory_bounds, report_reads_a_large_report_one_kernel_at_a_time)
+{
+    char *dir = test_tmpdir(), *json = test_path(dir, "big.json"),
+         *html = test_path(dir, "big.html");
+    write_report_of_copies(dir, json, 2, 3000);
+    size_t bytes = 0;
+    free(test_read_file(json, &bytes));
+    cr_assert_gt(bytes, 20u << 20, "%zu bytes", bytes);
+    cli_result r = cli_run_capped(64 * MIB, "report", json, "--html", html, NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    size_t page = 0;
+    free(test_read_file(html, &page));
+    cr_expect_gt(page, 0u);
+    cli_result_free(&r);
+    free(html);
+    free(json);
     test_tmpdir_cleanup(dir);
 }
