@@ -24,49 +24,81 @@ static json_t *allocations(const wst_trace *trace)
     return list;
 }
 
+static json_t *kernel_json(const wst_kernel *kernel)
+{
+    json_t *pcs = json_array();
+    for (uint32_t i = 0; i < kernel->pc_count; i++) {
+        const wst_pc *pc = &kernel->pcs[i];
+        json_array_append_new(pcs, json_pack("{s:I,s:o,s:o,s:I}", "offset",
+                                             (json_int_t)pc->offset, "sass",
+                                             string_or_null(pc->sass), "file",
+                                             string_or_null(pc->file), "line",
+                                             (json_int_t)pc->line));
+    }
+    json_t *k = json_pack("{s:o,s:o,s:o,s:I,s:I,s:I,s:[I,I,I],s:I,s:o}", "name",
+                          string_or_null(kernel->name), "grid", dim3(kernel->grid), "block",
+                          dim3(kernel->block), "shared_mem_bytes", (json_int_t)kernel->shared_mem_bytes,
+                          "registers_per_thread", (json_int_t)kernel->registers_per_thread, "records",
+                          (json_int_t)kernel->record_count, "records_by_kind",
+                          (json_int_t)kernel->records_by_kind[0], (json_int_t)kernel->records_by_kind[1],
+                          (json_int_t)kernel->records_by_kind[2], "ctas", (json_int_t)kernel->cta_count,
+                          "pcs", pcs);
+    if (k && kernel->has_timing) /* absent when the collector supplied none: costs nothing */
+        json_object_set_new(k, "timing", json_true());
+    return k;
+}
+
+typedef struct text_buffer {
+    char *bytes;
+    size_t len, capacity;
+} text_buffer;
+
+static int add_text(text_buffer *t, const char *s, size_t n)
+{
+    if (ws_grow((void **)&t->bytes, &t->capacity, t->len + n + 1, 1) != 0)
+        return -1;
+    memcpy(t->bytes + t->len, s, n);
+    t->len += n;
+    t->bytes[t->len] = '\0';
+    return 0;
+}
+
+/* The document is dumped with an empty "kernels" and each kernel's entry
+ * spliced in as it is dumped, so only one kernel is ever a JSON tree (a
+ * trace of 200,000 launches held them all: issue 42); the bytes are those
+ * of the whole document's compact dump (util/json_stream.h). */
 char *wst_meta_encode(const wst_trace *trace, size_t *len)
 {
-    json_t *kernels = json_array();
-    for (uint32_t k = 0; k < trace->kernel_count; k++) {
-        const wst_kernel *kernel = &trace->kernels[k];
-        json_t *pcs = json_array();
-        for (uint32_t i = 0; i < kernel->pc_count; i++) {
-            const wst_pc *pc = &kernel->pcs[i];
-            json_array_append_new(pcs, json_pack("{s:I,s:o,s:o,s:I}", "offset",
-                                                 (json_int_t)pc->offset, "sass",
-                                                 string_or_null(pc->sass), "file",
-                                                 string_or_null(pc->file), "line",
-                                                 (json_int_t)pc->line));
-        }
-        json_array_append_new(
-            kernels,
-            json_pack("{s:o,s:o,s:o,s:I,s:I,s:I,s:[I,I,I],s:I,s:o}", "name",
-                      string_or_null(kernel->name), "grid", dim3(kernel->grid), "block",
-                      dim3(kernel->block), "shared_mem_bytes", (json_int_t)kernel->shared_mem_bytes,
-                      "registers_per_thread", (json_int_t)kernel->registers_per_thread, "records",
-                      (json_int_t)kernel->record_count, "records_by_kind",
-                      (json_int_t)kernel->records_by_kind[0], (json_int_t)kernel->records_by_kind[1],
-                      (json_int_t)kernel->records_by_kind[2], "ctas", (json_int_t)kernel->cta_count,
-                      "pcs", pcs));
-        if (kernel->has_timing) /* absent when the collector supplied none: costs nothing */
-            json_object_set_new(json_array_get(kernels, k), "timing", json_true());
-    }
     const wst_origin *o = &trace->origin;
-    json_t *doc = json_pack("{s:s,s:i,s:{s:o,s:o,s:o,s:o},s:o}", "format", "warpscope-trace",
+    json_t *doc = json_pack("{s:s,s:i,s:{s:o,s:o,s:o,s:o},s:[]}", "format", "warpscope-trace",
                             "version", WST_VERSION, "origin", "collector",
                             string_or_null(o->collector), "collector_version",
                             string_or_null(o->collector_version), "gpu", string_or_null(o->gpu),
-                            "workload", string_or_null(o->workload), "kernels", kernels);
+                            "workload", string_or_null(o->workload), "kernels");
     if (doc && trace->allocation_count) /* absent when the collector does not see them */
         json_object_set_new(doc, "allocations", allocations(trace));
-    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    char *outside = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
     json_decref(doc);
-    if (text)
-        *len = strlen(text);
-    return text;
+    const char *at = outside ? json_empty_array_at(outside, "kernels") : NULL;
+    text_buffer t = {0};
+    int ok = at && add_text(&t, outside, (size_t)(at - outside) + 1) == 0;
+    for (uint32_t k = 0; ok && k < trace->kernel_count; k++) {
+        json_t *entry = kernel_json(&trace->kernels[k]);
+        char *dumped = entry ? json_dumps(entry, JSON_COMPACT) : NULL;
+        ok = dumped && (k == 0 || add_text(&t, ",", 1) == 0) &&
+             add_text(&t, dumped, strlen(dumped)) == 0;
+        free(dumped);
+        json_decref(entry);
+    }
+    ok = ok && add_text(&t, at + 1, strlen(at + 1)) == 0;
+    free(outside);
+    if (!ok) {
+        free(t.bytes);
+        return NULL;
+    }
+    *len = t.len;
+    return t.bytes;
 }
-
-/* ---- decoding with validation: every field is checked before use ---- */
 
 static int get_u32(json_t *obj, const char *key, uint32_t *out, const char *where, ws_error *err)
 {

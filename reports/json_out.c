@@ -7,6 +7,7 @@
 
 #include "reports/json_bounds.h"
 #include "reports/pc_label.h"
+#include "util/json_stream.h"
 #include "util/outfile.h"
 
 int report_json_write(const char *path, const json_t *doc, ws_error *err)
@@ -25,37 +26,13 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
     return ws_outfile_commit(out, err);
 }
 
-const char *report_json_empty_array_at(const char *text, const char *key)
-{
-    size_t key_len = strlen(key);
-    int depth = 0, in_string = 0;
-    for (const char *p = text; *p; p++) {
-        if (in_string) {
-            if (*p == '\\')
-                p++;
-            else if (*p == '"')
-                in_string = 0;
-        } else if (*p == '"') {
-            if (depth == 1 && strncmp(p + 1, key, key_len) == 0 &&
-                strncmp(p + 1 + key_len, "\":[]", 4) == 0)
-                return p + key_len + 3;
-            in_string = 1;
-        } else if (*p == '{' || *p == '[') {
-            depth++;
-        } else if (*p == '}' || *p == ']') {
-            depth--;
-        }
-    }
-    return NULL;
-}
-
 int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool *spool,
                               ws_error *err)
 {
     if (!spool)
         return report_json_write(path, doc, err);
     char *text = json_dumps(doc, REPORT_JSON_FLAGS);
-    const char *at = text ? report_json_empty_array_at(text, "kernels") : NULL;
+    const char *at = text ? json_empty_array_at(text, "kernels") : NULL;
     if (!at) {
         free(text);
         return ws_fail(err, "out of memory");

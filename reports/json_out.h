@@ -26,11 +26,6 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err);
  * empty array): a report of any number of kernels, one in memory at a time. */
 int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool *spool,
                               ws_error *err);
-/* The '[' of `"key":[]` among the top-level object's members in text, a
- * compact dump (found by depth, as the same key may sit deeper, and inside
- * strings as text), or NULL: where the elements of an array written one at
- * a time go (the report's kernels, a kernel's PCs). */
-const char *report_json_empty_array_at(const char *text, const char *key);
 
 /* num / den, or JSON null when den is 0 (schema convention). */
 json_t *report_json_ratio(double num, double den);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "reports/json_out.h"
+#include "util/json_stream.h"
 
 /* Entries are read back as doubles: 17 digits make them exact, so a figure
  * is the same whether it comes from the spool or from memory. */
@@ -85,7 +86,7 @@ static int dump_split(const json_t *entry, size_t flags, const char *key, char *
                       size_t *head, ws_error *err)
 {
     *text = json_dumps(entry, flags);
-    const char *at = *text && key ? report_json_empty_array_at(*text, key) : NULL;
+    const char *at = *text && key ? json_empty_array_at(*text, key) : NULL;
     if (!*text || (key && !at))
         return *text ? ws_fail(err, "internal: the entry has no empty \"%s\" array", key)
                      : ws_fail(err, "out of memory");

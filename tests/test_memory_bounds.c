@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/json_out.h"
+#include "util/json_stream.h"
 #include "tests/helpers.h"
 #include "tests/trace_gen.h"
 
@@ -53,7 +53,7 @@ static void write_report_of_copies(const char *dir, const char *path, uint32_t p
     char *entry = json_dumps(json_array_get(json_object_get(doc, "kernels"), 0), JSON_COMPACT);
     json_object_set_new(doc, "kernels", json_array());
     char *text = json_dumps(doc, JSON_COMPACT);
-    const char *at = report_json_empty_array_at(text, "kernels");
+    const char *at = json_empty_array_at(text, "kernels");
     cr_assert_not_null(at);
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);

@@ -8,10 +8,10 @@
 
 #include "util/grow.h"
 
-typedef struct text {
+typedef struct text_buffer {
     char *bytes;
     size_t len, capacity;
-} text;
+} text_buffer;
 
 /* Where the scan is: in the document (OUTSIDE), between the elements of the
  * array cut out (BETWEEN), or inside one of them (ELEMENT). */
@@ -22,7 +22,7 @@ typedef struct scan {
     json_stream_element_fn fn;
     void *fn_ctx;
     const json_stream_limits *limits;
-    text outside, element;
+    text_buffer outside, element;
     where at;
     int depth, in_string, escaped, comma_due;
     size_t string_bytes, index;
@@ -30,7 +30,7 @@ typedef struct scan {
     int element_line, element_column; /* where the element began */
 } scan;
 
-static int append(text *t, char c)
+static int append(text_buffer *t, char c)
 {
     if (ws_grow((void **)&t->bytes, &t->capacity, t->len + 2, 1) != 0)
         return -1;
@@ -120,7 +120,7 @@ static int scan_byte(scan *s, char c, ws_error *err)
             return -1;
         return between(s, c, err);
     }
-    text *t = s->at == OUTSIDE ? &s->outside : &s->element;
+    text_buffer *t = s->at == OUTSIDE ? &s->outside : &s->element;
     if (s->in_string) {
         if (s->escaped)
             s->escaped = 0;
@@ -191,4 +191,28 @@ ssize_t json_stream_read_file(void *ctx, char *buf, size_t n, ws_error *err)
     if (got == 0 && ferror(ctx))
         return ws_fail_errno(err, "cannot read");
     return (ssize_t)got;
+}
+
+const char *json_empty_array_at(const char *text, const char *key)
+{
+    size_t key_len = strlen(key);
+    int depth = 0, in_string = 0;
+    for (const char *p = text; *p; p++) {
+        if (in_string) {
+            if (*p == '\\')
+                p++;
+            else if (*p == '"')
+                in_string = 0;
+        } else if (*p == '"') {
+            if (depth == 1 && strncmp(p + 1, key, key_len) == 0 &&
+                strncmp(p + 1 + key_len, "\":[]", 4) == 0)
+                return p + key_len + 3;
+            in_string = 1;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+        } else if (*p == '}' || *p == ']') {
+            depth--;
+        }
+    }
+    return NULL;
 }

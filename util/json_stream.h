@@ -38,6 +38,13 @@ json_t *json_stream_load(json_stream_read_fn read, void *read_ctx, const char *k
                          json_stream_element_fn fn, void *fn_ctx,
                          const json_stream_limits *limits, ws_error *err);
 
+/* The '[' of `"key":[]` among the top-level object's members in text, a
+ * compact dump (found by depth, as the same key may sit deeper, and inside
+ * strings as text), or NULL: where the elements of an array written one at
+ * a time go (a report's kernels, a kernel's PCs, a trace's launches), as a
+ * compact dump of an array is its elements' dumps joined by commas. */
+const char *json_empty_array_at(const char *text, const char *key);
+
 /* A read_fn over a FILE (ctx). */
 ssize_t json_stream_read_file(void *ctx, char *buf, size_t n, ws_error *err);
 
