@@ -90,3 +90,56 @@ Test(memory_bounds, report_reads_a_large_report_one_kernel_at_a_time)
     free(json);
     test_tmpdir_cleanup(dir);
 }
+
+/* An Accel-Sim trace directory of `kernels` launches of one warp and one
+ * load each. */
+static void write_accelsim_launches(const char *dir, int kernels)
+{
+    char *list = test_path(dir, "kernelslist.g");
+    FILE *l = fopen(list, "w");
+    cr_assert_not_null(l);
+    for (int i = 1; i <= kernels; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "kernel-%d.traceg", i);
+        fprintf(l, "%s\n", name);
+        char *path = test_path(dir, name);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f,
+                "-kernel name = _Z6kernelPfi\n-kernel id = %d\n-grid dim = (1,1,1)\n"
+                "-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n-binary version = 61\n"
+                "-cuda stream id = 0\n-shmem base_addr = 0x00007fb05c000000\n"
+                "-local mem base_addr = 0x00007fb05a000000\n-nvbit version = 1.5.5\n"
+                "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+                "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
+                "[reg_srcs] mem_width [adrrescompress?] [mem_addresses]\n\n#BEGIN_TB\n\n"
+                "thread block = 0,0,0\n\nwarp = 0\ninsts = 2\n"
+                "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7fb05b000000 4\n"
+                "0020 ffffffff 0 EXIT 0 0\n\n#END_TB\n",
+                i);
+        cr_assert_eq(fclose(f), 0);
+        free(path);
+    }
+    cr_assert_eq(fclose(l), 0);
+    free(list);
+}
+
+/* 20,000 launches: import held about 4.3 KB a launch until the end, where
+ * the metadata was one JSON document of them all (over 96 MiB of address
+ * space); it is now dumped a kernel at a time, about 1.2 KB a launch
+ * (what the writer keeps of each: its entry, PC table and index), within
+ * 80 MiB. */
+Test(memory_bounds, import_of_many_launches)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
+    write_accelsim_launches(dir, 20000);
+    cli_result r = cli_run_capped(80 * MIB, "import", "accelsim", dir, "-o", trace, NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run_capped(0, "info", trace, NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "20,000") || strstr(r.out, "20000"), "%.400s", r.out);
+    cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
