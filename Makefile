@@ -129,8 +129,10 @@ $(ASAN_BIN): $(call objs,asan,$(CLI_SRC)) $(ASAN_LIB)
 # The CLI tests run the sanitized binary, so bad-input tests also catch
 # memory errors in the command-line paths.
 $(BUILD)/asan/tests/%.o: ASAN_CFLAGS += -DWARPSCOPE_BIN='"$(abspath $(ASAN_BIN))"' \
+	-DWARPSCOPE_REL_BIN='"$(abspath $(REL_BIN))"' \
 	-DWARPSCOPE_FIXTURES='"$(abspath tests/fixtures)"'
-$(ASAN_TESTS): $(call objs,asan,$(TEST_SRC)) $(ASAN_LIB)
+# The memory-bound tests run the optimized build (tests/helpers.h).
+$(ASAN_TESTS): $(call objs,asan,$(TEST_SRC)) $(ASAN_LIB) | $(REL_BIN)
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(TEST_LIBS) $(LIBS)
 
 $(BUILD)/rel/bench/%: $(BUILD)/rel/bench/%.o $(REL_LIB)

@@ -13,7 +13,10 @@
  *     JSON document (report version 3 writes their histograms sparsely);
  *   - 120 resident CTAs (fermi: 15 SMs x 8): WARPSCOPE_CTA_LIMIT holds
  *     them together (issue 42), so the largest is refused;
- * and the size of `analyze -o`'s report on empty kernels. */
+ *   - Accel-Sim launches of one warp and one load each: `import` keeps a
+ *     little of each launch until it writes the metadata;
+ * the size of `analyze -o`'s report, and the peak of `report --html` on
+ * it (the report's kernels are read one at a time: issue 42). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +31,7 @@
 
 static const char *warpscope = "build/rel/warpscope";
 
-typedef enum shape { ONE_CTA, SHARED_LINES, EMPTY_KERNELS, MANY_PCS, RESIDENT_CTAS } shape;
+typedef enum shape { ONE_CTA, SHARED_LINES, EMPTY_KERNELS, MANY_PCS, RESIDENT_CTAS, LAUNCHES } shape;
 
 /* Fermi holds 8 CTAs on each of its 15 SMs. */
 #define RESIDENT 120u
@@ -77,6 +80,37 @@ static void write_shape(const char *path, shape s, uint64_t n)
     }
     if (wst_writer_close(w, &err) != 0)
         fail(path, &err);
+}
+
+/* An Accel-Sim trace directory of n launches of one warp and one load. */
+static void write_launches(const char *dir, uint64_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "mkdir -p '%s'", dir);
+    if (system(path) != 0)
+        exit(1);
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    FILE *list = fopen(path, "w");
+    for (uint64_t i = 1; list && i <= n; i++) {
+        fprintf(list, "kernel-%" PRIu64 ".traceg\n", i);
+        snprintf(path, sizeof path, "%s/kernel-%" PRIu64 ".traceg", dir, i);
+        FILE *f = fopen(path, "w");
+        if (!f)
+            exit(1);
+        fprintf(f,
+                "-kernel name = _Z6kernelPfi\n-kernel id = %" PRIu64 "\n-grid dim = (1,1,1)\n"
+                "-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n-binary version = 61\n"
+                "-cuda stream id = 0\n-accelsim tracer version = 4\n\n#traces format = "
+                "[line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
+                "[adrrescompress?] [mem_addresses]\n\n#BEGIN_TB\n\n"
+                "thread block = 0,0,0\n\nwarp = 0\ninsts = 2\n"
+                "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7fb05b000000 4\n"
+                "0020 ffffffff 0 EXIT 0 0\n\n#END_TB\n",
+                i);
+        fclose(f);
+    }
+    if (!list || fclose(list) != 0)
+        exit(1);
 }
 
 /* Runs warpscope with args; its peak RSS in MiB and wall seconds; 0, or
@@ -129,11 +163,13 @@ int main(int argc, char **argv)
         {EMPTY_KERNELS, "empty kernels (one record in the first)", "kernels", {1000, 4000, 20000}},
         {MANY_PCS, "PCs, each run once", "PCs", {1000, 4000, 10000}},
         {RESIDENT_CTAS, "120 resident CTAs", "records a CTA", {32768, 131072, 524288}},
+        {LAUNCHES, "Accel-Sim launches (import)", "launches", {2000, 8000, 32000}},
     };
-    char path[256], out[256], json[256];
+    char path[256], out[256], json[256], html[256];
     snprintf(path, sizeof path, "/tmp/bench-shapes-%d.wst", (int)getpid());
     snprintf(out, sizeof out, "/tmp/bench-shapes-%d", (int)getpid());
     snprintf(json, sizeof json, "/tmp/bench-shapes-%d.json", (int)getpid());
+    snprintf(html, sizeof html, "/tmp/bench-shapes-%d.html", (int)getpid());
     printf("## Peak memory against the trace's shape (`bench_memory_shapes`)\n\n");
     printf("Peak RSS of `warpscope analyze T -o report.json` (and `export accelsim` for one\n"
            "CTA) on traces written to a shape, with the report's size; memory should follow\n"
@@ -141,25 +177,45 @@ int main(int argc, char **argv)
            "holds a resident CTA whole), and all resident CTAs' records together are capped\n"
            "by WARPSCOPE_CTA_LIMIT (refused: the one-line error, at the peak shown); lines\n"
            "read by every CTA are one run of CTA ids each.  Binary: %s.\n\n", warpscope);
-    printf("| shape | count | analyze -o (MiB) | analyze (s) | report.json (MiB) | export (MiB) |\n");
-    printf("|---|---:|---:|---:|---:|---:|\n");
+    printf("| shape | count | analyze -o (MiB) | analyze (s) | report.json (MiB) | report --html "
+           "(MiB) | export (MiB) |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|\n");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (int i = 0; i < 3 && (!only || strstr(cases[c].what, only)); i++) {
+            double mib, s, export_mib = 0, report_mib = 0, unused;
+            char rm[300];
+            if (cases[c].s == LAUNCHES) { /* import's peak in the analyze column */
+                write_launches(out, cases[c].n[i]);
+                int refused = run((const char *const[]){"import", "accelsim", out, "-o", path, NULL},
+                                  &mib, &s);
+                snprintf(rm, sizeof rm, "rm -rf '%s'", out);
+                if (system(rm) != 0)
+                    return 1;
+                printf("| %s | %" PRIu64 " %s | %.0f%s (import) | %.1f | | | |\n", cases[c].what,
+                       cases[c].n[i], cases[c].unit, mib, refused ? " (refused)" : "", s);
+                fflush(stdout);
+                continue;
+            }
             write_shape(path, cases[c].s, cases[c].n[i]);
-            double mib, s, export_mib = 0, unused;
             unlink(json);
             int refused = run((const char *const[]){"analyze", path, "-o", json, "--quiet", NULL},
                               &mib, &s);
+            if (!refused)
+                run((const char *const[]){"report", json, "--html", html, NULL}, &report_mib,
+                    &unused);
             if (cases[c].s == ONE_CTA) {
                 run((const char *const[]){"export", "accelsim", path, "-o", out, NULL}, &export_mib,
                     &unused);
-                char rm[300];
                 snprintf(rm, sizeof rm, "rm -rf '%s'", out);
                 if (system(rm) != 0)
                     return 1;
             }
             printf("| %s | %" PRIu64 " %s | %.0f%s | %.1f | %.2f | ", cases[c].what, cases[c].n[i],
                    cases[c].unit, mib, refused ? " (refused)" : "", s, file_mib(json));
+            if (report_mib > 0)
+                printf("%.0f | ", report_mib);
+            else
+                printf("| ");
             if (export_mib > 0)
                 printf("%.0f |\n", export_mib);
             else
@@ -168,5 +224,6 @@ int main(int argc, char **argv)
         }
     unlink(path);
     unlink(json);
+    unlink(html);
     return 0;
 }

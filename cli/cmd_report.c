@@ -74,7 +74,8 @@ static int run(int argc, char **argv)
         return cli_error(NULL, "report needs a report.json; see 'warpscope report --help'");
     ws_error err;
     run_doc_kind kind;
-    json_t *doc = run_doc_load(input, &kind, &err);
+    kernel_spool *kernels; /* the report's, read one at a time */
+    json_t *doc = run_doc_load(input, &kind, &kernels, &err);
     if (!doc)
         return cli_fail(input, &err);
     int status = 0;
@@ -93,12 +94,12 @@ static int run(int argc, char **argv)
     if (baseline_path && !(old = report_doc_load(baseline_path, &err)))
         status = cli_fail(baseline_path, &err);
     html_options options = {old, baseline_path, source_dir};
-    if (status == 0 && html && html_report_write_with(doc, NULL, html, &options, &err) != 0)
+    if (status == 0 && html && html_report_write_with(doc, kernels, html, &options, &err) != 0)
         status = cli_fail(html, &err);
     if (status == 0 && (summary || !html)) {
         if (old) {
             baseline b;
-            if (baseline_build(&b, doc, old, &err) != 0) {
+            if (baseline_build(&b, doc, kernels, old, &err) != 0) {
                 status = cli_fail(NULL, &err);
             } else {
                 baseline_print(stdout, &b, input, baseline_path);
@@ -110,6 +111,7 @@ static int run(int argc, char **argv)
     }
     json_decref(old);
     json_decref(doc);
+    kernel_spool_free(kernels);
     return status;
 }
 

@@ -32,6 +32,9 @@
 #define WST_MAX_KERNELS (1u << 20)
 #define WST_MAX_PCS_PER_KERNEL (1u << 24)
 #define WST_MAX_ALLOCATIONS (1u << 20)
+/* A string of the metadata (a kernel name, SASS text, a path), as written
+ * in its JSON: longer ones are refused by the writer and the reader. */
+#define WST_MAX_STRING_BYTES (1u << 20)
 /* Allocations end at or below 2^63: the metadata's JSON integers are
  * signed 64-bit, and GPUs' virtual addresses are under 2^57. */
 #define WST_MAX_ALLOCATION_END (1ull << 63)

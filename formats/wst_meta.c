@@ -7,6 +7,7 @@
 
 #include "formats/wst.h"
 #include "formats/wst_layout.h"
+#include "util/grow.h"
 #include "util/text.h"
 
 static json_t *string_or_null(const char *s) { return s ? json_string(s) : json_null(); }
@@ -23,49 +24,81 @@ static json_t *allocations(const wst_trace *trace)
     return list;
 }
 
+static json_t *kernel_json(const wst_kernel *kernel)
+{
+    json_t *pcs = json_array();
+    for (uint32_t i = 0; i < kernel->pc_count; i++) {
+        const wst_pc *pc = &kernel->pcs[i];
+        json_array_append_new(pcs, json_pack("{s:I,s:o,s:o,s:I}", "offset",
+                                             (json_int_t)pc->offset, "sass",
+                                             string_or_null(pc->sass), "file",
+                                             string_or_null(pc->file), "line",
+                                             (json_int_t)pc->line));
+    }
+    json_t *k = json_pack("{s:o,s:o,s:o,s:I,s:I,s:I,s:[I,I,I],s:I,s:o}", "name",
+                          string_or_null(kernel->name), "grid", dim3(kernel->grid), "block",
+                          dim3(kernel->block), "shared_mem_bytes", (json_int_t)kernel->shared_mem_bytes,
+                          "registers_per_thread", (json_int_t)kernel->registers_per_thread, "records",
+                          (json_int_t)kernel->record_count, "records_by_kind",
+                          (json_int_t)kernel->records_by_kind[0], (json_int_t)kernel->records_by_kind[1],
+                          (json_int_t)kernel->records_by_kind[2], "ctas", (json_int_t)kernel->cta_count,
+                          "pcs", pcs);
+    if (k && kernel->has_timing) /* absent when the collector supplied none: costs nothing */
+        json_object_set_new(k, "timing", json_true());
+    return k;
+}
+
+typedef struct text_buffer {
+    char *bytes;
+    size_t len, capacity;
+} text_buffer;
+
+static int add_text(text_buffer *t, const char *s, size_t n)
+{
+    if (ws_grow((void **)&t->bytes, &t->capacity, t->len + n + 1, 1) != 0)
+        return -1;
+    memcpy(t->bytes + t->len, s, n);
+    t->len += n;
+    t->bytes[t->len] = '\0';
+    return 0;
+}
+
+/* The document is dumped with an empty "kernels" and each kernel's entry
+ * spliced in as it is dumped, so only one kernel is ever a JSON tree (a
+ * trace of 200,000 launches held them all: issue 42); the bytes are those
+ * of the whole document's compact dump (util/json_stream.h). */
 char *wst_meta_encode(const wst_trace *trace, size_t *len)
 {
-    json_t *kernels = json_array();
-    for (uint32_t k = 0; k < trace->kernel_count; k++) {
-        const wst_kernel *kernel = &trace->kernels[k];
-        json_t *pcs = json_array();
-        for (uint32_t i = 0; i < kernel->pc_count; i++) {
-            const wst_pc *pc = &kernel->pcs[i];
-            json_array_append_new(pcs, json_pack("{s:I,s:o,s:o,s:I}", "offset",
-                                                 (json_int_t)pc->offset, "sass",
-                                                 string_or_null(pc->sass), "file",
-                                                 string_or_null(pc->file), "line",
-                                                 (json_int_t)pc->line));
-        }
-        json_array_append_new(
-            kernels,
-            json_pack("{s:o,s:o,s:o,s:I,s:I,s:I,s:[I,I,I],s:I,s:o}", "name",
-                      string_or_null(kernel->name), "grid", dim3(kernel->grid), "block",
-                      dim3(kernel->block), "shared_mem_bytes", (json_int_t)kernel->shared_mem_bytes,
-                      "registers_per_thread", (json_int_t)kernel->registers_per_thread, "records",
-                      (json_int_t)kernel->record_count, "records_by_kind",
-                      (json_int_t)kernel->records_by_kind[0], (json_int_t)kernel->records_by_kind[1],
-                      (json_int_t)kernel->records_by_kind[2], "ctas", (json_int_t)kernel->cta_count,
-                      "pcs", pcs));
-        if (kernel->has_timing) /* absent when the collector supplied none: costs nothing */
-            json_object_set_new(json_array_get(kernels, k), "timing", json_true());
-    }
     const wst_origin *o = &trace->origin;
-    json_t *doc = json_pack("{s:s,s:i,s:{s:o,s:o,s:o,s:o},s:o}", "format", "warpscope-trace",
+    json_t *doc = json_pack("{s:s,s:i,s:{s:o,s:o,s:o,s:o},s:[]}", "format", "warpscope-trace",
                             "version", WST_VERSION, "origin", "collector",
                             string_or_null(o->collector), "collector_version",
                             string_or_null(o->collector_version), "gpu", string_or_null(o->gpu),
-                            "workload", string_or_null(o->workload), "kernels", kernels);
+                            "workload", string_or_null(o->workload), "kernels");
     if (doc && trace->allocation_count) /* absent when the collector does not see them */
         json_object_set_new(doc, "allocations", allocations(trace));
-    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    char *outside = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
     json_decref(doc);
-    if (text)
-        *len = strlen(text);
-    return text;
+    const char *at = outside ? json_empty_array_at(outside, "kernels") : NULL;
+    text_buffer t = {0};
+    int ok = at && add_text(&t, outside, (size_t)(at - outside) + 1) == 0;
+    for (uint32_t k = 0; ok && k < trace->kernel_count; k++) {
+        json_t *entry = kernel_json(&trace->kernels[k]);
+        char *dumped = entry ? json_dumps(entry, JSON_COMPACT) : NULL;
+        ok = dumped && (k == 0 || add_text(&t, ",", 1) == 0) &&
+             add_text(&t, dumped, strlen(dumped)) == 0;
+        free(dumped);
+        json_decref(entry);
+    }
+    ok = ok && add_text(&t, at + 1, strlen(at + 1)) == 0;
+    free(outside);
+    if (!ok) {
+        free(t.bytes);
+        return NULL;
+    }
+    *len = t.len;
+    return t.bytes;
 }
-
-/* ---- decoding with validation: every field is checked before use ---- */
 
 static int get_u32(json_t *obj, const char *key, uint32_t *out, const char *where, ws_error *err)
 {
@@ -118,7 +151,7 @@ static int get_dim3(json_t *obj, const char *key, wst_dim3 *out, const char *whe
 
 static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *err)
 {
-    char where[32];
+    char where[48];
     snprintf(where, sizeof where, "kernel %u", index);
     if (!json_is_object(jk))
         return ws_fail(err, "metadata: %s is not an object", where);
@@ -207,15 +240,41 @@ static int decode_allocations(json_t *doc, wst_trace *trace, ws_error *err)
     return 0;
 }
 
-int wst_meta_decode(const char *text, size_t len, unsigned version, wst_trace *trace,
-                    ws_error *err)
+/* The kernels as the metadata's text is read (util/json_stream.h): each
+ * decoded and its JSON freed before the next, so a metadata of many
+ * launches is never one JSON document in memory (issue 42). */
+typedef struct kernel_list {
+    wst_trace *trace;
+    size_t capacity;
+} kernel_list;
+
+static int add_kernel(void *ctx, size_t index, json_t *jk, ws_error *err)
+{
+    kernel_list *l = ctx;
+    wst_trace *trace = l->trace;
+    if (index >= WST_MAX_KERNELS)
+        return ws_fail(err, "metadata: more than %u kernels", WST_MAX_KERNELS);
+    if (ws_grow((void **)&trace->kernels, &l->capacity, index + 1, sizeof *trace->kernels) != 0)
+        return ws_fail(err, "out of memory");
+    memset(&trace->kernels[index], 0, sizeof trace->kernels[index]);
+    trace->kernel_count++; /* counted first: a kernel that fails half-read is freed with the rest */
+    return decode_kernel(jk, &trace->kernels[index], (uint32_t)index, err);
+}
+
+int wst_meta_decode_stream(json_stream_read_fn read, void *read_ctx, unsigned version,
+                           wst_trace *trace, ws_error *err)
 {
     memset(trace, 0, sizeof *trace);
-    json_error_t jerr;
-    json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!doc)
-        return ws_fail(err, "metadata is not valid JSON (%s)", jerr.text);
+    /* a string's bytes as JSON writes them: a control character takes 6 */
+    static const json_stream_limits limits = {JSON_REJECT_DUPLICATES, 6 * WST_MAX_STRING_BYTES};
+    kernel_list list = {trace, 0};
+    json_t *doc = json_stream_load(read, read_ctx, "kernels", add_kernel, &list, &limits, err);
     int rc = -1;
+    if (!doc) {
+        if (strncmp(err->msg, "not JSON", 8) == 0 || strncmp(err->msg, "line ", 5) == 0)
+            ws_fail_prefix(err, "metadata: "); /* the text's fault, not the reader's */
+        goto out;
+    }
     json_t *format = json_object_get(doc, "format");
     json_t *kernels = json_object_get(doc, "kernels");
     json_t *origin = json_object_get(doc, "origin");
@@ -230,8 +289,7 @@ int wst_meta_decode(const char *text, size_t len, unsigned version, wst_trace *t
         ws_fail(err, "metadata: format version does not match the header's (%u)", version);
         goto out;
     }
-    if (!json_is_object(origin) || !json_is_array(kernels) ||
-        json_array_size(kernels) > WST_MAX_KERNELS) {
+    if (!json_is_object(origin) || !json_is_array(kernels)) {
         ws_fail(err, "metadata: missing origin or kernel list");
         goto out;
     }
@@ -241,16 +299,9 @@ int wst_meta_decode(const char *text, size_t len, unsigned version, wst_trace *t
         get_string(origin, "gpu", &o->gpu, "origin", err) ||
         get_string(origin, "workload", &o->workload, "origin", err))
         goto out;
-    size_t n = json_array_size(kernels);
-    trace->kernels = calloc(n ? n : 1, sizeof *trace->kernels);
-    if (!trace->kernels) {
+    if (!trace->kernels && !(trace->kernels = calloc(1, sizeof *trace->kernels))) {
         ws_fail(err, "out of memory");
         goto out;
-    }
-    for (size_t k = 0; k < n; k++) {
-        trace->kernel_count++;
-        if (decode_kernel(json_array_get(kernels, k), &trace->kernels[k], (uint32_t)k, err) != 0)
-            goto out;
     }
     if (decode_allocations(doc, trace, err) != 0)
         goto out;
@@ -260,4 +311,27 @@ out:
     if (rc != 0)
         wst_trace_clear(trace);
     return rc;
+}
+
+typedef struct memory_text {
+    const char *text;
+    size_t left;
+} memory_text;
+
+static ssize_t read_memory(void *ctx, char *buf, size_t n, ws_error *err)
+{
+    (void)err;
+    memory_text *m = ctx;
+    size_t take = m->left < n ? m->left : n;
+    memcpy(buf, m->text, take);
+    m->text += take;
+    m->left -= take;
+    return (ssize_t)take;
+}
+
+int wst_meta_decode(const char *text, size_t len, unsigned version, wst_trace *trace,
+                    ws_error *err)
+{
+    memory_text m = {text, len};
+    return wst_meta_decode_stream(read_memory, &m, version, trace, err);
 }

@@ -204,7 +204,7 @@ static int read_trailer(wst_reader *r, trailer *t, ws_error *err)
     return 0;
 }
 
-/* The reader's one zstd context (metadata and frames), made on first use;
+/* The reader's one zstd context for its frames, made on first use;
  * NULL when out of memory. */
 static wst_decompressor *reader_decompressor(wst_reader *r)
 {
@@ -213,49 +213,66 @@ static wst_decompressor *reader_decompressor(wst_reader *r)
     return r->dctx;
 }
 
-/* Version 2's metadata is one zstd frame of the JSON text, at most
- * WST_MAX_METADATA_BYTES decompressed; version 1's is the text itself.
- * *text gets the text (free it), *len its length. */
-static int metadata_text(wst_reader *r, const trailer *t, char **text, size_t *len,
-                         ws_error *err)
+/* The metadata's text as it is decoded: version 2's is one zstd frame of
+ * the JSON text, at most WST_MAX_METADATA_BYTES decompressed, inflated a
+ * block at a time; version 1's is the text itself.  Only the stored
+ * (compressed) bytes are held, never the whole text (issue 42). */
+typedef struct metadata_source {
+    const uint8_t *stored;
+    size_t stored_bytes, at;
+    ZSTD_DStream *z; /* NULL: version 1 */
+    unsigned long long produced, expected;
+    int ended;
+} metadata_source;
+
+static ssize_t read_metadata_text(void *ctx, char *buf, size_t n, ws_error *err)
 {
-    uint8_t *stored = malloc(t->meta_bytes ? t->meta_bytes : 1);
-    if (!stored)
-        return ws_fail(err, "out of memory");
-    int rc = read_at(r, stored, t->meta_bytes, t->meta_offset, err);
-    if (rc == 0 && hash64(stored, t->meta_bytes, 0) != t->meta_hash)
-        rc = ws_fail(err, "corrupt metadata (checksum mismatch)");
-    if (rc != 0 || r->version == 1) {
-        *text = (char *)stored;
-        *len = t->meta_bytes;
-        return rc;
+    metadata_source *m = ctx;
+    if (!m->z) {
+        size_t take = m->stored_bytes - m->at < n ? m->stored_bytes - m->at : n;
+        memcpy(buf, m->stored + m->at, take);
+        m->at += take;
+        return (ssize_t)take;
     }
-    unsigned long long raw = ZSTD_getFrameContentSize(stored, t->meta_bytes);
-    if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN ||
-        raw > WST_MAX_METADATA_BYTES) {
-        free(stored);
-        return ws_fail(err, "corrupt metadata (not a zstd frame of at most %u MiB)",
-                       WST_MAX_METADATA_BYTES >> 20);
+    ZSTD_outBuffer out = {buf, n, 0};
+    ZSTD_inBuffer in = {m->stored, m->stored_bytes, m->at};
+    while (out.pos == 0 && !m->ended) {
+        size_t left = ZSTD_decompressStream(m->z, &out, &in);
+        if (ZSTD_isError(left))
+            return ws_fail(err, "corrupt metadata: %s", ZSTD_getErrorName(left));
+        m->ended = left == 0;
+        if (!m->ended && in.pos == in.size && out.pos < out.size)
+            return ws_fail(err, "corrupt metadata: its zstd frame is cut short");
     }
-    *text = malloc(raw ? raw : 1);
-    *len = (size_t)raw;
-    wst_decompressor *d = reader_decompressor(r);
-    if (!*text || !d)
-        rc = ws_fail(err, "out of memory");
-    else if (wst_decompress(d, stored, t->meta_bytes, (uint8_t *)*text, *len, err) != 0)
-        rc = ws_fail_prefix(err, "corrupt metadata: ");
-    free(stored);
-    return rc;
+    m->at = in.pos;
+    m->produced += out.pos;
+    if (m->produced > m->expected || (m->ended && out.pos == 0 && m->produced != m->expected))
+        return ws_fail(err, "corrupt metadata: not the %llu bytes its frame says", m->expected);
+    return (ssize_t)out.pos;
 }
 
 static int read_metadata(wst_reader *r, const trailer *t, ws_error *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int rc = metadata_text(r, t, &text, &len, err);
+    metadata_source m = {.stored_bytes = t->meta_bytes};
+    uint8_t *stored = malloc(t->meta_bytes ? t->meta_bytes : 1);
+    int rc = stored ? read_at(r, stored, t->meta_bytes, t->meta_offset, err)
+                    : ws_fail(err, "out of memory");
+    if (rc == 0 && hash64(stored, t->meta_bytes, 0) != t->meta_hash)
+        rc = ws_fail(err, "corrupt metadata (checksum mismatch)");
+    m.stored = stored;
+    if (rc == 0 && r->version > 1) {
+        m.expected = ZSTD_getFrameContentSize(stored, t->meta_bytes);
+        if (m.expected == ZSTD_CONTENTSIZE_ERROR || m.expected == ZSTD_CONTENTSIZE_UNKNOWN ||
+            m.expected > WST_MAX_METADATA_BYTES)
+            rc = ws_fail(err, "corrupt metadata (not a zstd frame of at most %u MiB)",
+                         WST_MAX_METADATA_BYTES >> 20);
+        else if (!(m.z = ZSTD_createDStream()))
+            rc = ws_fail(err, "out of memory");
+    }
     if (rc == 0)
-        rc = wst_meta_decode(text, len, r->version, &r->trace, err);
-    free(text);
+        rc = wst_meta_decode_stream(read_metadata_text, &m, r->version, &r->trace, err);
+    ZSTD_freeDStream(m.z);
+    free(stored);
     if (rc == 0 && wst_alloc_map_build(&r->allocations, r->trace.allocations,
                                        r->trace.allocation_count, err) != 0)
         rc = ws_fail_prefix(err, "metadata: ");

@@ -165,14 +165,22 @@ wst_writer *wst_writer_open(const char *path, const wst_origin *origin,
 /* The metadata is JSON, which holds only UTF-8: a name that is not would
  * be dropped from it and the trace would not read back (issue 42).
  * Importers mend names first (util/text.h); here it is refused. */
+static int text_fits(const char *s)
+{
+    return !s || (ws_text_is_utf8(s) && strlen(s) <= WST_MAX_STRING_BYTES);
+}
+
+/* ... and a reader refuses a string past WST_MAX_STRING_BYTES. */
 static int check_kernel_text(const wst_kernel *kernel, uint32_t n, ws_error *err)
 {
-    if (kernel->name && !ws_text_is_utf8(kernel->name))
-        return ws_fail(err, "kernel %u: its name is not UTF-8 text", n);
+    if (!text_fits(kernel->name))
+        return ws_fail(err, "kernel %u: its name is not UTF-8 text of at most %u bytes", n,
+                       WST_MAX_STRING_BYTES);
     for (uint32_t p = 0; p < kernel->pc_count; p++) {
         const wst_pc *pc = &kernel->pcs[p];
-        if ((pc->sass && !ws_text_is_utf8(pc->sass)) || (pc->file && !ws_text_is_utf8(pc->file)))
-            return ws_fail(err, "kernel %u: PC %u: its SASS or source file is not UTF-8 text", n, p);
+        if (!text_fits(pc->sass) || !text_fits(pc->file))
+            return ws_fail(err, "kernel %u: PC %u: its SASS or source file is not UTF-8 text of at "
+                           "most %u bytes", n, p, WST_MAX_STRING_BYTES);
     }
     return 0;
 }

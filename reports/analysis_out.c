@@ -19,6 +19,18 @@ int analysis_out_open(analysis_out *out, const wst_reader *r, unsigned spool, co
     return 0;
 }
 
+typedef struct kernel_pcs {
+    const analysis *a;
+    const wst_reader *reader;
+    uint32_t k;
+} kernel_pcs;
+
+static json_t *kernel_pc(void *ctx, size_t i)
+{
+    const kernel_pcs *pcs = ctx;
+    return report_kernel_pc_json(pcs->a, pcs->reader, pcs->k, (uint32_t)i);
+}
+
 static int kernel_done(void *ctx, const analysis *a, uint32_t k, ws_error *err)
 {
     analysis_out *out = ctx;
@@ -28,7 +40,10 @@ static int kernel_done(void *ctx, const analysis *a, uint32_t k, ws_error *err)
     if (!out->kernels)
         return 0;
     json_t *entry = report_kernel_json(a, out->reader, k);
-    int rc = entry ? kernel_spool_add(out->kernels, entry, err) : ws_fail(err, "out of memory");
+    kernel_pcs pcs = {a, out->reader, k};
+    int rc = entry ? kernel_spool_add_streamed(out->kernels, entry, "pcs", kernel_pc, &pcs,
+                                               report_kernel_pc_count(a, out->reader, k), err)
+                   : ws_fail(err, "out of memory");
     json_decref(entry);
     return rc;
 }

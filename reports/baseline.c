@@ -41,7 +41,7 @@ _Static_assert(sizeof run_figures / sizeof run_figures[0] <= BASELINE_FIGURES, "
 
 /* One kernel name's launches summed. */
 typedef struct name_sums {
-    const char *name;
+    char *name;
     double launches, requests, counted, l1_requests, l1_hits, l2_requests, l2_hits, l1_to_l2;
 } name_sums;
 
@@ -64,30 +64,35 @@ static name_sums *find(name_list *l, const char *name)
     return NULL;
 }
 
-static int sum_kernels(name_list *l, const json_t *doc)
+/* Adds one kernel entry to its name's sums (report_kernels_each: the
+ * entry may be freed after, so the name is copied). */
+static int sum_kernel(void *ctx, size_t index, json_t *k, ws_error *err)
 {
-    size_t i;
-    json_t *k;
-    json_array_foreach(report_at(doc, "kernels"), i, k) {
-        const char *name = kernel_name(k);
-        name_sums *s = find(l, name);
-        if (!s) {
-            if (ws_grow((void **)&l->items, &l->capacity, l->count + 1, sizeof *l->items) != 0)
-                return -1;
-            s = &l->items[l->count++];
-            *s = (name_sums){.name = name};
+    (void)index;
+    name_list *l = ctx;
+    const char *name = kernel_name(k);
+    name_sums *s = find(l, name);
+    if (!s) {
+        char *copy = strdup(name);
+        if (!copy ||
+            ws_grow((void **)&l->items, &l->capacity, l->count + 1, sizeof *l->items) != 0) {
+            free(copy);
+            return ws_fail(err, "out of memory");
         }
-        s->launches++;
-        s->requests += report_count(k, "metrics.instructions.requests");
-        s->counted += report_count(k, "metrics.instructions.counted");
-        s->l1_requests += report_count(k, "metrics.replay.l1.requests");
-        s->l1_hits += report_count(k, "metrics.replay.l1.hits");
-        s->l2_requests += report_count(k, "metrics.replay.l2.requests");
-        s->l2_hits += report_count(k, "metrics.replay.l2.hits");
-        s->l1_to_l2 += report_count(k, "metrics.replay.traffic.l1_to_l2_bytes");
+        s = &l->items[l->count++];
+        *s = (name_sums){.name = copy};
     }
+    s->launches++;
+    s->requests += report_count(k, "metrics.instructions.requests");
+    s->counted += report_count(k, "metrics.instructions.counted");
+    s->l1_requests += report_count(k, "metrics.replay.l1.requests");
+    s->l1_hits += report_count(k, "metrics.replay.l1.hits");
+    s->l2_requests += report_count(k, "metrics.replay.l2.requests");
+    s->l2_hits += report_count(k, "metrics.replay.l2.hits");
+    s->l1_to_l2 += report_count(k, "metrics.replay.traffic.l1_to_l2_bytes");
     return 0;
 }
+
 
 static double ratio(double num, double den) { return den > 0 ? num / den : NAN; }
 
@@ -181,7 +186,15 @@ static int match_policies(baseline *b, const json_t *now, const json_t *then)
     return 0;
 }
 
-int baseline_build(baseline *b, const json_t *now, const json_t *then, ws_error *err)
+static void free_names(name_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i].name);
+    free(l->items);
+}
+
+int baseline_build(baseline *b, const json_t *now, kernel_spool *now_kernels, const json_t *then,
+                   ws_error *err)
 {
     memset(b, 0, sizeof *b);
     for (size_t i = 0; i < sizeof run_figures / sizeof run_figures[0]; i++)
@@ -190,16 +203,17 @@ int baseline_build(baseline *b, const json_t *now, const json_t *then, ws_error 
                               report_num(now, run_figures[i].path),
                               report_num(then, run_figures[i].path)};
     name_list n = {0}, t = {0};
-    int rc = sum_kernels(&n, now) == 0 && sum_kernels(&t, then) == 0 && match(b, &n, &t) == 0
-                 ? match_policies(b, now, then)
+    int rc = report_kernels_each(now, now_kernels, sum_kernel, &n, err) == 0 &&
+                     report_kernels_each(then, NULL, sum_kernel, &t, err) == 0
+                 ? 0
                  : -1;
-    free(n.items);
-    free(t.items);
-    if (rc != 0) {
+    if (rc == 0 && (match(b, &n, &t) != 0 || match_policies(b, now, then) != 0))
+        rc = ws_fail(err, "out of memory");
+    free_names(&n);
+    free_names(&t);
+    if (rc != 0)
         baseline_free(b);
-        return ws_fail(err, "out of memory");
-    }
-    return 0;
+    return rc;
 }
 
 void baseline_free(baseline *b)

@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "reports/kernel_spool.h"
 #include "reports/numfmt.h"
 #include "util/error.h"
 
@@ -47,8 +48,10 @@ typedef struct baseline {
     size_t policy_count;
 } baseline;
 
-/* now: the report drawn; then: its baseline.  -1 with err out of memory. */
-int baseline_build(baseline *b, const json_t *now, const json_t *then, ws_error *err);
+/* now: the report drawn, its kernels in now_kernels when they are spooled
+ * (NULL: in now); then: its baseline.  -1 with err. */
+int baseline_build(baseline *b, const json_t *now, kernel_spool *now_kernels, const json_t *then,
+                   ws_error *err);
 void baseline_free(baseline *b);
 
 /* now - then in the figure's unit, signed: "+1.2k", "-16 KiB", "+3.2 pp"

@@ -188,7 +188,7 @@ int html_report_write_with(const json_t *report, kernel_spool *kernels, const ch
         return -1;
     baseline b;
     int with_baseline = o && o->baseline;
-    if (with_baseline && baseline_build(&b, report, o->baseline, err) != 0)
+    if (with_baseline && baseline_build(&b, report, kernels, o->baseline, err) != 0)
         return -1;
     kernel_digest digest;
     if (kernel_digest_build(&digest, report, kernels, err) != 0) {

@@ -7,6 +7,7 @@
 
 #include "reports/json_bounds.h"
 #include "reports/pc_label.h"
+#include "util/json_stream.h"
 #include "util/outfile.h"
 
 int report_json_write(const char *path, const json_t *doc, ws_error *err)
@@ -32,38 +33,13 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
     return ws_outfile_commit(out, err);
 }
 
-/* The '[' of the top-level "kernels": [] in a compact dump: found by depth,
- * as the same key may sit deeper (and inside strings, as text). */
-static const char *top_level_kernels(const char *text)
-{
-    static const char key[] = "\"kernels\":[]";
-    int depth = 0, in_string = 0;
-    for (const char *p = text; *p; p++) {
-        if (in_string) {
-            if (*p == '\\')
-                p++;
-            else if (*p == '"')
-                in_string = 0;
-        } else if (*p == '"') {
-            if (depth == 1 && strncmp(p, key, sizeof key - 1) == 0)
-                return p + sizeof key - 3;
-            in_string = 1;
-        } else if (*p == '{' || *p == '[') {
-            depth++;
-        } else if (*p == '}' || *p == ']') {
-            depth--;
-        }
-    }
-    return NULL;
-}
-
 int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool *spool,
                               ws_error *err)
 {
     if (!spool)
         return report_json_write(path, doc, err);
     char *text = json_dumps(doc, REPORT_JSON_FLAGS);
-    const char *at = text ? top_level_kernels(text) : NULL;
+    const char *at = text ? json_empty_array_at(text, "kernels") : NULL;
     if (!at) {
         free(text);
         return ws_fail(err, "out of memory");

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "reports/json_out.h"
+#include "util/json_stream.h"
 
 /* Entries are read back as doubles: 17 digits make them exact, so a figure
  * is the same whether it comes from the spool or from memory. */
@@ -78,30 +79,67 @@ static int write_failed(ws_error *err)
                    strerror(errno ? errno : EIO));
 }
 
-/* The entry as report.json prints it: an element of the top-level
- * "kernels" array of a compact dump, after a comma from the entry before,
- * so the spliced report is byte for byte the whole document's dump. */
-static int add_printed(kernel_spool *s, const json_t *entry, ws_error *err)
+/* The entry dumped with flags, and how much of it comes before the
+ * elements of its array `key` (up to and with its '['); all of it when key
+ * is NULL. */
+static int dump_split(const json_t *entry, size_t flags, const char *key, char **text,
+                      size_t *head, ws_error *err)
 {
-    char *text = json_dumps(entry, REPORT_JSON_FLAGS);
-    if (!text)
-        return ws_fail(err, "out of memory");
-    int ok = fseek(s->report, 0, SEEK_END) == 0 &&
-             fputs(s->count ? "," : "", s->report) != EOF && fputs(text, s->report) != EOF;
-    free(text);
-    return ok ? 0 : write_failed(err);
+    *text = json_dumps(entry, flags);
+    const char *at = *text && key ? json_empty_array_at(*text, key) : NULL;
+    if (!*text || (key && !at))
+        return *text ? ws_fail(err, "internal: the entry has no empty \"%s\" array", key)
+                     : ws_fail(err, "out of memory");
+    *head = at ? (size_t)(at - *text) + 1 : strlen(*text);
+    return 0;
+}
+
+/* Each file gets the entry as it keeps it: `file` one compact line with
+ * every digit, `report` as report.json prints an element of its top-level
+ * "kernels" array, after a comma from the entry before, so the spliced
+ * report is byte for byte the whole document's dump.  A compact dump of an
+ * array is its elements' dumps joined by commas, so an array written one
+ * element at a time prints the same bytes as the whole entry. */
+int kernel_spool_add_streamed(kernel_spool *s, const json_t *entry, const char *key,
+                              kernel_spool_element_fn element, void *ctx, size_t count,
+                              ws_error *err)
+{
+    FILE *files[2] = {s->file, s->report};
+    const size_t flags[2] = {SPOOL_FLAGS, REPORT_JSON_FLAGS};
+    char *text[2] = {NULL, NULL};
+    size_t head[2] = {0, 0};
+    int rc = 0;
+    errno = 0;
+    for (int f = 0; rc == 0 && f < 2; f++)
+        if (files[f] && (rc = dump_split(entry, flags[f], key, &text[f], &head[f], err)) == 0 &&
+            (fseek(files[f], 0, SEEK_END) != 0 ||
+             (files[f] == s->report && s->count && fputc(',', files[f]) == EOF) ||
+             fwrite(text[f], 1, head[f], files[f]) != head[f]))
+            rc = write_failed(err);
+    for (size_t i = 0; rc == 0 && i < count; i++) {
+        json_t *e = element(ctx, i);
+        if (!e)
+            rc = ws_fail(err, "out of memory");
+        for (int f = 0; e && rc == 0 && f < 2; f++)
+            if (files[f] && ((i && fputc(',', files[f]) == EOF) ||
+                             json_dumpf(e, files[f], flags[f] | JSON_ENCODE_ANY) != 0))
+                rc = write_failed(err);
+        json_decref(e);
+    }
+    for (int f = 0; rc == 0 && f < 2; f++)
+        if (files[f] && (fputs(text[f] + head[f], files[f]) == EOF ||
+                         (files[f] == s->file && fputc('\n', files[f]) == EOF)))
+            rc = write_failed(err);
+    free(text[0]);
+    free(text[1]);
+    if (rc == 0)
+        s->count++;
+    return rc;
 }
 
 int kernel_spool_add(kernel_spool *s, const json_t *entry, ws_error *err)
 {
-    errno = 0;
-    if (s->file && (fseek(s->file, 0, SEEK_END) != 0 ||
-                    json_dumpf(entry, s->file, SPOOL_FLAGS) != 0 || fputc('\n', s->file) == EOF))
-        return write_failed(err);
-    if (s->report && add_printed(s, entry, err) != 0)
-        return -1;
-    s->count++;
-    return 0;
+    return kernel_spool_add_streamed(s, entry, NULL, NULL, NULL, 0, err);
 }
 
 int kernel_spool_copy_printed(kernel_spool *s, FILE *to, ws_error *err)

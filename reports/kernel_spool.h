@@ -31,6 +31,16 @@ kernel_spool *kernel_spool_new(unsigned keeps, ws_error *err);
 void kernel_spool_free(kernel_spool *s);
 
 int kernel_spool_add(kernel_spool *s, const json_t *entry, ws_error *err);
+/* The same entry, with its array `key` (a member of the entry, given as an
+ * empty array) filled one element at a time: element(ctx, i), a new
+ * reference, for i < count, each written and freed before the next is
+ * made.  Memory holds one element, not the array (a kernel's PCs: 10,000
+ * of them were 160 MB of JSON objects); the spool's bytes are those of
+ * kernel_spool_add with the array filled. */
+typedef json_t *(*kernel_spool_element_fn)(void *ctx, size_t i);
+int kernel_spool_add_streamed(kernel_spool *s, const json_t *entry, const char *key,
+                              kernel_spool_element_fn element, void *ctx, size_t count,
+                              ws_error *err);
 size_t kernel_spool_count(const kernel_spool *s);
 /* Writes every entry as it goes inside report.json's "kernels" array
  * (each on its own lines, after ",\n  " or, the first, "\n  "), copied

@@ -65,6 +65,29 @@ static json_t *pc_json(const wst_pc *pc, uint32_t index, const metrics_pc *m, co
     return o;
 }
 
+uint32_t report_kernel_pc_count(const analysis *a, const wst_reader *r, uint32_t k)
+{
+    uint32_t in_trace = wst_reader_trace(r)->kernels[k].pc_count;
+    uint32_t measured = metrics_kernel_at(a->metrics, k)->pc_count;
+    return in_trace < measured ? in_trace : measured;
+}
+
+json_t *report_kernel_pc_json(const analysis *a, const wst_reader *r, uint32_t k, uint32_t i)
+{
+    const analysis_kernel *ak = analysis_kernel_at(a, k);
+    const metrics_kernel *mk = metrics_kernel_at(a->metrics, k);
+    const wst_kernel *wk = &wst_reader_trace(r)->kernels[k];
+    json_t *pj = pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], a->config.l1.line_bytes,
+                         analysis_sample_rate(&a->options));
+    const replay_kernel *rk = a->replay ? &hierarchy_results(a->replay)->kernels[k] : NULL;
+    if (rk && i < rk->pc_count)
+        json_object_set_new(pj, "replay", replay_pc_json(&rk->pcs[i], &rk->locality[i]));
+    const memory_kernel *memory = a->memory ? memory_workload_kernel(a->memory, k) : NULL;
+    if (memory && memory->seen && i < memory->pc_count)
+        json_object_set_new(pj, "memory", memory_pc_json(&memory->pcs[i]));
+    return pj;
+}
+
 json_t *report_kernel_json(const analysis *a, const wst_reader *r, uint32_t k)
 {
     const wst_trace *t = wst_reader_trace(r);
@@ -87,15 +110,6 @@ json_t *report_kernel_json(const analysis *a, const wst_reader *r, uint32_t k)
     const memory_kernel *memory = a->memory ? memory_workload_kernel(a->memory, k) : NULL;
     if (memory && memory->seen)
         json_object_set_new(m, "memory", memory_json(memory, memory_workload_slices(a->memory)));
-    json_t *pc_list = json_array();
-    for (uint32_t i = 0; i < wk->pc_count && i < mk->pc_count; i++) {
-        json_t *pj = pc_json(&wk->pcs[i], i, &mk->pcs[i], &ak->locality[i], line, rate);
-        if (rk && i < rk->pc_count)
-            json_object_set_new(pj, "replay", replay_pc_json(&rk->pcs[i], &rk->locality[i]));
-        if (memory && memory->seen && i < memory->pc_count)
-            json_object_set_new(pj, "memory", memory_pc_json(&memory->pcs[i]));
-        json_array_append_new(pc_list, pj);
-    }
     json_t *kj = json_object();
     json_object_set_new(kj, "index", json_integer(k));
     json_object_set_new(kj, "name", report_json_string_or_null(wk->name));
@@ -106,7 +120,7 @@ json_t *report_kernel_json(const analysis *a, const wst_reader *r, uint32_t k)
     json_object_set_new(kj, "registers_per_thread", json_integer(wk->registers_per_thread));
     json_object_set_new(kj, "ctas", json_integer(wk->cta_count));
     json_object_set_new(kj, "metrics", m);
-    json_object_set_new(kj, "pcs", pc_list);
+    json_object_set_new(kj, "pcs", json_array()); /* report_kernel_pc_json, one at a time */
     return kj;
 }
 

@@ -11,6 +11,7 @@
 #include "reports/report_doc.h"
 #include "reports/text_columns.h"
 #include "util/inputs.h"
+#include "util/json_stream.h"
 
 static const char *const schemas[] = {REPORT_SCHEMA, "warpscope-replay", "warpscope-compare",
                                       "warpscope-sweep"};
@@ -46,32 +47,61 @@ static int check_shape(const json_t *doc, run_doc_kind kind, ws_error *err)
     return 0;
 }
 
-json_t *run_doc_load(const char *path, run_doc_kind *kind, ws_error *err)
+static int spool_kernel(void *ctx, size_t index, json_t *kernel, ws_error *err)
 {
+    (void)index;
+    return kernel_spool_add(ctx, kernel, err);
+}
+
+/* The document with its "kernels" read one at a time into a spool, so a
+ * report of many kernels is never whole in memory (issue 42). */
+static json_t *load_spooled(FILE *f, kernel_spool *spool, ws_error *err)
+{
+    static const json_stream_limits limits = {0, 0};
+    return json_stream_load(json_stream_read_file, f, "kernels", spool_kernel, spool, &limits,
+                            err);
+}
+
+json_t *run_doc_load(const char *path, run_doc_kind *kind, kernel_spool **kernels, ws_error *err)
+{
+    *kernels = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
         ws_fail(err, "cannot open: %s", strerror(errno));
         return NULL;
     }
     ws_inputs_add(path);
-    json_error_t jerr;
-    json_t *doc = json_loadf(f, 0, &jerr);
+    kernel_spool *spool = kernel_spool_new(SPOOL_ENTRIES, err);
+    json_t *doc = spool ? load_spooled(f, spool, err) : NULL;
     fclose(f);
     if (!doc) {
-        ws_fail(err, "not JSON: line %d column %d: %s", jerr.line, jerr.column, jerr.text);
+        kernel_spool_free(spool);
         return NULL;
     }
     const char *schema = report_str(doc, "schema");
-    for (int k = 0; schema && k < 4; k++)
-        if (strcmp(schema, schemas[k]) == 0) {
-            *kind = (run_doc_kind)k;
-            if (check_shape(doc, *kind, err) == 0)
-                return doc;
-            json_decref(doc);
-            return NULL;
-        }
-    ws_fail(err, "not a warpscope report (\"schema\" is not \"warpscope-report\") nor a "
-                 "replay, compare or sweep document");
+    int k = 0;
+    while (schema && k < 4 && strcmp(schema, schemas[k]) != 0)
+        k++;
+    int rc;
+    if (!schema || k == 4) {
+        rc = ws_fail(err, "not a warpscope report (\"schema\" is not \"warpscope-report\") nor "
+                          "a replay, compare or sweep document");
+    } else {
+        *kind = (run_doc_kind)k;
+        /* only the analysis report is drawn from a spool: the others get
+         * their kernels back */
+        rc = *kind != RUN_DOC_REPORT && json_is_array(json_object_get(doc, "kernels")) &&
+                     kernel_spool_attach(doc, spool, err) != 0
+                 ? -1
+                 : check_shape(doc, *kind, err);
+    }
+    if (rc == 0 && *kind == RUN_DOC_REPORT) {
+        *kernels = spool;
+        return doc;
+    }
+    kernel_spool_free(spool);
+    if (rc == 0)
+        return doc;
     json_decref(doc);
     return NULL;
 }

@@ -10,12 +10,17 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "reports/kernel_spool.h"
 #include "util/error.h"
 
 typedef enum run_doc_kind { RUN_DOC_REPORT, RUN_DOC_REPLAY, RUN_DOC_COMPARE, RUN_DOC_SWEEP } run_doc_kind;
 
-/* Loads path and checks its shape; NULL with err saying what it is not. */
-json_t *run_doc_load(const char *path, run_doc_kind *kind, ws_error *err);
+/* Loads path and checks its shape; NULL with err saying what it is not.
+ * An analysis report's kernels are read one at a time into *kernels (its
+ * "kernels" left empty: reports/kernel_spool.h), so that memory follows
+ * its largest kernel, not its size; the other documents are whole and
+ * *kernels is NULL.  The caller frees both. */
+json_t *run_doc_load(const char *path, run_doc_kind *kind, kernel_spool **kernels, ws_error *err);
 /* "warpscope-replay", ... */
 const char *run_doc_schema(run_doc_kind kind);
 

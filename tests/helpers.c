@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +27,9 @@ ReportHook(PRE_ALL)(struct criterion_test_set *tests)
 
 #ifndef WARPSCOPE_BIN
 #define WARPSCOPE_BIN "build/asan/warpscope"
+#endif
+#ifndef WARPSCOPE_REL_BIN
+#define WARPSCOPE_REL_BIN "build/rel/warpscope"
 #endif
 #ifndef WARPSCOPE_FIXTURES
 #define WARPSCOPE_FIXTURES "tests/fixtures"
@@ -49,16 +53,17 @@ static char *slurp_fd(int fd)
     return buf;
 }
 
-cli_result cli_run(const char *arg, ...)
+/* Runs bin with the arguments from arg on; address_space > 0 caps the
+ * child's (RLIMIT_AS) and keeps malloc to one arena, so that the cap
+ * measures the heap, not how many arenas the threads happened to make
+ * (64 MiB of address space each). */
+static cli_result run_binary(const char *bin, size_t address_space, const char *arg, va_list ap)
 {
     const char *argv[64];
     int argc = 0;
-    argv[argc++] = WARPSCOPE_BIN;
-    va_list ap;
-    va_start(ap, arg);
+    argv[argc++] = bin;
     for (const char *a = arg; a && argc < 63; a = va_arg(ap, const char *))
         argv[argc++] = a;
-    va_end(ap);
     argv[argc] = NULL;
 
     /* Output goes to temporary files, not pipes, so a chatty child can never
@@ -75,6 +80,11 @@ cli_result cli_run(const char *arg, ...)
         dup2(null_fd, 0);
         alarm(300); /* a hang guard only: an ASan sweep on a loaded 2-core machine takes 90 s */
         setenv("ASAN_OPTIONS", "detect_leaks=1", 1);
+        if (address_space) {
+            struct rlimit cap = {address_space, address_space};
+            setenv("MALLOC_ARENA_MAX", "1", 1);
+            setrlimit(RLIMIT_AS, &cap);
+        }
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
@@ -88,6 +98,24 @@ cli_result cli_run(const char *arg, ...)
     r.err = slurp_fd(err_fd);
     close(out_fd);
     close(err_fd);
+    return r;
+}
+
+cli_result cli_run(const char *arg, ...)
+{
+    va_list ap;
+    va_start(ap, arg);
+    cli_result r = run_binary(WARPSCOPE_BIN, 0, arg, ap);
+    va_end(ap);
+    return r;
+}
+
+cli_result cli_run_capped(size_t address_space, const char *arg, ...)
+{
+    va_list ap;
+    va_start(ap, arg);
+    cli_result r = run_binary(WARPSCOPE_REL_BIN, address_space, arg, ap);
+    va_end(ap);
     return r;
 }
 

@@ -14,6 +14,11 @@ typedef struct cli_result {
 
 /* Runs `warpscope ARGS...` (NULL-terminated) with a 60 s limit. */
 cli_result cli_run(const char *arg, ...);
+/* The same, of the optimized build (ASan's shadow memory takes terabytes
+ * of address space), with its address space capped at address_space bytes
+ * (RLIMIT_AS): memory bounds (issue 42) are tested by a cap that the
+ * unbounded code exceeds on an input the test writes. */
+cli_result cli_run_capped(size_t address_space, const char *arg, ...);
 void cli_result_free(cli_result *r);
 
 /* A fresh empty directory for one test; removed by test_tmpdir_cleanup(). */

@@ -88,6 +88,51 @@ Test(kernel_spool, spliced_report_equals_the_whole_document)
     test_tmpdir_cleanup(dir);
 }
 
+static json_t *pc_of(void *ctx, size_t i)
+{
+    return json_incref(json_array_get(ctx, i));
+}
+
+/* An entry whose "pcs" are written one at a time (a kernel of many PCs)
+ * is the same bytes in report.json, and the same entry read back, as the
+ * entry added whole; one of the entries has no PCs. */
+Test(kernel_spool, an_array_written_element_by_element_is_the_whole_entry)
+{
+    char *dir = test_tmpdir();
+    ws_error err;
+    kernel_spool *whole = kernel_spool_new(SPOOL_BOTH, &err),
+                 *streamed = kernel_spool_new(SPOOL_BOTH, &err);
+    cr_assert(whole && streamed);
+    json_t *all = spool_entries(&whole, 1, 4);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(all, "kernels"), i, e) {
+        json_t *head = json_deep_copy(e), *pcs = json_object_get(e, "pcs");
+        if (i == 2)
+            json_array_clear(pcs);
+        json_object_set_new(head, "pcs", json_array());
+        cr_assert_eq(kernel_spool_add_streamed(streamed, head, "pcs", pc_of, pcs,
+                                               json_array_size(pcs), &err),
+                     0, "%s", err.msg);
+        json_decref(head);
+    }
+    json_array_clear(json_object_get(json_array_get(json_object_get(all, "kernels"), 2), "pcs"));
+    kernel_spool_free(whole);
+    whole = kernel_spool_new(SPOOL_BOTH, &err);
+    json_array_foreach(json_object_get(all, "kernels"), i, e)
+        cr_assert_eq(kernel_spool_add(whole, e, &err), 0, "%s", err.msg);
+    json_t *doc = document();
+    char *a = written(dir, "whole.json", doc, whole), *b = written(dir, "streamed.json", doc, streamed);
+    cr_expect_str_eq(b, a);
+    cr_expect(strstr(b, "\"pcs\":[{\"u\":") != NULL, "%s", b);
+    free(a);
+    free(b);
+    expect_attach_gives(doc, streamed, all);
+    kernel_spool_free(whole);
+    kernel_spool_free(streamed);
+    test_tmpdir_cleanup(dir);
+}
+
 static int mark(void *ctx, size_t index, json_t *e, ws_error *err)
 {
     (void)ctx, (void)err;

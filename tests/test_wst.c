@@ -513,11 +513,16 @@ Test(wst, writer_refuses_metadata_the_reader_would_refuse)
     char *path = test_path(dir, "names.wst");
     ws_error err;
     wst_writer *w = wst_writer_open(path, NULL, NULL, &err);
-    size_t len = 8u << 20;
-    char *name = malloc(len + 1);
-    memset(name, 'k', len);
-    name[len] = '\0';
+    /* a name past the reader's limit on a string is refused alone */
+    size_t len = WST_MAX_STRING_BYTES;
+    char *name = malloc(len + 2);
+    memset(name, 'k', len + 1);
+    name[len + 1] = '\0';
     wst_kernel k = {.name = name, .grid = {1, 1, 1}, .block = {32, 1, 1}};
+    cr_assert_lt(wst_writer_add_kernel(w, &k, &err), 0);
+    cr_assert(strstr(err.msg, "kernel 0: its name is not UTF-8 text of at most 1048576 bytes"),
+              "%s", err.msg);
+    name[len] = '\0'; /* the longest name; enough of them pass the metadata's limit */
     uint32_t limit_kernels = (uint32_t)(WST_MAX_METADATA_BYTES / len);
     int rc = 0;
     uint32_t added = 0;

@@ -352,27 +352,73 @@ static char *metadata_of(const uint8_t *bytes, size_t len, size_t *text_len)
     return text;
 }
 
-/* bytes with its metadata replaced by `text` (compressed as the writer
- * does), the tables moved after it and every checksum redone. */
-static uint8_t *with_metadata(const uint8_t *bytes, size_t len, const char *text, size_t text_len,
-                              size_t *new_len)
+/* bytes with its metadata replaced by the zstd frame `frame`, the tables
+ * moved after it and every checksum redone. */
+static uint8_t *with_frame(const uint8_t *bytes, size_t len, const uint8_t *frame,
+                           size_t frame_bytes, size_t *new_len)
 {
     const uint8_t *t = bytes + len - WST_TRAILER_BYTES;
     uint64_t meta_offset = wst_get_u64(t), tables_offset = wst_get_u64(t + 16);
     size_t tables_bytes = len - WST_TRAILER_BYTES - tables_offset;
-    size_t bound = ZSTD_compressBound(text_len);
-    uint8_t *copy = malloc(meta_offset + bound + tables_bytes + WST_TRAILER_BYTES);
+    *new_len = meta_offset + frame_bytes + tables_bytes + WST_TRAILER_BYTES;
+    uint8_t *copy = malloc(*new_len);
     memcpy(copy, bytes, meta_offset);
-    size_t meta_bytes = ZSTD_compress(copy + meta_offset, bound, text, text_len, 3);
-    cr_assert(!ZSTD_isError(meta_bytes));
-    memcpy(copy + meta_offset + meta_bytes, bytes + tables_offset, tables_bytes + WST_TRAILER_BYTES);
-    *new_len = meta_offset + meta_bytes + tables_bytes + WST_TRAILER_BYTES;
+    memcpy(copy + meta_offset, frame, frame_bytes);
+    memcpy(copy + meta_offset + frame_bytes, bytes + tables_offset,
+           tables_bytes + WST_TRAILER_BYTES);
     uint8_t *trailer = copy + *new_len - WST_TRAILER_BYTES;
-    wst_put_u64(trailer + 8, meta_bytes);
-    wst_put_u64(trailer + 16, meta_offset + meta_bytes);
-    wst_put_u64(trailer + 40, hash64(copy + meta_offset, meta_bytes, 0));
+    wst_put_u64(trailer + 8, frame_bytes);
+    wst_put_u64(trailer + 16, meta_offset + frame_bytes);
+    wst_put_u64(trailer + 40, hash64(copy + meta_offset, frame_bytes, 0));
     reseal_trailer(copy, *new_len);
     return copy;
+}
+
+/* bytes with its metadata replaced by `text` (compressed as the writer
+ * does). */
+static uint8_t *with_metadata(const uint8_t *bytes, size_t len, const char *text, size_t text_len,
+                              size_t *new_len)
+{
+    size_t bound = ZSTD_compressBound(text_len);
+    uint8_t *frame = malloc(bound);
+    size_t frame_bytes = ZSTD_compress(frame, bound, text, text_len, 3);
+    cr_assert(!ZSTD_isError(frame_bytes));
+    uint8_t *copy = with_frame(bytes, len, frame, frame_bytes, new_len);
+    free(frame);
+    return copy;
+}
+
+/* One zstd frame of head, `fill` bytes of `c`, then tail: a bomb, a few KB
+ * that decompress to as much as fill. */
+static uint8_t *bomb_frame(const char *head, char c, size_t fill, const char *tail,
+                           size_t *frame_bytes)
+{
+    const size_t piece = (size_t)1 << 20;
+    size_t total = strlen(head) + fill + strlen(tail);
+    char *block = malloc(piece);
+    memset(block, c, piece);
+    size_t cap = ZSTD_compressBound(total);
+    uint8_t *frame = malloc(cap);
+    ZSTD_CCtx *z = ZSTD_createCCtx();
+    ZSTD_CCtx_setPledgedSrcSize(z, total);
+    ZSTD_outBuffer out = {frame, cap, 0};
+    for (size_t part = 0; part <= fill / piece + 2; part++) {
+        int last = part == fill / piece + 2;
+        ZSTD_inBuffer in = part == 0      ? (ZSTD_inBuffer){head, strlen(head), 0}
+                           : last         ? (ZSTD_inBuffer){tail, strlen(tail), 0}
+                           : part - 1 < fill / piece ? (ZSTD_inBuffer){block, piece, 0}
+                                                     : (ZSTD_inBuffer){block, fill % piece, 0};
+        ZSTD_EndDirective end = last ? ZSTD_e_end : ZSTD_e_continue;
+        size_t left;
+        do
+            left = ZSTD_compressStream2(z, &out, &in, end);
+        while (!ZSTD_isError(left) && (in.pos < in.size || (end == ZSTD_e_end && left)));
+        cr_assert(!ZSTD_isError(left));
+    }
+    ZSTD_freeCCtx(z);
+    free(block);
+    *frame_bytes = out.pos;
+    return frame;
 }
 
 static char *with_allocations(const sample *s, const char *list)
@@ -402,39 +448,10 @@ static char *with_allocations(const sample *s, const char *list)
 Test(wst_corrupt, metadata_bomb)
 {
     sample s = make_sample(10, 16);
-    const size_t total = (size_t)300 << 20, piece = (size_t)1 << 20;
-    char *zeros = calloc(piece, 1);
-    size_t cap = ZSTD_compressBound(total);
-    uint8_t *frame = malloc(cap);
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    ZSTD_CCtx_setPledgedSrcSize(c, total);
-    ZSTD_outBuffer out = {frame, cap, 0};
-    for (size_t fed = 0; fed < total; fed += piece) {
-        ZSTD_inBuffer in = {zeros, piece, 0};
-        ZSTD_EndDirective end = fed + piece == total ? ZSTD_e_end : ZSTD_e_continue;
-        size_t left;
-        do
-            left = ZSTD_compressStream2(c, &out, &in, end);
-        while (!ZSTD_isError(left) && (in.pos < in.size || (end == ZSTD_e_end && left)));
-        cr_assert(!ZSTD_isError(left));
-    }
-    ZSTD_freeCCtx(c);
-    free(zeros);
-    cr_assert_lt(out.pos, 64 << 10, "a bomb: %zu bytes", out.pos);
-    /* Splice the frame in as the metadata. */
-    const uint8_t *t = s.bytes + s.len - WST_TRAILER_BYTES;
-    uint64_t meta_offset = wst_get_u64(t), tables_offset = wst_get_u64(t + 16);
-    size_t tables_bytes = s.len - WST_TRAILER_BYTES - tables_offset;
-    size_t len = meta_offset + out.pos + tables_bytes + WST_TRAILER_BYTES;
-    uint8_t *copy = malloc(len);
-    memcpy(copy, s.bytes, meta_offset);
-    memcpy(copy + meta_offset, frame, out.pos);
-    memcpy(copy + meta_offset + out.pos, s.bytes + tables_offset, tables_bytes + WST_TRAILER_BYTES);
-    uint8_t *trailer = copy + len - WST_TRAILER_BYTES;
-    wst_put_u64(trailer + 8, out.pos);
-    wst_put_u64(trailer + 16, meta_offset + out.pos);
-    wst_put_u64(trailer + 40, hash64(copy + meta_offset, out.pos, 0));
-    reseal_trailer(copy, len);
+    size_t frame_bytes, len;
+    uint8_t *frame = bomb_frame("", 0, (size_t)300 << 20, "", &frame_bytes);
+    cr_assert_lt(frame_bytes, 64 << 10, "a bomb: %zu bytes", frame_bytes);
+    uint8_t *copy = with_frame(s.bytes, s.len, frame, frame_bytes, &len);
     char *path;
     write_variant(&s, "bomb.wst", copy, len, &path);
     ws_error err;
@@ -443,6 +460,41 @@ Test(wst_corrupt, metadata_bomb)
     free(path);
     free(copy);
     free(frame);
+    free_sample(&s);
+}
+
+/* Metadata within the format's 256 MiB whose kernel name is 200 MiB, 40 KB
+ * of zstd: `info` decompressed the text whole and parsed it whole (790 MB
+ * at its peak, issue 42).  The text is now read as it is decoded and a
+ * string past the format's limit is refused, in a one-line error naming
+ * the file, well within 64 MiB of address space. */
+Test(wst_corrupt, a_name_bomb_in_the_metadata_is_refused_within_little_memory)
+{
+    sample s = make_sample(10, 16);
+    size_t text_len, frame_bytes, len;
+    char *meta = metadata_of(s.bytes, s.len, &text_len);
+    char *name = strstr(meta, "\"name\":\"");
+    cr_assert_not_null(name);
+    char *rest = strdup(name + 8); /* the name, then the rest of the document */
+    name[8] = '\0';
+    uint8_t *frame = bomb_frame(meta, 'a', (size_t)200 << 20, rest, &frame_bytes);
+    uint8_t *copy = with_frame(s.bytes, s.len, frame, frame_bytes, &len);
+    char *path;
+    write_variant(&s, "name-bomb.wst", copy, len, &path);
+    cli_result r = cli_run_capped((size_t)64 << 20, "info", path, NULL);
+    char expect[512];
+    snprintf(expect, sizeof expect, "warpscope: %s: metadata: line 1: a string longer than %u bytes",
+             path, 6 * WST_MAX_STRING_BYTES);
+    cr_expect_neq(r.status, 0);
+    cr_expect(test_is_one_line(r.err) && strncmp(r.err, expect, strlen(expect)) == 0, "%s",
+              r.err);
+    cr_expect_str_eq(r.out, "");
+    cli_result_free(&r);
+    free(path);
+    free(copy);
+    free(frame);
+    free(rest);
+    free(meta);
     free_sample(&s);
 }
 

@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -274,4 +275,28 @@ int test_records_equal(const wst_record *a, const wst_record *b)
         if ((a->mask & (1u << l)) && a->addr[l] != b->addr[l])
             return 0;
     return 1;
+}
+
+void test_write_pcs_trace(const char *path, uint32_t pcs, uint32_t empty)
+{
+    ws_error err;
+    wst_origin origin = {.collector = "test"};
+    wst_writer *w = wst_writer_open(path, &origin, NULL, &err);
+    cr_assert_not_null(w, "%s", err.msg);
+    wst_pc *table = calloc(pcs, sizeof *table);
+    for (uint32_t i = 0; i < pcs; i++)
+        table[i] = (wst_pc){.offset = 16u * i, .sass = "LDG.E"};
+    wst_kernel k = {.name = "k", .grid = {1, 1, 1}, .block = {256, 1, 1}, .pcs = table, .pc_count = pcs};
+    for (uint32_t i = 0; i <= empty; i++)
+        cr_assert_eq(wst_writer_add_kernel(w, &k, &err), (int)i, "%s", err.msg);
+    wst_record r = {.size = 4, .mask = 0xffffffffu};
+    for (uint32_t i = 0; i < pcs; i++) {
+        r.pc = i;
+        r.warp = i % 8;
+        for (int l = 0; l < WST_WARP_SIZE; l++)
+            r.addr[l] = 0x100000 + 128u * i + 4u * (unsigned)l;
+        cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), 0, "%s", err.msg);
+    }
+    cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
+    free(table);
 }

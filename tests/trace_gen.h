@@ -52,6 +52,11 @@ void test_untimed_import(wst_memtrace *m);
  * allocations. */
 int test_write_memtrace(const wst_memtrace *m, const char *path, const wst_writer_options *opts);
 
+/* One kernel of `pcs` PCs, each load run once (no reuse), then `empty`
+ * kernels with no records, written to path (a report's PC table and
+ * kernels list at their largest for the records: issue 42). */
+void test_write_pcs_trace(const char *path, uint32_t pcs, uint32_t empty);
+
 /* Compares two records field by field (active lanes only). */
 int test_records_equal(const wst_record *a, const wst_record *b);
 

@@ -1,0 +1,145 @@
+/* tests/test_memory_bounds.c: memory follows live state, not the size of
+ * the input (issue 42, item 3; README "Limits").  Each test writes an
+ * input that the unbounded code needed far more memory for, and runs the
+ * optimized CLI under an address-space cap (cli_run_capped) that the old
+ * code exceeded and the bounded code fits, with room either way. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/json_stream.h"
+#include "tests/helpers.h"
+#include "tests/trace_gen.h"
+
+#define MIB ((size_t)1 << 20)
+
+/* 10,000 PCs each run once: analyze -o built the kernel's PC table as one
+ * JSON document (about 16 KB a PC) and needed 350 MiB of address space
+ * (--threads 1, one malloc arena); each PC's entry is now written as it is
+ * made, 150 MiB (the analysis's own per-PC state, about 9 KB a PC, is
+ * most of it). */
+Test(memory_bounds, analyze_writes_a_kernel_of_many_pcs_one_pc_at_a_time)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "pcs.wst"),
+         *json = test_path(dir, "r.json");
+    test_write_pcs_trace(trace, 10000, 0);
+    cli_result r = cli_run_capped(240 * MIB, "analyze", trace, "--threads", "1", "-o", json,
+                                  "--quiet", NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    json_t *doc = test_load_json(json);
+    cr_assert_not_null(doc);
+    json_t *pcs = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "pcs");
+    cr_expect_eq(json_array_size(pcs), 10000);
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(pcs, 9999), "index")), 9999);
+    json_decref(doc);
+    cli_result_free(&r);
+    free(json);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A report of `copies` kernels, each the one kernel of analyze's report on
+ * a trace of `pcs` PCs, written to path. */
+static void write_report_of_copies(const char *dir, const char *path, uint32_t pcs, int copies)
+{
+    char *trace = test_path(dir, "one.wst"), *json = test_path(dir, "one.json");
+    test_write_pcs_trace(trace, pcs, 0);
+    cli_result r = cli_run_capped(0, "analyze", trace, "-o", json, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *doc = test_load_json(json);
+    cr_assert_not_null(doc);
+    char *entry = json_dumps(json_array_get(json_object_get(doc, "kernels"), 0), JSON_COMPACT);
+    json_object_set_new(doc, "kernels", json_array());
+    char *text = json_dumps(doc, JSON_COMPACT);
+    const char *at = json_empty_array_at(text, "kernels");
+    cr_assert_not_null(at);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fwrite(text, 1, (size_t)(at - text) + 1, f);
+    for (int i = 0; i < copies; i++)
+        fprintf(f, "%s%s", i ? "," : "", entry);
+    fputs(at + 1, f);
+    cr_assert_eq(fclose(f), 0);
+    free(text);
+    free(entry);
+    json_decref(doc);
+    free(json);
+    free(trace);
+}
+
+/* A 25 MB report of 3,000 kernels: report loaded it whole, 3.8 times its
+ * size (about 150 MiB of address space); it now reads one kernel at a time
+ * into a spool, and draws the page within 64 MiB. */
+Test(memory_bounds, report_reads_a_large_report_one_kernel_at_a_time)
+{
+    char *dir = test_tmpdir(), *json = test_path(dir, "big.json"),
+         *html = test_path(dir, "big.html");
+    write_report_of_copies(dir, json, 2, 3000);
+    size_t bytes = 0;
+    free(test_read_file(json, &bytes));
+    cr_assert_gt(bytes, 20u << 20, "%zu bytes", bytes);
+    cli_result r = cli_run_capped(64 * MIB, "report", json, "--html", html, NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    size_t page = 0;
+    free(test_read_file(html, &page));
+    cr_expect_gt(page, 0u);
+    cli_result_free(&r);
+    free(html);
+    free(json);
+    test_tmpdir_cleanup(dir);
+}
+
+/* An Accel-Sim trace directory of `kernels` launches of one warp and one
+ * load each. */
+static void write_accelsim_launches(const char *dir, int kernels)
+{
+    char *list = test_path(dir, "kernelslist.g");
+    FILE *l = fopen(list, "w");
+    cr_assert_not_null(l);
+    for (int i = 1; i <= kernels; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "kernel-%d.traceg", i);
+        fprintf(l, "%s\n", name);
+        char *path = test_path(dir, name);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f,
+                "-kernel name = _Z6kernelPfi\n-kernel id = %d\n-grid dim = (1,1,1)\n"
+                "-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n-binary version = 61\n"
+                "-cuda stream id = 0\n-shmem base_addr = 0x00007fb05c000000\n"
+                "-local mem base_addr = 0x00007fb05a000000\n-nvbit version = 1.5.5\n"
+                "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+                "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
+                "[reg_srcs] mem_width [adrrescompress?] [mem_addresses]\n\n#BEGIN_TB\n\n"
+                "thread block = 0,0,0\n\nwarp = 0\ninsts = 2\n"
+                "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7fb05b000000 4\n"
+                "0020 ffffffff 0 EXIT 0 0\n\n#END_TB\n",
+                i);
+        cr_assert_eq(fclose(f), 0);
+        free(path);
+    }
+    cr_assert_eq(fclose(l), 0);
+    free(list);
+}
+
+/* 20,000 launches: import held about 4.3 KB a launch until the end, where
+ * the metadata was one JSON document of them all (over 96 MiB of address
+ * space); it is now dumped a kernel at a time, about 1.2 KB a launch
+ * (what the writer keeps of each: its entry, PC table and index), within
+ * 80 MiB. */
+Test(memory_bounds, import_of_many_launches)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
+    write_accelsim_launches(dir, 20000);
+    cli_result r = cli_run_capped(80 * MIB, "import", "accelsim", dir, "-o", trace, NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run_capped(0, "info", trace, NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "20,000") || strstr(r.out, "20000"), "%.400s", r.out);
+    cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
