@@ -140,6 +140,7 @@ int sweep_run_share(const sched_source *source, const gpu_config *config, const 
                                                   : &out->timed_one;
         at->counts = res->total;
         at->cycles = replay_results_cycles(res);
+        at->instructions = res->timed ? res->timed_total.instructions : 0;
     }
     rc = 0;
 done:
@@ -156,13 +157,16 @@ done:
 void sweep_result_complete(sweep_result *r, const wst_trace *t)
 {
     /* The run's global warp-loads are the same at every point (the
-     * (n_max, n_max) one counts them); its warp instructions are the
-     * trace's records. */
+     * (n_max, n_max) one counts them).  Its warp instructions are the
+     * model's: the timed corner issues the records and the gaps of
+     * non-memory instructions between them (docs/metrics.md §12), which is
+     * what S3's I_n counts; a trace without gaps gives its records. */
     const replay_counts *all = &r->points[r->count - 1].counts;
     r->global_loads = all->mpli.loads;
-    r->warp_instructions = 0;
-    for (uint32_t k = 0; k < t->kernel_count; k++)
-        r->warp_instructions += t->kernels[k].record_count;
+    r->warp_instructions = r->timed_base.instructions;
+    if (r->warp_instructions == 0)
+        for (uint32_t k = 0; k < t->kernel_count; k++)
+            r->warp_instructions += t->kernels[k].record_count;
 }
 
 int sweep_run(const sched_source *source, const gpu_config *config, const replay_options *ro,

@@ -18,6 +18,7 @@ typedef struct sweep_point {
     uint32_t n, p;
     replay_counts counts; /* the whole run's */
     uint64_t cycles;      /* a timed grid's (docs/metrics.md §12): the run's cycles; else 0 */
+    uint64_t instructions; /* timed: the warp instructions issued, the gaps' included; else 0 */
 } sweep_point;
 
 typedef struct sweep_result {
@@ -29,7 +30,9 @@ typedef struct sweep_result {
      * timing feature reads (poise.h).  The same as the grid's points when
      * the grid itself has reserved lines. */
     sweep_point timed_base, timed_one;
-    uint64_t warp_instructions, global_loads; /* issued, over the whole run */
+    /* Over the whole run: warp instructions (the timed (n_max, n_max)
+     * corner's, gaps included, docs/metrics.md §12) and global warp-loads. */
+    uint64_t warp_instructions, global_loads;
 } sweep_result;
 
 /* The warps of one scheduler: the largest N worth sweeping. */

@@ -248,7 +248,7 @@ void sweep_print(FILE *out, const sweep_result *g, const sweep_summary *s)
                 "bytes relative to the baseline");
     term_printf(out, 2,
                 "  Poise's latency feature comes from the timed replay (L_o %.0f, L' %.0f "
-                "cycles); I_n = %.2f instructions per global load (the trace's memory "
-                "instructions)",
+                "cycles); I_n = %.2f warp instructions per global load (the timed replay's, "
+                "gaps included)",
                 v.in.l_o, v.in.l_1, v.in.i_n);
 }

@@ -114,3 +114,44 @@ Test(cli_sweep, models_that_fit_alone_are_refused_together)
     free(trace);
     test_tmpdir_cleanup(dir);
 }
+
+/* Poise's I_n (docs/metrics.md, "Warp-tuple throttling and Poise") counts
+ * the warp instructions the model issues, the gaps of non-memory
+ * instructions between a trace's records included (§12): on a trace
+ * recorded with --timing it is the timed (N_max, N_max) replay's
+ * instructions over the global warp-loads, more than the records alone. */
+Test(cli_sweep, poise_counts_the_gaps_in_its_instructions_per_load)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
+    cli_result r = cli_run("record", "--workload", "syrk", "--timing", "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    char *out = test_path(dir, "s.json"), *rj = test_path(dir, "r.json");
+    r = cli_run("sweep", trace, "--n-max", "2", "-o", out, "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run("replay", trace, "--gpu", "fermi", "--timed", "--schedule", "rr,tuple:2,2", "-o", rj,
+                "--quiet", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    json_t *doc = test_load_json(out), *replay = test_load_json(rj);
+    json_int_t instructions = 0, records = 0;
+    json_t *kernels = json_object_get(replay, "kernels"), *k;
+    size_t i;
+    json_array_foreach(kernels, i, k) {
+        instructions += integer(json_object_get(k, "timed"), "instructions");
+        records += integer(json_object_get(k, "timed"), "memory_instructions");
+    }
+    cr_assert_gt(instructions, records, "the port states gaps");
+    json_int_t loads = integer(doc, "global_loads");
+    cr_expect_eq(integer(doc, "warp_instructions"), instructions);
+    double i_n = json_real_value(json_object_get(json_object_get(json_object_get(doc, "poise"),
+                                                                 "inputs"), "i_n"));
+    cr_expect_float_eq(i_n, (double)instructions / (double)loads, 1e-9);
+    json_decref(doc);
+    json_decref(replay);
+    free(out);
+    free(rj);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
