@@ -7,7 +7,8 @@
  * hierarchies p = 1..N (hierarchy_options.allocate_p).  The streams share
  * one decode (analyzer/cta_cache.c) and their hierarchies run on worker
  * threads.  Two more hierarchies, on the N_MAX and 1 streams, replay the
- * corner points with reserved lines for Poise's latencies. */
+ * corner points in the timed replay (docs/metrics.md §12) for Poise's
+ * latencies and instruction count. */
 #ifndef WS_SWEEP_H
 #define WS_SWEEP_H
 
@@ -25,10 +26,10 @@ typedef struct sweep_result {
     uint32_t n_max, count;
     int timed;           /* the grid itself was replayed timed (--timed): points have cycles */
     sweep_point *points; /* by N, then p: (1,1), (2,1), (2,2), (3,1) ... */
-    /* (n_max, n_max) and (1, 1) replayed once more with reserved lines
-     * (docs/metrics.md §7's latencies, pending lines, MSHR limits): what Poise's
-     * timing feature reads (poise.h).  The same as the grid's points when
-     * the grid itself has reserved lines. */
+    /* (n_max, n_max) and (1, 1) replayed once more in the timed replay
+     * (docs/metrics.md §12: latencies, queues, MSHRs): what Poise's timing
+     * feature and I_n read (poise.h).  The same as the grid's points when
+     * the grid itself is timed (--timed). */
     sweep_point timed_base, timed_one;
     /* Over the whole run: warp instructions (the timed (n_max, n_max)
      * corner's, gaps included, docs/metrics.md §12) and global warp-loads. */
