@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/bench.sh: runs every benchmark program in build/rel/bench and
-# rewrites bench/RESULTS.md from their outputs (each prints a Markdown section).
+# rewrites bench/RESULTS.md from their outputs (each prints a Markdown section),
+# keeping every section and subsection they did not print.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/RESULTS.md.tmp
@@ -36,28 +37,18 @@ stamp() {
     echo
     echo "$s"
     echo
-    # Sections measured apart are carried over as they were: what was
-    # tried on the replay's and the decoder's hot paths (by hand, with perf), every workload
-    # at --size large takes hours (run only with BENCH_LARGE=1), the peers
-    # are built outside the repository (bench/peers.sh), and xz on the
-    # exported text of every workload takes an hour (bench/format-vs-xz.sh).
-    carry() { # the section whose heading starts with $1
-        [ -f bench/RESULTS.md ] &&
-            awk -v h="$1" 'index($0, h) == 1 {on = 1; print; next} on && /^## / {on = 0} on' \
-                bench/RESULTS.md
-    }
-    carry "## Replay, measured apart" || true
-    carry "## Exact reuse distance, measured apart" || true
-    carry "## analyze of divergent traces, measured apart" || true
-    carry "## The guard" || true
-    carry "## Decoding, measured apart" || true
-    carry "## warpscope beside its peers" || true
-    carry "## .wst beside xz and zstd" || true
+    # Every other section (measured by hand, or by a script that takes
+    # hours or a peer built outside the repository) is carried over by
+    # scripts/bench-results-merge.awk below.
     if [ "${BENCH_LARGE:-0}" = 1 ]; then
         bench/large-runs.sh build/rel/warpscope
-    else
-        carry "## The main job at --size large" || true
     fi
 } > "$out"
+# What this run did not print (hand-measured sections, and subsections written
+# under a printed section) is kept from the file as it was.
+if [ -f bench/RESULTS.md ]; then
+    awk -f scripts/bench-results-merge.awk "$out" bench/RESULTS.md >"$out.merged"
+    mv "$out.merged" "$out"
+fi
 mv "$out" bench/RESULTS.md
 cat bench/RESULTS.md
