@@ -30,7 +30,6 @@
 
 #include "analyzer/access_map.h"
 #include "analyzer/analysis.h"
-#include "analyzer/coalesce.h"
 #include "analyzer/replay.h"
 #include "analyzer/sharing.h"
 #include "bench/bench_traces.h"
@@ -41,31 +40,7 @@ static void die(const char *what, const ws_error *err)
     exit(1);
 }
 
-/* ---- the global consumers, as analyze feeds them (analyzer/analysis.c) ---- */
-
-typedef struct reuse_sink {
-    metrics *m;
-    unsigned line_bytes;
-} reuse_sink;
-
-static int reuse_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error *err)
-{
-    (void)k;
-    return metrics_kernel_begin(((reuse_sink *)ctx)->m, pcs, err);
-}
-
-static int reuse_instruction(void *ctx, const replay_issue *is, const ws_request *rq,
-                             const replay_ref *refs, int n, ws_error *err)
-{
-    (void)refs;
-    reuse_sink *g = ctx;
-    coalesce_summary summary = coalesce_summarize(rq, (unsigned)n, g->line_bytes);
-    metrics_issue mi = {.kind = is->kind, .space = is->space, .pc = is->pc, .cta = is->cta,
-                        .warp = is->cta_warp, .sm = is->sm, .warp_slot = is->warp_slot};
-    return metrics_instruction(g->m, &mi, rq, &summary, err);
-}
-
-static int reuse_end(void *ctx, ws_error *err) { return metrics_kernel_end(((reuse_sink *)ctx)->m, err); }
+/* ---- the parts, fed as analyze feeds them (analyzer/analysis.c) ---- */
 
 /* Sharing at the default block (the line) and the access map, over the
  * counted requests (global loads: analyze's default). */
@@ -128,7 +103,7 @@ static void parts_pass(const char *path, const gpu_config *config, double *cpu)
         die(path, &err);
     uint32_t global = METRICS_REUSE_BIT(GRAN_LINE, SCOPE_GLOBAL) |
                       METRICS_REUSE_BIT(GRAN_SECTOR, SCOPE_GLOBAL);
-    reuse_sink reuse[2] = {
+    metrics_sink reuse[2] = {
         {.m = reuse_streams(config, global, &err), .line_bytes = config->l1.line_bytes},
         {.m = reuse_streams(config, METRICS_REUSE_ALL & ~global, &err),
          .line_bytes = config->l1.line_bytes}};
@@ -137,12 +112,10 @@ static void parts_pass(const char *path, const gpu_config *config, double *cpu)
     if (!reuse[0].m || !reuse[1].m || !blocks.sharing || !blocks.map)
         die("the parts", &err);
     replay_consumer consumers[PARTS] = {
-        [PART_GLOBAL_REUSE] = {.ctx = &reuse[0], .kernel_begin = reuse_begin,
-                               .instruction = reuse_instruction, .kernel_end = reuse_end},
+        [PART_GLOBAL_REUSE] = metrics_sink_consumer(&reuse[0]),
         [PART_BLOCKS] = {.ctx = &blocks, .kernel_begin = blocks_begin,
                          .instruction = blocks_instruction, .kernel_end = blocks_end},
-        [PART_SM_REUSE] = {.ctx = &reuse[1], .kernel_begin = reuse_begin,
-                           .instruction = reuse_instruction, .kernel_end = reuse_end}};
+        [PART_SM_REUSE] = metrics_sink_consumer(&reuse[1])};
     replay_options ro;
     replay_options_default(&ro);
     ro.threads = PARTS;
