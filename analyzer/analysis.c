@@ -31,12 +31,6 @@ void analysis_options_default(analysis_options *o)
 #define SPLIT_REUSE (METRICS_REUSE_BIT(GRAN_SECTOR, SCOPE_GLOBAL) | \
                      METRICS_REUSE_BIT(GRAN_SECTOR, SCOPE_PER_SM))
 
-/* A metrics instance as a stream consumer. */
-typedef struct metrics_sink {
-    metrics *m;
-    unsigned line_bytes;
-} metrics_sink;
-
 typedef struct pass {
     analysis *a;
     metrics *split; /* runs SPLIT_REUSE; joined into a->metrics at the end */
@@ -113,6 +107,13 @@ static int metrics_on_kernel_begin(void *ctx, uint32_t k, uint32_t pcs, ws_error
 static int metrics_on_kernel_end(void *ctx, ws_error *err)
 {
     return metrics_kernel_end(((metrics_sink *)ctx)->m, err);
+}
+
+replay_consumer metrics_sink_consumer(metrics_sink *sink)
+{
+    return (replay_consumer){.ctx = sink, .kernel_begin = metrics_on_kernel_begin,
+                             .instruction = metrics_on_instruction,
+                             .kernel_end = metrics_on_kernel_end};
 }
 
 /* docs/metrics.md §5 sharing of one request: its line, or, at a finer granularity,
@@ -282,12 +283,8 @@ static int run_pass(pass *p, const sched_source *source, progress *bar, ws_error
     /* One thread per consumer: the operating system balances them over the
      * cores (the two metrics halves are the heavy ones). */
     replay_consumer all[CONSUMERS] = {
-        [CONSUMER_METRICS] = {.ctx = &p->sinks[0], .kernel_begin = metrics_on_kernel_begin,
-                              .instruction = metrics_on_instruction,
-                              .kernel_end = metrics_on_kernel_end},
-        [CONSUMER_SECTOR_REUSE] = {.ctx = &p->sinks[1], .kernel_begin = metrics_on_kernel_begin,
-                                   .instruction = metrics_on_instruction,
-                                   .kernel_end = metrics_on_kernel_end},
+        [CONSUMER_METRICS] = metrics_sink_consumer(&p->sinks[0]),
+        [CONSUMER_SECTOR_REUSE] = metrics_sink_consumer(&p->sinks[1]),
         [CONSUMER_SHARING] = {.ctx = p, .kernel_begin = on_kernel_begin,
                               .instruction = on_instruction, .kernel_end = on_kernel_end}};
     if (a->replay)

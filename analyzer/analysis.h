@@ -15,6 +15,7 @@
 #include "analyzer/locality.h"
 #include "analyzer/memory_workload.h"
 #include "analyzer/metrics.h"
+#include "analyzer/replay.h"
 #include "analyzer/sched.h"
 #include "analyzer/sharing.h"
 #include "formats/wst.h"
@@ -113,6 +114,14 @@ typedef struct analysis {
     access_map *access_map; /* counted requests by address region and time */
     analysis_cpu cpu;       /* zero unless options.measure_cpu */
 } analysis;
+
+/* A metrics instance as a consumer of the scheduled stream, fed as the
+ * pass feeds its own (bench_sm_split runs some of its streams apart). */
+typedef struct metrics_sink {
+    metrics *m;
+    unsigned line_bytes;
+} metrics_sink;
+replay_consumer metrics_sink_consumer(metrics_sink *sink);
 
 /* Runs the pass over every kernel of r.  progress may be NULL. */
 analysis *analysis_run(wst_reader *r, const gpu_config *config, const analysis_options *options,

@@ -11,10 +11,15 @@
 #include "analyzer/analysis.h"
 #include "formats/wst.h"
 
-/* Why analyze runs on rank 0 alone without --l2-cold. */
-#define ANALYZE_WARM_REASON                                                               \
-    "without --l2-cold the L2 and the global reuse streams carry from kernel to kernel, " \
-    "so kernels do not go to ranks apart exactly"
+/* Why analyze runs on rank 0 alone without --l2-cold: not by kernels (state
+ * carries), and not by SMs, which would be exact but slow: every rank would
+ * repeat the schedule and one keep the global consumers, 2 to 3 times one
+ * process's speed at most (docs/analysis.md "Ranks", bench/bench_sm_split.c). */
+#define ANALYZE_WARM_REASON                                                                  \
+    "without --l2-cold the L2 and the global reuse streams carry from kernel to kernel, so "  \
+    "kernels do not go to ranks apart exactly; by SM every rank would repeat the schedule "   \
+    "(the CTA dispatch couples the SMs) and one keep the global consumers, at most 2-3x on " \
+    "any number of ranks (docs/analysis.md \"Ranks\")"
 
 /* Rank 0's side: call with the trace rank 0 reads, before analysis_run
  * with *options; points options at the kernels' senders. */

@@ -2,10 +2,10 @@
 # scripts/mpi-check.sh BIN [MPI]: warpscope under `mpirun -n R` writes the
 # same bytes as one process (docs/analysis.md "Ranks"): compare, sweep and
 # batch (R = 1..4) and analyze --l2-cold (kernels over ranks, R = 2, 3) split
-# exactly; analyze with a warm L2, replay and profile run on rank 0 with a
-# one-line reason.  A batch or a split analyze with a bad trace fails in one
-# line naming the rank and the input and writes no output, and a resumed
-# batch finishes the rest.  MPI is the Makefile's: 0 (a build without MPI) or no
+# exactly; analyze with a warm L2 (R = 2, 4: neither by kernels nor by SMs),
+# replay and profile run on rank 0 with a one-line reason.  A batch or a
+# split analyze with a bad trace fails in one line naming the rank and the
+# input and writes no output, and a resumed batch finishes the rest.  MPI is the Makefile's: 0 (a build without MPI) or no
 # mpirun skips the check with a line that says so.  Never asserts on time.
 set -euo pipefail
 bin=$(realpath "$1")
@@ -78,7 +78,7 @@ check compare-timeline "3" compare ../h.wst "${gpu[@]}" --quiet --timed --polici
 check sweep "1 2 3 4" sweep ../g.wst "${gpu[@]}" --quiet --n-max 4 -o s.json --csv csv \
     --html s.html
 check sweep-timed "2 3" sweep ../h.wst "${gpu[@]}" --quiet --timed --n-max 3 -o s.json --csv csv
-check analyze "2" analyze ../g.wst "${gpu[@]}" --quiet -o a.json --csv csv
+check analyze "2 4" analyze ../g.wst "${gpu[@]}" --quiet -o a.json --csv csv
 # Kernels over ranks (many kernels: gaussian 126, bfs 20; backprop 2, fewer
 # than the ranks that take them at 3), every output the split touches.
 check analyze-l2-cold "2 3" analyze ../g.wst "${gpu[@]}" --quiet --l2-cold -o a.json --csv csv \
@@ -92,8 +92,12 @@ check analyze-l2-cold-filter "3" analyze ../g.wst "${gpu[@]}" --quiet --l2-cold 
     --launch-skip 3 --launch-count 40 -o a.json --csv csv
 check replay "2" replay ../g.wst "${gpu[@]}" --quiet --l2-cold --l1-policy srrip -o r.json
 check profile "2" profile ../g.wst "${gpu[@]}" --quiet --trials 2 --policies lru,srrip -o p
-grep -q "analyze: not split over 2 ranks: .*; runs on rank 0" analyze.2.stderr ||
-    fail "analyze on 2 ranks did not say why it runs on rank 0"
+# Neither by kernels nor by SMs (docs/analysis.md "Ranks"): one line says both.
+for r in 2 4; do
+    grep -q "analyze: not split over $r ranks: .*kernel to kernel.*; by SM every rank would repeat the schedule.*; runs on rank 0" analyze.$r.stderr ||
+        fail "analyze on $r ranks did not say why it runs on rank 0"
+    [ "$(wc -l <analyze.$r.stderr)" = 1 ] || { cat analyze.$r.stderr >&2; fail "analyze on $r ranks: more than the one line"; }
+done
 
 cat >grid.json <<'GRID'
 {

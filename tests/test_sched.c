@@ -10,9 +10,11 @@
 #define ENCODE(cta, warp, i) (((uint64_t)(cta) << 32) | ((uint64_t)(warp) << 16) | (i))
 
 /* A gx × gy grid; CTA `missing` (UINT32_MAX: none) has no records, as when
- * a kernel's CTA makes no memory access. */
-static wst_memtrace *grid_trace_without(uint32_t gx, uint32_t gy, uint32_t warps,
-                                        uint32_t per_warp, int with_time, uint32_t missing)
+ * a kernel's CTA makes no memory access.  Each warp of CTA c has
+ * per_cta[c] records, or per_warp when per_cta is NULL. */
+static wst_memtrace *uneven_grid_trace(uint32_t gx, uint32_t gy, uint32_t warps,
+                                       uint32_t per_warp, const uint32_t *per_cta,
+                                       int with_time, uint32_t missing)
 {
     wst_memtrace *m = wst_memtrace_new(NULL);
     wst_sink s = wst_memtrace_sink(m);
@@ -22,7 +24,7 @@ static wst_memtrace *grid_trace_without(uint32_t gx, uint32_t gy, uint32_t warps
     wst_pc pc = {.offset = 0};
     wst_sink_add_pc(&s, 0, &pc, &err);
     for (uint32_t cta = 0; cta < gx * gy; cta++)
-        for (uint32_t i = 0; i < per_warp && cta != missing; i++)
+        for (uint32_t i = 0; i < (per_cta ? per_cta[cta] : per_warp) && cta != missing; i++)
             for (uint32_t w = 0; w < warps; w++) {
                 wst_record r;
                 memset(&r, 0, sizeof r);
@@ -39,6 +41,12 @@ static wst_memtrace *grid_trace_without(uint32_t gx, uint32_t gy, uint32_t warps
                 wst_sink_add_record(&s, 0, &r, &err);
             }
     return m;
+}
+
+static wst_memtrace *grid_trace_without(uint32_t gx, uint32_t gy, uint32_t warps,
+                                        uint32_t per_warp, int with_time, uint32_t missing)
+{
+    return uneven_grid_trace(gx, gy, warps, per_warp, NULL, with_time, missing);
 }
 
 static wst_memtrace *grid_trace(uint32_t gx, uint32_t gy, uint32_t warps, uint32_t per_warp,
@@ -127,6 +135,32 @@ Test(sched, rr_placement)
     cr_assert_eq(log.kernels_begun, 1);
     cr_assert_eq(log.kernels_ended, 1);
     wst_memtrace_free(m);
+}
+
+Test(sched, an_sms_ctas_depend_on_the_other_sms_records)
+{
+    /* Why a split of analyze by SM repeats the whole schedule on every rank
+     * (docs/analysis.md "Ranks"): 3 CTAs of one warp, 2 SMs of one slot.
+     * CTA 0 goes to SM 0, CTA 1 (2 records) to SM 1; the SMs issue in turn,
+     * so CTA 2 goes to whichever SM retires first, which SM 0's record count
+     * decides: with 1 record CTA 0 retires at step 1, before CTA 1 (step 2),
+     * and SM 0 takes CTA 2; with 3 records it retires at step 3, after, and
+     * SM 1 does, though nothing of SM 1's own records changed. */
+    gpu_config c = small_gpu(2, 1);
+    const uint32_t short_first[3] = {1, 2, 1}, long_first[3] = {3, 2, 1};
+    const uint32_t *records[2] = {short_first, long_first};
+    const uint32_t cta2_on[2] = {0, 1};
+    for (int v = 0; v < 2; v++) {
+        wst_memtrace *m = uneven_grid_trace(3, 1, 1, 0, records[v], 0, UINT32_MAX);
+        run_log log = run(m, &c, "rr,lrr", NULL, NULL);
+        cr_assert_eq(log.dispatches, 3);
+        cr_assert_eq(log.dispatch_sm[0], 0);
+        cr_assert_eq(log.dispatch_sm[1], 1);
+        cr_assert_eq(log.dispatch_cta[2], 2);
+        cr_assert_eq(log.dispatch_sm[2], cta2_on[v], "CTA 0 with %u records: CTA 2 on SM %u",
+                     records[v][0], cta2_on[v]);
+        wst_memtrace_free(m);
+    }
 }
 
 Test(sched, qx_groups_rows_of_ctas)
