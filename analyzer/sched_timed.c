@@ -145,11 +145,13 @@ static uint64_t ldst_open(const sched *s, const sm_state *sm)
     return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
 }
 
-/* Can the warp in `slot` issue now?  And if not, from when might it? */
-static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t *from)
+/* Can the warp in `slot` issue now?  And if not, from when might it?
+ * `open` is ldst_open(s, sm), found once for all the SM's warps. */
+static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t open,
+                     uint64_t *from)
 {
     const timed_warp *t = &sm->timed[slot];
-    uint64_t when = t->ready_at, open = ldst_open(s, sm);
+    uint64_t when = t->ready_at;
     if (t->gap_left == 0 && open > when) /* a record needs the LD/ST unit */
         when = open;
     *from = when;
@@ -213,13 +215,13 @@ static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t,
  * issue and the same cause. */
 static uint64_t next_wake(const sched *s, const sm_state *sm)
 {
-    uint64_t wake = UINT64_MAX;
+    uint64_t wake = UINT64_MAX, open = ldst_open(s, sm);
     int held = 0;
     for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
         uint64_t from;
         if (!sm->live[slot])
             continue;
-        if (can_issue(s, sm, slot, &from)) {
+        if (can_issue(s, sm, slot, open, &from)) {
             if (!s->options.warp->steady_when_idle)
                 return s->cycle + 1;
             held = 1;
@@ -268,10 +270,13 @@ static int issue_on_sm(sched *s, sched_event *e)
         uint32_t t = s->pos_slot % schedulers, round = s->pos_slot / schedulers;
         s->pos_slot++;
         warp_view v = sched_view(s, sm, sm_index, t);
+        uint64_t open = ldst_open(s, sm);
+        /* Only the view's live slots are set: the orders read no other
+         * (warp_order.h), so the flags are never cleared. */
         for (uint32_t k = 0; k < v.live_count; k++) {
             uint64_t from;
             uint32_t slot = v.by_age[k];
-            sm->ready[slot] = (uint8_t)can_issue(s, sm, slot, &from);
+            sm->ready[slot] = (uint8_t)can_issue(s, sm, slot, open, &from);
         }
         int32_t slot = v.live_count ? order->pick(s->order, &v) : -1;
         if (slot < 0 && round == 0) { /* an idle cycle, charged to its cause */
@@ -279,8 +284,6 @@ static int issue_on_sm(sched *s, sched_event *e)
             sm->cause[t] = (uint8_t)cause_of(s, sm, &v);
             account(s, sm, sm_index, t, s->cycle + 1);
         }
-        for (uint32_t k = 0; k < v.live_count; k++)
-            sm->ready[v.by_age[k]] = 0;
         if (slot < 0)
             continue;
         if (round == 0) {

@@ -29,7 +29,8 @@ typedef struct warp_view {
     const uint8_t *live;    /* [slot_count]: the slot's warp has records left */
     /* [slot_count], timed replay (docs/metrics.md §12): the live warp can
      * issue this cycle (its loads are back, its scheduler's LD/ST unit is
-     * free).  NULL in the functional order, where every live warp can. */
+     * free).  NULL in the functional order, where every live warp can.
+     * Set for the view's live slots only: other slots hold stale flags. */
     const uint8_t *ready;
     uint32_t slot_count;    /* warp slots of the SM; slot s is scheduler s mod schedulers' */
     uint32_t schedulers;
