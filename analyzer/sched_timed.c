@@ -158,22 +158,6 @@ static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t
     return when <= s->cycle;
 }
 
-/* Why scheduler t issued nothing this cycle (timed_stats.h's order). */
-static stall_cause cause_of(const sched *s, const sm_state *sm, const warp_view *v)
-{
-    if (v->live_count == 0)
-        return STALL_NO_WARP;
-    int pipeline = 0;
-    for (uint32_t k = 0; k < v->live_count; k++) {
-        uint32_t slot = v->by_age[k];
-        if (v->ready[slot])
-            return STALL_THROTTLED;
-        const timed_warp *t = &sm->timed[slot];
-        pipeline |= t->ready_at <= s->cycle && t->gap_left == 0;
-    }
-    return pipeline ? STALL_PIPELINE : STALL_MEMORY;
-}
-
 /* Adds `cycles` (which may wrap to take some back) to scheduler t's
  * current cause, in the kernel's figures and the run's. */
 static void charge(sched *s, const sm_state *sm, uint32_t sm_index, uint32_t t, uint64_t cycles)
@@ -203,6 +187,16 @@ static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t,
         sm->accounted[t] = end;
     }
     account(s, sm, sm_index, t, end);
+}
+
+/* `wake`, or sooner if a draining CTA's last load is back before it (it
+ * retires then), and never before the next cycle. */
+static uint64_t wake_no_later(const sched *s, const sm_state *sm, uint64_t wake)
+{
+    for (uint32_t c = 0; c < s->cta_slots; c++)
+        if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < wake)
+            wake = sm->ctas[c].done_at;
+    return wake > s->cycle ? wake : s->cycle + 1;
 }
 
 /* The first cycle after this one at which anything on the SM can change.
@@ -236,10 +230,7 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
         if (sm->live[slot] && t->gap_left == 0 && t->ready_at > s->cycle && t->ready_at < wake)
             wake = t->ready_at;
     }
-    for (uint32_t c = 0; c < s->cta_slots; c++)
-        if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < wake)
-            wake = sm->ctas[c].done_at;
-    return wake > s->cycle ? wake : s->cycle + 1;
+    return wake_no_later(s, sm, wake);
 }
 
 /* A CTA of the SM whose last load is back retires (its events queued, a
@@ -259,8 +250,11 @@ static int retire_due(sched *s, uint32_t sm_index, ws_error *err)
 }
 
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
- * nothing more on this SM this cycle. */
-static int issue_on_sm(sched *s, sched_event *e)
+ * nothing more on this SM this cycle.  On the way it notes whether any
+ * live warp could issue (*any_ready) and, of those that could not, the
+ * soonest cycle one could (*soonest): when none could, that is next_wake's
+ * answer without a second look at every warp. */
+static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_ready)
 {
     uint32_t sm_index = s->pos_sm;
     sm_state *sm = &s->sms[sm_index];
@@ -271,17 +265,34 @@ static int issue_on_sm(sched *s, sched_event *e)
         s->pos_slot++;
         warp_view v = sched_view(s, sm, sm_index, t);
         uint64_t open = ldst_open(s, sm);
+        int ready_here = 0, pipeline = 0;
         /* Only the view's live slots are set: the orders read no other
          * (warp_order.h), so the flags are never cleared. */
         for (uint32_t k = 0; k < v.live_count; k++) {
             uint64_t from;
             uint32_t slot = v.by_age[k];
-            sm->ready[slot] = (uint8_t)can_issue(s, sm, slot, open, &from);
+            const timed_warp *tw = &sm->timed[slot];
+            int ready = can_issue(s, sm, slot, open, &from);
+            sm->ready[slot] = (uint8_t)ready;
+            ready_here |= ready;
+            /* Its instruction waits only for the LD/ST unit. */
+            pipeline |= tw->ready_at <= s->cycle && tw->gap_left == 0;
+            if (!ready && from < *soonest)
+                *soonest = from;
         }
-        int32_t slot = v.live_count ? order->pick(s->order, &v) : -1;
+        *any_ready |= ready_here;
+        /* With no warp ready every order picks none and changes nothing
+         * (warp_order.h), so it is not asked. */
+        int32_t slot = ready_here ? order->pick(s->order, &v) : -1;
         if (slot < 0 && round == 0) { /* an idle cycle, charged to its cause */
             account(s, sm, sm_index, t, s->cycle);
-            sm->cause[t] = (uint8_t)cause_of(s, sm, &v);
+            /* Why it issued nothing (timed_stats.h's order): no warp, a
+             * ready warp the order held back, a warp waiting only for the
+             * LD/ST unit, or every warp waiting for its loads. */
+            sm->cause[t] = (uint8_t)(v.live_count == 0 ? STALL_NO_WARP
+                                     : ready_here      ? STALL_THROTTLED
+                                     : pipeline        ? STALL_PIPELINE
+                                                       : STALL_MEMORY);
             account(s, sm, sm_index, t, s->cycle + 1);
         }
         if (slot < 0)
@@ -342,9 +353,13 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
                 if (due != 0)
                     return due < 0 ? -1 : 2; /* its events first; this SM goes on after */
             }
-            if (issue_on_sm(s, e) == 1)
+            uint64_t soonest = UINT64_MAX;
+            int any_ready = 0;
+            if (issue_on_sm(s, e, &soonest, &any_ready) == 1)
                 return 1;
-            sm->wake = s->issued_here ? s->cycle + 1 : next_wake(s, sm);
+            sm->wake = s->issued_here ? s->cycle + 1
+                       : any_ready    ? next_wake(s, sm)
+                                      : wake_no_later(s, sm, soonest);
             s->issued_here = 0;
             s->pos_slot = 0;
             s->pos_sm++;
