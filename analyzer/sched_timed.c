@@ -25,8 +25,10 @@ static int returns_data(unsigned kind) { return kind == WST_LOAD || kind == WST_
 
 void sched_timed_free(sm_state *sm)
 {
+    free(sm->head);
     free(sm->timed);
     free(sm->ready);
+    sm->head = NULL;
     sm->timed = NULL;
     sm->ready = NULL;
 }
@@ -43,9 +45,10 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         /* Not cleared: a slot's timing is set when a warp takes it, so the
          * slots no warp takes are never touched (an 80-SM GPU running a
          * small kernel pages in only what it uses). */
+        sm->head = malloc((s->warp_slots + 1) * sizeof *sm->head);
         sm->timed = malloc((s->warp_slots + 1) * sizeof *sm->timed);
         sm->ready = calloc(s->warp_slots + 1, 1);
-        if (!sm->timed || !sm->ready)
+        if (!sm->head || !sm->timed || !sm->ready)
             return ws_fail(err, "out of memory");
         sm->ldst_free = sm->wake = s->cycle;
         sm->ldst_issued = 0;
@@ -82,16 +85,18 @@ static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
                 back = when;
         }
     }
-    t->gap_left = head.gap;
-    if (back > t->ready_at)
-        t->ready_at = back;
+    timed_head *h = &sm->head[slot];
+    h->gap_left = head.gap;
+    if (back > h->ready_at)
+        h->ready_at = back;
 }
 
 void sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, uint32_t warps)
 {
     sm_state *sm = &s->sms[sm_index];
     for (uint32_t w = first_slot; w < first_slot + warps; w++) {
-        sm->timed[w] = (timed_warp){.ready_at = s->cycle};
+        sm->head[w] = (timed_head){.ready_at = s->cycle};
+        sm->timed[w] = (timed_warp){0};
         if (sm->warps[w].active)
             prepare_head(s, sm, w);
     }
@@ -117,7 +122,7 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     if (o->ldst_free > sm->ldst_free)
         sm->ldst_free = o->ldst_free;
     sm->ldst_ring[sm->ldst_issued++ % (s->config.timing.ldst_queue + 1)] = sm->ldst_free;
-    t->ready_at = s->cycle + 1;
+    sm->head[s->last_slot].ready_at = s->cycle + 1;
     if (!s->last_warp_done) {
         prepare_head(s, sm, s->last_slot);
         return;
@@ -150,9 +155,9 @@ static uint64_t ldst_open(const sched *s, const sm_state *sm)
 static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t open,
                      uint64_t *from)
 {
-    const timed_warp *t = &sm->timed[slot];
-    uint64_t when = t->ready_at;
-    if (t->gap_left == 0 && open > when) /* a record needs the LD/ST unit */
+    const timed_head *h = &sm->head[slot];
+    uint64_t when = h->ready_at;
+    if (h->gap_left == 0 && open > when) /* a record needs the LD/ST unit */
         when = open;
     *from = when;
     return when <= s->cycle;
@@ -226,9 +231,9 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
     }
     /* Stepping every cycle, a held SM would see each pipeline stall begin. */
     for (uint32_t slot = 0; held && slot < s->warp_slots; slot++) {
-        const timed_warp *t = &sm->timed[slot];
-        if (sm->live[slot] && t->gap_left == 0 && t->ready_at > s->cycle && t->ready_at < wake)
-            wake = t->ready_at;
+        const timed_head *h = &sm->head[slot];
+        if (sm->live[slot] && h->gap_left == 0 && h->ready_at > s->cycle && h->ready_at < wake)
+            wake = h->ready_at;
     }
     return wake_no_later(s, sm, wake);
 }
@@ -271,12 +276,12 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         for (uint32_t k = 0; k < v.live_count; k++) {
             uint64_t from;
             uint32_t slot = v.by_age[k];
-            const timed_warp *tw = &sm->timed[slot];
+            const timed_head *h = &sm->head[slot];
             int ready = can_issue(s, sm, slot, open, &from);
             sm->ready[slot] = (uint8_t)ready;
             ready_here |= ready;
             /* Its instruction waits only for the LD/ST unit. */
-            pipeline |= tw->ready_at <= s->cycle && tw->gap_left == 0;
+            pipeline |= h->ready_at <= s->cycle && h->gap_left == 0;
             if (!ready && from < *soonest)
                 *soonest = from;
         }
@@ -304,10 +309,10 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         }
         s->issued_here = 1;
         s->kernel_stats.instructions++;
-        timed_warp *tw = &sm->timed[slot];
-        tw->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
-        if (tw->gap_left) { /* a non-memory instruction of the gap: no event */
-            tw->gap_left--;
+        timed_head *h = &sm->head[slot];
+        h->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
+        if (h->gap_left) { /* a non-memory instruction of the gap: no event */
+            h->gap_left--;
             if (order->issued)
                 order->issued(s->order, &v, (uint32_t)slot, 0);
             continue;
