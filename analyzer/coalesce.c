@@ -76,6 +76,10 @@ static void coalesce_mark_bytes(uint64_t *mask, unsigned offset, unsigned length
 /* Sets bits [lo, hi) of a line's byte mask; lo < hi ≤ line bytes. */
 static void coalesce_mark_range(uint64_t *mask, unsigned lo, unsigned hi)
 {
+    if (hi - lo <= 16) { /* one element: coalesce_mark_bytes' two words at most */
+        coalesce_mark_bytes(mask, lo, hi - lo);
+        return;
+    }
     for (unsigned w = lo / 64; w * 64 < hi; w++) {
         unsigned from = lo > w * 64 ? lo - w * 64 : 0, to = hi - w * 64 >= 64 ? 64 : hi - w * 64;
         uint64_t ones = to - from == 64 ? UINT64_MAX : ((UINT64_C(1) << (to - from)) - 1);
@@ -156,22 +160,27 @@ static unsigned coalesce_group(const coalesce_config *config, const wst_record *
     return count;
 }
 
-/* The request of `line` in out[0..*count), appended if it follows the last
- * one; -1 if it lies before (addresses wrapped past 2^64: not monotone).  An
- * element spans at most two lines, so a line seen before is one of the last
- * two. */
+/* The request of `line` in out[0..*count), whose lines ascend: appended
+ * if it follows the last one, found if it is there already (lanes may come
+ * back to a line: tiles of a few lines, elements read again); -1 if it
+ * would go between two (the general path sorts). */
 static int coalesce_append_line(ws_request *out, unsigned *count, uint64_t line, unsigned shift)
 {
     uint64_t addr = line << shift;
     unsigned n = *count;
-    if (n > 0 && out[n - 1].line_addr == addr)
-        return (int)n - 1;
-    if (n > 1 && out[n - 2].line_addr == addr)
-        return (int)n - 2;
-    if (n > 0 && out[n - 1].line_addr > addr)
-        return -1;
-    coalesce_new_request(&out[n], line, shift);
-    return (int)(*count)++;
+    if (n == 0 || out[n - 1].line_addr < addr) {
+        coalesce_new_request(&out[n], line, shift);
+        return (int)(*count)++;
+    }
+    unsigned lo = 0, hi = n - 1; /* the first request at or above addr */
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (out[mid].line_addr < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return out[lo].line_addr == addr ? (int)lo : -1;
 }
 
 /* Marks bytes [start, last] in the requests of the lines they cover,
@@ -180,6 +189,14 @@ static int coalesce_mark_span(unsigned shift, uint64_t start, uint64_t last, ws_
                               unsigned *count)
 {
     uint64_t line_bytes = UINT64_C(1) << shift;
+    if (start >> shift == last >> shift) { /* inside one line: most spans */
+        int at = coalesce_append_line(out, count, start >> shift, shift);
+        if (at < 0)
+            return -1;
+        unsigned from = (unsigned)(start & (line_bytes - 1));
+        coalesce_mark_range(out[at].byte_mask, from, from + (unsigned)(last - start) + 1);
+        return 0;
+    }
     for (uint64_t line = start >> shift; line <= last >> shift; line++) {
         int at = coalesce_append_line(out, count, line, shift);
         if (at < 0)

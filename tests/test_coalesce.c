@@ -463,3 +463,23 @@ Test(coalesce, runs_of_adjacent_elements_match_the_bytes)
         cr_assert_eq(n, want, "iter %d", iter);
     }
 }
+
+/* A 4 x 4 tile read down its columns (gaussian's loads): lanes 0-3 touch
+ * four lines 256 B apart, lanes 4-7 the same lines 4 B on, and so on.
+ * Worked by hand with 128 B lines: four requests, lines 0x1000, 0x1100,
+ * 0x1200 and 0x1300, each with bytes 0-15 (16 bytes, sector 0). */
+Test(coalesce, tile_lanes_come_back_to_their_lines)
+{
+    coalesce_config config = {.line_bytes = 128, .half_warp = 0};
+    wst_record rec = make_record(16, 0, 0, 4);
+    for (unsigned lane = 0; lane < 16; lane++)
+        rec.addr[lane] = 0x1000 + (lane % 4) * 0x100 + (lane / 4) * 4;
+    ws_request out[COALESCE_MAX_REQUESTS];
+    cr_assert_eq(coalesce_record(&config, &rec, 0, out, NULL, NULL), 4);
+    for (unsigned i = 0; i < 4; i++) {
+        cr_assert_eq(out[i].line_addr, 0x1000 + i * 0x100);
+        cr_assert_eq(out[i].bytes_used, 16);
+        cr_assert_eq(out[i].byte_mask[0], 0xffff);
+        cr_assert_eq(out[i].sector_mask, 0x1);
+    }
+}
