@@ -8,10 +8,11 @@
  * First, though, every group tries a shorter path (coalesce_ranges): its
  * lanes taken in address order (lane order, or the reverse for an affine
  * record with a negative stride) as ranges of adjacent elements, whose
- * lines, when they ascend, are appended with no sorting or search.  Most
- * instructions are coalesced or strided and take it; the rest (gathers,
- * lanes out of order, addresses wrapping) fall back to the general path,
- * with the same requests. */
+ * lines are appended as they ascend (a lane coming back to a line already
+ * requested finds it) with no sorting.  Most instructions are coalesced,
+ * strided or tiled and take it; the rest (a new line that would go between
+ * two, as gathers make, or addresses wrapping) fall back to the general
+ * path, with the same requests. */
 #include "analyzer/coalesce.h"
 
 #include <string.h>
@@ -211,9 +212,10 @@ static int coalesce_mark_span(unsigned shift, uint64_t start, uint64_t last, ws_
 /* The lanes of `active` (one group's) as byte ranges: taken in lane order
  * (descending: highest first), each lane whose element starts right after
  * the previous one's joins its range, and each range is marked line by
- * line, its requests appended.  Coalesced instructions are one or a few
- * ranges, so this needs no sorting or search.  -1 when the lines do not
- * ascend (or an element would pass 2^64 - 1): the general path decides. */
+ * line, its requests appended (coalesce_append_line).  Coalesced
+ * instructions are one or a few ranges, so this needs no sorting.  -1 when
+ * a new line would go between two requested ones (or an element would pass
+ * 2^64 - 1): the general path decides. */
 static int coalesce_ranges(const coalesce_config *config, const wst_record *record,
                            uint32_t active, int descending, ws_request *out)
 {
