@@ -5,10 +5,14 @@
  * array: lanes usually ascend, so the append fast path is taken), then mark
  * each lane's bytes in the request of its line(s).
  *
- * Affine records (lane l at addr[0] + l × stride, most instructions) take a
- * shorter path: taken in address order their lanes never go back to an
- * earlier line, so requests are appended with no sorting or search, and a
- * fully active group of adjacent elements is marked line by line. */
+ * First, though, every group tries a shorter path (coalesce_ranges): its
+ * lanes taken in address order (lane order, or the reverse for an affine
+ * record with a negative stride) as ranges of adjacent elements, whose
+ * lines are appended as they ascend (a lane coming back to a line already
+ * requested finds it) with no sorting.  Most instructions are coalesced,
+ * strided or tiled and take it; the rest (a new line that would go between
+ * two, as gathers make, or addresses wrapping) fall back to the general
+ * path, with the same requests. */
 #include "analyzer/coalesce.h"
 
 #include <string.h>
@@ -73,6 +77,10 @@ static void coalesce_mark_bytes(uint64_t *mask, unsigned offset, unsigned length
 /* Sets bits [lo, hi) of a line's byte mask; lo < hi ≤ line bytes. */
 static void coalesce_mark_range(uint64_t *mask, unsigned lo, unsigned hi)
 {
+    if (hi - lo <= 16) { /* one element: coalesce_mark_bytes' two words at most */
+        coalesce_mark_bytes(mask, lo, hi - lo);
+        return;
+    }
     for (unsigned w = lo / 64; w * 64 < hi; w++) {
         unsigned from = lo > w * 64 ? lo - w * 64 : 0, to = hi - w * 64 >= 64 ? 64 : hi - w * 64;
         uint64_t ones = to - from == 64 ? UINT64_MAX : ((UINT64_C(1) << (to - from)) - 1);
@@ -153,99 +161,135 @@ static unsigned coalesce_group(const coalesce_config *config, const wst_record *
     return count;
 }
 
-/* A fully active group of adjacent elements [start, start + n × size):
- * one request per line it covers, marked as a range.  0 if the range would
- * pass 2^64 - 1 (the general path cuts such lanes). */
-static unsigned coalesce_contiguous(unsigned shift, uint64_t start, uint64_t bytes,
-                                    ws_request *out)
-{
-    if (start > UINT64_MAX - (bytes - 1))
-        return 0;
-    uint64_t last = start + bytes - 1, line_bytes = UINT64_C(1) << shift;
-    unsigned count = 0;
-    for (uint64_t line = start >> shift; line <= last >> shift; line++) {
-        ws_request *req = &out[count++];
-        coalesce_new_request(req, line, shift);
-        uint64_t lo = line << shift, hi = lo + (line_bytes - 1);
-        uint64_t from = start > lo ? start : lo, to = last < hi ? last : hi;
-        coalesce_mark_range(req->byte_mask, (unsigned)(from - lo), (unsigned)(to - lo) + 1);
-    }
-    return count;
-}
-
-/* The request of `line` in out[0..*count), appended if it follows the last
- * one; -1 if it lies before (addresses wrapped past 2^64: not monotone).  An
- * element spans at most two lines, so a line seen before is one of the last
- * two. */
+/* The request of `line` in out[0..*count), whose lines ascend: appended
+ * if it follows the last one, found if it is there already (lanes may come
+ * back to a line: tiles of a few lines, elements read again); -1 if it
+ * would go between two (the general path sorts). */
 static int coalesce_append_line(ws_request *out, unsigned *count, uint64_t line, unsigned shift)
 {
     uint64_t addr = line << shift;
     unsigned n = *count;
-    if (n > 0 && out[n - 1].line_addr == addr)
-        return (int)n - 1;
-    if (n > 1 && out[n - 2].line_addr == addr)
-        return (int)n - 2;
-    if (n > 0 && out[n - 1].line_addr > addr)
-        return -1;
-    coalesce_new_request(&out[n], line, shift);
-    return (int)(*count)++;
+    if (n == 0 || out[n - 1].line_addr < addr) {
+        coalesce_new_request(&out[n], line, shift);
+        return (int)(*count)++;
+    }
+    unsigned lo = 0, hi = n - 1; /* the first request at or above addr */
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (out[mid].line_addr < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return out[lo].line_addr == addr ? (int)lo : -1;
 }
 
-/* coalesce_group() for an affine group.  Returns -1 if it cannot tell (the
- * addresses wrap), and the caller takes the general path. */
-static int coalesce_group_affine(const coalesce_config *config, const wst_record *record,
-                                 uint64_t stride, unsigned lane_lo, unsigned lane_hi,
-                                 ws_request *out)
+/* Marks bytes [start, last] in the requests of the lines they cover,
+ * appended in order; -1 if a line lies before the last request's. */
+static int coalesce_mark_span(unsigned shift, uint64_t start, uint64_t last, ws_request *out,
+                              unsigned *count)
 {
-    unsigned shift = (unsigned)__builtin_ctz(config->line_bytes), size = record->size;
-    unsigned lanes = lane_hi - lane_lo;
-    uint32_t group = (uint32_t)(((UINT64_C(1) << lanes) - 1) << lane_lo);
-    uint32_t active = record->mask & group;
-    unsigned count = 0;
-    if (!active)
-        return 0;
-    if (stride == 0)
-        active &= 0 - active; /* a broadcast: every lane asks for the lowest one's bytes */
-    if (active == group && stride == size &&
-        (count = coalesce_contiguous(shift, record->addr[lane_lo], (uint64_t)lanes * size, out)))
-        goto finish;
-    int descending = (int64_t)stride < 0;
-    for (unsigned k = 0; k < lanes; k++) {
-        unsigned lane = descending ? lane_hi - 1 - k : lane_lo + k;
-        if (!(active >> lane & 1))
-            continue;
-        uint64_t addr = record->addr[lane], last = coalesce_last_byte(addr, size);
-        int at = coalesce_append_line(out, &count, addr >> shift, shift);
+    uint64_t line_bytes = UINT64_C(1) << shift;
+    if (start >> shift == last >> shift) { /* inside one line: most spans */
+        int at = coalesce_append_line(out, count, start >> shift, shift);
         if (at < 0)
             return -1;
-        unsigned offset = (unsigned)(addr & (config->line_bytes - 1));
-        if (last >> shift == addr >> shift) {
-            coalesce_mark_bytes(out[at].byte_mask, offset, (unsigned)(last - addr) + 1);
+        unsigned from = (unsigned)(start & (line_bytes - 1));
+        coalesce_mark_range(out[at].byte_mask, from, from + (unsigned)(last - start) + 1);
+        return 0;
+    }
+    for (uint64_t line = start >> shift; line <= last >> shift; line++) {
+        int at = coalesce_append_line(out, count, line, shift);
+        if (at < 0)
+            return -1;
+        uint64_t lo = line << shift, hi = lo + (line_bytes - 1);
+        uint64_t from = start > lo ? start : lo, to = last < hi ? last : hi;
+        coalesce_mark_range(out[at].byte_mask, (unsigned)(from - lo), (unsigned)(to - lo) + 1);
+    }
+    return 0;
+}
+
+/* The lanes of `active` (one group's) as byte ranges: taken in lane order
+ * (descending: highest first), each lane whose element starts right after
+ * the previous one's joins its range, and each range is marked line by
+ * line, its requests appended (coalesce_append_line).  Coalesced
+ * instructions are one or a few ranges, so this needs no sorting.  -1 when
+ * a new line would go between two requested ones (or an element would pass
+ * 2^64 - 1): the general path decides. */
+static int coalesce_ranges(const coalesce_config *config, const wst_record *record,
+                           uint32_t active, int descending, ws_request *out)
+{
+    unsigned shift = (unsigned)__builtin_ctz(config->line_bytes), size = record->size;
+    unsigned count = 0;
+    uint64_t start = 0, last = 0;
+    int open = 0;
+    while (active) {
+        unsigned lane = descending ? 31u - (unsigned)__builtin_clz(active)
+                                   : (unsigned)__builtin_ctz(active);
+        active &= ~(UINT32_C(1) << lane);
+        uint64_t addr = record->addr[lane];
+        if (addr > UINT64_MAX - (size - 1))
+            return -1;
+        if (open && last != UINT64_MAX && addr == last + 1) {
+            last = addr + size - 1;
             continue;
         }
-        unsigned head = config->line_bytes - offset;
-        coalesce_mark_bytes(out[at].byte_mask, offset, head);
-        int next = coalesce_append_line(out, &count, (addr >> shift) + 1, shift);
-        if (next < 0)
+        if (open && coalesce_mark_span(shift, start, last, out, &count) != 0)
             return -1;
-        coalesce_mark_bytes(out[next].byte_mask, 0, (unsigned)(last - addr) + 1 - head);
+        start = addr;
+        last = addr + size - 1;
+        open = 1;
     }
-finish:
+    if (open && coalesce_mark_span(shift, start, last, out, &count) != 0)
+        return -1;
     for (unsigned i = 0; i < count; i++)
         coalesce_finish_request(&out[i], config->line_bytes);
     return (int)count;
 }
 
-/* One group: the affine path when the record is affine and it can. */
+/* coalesce_ranges() for an affine group of adjacent elements (stride =
+ * size): each run of consecutive active lanes is one range, found from the
+ * mask a run at a time rather than a lane at a time. */
+static int coalesce_runs(const coalesce_config *config, const wst_record *record,
+                         uint32_t active, ws_request *out)
+{
+    unsigned shift = (unsigned)__builtin_ctz(config->line_bytes), size = record->size;
+    unsigned count = 0;
+    while (active) {
+        unsigned lo = (unsigned)__builtin_ctz(active);
+        uint64_t run = (uint64_t)active >> lo;
+        unsigned lanes = (unsigned)__builtin_ctzll(~run); /* run < 2^32: ~run has a zero */
+        active &= (uint32_t)~(((UINT64_C(1) << lanes) - 1) << lo);
+        uint64_t start = record->addr[lo], bytes = (uint64_t)lanes * size;
+        if (start > UINT64_MAX - (bytes - 1) ||
+            coalesce_mark_span(shift, start, start + bytes - 1, out, &count) != 0)
+            return -1;
+    }
+    for (unsigned i = 0; i < count; i++)
+        coalesce_finish_request(&out[i], config->line_bytes);
+    return (int)count;
+}
+
+/* One group: by ranges when it can (an affine record's lanes taken in
+ * address order, so a negative stride from the highest lane, and adjacent
+ * elements a run at a time; a broadcast asks for the lowest active lane's
+ * bytes), else the general path. */
 static unsigned coalesce_one_group(const coalesce_config *config, const wst_record *record,
                                    const uint64_t *stride, unsigned lane_lo, unsigned lane_hi,
                                    ws_request *out)
 {
-    if (stride) {
-        int n = coalesce_group_affine(config, record, *stride, lane_lo, lane_hi, out);
-        if (n >= 0)
-            return (unsigned)n;
-    }
+    unsigned lanes = lane_hi - lane_lo;
+    uint32_t group = (uint32_t)(((UINT64_C(1) << lanes) - 1) << lane_lo);
+    uint32_t active = record->mask & group;
+    if (!active)
+        return 0;
+    if (stride && *stride == 0)
+        active &= 0 - active;
+    int n = stride && *stride == record->size
+                ? coalesce_runs(config, record, active, out)
+                : coalesce_ranges(config, record, active, stride && (int64_t)*stride < 0, out);
+    if (n >= 0)
+        return (unsigned)n;
     return coalesce_group(config, record, lane_lo, lane_hi, out);
 }
 

@@ -32,9 +32,15 @@ typedef struct warp_state {
  * functional order's hot array stays small. */
 enum { TIMED_LOAD_HISTORY = 32 }; /* the loads a record's `waits` can name */
 
-typedef struct timed_warp {
+/* What the timed scheduler reads of every live warp each cycle it looks
+ * (can the warp issue?), in a small array of its own so that look walks
+ * little memory; the rest of a warp's timing is in timed_warp. */
+typedef struct timed_head {
     uint64_t ready_at;  /* the first cycle its next instruction may issue */
     uint32_t gap_left;  /* non-memory instructions before its next record */
+} timed_head;
+
+typedef struct timed_warp {
     uint32_t loads_seen; /* loads issued (the history's newest is at loads_seen - 1) */
     uint64_t all_loads; /* when its last outstanding load is back */
     uint64_t stores_back; /* when its last store is acknowledged (it ends no sooner) */
@@ -58,6 +64,7 @@ typedef struct sm_state {
     uint64_t steps;
     uint32_t group_next, group_end; /* qN: this SM's group in the CTA list */
     /* Timed (sched_timed.c). */
+    timed_head *head;      /* [warp slots] */
     timed_warp *timed;     /* [warp slots] */
     uint8_t *ready;        /* [warp slots]: can issue this cycle, as orders see it */
     uint64_t ldst_free;    /* the LD/ST unit takes its next instruction from then */

@@ -25,8 +25,10 @@ static int returns_data(unsigned kind) { return kind == WST_LOAD || kind == WST_
 
 void sched_timed_free(sm_state *sm)
 {
+    free(sm->head);
     free(sm->timed);
     free(sm->ready);
+    sm->head = NULL;
     sm->timed = NULL;
     sm->ready = NULL;
 }
@@ -43,9 +45,10 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         /* Not cleared: a slot's timing is set when a warp takes it, so the
          * slots no warp takes are never touched (an 80-SM GPU running a
          * small kernel pages in only what it uses). */
+        sm->head = malloc((s->warp_slots + 1) * sizeof *sm->head);
         sm->timed = malloc((s->warp_slots + 1) * sizeof *sm->timed);
         sm->ready = calloc(s->warp_slots + 1, 1);
-        if (!sm->timed || !sm->ready)
+        if (!sm->head || !sm->timed || !sm->ready)
             return ws_fail(err, "out of memory");
         sm->ldst_free = sm->wake = s->cycle;
         sm->ldst_issued = 0;
@@ -82,16 +85,18 @@ static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
                 back = when;
         }
     }
-    t->gap_left = head.gap;
-    if (back > t->ready_at)
-        t->ready_at = back;
+    timed_head *h = &sm->head[slot];
+    h->gap_left = head.gap;
+    if (back > h->ready_at)
+        h->ready_at = back;
 }
 
 void sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, uint32_t warps)
 {
     sm_state *sm = &s->sms[sm_index];
     for (uint32_t w = first_slot; w < first_slot + warps; w++) {
-        sm->timed[w] = (timed_warp){.ready_at = s->cycle};
+        sm->head[w] = (timed_head){.ready_at = s->cycle};
+        sm->timed[w] = (timed_warp){0};
         if (sm->warps[w].active)
             prepare_head(s, sm, w);
     }
@@ -117,7 +122,7 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     if (o->ldst_free > sm->ldst_free)
         sm->ldst_free = o->ldst_free;
     sm->ldst_ring[sm->ldst_issued++ % (s->config.timing.ldst_queue + 1)] = sm->ldst_free;
-    t->ready_at = s->cycle + 1;
+    sm->head[s->last_slot].ready_at = s->cycle + 1;
     if (!s->last_warp_done) {
         prepare_head(s, sm, s->last_slot);
         return;
@@ -145,31 +150,17 @@ static uint64_t ldst_open(const sched *s, const sm_state *sm)
     return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
 }
 
-/* Can the warp in `slot` issue now?  And if not, from when might it? */
-static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t *from)
+/* Can the warp in `slot` issue now?  And if not, from when might it?
+ * `open` is ldst_open(s, sm), found once for all the SM's warps. */
+static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t open,
+                     uint64_t *from)
 {
-    const timed_warp *t = &sm->timed[slot];
-    uint64_t when = t->ready_at, open = ldst_open(s, sm);
-    if (t->gap_left == 0 && open > when) /* a record needs the LD/ST unit */
+    const timed_head *h = &sm->head[slot];
+    uint64_t when = h->ready_at;
+    if (h->gap_left == 0 && open > when) /* a record needs the LD/ST unit */
         when = open;
     *from = when;
     return when <= s->cycle;
-}
-
-/* Why scheduler t issued nothing this cycle (timed_stats.h's order). */
-static stall_cause cause_of(const sched *s, const sm_state *sm, const warp_view *v)
-{
-    if (v->live_count == 0)
-        return STALL_NO_WARP;
-    int pipeline = 0;
-    for (uint32_t k = 0; k < v->live_count; k++) {
-        uint32_t slot = v->by_age[k];
-        if (v->ready[slot])
-            return STALL_THROTTLED;
-        const timed_warp *t = &sm->timed[slot];
-        pipeline |= t->ready_at <= s->cycle && t->gap_left == 0;
-    }
-    return pipeline ? STALL_PIPELINE : STALL_MEMORY;
 }
 
 /* Adds `cycles` (which may wrap to take some back) to scheduler t's
@@ -203,6 +194,16 @@ static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t,
     account(s, sm, sm_index, t, end);
 }
 
+/* `wake`, or sooner if a draining CTA's last load is back before it (it
+ * retires then), and never before the next cycle. */
+static uint64_t wake_no_later(const sched *s, const sm_state *sm, uint64_t wake)
+{
+    for (uint32_t c = 0; c < s->cta_slots; c++)
+        if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < wake)
+            wake = sm->ctas[c].done_at;
+    return wake > s->cycle ? wake : s->cycle + 1;
+}
+
 /* The first cycle after this one at which anything on the SM can change.
  * A warp that can issue but was held back by the order means: look again
  * next cycle, as if stepping every cycle; an order steady when idle
@@ -213,13 +214,13 @@ static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t,
  * issue and the same cause. */
 static uint64_t next_wake(const sched *s, const sm_state *sm)
 {
-    uint64_t wake = UINT64_MAX;
+    uint64_t wake = UINT64_MAX, open = ldst_open(s, sm);
     int held = 0;
     for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
         uint64_t from;
         if (!sm->live[slot])
             continue;
-        if (can_issue(s, sm, slot, &from)) {
+        if (can_issue(s, sm, slot, open, &from)) {
             if (!s->options.warp->steady_when_idle)
                 return s->cycle + 1;
             held = 1;
@@ -230,14 +231,11 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
     }
     /* Stepping every cycle, a held SM would see each pipeline stall begin. */
     for (uint32_t slot = 0; held && slot < s->warp_slots; slot++) {
-        const timed_warp *t = &sm->timed[slot];
-        if (sm->live[slot] && t->gap_left == 0 && t->ready_at > s->cycle && t->ready_at < wake)
-            wake = t->ready_at;
+        const timed_head *h = &sm->head[slot];
+        if (sm->live[slot] && h->gap_left == 0 && h->ready_at > s->cycle && h->ready_at < wake)
+            wake = h->ready_at;
     }
-    for (uint32_t c = 0; c < s->cta_slots; c++)
-        if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < wake)
-            wake = sm->ctas[c].done_at;
-    return wake > s->cycle ? wake : s->cycle + 1;
+    return wake_no_later(s, sm, wake);
 }
 
 /* A CTA of the SM whose last load is back retires (its events queued, a
@@ -257,8 +255,11 @@ static int retire_due(sched *s, uint32_t sm_index, ws_error *err)
 }
 
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
- * nothing more on this SM this cycle. */
-static int issue_on_sm(sched *s, sched_event *e)
+ * nothing more on this SM this cycle.  On the way it notes whether any
+ * live warp could issue (*any_ready) and, of those that could not, the
+ * soonest cycle one could (*soonest): when none could, that is next_wake's
+ * answer without a second look at every warp. */
+static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_ready)
 {
     uint32_t sm_index = s->pos_sm;
     sm_state *sm = &s->sms[sm_index];
@@ -268,19 +269,37 @@ static int issue_on_sm(sched *s, sched_event *e)
         uint32_t t = s->pos_slot % schedulers, round = s->pos_slot / schedulers;
         s->pos_slot++;
         warp_view v = sched_view(s, sm, sm_index, t);
+        uint64_t open = ldst_open(s, sm);
+        int ready_here = 0, pipeline = 0;
+        /* Only the view's live slots are set: the orders read no other
+         * (warp_order.h), so the flags are never cleared. */
         for (uint32_t k = 0; k < v.live_count; k++) {
             uint64_t from;
             uint32_t slot = v.by_age[k];
-            sm->ready[slot] = (uint8_t)can_issue(s, sm, slot, &from);
+            const timed_head *h = &sm->head[slot];
+            int ready = can_issue(s, sm, slot, open, &from);
+            sm->ready[slot] = (uint8_t)ready;
+            ready_here |= ready;
+            /* Its instruction waits only for the LD/ST unit. */
+            pipeline |= h->ready_at <= s->cycle && h->gap_left == 0;
+            if (!ready && from < *soonest)
+                *soonest = from;
         }
-        int32_t slot = v.live_count ? order->pick(s->order, &v) : -1;
+        *any_ready |= ready_here;
+        /* With no warp ready every order picks none and changes nothing
+         * (warp_order.h), so it is not asked. */
+        int32_t slot = ready_here ? order->pick(s->order, &v) : -1;
         if (slot < 0 && round == 0) { /* an idle cycle, charged to its cause */
             account(s, sm, sm_index, t, s->cycle);
-            sm->cause[t] = (uint8_t)cause_of(s, sm, &v);
+            /* Why it issued nothing (timed_stats.h's order): no warp, a
+             * ready warp the order held back, a warp waiting only for the
+             * LD/ST unit, or every warp waiting for its loads. */
+            sm->cause[t] = (uint8_t)(v.live_count == 0 ? STALL_NO_WARP
+                                     : ready_here      ? STALL_THROTTLED
+                                     : pipeline        ? STALL_PIPELINE
+                                                       : STALL_MEMORY);
             account(s, sm, sm_index, t, s->cycle + 1);
         }
-        for (uint32_t k = 0; k < v.live_count; k++)
-            sm->ready[v.by_age[k]] = 0;
         if (slot < 0)
             continue;
         if (round == 0) {
@@ -290,10 +309,10 @@ static int issue_on_sm(sched *s, sched_event *e)
         }
         s->issued_here = 1;
         s->kernel_stats.instructions++;
-        timed_warp *tw = &sm->timed[slot];
-        tw->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
-        if (tw->gap_left) { /* a non-memory instruction of the gap: no event */
-            tw->gap_left--;
+        timed_head *h = &sm->head[slot];
+        h->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
+        if (h->gap_left) { /* a non-memory instruction of the gap: no event */
+            h->gap_left--;
             if (order->issued)
                 order->issued(s->order, &v, (uint32_t)slot, 0);
             continue;
@@ -339,9 +358,13 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
                 if (due != 0)
                     return due < 0 ? -1 : 2; /* its events first; this SM goes on after */
             }
-            if (issue_on_sm(s, e) == 1)
+            uint64_t soonest = UINT64_MAX;
+            int any_ready = 0;
+            if (issue_on_sm(s, e, &soonest, &any_ready) == 1)
                 return 1;
-            sm->wake = s->issued_here ? s->cycle + 1 : next_wake(s, sm);
+            sm->wake = s->issued_here ? s->cycle + 1
+                       : any_ready    ? next_wake(s, sm)
+                                      : wake_no_later(s, sm, soonest);
             s->issued_here = 0;
             s->pos_slot = 0;
             s->pos_sm++;

@@ -29,7 +29,8 @@ typedef struct warp_view {
     const uint8_t *live;    /* [slot_count]: the slot's warp has records left */
     /* [slot_count], timed replay (docs/metrics.md §12): the live warp can
      * issue this cycle (its loads are back, its scheduler's LD/ST unit is
-     * free).  NULL in the functional order, where every live warp can. */
+     * free).  NULL in the functional order, where every live warp can.
+     * Set for the view's live slots only: other slots hold stale flags. */
     const uint8_t *ready;
     uint32_t slot_count;    /* warp slots of the SM; slot s is scheduler s mod schedulers' */
     uint32_t schedulers;
@@ -71,7 +72,9 @@ typedef struct warp_order_ops {
     void (*kernel_begin)(void *state, uint32_t slots, uint32_t pc_count);
     /* A new warp took a slot (optional). */
     void (*arrived)(void *state, uint32_t sm, uint32_t slot);
-    /* The slot to issue from among the scheduler's live warps, or -1. */
+    /* The slot to issue from among the scheduler's live warps, or -1.  In
+     * the timed replay, with no live warp ready, it must return -1 and
+     * change no state: the scheduler then does not call it (sched_timed.c). */
     int32_t (*pick)(void *state, const warp_view *v);
     /* pick's -1 changes no state and stays -1 until the scheduler's live
      * or ready warps change: a timed SM whose ready warps the order holds

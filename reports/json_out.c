@@ -7,6 +7,7 @@
 
 #include "reports/json_bounds.h"
 #include "reports/pc_label.h"
+#include "util/json_print.h"
 #include "util/json_stream.h"
 #include "util/outfile.h"
 
@@ -17,8 +18,10 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
         return -1;
     FILE *stream = ws_outfile_stream(out);
     /* Printed whole, then written at once: json_dumpf writes each token
-     * with its own fwrite, a quarter of the printing's cost. */
-    char *text = json_dumps(doc, REPORT_JSON_FLAGS);
+     * with its own fwrite, a quarter of the printing's cost; and printed
+     * by util/json_print.h, not json_dumps, whose loop check and snprintf
+     * per number were most of the rest. */
+    char *text = json_print_compact(doc, REPORT_JSON_PRECISION);
     errno = 0;
     if (!text || fputs(text, stream) == EOF || fputc('\n', stream) == EOF) {
         if (text)
@@ -38,7 +41,7 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
 {
     if (!spool)
         return report_json_write(path, doc, err);
-    char *text = json_dumps(doc, REPORT_JSON_FLAGS);
+    char *text = json_print_compact(doc, REPORT_JSON_PRECISION);
     const char *at = text ? json_empty_array_at(text, "kernels") : NULL;
     if (!at) {
         free(text);

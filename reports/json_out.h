@@ -17,8 +17,11 @@
 #include "util/error.h"
 
 /* How reports are printed: compact (report version 3; indentation was
- * most of a large report), ten significant digits. */
-#define REPORT_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(10))
+ * most of a large report), ten significant digits.  report_json_write
+ * prints them with util/json_print.h, the same bytes as json_dumps with
+ * these flags (what the kernel spool's entries are printed with). */
+#define REPORT_JSON_PRECISION 10
+#define REPORT_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(REPORT_JSON_PRECISION))
 
 /* Writes doc to path ("-" = stdout) atomically (util/outfile.h). */
 int report_json_write(const char *path, const json_t *doc, ws_error *err);

@@ -320,3 +320,166 @@ Test(coalesce, affine_path_equals_general_path)
                 }
     cr_assert_gt(checked, 3000);
 }
+
+/* Adjacent elements (stride = size) with inactive lanes: each run of
+ * active lanes is one byte range.  Worked by hand: 4 B elements from
+ * 0x1004, lanes 1-31 active, 128 B lines: lane 1 starts at 0x1008 and lane
+ * 31 ends at 0x1083, so line 0x1000 has bytes 8-127 (120, sectors 0-3) and
+ * line 0x1080 bytes 0-3 (4, sector 0).  Lanes 0, 1 and 3 from 0: one line,
+ * bytes 0-7 and 12-15 (12). */
+Test(coalesce, adjacent_elements_with_inactive_lanes)
+{
+    coalesce_config config = {.line_bytes = 128, .half_warp = 0};
+    ws_request out[COALESCE_MAX_REQUESTS];
+    wst_record rec = make_record(32, 0x1004, 4, 4);
+    rec.mask = 0xfffffffeu;
+    cr_assert_eq(coalesce_record_affine(&config, &rec, 4, 0, out, NULL, NULL), 2);
+    cr_assert_eq(out[0].line_addr, 0x1000);
+    cr_assert_eq(out[0].bytes_used, 120);
+    cr_assert_eq(out[0].sector_mask, 0xf);
+    cr_assert_eq(out[0].byte_mask[0], ~UINT64_C(0) << 8);
+    cr_assert_eq(out[0].byte_mask[1], ~UINT64_C(0));
+    cr_assert_eq(out[1].line_addr, 0x1080);
+    cr_assert_eq(out[1].bytes_used, 4);
+    cr_assert_eq(out[1].sector_mask, 0x1);
+    cr_assert_eq(out[1].byte_mask[0], 0xf);
+
+    rec = make_record(32, 0, 4, 4);
+    rec.mask = 0xb; /* lanes 0, 1, 3 */
+    cr_assert_eq(coalesce_record_affine(&config, &rec, 4, 0, out, NULL, NULL), 1);
+    cr_assert_eq(out[0].bytes_used, 12);
+    cr_assert_eq(out[0].byte_mask[0], UINT64_C(0xf0ff));
+}
+
+/* Property: for adjacent elements the runs of active lanes give exactly
+ * the general path's requests, whatever the runs' shape: one lane, gaps
+ * inside a line, runs sharing a line, a run across the half-warp boundary,
+ * and ranges running past 2^64 - 1 (where the affine path falls back). */
+Test(coalesce, adjacent_element_runs_equal_general_path)
+{
+    static const uint32_t masks[] = {0xfffffffeu, 0x7fffffffu, 0xffff0000u, 0x0000ffffu,
+                                     0xff00ff00u, 0xaaaaaaaau, 0x0f0f0f0fu, 0x80000001u,
+                                     0xfffeffffu, 0x00018000u, 0x00000001u, 0xffffffffu};
+    static const uint64_t bases[] = {0, 4, 100, 4093, 1u << 20, UINT64_MAX - 100, UINT64_MAX - 40};
+    static const unsigned sizes[] = {1, 2, 4, 8, 16};
+    int checked = 0;
+    for (size_t m = 0; m < sizeof masks / sizeof *masks; m++)
+        for (size_t b = 0; b < sizeof bases / sizeof *bases; b++)
+            for (size_t z = 0; z < 5; z++)
+                for (int variant = 0; variant < 8; variant++) {
+                    wst_record rec = make_record(32, bases[b], sizes[z], sizes[z]);
+                    rec.mask = masks[m];
+                    coalesce_config config = {.line_bytes = 32u << (variant % 4),
+                                              .half_warp = variant >= 4};
+                    ws_request want[COALESCE_MAX_REQUESTS], got[COALESCE_MAX_REQUESTS];
+                    int nw = coalesce_record(&config, &rec, 1, want, NULL, NULL);
+                    int ng = coalesce_record_affine(&config, &rec, sizes[z], 1, got, NULL, NULL);
+                    cr_assert_eq(ng, nw, "mask %#x base %#llx size %u variant %d", masks[m],
+                                 (unsigned long long)bases[b], sizes[z], variant);
+                    cr_assert_eq(memcmp(got, want, (size_t)nw * sizeof *got), 0,
+                                 "mask %#x base %#llx size %u variant %d", masks[m],
+                                 (unsigned long long)bases[b], sizes[z], variant);
+                    checked++;
+                }
+    cr_assert_eq(checked, 12 * 7 * 5 * 8);
+}
+
+/* The requests a group should make, found byte by byte (docs/metrics.md
+ * §2): every line an active lane's element touches, ascending, with the
+ * bytes asked for.  Returns the count. */
+static int reference_group(const wst_record *rec, unsigned line, unsigned lo, unsigned hi,
+                           uint64_t *lines, uint64_t masks[][REQUEST_MASK_WORDS])
+{
+    int n = 0;
+    for (unsigned lane = lo; lane < hi; lane++) {
+        if (!(rec->mask >> lane & 1))
+            continue;
+        for (unsigned b = 0; b < rec->size; b++) {
+            uint64_t addr = rec->addr[lane] + b, at = addr / line * line;
+            int i = 0;
+            while (i < n && lines[i] < at)
+                i++;
+            if (i == n || lines[i] != at) {
+                memmove(&lines[i + 1], &lines[i], (size_t)(n - i) * sizeof *lines);
+                memmove(&masks[i + 1], &masks[i], (size_t)(n - i) * sizeof *masks);
+                memset(masks[i], 0, sizeof masks[i]);
+                lines[i] = at;
+                n++;
+            }
+            masks[i][(addr - at) / 64] |= UINT64_C(1) << ((addr - at) % 64);
+        }
+    }
+    return n;
+}
+
+/* Property: records that are not affine but nearly coalesced (runs of
+ * adjacent elements with jumps forward and back, repeated elements, rows
+ * of a tile) give the requests found byte by byte, whichever path takes
+ * them. */
+Test(coalesce, runs_of_adjacent_elements_match_the_bytes)
+{
+    uint64_t seed = 777;
+    for (int iter = 0; iter < 4000; iter++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        static const unsigned sizes[] = {1, 2, 4, 8, 16};
+        unsigned size = sizes[(seed >> 33) % 5];
+        wst_record rec = make_record(32, 0, 0, size);
+        rec.mask = iter % 3 ? 0xffffffffu : (uint32_t)(seed >> 5);
+        uint64_t addr = 4096 + (seed >> 40) % 512;
+        for (unsigned lane = 0; lane < 32; lane++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            unsigned r = (unsigned)(seed >> 58); /* 0..63 */
+            if (r < 3)
+                addr += (seed >> 20) % 700; /* a jump forward */
+            else if (r < 5)
+                addr -= (seed >> 20) % 300; /* a jump back */
+            else if (r == 5)
+                addr -= size; /* the previous element again */
+            rec.addr[lane] = addr;
+            addr += size;
+        }
+        unsigned line = 32u << (iter % 4);
+        int half = iter / 4 % 2;
+        coalesce_config config = {.line_bytes = line, .half_warp = half};
+        ws_request out[COALESCE_MAX_REQUESTS];
+        int n = coalesce_record(&config, &rec, 0, out, NULL, NULL);
+        uint64_t lines[COALESCE_MAX_REQUESTS], masks[COALESCE_MAX_REQUESTS][REQUEST_MASK_WORDS];
+        int want = 0;
+        for (unsigned g = 0; g < (half ? 2u : 1u); g++) {
+            unsigned lo = half ? g * 16 : 0, hi = half ? lo + 16 : 32;
+            int m = reference_group(&rec, line, lo, hi, lines, masks);
+            for (int i = 0; i < m; i++, want++) {
+                cr_assert_lt(want, n, "iter %d: too few requests", iter);
+                cr_assert_eq(out[want].line_addr, lines[i], "iter %d request %d", iter, want);
+                cr_assert_eq(out[want].group, g, "iter %d request %d", iter, want);
+                cr_assert_eq(memcmp(out[want].byte_mask, masks[i], sizeof masks[i]), 0,
+                             "iter %d request %d", iter, want);
+                unsigned bytes = 0;
+                for (unsigned w = 0; w < REQUEST_MASK_WORDS; w++)
+                    bytes += (unsigned)__builtin_popcountll(masks[i][w]);
+                cr_assert_eq(out[want].bytes_used, bytes, "iter %d request %d", iter, want);
+            }
+        }
+        cr_assert_eq(n, want, "iter %d", iter);
+    }
+}
+
+/* A 4 x 4 tile read down its columns (gaussian's loads): lanes 0-3 touch
+ * four lines 256 B apart, lanes 4-7 the same lines 4 B on, and so on.
+ * Worked by hand with 128 B lines: four requests, lines 0x1000, 0x1100,
+ * 0x1200 and 0x1300, each with bytes 0-15 (16 bytes, sector 0). */
+Test(coalesce, tile_lanes_come_back_to_their_lines)
+{
+    coalesce_config config = {.line_bytes = 128, .half_warp = 0};
+    wst_record rec = make_record(16, 0, 0, 4);
+    for (unsigned lane = 0; lane < 16; lane++)
+        rec.addr[lane] = 0x1000 + (lane % 4) * 0x100 + (lane / 4) * 4;
+    ws_request out[COALESCE_MAX_REQUESTS];
+    cr_assert_eq(coalesce_record(&config, &rec, 0, out, NULL, NULL), 4);
+    for (unsigned i = 0; i < 4; i++) {
+        cr_assert_eq(out[i].line_addr, 0x1000 + i * 0x100);
+        cr_assert_eq(out[i].bytes_used, 16);
+        cr_assert_eq(out[i].byte_mask[0], 0xffff);
+        cr_assert_eq(out[i].sector_mask, 0x1);
+    }
+}

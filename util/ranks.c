@@ -8,7 +8,66 @@
 #include <unistd.h>
 
 #ifdef WS_MPI
+#include <dlfcn.h>
 #include <mpi.h>
+
+/* Open MPI is opened when a launcher started this process as a rank, not
+ * linked: loading and relocating its libraries cost every process about
+ * 0.6 ms of CPU, a tenth of a small timed compare (bench/RESULTS.md,
+ * "Timed replay against Accel-Sim: speed").  Its calls go through these
+ * pointers, typed as mpi.h declares them; its predefined handles are the
+ * addresses of its globals (mpi.h's OMPI_PREDEFINED_GLOBAL), found by name.
+ * WS_LIBMPI is the library's path (Makefile, from mpicc). */
+static struct {
+    __typeof__(MPI_Init) *init;
+    __typeof__(MPI_Finalize) *finalize;
+    __typeof__(MPI_Comm_rank) *comm_rank;
+    __typeof__(MPI_Comm_size) *comm_size;
+    __typeof__(MPI_Gather) *gather;
+    __typeof__(MPI_Gatherv) *gatherv;
+    __typeof__(MPI_Ssend) *ssend;
+    __typeof__(MPI_Probe) *probe;
+    __typeof__(MPI_Get_count) *get_count;
+    __typeof__(MPI_Recv) *recv;
+    __typeof__(MPI_Allreduce) *allreduce;
+    MPI_Comm world;
+    MPI_Datatype byte, int_type, long_long;
+    MPI_Op max;
+} mpi;
+
+/* Opens Open MPI and finds what is used of it: NULL, or why not. */
+static const char *mpi_load(void)
+{
+    /* Global: Open MPI's own plug-ins resolve its symbols. */
+    void *lib = dlopen(WS_LIBMPI, RTLD_NOW | RTLD_GLOBAL);
+    if (!lib)
+        return dlerror();
+    const struct {
+        void **to;
+        const char *name;
+    } syms[] = {
+        {(void **)&mpi.init, "MPI_Init"},
+        {(void **)&mpi.finalize, "MPI_Finalize"},
+        {(void **)&mpi.comm_rank, "MPI_Comm_rank"},
+        {(void **)&mpi.comm_size, "MPI_Comm_size"},
+        {(void **)&mpi.gather, "MPI_Gather"},
+        {(void **)&mpi.gatherv, "MPI_Gatherv"},
+        {(void **)&mpi.ssend, "MPI_Ssend"},
+        {(void **)&mpi.probe, "MPI_Probe"},
+        {(void **)&mpi.get_count, "MPI_Get_count"},
+        {(void **)&mpi.recv, "MPI_Recv"},
+        {(void **)&mpi.allreduce, "MPI_Allreduce"},
+        {(void **)&mpi.world, "ompi_mpi_comm_world"},
+        {(void **)&mpi.byte, "ompi_mpi_byte"},
+        {(void **)&mpi.int_type, "ompi_mpi_int"},
+        {(void **)&mpi.long_long, "ompi_mpi_long_long_int"},
+        {(void **)&mpi.max, "ompi_mpi_op_max"},
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
+        if (!(*syms[i].to = dlsym(lib, syms[i].name)))
+            return dlerror();
+    return NULL;
+}
 #endif
 
 /* The process's place in the job: process-wide by nature, set once by
@@ -48,24 +107,31 @@ void ranks_begin(int *argc, char ***argv)
     uint32_t rank = 0, size = 1;
     if (!launcher_place(&rank, &size))
         return; /* a plain process: rank 0 of 1, MPI never started */
+    const char *cannot = "this warpscope was built without MPI";
 #ifdef WS_MPI
-    int r = 0, s = 1;
-    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+    static char why[160];
+    const char *missing = mpi_load();
+    if (!missing) {
+        int r = 0, s = 1;
+        if (mpi.init(argc, argv) != MPI_SUCCESS)
+            return;
+        me.joined = 1;
+        mpi.comm_rank(mpi.world, &r);
+        mpi.comm_size(mpi.world, &s);
+        me.rank = (uint32_t)r;
+        me.size = (uint32_t)s;
         return;
-    me.joined = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    MPI_Comm_size(MPI_COMM_WORLD, &s);
-    me.rank = (uint32_t)r;
-    me.size = (uint32_t)s;
-#else
+    }
+    snprintf(why, sizeof why, "cannot load Open MPI: %s", missing);
+    cannot = why;
+#endif
     (void)argc, (void)argv;
-    /* mpirun started R copies of a build that cannot talk: rank 0 works
-     * alone, the others leave at once (ranks_size() stays 1 for them all). */
+    /* mpirun started R copies that cannot talk: rank 0 works alone, the
+     * others leave at once (ranks_size() stays 1 for them all). */
     me.rank = rank;
     me.launched = size;
     if (size > 1 || rank > 0)
-        me.single = "this warpscope was built without MPI";
-#endif
+        me.single = cannot;
 }
 
 void ranks_end(void)
@@ -73,7 +139,7 @@ void ranks_end(void)
 #ifdef WS_MPI
     if (!me.joined)
         return;
-    MPI_Finalize();
+    mpi.finalize();
     me.joined = 0;
     /* Rank 0 carries the job's status (the split commands give it every
      * rank's); the others leave at once and quietly, so that mpirun, ending
@@ -186,7 +252,7 @@ int ranks_gather(int status, const void *data, size_t size, ranks_part **parts, 
                          !(counts = malloc(sizeof *counts * me.size)) ||
                          !(offsets = malloc(sizeof *offsets * me.size))))
         rc = -1; /* still takes part, so that no rank waits for ever */
-    MPI_Gather(head, 2, MPI_LONG_LONG, heads, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    mpi.gather(head, 2, mpi.long_long, heads, 2, mpi.long_long, 0, mpi.world);
     long long total = 0;
     if (me.rank == 0 && rc == 0) {
         for (uint32_t i = 0; i < me.size; i++) {
@@ -198,7 +264,7 @@ int ranks_gather(int status, const void *data, size_t size, ranks_part **parts, 
             rc = -1, total = 0, memset(counts, 0, sizeof *counts * me.size),
             memset(offsets, 0, sizeof *offsets * me.size);
     }
-    MPI_Gatherv(data, (int)size, MPI_BYTE, all, counts, offsets, MPI_BYTE, 0, MPI_COMM_WORLD);
+    mpi.gatherv(data, (int)size, mpi.byte, all, counts, offsets, mpi.byte, 0, mpi.world);
     if (me.rank == 0 && rc == 0) {
         ranks_part *p = calloc(me.size, sizeof *p);
         for (uint32_t i = 0; p && i < me.size; i++) {
@@ -232,7 +298,7 @@ int ranks_send(uint32_t to, const void *data, size_t size, ws_error *err)
     if (me.joined && to < me.size) {
         if (size > INT_MAX)
             return ws_fail(err, "a message of %zu bytes to rank %u is too large", size, to);
-        return MPI_Ssend(data, (int)size, MPI_BYTE, (int)to, 0, MPI_COMM_WORLD) == MPI_SUCCESS
+        return mpi.ssend(data, (int)size, mpi.byte, (int)to, 0, mpi.world) == MPI_SUCCESS
                    ? 0
                    : ws_fail(err, "sending to rank %u failed", to);
     }
@@ -249,12 +315,12 @@ int ranks_recv(uint32_t from, void **data, size_t *size, ws_error *err)
     if (me.joined && from < me.size) {
         MPI_Status st;
         int count = 0;
-        if (MPI_Probe((int)from, 0, MPI_COMM_WORLD, &st) != MPI_SUCCESS ||
-            MPI_Get_count(&st, MPI_BYTE, &count) != MPI_SUCCESS || count < 0)
+        if (mpi.probe((int)from, 0, mpi.world, &st) != MPI_SUCCESS ||
+            mpi.get_count(&st, mpi.byte, &count) != MPI_SUCCESS || count < 0)
             return ws_fail(err, "receiving from rank %u failed", from);
         if (!(*data = malloc(count ? (size_t)count : 1)))
             return ws_fail(err, "out of memory");
-        if (MPI_Recv(*data, count, MPI_BYTE, (int)from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+        if (mpi.recv(*data, count, mpi.byte, (int)from, 0, mpi.world, MPI_STATUS_IGNORE) !=
             MPI_SUCCESS) {
             free(*data);
             *data = NULL;
@@ -272,7 +338,7 @@ int ranks_max_status(int status)
 #ifdef WS_MPI
     if (me.joined && me.size > 1) {
         int all = status;
-        MPI_Allreduce(&status, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        mpi.allreduce(&status, &all, 1, mpi.int_type, mpi.max, mpi.world);
         return all;
     }
 #endif
