@@ -628,18 +628,21 @@ static uint64_t mshr_soonest_free(hierarchy *h, uint32_t sm)
  * the line arrives); for a new line it would allocate, a free MSHR and a
  * way of its set that is not pending (GPGPU-Sim's reservation fails).  So
  * it is a stall, never a bypass.  Advances h->now; returns the cycles
- * waited. */
-static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate)
+ * waited.  The wait changes no cache: the line's slot (or its absence),
+ * found once, holds at every retry and after, in *slot. */
+static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate,
+                            int64_t *slot)
 {
     uint64_t from = h->now;
+    int64_t at = *slot = cache_find(l1, line);
     for (;;) {
-        uint64_t until = cache_pending_until(l1, line, h->now);
+        uint64_t until = cache_slot_pending_until(l1, at, h->now);
         if (until) {
             mshr_entry *e = mshr_of_line(h, sm, line, h->now);
             if (!e || e->merges < h->o.config.mshr_merges)
                 break;
             h->now = until; /* every merge slot taken: the retry hits the arrived line */
-        } else if (cache_contains(l1, line) || !allocate) {
+        } else if (at >= 0 || !allocate) {
             break;
         } else if (!mshr_free(h, sm, h->now)) {
             h->now = mshr_soonest_free(h, sm);
@@ -744,8 +747,9 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             return -1;
         int allocate = polluting;
         if (h->timing) { /* it waits, if it must, for a merge slot or what a fill needs */
-            k->l1.reservation_fails += wait_for_l1(h, l1, is->sm, line, allocate) != 0;
-            if (allocate && !cache_contains(l1, line))
+            int64_t slot;
+            k->l1.reservation_fails += wait_for_l1(h, l1, is->sm, line, allocate, &slot) != 0;
+            if (allocate && slot < 0)
                 mshr = mshr_free(h, is->sm, h->now);
         }
         if (h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
