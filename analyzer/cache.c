@@ -577,6 +577,13 @@ int cache_contains(const cache *c, uint64_t line)
     return find(c, line, (size_t)cache_set_of(c, line) * c->ways) >= 0;
 }
 
+int64_t cache_find(const cache *c, uint64_t line)
+{
+    size_t base = (size_t)set_of(c, line) * c->ways;
+    int64_t at = c->ways == 4 ? find_in(c, line, base, 4) : find(c, line, base);
+    return at < 0 ? -1 : (int64_t)base + at;
+}
+
 int64_t cache_peek(const cache *c, uint64_t line, uint8_t sectors, uint64_t now)
 {
     size_t base = (size_t)cache_set_of(c, line) * c->ways;
@@ -602,13 +609,11 @@ void cache_set_ready(cache *c, uint32_t slot, uint64_t ready) { c->ready[slot] =
 
 uint64_t cache_slot_ready(const cache *c, uint32_t slot) { return c->ready[slot]; }
 
-uint64_t cache_pending_until(const cache *c, uint64_t line, uint64_t now)
+uint64_t cache_slot_pending_until(const cache *c, int64_t slot, uint64_t now)
 {
-    size_t base = (size_t)cache_set_of(c, line) * c->ways;
-    int64_t at = find(c, line, base);
-    if (at < 0 || !c->track_pending || c->ready[base + (size_t)at] <= now)
+    if (slot < 0 || !c->track_pending || c->ready[slot] <= now)
         return 0;
-    return c->ready[base + (size_t)at];
+    return c->ready[slot];
 }
 
 uint64_t cache_replaceable_from(const cache *c, uint64_t line, uint64_t now)

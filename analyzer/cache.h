@@ -141,6 +141,10 @@ void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int alloca
  * 0 if absent. */
 uint32_t cache_invalidate(cache *c, uint64_t line);
 int cache_contains(const cache *c, uint64_t line);
+/* The slot (set x ways + way) holding `line`, or -1.  Found once, it stays
+ * true until the cache next changes: the timed wait for an L1 asks it of
+ * one line at every retry (analyzer/hierarchy.c, wait_for_l1). */
+int64_t cache_find(const cache *c, uint64_t line);
 /* A look through shadow tags (S3 §4.4.3): the slot holding `line` with
  * every one of `sectors` valid (whole lines when unsectored) and not
  * pending at `now`, or -1.  Changes nothing: no promotion, no policy call. */
@@ -152,9 +156,9 @@ void cache_touch(cache *c, uint32_t slot, const cache_req *r);
 /* Reserved-line mode: the line in `slot` is pending until `ready`. */
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready);
 uint64_t cache_slot_ready(const cache *c, uint32_t slot);
-/* The cycle the line's fill arrives when it is present and pending at
- * `now`; 0 otherwise (absent, or valid). */
-uint64_t cache_pending_until(const cache *c, uint64_t line, uint64_t now);
+/* The cycle the fill of the line in `slot` (cache_find's; -1: absent)
+ * arrives when it is pending at `now`; 0 otherwise (absent, or valid). */
+uint64_t cache_slot_pending_until(const cache *c, int64_t slot, uint64_t now);
 /* The first cycle from `now` at which the set of `line` has a way a fill
  * may take (an invalid way, or a line not pending): `now`, or when the
  * soonest pending line arrives (GPGPU-Sim's reservation fail waits for it). */

@@ -628,20 +628,26 @@ static uint64_t mshr_soonest_free(hierarchy *h, uint32_t sm)
  * the line arrives); for a new line it would allocate, a free MSHR and a
  * way of its set that is not pending (GPGPU-Sim's reservation fails).  So
  * it is a stall, never a bypass.  Advances h->now; returns the cycles
- * waited. */
-static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate)
+ * waited.  The wait changes no cache: the line's slot (or its absence),
+ * found once, holds at every retry and after, in *slot.  *mshr is the
+ * MSHR a new fill takes (one free at the final h->now), NULL when the load
+ * takes none (its line is there, or it does not allocate). */
+static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate,
+                            int64_t *slot, mshr_entry **mshr)
 {
     uint64_t from = h->now;
+    int64_t at = *slot = cache_find(l1, line);
+    *mshr = NULL;
     for (;;) {
-        uint64_t until = cache_pending_until(l1, line, h->now);
+        uint64_t until = cache_slot_pending_until(l1, at, h->now);
         if (until) {
             mshr_entry *e = mshr_of_line(h, sm, line, h->now);
             if (!e || e->merges < h->o.config.mshr_merges)
                 break;
             h->now = until; /* every merge slot taken: the retry hits the arrived line */
-        } else if (cache_contains(l1, line) || !allocate) {
+        } else if (at >= 0 || !allocate) {
             break;
-        } else if (!mshr_free(h, sm, h->now)) {
+        } else if (!(*mshr = mshr_free(h, sm, h->now))) {
             h->now = mshr_soonest_free(h, sm);
         } else {
             uint64_t way = cache_replaceable_from(l1, line, h->now);
@@ -744,9 +750,9 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             return -1;
         int allocate = polluting;
         if (h->timing) { /* it waits, if it must, for a merge slot or what a fill needs */
-            k->l1.reservation_fails += wait_for_l1(h, l1, is->sm, line, allocate) != 0;
-            if (allocate && !cache_contains(l1, line))
-                mshr = mshr_free(h, is->sm, h->now);
+            int64_t slot;
+            k->l1.reservation_fails +=
+                wait_for_l1(h, l1, is->sm, line, allocate, &slot, &mshr) != 0;
         }
         if (h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
             cache_probe(l1, &q, 0, h->now, &r);

@@ -111,9 +111,18 @@ static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t acces
         }
         hits += a.hit;
     }
-    for (uint64_t line = 0; line < span; line++)
+    for (uint64_t line = 0; line < span; line++) {
         cr_assert_eq(cache_contains(fast, line), cache_contains(called, line), "line %llu",
                      (unsigned long long)line);
+        /* cache_find (its own 4-way loop) names the slot that holds it */
+        int64_t slot = cache_find(fast, line);
+        cr_assert_eq(slot >= 0, cache_contains(fast, line), "line %llu: found iff held",
+                     (unsigned long long)line);
+        if (slot >= 0)
+            cr_assert_eq(cache_way_line(fast, &(cache_result){.set = (uint32_t)slot / sh->ways},
+                                        (cache_way){(uint32_t)slot % sh->ways}),
+                         line, "line %llu: its slot holds it", (unsigned long long)line);
+    }
     cr_expect_eq(cache_valid_lines(fast), cache_valid_lines(called));
     cache_free(fast);
     cache_free(called);
@@ -167,4 +176,30 @@ Test(cache_shapes, an_l2_slice_indexes_by_line_over_slices)
     cr_expect_eq(cache_set_of(one, 6), 2);
     cache_free(c);
     cache_free(one);
+}
+
+/* cache_find's slot and when its fill arrives (the timed wait at L1,
+ * docs/metrics.md §12): pending strictly before `ready`, absent lines and
+ * caches without pending times never. */
+Test(cache_shapes, a_found_slot_is_pending_until_its_fill_arrives)
+{
+    shape pending = {.sets = 2, .ways = 4, .track_pending = 1}, plain = {.sets = 2, .ways = 4};
+    cache *c = make(&pending, policy_find("lru")), *p = make(&plain, policy_find("lru"));
+    cache_req q = {.line = 5};
+    cache_result r = {0}, rp = {0};
+    cache_read(c, &q, 1, 0, &r);
+    cache_read(p, &q, 1, 0, &rp);
+    cr_assert(r.allocated && rp.allocated);
+    cache_set_ready(c, r.slot, 30);
+    int64_t slot = cache_find(c, 5);
+    cr_expect_eq(slot, (int64_t)r.slot, "line 5: the slot its fill took");
+    cr_expect_eq(slot / 4, 1, "line 5 of 2 sets: set 1");
+    cr_expect_eq(cache_slot_pending_until(c, slot, 10), 30, "in flight at 10: until 30");
+    cr_expect_eq(cache_slot_pending_until(c, slot, 29), 30);
+    cr_expect_eq(cache_slot_pending_until(c, slot, 30), 0, "arrived at 30");
+    cr_expect_eq(cache_find(c, 7), -1, "line 7 (set 1 too) is absent");
+    cr_expect_eq(cache_slot_pending_until(c, -1, 10), 0, "absent: not pending");
+    cr_expect_eq(cache_slot_pending_until(p, cache_find(p, 5), 0), 0, "no pending times kept");
+    cache_free(c);
+    cache_free(p);
 }
