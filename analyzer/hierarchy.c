@@ -569,7 +569,7 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     if (r.hit) {
         k->l2.hits += !r.pending; /* a merge into a fill in flight is counted apart */
         k->l2.pending_hits += r.pending;
-        if (back) {
+        if (back && h->timing) { /* the functional replay reads no data-back cycle */
             uint64_t ready = at + h->o.config.l2_latency, fill = cache_slot_ready(slice, r.slot);
             *back = r.pending && fill > ready ? fill : ready;
         }
