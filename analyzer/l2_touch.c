@@ -58,8 +58,8 @@ int l2_touch_fits(const sched_source *source, const gpu_config *config, int half
                    .coalesce = {.line_bytes = config->l1.line_bytes, .half_warp = half_warp},
                    .line_shift = (uint32_t)__builtin_ctz(config->l1.line_bytes),
                    .sets = (uint32_t)cache_config_sets(l2), .fits = 1};
-    if (l2->ways > 255 || l2->slices == 0)
-        return 0; /* more ways than a set's count holds: no shortcut */
+    if (l2->ways >= UINT8_MAX || l2->slices == 0)
+        return 0; /* a set's count could not pass its ways: no shortcut */
     cache_options co = cache_options_for(l2, l2->slices);
     co.policy = policy_spec_lru().replacement;
     int rc = -1;
