@@ -2,10 +2,12 @@
 #include "analyzer/l2_touch.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyzer/cache.h"
 #include "analyzer/coalesce.h"
 #include "analyzer/l1_rules.h"
+#include "formats/packed_record.h"
 #include "util/u64map.h"
 
 /* ---- the trace's check ---- */
@@ -21,22 +23,27 @@ typedef struct fit_check {
     int fits;
 } fit_check;
 
-/* Takes a run of one CTA's records; 1 (enough) once the trace cannot fit. */
-static int take(void *ctx, const wst_record *records, size_t n, ws_error *err)
+/* One CTA's records, packed as the scheduler reads them (affine ones
+ * coalesce without sorting their lanes); clears f->fits once the trace
+ * cannot fit.  0, or -1 with err set. */
+static int check_cta(fit_check *f, const packed_cta *records, uint32_t cta, ws_error *err)
 {
-    fit_check *f = ctx;
     ws_request rq[COALESCE_MAX_REQUESTS];
-    for (size_t i = 0; i < n && f->fits; i++) {
-        const wst_record *r = &records[i];
-        if (l1_route_of(r->kind, r->space, r->cache_op, f->config->l1.write) == L1_WRITE_BACK) {
+    wst_record r;
+    for (size_t i = 0; i < records->count && f->fits; i++) {
+        packed_cta_expand(records, i, cta, &r);
+        if (l1_route_of(r.kind, r.space, r.cache_op, f->config->l1.write) == L1_WRITE_BACK) {
             f->fits = 0; /* its line is dirty in L1 and written back later */
             break;
         }
-        int got = coalesce_record(&f->coalesce, r, f->kernel, rq, NULL, err);
+        const packed_record *q = &records->records[i];
+        int got = packed_affine(q)
+                      ? coalesce_record_affine(&f->coalesce, &r, q->stride, f->kernel, rq, NULL, err)
+                      : coalesce_record(&f->coalesce, &r, f->kernel, rq, NULL, err);
         if (got < 0)
             return -1;
-        for (int q = 0; q < got && f->fits; q++) {
-            uint64_t line = rq[q].line_addr >> f->line_shift;
+        for (int j = 0; j < got && f->fits; j++) {
+            uint64_t line = rq[j].line_addr >> f->line_shift;
             int inserted;
             if (!u64map_upsert(&f->seen, line, 0, &inserted))
                 return ws_fail(err, "out of memory");
@@ -47,7 +54,7 @@ static int take(void *ctx, const wst_record *records, size_t n, ws_error *err)
             f->fits = ++f->lines_of[at] <= f->config->l2.ways;
         }
     }
-    return f->fits ? 0 : 1;
+    return 0;
 }
 
 int l2_touch_fits(const sched_source *source, const gpu_config *config, int half_warp,
@@ -63,6 +70,8 @@ int l2_touch_fits(const sched_source *source, const gpu_config *config, int half
     cache_options co = cache_options_for(l2, l2->slices);
     co.policy = policy_spec_lru().replacement;
     int rc = -1;
+    packed_cta records = {0};
+    uint32_t *starts = NULL;
     if (!(f.slice = cache_new(&co, err)))
         return -1;
     if (u64map_init(&f.seen, 1024) != 0 ||
@@ -72,18 +81,33 @@ int l2_touch_fits(const sched_source *source, const gpu_config *config, int half
     }
     const wst_trace *t = source->trace;
     for (uint32_t k = 0; k < t->kernel_count && f.fits; k++) {
-        uint32_t count;
+        const wst_kernel *kernel = &t->kernels[k];
+        uint64_t threads = (uint64_t)kernel->block.x * kernel->block.y * kernel->block.z;
+        uint32_t warps = (uint32_t)((threads + 31) / 32), count;
         const uint32_t *ctas = source->ctas(source->ctx, k, &count);
         f.kernel = k;
-        for (uint32_t c = 0; c < count && f.fits; c++)
-            if (source->load_cta(source->ctx, k, ctas[c], take, &f, err) != 0)
+        free(starts);
+        if (!(starts = malloc(((size_t)warps + 1) * sizeof *starts))) {
+            ws_fail(err, "out of memory");
+            goto out;
+        }
+        for (uint32_t c = 0; c < count && f.fits; c++) {
+            memset(starts, 0, ((size_t)warps + 1) * sizeof *starts);
+            packed_cta_clear(&records);
+            cta_grouping g = {.records = &records, .starts = starts, .warps = warps,
+                              .kernel = k, .cta = ctas[c]};
+            if (sched_source_pack(source, k, ctas[c], &g, err) != 0 ||
+                check_cta(&f, &records, ctas[c], err) != 0)
                 goto out;
+        }
     }
     rc = f.fits;
 out:
     cache_free(f.slice);
     u64map_destroy(&f.seen);
     free(f.lines_of);
+    free(starts);
+    packed_cta_free(&records);
     return rc;
 }
 
