@@ -84,9 +84,9 @@ uint32_t sweep_owner(uint32_t n_max, uint32_t index, uint32_t ranks)
 }
 
 /* Whether the grid's hierarchies (like g) may share their streams' L2
- * (analyzer/l2_touch.h): 1 or 0, -1 with err set.  With a few large kernels
- * an L2 that holds the footprint spares each point its own L2 (about a
- * fifth of a point's work on gemm): the same figures, bench/RESULTS.md. */
+ * (analyzer/l2_touch.h): 1 or 0, -1 with err set.  An L2 that holds the
+ * trace's footprint spares each point its own L2 slices, the same figures
+ * (a third of gemm medium's sweep: bench/RESULTS.md, "Replay"). */
 static int grid_l2_by_touch(const sched_source *source, const replay_options *ro,
                             const hierarchy_options *g, ws_error *err)
 {
