@@ -83,6 +83,10 @@ int l2_touch_fits(const sched_source *source, const gpu_config *config, int half
     for (uint32_t k = 0; k < t->kernel_count && f.fits; k++) {
         const wst_kernel *kernel = &t->kernels[k];
         uint64_t threads = (uint64_t)kernel->block.x * kernel->block.y * kernel->block.z;
+        if ((threads + 31) / 32 > SCHED_MAX_WARPS_PER_CTA) {
+            f.fits = 0; /* no shortcut: the replay refuses the kernel in its own words */
+            break;
+        }
         uint32_t warps = (uint32_t)((threads + 31) / 32), count;
         const uint32_t *ctas = source->ctas(source->ctx, k, &count);
         f.kernel = k;
