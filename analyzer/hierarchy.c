@@ -14,6 +14,7 @@
 #include "analyzer/coalesce.h"
 #include "analyzer/l1_collectors.h"
 #include "analyzer/l1_rules.h"
+#include "analyzer/l2_touch.h"
 #include "formats/trace.h"
 #include "util/counts.h"
 #include "util/fastdiv.h"
@@ -71,6 +72,10 @@ struct hierarchy {
     replay_ref view[COALESCE_MAX_REQUESTS];
     int view_n;
     replay_ref *ref;
+    /* l2_by_touch: the stream's L2_TOUCH_* flags of the request being
+     * served, and the lines written so far (dirty at the end). */
+    uint8_t touch;
+    uint64_t l2_dirty_lines;
     replay_results res;
     replay_kernel *kernel;
     int in_kernel;
@@ -187,6 +192,18 @@ static int add_lcm(hierarchy *h, uint32_t kernel_count, ws_error *err)
     return 0;
 }
 
+int hierarchy_l2_by_touch_exact(const hierarchy_options *o)
+{
+    const cache_config *l2 = &o->config.l2;
+    policy_spec lru = policy_spec_lru();
+    return !o->timed && !o->timed_by_lru && !o->l2_cold && o->stage_count == 0 &&
+           !o->ccn.enabled && !o->lcm.bypass && !o->lcm.coalesce && !o->track_sharing &&
+           o->l1_spec.replacement && !o->l1_spec.replacement->needs_sharing &&
+           o->l2_spec.replacement == lru.replacement && !o->l2_spec.admission &&
+           !o->record_l2 && !o->l2_next && l2->sector_bytes == 0 &&
+           l2->write != WRITE_LAZY_FETCH;
+}
+
 hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_error *err)
 {
     if (config_validate(&o->config, err) != 0)
@@ -228,6 +245,11 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
     }
     if (hierarchy_resolve_policies(&h->o, err) != 0)
         goto fail;
+    if (o->l2_by_touch && !hierarchy_l2_by_touch_exact(&h->o)) {
+        ws_fail(err, "replay: an L2 answered from the stream needs a functional replay, "
+                     "no stage or sharing, and a plain LRU L2 of whole lines");
+        goto fail;
+    }
     if (o->timed_by_lru) { /* the clock is the driving LRU run's (timed_replay.c) */
         h->res.timed = h->res.timed_by_lru = 1;
         h->res.timing = c->timing;
@@ -481,9 +503,39 @@ static uint64_t dram_slot(hierarchy *h, uint32_t slice, uint64_t at, uint64_t by
  * is set for reads (the latency model needs it), *flags to the line's
  * flags after the access (LINE_SHARED: the L1 fill's hint); timed, *back
  * (when not NULL) to the cycle a read's data is back at the SM. */
+/* l2_access of an l2_by_touch hierarchy (analyzer/l2_touch.h): no line is
+ * ever evicted, so a request hits unless it is its line's first; a first
+ * read fetches the line from DRAM, a first write allocates it dirty.  The
+ * counts are those of the slices' LRU in that case: a whole-line L2 has no
+ * sector misses, no pending lines (functional), no bypasses (LRU always
+ * allocates in a set with a free way), no shared lines, no victims. */
+static void l2_by_touch(hierarchy *h, const replay_issue *is, uint64_t line, int write,
+                        int *hit, uint8_t *flags)
+{
+    replay_counts *k = &h->kernel->counts;
+    int found = !(h->touch & L2_TOUCH_FIRST);
+    k->l2.accesses++;
+    k->l2.writes += write != 0;
+    k->l2.hits += found;
+    k->l2.misses += !found;
+    on_transfer(h, is, &(memory_transfer){.link = LINK_L2_LOOKUP, .hit = (uint8_t)found,
+                                          .slice = fastdiv_remainder(h->by_slices, line)});
+    if (hit)
+        *hit = found;
+    if (flags)
+        *flags = 0;
+    if (!write && !found)
+        count_dram(h, &k->traffic, is, h->line_bytes, 0, 0);
+    h->l2_dirty_lines += write && (h->touch & L2_TOUCH_FIRST_WRITE);
+}
+
 static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
                      const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back, ws_error *err)
 {
+    if (h->o.l2_by_touch) { /* no write-backs (l2_touch_fits), no stages (exact) */
+        l2_by_touch(h, is, line, op == L2_WRITE || op == L2_WRITE_BACK, hit, flags);
+        return 0;
+    }
     replay_counts *k = &h->kernel->counts;
     int write = op == L2_WRITE || op == L2_WRITE_BACK, write_back = op == L2_WRITE_BACK;
     cache_req q;
@@ -517,7 +569,7 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     if (r.hit) {
         k->l2.hits += !r.pending; /* a merge into a fill in flight is counted apart */
         k->l2.pending_hits += r.pending;
-        if (back) {
+        if (back && h->timing) { /* the functional replay reads no data-back cycle */
             uint64_t ready = at + h->o.config.l2_latency, fill = cache_slot_ready(slice, r.slot);
             *back = r.pending && fill > ready ? fill : ready;
         }
@@ -990,6 +1042,14 @@ int hierarchy_l1_view(const hierarchy *h, const ws_request **requests, const rep
 int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request *requests, int n,
                           ws_error *err)
 {
+    return hierarchy_instruction_refs(h, is, requests, NULL, n, err);
+}
+
+int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_request *requests,
+                               const replay_ref *refs, int n, ws_error *err)
+{
+    if (h->o.l2_by_touch && !refs && n > 0)
+        return ws_fail(err, "replay: an L2 answered from the stream needs the stream's answers");
     if (!h->in_kernel || is->sm >= h->sms)
         return ws_fail(err, "replay: instruction outside a kernel or on SM %u of %u", is->sm, h->sms);
     if (is->pc >= h->kernel->pc_count)
@@ -1042,6 +1102,7 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
         int rc;
         h->now = h->timing ? ldst_take(h, is) : is->step;
         h->back = h->now;
+        h->touch = h->o.l2_by_touch ? refs[i].l2_touch : 0; /* no stage rewrote the requests */
         if (h->timing) {
             h->ref = &h->view[i];
             *h->ref = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
@@ -1121,6 +1182,9 @@ static void flush_l2(hierarchy *h)
         cache_dirty_lines(h->l2[s], write_back_l2, h);
         cache_flush(h->l2[s]);
     }
+    /* l2_by_touch: the slices stayed empty; the lines written are dirty. */
+    for (; h->l2_dirty_lines; h->l2_dirty_lines--)
+        write_back_l2(h, 0, h->all_sectors);
 }
 
 int hierarchy_kernel_end(hierarchy *h, ws_error *err)

@@ -213,6 +213,14 @@ typedef struct hierarchy_options {
     nextuse *l1_next, *l2_next;
     /* Recording passes for OPT: append each L1 / L2 lookup's key. */
     nextuse *record_l1, *record_l2;
+    /* The L2 answered from the issue stream (analyzer/l2_touch.h): each
+     * access hits unless the stream says it is its line's first
+     * (replay_ref.l2_touch, hierarchy_instruction_refs).  Exact only where
+     * no L2 line is ever evicted: replay_run sets it from
+     * replay_options.l2_by_touch, for hierarchies that
+     * hierarchy_l2_by_touch_exact accepts, on traces l2_touch_fits
+     * accepts. */
+    int l2_by_touch;
     /* Stages, in order, and collectors beyond the built-in ones (the
      * bypass table's profile, docs/metrics.md §9); they run on the replay's thread. */
     hierarchy_stage stages[HIERARCHY_MAX_STAGES];
@@ -357,10 +365,22 @@ int hierarchy_resolve_policies(hierarchy_options *o, ws_error *err);
 hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_error *err);
 void hierarchy_free(hierarchy *h);
 
+/* Whether an L2 answered from the stream (l2_by_touch) gives o's figures
+ * on a trace that l2_touch_fits accepts: a functional replay, no stage
+ * (they route misses or keep fills out), no sharing, and a plain LRU L2 of
+ * whole lines, never flushed between kernels, so that nothing but an
+ * eviction could make a line that reached it miss. */
+int hierarchy_l2_by_touch_exact(const hierarchy_options *o);
+
 int hierarchy_kernel_begin(hierarchy *h, uint32_t kernel, uint32_t pc_count, ws_error *err);
 /* One warp instruction and its n requests (coalesce.h order). */
 int hierarchy_instruction(hierarchy *h, const replay_issue *issue, const ws_request *requests,
                           int n, ws_error *err);
+/* The same with the stream's answers on each request (refs[i] for
+ * requests[i]; NULL: none), which an l2_by_touch hierarchy needs. */
+int hierarchy_instruction_refs(hierarchy *h, const replay_issue *issue,
+                               const ws_request *requests, const replay_ref *refs, int n,
+                               ws_error *err);
 int hierarchy_kernel_end(hierarchy *h, ws_error *err);
 /* Writes back dirty L2 lines; results are then complete. */
 int hierarchy_finish(hierarchy *h, ws_error *err);

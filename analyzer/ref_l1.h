@@ -31,6 +31,9 @@ typedef struct replay_ref {
      * cycles from issue to data back. */
     uint8_t measured;
     uint8_t served;
+    /* The stream's first touches of L2 (L2_TOUCH_* of analyzer/l2_touch.h),
+     * set only when the run answers L2 from them (replay_options.l2_by_touch). */
+    uint8_t l2_touch;
     uint32_t victim_warp; /* a replaced line's filler (the warp argument it was filled
                              with); UINT32_MAX for a write-evict */
     uint32_t latency;

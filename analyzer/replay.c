@@ -11,6 +11,7 @@
 #include "analyzer/coalesce.h"
 #include "analyzer/cta_cache.h"
 #include "analyzer/kernel_slots.h"
+#include "analyzer/l2_touch.h"
 #include "analyzer/timed_replay.h"
 
 void replay_options_default(replay_options *o)
@@ -86,8 +87,7 @@ static int h_begin(void *ctx, uint32_t kernel, uint32_t pcs, ws_error *err)
 static int h_instruction(void *ctx, const replay_issue *is, const ws_request *rq,
                          const replay_ref *refs, int n, ws_error *err)
 {
-    (void)refs;
-    return hierarchy_instruction(ctx, is, rq, n, err);
+    return hierarchy_instruction_refs(ctx, is, rq, refs, n, err);
 }
 
 static int h_end(void *ctx, ws_error *err) { return hierarchy_kernel_end(ctx, err); }
@@ -274,6 +274,8 @@ typedef struct stream {
     uint64_t dispatched;    /* CTAs dispatched so far (lockstep of several streams) */
     coalesce_config coalesce;
     ref_l1 *ref;    /* the reference L1s, for GTO */
+    l2_touch *touch; /* options.l2_by_touch: the lines asked for so far */
+    uint32_t line_shift;
     batch *fill;
     sched *sched;   /* its scheduler (for orders that watch the reference L1) */
     pool *pool;     /* NULL: replay inline */
@@ -363,6 +365,14 @@ static int push_issue(void *ctx, const sched_event *e)
     l1_route route = l1_route_of(r->kind, r->space, r->cache_op, s->config->l1.write);
     for (int i = 0; i < n; i++)
         missed |= ref_l1_request(s->ref, e->sm, route, (uint32_t)e->warp_id, &out[i], &refs[i]);
+    int write = route == L1_WRITE_EVICT || route == L1_WRITE_ALLOCATE; /* L2 sees a write */
+    for (int i = 0; s->touch && i < n; i++)
+        refs[i].l2_touch = l2_touch_request(s->touch, out[i].line_addr >> s->line_shift, write,
+                                            &s->failed);
+    if (s->failed) {
+        ws_fail(&s->err, "out of memory");
+        return 0;
+    }
     if (s->schedule.warp->observed)
         sched_observe(s->sched, e, out, refs, n);
     return missed;
@@ -414,6 +424,22 @@ static int report_oldest(stream *s)
     s->pending_count--;
     memmove(s->pending, s->pending + 1, s->pending_count * sizeof *s->pending);
     return s->options->kernel_done(s->options->kernel_done_ctx, kernel, &s->err);
+}
+
+/* The stream's reference L1s, and its record of the lines asked for when
+ * it answers L2 (options.l2_by_touch). */
+static int stream_models(stream *s, ws_error *err)
+{
+    s->line_shift = (uint32_t)__builtin_ctz(s->config->l1.line_bytes);
+    if (!(s->ref = ref_l1_new(s->config, err)))
+        return -1;
+    return s->options->l2_by_touch && !(s->touch = l2_touch_new(err)) ? -1 : 0;
+}
+
+static void stream_models_free(stream *s)
+{
+    ref_l1_free(s->ref);
+    l2_touch_free(s->touch);
 }
 
 static sched *stream_sched(stream *s)
@@ -518,7 +544,7 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
         ws_fail(err, "out of memory");
         goto out;
     }
-    if (!(s.ref = ref_l1_new(config, err)))
+    if (stream_models(&s, err) != 0)
         goto out;
     s.fill = p.batches[0];
     s.fill->item_count = s.fill->request_count = 0;
@@ -540,7 +566,7 @@ int replay_stream_run(const sched_source *source, const gpu_config *config, cons
                                        .decode_cpu_seconds = decode_cpu};
 out:
     free(p.workers);
-    ref_l1_free(s.ref);
+    stream_models_free(&s);
     for (uint32_t b = 0; b < POOL_RING; b++)
         free(p.batches[b]);
     return rc;
@@ -597,7 +623,7 @@ static int run_streams(const sched_source *source, const gpu_config *config,
             if (group_of[i] == g)
                 mine[first + s->inline_count++] = consumers[i];
         first += s->inline_count;
-        if (!(s->ref = ref_l1_new(config, err)) || !(s->fill = malloc(sizeof(batch)))) {
+        if (stream_models(s, err) != 0 || !(s->fill = malloc(sizeof(batch)))) {
             if (!s->fill)
                 ws_fail(err, "out of memory");
             goto out;
@@ -651,7 +677,7 @@ out: /* the workers start after the last `goto out`: none is running here */
     for (uint32_t g = 0; st && g < groups; g++) {
         if (sc && sc[g])
             sched_free(sc[g]);
-        ref_l1_free(st[g].ref);
+        stream_models_free(&st[g]);
         free(st[g].fill);
     }
     for (uint32_t b = 0; b < POOL_RING; b++)
@@ -791,6 +817,7 @@ int replay_run(const sched_source *source, const gpu_config *config, const repla
         orders[i] = options[i].warp_order;
         if (hierarchy_resolve_policies(&final[i], err) != 0)
             goto out;
+        final[i].l2_by_touch = o->l2_by_touch; /* hierarchy_new refuses where it is not exact */
         if (options[i].timed != timed) {
             ws_fail(err, "replay: a run is either timed or functional, not both");
             goto out;

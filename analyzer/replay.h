@@ -76,6 +76,12 @@ typedef struct replay_options {
     double *consumer_cpu_seconds;
     /* Optional: the timed replay's events (its first hierarchy's). */
     const timed_observer *timeline;
+    /* Each stream records the lines its requests ask for and answers the
+     * L2 of every hierarchy it feeds (analyzer/l2_touch.h): only for a
+     * functional run of hierarchies that hierarchy_l2_by_touch_exact
+     * accepts, on a trace that l2_touch_fits accepts (replay_run checks
+     * the hierarchies; the caller, the trace). */
+    int l2_by_touch;
 } replay_options;
 
 void replay_options_default(replay_options *o);

@@ -320,7 +320,7 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_err
         return ws_fail(err, "scheduler: SM %u has no free CTA slot", sm_index);
     cta_state *c = &sm->ctas[slot];
     const uint32_t *starts;
-    uint32_t own_starts[1025] = {0}; /* warps_per_cta <= 1024 (begin_kernel) */
+    uint32_t own_starts[SCHED_MAX_WARPS_PER_CTA + 1] = {0}; /* begin_kernel checked the count */
     if (empty) {
         packed_cta_clear(&c->records);
         c->view = &c->records;
@@ -706,7 +706,7 @@ static int begin_kernel(sched *s, ws_error *err)
     s->ctas = s->source.ctas(s->source.ctx, s->kernel, &s->cta_count);
     uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
     s->warps_per_cta = (uint32_t)((threads + 31) / 32);
-    if (s->warps_per_cta > 1024)
+    if (s->warps_per_cta > SCHED_MAX_WARPS_PER_CTA)
         return ws_fail(err, "kernel %u: %u warps per CTA", s->kernel, s->warps_per_cta);
     s->cta_slots = sched_residency(&s->config, k);
     if (s->cta_slots == 0)

@@ -21,6 +21,10 @@
 
 typedef enum cta_policy { CTA_RR, CTA_RECORDED, CTA_QN, CTA_QX, CTA_QX_ADPT, CTA_BCS } cta_policy;
 
+/* The most warps a CTA may have (32 K threads): a kernel with more is
+ * refused in one line. */
+#define SCHED_MAX_WARPS_PER_CTA 1024
+
 typedef struct sched_options {
     cta_policy cta;
     uint32_t group; /* N of qN */

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "analyzer/l2_touch.h"
 #include "formats/trace.h"
 
 uint32_t sweep_default_n_max(const gpu_config *c)
@@ -82,6 +83,21 @@ uint32_t sweep_owner(uint32_t n_max, uint32_t index, uint32_t ranks)
     return n_owner(n_max, n, ranks);
 }
 
+/* Whether the grid's hierarchies (like g) may share their streams' L2
+ * (analyzer/l2_touch.h): 1 or 0, -1 with err set.  An L2 that holds the
+ * trace's footprint spares each point its own L2 slices, the same figures
+ * (a third of gemm medium's sweep: bench/RESULTS.md, "Replay"). */
+static int grid_l2_by_touch(const sched_source *source, const replay_options *ro,
+                            const hierarchy_options *g, ws_error *err)
+{
+    hierarchy_options resolved = *g;
+    if (hierarchy_resolve_policies(&resolved, err) != 0)
+        return -1;
+    if (!hierarchy_l2_by_touch_exact(&resolved))
+        return 0;
+    return l2_touch_fits(source, &resolved.config, ro->half_warp, err);
+}
+
 int sweep_run_share(const sched_source *source, const gpu_config *config, const replay_options *ro,
                     const hierarchy_options *base, uint32_t n_max, uint32_t rank, uint32_t ranks,
                     progress *bar, sweep_result *out, ws_error *err)
@@ -128,7 +144,12 @@ int sweep_run_share(const sched_source *source, const gpu_config *config, const 
     }
     /* The grid in one functional pass, the two corners in the timed
      * replay (docs/metrics.md §12): a run is one or the other. */
-    if ((grid_mine && replay_run(source, config, ro, o, grid_mine, hs, bar, err) != 0) ||
+    replay_options grid_ro = *ro;
+    int by_touch = grid_mine ? grid_l2_by_touch(source, ro, &o[0], err) : 0;
+    if (by_touch < 0)
+        goto done;
+    grid_ro.l2_by_touch = out->l2_by_touch = by_touch;
+    if ((grid_mine && replay_run(source, config, &grid_ro, o, grid_mine, hs, bar, err) != 0) ||
         (corners_mine && replay_run(source, config, ro, o + grid_mine, corners_mine, hs + grid_mine,
                                     NULL, err) != 0))
         goto done;

@@ -34,6 +34,9 @@ typedef struct sweep_result {
     /* Over the whole run: warp instructions (the timed (n_max, n_max)
      * corner's, gaps included, docs/metrics.md §12) and global warp-loads. */
     uint64_t warp_instructions, global_loads;
+    /* The grid's L2 was answered from its streams (analyzer/l2_touch.h):
+     * the same figures; for tests. */
+    int l2_by_touch;
 } sweep_result;
 
 /* The warps of one scheduler: the largest N worth sweeping. */
