@@ -161,9 +161,9 @@ int main(int argc, char **argv)
         {ONE_CTA, "records in one CTA", "records", {1000000, 4000000, 16000000}},
         {SHARED_LINES, "every CTA reads the same 4,096 lines", "records", {1000000, 4000000, 16000000}},
         {EMPTY_KERNELS, "empty kernels (one record in the first)", "kernels", {1000, 4000, 20000}},
-        {MANY_PCS, "PCs, each run once", "PCs", {1000, 4000, 10000}},
+        {MANY_PCS, "PCs, each run once", "PCs", {1000, 10000, 30000}},
         {RESIDENT_CTAS, "120 resident CTAs", "records a CTA", {32768, 131072, 524288}},
-        {LAUNCHES, "Accel-Sim launches (import)", "launches", {2000, 8000, 32000}},
+        {LAUNCHES, "Accel-Sim launches (import)", "launches", {2000, 32000, 200000}},
     };
     char path[256], out[256], json[256], html[256];
     snprintf(path, sizeof path, "/tmp/bench-shapes-%d.wst", (int)getpid());

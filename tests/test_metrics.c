@@ -101,8 +101,11 @@ Test(metrics, reuse_scopes_hand_worked)
     /* Reuse time on SM0's A A: one access (B) in between. */
     cr_assert_eq(k->totals.reuse[GRAN_LINE][SCOPE_PER_SM].time.exact[1], 1);
     /* Per PC: PC 0 issued A three times: global cold, 1, 1. */
-    cr_assert_eq(k->pcs[0].reuse[SCOPE_GLOBAL].distance.cold, 1);
-    cr_assert_eq(k->pcs[0].reuse[SCOPE_GLOBAL].distance.log2[1], 2);
+    reuse_pair pc0;
+    metrics_pc_reuse(&k->pcs[0], SCOPE_GLOBAL, &pc0);
+    cr_assert_eq(pc0.distance.cold, 1);
+    cr_assert_eq(pc0.distance.log2[1], 2);
+    cr_assert_eq(pc0.distance.total, 3);
     cr_assert_eq(k->pcs[0].counts.executions, 3);
     /* Sector granularity: one sector per access, same pattern. */
     cr_assert_eq(k->totals.reuse[GRAN_SECTOR][SCOPE_GLOBAL].distance.exact[1], 3);
@@ -323,8 +326,13 @@ Test(metrics, kernels_packed_and_adopted_equal_the_computed)
         cr_assert_eq(b->pc_count, 2);
         for (uint32_t pc = 0; pc < 2; pc++) {
             cr_expect_eq(memcmp(&a->pcs[pc].counts, &b->pcs[pc].counts, sizeof a->pcs[pc].counts), 0);
-            for (int s = 0; s < SCOPES; s++)
-                expect_hist_equal(&a->pcs[pc].reuse[s].distance, &b->pcs[pc].reuse[s].distance, "pc");
+            for (int s = 0; s < SCOPES; s++) {
+                reuse_pair pa, pb;
+                metrics_pc_reuse(&a->pcs[pc], (reuse_scope)s, &pa);
+                metrics_pc_reuse(&b->pcs[pc], (reuse_scope)s, &pb);
+                expect_hist_equal(&pa.distance, &pb.distance, "pc distance");
+                expect_hist_equal(&pa.time, &pb.time, "pc time");
+            }
         }
         pack_bytes_free(&bytes);
     }
