@@ -48,26 +48,15 @@ static json_t *kernel_json(const wst_kernel *kernel)
     return k;
 }
 
-typedef struct text_buffer {
-    char *bytes;
-    size_t len, capacity;
-} text_buffer;
-
-static int add_text(text_buffer *t, const char *s, size_t n)
+char *wst_meta_kernel_entry(const wst_kernel *kernel)
 {
-    if (ws_grow((void **)&t->bytes, &t->capacity, t->len + n + 1, 1) != 0)
-        return -1;
-    memcpy(t->bytes + t->len, s, n);
-    t->len += n;
-    t->bytes[t->len] = '\0';
-    return 0;
+    json_t *entry = kernel_json(kernel);
+    char *dumped = entry ? json_dumps(entry, JSON_COMPACT) : NULL;
+    json_decref(entry);
+    return dumped;
 }
 
-/* The document is dumped with an empty "kernels" and each kernel's entry
- * spliced in as it is dumped, so only one kernel is ever a JSON tree (a
- * trace of 200,000 launches held them all: issue 42); the bytes are those
- * of the whole document's compact dump (util/json_stream.h). */
-char *wst_meta_encode(const wst_trace *trace, size_t *len)
+char *wst_meta_outside(const wst_trace *trace, size_t *kernels_at)
 {
     const wst_origin *o = &trace->origin;
     json_t *doc = json_pack("{s:s,s:i,s:{s:o,s:o,s:o,s:o},s:[]}", "format", "warpscope-trace",
@@ -80,24 +69,12 @@ char *wst_meta_encode(const wst_trace *trace, size_t *len)
     char *outside = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
     json_decref(doc);
     const char *at = outside ? json_empty_array_at(outside, "kernels") : NULL;
-    text_buffer t = {0};
-    int ok = at && add_text(&t, outside, (size_t)(at - outside) + 1) == 0;
-    for (uint32_t k = 0; ok && k < trace->kernel_count; k++) {
-        json_t *entry = kernel_json(&trace->kernels[k]);
-        char *dumped = entry ? json_dumps(entry, JSON_COMPACT) : NULL;
-        ok = dumped && (k == 0 || add_text(&t, ",", 1) == 0) &&
-             add_text(&t, dumped, strlen(dumped)) == 0;
-        free(dumped);
-        json_decref(entry);
-    }
-    ok = ok && add_text(&t, at + 1, strlen(at + 1)) == 0;
-    free(outside);
-    if (!ok) {
-        free(t.bytes);
+    if (!at) {
+        free(outside);
         return NULL;
     }
-    *len = t.len;
-    return t.bytes;
+    *kernels_at = (size_t)(at - outside) + 1;
+    return outside;
 }
 
 static int get_u32(json_t *obj, const char *key, uint32_t *out, const char *where, ws_error *err)

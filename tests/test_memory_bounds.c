@@ -126,14 +126,14 @@ static void write_accelsim_launches(const char *dir, int kernels)
 
 /* 20,000 launches: import held about 4.3 KB a launch until the end, where
  * the metadata was one JSON document of them all (over 96 MiB of address
- * space); it is now dumped a kernel at a time, about 1.2 KB a launch
- * (what the writer keeps of each: its entry, PC table and index), within
- * 80 MiB. */
+ * space); then about 1.2 KB a launch, each launch's entry, PC table and
+ * CTA buffer until the close (over 56 MiB); now each launch is spooled
+ * when its file ends (wst_writer_end_kernel), within 40 MiB (it fits 32). */
 Test(memory_bounds, import_of_many_launches)
 {
     char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
     write_accelsim_launches(dir, 20000);
-    cli_result r = cli_run_capped(80 * MIB, "import", "accelsim", dir, "-o", trace, NULL);
+    cli_result r = cli_run_capped(40 * MIB, "import", "accelsim", dir, "-o", trace, NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
     r = cli_run_capped(0, "info", trace, NULL);
