@@ -17,8 +17,7 @@
 /* 10,000 PCs each run once: analyze -o built the kernel's PC table as one
  * JSON document (about 16 KB a PC) and needed 350 MiB of address space
  * (--threads 1, one malloc arena); each PC's entry is now written as it is
- * made, 150 MiB (the analysis's own per-PC state, about 9 KB a PC, is
- * most of it). */
+ * made (the analysis's own per-PC state: the next test). */
 Test(memory_bounds, analyze_writes_a_kernel_of_many_pcs_one_pc_at_a_time)
 {
     char *dir = test_tmpdir(), *trace = test_path(dir, "pcs.wst"),
@@ -33,6 +32,28 @@ Test(memory_bounds, analyze_writes_a_kernel_of_many_pcs_one_pc_at_a_time)
     cr_expect_eq(json_array_size(pcs), 10000);
     cr_expect_eq(json_integer_value(json_object_get(json_array_get(pcs, 9999), "index")), 9999);
     json_decref(doc);
+    cli_result_free(&r);
+    free(json);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* 30,000 PCs each run once: the analysis held about 9.4 KB a PC whatever
+ * it ran (each PC's six reuse histograms dense, 3.5 KB, in each of two
+ * metrics instances), over 300 MiB of address space; a PC's histograms
+ * now hold the buckets it filled (analyzer/pc_reuse.h), within 200 MiB
+ * (it fits 130). */
+Test(memory_bounds, analyze_holds_each_pc_in_proportion_to_what_it_ran)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "pcs.wst"),
+         *json = test_path(dir, "r.json");
+    test_write_pcs_trace(trace, 30000, 0);
+    cli_result r = cli_run_capped(200 * MIB, "analyze", trace, "--threads", "1", "-o", json,
+                                  "--quiet", NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    size_t bytes = 0;
+    free(test_read_file(json, &bytes));
+    cr_expect_gt(bytes, 30000u * 1000, "every PC's entry is written: %zu bytes", bytes);
     cli_result_free(&r);
     free(json);
     free(trace);
