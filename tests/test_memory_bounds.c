@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/wst.h"
 #include "util/json_stream.h"
 #include "tests/helpers.h"
 #include "tests/trace_gen.h"
@@ -161,6 +162,37 @@ Test(memory_bounds, import_of_many_launches)
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "20,000") || strstr(r.out, "20000"), "%.400s", r.out);
     cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A PC-table bomb: one launch of 1,000,000 PCs, under 1 MB of file.  Its
+ * metadata entry was one JSON tree (about 800 MiB at its peak); the PC
+ * table is now read an entry at a time (json_stream_load_nested), and info
+ * needs what the table decodes to, within 160 MiB (it fits 96). */
+Test(memory_bounds, info_reads_a_launch_of_a_million_pcs_one_pc_at_a_time)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "bomb.wst");
+    ws_error err;
+    wst_origin origin = {.collector = "test"};
+    wst_writer *w = wst_writer_open(trace, &origin, NULL, &err);
+    cr_assert_not_null(w, "%s", err.msg);
+    wst_kernel k = {.name = "k", .grid = {1, 1, 1}, .block = {32, 1, 1}};
+    cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0, "%s", err.msg);
+    for (uint32_t i = 0; i < 1000000; i++) {
+        wst_pc pc = {.offset = 16ull * i, .sass = "LDG.E.SYS"};
+        cr_assert_eq(wst_writer_add_pc(w, 0, &pc, &err), (int64_t)i, "%s", err.msg);
+    }
+    wst_record r = {.size = 4, .mask = 1};
+    cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
+    size_t bytes = 0;
+    free(test_read_file(trace, &bytes));
+    cr_assert_lt(bytes, 1u << 20, "%zu bytes", bytes);
+    cli_result res = cli_run_capped(160 * MIB, "info", trace, NULL);
+    cr_expect_eq(res.status, 0, "%s", res.err);
+    cr_expect(strstr(res.out, "PCs 1000000"), "%.600s", res.out);
+    cli_result_free(&res);
     free(trace);
     test_tmpdir_cleanup(dir);
 }
