@@ -9,12 +9,13 @@
  *   - every CTA reads the same 4,096 lines: sharing keeps runs of CTA ids;
  *   - empty kernels: analyze keeps no kernel after reporting it; what
  *     grows is the trace's kernel table (docs/analysis.md, Memory);
- *   - PCs run once each: `analyze -o` builds a kernel's PC entries as one
- *     JSON document (report version 3 writes their histograms sparsely);
+ *   - PCs run once each: `analyze -o` writes a kernel's PC entries one at
+ *     a time, and a PC's reuse histograms hold the buckets it filled;
  *   - 120 resident CTAs (fermi: 15 SMs x 8): WARPSCOPE_CTA_LIMIT holds
  *     them together (issue 42), so the largest is refused;
- *   - Accel-Sim launches of one warp and one load each: `import` keeps a
- *     little of each launch until it writes the metadata;
+ *   - Accel-Sim launches of one warp and one load each: `import` spools
+ *     each launch's metadata as its file ends (what grows is the list of
+ *     input files and the chunk table);
  * the size of `analyze -o`'s report, and the peak of `report --html` on
  * it (the report's kernels are read one at a time: issue 42). */
 #include <inttypes.h>
