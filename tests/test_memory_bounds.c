@@ -19,13 +19,23 @@
  * JSON document (about 16 KB a PC) and needed 350 MiB of address space
  * (--threads 1, one malloc arena); each PC's entry is now written as it is
  * made (the analysis's own per-PC state: the next test). */
+/* `analyze -o DIR/r.json` (returned in *json) of a trace of `pcs` PCs each
+ * run once, on one thread (one malloc arena), under cap. */
+static cli_result analyze_pcs_capped(const char *dir, uint32_t pcs, size_t cap, char **json)
+{
+    char *trace = test_path(dir, "pcs.wst");
+    *json = test_path(dir, "r.json");
+    test_write_pcs_trace(trace, pcs, 0);
+    cli_result r = cli_run_capped(cap, "analyze", trace, "--threads", "1", "-o", *json, "--quiet",
+                                  NULL);
+    free(trace);
+    return r;
+}
+
 Test(memory_bounds, analyze_writes_a_kernel_of_many_pcs_one_pc_at_a_time)
 {
-    char *dir = test_tmpdir(), *trace = test_path(dir, "pcs.wst"),
-         *json = test_path(dir, "r.json");
-    test_write_pcs_trace(trace, 10000, 0);
-    cli_result r = cli_run_capped(240 * MIB, "analyze", trace, "--threads", "1", "-o", json,
-                                  "--quiet", NULL);
+    char *dir = test_tmpdir(), *json;
+    cli_result r = analyze_pcs_capped(dir, 10000, 240 * MIB, &json);
     cr_expect_eq(r.status, 0, "%s", r.err);
     json_t *doc = test_load_json(json);
     cr_assert_not_null(doc);
@@ -35,7 +45,6 @@ Test(memory_bounds, analyze_writes_a_kernel_of_many_pcs_one_pc_at_a_time)
     json_decref(doc);
     cli_result_free(&r);
     free(json);
-    free(trace);
     test_tmpdir_cleanup(dir);
 }
 
@@ -46,18 +55,14 @@ Test(memory_bounds, analyze_writes_a_kernel_of_many_pcs_one_pc_at_a_time)
  * (it fits 130). */
 Test(memory_bounds, analyze_holds_each_pc_in_proportion_to_what_it_ran)
 {
-    char *dir = test_tmpdir(), *trace = test_path(dir, "pcs.wst"),
-         *json = test_path(dir, "r.json");
-    test_write_pcs_trace(trace, 30000, 0);
-    cli_result r = cli_run_capped(200 * MIB, "analyze", trace, "--threads", "1", "-o", json,
-                                  "--quiet", NULL);
+    char *dir = test_tmpdir(), *json;
+    cli_result r = analyze_pcs_capped(dir, 30000, 200 * MIB, &json);
     cr_expect_eq(r.status, 0, "%s", r.err);
     size_t bytes = 0;
     free(test_read_file(json, &bytes));
     cr_expect_gt(bytes, 30000u * 1000, "every PC's entry is written: %zu bytes", bytes);
     cli_result_free(&r);
     free(json);
-    free(trace);
     test_tmpdir_cleanup(dir);
 }
 
