@@ -446,17 +446,17 @@ int wst_writer_end_cta(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *e
     return retire_buffer(w, &w->buffers[*slot], 1, err); /* a finished CTA keeps no memory */
 }
 
-/* Appends the oldest open kernel's metadata entry to the spool and frees
- * it. */
-static int spool_kernel(wst_writer *w, ws_error *err)
+/* One kernel's metadata entry at the end of the spool, after a comma but
+ * for the first kernel. */
+static int spool_entry(wst_writer *w, const wst_kernel *k, uint32_t index, ws_error *err)
 {
     if (!w->spool && !(w->spool = tmpfile()))
         return ws_fail(err, "cannot create a temporary file for the trace's metadata");
-    char *entry = wst_meta_kernel_entry(&w->open[0]);
+    char *entry = wst_meta_kernel_entry(k);
     if (!entry)
         return ws_fail(err, "out of memory");
     size_t len = strlen(entry);
-    int comma = w->kernel_base > 0;
+    int comma = index > 0;
     int failed = (comma && fputc(',', w->spool) == EOF) || fwrite(entry, 1, len, w->spool) != len;
     free(entry);
     if (failed) {
@@ -464,12 +464,25 @@ static int spool_kernel(wst_writer *w, ws_error *err)
         return ws_fail(err, "cannot write the trace's metadata to a temporary file");
     }
     w->spool_bytes += len + (size_t)comma;
-    wst_kernel_clear(&w->open[0]);
-    uint32_t open = w->kernel_count - w->kernel_base - 1;
-    memmove(w->open, w->open + 1, open * sizeof *w->open);
-    memmove(w->pc_capacity, w->pc_capacity + 1, open * sizeof *w->pc_capacity);
-    w->kernel_base++;
     return 0;
+}
+
+/* The open kernels before `end` go to the spool and are freed, in one
+ * shift of the rest (the close spools every kernel a writer never ended). */
+static int spool_kernels(wst_writer *w, uint32_t end, ws_error *err)
+{
+    uint32_t done = 0, count = end - w->kernel_base;
+    int rc = 0;
+    while (rc == 0 && done < count) {
+        rc = spool_entry(w, &w->open[done], w->kernel_base + done, err);
+        if (rc == 0)
+            wst_kernel_clear(&w->open[done++]);
+    }
+    uint32_t open = w->kernel_count - w->kernel_base - done;
+    memmove(w->open, w->open + done, open * sizeof *w->open);
+    memmove(w->pc_capacity, w->pc_capacity + done, open * sizeof *w->pc_capacity);
+    w->kernel_base += done;
+    return rc;
 }
 
 /* Forgets the buffers of ended kernels (flushing any records left in them),
@@ -505,9 +518,8 @@ int wst_writer_end_kernel(wst_writer *w, uint32_t kernel, ws_error *err)
         return ws_fail(err, "writer already failed");
     if (kernel >= w->kernel_count)
         return ws_fail(err, "end of undeclared kernel %u", kernel);
-    while (w->kernel_base <= kernel)
-        if (spool_kernel(w, err) != 0)
-            return -1;
+    if (kernel >= w->kernel_base && spool_kernels(w, kernel + 1, err) != 0)
+        return -1;
     return drop_ended_buffers(w, err);
 }
 
@@ -551,9 +563,8 @@ static int compress_metadata(wst_writer *w, ws_error *err)
 
 static int write_tables_and_trailer(wst_writer *w, ws_error *err)
 {
-    while (w->kernel_base < w->kernel_count) /* the kernels still open */
-        if (spool_kernel(w, err) != 0)
-            return -1;
+    if (spool_kernels(w, w->kernel_count, err) != 0) /* the kernels still open */
+        return -1;
     int rc = compress_metadata(w, err);
     if (rc != 0)
         return -1;
