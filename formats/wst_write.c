@@ -479,8 +479,10 @@ static int spool_kernels(wst_writer *w, uint32_t end, ws_error *err)
             wst_kernel_clear(&w->open[done++]);
     }
     uint32_t open = w->kernel_count - w->kernel_base - done;
-    memmove(w->open, w->open + done, open * sizeof *w->open);
-    memmove(w->pc_capacity, w->pc_capacity + done, open * sizeof *w->pc_capacity);
+    if (done && open) { /* none spooled, or none left: nothing moves (open may be NULL) */
+        memmove(w->open, w->open + done, open * sizeof *w->open);
+        memmove(w->pc_capacity, w->pc_capacity + done, open * sizeof *w->pc_capacity);
+    }
     w->kernel_base += done;
     return rc;
 }
