@@ -94,9 +94,8 @@ static void totals_clear(metrics_totals *t)
 static void kernel_clear(metrics_kernel *k)
 {
     totals_clear(&k->totals);
-    for (uint32_t i = 0; i < k->pc_count; i++)
-        for (int s = 0; s < SCOPES; s++)
-            pair_clear(&k->pcs[i].reuse[s]);
+    for (uint32_t i = 0; k->pcs && i < k->pc_count; i++)
+        pc_reuse_free(&k->pcs[i].reuse);
     free(k->pcs);
 }
 
@@ -187,6 +186,19 @@ static void add_pair(reuse_pair *p, uint64_t distance, uint64_t time)
     reuse_hist_add(&p->time, time);
 }
 
+/* A PC's histograms of scope s: distance at 2s, time at 2s + 1. */
+static int add_pc_pair(metrics_pc *pc, int s, uint64_t distance, uint64_t time)
+{
+    return pc_reuse_add(&pc->reuse, (unsigned)s * 2, distance) |
+           pc_reuse_add(&pc->reuse, (unsigned)s * 2 + 1, time);
+}
+
+void metrics_pc_reuse(const metrics_pc *pc, reuse_scope scope, reuse_pair *out)
+{
+    pc_reuse_hist(&pc->reuse, (unsigned)scope * 2, &out->distance);
+    pc_reuse_hist(&pc->reuse, (unsigned)scope * 2 + 1, &out->time);
+}
+
 /* Adds `count` results of scope s to the current kernel's histograms and,
  * at line granularity, to their PCs' (pcs[i]). */
 static int attribute(metrics *m, int g, int s, const uint64_t *distances, const uint64_t *times,
@@ -197,8 +209,8 @@ static int attribute(metrics *m, int g, int s, const uint64_t *distances, const 
         if (distances[i] == REUSE_FAILED)
             return ws_fail(err, "out of memory");
         add_pair(&k->totals.reuse[g][s], distances[i], times[i]);
-        if (g == GRAN_LINE)
-            add_pair(&k->pcs[pcs[i]].reuse[s], distances[i], times[i]);
+        if (g == GRAN_LINE && add_pc_pair(&k->pcs[pcs[i]], s, distances[i], times[i]) != 0)
+            return ws_fail(err, "out of memory");
     }
     return 0;
 }
@@ -254,11 +266,7 @@ int metrics_kernel_begin(metrics *m, uint32_t pc_count, ws_error *err)
     k->pcs = calloc(pc_count ? pc_count : 1, sizeof *k->pcs);
     if (!k->pcs)
         return ws_fail(err, "out of memory");
-    k->pc_count = pc_count;
-    for (uint32_t i = 0; i < pc_count; i++)
-        for (int s = 0; s < SCOPES; s++)
-            if (pair_init(&k->pcs[i].reuse[s], 0, err) != 0)
-                return -1;
+    k->pc_count = pc_count; /* each PC's reuse starts empty (pc_reuse.h) */
     /* L1 views restart with the kernel; the L2 view carries on unless the
      * L2 is cold at each kernel (see .h).  A new state, not a reset one: a
      * sampled distance depends on when the timeline renumbers, so on the

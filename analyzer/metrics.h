@@ -25,6 +25,7 @@
 #include "analyzer/bypass_table.h"
 #include "analyzer/coalesce.h"
 #include "analyzer/kernel_slots.h"
+#include "analyzer/pc_reuse.h"
 #include "analyzer/reuse.h"
 #include "formats/trace.h"
 
@@ -54,8 +55,16 @@ typedef struct metrics_counts {
 
 typedef struct metrics_pc {
     metrics_counts counts;
-    reuse_pair reuse[SCOPES]; /* line granularity, log2 buckets only */
+    /* Line granularity, log2 buckets only, held sparse (analyzer/pc_reuse.h):
+     * read them with metrics_pc_reuse. */
+    pc_reuse reuse;
 } metrics_pc;
+
+_Static_assert(PC_REUSE_HISTS == SCOPES * 2, "a PC's reuse: distance and time of each scope");
+
+/* A PC's distance and reuse time in one scope, without exact counts
+ * (nothing to free). */
+void metrics_pc_reuse(const metrics_pc *pc, reuse_scope scope, reuse_pair *out);
 
 typedef struct metrics_totals {
     metrics_counts counts;

@@ -29,7 +29,6 @@ void mpli_add_load(mpli_counts *c, uint32_t requests, uint32_t misses)
     c->loads++;
     c->requests += requests;
     c->misses += misses;
-    c->req_hist[requests]++;
     int bucket = mpli_bucket(misses);
     if (mpli_is_coherent(requests)) {
         c->coherent_loads++;

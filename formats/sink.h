@@ -16,6 +16,8 @@ typedef struct wst_sink {
     int64_t (*add_pc)(void *ctx, uint32_t kernel, const wst_pc *pc, ws_error *err);
     int (*add_record)(void *ctx, uint32_t kernel, const wst_record *rec, ws_error *err);
     int (*end_cta)(void *ctx, uint32_t kernel, uint32_t cta, ws_error *err); /* may be NULL */
+    /* wst_writer_end_kernel's contract; may be NULL. */
+    int (*end_kernel)(void *ctx, uint32_t kernel, ws_error *err);
     /* wst_writer_add_allocation's contract; NULL: the sink keeps none. */
     int (*add_allocation)(void *ctx, const wst_allocation *a, ws_error *err);
 } wst_sink;
@@ -41,6 +43,11 @@ static inline int wst_sink_end_cta(const wst_sink *s, uint32_t kernel, uint32_t 
                                    ws_error *err)
 {
     return s->end_cta ? s->end_cta(s->ctx, kernel, cta, err) : 0;
+}
+
+static inline int wst_sink_end_kernel(const wst_sink *s, uint32_t kernel, ws_error *err)
+{
+    return s->end_kernel ? s->end_kernel(s->ctx, kernel, err) : 0;
 }
 
 static inline int wst_sink_add_allocation(const wst_sink *s, const wst_allocation *a,

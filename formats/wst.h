@@ -65,6 +65,12 @@ int wst_writer_add_record(wst_writer *w, uint32_t kernel, const wst_record *rec,
 /* Optional hint that a CTA is complete: flushes its buffer now. */
 int wst_writer_end_cta(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *err);
 
+/* Optional: kernel and every kernel before it are complete, and take no
+ * more PCs or records.  Their metadata entries go to a temporary file and
+ * their tables and CTA buffers are freed, so that a trace of many launches
+ * holds only the open ones until the close (issue 42).  0, or -1 with err. */
+int wst_writer_end_kernel(wst_writer *w, uint32_t kernel, ws_error *err);
+
 /* Records a device allocation, in the order the application made them
  * (docs/trace-format.md): bytes > 0, ending at or below 2^63.  0; 1 when it
  * overlaps an allocation already recorded, and is left out (the list holds

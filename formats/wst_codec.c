@@ -113,6 +113,34 @@ int wst_compress(wst_compressor *c, const wst_bytes *raw, wst_bytes *out, ws_err
     return 0;
 }
 
+int wst_compress_begin(wst_compressor *c, uint64_t total, wst_bytes *out, ws_error *err)
+{
+    out->len = 0;
+    size_t rc = ZSTD_CCtx_reset(c->cctx, ZSTD_reset_session_only);
+    if (!ZSTD_isError(rc))
+        rc = ZSTD_CCtx_setPledgedSrcSize(c->cctx, total);
+    return ZSTD_isError(rc) ? ws_fail(err, "zstd: %s", ZSTD_getErrorName(rc)) : 0;
+}
+
+int wst_compress_piece(wst_compressor *c, const void *data, size_t len, int last, wst_bytes *out,
+                       ws_error *err)
+{
+    ZSTD_inBuffer in = {data, len, 0};
+    ZSTD_EndDirective mode = last ? ZSTD_e_end : ZSTD_e_continue;
+    for (;;) {
+        /* Room for what this piece may add: zstd then never stops short. */
+        if (wst_bytes_reserve(out, ZSTD_compressBound(len - in.pos) + ZSTD_CStreamOutSize()) != 0)
+            return ws_fail(err, "out of memory");
+        ZSTD_outBuffer o = {out->data, out->cap, out->len};
+        size_t left = ZSTD_compressStream2(c->cctx, &o, &in, mode);
+        if (ZSTD_isError(left))
+            return ws_fail(err, "zstd: %s", ZSTD_getErrorName(left));
+        out->len = o.pos;
+        if (in.pos == in.size && (!last || left == 0))
+            return 0;
+    }
+}
+
 struct wst_decompressor {
     ZSTD_DCtx *dctx;
 };

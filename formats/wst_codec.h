@@ -110,6 +110,12 @@ typedef struct wst_compressor wst_compressor;
 wst_compressor *wst_compressor_new(int level);
 void wst_compressor_free(wst_compressor *c);
 int wst_compress(wst_compressor *c, const wst_bytes *raw, wst_bytes *out, ws_error *err);
+/* One frame of `total` bytes given in pieces, appended to out (emptied by
+ * begin), the last piece with last = 1: the frame states its size, as
+ * wst_compress's does, so a reader learns it before inflating. */
+int wst_compress_begin(wst_compressor *c, uint64_t total, wst_bytes *out, ws_error *err);
+int wst_compress_piece(wst_compressor *c, const void *data, size_t len, int last, wst_bytes *out,
+                       ws_error *err);
 
 typedef struct wst_decompressor wst_decompressor;
 wst_decompressor *wst_decompressor_new(void);

@@ -48,26 +48,15 @@ static json_t *kernel_json(const wst_kernel *kernel)
     return k;
 }
 
-typedef struct text_buffer {
-    char *bytes;
-    size_t len, capacity;
-} text_buffer;
-
-static int add_text(text_buffer *t, const char *s, size_t n)
+char *wst_meta_kernel_entry(const wst_kernel *kernel)
 {
-    if (ws_grow((void **)&t->bytes, &t->capacity, t->len + n + 1, 1) != 0)
-        return -1;
-    memcpy(t->bytes + t->len, s, n);
-    t->len += n;
-    t->bytes[t->len] = '\0';
-    return 0;
+    json_t *entry = kernel_json(kernel);
+    char *dumped = entry ? json_dumps(entry, JSON_COMPACT) : NULL;
+    json_decref(entry);
+    return dumped;
 }
 
-/* The document is dumped with an empty "kernels" and each kernel's entry
- * spliced in as it is dumped, so only one kernel is ever a JSON tree (a
- * trace of 200,000 launches held them all: issue 42); the bytes are those
- * of the whole document's compact dump (util/json_stream.h). */
-char *wst_meta_encode(const wst_trace *trace, size_t *len)
+char *wst_meta_outside(const wst_trace *trace, size_t *kernels_at)
 {
     const wst_origin *o = &trace->origin;
     json_t *doc = json_pack("{s:s,s:i,s:{s:o,s:o,s:o,s:o},s:[]}", "format", "warpscope-trace",
@@ -80,24 +69,12 @@ char *wst_meta_encode(const wst_trace *trace, size_t *len)
     char *outside = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
     json_decref(doc);
     const char *at = outside ? json_empty_array_at(outside, "kernels") : NULL;
-    text_buffer t = {0};
-    int ok = at && add_text(&t, outside, (size_t)(at - outside) + 1) == 0;
-    for (uint32_t k = 0; ok && k < trace->kernel_count; k++) {
-        json_t *entry = kernel_json(&trace->kernels[k]);
-        char *dumped = entry ? json_dumps(entry, JSON_COMPACT) : NULL;
-        ok = dumped && (k == 0 || add_text(&t, ",", 1) == 0) &&
-             add_text(&t, dumped, strlen(dumped)) == 0;
-        free(dumped);
-        json_decref(entry);
-    }
-    ok = ok && add_text(&t, at + 1, strlen(at + 1)) == 0;
-    free(outside);
-    if (!ok) {
-        free(t.bytes);
+    if (!at) {
+        free(outside);
         return NULL;
     }
-    *len = t.len;
-    return t.bytes;
+    *kernels_at = (size_t)(at - outside) + 1;
+    return outside;
 }
 
 static int get_u32(json_t *obj, const char *key, uint32_t *out, const char *where, ws_error *err)
@@ -149,6 +126,19 @@ static int get_dim3(json_t *obj, const char *key, wst_dim3 *out, const char *whe
     return 0;
 }
 
+static int decode_pc(json_t *jp, wst_pc *pc, const char *where, ws_error *err)
+{
+    if (!json_is_object(jp))
+        return ws_fail(err, "metadata: %s is not an object", where);
+    return get_u64(jp, "offset", &pc->offset, where, err) ||
+                   get_string(jp, "sass", &pc->sass, where, err) ||
+                   get_string(jp, "file", &pc->file, where, err) ||
+                   get_u32(jp, "line", &pc->line, where, err)
+               ? -1
+               : 0;
+}
+
+/* The kernel's fields; its PC table is read elsewhere (add_pc). */
 static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *err)
 {
     char where[48];
@@ -188,26 +178,11 @@ static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *er
     uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
     if (threads > 65536)
         return ws_fail(err, "metadata: %s: block of %llu threads", where, (unsigned long long)threads);
+    /* The table's entries were taken out as they were read (add_pc): an
+     * empty array is left, or whatever else stood there. */
     json_t *pcs = json_object_get(jk, "pcs");
-    if (!json_is_array(pcs) || json_array_size(pcs) > WST_MAX_PCS_PER_KERNEL)
+    if (!json_is_array(pcs) || json_array_size(pcs) != 0)
         return ws_fail(err, "metadata: %s: 'pcs' is not a PC table", where);
-    size_t n = json_array_size(pcs);
-    k->pcs = calloc(n ? n : 1, sizeof *k->pcs);
-    if (!k->pcs)
-        return ws_fail(err, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        json_t *jp = json_array_get(pcs, i);
-        k->pc_count++; /* counted first: an entry that fails half-read is freed with the rest */
-        snprintf(where, sizeof where, "kernel %u PC %zu", index, i);
-        if (!json_is_object(jp))
-            return ws_fail(err, "metadata: %s is not an object", where);
-        wst_pc *pc = &k->pcs[i];
-        if (get_u64(jp, "offset", &pc->offset, where, err) ||
-            get_string(jp, "sass", &pc->sass, where, err) ||
-            get_string(jp, "file", &pc->file, where, err) ||
-            get_u32(jp, "line", &pc->line, where, err))
-            return -1;
-    }
     return 0;
 }
 
@@ -246,7 +221,27 @@ static int decode_allocations(json_t *doc, wst_trace *trace, ws_error *err)
 typedef struct kernel_list {
     wst_trace *trace;
     size_t capacity;
+    /* The PC table of the kernel being read: its entries come one at a
+     * time (json_stream_load_nested) before the kernel's own fields. */
+    wst_kernel pending;
+    size_t pc_capacity;
 } kernel_list;
+
+static int add_pc(void *ctx, size_t index, json_t *jp, ws_error *err)
+{
+    kernel_list *l = ctx;
+    wst_kernel *k = &l->pending;
+    char where[48];
+    snprintf(where, sizeof where, "kernel %u PC %zu", l->trace->kernel_count, index);
+    if (index >= WST_MAX_PCS_PER_KERNEL)
+        return ws_fail(err, "metadata: kernel %u: 'pcs' is not a PC table of at most %u PCs",
+                       l->trace->kernel_count, WST_MAX_PCS_PER_KERNEL);
+    if (ws_grow((void **)&k->pcs, &l->pc_capacity, index + 1, sizeof *k->pcs) != 0)
+        return ws_fail(err, "out of memory");
+    memset(&k->pcs[index], 0, sizeof k->pcs[index]);
+    k->pc_count++; /* counted first: an entry that fails half-read is freed with the rest */
+    return decode_pc(jp, &k->pcs[index], where, err);
+}
 
 static int add_kernel(void *ctx, size_t index, json_t *jk, ws_error *err)
 {
@@ -256,9 +251,17 @@ static int add_kernel(void *ctx, size_t index, json_t *jk, ws_error *err)
         return ws_fail(err, "metadata: more than %u kernels", WST_MAX_KERNELS);
     if (ws_grow((void **)&trace->kernels, &l->capacity, index + 1, sizeof *trace->kernels) != 0)
         return ws_fail(err, "out of memory");
-    memset(&trace->kernels[index], 0, sizeof trace->kernels[index]);
+    wst_kernel *k = &trace->kernels[index];
+    memset(k, 0, sizeof *k);
     trace->kernel_count++; /* counted first: a kernel that fails half-read is freed with the rest */
-    return decode_kernel(jk, &trace->kernels[index], (uint32_t)index, err);
+    /* The kernel takes the PCs read for it (none: an empty table). */
+    k->pcs = l->pending.pcs ? l->pending.pcs : calloc(1, sizeof *k->pcs);
+    k->pc_count = l->pending.pc_count;
+    l->pending = (wst_kernel){0};
+    l->pc_capacity = 0;
+    if (!k->pcs)
+        return ws_fail(err, "out of memory");
+    return decode_kernel(jk, k, (uint32_t)index, err);
 }
 
 int wst_meta_decode_stream(json_stream_read_fn read, void *read_ctx, unsigned version,
@@ -267,8 +270,10 @@ int wst_meta_decode_stream(json_stream_read_fn read, void *read_ctx, unsigned ve
     memset(trace, 0, sizeof *trace);
     /* a string's bytes as JSON writes them: a control character takes 6 */
     static const json_stream_limits limits = {JSON_REJECT_DUPLICATES, 6 * WST_MAX_STRING_BYTES};
-    kernel_list list = {trace, 0};
-    json_t *doc = json_stream_load(read, read_ctx, "kernels", add_kernel, &list, &limits, err);
+    kernel_list list = {.trace = trace};
+    json_t *doc = json_stream_load_nested(read, read_ctx, "kernels", add_kernel, &list, "pcs",
+                                          add_pc, &limits, err);
+    wst_kernel_clear(&list.pending); /* PCs of a kernel that did not end */
     int rc = -1;
     if (!doc) {
         if (strncmp(err->msg, "not JSON", 8) == 0 || strncmp(err->msg, "line ", 5) == 0)

@@ -10,8 +10,16 @@
 #include "util/error.h"
 #include "util/json_stream.h"
 
-/* Serialized JSON text (malloc'd, NUL-terminated), or NULL. */
-char *wst_meta_encode(const wst_trace *trace, size_t *len);
+/* The JSON text in pieces, for a writer that spools its kernels
+ * (wst_write.c): the document without kernels (trace->kernels are not
+ * read), with *kernels_at the offset just inside its empty "kernels" array,
+ * where the kernels' entries go, comma-separated in launch order (only one
+ * kernel is ever a JSON tree: a trace of 200,000 launches held them all,
+ * issue 42); and one kernel's entry.  The bytes are those of the whole
+ * document's compact dump (util/json_stream.h).  Both malloc'd and
+ * NUL-terminated, or NULL. */
+char *wst_meta_outside(const wst_trace *trace, size_t *kernels_at);
+char *wst_meta_kernel_entry(const wst_kernel *kernel);
 
 /* Parses and validates, the document's format version against the
  * header's; fills trace (owned by the caller). */

@@ -5,9 +5,13 @@
  * by chunk_records per CTA and by memory_budget overall (the largest buffers
  * are flushed first when the budget is exceeded), the frame being built
  * (about frame_bytes), 12 bytes per chunk and 32 per frame written, and the
- * kernels' PC tables. */
+ * kernels not yet ended (wst_writer_end_kernel): their entries and PC
+ * tables.  An ended kernel's metadata entry waits in a temporary file (the
+ * spool) until the close, where the metadata follows the last frame, so
+ * a trace of many launches holds only the open ones (issue 42). */
 #include "formats/wst.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,9 +61,16 @@ struct wst_writer {
     FILE *stream;
     uint64_t offset; /* bytes written so far */
     wst_writer_options options;
-    wst_trace trace;
-    size_t kernel_capacity;
-    size_t *pc_capacity; /* per kernel */
+    wst_trace trace; /* origin and allocations; its kernels are below */
+    /* Kernels kernel_base.. kernel_count - 1, not yet ended: open[k -
+     * kernel_base].  Those before kernel_base are ended, their entries in
+     * the spool. */
+    wst_kernel *open;
+    size_t open_capacity;
+    size_t *pc_capacity; /* per open kernel */
+    uint32_t kernel_base, kernel_count;
+    FILE *spool;          /* ended kernels' entries, comma-separated; NULL before any */
+    uint64_t spool_bytes;
     u64map buffer_of;    /* (kernel << 32 | cta) -> buffers[] position */
     cta_buffer *buffers;
     size_t buffer_count, buffer_capacity;
@@ -187,7 +198,7 @@ static int check_kernel_text(const wst_kernel *kernel, uint32_t n, ws_error *err
 
 int wst_writer_add_kernel(wst_writer *w, const wst_kernel *kernel, ws_error *err)
 {
-    uint32_t n = w->trace.kernel_count;
+    uint32_t n = w->kernel_count;
     if (n >= WST_MAX_KERNELS)
         return ws_fail(err, "more than %u kernels", WST_MAX_KERNELS);
     uint64_t threads = (uint64_t)kernel->block.x * kernel->block.y * kernel->block.z;
@@ -205,33 +216,48 @@ int wst_writer_add_kernel(wst_writer *w, const wst_kernel *kernel, ws_error *err
                 (kernel->pcs[p].file ? strlen(kernel->pcs[p].file) : 0);
     if (count_metadata(w, meta, "kernel", n, err) != 0)
         return -1;
-    size_t pc_cap_size = w->kernel_capacity;
-    if (ws_grow((void **)&w->trace.kernels, &w->kernel_capacity, n + 1, sizeof(wst_kernel)) ||
-        ws_grow((void **)&w->pc_capacity, &pc_cap_size, w->kernel_capacity, sizeof(size_t)))
+    size_t slot = n - w->kernel_base, pc_cap_size = w->open_capacity;
+    if (ws_grow((void **)&w->open, &w->open_capacity, slot + 1, sizeof(wst_kernel)) ||
+        ws_grow((void **)&w->pc_capacity, &pc_cap_size, w->open_capacity, sizeof(size_t)))
         return ws_fail(err, "out of memory");
-    wst_kernel *k = &w->trace.kernels[n];
+    wst_kernel *k = &w->open[slot];
     if (wst_kernel_copy(k, kernel) != 0)
         return ws_fail(err, "out of memory");
     k->record_count = 0;
     memset(k->records_by_kind, 0, sizeof k->records_by_kind);
     k->cta_count = 0;
-    w->pc_capacity[n] = k->pc_count;
-    w->trace.kernel_count = n + 1;
+    w->pc_capacity[slot] = k->pc_count;
+    w->kernel_count = n + 1;
     return (int)n;
+}
+
+/* A kernel that still takes PCs and records, or NULL with err set. */
+static wst_kernel *open_kernel(const wst_writer *w, uint32_t kernel, const char *what, ws_error *err)
+{
+    if (kernel >= w->kernel_count) {
+        ws_fail(err, "%s for undeclared kernel %u", what, kernel);
+        return NULL;
+    }
+    if (kernel < w->kernel_base) {
+        ws_fail(err, "%s for kernel %u, which has ended", what, kernel);
+        return NULL;
+    }
+    return &w->open[kernel - w->kernel_base];
 }
 
 int64_t wst_writer_add_pc(wst_writer *w, uint32_t kernel, const wst_pc *pc, ws_error *err)
 {
-    if (kernel >= w->trace.kernel_count)
-        return ws_fail(err, "PC for undeclared kernel %u", kernel);
-    wst_kernel *k = &w->trace.kernels[kernel];
+    wst_kernel *k = open_kernel(w, kernel, "PC", err);
+    if (!k)
+        return -1;
     if (k->pc_count >= WST_MAX_PCS_PER_KERNEL)
         return ws_fail(err, "kernel %u: more than %u PCs", kernel, WST_MAX_PCS_PER_KERNEL);
     if (count_metadata(w, META_BYTES_PER_PC + (pc->sass ? strlen(pc->sass) : 0) +
                               (pc->file ? strlen(pc->file) : 0),
                        "kernel", kernel, err) != 0)
         return -1;
-    if (ws_grow((void **)&k->pcs, &w->pc_capacity[kernel], k->pc_count + 1, sizeof *k->pcs))
+    if (ws_grow((void **)&k->pcs, &w->pc_capacity[kernel - w->kernel_base], k->pc_count + 1,
+                sizeof *k->pcs))
         return ws_fail(err, "out of memory");
     wst_pc *copy = &k->pcs[k->pc_count];
     *copy = *pc;
@@ -349,9 +375,9 @@ static int enforce_budget(wst_writer *w, ws_error *err)
 static int validate_record(const wst_writer *w, uint32_t kernel, const wst_record *rec,
                            ws_error *err)
 {
-    if (kernel >= w->trace.kernel_count)
-        return ws_fail(err, "record for undeclared kernel %u", kernel);
-    const wst_kernel *k = &w->trace.kernels[kernel];
+    const wst_kernel *k = open_kernel(w, kernel, "record", err);
+    if (!k)
+        return -1;
     uint64_t ctas = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
     uint64_t warps = ((uint64_t)k->block.x * k->block.y * k->block.z + WST_WARP_SIZE - 1) /
                      WST_WARP_SIZE;
@@ -385,7 +411,7 @@ static cta_buffer *buffer_for(wst_writer *w, uint32_t kernel, uint32_t cta, ws_e
             return NULL;
         }
         w->buffers[w->buffer_count++] = (cta_buffer){.kernel = kernel, .cta = cta};
-        w->trace.kernels[kernel].cta_count++;
+        w->open[kernel - w->kernel_base].cta_count++; /* validate_record: open */
     }
     return &w->buffers[*slot];
 }
@@ -404,7 +430,7 @@ int wst_writer_add_record(wst_writer *w, uint32_t kernel, const wst_record *rec,
         return ws_fail(err, "out of memory");
     w->buffered_bytes += b->rows.cap - before;
     b->records++;
-    wst_kernel *k = &w->trace.kernels[kernel];
+    wst_kernel *k = &w->open[kernel - w->kernel_base];
     k->record_count++;
     k->records_by_kind[rec->kind]++;
     if (b->records >= w->options.chunk_records && flush_buffer(w, b, 0, err) != 0)
@@ -420,22 +446,128 @@ int wst_writer_end_cta(wst_writer *w, uint32_t kernel, uint32_t cta, ws_error *e
     return retire_buffer(w, &w->buffers[*slot], 1, err); /* a finished CTA keeps no memory */
 }
 
+/* One kernel's metadata entry at the end of the spool, after a comma but
+ * for the first kernel. */
+static int spool_entry(wst_writer *w, const wst_kernel *k, uint32_t index, ws_error *err)
+{
+    if (!w->spool && !(w->spool = tmpfile()))
+        return ws_fail(err, "cannot create a temporary file for the trace's metadata");
+    char *entry = wst_meta_kernel_entry(k);
+    if (!entry)
+        return ws_fail(err, "out of memory");
+    size_t len = strlen(entry);
+    int comma = index > 0;
+    int failed = (comma && fputc(',', w->spool) == EOF) || fwrite(entry, 1, len, w->spool) != len;
+    free(entry);
+    if (failed) {
+        w->failed = 1;
+        return ws_fail(err, "cannot write the trace's metadata to a temporary file");
+    }
+    w->spool_bytes += len + (size_t)comma;
+    return 0;
+}
+
+/* The open kernels before `end` go to the spool and are freed, in one
+ * shift of the rest (the close spools every kernel a writer never ended). */
+static int spool_kernels(wst_writer *w, uint32_t end, ws_error *err)
+{
+    uint32_t done = 0, count = end - w->kernel_base;
+    int rc = 0;
+    while (rc == 0 && done < count) {
+        rc = spool_entry(w, &w->open[done], w->kernel_base + done, err);
+        if (rc == 0)
+            wst_kernel_clear(&w->open[done++]);
+    }
+    uint32_t open = w->kernel_count - w->kernel_base - done;
+    if (done && open) { /* none spooled, or none left: nothing moves (open may be NULL) */
+        memmove(w->open, w->open + done, open * sizeof *w->open);
+        memmove(w->pc_capacity, w->pc_capacity + done, open * sizeof *w->pc_capacity);
+    }
+    w->kernel_base += done;
+    return rc;
+}
+
+/* Forgets the buffers of ended kernels (flushing any records left in them),
+ * so that the CTAs of past launches cost nothing. */
+static int drop_ended_buffers(wst_writer *w, ws_error *err)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < w->buffer_count; i++) {
+        cta_buffer *b = &w->buffers[i];
+        if (b->kernel >= w->kernel_base) {
+            w->buffers[kept++] = *b;
+            continue;
+        }
+        if (retire_buffer(w, b, 1, err) != 0)
+            return -1;
+    }
+    if (kept == w->buffer_count)
+        return 0;
+    w->buffer_count = kept;
+    u64map_clear(&w->buffer_of);
+    for (size_t i = 0; i < kept; i++) {
+        int inserted;
+        if (!u64map_upsert(&w->buffer_of, (uint64_t)w->buffers[i].kernel << 32 | w->buffers[i].cta,
+                           (uint32_t)i, &inserted))
+            return ws_fail(err, "out of memory");
+    }
+    return 0;
+}
+
+int wst_writer_end_kernel(wst_writer *w, uint32_t kernel, ws_error *err)
+{
+    if (w->failed)
+        return ws_fail(err, "writer already failed");
+    if (kernel >= w->kernel_count)
+        return ws_fail(err, "end of undeclared kernel %u", kernel);
+    if (kernel >= w->kernel_base && spool_kernels(w, kernel + 1, err) != 0)
+        return -1;
+    return drop_ended_buffers(w, err);
+}
+
+/* The metadata document (wst_meta.h): the outside, then the spooled
+ * kernels' entries, compressed a piece at a time into w->packed.  Version
+ * 2 compresses it: a trace of many short launches repeats each kernel's PC
+ * table, and the JSON outweighed the records. */
+static int compress_metadata(wst_writer *w, ws_error *err)
+{
+    size_t at = 0;
+    char *outside = wst_meta_outside(&w->trace, &at);
+    if (!outside)
+        return ws_fail(err, "out of memory");
+    size_t tail = strlen(outside + at);
+    uint64_t meta_len = at + w->spool_bytes + tail;
+    int rc = 0;
+    if (meta_len > WST_MAX_METADATA_BYTES) /* escaping made it grow past the estimate */
+        rc = ws_fail(err, "the trace's metadata (kernel names, PCs) is %llu MiB, over the "
+                     "format's %u MiB limit", (unsigned long long)(meta_len >> 20),
+                     WST_MAX_METADATA_BYTES >> 20);
+    if (rc == 0)
+        rc = wst_compress_begin(w->compressor, meta_len, &w->packed, err);
+    if (rc == 0)
+        rc = wst_compress_piece(w->compressor, outside, at, 0, &w->packed, err);
+    if (rc == 0 && w->spool && fseek(w->spool, 0, SEEK_SET) != 0)
+        rc = ws_fail(err, "cannot read back the trace's metadata from its temporary file");
+    char piece[1 << 16];
+    for (uint64_t left = w->spool_bytes; rc == 0 && left > 0;) {
+        size_t n = left < sizeof piece ? (size_t)left : sizeof piece;
+        if (fread(piece, 1, n, w->spool) != n)
+            rc = ws_fail(err, "cannot read back the trace's metadata from its temporary file");
+        else
+            rc = wst_compress_piece(w->compressor, piece, n, 0, &w->packed, err);
+        left -= n;
+    }
+    if (rc == 0)
+        rc = wst_compress_piece(w->compressor, outside + at, tail, 1, &w->packed, err);
+    free(outside);
+    return rc;
+}
+
 static int write_tables_and_trailer(wst_writer *w, ws_error *err)
 {
-    size_t meta_len = 0;
-    char *meta = wst_meta_encode(&w->trace, &meta_len);
-    if (!meta)
-        return ws_fail(err, "out of memory");
-    if (meta_len > WST_MAX_METADATA_BYTES) { /* escaping made it grow past the estimate */
-        free(meta);
-        return ws_fail(err, "the trace's metadata (kernel names, PCs) is %zu MiB, over the "
-                       "format's %u MiB limit", meta_len >> 20, WST_MAX_METADATA_BYTES >> 20);
-    }
-    /* Version 2 compresses it: a trace of many short launches repeats
-     * each kernel's PC table, and the JSON outweighed the records. */
-    wst_bytes text = {(uint8_t *)meta, meta_len, meta_len};
-    int rc = wst_compress(w->compressor, &text, &w->packed, err);
-    free(meta);
+    if (spool_kernels(w, w->kernel_count, err) != 0) /* the kernels still open */
+        return -1;
+    int rc = compress_metadata(w, err);
     if (rc != 0)
         return -1;
     uint64_t meta_offset = w->offset;
@@ -504,7 +636,12 @@ static void writer_free(wst_writer *w)
     wst_frame_builder_free(w->alone.builder);
     free(w->shared.chunks);
     free(w->alone.chunks);
+    for (uint32_t k = w->kernel_base; k < w->kernel_count; k++)
+        wst_kernel_clear(&w->open[k - w->kernel_base]);
+    free(w->open);
     free(w->pc_capacity);
+    if (w->spool)
+        fclose(w->spool);
     wst_alloc_map_free(&w->allocation_map);
     u64map_destroy(&w->buffer_of);
     wst_trace_clear(&w->trace);
@@ -573,6 +710,10 @@ static int sink_end_cta(void *ctx, uint32_t kernel, uint32_t cta, ws_error *err)
 {
     return wst_writer_end_cta(ctx, kernel, cta, err);
 }
+static int sink_end_kernel(void *ctx, uint32_t kernel, ws_error *err)
+{
+    return wst_writer_end_kernel(ctx, kernel, err);
+}
 static int sink_add_allocation(void *ctx, const wst_allocation *a, ws_error *err)
 {
     return wst_writer_add_allocation(ctx, a, err);
@@ -585,5 +726,6 @@ wst_sink wst_writer_sink(wst_writer *w)
                       .add_pc = sink_add_pc,
                       .add_record = sink_add_record,
                       .end_cta = sink_end_cta,
+                      .end_kernel = sink_end_kernel,
                       .add_allocation = sink_add_allocation};
 }

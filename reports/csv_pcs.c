@@ -56,7 +56,9 @@ void csv_pcs_add(csv_table *t, const analysis *a, const wst_trace *trace, uint32
         csv_row_ratio(t, (double)m->bytes_used, (double)m->sectors * REQUEST_SECTOR_BYTES);
         csv_row_u64(t, m->coherent);
         csv_row_u64(t, m->divergent);
-        csv_row_u64(t, mk->pcs[p].reuse[SCOPE_GLOBAL].distance.cold);
+        reuse_pair global;
+        metrics_pc_reuse(&mk->pcs[p], SCOPE_GLOBAL, &global);
+        csv_row_u64(t, global.distance.cold);
         locality_columns(t, &ak->locality[p]);
         replay_columns(t, rk && p < rk->pc_count ? &rk->pcs[p] : NULL);
         csv_row_end(t);

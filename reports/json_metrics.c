@@ -111,9 +111,11 @@ json_t *report_json_metrics_totals(const metrics_totals *t, uint32_t line_bytes,
 json_t *report_json_metrics_pc(const metrics_pc *pc, uint32_t line_bytes, double rate)
 {
     json_t *reuse = json_object();
-    for (int s = 0; s < SCOPES; s++)
-        json_object_set_new(reuse, reuse_scope_name((reuse_scope)s),
-                            report_json_hist(&pc->reuse[s], 0, rate));
+    for (int s = 0; s < SCOPES; s++) {
+        reuse_pair pair;
+        metrics_pc_reuse(pc, (reuse_scope)s, &pair);
+        json_object_set_new(reuse, reuse_scope_name((reuse_scope)s), report_json_hist(&pair, 0, rate));
+    }
     json_t *o = json_object();
     json_object_set_new(o, "executions", report_json_u64(pc->counts.executions));
     json_object_set_new(o, "requests", report_json_u64(pc->counts.requests));

@@ -89,3 +89,55 @@ Test(json_stream, bad_text_is_named_by_line_and_column)
         json_decref(elements);
     }
 }
+
+/* Nested (json_stream_load_nested): each element's own "pcs" goes entry by
+ * entry to the inner callback, before the element, which keeps it empty;
+ * an element without one, or with "pcs" deeper down, is left whole. */
+typedef struct nested_seen {
+    json_t *elements, *inner; /* inner: one array of entries per element */
+} nested_seen;
+
+static int collect_outer(void *ctx, size_t index, json_t *e, ws_error *err)
+{
+    nested_seen *n = ctx;
+    (void)err;
+    cr_expect_eq(json_array_size(n->elements), index);
+    json_array_append_new(n->inner, json_array()); /* the next element's entries */
+    return json_array_append(n->elements, e);
+}
+
+static int collect_inner(void *ctx, size_t index, json_t *e, ws_error *err)
+{
+    nested_seen *n = ctx;
+    (void)err;
+    json_t *current = json_array_get(n->inner, json_array_size(n->inner) - 1);
+    cr_expect_eq(json_array_size(current), index);
+    return json_array_append(current, e);
+}
+
+Test(json_stream, nested_arrays_go_entry_by_entry_before_their_element)
+{
+    const char *text = "{\"a\":1,\"kernels\":[{\"n\":\"x\",\"pcs\":[1,{\"o\":\"],\"},[3]]},"
+                       "{\"pcs\":[],\"n\":\"y\"},{\"n\":{\"pcs\":[9]}},7],\"b\":[2]}";
+    nested_seen n = {json_array(), json_array()};
+    json_array_append_new(n.inner, json_array()); /* the first element's entries */
+    source s = {text, 0};
+    static const json_stream_limits limits = {JSON_REJECT_DUPLICATES, 16};
+    ws_error err;
+    json_t *doc = json_stream_load_nested(read_some, &s, "kernels", collect_outer, &n, "pcs",
+                                          collect_inner, &limits, &err);
+    cr_assert_not_null(doc, "%s", err.msg);
+    json_error_t jerr;
+    json_t *want_elements = json_loads("[{\"n\":\"x\",\"pcs\":[]},{\"pcs\":[],\"n\":\"y\"},"
+                                       "{\"n\":{\"pcs\":[9]}},7]", 0, &jerr);
+    json_t *want_inner = json_loads("[[1,{\"o\":\"],\"},[3]],[],[],[],[]]", 0, &jerr);
+    cr_expect(json_equal(n.elements, want_elements), "%s", json_dumps(n.elements, JSON_COMPACT));
+    cr_expect(json_equal(n.inner, want_inner), "%s", json_dumps(n.inner, JSON_COMPACT));
+    cr_expect_eq(json_array_size(json_object_get(doc, "kernels")), 0);
+    cr_expect_eq(json_integer_value(json_array_get(json_object_get(doc, "b"), 0)), 2);
+    json_decref(want_elements);
+    json_decref(want_inner);
+    json_decref(n.elements);
+    json_decref(n.inner);
+    json_decref(doc);
+}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/wst.h"
 #include "util/json_stream.h"
 #include "tests/helpers.h"
 #include "tests/trace_gen.h"
@@ -17,15 +18,24 @@
 /* 10,000 PCs each run once: analyze -o built the kernel's PC table as one
  * JSON document (about 16 KB a PC) and needed 350 MiB of address space
  * (--threads 1, one malloc arena); each PC's entry is now written as it is
- * made, 150 MiB (the analysis's own per-PC state, about 9 KB a PC, is
- * most of it). */
+ * made (the analysis's own per-PC state: the next test). */
+/* `analyze -o DIR/r.json` (returned in *json) of a trace of `pcs` PCs each
+ * run once, on one thread (one malloc arena), under cap. */
+static cli_result analyze_pcs_capped(const char *dir, uint32_t pcs, size_t cap, char **json)
+{
+    char *trace = test_path(dir, "pcs.wst");
+    *json = test_path(dir, "r.json");
+    test_write_pcs_trace(trace, pcs, 0);
+    cli_result r = cli_run_capped(cap, "analyze", trace, "--threads", "1", "-o", *json, "--quiet",
+                                  NULL);
+    free(trace);
+    return r;
+}
+
 Test(memory_bounds, analyze_writes_a_kernel_of_many_pcs_one_pc_at_a_time)
 {
-    char *dir = test_tmpdir(), *trace = test_path(dir, "pcs.wst"),
-         *json = test_path(dir, "r.json");
-    test_write_pcs_trace(trace, 10000, 0);
-    cli_result r = cli_run_capped(240 * MIB, "analyze", trace, "--threads", "1", "-o", json,
-                                  "--quiet", NULL);
+    char *dir = test_tmpdir(), *json;
+    cli_result r = analyze_pcs_capped(dir, 10000, 240 * MIB, &json);
     cr_expect_eq(r.status, 0, "%s", r.err);
     json_t *doc = test_load_json(json);
     cr_assert_not_null(doc);
@@ -35,7 +45,24 @@ Test(memory_bounds, analyze_writes_a_kernel_of_many_pcs_one_pc_at_a_time)
     json_decref(doc);
     cli_result_free(&r);
     free(json);
-    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* 30,000 PCs each run once: the analysis held about 9.4 KB a PC whatever
+ * it ran (each PC's six reuse histograms dense, 3.5 KB, in each of two
+ * metrics instances), over 300 MiB of address space; a PC's histograms
+ * now hold the buckets it filled (analyzer/pc_reuse.h), within 200 MiB
+ * (it fits 130). */
+Test(memory_bounds, analyze_holds_each_pc_in_proportion_to_what_it_ran)
+{
+    char *dir = test_tmpdir(), *json;
+    cli_result r = analyze_pcs_capped(dir, 30000, 200 * MIB, &json);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    size_t bytes = 0;
+    free(test_read_file(json, &bytes));
+    cr_expect_gt(bytes, 30000u * 1000, "every PC's entry is written: %zu bytes", bytes);
+    cli_result_free(&r);
+    free(json);
     test_tmpdir_cleanup(dir);
 }
 
@@ -126,20 +153,51 @@ static void write_accelsim_launches(const char *dir, int kernels)
 
 /* 20,000 launches: import held about 4.3 KB a launch until the end, where
  * the metadata was one JSON document of them all (over 96 MiB of address
- * space); it is now dumped a kernel at a time, about 1.2 KB a launch
- * (what the writer keeps of each: its entry, PC table and index), within
- * 80 MiB. */
+ * space); then about 1.2 KB a launch, each launch's entry, PC table and
+ * CTA buffer until the close (over 56 MiB); now each launch is spooled
+ * when its file ends (wst_writer_end_kernel), within 40 MiB (it fits 32). */
 Test(memory_bounds, import_of_many_launches)
 {
     char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
     write_accelsim_launches(dir, 20000);
-    cli_result r = cli_run_capped(80 * MIB, "import", "accelsim", dir, "-o", trace, NULL);
+    cli_result r = cli_run_capped(40 * MIB, "import", "accelsim", dir, "-o", trace, NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
     r = cli_run_capped(0, "info", trace, NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "20,000") || strstr(r.out, "20000"), "%.400s", r.out);
     cli_result_free(&r);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A PC-table bomb: one launch of 1,000,000 PCs, under 1 MB of file.  Its
+ * metadata entry was one JSON tree (about 800 MiB at its peak); the PC
+ * table is now read an entry at a time (json_stream_load_nested), and info
+ * needs what the table decodes to, within 160 MiB (it fits 96). */
+Test(memory_bounds, info_reads_a_launch_of_a_million_pcs_one_pc_at_a_time)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "bomb.wst");
+    ws_error err;
+    wst_origin origin = {.collector = "test"};
+    wst_writer *w = wst_writer_open(trace, &origin, NULL, &err);
+    cr_assert_not_null(w, "%s", err.msg);
+    wst_kernel k = {.name = "k", .grid = {1, 1, 1}, .block = {32, 1, 1}};
+    cr_assert_eq(wst_writer_add_kernel(w, &k, &err), 0, "%s", err.msg);
+    for (uint32_t i = 0; i < 1000000; i++) {
+        wst_pc pc = {.offset = 16ull * i, .sass = "LDG.E.SYS"};
+        cr_assert_eq(wst_writer_add_pc(w, 0, &pc, &err), (int64_t)i, "%s", err.msg);
+    }
+    wst_record r = {.size = 4, .mask = 1};
+    cr_assert_eq(wst_writer_add_record(w, 0, &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
+    size_t bytes = 0;
+    free(test_read_file(trace, &bytes));
+    cr_assert_lt(bytes, 1u << 20, "%zu bytes", bytes);
+    cli_result res = cli_run_capped(160 * MIB, "info", trace, NULL);
+    cr_expect_eq(res.status, 0, "%s", res.err);
+    cr_expect(strstr(res.out, "PCs 1000000"), "%.600s", res.out);
+    cli_result_free(&res);
     free(trace);
     test_tmpdir_cleanup(dir);
 }

@@ -101,8 +101,11 @@ Test(metrics, reuse_scopes_hand_worked)
     /* Reuse time on SM0's A A: one access (B) in between. */
     cr_assert_eq(k->totals.reuse[GRAN_LINE][SCOPE_PER_SM].time.exact[1], 1);
     /* Per PC: PC 0 issued A three times: global cold, 1, 1. */
-    cr_assert_eq(k->pcs[0].reuse[SCOPE_GLOBAL].distance.cold, 1);
-    cr_assert_eq(k->pcs[0].reuse[SCOPE_GLOBAL].distance.log2[1], 2);
+    reuse_pair pc0;
+    metrics_pc_reuse(&k->pcs[0], SCOPE_GLOBAL, &pc0);
+    cr_assert_eq(pc0.distance.cold, 1);
+    cr_assert_eq(pc0.distance.log2[1], 2);
+    cr_assert_eq(pc0.distance.total, 3);
     cr_assert_eq(k->pcs[0].counts.executions, 3);
     /* Sector granularity: one sector per access, same pattern. */
     cr_assert_eq(k->totals.reuse[GRAN_SECTOR][SCOPE_GLOBAL].distance.exact[1], 3);
@@ -323,8 +326,13 @@ Test(metrics, kernels_packed_and_adopted_equal_the_computed)
         cr_assert_eq(b->pc_count, 2);
         for (uint32_t pc = 0; pc < 2; pc++) {
             cr_expect_eq(memcmp(&a->pcs[pc].counts, &b->pcs[pc].counts, sizeof a->pcs[pc].counts), 0);
-            for (int s = 0; s < SCOPES; s++)
-                expect_hist_equal(&a->pcs[pc].reuse[s].distance, &b->pcs[pc].reuse[s].distance, "pc");
+            for (int s = 0; s < SCOPES; s++) {
+                reuse_pair pa, pb;
+                metrics_pc_reuse(&a->pcs[pc], (reuse_scope)s, &pa);
+                metrics_pc_reuse(&b->pcs[pc], (reuse_scope)s, &pb);
+                expect_hist_equal(&pa.distance, &pb.distance, "pc distance");
+                expect_hist_equal(&pa.time, &pb.time, "pc time");
+            }
         }
         pack_bytes_free(&bytes);
     }
@@ -352,6 +360,40 @@ Test(metrics, short_packed_kernels_are_refused)
         cr_expect_neq(err.msg[0], '\0');
         cr_expect_null(got.pcs, "nothing is left to free");
     }
+    pack_bytes_free(&bytes);
+    metrics_free(m);
+}
+
+/* A PC whose histograms turned dense (pc_reuse.h) and one still sparse
+ * travel between ranks and read back the same, histogram for histogram. */
+Test(metrics, dense_and_sparse_pc_histograms_pack_and_unpack)
+{
+    metrics *m = make(1, 2, 0);
+    begin(m, 2);
+    end(m);
+    metrics_kernel *k = (metrics_kernel *)metrics_kernel_at(m, 0);
+    for (unsigned i = 0; i < 40; i++) /* 40 buckets in histogram 2: dense */
+        cr_assert_eq(pc_reuse_add(&k->pcs[0].reuse, 2, (UINT64_C(1) << i) + 1), 0);
+    cr_assert_eq(pc_reuse_add(&k->pcs[1].reuse, 5, REUSE_COLD), 0);
+    cr_assert_not_null(k->pcs[0].reuse.dense);
+    cr_assert_null(k->pcs[1].reuse.dense);
+    pack_bytes bytes = {0};
+    ws_error err;
+    cr_assert_eq(metrics_kernel_pack(k, &bytes, &err), 0);
+    metrics_kernel got;
+    cr_assert_eq(metrics_kernel_unpack(bytes.data, bytes.size, &got, &err), 0, "%s", err.msg);
+    for (uint32_t pc = 0; pc < 2; pc++)
+        for (int s = 0; s < SCOPES; s++) {
+            reuse_pair a, b;
+            metrics_pc_reuse(&k->pcs[pc], (reuse_scope)s, &a);
+            metrics_pc_reuse(&got.pcs[pc], (reuse_scope)s, &b);
+            expect_hist_equal(&a.distance, &b.distance, "pc distance");
+            expect_hist_equal(&a.time, &b.time, "pc time");
+        }
+    reuse_pair global;
+    metrics_pc_reuse(&got.pcs[0], SCOPE_PER_SM, &global);
+    cr_expect_eq(global.distance.total, 40, "histogram 2 is the per-SM distance");
+    metrics_kernel_unpacked_free(&got);
     pack_bytes_free(&bytes);
     metrics_free(m);
 }

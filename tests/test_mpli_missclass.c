@@ -36,7 +36,8 @@ Test(mpli, coherent_divergent_and_outcomes)
     cr_assert_eq(c.fully_cached, 1);
     cr_assert_eq(c.fully_missed, 2);
     cr_assert_eq(c.partially_cached, 2);
-    cr_assert_eq(c.req_hist[32], 2);
+    cr_assert_eq(c.requests, 1 + 2 + 32 + 32 + 3);
+    cr_assert_eq(c.misses, 0 + 2 + 16 + 32 + 1);
     cr_assert_float_eq(mpli_mean(&c), (0 + 2 + 16 + 32 + 1) / 5.0, 1e-12);
     mpli_counts sum;
     memset(&sum, 0, sizeof sum);

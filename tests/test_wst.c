@@ -171,6 +171,39 @@ static void check_roundtrip(uint64_t seed, const wst_writer_options *opts)
     check_memtrace_roundtrip(test_random_trace(seed, 4, 3000), opts);
 }
 
+/* wst_writer_end_kernel after each kernel (as import does, issue 42): the
+ * kernel's entry is spooled and its unflushed CTAs flushed then, and the
+ * trace reads back as one written whole; an ended kernel takes no more PCs
+ * or records. */
+Test(wst, kernels_ended_as_they_come_read_back_the_same)
+{
+    wst_memtrace *m = test_random_trace(7, 5, 2000);
+    char *dir = test_tmpdir(), *path = test_path(dir, "t.wst");
+    ws_error err;
+    wst_writer *w = wst_writer_open(path, &m->trace.origin, NULL, &err);
+    cr_assert_not_null(w, "%s", err.msg);
+    for (uint32_t i = 0; i < m->trace.allocation_count; i++)
+        cr_assert_geq(wst_writer_add_allocation(w, &m->trace.allocations[i], &err), 0);
+    for (uint32_t k = 0; k < m->trace.kernel_count; k++) {
+        cr_assert_eq(wst_writer_add_kernel(w, &m->trace.kernels[k], &err), (int)k, "%s", err.msg);
+        const wst_memkernel_records *per = &m->per_kernel[k];
+        for (size_t i = 0; i < per->count; i++)
+            cr_assert_eq(wst_writer_add_record(w, k, &per->records[i], &err), 0, "%s", err.msg);
+        cr_assert_eq(wst_writer_end_kernel(w, k, &err), 0, "%s", err.msg);
+        if (per->count) {
+            cr_assert_eq(wst_writer_add_record(w, k, &per->records[0], &err), -1);
+            cr_expect(strstr(err.msg, "has ended"), "%s", err.msg);
+        }
+        wst_pc pc = {.offset = 0x10};
+        cr_assert_eq(wst_writer_add_pc(w, k, &pc, &err), -1);
+    }
+    cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
+    check_same_trace(path, m, WST_VERSION);
+    wst_memtrace_free(m);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
 /* A second selection chooses among the kernels of the first: kernels 1, 2
  * and 3 of four (kernel 0's chunks are left out), then the last two of
  * those, are kernels 2 and 3, every record of them and nothing else. */

@@ -17,18 +17,23 @@ typedef struct text_buffer {
  * array cut out (BETWEEN), or inside one of them (ELEMENT). */
 typedef enum where { OUTSIDE, BETWEEN, ELEMENT } where;
 
-typedef struct scan {
+typedef struct scan scan;
+struct scan {
     const char *key;
     json_stream_element_fn fn;
     void *fn_ctx;
     const json_stream_limits *limits;
+    /* Set: each element is itself scanned as it comes, its own array
+     * (inner->key) cut out a piece at a time, and its text is what the
+     * inner scan leaves (inner->outside); unset, it is element. */
+    scan *inner;
     text_buffer outside, element;
     where at;
     int depth, in_string, escaped, comma_due;
     size_t string_bytes, index;
     int line, column;                 /* of the byte being scanned, from 1 */
     int element_line, element_column; /* where the element began */
-} scan;
+};
 
 static int append(text_buffer *t, char c)
 {
@@ -64,11 +69,26 @@ static int opens_the_array(const scan *s)
     return n && (b[n - 1] == '{' || b[n - 1] == ',');
 }
 
+/* The element's text, as scanned alone or as its inner scan left it. */
+static text_buffer *element_text(scan *s) { return s->inner ? &s->inner->outside : &s->element; }
+
+/* An inner scan ready for the next element. */
+static void inner_restart(scan *inner)
+{
+    inner->outside.len = inner->element.len = 0;
+    inner->at = OUTSIDE;
+    inner->depth = inner->in_string = inner->escaped = inner->comma_due = 0;
+    inner->index = 0;
+}
+
 static int element_done(scan *s, ws_error *err)
 {
+    if (s->inner && s->inner->at != OUTSIDE)
+        return not_json(s, err, "an element ends inside its array");
+    text_buffer *text = element_text(s);
     json_error_t jerr;
-    json_t *e = json_loadb(s->element.bytes, s->element.len, s->limits->flags | JSON_DECODE_ANY,
-                           &jerr);
+    json_t *e = json_loadb(text->bytes ? text->bytes : "", text->len,
+                           s->limits->flags | JSON_DECODE_ANY, &jerr);
     if (!e)
         return ws_fail(err, "not JSON: line %d column %d: %s", s->element_line + jerr.line - 1,
                        jerr.line == 1 ? s->element_column + jerr.column - 1 : jerr.column,
@@ -76,6 +96,8 @@ static int element_done(scan *s, ws_error *err)
     int rc = s->fn(s->fn_ctx, s->index++, e, err);
     json_decref(e);
     s->element.len = 0;
+    if (s->inner)
+        inner_restart(s->inner);
     s->at = BETWEEN;
     s->comma_due = 1;
     return rc;
@@ -105,6 +127,19 @@ static int between(scan *s, char c, ws_error *err)
     s->element_line = s->line;
     s->element_column = s->column;
     return 1; /* scan c as the element's first byte */
+}
+
+static int scan_byte(scan *s, char c, ws_error *err);
+
+/* A byte of the element: to its text, or to the inner scan that cuts its
+ * own array out. */
+static int element_byte(scan *s, text_buffer *t, char c, ws_error *err)
+{
+    if (!s->inner || t != &s->element)
+        return append(t, c) ? ws_fail(err, "out of memory") : 0;
+    s->inner->line = s->line;
+    s->inner->column = s->column;
+    return scan_byte(s->inner, c, err);
 }
 
 static int scan_byte(scan *s, char c, ws_error *err)
@@ -145,16 +180,26 @@ static int scan_byte(scan *s, char c, ws_error *err)
     } else if (c == '}' || c == ']') {
         s->depth--;
         if (s->at == ELEMENT && s->depth == 2)
-            return append(t, c) ? ws_fail(err, "out of memory") : element_done(s, err);
+            return element_byte(s, t, c, err) ? -1 : element_done(s, err);
     }
-    return append(t, c) ? ws_fail(err, "out of memory") : 0;
+    return element_byte(s, t, c, err);
 }
 
 json_t *json_stream_load(json_stream_read_fn read, void *read_ctx, const char *key,
                          json_stream_element_fn fn, void *fn_ctx,
                          const json_stream_limits *limits, ws_error *err)
 {
-    scan s = {.key = key, .fn = fn, .fn_ctx = fn_ctx, .limits = limits, .line = 1, .column = 1};
+    return json_stream_load_nested(read, read_ctx, key, fn, fn_ctx, NULL, NULL, limits, err);
+}
+
+json_t *json_stream_load_nested(json_stream_read_fn read, void *read_ctx, const char *key,
+                                json_stream_element_fn fn, void *fn_ctx, const char *inner_key,
+                                json_stream_element_fn inner_fn, const json_stream_limits *limits,
+                                ws_error *err)
+{
+    scan inner = {.key = inner_key, .fn = inner_fn, .fn_ctx = fn_ctx, .limits = limits};
+    scan s = {.key = key, .fn = fn, .fn_ctx = fn_ctx, .limits = limits, .line = 1, .column = 1,
+              .inner = inner_key ? &inner : NULL};
     char block[1 << 16];
     ssize_t n;
     int rc = 0;
@@ -182,6 +227,8 @@ json_t *json_stream_load(json_stream_read_fn read, void *read_ctx, const char *k
     }
     free(s.outside.bytes);
     free(s.element.bytes);
+    free(inner.outside.bytes);
+    free(inner.element.bytes);
     return doc;
 }
 

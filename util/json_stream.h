@@ -38,6 +38,16 @@ json_t *json_stream_load(json_stream_read_fn read, void *read_ctx, const char *k
                          json_stream_element_fn fn, void *fn_ctx,
                          const json_stream_limits *limits, ws_error *err);
 
+/* The same, and each element, an object, scanned as it is read too: the
+ * elements of its own array `inner_key` go to inner_fn (index from 0 in
+ * each element, the same ctx) as they are read, before fn gets the element
+ * with that array empty, so that one element of a huge array (a launch of
+ * millions of PCs: issue 42) is never one JSON tree either. */
+json_t *json_stream_load_nested(json_stream_read_fn read, void *read_ctx, const char *key,
+                                json_stream_element_fn fn, void *fn_ctx, const char *inner_key,
+                                json_stream_element_fn inner_fn, const json_stream_limits *limits,
+                                ws_error *err);
+
 /* The '[' of `"key":[]` among the top-level object's members in text, a
  * compact dump (found by depth, as the same key may sit deeper, and inside
  * strings as text), or NULL: where the elements of an array written one at

@@ -460,6 +460,10 @@ static int import_kernel(const char *path, const wst_sink *sink, accelsim_info *
     if (!(k.in = accelsim_input_open(path, err)))
         return -1;
     int rc = kernel_lines(&k, err);
+    /* The launch is whole: the sink may write it out (issue 42: import
+     * kept every launch's table until the end). */
+    if (rc == 0 && k.index >= 0)
+        rc = wst_sink_end_kernel(sink, (uint32_t)k.index, err);
     if (rc == 0 && info && !info->binary_version)
         info->binary_version = k.binary_version;
     if (rc == -1)
