@@ -38,6 +38,11 @@ struct cache {
     uint64_t *ready;   /* pending until (reserved-line mode) */
     uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
     int filled_since_clear; /* a line was filled since the last clear: else a flush has nothing to do */
+    /* A bit per set: filled (or a slot's ready set) since the last clear.
+     * The other sets are as clear left them, so clear, a flush and the
+     * walk of the dirty lines visit only these (a kernel touches few of a
+     * large L2's sets). */
+    uint64_t *touched;
     void *block;       /* every array above, carved from one zeroed block */
     size_t block_bytes;
     uint64_t all_ways; /* mask of every way */
@@ -91,6 +96,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
            valid = ws_zeroed_carve(&at, n), flags = ws_zeroed_carve(&at, n),
            dirty = ws_zeroed_carve(&at, n), ready = ws_zeroed_carve(&at, n * 8),
            filled = ws_zeroed_carve(&at, o->sets),
+           touched = ws_zeroed_carve(&at, ((size_t)o->sets + 63) / 64 * 8),
            owners = ws_zeroed_carve(&at, o->track_owners ? n * 2 : 0),
            filled_at = ws_zeroed_carve(&at, o->track_owners ? n * 8 : 0),
            filled_in = ws_zeroed_carve(&at, o->track_owners ? n * 4 : 0),
@@ -110,6 +116,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->dirty = (uint8_t *)(b + dirty);
     c->ready = (uint64_t *)(b + ready);
     c->filled = (uint8_t *)(b + filled);
+    c->touched = (uint64_t *)(b + touched);
     if (o->track_owners) {
         c->owners = (uint16_t *)(b + owners);
         c->filled_at = (uint64_t *)(b + filled_at);
@@ -156,15 +163,41 @@ void cache_free(cache *c)
     free(c);
 }
 
+static inline void touch(cache *c, uint32_t set) { c->touched[set >> 6] |= 1ull << (set & 63); }
+
+/* The next run of sets touched since the last clear, at or after `from`:
+ * its first set, and its length in *count (0 when none is left).  Walk
+ * them as for (set = touched_run(c, 0, &n); n; set = touched_run(c, set + n, &n)). */
+static uint32_t touched_run(const cache *c, uint32_t from, uint32_t *count)
+{
+    uint32_t words = (c->sets + 63) / 64, first = c->sets;
+    for (uint32_t w = from >> 6; w < words && first == c->sets; w++) {
+        uint64_t bits = c->touched[w] & (w == from >> 6 ? ~0ull << (from & 63) : ~0ull);
+        if (bits)
+            first = w * 64 + (uint32_t)__builtin_ctzll(bits);
+    }
+    uint32_t end = first;
+    while (end < c->sets && (c->touched[end >> 6] >> (end & 63) & 1))
+        end++;
+    *count = end - first;
+    return first;
+}
+
+/* Every line invalid, as cache_new made them: the touched sets, a run at
+ * a time (an untouched set still is). */
 static void clear(cache *c)
 {
-    size_t n = (size_t)c->sets * c->ways;
-    for (size_t i = 0; i < n; i++)
-        c->lines[i] = CACHE_INVALID;
-    memset(c->valid, 0, n);
-    memset(c->dirty, 0, n);
-    memset(c->ready, 0, n * sizeof *c->ready);
-    memset(c->filled, 0, c->sets);
+    uint32_t count;
+    for (uint32_t set = touched_run(c, 0, &count); count; set = touched_run(c, set + count, &count)) {
+        size_t base = (size_t)set * c->ways, n = (size_t)count * c->ways;
+        for (size_t i = base; i < base + n; i++)
+            c->lines[i] = CACHE_INVALID;
+        memset(c->valid + base, 0, n);
+        memset(c->dirty + base, 0, n);
+        memset(c->ready + base, 0, n * sizeof *c->ready);
+        memset(c->filled + set, 0, count);
+    }
+    memset(c->touched, 0, ((size_t)c->sets + 63) / 64 * 8);
     c->filled_since_clear = 0;
 }
 
@@ -208,13 +241,15 @@ void cache_flush(cache *c)
      * a cache left empty since (an SM idle in a kernel) has nothing to drop. */
     if (!c->filled_since_clear)
         return;
-    if (c->policy->evicted)
-        for (uint32_t set = 0; set < c->sets; set++) {
-            cache_set s = full_view(c, set, 0);
-            for (uint32_t w = 0; w < c->ways; w++)
-                if (s.lines[w] != CACHE_INVALID)
-                    c->policy->evicted(c->state, &s, w, EVICT_FLUSH);
-        }
+    uint32_t count;
+    if (c->policy->evicted) /* an untouched set holds no line */
+        for (uint32_t run = touched_run(c, 0, &count); count; run = touched_run(c, run + count, &count))
+            for (uint32_t set = run; set < run + count; set++) {
+                cache_set s = full_view(c, set, 0);
+                for (uint32_t w = 0; w < c->ways; w++)
+                    if (s.lines[w] != CACHE_INVALID)
+                        c->policy->evicted(c->state, &s, w, EVICT_FLUSH);
+            }
     clear(c);
 }
 
@@ -398,6 +433,7 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
     uint8_t need = wanted(c, r);
     if (c->lines[i] == CACHE_INVALID) {
         c->filled[set]++;
+        touch(c, set); /* a set holding a line is touched already */
     } else {
         out->evicted = 1;
         out->victim_line = c->lines[i];
@@ -605,7 +641,11 @@ void cache_touch(cache *c, uint32_t slot, const cache_req *r)
     c->policy->hit(c->state, &s, slot % c->ways, r);
 }
 
-void cache_set_ready(cache *c, uint32_t slot, uint64_t ready) { c->ready[slot] = ready; }
+void cache_set_ready(cache *c, uint32_t slot, uint64_t ready)
+{
+    c->ready[slot] = ready;
+    touch(c, slot / c->ways);
+}
 
 uint64_t cache_slot_ready(const cache *c, uint32_t slot) { return c->ready[slot]; }
 
@@ -636,12 +676,15 @@ uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t lin
                            void *ctx)
 {
     uint64_t n = 0;
-    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
-        if (c->lines[i] != CACHE_INVALID && c->dirty[i]) {
-            n++;
-            if (visit)
-                visit(ctx, c->lines[i], c->dirty[i]);
-        }
+    /* Only a fill makes a line valid, and it touches its set. */
+    uint32_t count;
+    for (uint32_t set = touched_run(c, 0, &count); count; set = touched_run(c, set + count, &count))
+        for (size_t i = (size_t)set * c->ways; i < (size_t)(set + count) * c->ways; i++)
+            if (c->lines[i] != CACHE_INVALID && c->dirty[i]) {
+                n++;
+                if (visit)
+                    visit(ctx, c->lines[i], c->dirty[i]);
+            }
     return n;
 }
 

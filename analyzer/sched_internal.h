@@ -76,6 +76,13 @@ typedef struct sm_state {
     uint64_t wake;         /* the next cycle anything on it can change */
     uint64_t accounted[8]; /* per scheduler: cycles before this are counted */
     uint8_t cause[8];      /* per scheduler: why it issued nothing, last it did not */
+    /* Per scheduler: before quiet_until a look at its warps would find none
+     * ready and the same stall cause, so it is not looked at (sched_timed.c,
+     * issue_on_sm); gap_at and record_at, its last look's soonest ready_at
+     * of warps with a gap instruction or a record next (look_soonest). */
+    uint64_t quiet_until[8];
+    uint64_t gap_at[8];
+    uint64_t record_at[8];
 } sm_state;
 
 typedef enum { STATE_NEED_KERNEL, STATE_RUNNING, STATE_DONE } sched_state;

@@ -55,6 +55,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         for (uint32_t t = 0; t < schedulers; t++) {
             sm->accounted[t] = s->cycle;
             sm->cause[t] = STALL_NO_WARP;
+            sm->quiet_until[t] = 0;
         }
     }
     s->kernel_stats = (timed_kernel){.start_cycle = s->cycle, .end_cycle = s->cycle};
@@ -102,6 +103,7 @@ void sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, ui
     }
     if (sm->wake > s->cycle)
         sm->wake = s->cycle;
+    memset(sm->quiet_until, 0, sizeof sm->quiet_until); /* new warps: look again */
 }
 
 void sched_timed_issued(sched *s, const sched_outcome *o)
@@ -150,17 +152,21 @@ static uint64_t ldst_open(const sched *s, const sm_state *sm)
     return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
 }
 
+/* The first cycle the warp whose head is h may issue, with the SM's LD/ST
+ * unit open from `open` (ldst_open). */
+static inline uint64_t issue_from(const timed_head *h, uint64_t open)
+{
+    return h->gap_left == 0 && open > h->ready_at ? open /* a record needs the LD/ST unit */
+                                                  : h->ready_at;
+}
+
 /* Can the warp in `slot` issue now?  And if not, from when might it?
  * `open` is ldst_open(s, sm), found once for all the SM's warps. */
 static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t open,
                      uint64_t *from)
 {
-    const timed_head *h = &sm->head[slot];
-    uint64_t when = h->ready_at;
-    if (h->gap_left == 0 && open > when) /* a record needs the LD/ST unit */
-        when = open;
-    *from = when;
-    return when <= s->cycle;
+    *from = issue_from(&sm->head[slot], open);
+    return *from <= s->cycle;
 }
 
 /* Adds `cycles` (which may wrap to take some back) to scheduler t's
@@ -254,36 +260,96 @@ static int retire_due(sched *s, uint32_t sm_index, ws_error *err)
     return 0;
 }
 
+/* What a look at one scheduler's live warps finds (look_at_warps). */
+typedef struct scheduler_look {
+    int ready;    /* a warp can issue now */
+    int pipeline; /* a warp's record waits only for the LD/ST unit */
+    /* When none is ready: the first cycle at which a look could find one
+     * ready or another cause (a warp's ready_at passing turns a memory
+     * stall into a pipeline one).  The LD/ST unit's opening only moves
+     * later, so this never comes too late. */
+    uint64_t quiet_until;
+    /* The soonest ready_at of its warps with a gap instruction next, and
+     * of those with a record next: the first cycle one could issue is
+     * look_soonest's, for any opening of the LD/ST unit. */
+    uint64_t gap_at, record_at;
+} scheduler_look;
+
+/* The first cycle one of the looked-at warps could issue (issue_from's
+ * least), with the LD/ST unit open from `open`. */
+static uint64_t look_soonest(uint64_t gap_at, uint64_t record_at, uint64_t open)
+{
+    uint64_t record = record_at == UINT64_MAX ? UINT64_MAX : record_at > open ? record_at : open;
+    return gap_at < record ? gap_at : record;
+}
+
+/* The look at scheduler v's live warps: sets each one's ready flag (only
+ * the view's live slots: the orders read no other, warp_order.h, so the
+ * flags are never cleared).  The loop has no branch, and everything is
+ * held in locals: the ready flags are bytes, and a store through a byte
+ * pointer may alias anything, which made the compiler reload the rest
+ * each warp. */
+static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_view *v)
+{
+    const uint64_t cycle = s->cycle, open = ldst_open(s, sm);
+    const timed_head *head = sm->head;
+    const uint32_t *by_age = v->by_age;
+    uint8_t *ready_flags = sm->ready;
+    uint64_t quiet = UINT64_MAX, gap_at = UINT64_MAX, record_at = UINT64_MAX;
+    unsigned any = 0, held_by_ldst = 0;
+    for (uint32_t k = 0, n = v->live_count; k < n; k++) {
+        const timed_head *h = &head[by_age[k]];
+        uint64_t at = h->ready_at, from = issue_from(h, open);
+        unsigned record_next = h->gap_left == 0, ready = from <= cycle;
+        ready_flags[by_age[k]] = (uint8_t)ready;
+        any |= ready;
+        held_by_ldst |= record_next & (at <= cycle); /* waits only for the LD/ST unit */
+        uint64_t gap_here = record_next ? UINT64_MAX : at, record_here = record_next ? at : UINT64_MAX;
+        gap_at = gap_here < gap_at ? gap_here : gap_at;
+        record_at = record_here < record_at ? record_here : record_at;
+        /* Until its ready_at the warp is neither ready nor held by the
+         * LD/ST unit; from then until `from`, held (a record next). */
+        uint64_t changes = at > cycle ? at : from;
+        quiet = changes < quiet ? changes : quiet;
+    }
+    return (scheduler_look){.ready = (int)any, .pipeline = (int)held_by_ldst,
+                            .quiet_until = quiet, .gap_at = gap_at, .record_at = record_at};
+}
+
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
  * nothing more on this SM this cycle.  On the way it notes whether any
- * live warp could issue (*any_ready) and, of those that could not, the
- * soonest cycle one could (*soonest): when none could, that is next_wake's
- * answer without a second look at every warp. */
+ * live warp could issue (*any_ready) and the soonest cycle one could
+ * (*soonest): when none could, that is next_wake's answer without a
+ * second look at every warp (when one could, *soonest is not read).
+ * A scheduler whose warps all wait is passed over until its quiet_until
+ * (docs/replay.md, "Timed replay"). */
 static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_ready)
 {
     uint32_t sm_index = s->pos_sm;
     sm_state *sm = &s->sms[sm_index];
     uint32_t schedulers = s->config.schedulers_per_sm;
     const warp_order_ops *order = s->options.warp;
+    unsigned not_looked = 0; /* schedulers passed over this cycle: quiet */
     while (s->pos_slot < schedulers * s->config.timing.issue_per_cycle) {
         uint32_t t = s->pos_slot % schedulers, round = s->pos_slot / schedulers;
         s->pos_slot++;
+        /* A look that would find no warp ready and charge its idle cycle to
+         * the cause it already holds changes nothing: its cycles are charged
+         * when it is next looked at (account) or the kernel ends. */
+        if (sm->quiet_until[t] > s->cycle) {
+            not_looked |= 1u << t;
+            continue;
+        }
         warp_view v = sched_view(s, sm, sm_index, t);
-        uint64_t open = ldst_open(s, sm);
-        int ready_here = 0, pipeline = 0;
-        /* Only the view's live slots are set: the orders read no other
-         * (warp_order.h), so the flags are never cleared. */
-        for (uint32_t k = 0; k < v.live_count; k++) {
-            uint64_t from;
-            uint32_t slot = v.by_age[k];
-            const timed_head *h = &sm->head[slot];
-            int ready = can_issue(s, sm, slot, open, &from);
-            sm->ready[slot] = (uint8_t)ready;
-            ready_here |= ready;
-            /* Its instruction waits only for the LD/ST unit. */
-            pipeline |= h->ready_at <= s->cycle && h->gap_left == 0;
-            if (!ready && from < *soonest)
-                *soonest = from;
+        scheduler_look look = look_at_warps(s, sm, &v);
+        int ready_here = look.ready, pipeline = look.pipeline;
+        uint64_t soonest_here = look_soonest(look.gap_at, look.record_at, ldst_open(s, sm));
+        if (soonest_here < *soonest)
+            *soonest = soonest_here;
+        if (round == 0) { /* only a round-0 look sets the idle cause */
+            sm->quiet_until[t] = ready_here ? s->cycle : look.quiet_until;
+            sm->gap_at[t] = look.gap_at;
+            sm->record_at[t] = look.record_at;
         }
         *any_ready |= ready_here;
         /* With no warp ready every order picks none and changes nothing
@@ -308,6 +374,7 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
             s->kernel_stats.issue_cycles++;
         }
         s->issued_here = 1;
+        sm->quiet_until[t] = s->cycle; /* its warps change: look again */
         s->kernel_stats.instructions++;
         timed_head *h = &sm->head[slot];
         h->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
@@ -332,6 +399,15 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         }
         return 1;
     }
+    /* The SM sleeps until *soonest: the schedulers passed over count too,
+     * with the LD/ST unit's opening of now (their warps are as they were
+     * at their last look). */
+    for (uint32_t t = 0; !s->issued_here && !*any_ready && t < schedulers; t++)
+        if (not_looked >> t & 1u) {
+            uint64_t soonest_t = look_soonest(sm->gap_at[t], sm->record_at[t], ldst_open(s, sm));
+            if (soonest_t < *soonest)
+                *soonest = soonest_t;
+        }
     return 0;
 }
 

@@ -203,3 +203,45 @@ Test(cache_shapes, a_found_slot_is_pending_until_its_fill_arrives)
     cache_free(c);
     cache_free(p);
 }
+
+static void note_line(void *ctx, uint64_t line, uint8_t dirty)
+{
+    uint64_t *seen = ctx;
+    cr_assert_lt(seen[0], 8);
+    seen[1 + seen[0]++] = line;
+    cr_expect_eq(dirty, 1, "an unsectored line is one dirty sector");
+}
+
+/* A flush and the walk of the dirty lines visit only the sets touched
+ * since the last clear (a bit per set, 64 to a word): sets 3, 63, 64, 65
+ * and 129 of 130 (three words, the last in part).  The walk goes in set
+ * order, the flush leaves every line invalid, and a set touched before a
+ * flush but not since is not visited again. */
+Test(cache_shapes, a_flush_clears_the_sets_touched_since_the_last)
+{
+    shape sh = {.sets = 130, .ways = 2};
+    cache *c = make(&sh, policy_find("lru"));
+    const uint64_t lines[] = {129, 65, 3, 64, 63, 130 + 3}; /* line mod 130 is its set */
+    cache_result r;
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        cache_req q = {.line = lines[i]};
+        cache_write(c, &q, 0, &r);
+        cr_assert(r.allocated);
+    }
+    uint64_t seen[9] = {0};
+    cr_expect_eq(cache_dirty_lines(c, note_line, seen), 6);
+    const uint64_t in_set_order[] = {3, 133, 63, 64, 65, 129};
+    for (uint32_t i = 0; i < 6; i++)
+        cr_expect_eq(seen[1 + i], in_set_order[i], "dirty line %u", i);
+    cache_flush(c);
+    cr_expect_eq(cache_valid_lines(c), 0);
+    cr_expect_eq(cache_dirty_lines(c, NULL, NULL), 0);
+    cache_req q = {.line = 3};
+    cache_read(c, &q, 1, 0, &r);
+    cr_expect(!r.hit, "flushed: a miss again");
+    cr_expect(!r.evicted, "into an empty way");
+    cr_expect_eq(cache_valid_lines(c), 1);
+    cache_flush(c);
+    cr_expect_eq(cache_valid_lines(c), 0);
+    cache_free(c);
+}

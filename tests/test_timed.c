@@ -117,6 +117,49 @@ Test(timed, mshrs_exhausted_stall_and_retry)
     wst_memtrace_free(m);
 }
 
+/* Two schedulers (warp w on scheduler w mod 2), one MSHR.  Scheduler 0:
+ * warp 0 misses X at 0 (back at 220); warp 2's miss of Y at 1 finds no
+ * MSHR and holds the LD/ST unit until 220 (free at 221); warp 0's load of
+ * X again waits for X until 220, then for the unit: issued at 221 (an L1
+ * hit).  So scheduler 0 stalls on memory 2..219 and on the pipeline at 220
+ * only.  Scheduler 1 issues a gap instruction every cycle 0..249 and its
+ * store at 250, so the SM is looked at every cycle: scheduler 0, passed
+ * over while its warps all wait (sched_timed.c, quiet_until), must still
+ * be looked at when warp 0's ready_at passes, as stepping every cycle
+ * would see its stall turn from memory to pipeline. */
+Test(timed, a_quiet_scheduler_is_looked_at_when_its_stall_changes)
+{
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 1, .kind = WST_STORE, .lanes = 1, .line = {9}, .gap = 250, .has_waits = 1},
+                  {.kernel = 0, .warp = 2, .kind = WST_LOAD, .lanes = 1, .line = {2}}};
+    wst_memtrace *m = trace_of(recs, 4, 1, 3);
+    gpu_config c = tiny_gpu();
+    c.schedulers_per_sm = 2;
+    ws_error err;
+    cr_assert_eq(config_override(&c, "--set", "mshr.entries=1", &err), 0);
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    const replay_results *r = hierarchy_results(h);
+    uint64_t issued_at[3][2] = {{0}}; /* the memory instructions, by warp */
+    uint32_t n[3] = {0};
+    for (uint32_t i = 0; i < order.count; i++)
+        issued_at[order.warp[i]][n[order.warp[i]]++] = order.cycle[i];
+    cr_assert_eq(issued_at[0][0], 0);
+    cr_assert_eq(issued_at[2][0], 1);
+    cr_assert_eq(issued_at[0][1], DRAM + 1);
+    cr_assert_eq(issued_at[1][0], 250);
+    const uint64_t *s0 = r->scheduler_stalls, *s1 = r->scheduler_stalls + STALL_CAUSES;
+    cr_assert_eq(s0[STALL_MEMORY], DRAM - 2);
+    cr_assert_eq(s0[STALL_PIPELINE], 1);
+    cr_assert_eq(s1[STALL_MEMORY], 0);
+    cr_assert_eq(s1[STALL_PIPELINE], 0);
+    cr_assert_eq(r->total.l1.hits, 1);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
 /* An L1 of one set of 4 ways.  Warps 0-3 miss lines A-D at 0-3; their
  * DRAM transfers start 8 cycles apart (16 B a cycle), so they are back at
  * 220, 228, 236, 244.  Warp 4's miss of E at 4 finds every way pending
