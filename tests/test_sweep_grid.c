@@ -38,8 +38,8 @@ Test(sweep_grid, a_point_reports_the_same_figures_without_per_pc_counts_and_mpli
     ws_error err;
     cr_assert_eq(config_load(&c, "fermi", &err), 0);
     c.sms = 2;
-    cr_assert_eq(config_override(&c, "--l1", "4K:4:128", &err), 0, "%s", err.msg);
-    wst_memtrace *m = test_random_trace(46, 3, 600);
+    cr_assert_eq(config_override(&c, "--l1", "64K:8:128", &err), 0, "%s", err.msg);
+    wst_memtrace *m = test_looping_trace(46, 8, 4, 40); /* loads that reuse their lines */
     sched_source src = sched_source_memtrace(m);
     const uint32_t points[][2] = {{1, 1}, {3, 1}, {3, 3}, {4, 2}};
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
@@ -48,7 +48,8 @@ Test(sweep_grid, a_point_reports_the_same_figures_without_per_pc_counts_and_mpli
         uint64_t full_pcs, lean_pcs;
         replay_point(&src, &c, n, p, COLLECT_NONE, &full.counts, &full_pcs);
         replay_point(&src, &c, n, p, COLLECT_GRID, &lean.counts, &lean_pcs);
-        cr_assert_gt(full.counts.l1.hits, 0, "(%u, %u): a case with hits", n, p);
+        cr_assert_gt(full.counts.l1.hits, 0, "(%u, %u): a case with hits (%llu misses)", n, p,
+                     (unsigned long long)full.counts.l1.misses);
         cr_assert_gt(full.counts.l1.misses, 0);
         cr_assert_gt(full.counts.mpli.loads, 0);
         cr_expect_gt(full_pcs, 0, "the full hierarchy counts per PC");
