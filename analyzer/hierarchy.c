@@ -79,6 +79,7 @@ struct hierarchy {
     replay_results res;
     replay_kernel *kernel;
     int in_kernel;
+    replay_pc unread_pc; /* COLLECT_GRID: every PC's counts, which no one reads */
 };
 
 double level_hit_rate(const level_counts *c)
@@ -286,7 +287,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
                                     h->sharing, err)))
             goto fail;
-    if (o->collect != COLLECT_NONE &&
+    if (o->collect < COLLECT_NONE &&
         !(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1),
                                             o->collect == COLLECT_ALL, &h->res, &h->kernel, err)))
         goto fail;
@@ -1057,7 +1058,8 @@ int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_re
                        h->kernel->pc_count);
     if (!h->started[is->sm] && sm_begin(h, is->sm, err) != 0)
         return -1;
-    replay_pc *pc = &h->kernel->pcs[is->pc];
+    int grid = h->o.collect == COLLECT_GRID; /* hierarchy.h: totals only */
+    replay_pc *pc = grid ? &h->unread_pc : &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
     for (int i = 0; h->collectors && load && n > 1 && i < n; i++)
@@ -1132,8 +1134,12 @@ int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_re
     if (h->timing)
         h->ldst_free = ldst_free_at(h, is);
     if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (docs/metrics.md §8) */
-        mpli_add_load(&h->kernel->counts.mpli, (uint32_t)n, misses);
-        mpli_add_load(&pc->mpli, (uint32_t)n, misses);
+        if (grid) {
+            mpli_count_load(&h->kernel->counts.mpli, (uint32_t)n);
+        } else {
+            mpli_add_load(&h->kernel->counts.mpli, (uint32_t)n, misses);
+            mpli_add_load(&pc->mpli, (uint32_t)n, misses);
+        }
         if (n > 0 && route == L1_LOOKUP && h->o.l1_spec.replacement->load_done) {
             cache_req q;
             make_req(is, &requests[0], requests[0].line_addr >> h->line_shift,

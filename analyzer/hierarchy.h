@@ -166,10 +166,15 @@ typedef enum hierarchy_collect {
      * generations are a tenth of `profile`'s time. */
     COLLECT_TOTALS,
     /* None (miss classes and the 3C split, locality generations, μRC and
-     * the remote holders, replication): those figures stay 0.  For grids
-     * of hierarchies that report hit rates and traffic only (`sweep`);
-     * about 40% faster. */
-    COLLECT_NONE
+     * the remote holders, replication): those figures stay 0.  For
+     * hierarchies that report hit rates and traffic only (the sweep's
+     * timed corners, COLLECT_GRID below for its grid); about 40% faster. */
+    COLLECT_NONE,
+    /* As COLLECT_NONE, and of what stays only the figures a sweep point
+     * reports (analyzer/sweep.h): no per-PC counts (the kernels' `pcs`
+     * stay zero) and of MPLI the global warp-loads alone (mpli.loads);
+     * every other total as COLLECT_NONE keeps it.  For the sweep's grid. */
+    COLLECT_GRID
 } hierarchy_collect;
 
 typedef struct hierarchy_options {

@@ -18,9 +18,14 @@ const char *mpli_bucket_name(int bucket)
 
 int mpli_is_coherent(uint32_t requests) { return requests <= 2; }
 
+/* A warp-load with no request (mask 0) is no memory load. */
+static int is_memory_load(uint32_t requests) { return requests != 0; }
+
+void mpli_count_load(mpli_counts *c, uint32_t requests) { c->loads += is_memory_load(requests); }
+
 void mpli_add_load(mpli_counts *c, uint32_t requests, uint32_t misses)
 {
-    if (requests == 0)
+    if (!is_memory_load(requests))
         return;
     if (requests > MPLI_MAX_REQUESTS)
         requests = MPLI_MAX_REQUESTS;

@@ -30,6 +30,9 @@ int mpli_is_coherent(uint32_t requests);
 
 /* Loads with Req = 0 (mask 0) are not memory loads and are ignored. */
 void mpli_add_load(mpli_counts *c, uint32_t requests, uint32_t misses);
+/* The load alone (c->loads), by mpli_add_load's rule, for counts that
+ * report nothing else of MPLI (COLLECT_GRID, analyzer/hierarchy.h). */
+void mpli_count_load(mpli_counts *c, uint32_t requests);
 void mpli_merge(mpli_counts *into, const mpli_counts *from);
 double mpli_mean(const mpli_counts *c); /* misses per load */
 

@@ -127,7 +127,7 @@ int sweep_run_share(const sched_source *source, const gpu_config *config, const 
             *g = *base;
             g->warp_order = (warp_order_spec){&warp_order_tuple, n, n};
             g->allocate_p = p;
-            g->collect = COLLECT_NONE; /* hit rates and traffic only */
+            g->collect = COLLECT_GRID; /* the point's reported figures only */
             mine[grid_mine++] = i;
         }
     for (uint32_t k = 0; k < 2; k++) { /* (n_max, n_max) and (1, 1), timed */

@@ -140,7 +140,7 @@ static void expect_grid_equals_points(const char *l2, int expect_by_touch)
             hierarchy_options o = base;
             o.warp_order = (warp_order_spec){&warp_order_tuple, n, n};
             o.allocate_p = p;
-            o.collect = COLLECT_NONE;
+            o.collect = COLLECT_GRID; /* as the grid's points (tests/test_sweep_grid.c) */
             hierarchy *h;
             cr_assert_eq(replay_run(&src, &c, &ro, &o, 1, &h, NULL, &err), 0, "%s", err.msg);
             const replay_counts *alone = &hierarchy_results(h)->total;
