@@ -498,12 +498,6 @@ static uint64_t dram_slot(hierarchy *h, uint32_t slice, uint64_t at, uint64_t by
     return h->timing ? mem_timing_dram(h->timing, slice, at, bytes) : at;
 }
 
-/* A read or write of `sectors` of a line at L2, arriving at h->now; a
- * write's `written_bytes` are the line's bytes it writes (what an L2 under
- * `lazy-fetch` needs, docs/metrics.md §7; NULL: its sectors whole).  *hit
- * is set for reads (the latency model needs it), *flags to the line's
- * flags after the access (LINE_SHARED: the L1 fill's hint); timed, *back
- * (when not NULL) to the cycle a read's data is back at the SM. */
 /* l2_access of an l2_by_touch hierarchy (analyzer/l2_touch.h): no line is
  * ever evicted, so a request hits unless it is its line's first; a first
  * read fetches the line from DRAM, a first write allocates it dirty.  The
@@ -530,6 +524,12 @@ static void l2_by_touch(hierarchy *h, const replay_issue *is, uint64_t line, int
     h->l2_dirty_lines += write && (h->touch & L2_TOUCH_FIRST_WRITE);
 }
 
+/* A read or write of `sectors` of a line at L2, arriving at h->now; a
+ * write's `written_bytes` are the line's bytes it writes (what an L2 under
+ * `lazy-fetch` needs, docs/metrics.md §7; NULL: its sectors whole).  *hit
+ * is set for reads (the latency model needs it), *flags to the line's
+ * flags after the access (LINE_SHARED: the L1 fill's hint); timed, *back
+ * (when not NULL) to the cycle a read's data is back at the SM. */
 static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
                      const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back, ws_error *err)
 {
@@ -682,14 +682,14 @@ static uint64_t mshr_soonest_free(hierarchy *h, uint32_t sm)
  * way of its set that is not pending (GPGPU-Sim's reservation fails).  So
  * it is a stall, never a bypass.  Advances h->now; returns the cycles
  * waited.  The wait changes no cache: the line's slot (or its absence),
- * found once, holds at every retry and after, in *slot.  *mshr is the
+ * found once, holds at every retry.  *mshr is the
  * MSHR a new fill takes (one free at the final h->now), NULL when the load
  * takes none (its line is there, or it does not allocate). */
 static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate,
-                            int64_t *slot, mshr_entry **mshr)
+                            mshr_entry **mshr)
 {
     uint64_t from = h->now;
-    int64_t at = *slot = cache_find(l1, line);
+    int64_t at = cache_find(l1, line);
     *mshr = NULL;
     for (;;) {
         uint64_t until = cache_slot_pending_until(l1, at, h->now);
@@ -803,9 +803,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             return -1;
         int allocate = polluting;
         if (h->timing) { /* it waits, if it must, for a merge slot or what a fill needs */
-            int64_t slot;
-            k->l1.reservation_fails +=
-                wait_for_l1(h, l1, is->sm, line, allocate, &slot, &mshr) != 0;
+            k->l1.reservation_fails += wait_for_l1(h, l1, is->sm, line, allocate, &mshr) != 0;
         }
         if (h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
             cache_probe(l1, &q, 0, h->now, &r);
