@@ -296,6 +296,12 @@ static ssize_t read_line(void *ctx, char *buf, size_t n, ws_error *err)
     return (ssize_t)got;
 }
 
+static int skip_element(void *ctx, size_t index, json_t *element, ws_error *err)
+{
+    (void)ctx, (void)index, (void)element, (void)err;
+    return 0;
+}
+
 int kernel_spool_each_streamed(kernel_spool *s, const char *key, json_stream_element_fn element,
                                kernel_spool_fn fn, void *ctx, ws_error *err)
 {
@@ -308,7 +314,8 @@ int kernel_spool_each_streamed(kernel_spool *s, const char *key, json_stream_ele
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < s->count; i++) {
         line_reader r = {s->file, 0};
-        json_t *entry = json_stream_load(read_line, &r, key, element, ctx, &limits, err);
+        json_t *entry = json_stream_load(read_line, &r, key, element ? element : skip_element, ctx,
+                                         &limits, err);
         if (!entry)
             return -1;
         rc = r.ended ? fn(ctx, i, entry, err)
@@ -373,7 +380,7 @@ int report_kernels_each_streamed(const json_t *doc, kernel_spool *spool, const c
     json_array_foreach(json_object_get(doc, "kernels"), i, entry) {
         size_t j;
         json_t *e;
-        json_array_foreach(json_object_get(entry, key), j, e) {
+        json_array_foreach(element ? json_object_get(entry, key) : NULL, j, e) {
             if (element(ctx, j, e, err) != 0)
                 return -1;
         }

@@ -63,7 +63,8 @@ typedef int (*kernel_spool_fn)(void *ctx, size_t index, json_t *entry, ws_error 
 int kernel_spool_each(kernel_spool *s, kernel_spool_fn fn, void *ctx, ws_error *err);
 
 /* The same walk with each entry's array `key` read an element at a time:
- * element(ctx, j, e) on its elements as they are read (e freed after),
+ * element(ctx, j, e) on its elements as they are read (e freed after; a
+ * NULL element skips them),
  * then fn on the entry, whose `key` it must not read (an empty array
  * here, the whole array from report_kernels_each_streamed without a
  * spool).  Memory holds one element, not the entry's array (a kernel of
