@@ -37,6 +37,8 @@ static size_t input_count, input_cap;
 /* File identity to index in inputs (those in memory). */
 static u64map by_identity;
 static FILE *spill;        /* the inputs past INPUTS_IN_MEMORY; NULL before any */
+static int spill_read;     /* it was read since the last write (a write must seek its end) */
+static int spill_failed;   /* a write to it failed: no output may be trusted to be no input */
 static char *spilled_path; /* the last spilled input found (ws_inputs_match) */
 static int keeping;        /* ws_inputs_begin() was called */
 
@@ -64,12 +66,16 @@ static FILE *temporary(void)
  * in memory: an input is never forgotten). */
 static int spill_locked(const struct stat *st, const char *path)
 {
-    if (!spill && !(spill = temporary()))
+    if (spill_failed || (!spill && !(spill = temporary())))
         return -1;
     spilled e = {(uint64_t)st->st_dev, (uint64_t)st->st_ino, (uint32_t)strlen(path)};
-    if (fseek(spill, 0, SEEK_END) != 0 || fwrite(&e, sizeof e, 1, spill) != 1 ||
-        fwrite(path, 1, e.path_len, spill) != e.path_len || fflush(spill) != 0)
+    if (spill_read && fseek(spill, 0, SEEK_END) != 0)
         return -1;
+    spill_read = 0;
+    if (fwrite(&e, sizeof e, 1, spill) != 1 || fwrite(path, 1, e.path_len, spill) != e.path_len) {
+        spill_failed = 1; /* part of it may be in the file: no later entry can be trusted */
+        return -1;
+    }
     return 0;
 }
 
@@ -106,28 +112,36 @@ void ws_inputs_add(const char *path)
 }
 
 /* The spilled input that is (dev, ino), read into spilled_path; NULL when
- * none is (or the file cannot be read: it was written and flushed whole). */
+ * none is.  When the file cannot be written or read back, any file may be
+ * an input: a placeholder names none. */
 static const char *find_spilled_locked(dev_t dev, ino_t ino)
 {
-    if (!spill || fseek(spill, 0, SEEK_SET) != 0)
+    static const char unknown[] = "(one of the inputs: the temporary list of inputs failed)";
+    if (!spill)
         return NULL;
+    spill_read = 1;
+    if (spill_failed || fflush(spill) != 0 || fseek(spill, 0, SEEK_SET) != 0) {
+        spill_failed = 1;
+        return unknown;
+    }
     spilled e;
     while (fread(&e, sizeof e, 1, spill) == 1) {
         if (e.dev != (uint64_t)dev || e.ino != (uint64_t)ino) {
             if (fseek(spill, e.path_len, SEEK_CUR) != 0)
-                return NULL;
+                return unknown;
             continue;
         }
         char *path = realloc(spilled_path, (size_t)e.path_len + 1);
-        if (!path)
-            return NULL;
+        if (!path || fread(path, 1, e.path_len, spill) != e.path_len) {
+            if (path)
+                spilled_path = path;
+            return unknown;
+        }
         spilled_path = path;
-        if (fread(path, 1, e.path_len, spill) != e.path_len)
-            return NULL;
         path[e.path_len] = '\0';
         return path;
     }
-    return NULL;
+    return ferror(spill) ? unknown : NULL;
 }
 
 static const char *find_locked(dev_t dev, ino_t ino)
@@ -167,6 +181,7 @@ void ws_inputs_clear(void)
     if (spill)
         fclose(spill);
     spill = NULL;
+    spill_read = spill_failed = 0;
     free(spilled_path);
     spilled_path = NULL;
     pthread_mutex_unlock(&lock);
