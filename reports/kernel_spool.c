@@ -130,7 +130,8 @@ static int add_entry(kernel_spool *s, const json_t *entry, const char *key,
     for (int f = 0; rc == 0 && f < FILES; f++) {
         FILE *to = *file_at(s, f);
         if (to && (rc = dump_split(entry, file_flags[f], key, &text[f], &head[f], err)) == 0 &&
-            (fseek(to, 0, SEEK_END) != 0 || (to == s->report && s->count && fputc(',', to) == EOF) ||
+            (fseek(to, 0, SEEK_END) != 0 ||
+             (to == s->report && s->count && fputc(',', to) == EOF) ||
              fwrite(text[f], 1, head[f], to) != head[f]))
             rc = write_failed(err);
     }
@@ -138,7 +139,8 @@ static int add_entry(kernel_spool *s, const json_t *entry, const char *key,
         rc = elements(s, ctx, err);
     for (int f = 0; rc == 0 && f < FILES; f++) {
         FILE *to = *file_at(s, f);
-        if (to && (fputs(text[f] + head[f], to) == EOF || (to == s->file && fputc('\n', to) == EOF)))
+        if (to && (fputs(text[f] + head[f], to) == EOF ||
+                   (to == s->file && fputc('\n', to) == EOF)))
             rc = write_failed(err);
     }
     free(text[0]);
@@ -319,7 +321,8 @@ int kernel_spool_each_streamed(kernel_spool *s, const char *key, json_stream_ele
         if (!entry)
             return -1;
         rc = r.ended ? fn(ctx, i, entry, err)
-                     : ws_fail(err, "the kernels' results in the temporary directory were cut short");
+                     : ws_fail(err, "the kernels' results in the temporary directory were cut "
+                                    "short");
         json_decref(entry);
     }
     return rc;

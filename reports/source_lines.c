@@ -33,7 +33,8 @@ static source_line *row_for(source_lines *rows, const char *source, const char *
             return &rows->items[i];
     int inserted;
     if (rows->count >= UINT32_MAX ||
-        ws_grow((void **)&rows->items, &rows->capacity, rows->count + 1, sizeof *rows->items) != 0 ||
+        ws_grow((void **)&rows->items, &rows->capacity, rows->count + 1,
+                sizeof *rows->items) != 0 ||
         (fits && !at && ((!rows->by_key.slots && u64map_init(&rows->by_key, 64) != 0) ||
                          !u64map_upsert(&rows->by_key, key, (uint32_t)rows->count, &inserted))))
         return NULL;
