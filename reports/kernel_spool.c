@@ -230,8 +230,8 @@ static int write_held(kernel_spool *s, void *ctx, ws_error *err)
 int kernel_spool_add_held(kernel_spool *s, const json_t *entry, const char *key, ws_error *err)
 {
     if (!json_is_array(json_object_get(entry, key)))
-        return s->held_count ? ws_fail(err, "internal: elements held for an entry without "
-                                            "a \"%s\" array", key)
+        return s->held_count ? ws_fail(err, "kernel entry %zu gives \"%s\" twice, an array "
+                                            "and not", s->count, key)
                              : kernel_spool_add(s, entry, err);
     return add_entry(s, entry, key, write_held, NULL, err);
 }
