@@ -14,10 +14,11 @@
  *   - 120 resident CTAs (fermi: 15 SMs x 8): WARPSCOPE_CTA_LIMIT holds
  *     them together (issue 42), so the largest is refused;
  *   - Accel-Sim launches of one warp and one load each: `import` spools
- *     each launch's metadata as its file ends (what grows is the list of
- *     input files and the chunk table);
+ *     each launch's metadata as its file ends, and its chunk table and its
+ *     input files past the first 1,024 as they come (nothing grows);
  * the size of `analyze -o`'s report, and the peak of `report --html` on
- * it (the report's kernels are read one at a time: issue 42). */
+ * it (the report's kernels are read one at a time, and a kernel's PCs:
+ * issue 42). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

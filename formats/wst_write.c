@@ -4,7 +4,8 @@
  * Memory: one packed-row buffer per CTA that has unflushed records, capped
  * by chunk_records per CTA and by memory_budget overall (the largest buffers
  * are flushed first when the budget is exceeded), the frame being built
- * (about frame_bytes), 12 bytes per chunk and 32 per frame written, and the
+ * (about frame_bytes), 32 bytes per frame written (the chunk table past
+ * 64 KiB waits in a temporary file), and the
  * kernels not yet ended (wst_writer_end_kernel): their entries and PC
  * tables.  An ended kernel's metadata entry waits in a temporary file (the
  * spool) until the close, where the metadata follows the last frame, so
@@ -75,8 +76,14 @@ struct wst_writer {
     cta_buffer *buffers;
     size_t buffer_count, buffer_capacity;
     size_t buffered_bytes; /* capacity held by all CTA buffers */
-    chunk_entry *chunks;
-    size_t chunk_count, chunk_capacity;
+    /* The chunk table, encoded as each frame is written (wst_chunk_table.h);
+     * past CHUNK_TABLE_HELD bytes it goes to a temporary file, copied after
+     * the frame table at the close: 12 bytes a chunk were kept until then,
+     * so an import grew with its launches (issue 42). */
+    wst_bytes chunk_table;
+    wst_chunk_cursor chunk_cursor;
+    FILE *chunk_spool; /* NULL before the first spill */
+    uint64_t chunk_spool_bytes, chunk_count;
     frame_entry *frames;
     size_t frame_count, frame_capacity;
     /* Chunks of CTAs that have ended share frames: such a CTA is read from
@@ -132,6 +139,7 @@ wst_writer *wst_writer_open(const char *path, const wst_origin *origin,
     }
     if (opts)
         w->options = *opts;
+    w->chunk_cursor = WST_CHUNK_CURSOR_START;
     if (!w->options.chunk_records)
         w->options.chunk_records = DEFAULT_CHUNK_RECORDS;
     if (w->options.chunk_records > WST_MAX_CHUNK_RECORDS)
@@ -284,7 +292,23 @@ int wst_writer_add_allocation(wst_writer *w, const wst_allocation *a, ws_error *
     return rc;
 }
 
-/* Compresses and writes a frame, and lists its chunks. */
+#define CHUNK_TABLE_HELD (64u << 10)
+
+/* The encoded chunk table so far to the end of its temporary file. */
+static int spill_chunk_table(wst_writer *w, ws_error *err)
+{
+    if (!w->chunk_spool && !(w->chunk_spool = tmpfile()))
+        return ws_fail(err, "cannot create a temporary file for the trace's chunk table");
+    if (fwrite(w->chunk_table.data, 1, w->chunk_table.len, w->chunk_spool) != w->chunk_table.len) {
+        w->failed = 1;
+        return ws_fail(err, "cannot write the trace's chunk table to a temporary file");
+    }
+    w->chunk_spool_bytes += w->chunk_table.len;
+    w->chunk_table.len = 0;
+    return 0;
+}
+
+/* Compresses and writes a frame, and adds its chunks to the table. */
 static int write_frame(wst_writer *w, frame_in_progress *f, ws_error *err)
 {
     uint32_t chunks = wst_frame_chunk_count(f->builder);
@@ -293,10 +317,12 @@ static int write_frame(wst_writer *w, frame_in_progress *f, ws_error *err)
     if (wst_frame_finish(f->builder, &w->raw, err) != 0 ||
         wst_compress(w->compressor, &w->raw, &w->packed, err) != 0)
         return -1;
-    if (ws_grow((void **)&w->frames, &w->frame_capacity, w->frame_count + 1, sizeof *w->frames) ||
-        ws_grow((void **)&w->chunks, &w->chunk_capacity, w->chunk_count + f->count,
-                sizeof *w->chunks))
+    if (ws_grow((void **)&w->frames, &w->frame_capacity, w->frame_count + 1, sizeof *w->frames))
         return ws_fail(err, "out of memory");
+    for (size_t i = 0; i < f->count; i++)
+        if (wst_chunk_table_put(&w->chunk_table, &w->chunk_cursor, f->chunks[i].kernel,
+                                f->chunks[i].cta, f->chunks[i].records) != 0)
+            return ws_fail(err, "out of memory");
     w->frames[w->frame_count++] = (frame_entry){
         .offset = w->offset,
         .compressed_bytes = (uint32_t)w->packed.len,
@@ -304,9 +330,10 @@ static int write_frame(wst_writer *w, frame_in_progress *f, ws_error *err)
         .chunks = chunks,
         .hash = hash64(w->packed.data, w->packed.len, w->offset),
     };
-    memcpy(w->chunks + w->chunk_count, f->chunks, f->count * sizeof *f->chunks);
     w->chunk_count += f->count;
     f->count = 0;
+    if (w->chunk_table.len >= CHUNK_TABLE_HELD && spill_chunk_table(w, err) != 0)
+        return -1;
     return write_bytes(w, w->packed.data, w->packed.len, err);
 }
 
@@ -563,6 +590,44 @@ static int compress_metadata(wst_writer *w, ws_error *err)
     return rc;
 }
 
+/* The frame table, then the chunk table (its temporary file, then what
+ * is left in memory), and their hash as one piece of bytes. */
+static int write_tables(wst_writer *w, uint64_t *hash, ws_error *err)
+{
+    hash64_stream h;
+    hash64_begin(&h, w->frame_count * WST_FRAME_ENTRY_BYTES + w->chunk_spool_bytes +
+                         w->chunk_table.len, 0);
+    for (size_t i = 0; i < w->frame_count; i++) {
+        const frame_entry *f = &w->frames[i];
+        uint8_t e[WST_FRAME_ENTRY_BYTES] = {0};
+        wst_put_u64(e, f->offset);
+        wst_put_u32(e + 8, f->compressed_bytes);
+        wst_put_u32(e + 12, f->raw_bytes);
+        wst_put_u32(e + 16, f->chunks);
+        wst_put_u64(e + 24, f->hash);
+        hash64_add(&h, e, sizeof e);
+        if (write_bytes(w, e, sizeof e, err) != 0)
+            return -1;
+    }
+    if (w->chunk_spool && fseek(w->chunk_spool, 0, SEEK_SET) != 0)
+        return ws_fail(err, "cannot read back the trace's chunk table from its temporary file");
+    uint8_t piece[1 << 16];
+    for (uint64_t left = w->chunk_spool_bytes; left > 0;) {
+        size_t n = left < sizeof piece ? (size_t)left : sizeof piece;
+        if (fread(piece, 1, n, w->chunk_spool) != n)
+            return ws_fail(err, "cannot read back the trace's chunk table from its temporary file");
+        hash64_add(&h, piece, n);
+        if (write_bytes(w, piece, n, err) != 0)
+            return -1;
+        left -= n;
+    }
+    hash64_add(&h, w->chunk_table.data, w->chunk_table.len);
+    if (write_bytes(w, w->chunk_table.data, w->chunk_table.len, err) != 0)
+        return -1;
+    *hash = hash64_end(&h);
+    return 0;
+}
+
 static int write_tables_and_trailer(wst_writer *w, ws_error *err)
 {
     if (spool_kernels(w, w->kernel_count, err) != 0) /* the kernels still open */
@@ -576,31 +641,8 @@ static int write_tables_and_trailer(wst_writer *w, ws_error *err)
     if (write_bytes(w, w->packed.data, meta_bytes, err) != 0)
         return -1;
     uint64_t tables_offset = w->offset;
-    wst_bytes tables = {0};
-    int failed = wst_bytes_reserve(&tables, w->frame_count * WST_FRAME_ENTRY_BYTES + 1);
-    for (size_t i = 0; !failed && i < w->frame_count; i++) {
-        const frame_entry *f = &w->frames[i];
-        uint8_t *e = tables.data + tables.len;
-        memset(e, 0, WST_FRAME_ENTRY_BYTES);
-        wst_put_u64(e, f->offset);
-        wst_put_u32(e + 8, f->compressed_bytes);
-        wst_put_u32(e + 12, f->raw_bytes);
-        wst_put_u32(e + 16, f->chunks);
-        wst_put_u64(e + 24, f->hash);
-        tables.len += WST_FRAME_ENTRY_BYTES;
-    }
-    wst_chunk_cursor previous = WST_CHUNK_CURSOR_START;
-    for (size_t i = 0; !failed && i < w->chunk_count; i++)
-        failed = wst_chunk_table_put(&tables, &previous, w->chunks[i].kernel, w->chunks[i].cta,
-                                     w->chunks[i].records);
-    if (failed) {
-        wst_bytes_free(&tables);
-        return ws_fail(err, "out of memory");
-    }
-    rc = write_bytes(w, tables.data, tables.len, err);
-    uint64_t tables_hash = hash64(tables.data, tables.len, 0);
-    wst_bytes_free(&tables);
-    if (rc != 0)
+    uint64_t tables_hash;
+    if (write_tables(w, &tables_hash, err) != 0)
         return -1;
     uint8_t trailer[WST_TRAILER_BYTES] = {0};
     wst_put_u64(trailer, meta_offset);
@@ -630,7 +672,9 @@ static void writer_free(wst_writer *w)
     for (size_t i = 0; i < w->buffer_count; i++)
         wst_bytes_free(&w->buffers[i].rows);
     free(w->buffers);
-    free(w->chunks);
+    wst_bytes_free(&w->chunk_table);
+    if (w->chunk_spool)
+        fclose(w->chunk_spool);
     free(w->frames);
     wst_frame_builder_free(w->shared.builder);
     wst_frame_builder_free(w->alone.builder);

@@ -203,10 +203,10 @@ int baseline_build(baseline *b, const json_t *now, kernel_spool *now_kernels, co
                               report_num(now, run_figures[i].path),
                               report_num(then, run_figures[i].path)};
     name_list n = {0}, t = {0};
-    int rc = report_kernels_each(now, now_kernels, sum_kernel, &n, err) == 0 &&
-                     report_kernels_each(then, NULL, sum_kernel, &t, err) == 0
-                 ? 0
-                 : -1;
+    /* no PC is summed: a kernel's are read past one at a time (issue 42) */
+    int rc = report_kernels_each_streamed(now, now_kernels, "pcs", NULL, sum_kernel, &n, err);
+    if (rc == 0 && report_kernels_each(then, NULL, sum_kernel, &t, err) != 0)
+        rc = -1;
     if (rc == 0 && (match(b, &n, &t) != 0 || match_policies(b, now, then) != 0))
         rc = ws_fail(err, "out of memory");
     free_names(&n);

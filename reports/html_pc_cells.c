@@ -1,6 +1,7 @@
 /* reports/html_pc_cells.c: see html_pc_cells.h. */
 #include "reports/html_pc_cells.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "reports/html_page.h"
@@ -32,7 +33,7 @@ void html_pc_cell(FILE *out, const pc_group *g)
     fputs("<td class=\"pc\">", out);
     html_code_shortened(out, label, hover);
     pc_group_source(g, source, sizeof source);
-    const char *sass = report_str(g->pc, "sass");
+    const char *sass = g->place.sass;
     if (*source || sass) {
         fputs("<span class=\"src\">", out);
         xml_escape(out, source);
@@ -44,6 +45,19 @@ void html_pc_cell(FILE *out, const pc_group *g)
     fputs("</td>", out);
 }
 
+double pc_launch_figure(const pc_launch *l, launch_figure figure)
+{
+    switch (figure) {
+    case LAUNCH_EXECUTIONS:
+        return l->executions;
+    case LAUNCH_REQUESTS:
+        return l->requests;
+    case LAUNCH_L1_HIT_RATE:
+        return l->l1_hit_rate;
+    }
+    return NAN;
+}
+
 static void launch_row(FILE *out, const pc_launch *l, const launch_column *columns, size_t n)
 {
     char index[24];
@@ -51,7 +65,7 @@ static void launch_row(FILE *out, const pc_launch *l, const launch_column *colum
     fputs("<tr>", out);
     html_cell(out, "n", index);
     for (size_t c = 0; c < n; c++) {
-        double v = report_num(l->pc, columns[c].path);
+        double v = pc_launch_figure(l, columns[c].figure);
         html_cell(out, "n", columns[c].percent ? numfmt_percent(v).s : numfmt_count(v).s);
     }
     fputs("</tr>", out);
@@ -82,7 +96,7 @@ void html_launches_cell(FILE *out, const pc_group *g, const launch_column *colum
 
 static int selected(const pc_group *g, int loads)
 {
-    return (g->kind == PC_KIND_LOAD) == (loads != 0);
+    return (g->place.kind == PC_KIND_LOAD) == (loads != 0);
 }
 
 void html_pc_rows(FILE *out, const pc_groups *pcs, int loads, const char *heads,

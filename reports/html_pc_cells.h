@@ -20,11 +20,14 @@ void html_code_shortened(FILE *out, const char *text, const char *full);
  * shortened, and under it "file:line · SASS". */
 void html_pc_cell(FILE *out, const pc_group *g);
 
-/* A per-launch figure, read off a launch's PC object (NaN when absent). */
+/* A per-launch figure (NaN when the launch's PC object had none). */
+typedef enum launch_figure { LAUNCH_EXECUTIONS, LAUNCH_REQUESTS, LAUNCH_L1_HIT_RATE } launch_figure;
+double pc_launch_figure(const pc_launch *l, launch_figure figure);
+
 typedef struct launch_column {
     const char *title;
-    const char *path; /* in the PC object, e.g. "replay.hit_rate" */
-    int percent;      /* a ratio, else a count */
+    launch_figure figure;
+    int percent; /* a ratio, else a count */
 } launch_column;
 
 /* The number of launches; with more than one, a <details> (no script)

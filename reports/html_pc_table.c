@@ -11,8 +11,8 @@
 #include "reports/svg.h"
 
 static const launch_column launch_columns[] = {
-    {"requests", "requests", 0},
-    {"L1 hit rate", "replay.hit_rate", 1},
+    {"requests", LAUNCH_REQUESTS, 0},
+    {"L1 hit rate", LAUNCH_L1_HIT_RATE, 1},
 };
 
 static void verdict_cells(FILE *out, const pc_group *g)
@@ -54,7 +54,7 @@ void html_pc_table(FILE *out, const json_t *doc, const pc_groups *pcs)
     size_t loads = 0;
     int hints = 0;
     for (size_t i = 0; i < pcs->count; i++)
-        if (pcs->items[i].kind == PC_KIND_LOAD) {
+        if (pcs->items[i].place.kind == PC_KIND_LOAD) {
             loads++;
             hints |= pcs->items[i].bypass_seen > 0;
         }

@@ -128,7 +128,7 @@ static void one_scope(FILE *out, const reuse_view *v, const pc_groups *pcs, int 
         weights[r] = all_requests > 0 ? all / all_requests : NAN;
         for (unsigned c = 0; c < cols; c++) {
             unsigned b = c < v->buckets ? c : PC_GROUP_BUCKETS; /* the last column is cold */
-            values[r * cols + c] = all > 0 ? v->rows[r]->reuse[scope][b] / all : NAN;
+            values[r * cols + c] = all > 0 ? pc_group_reuse(v->rows[r], scope, b) / all : NAN;
         }
     }
     heatmap h = {.label = title,
@@ -196,7 +196,7 @@ void html_pc_reuse(FILE *out, const json_t *doc, const pc_groups *pcs)
     for (size_t r = 0; r < n; r++)
         for (int s = 0; s < PC_SCOPES; s++)
             for (unsigned b = 0; b < PC_GROUP_BUCKETS; b++)
-                if (rows[r]->reuse[s][b] > 0 && b + 1 > buckets)
+                if (pc_group_reuse(rows[r], s, b) > 0 && b + 1 > buckets)
                     buckets = b + 1;
     row_label *labels = malloc(n * sizeof *labels);
     const char **row_labels = malloc(n * sizeof *row_labels);

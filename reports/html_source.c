@@ -68,16 +68,16 @@ static int gather(line_rows *rows, const kernel_digest *d)
 {
     for (size_t i = 0; i < d->pcs.count; i++) {
         const pc_group *g = &d->pcs.items[i];
-        const char *file = json_string_value(json_object_get(g->pc, "file"));
-        json_t *line = json_object_get(g->pc, "line");
-        if (!file || !*file || !json_is_integer(line) || json_integer_value(line) <= 0 ||
-            json_integer_value(line) > UINT32_MAX || !(g->requests > 0))
+        const char *file = g->place.file;
+        double line = g->place.line; /* an integer's value, exact below 2^53 */
+        if (!file || !*file || !g->place.line_is_integer || line <= 0 || line > UINT32_MAX ||
+            !(g->requests > 0))
             continue;
-        line_row *r = row_for(rows, file, (uint32_t)json_integer_value(line));
+        line_row *r = row_for(rows, file, (uint32_t)line);
         if (!r)
             return -1;
         r->requests += g->requests;
-        r->loads |= g->kind == PC_KIND_LOAD;
+        r->loads |= g->place.kind == PC_KIND_LOAD;
         if (g->have_replay) {
             r->l1_hits += g->l1_hits;
             r->l1_requests += g->l1_hits + g->l1_misses;

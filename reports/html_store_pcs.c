@@ -10,15 +10,15 @@
 #include "reports/report_doc.h"
 
 static const launch_column counted_columns[] = {
-    {"executions", "executions", 0},
-    {"requests", "requests", 0},
+    {"executions", LAUNCH_EXECUTIONS, 0},
+    {"requests", LAUNCH_REQUESTS, 0},
 };
 
 static void store_row(FILE *out, const pc_group *g, int counted)
 {
     fputs("<tr>", out);
     html_pc_cell(out, g);
-    html_cell(out, NULL, pc_kind_name(g->kind));
+    html_cell(out, NULL, pc_kind_name(g->place.kind));
     html_launches_cell(out, g, counted_columns, counted ? 2 : 0);
     if (counted) {
         html_cell(out, "n", numfmt_count(g->executions).s);
@@ -33,7 +33,7 @@ void html_store_pcs(FILE *out, const json_t *doc, const pc_groups *pcs)
     html_section_begin(out, "store-pcs");
     size_t stores = 0;
     for (size_t i = 0; i < pcs->count; i++)
-        stores += pcs->items[i].kind != PC_KIND_LOAD;
+        stores += pcs->items[i].place.kind != PC_KIND_LOAD;
     if (stores == 0) {
         html_absent(out, "This report lists no store or atomic PCs.");
         html_section_end(out);

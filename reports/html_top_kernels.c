@@ -72,7 +72,7 @@ static void pc_rows(FILE *out, const pc_groups *pcs, const char *name)
     const pc_group **mine = calloc(pcs->count + 1, sizeof *mine);
     size_t n = 0;
     for (size_t i = 0; mine && i < pcs->count; i++)
-        if (strcmp(pcs->items[i].kernel, name) == 0 && pcs->items[i].kind == PC_KIND_LOAD &&
+        if (strcmp(pcs->items[i].kernel, name) == 0 && pcs->items[i].place.kind == PC_KIND_LOAD &&
             pcs->items[i].requests > 0)
             mine[n++] = &pcs->items[i];
     if (n == 0) {

@@ -20,6 +20,9 @@ typedef struct kernel_digest {
     /* The largest CTA distance any launch can have (its grid's CTAs − 1);
      * -1 when no launch gives its grid. */
     double largest_cta_distance;
+    /* Building: the PCs of the kernel being read, until its name is. */
+    pc_seen *held;
+    size_t held_count, held_capacity;
 } kernel_digest;
 
 /* From the spool, or from doc's "kernels" without one. */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "util/error.h"
+#include "util/json_stream.h"
 
 typedef struct kernel_spool kernel_spool;
 
@@ -41,6 +42,14 @@ typedef json_t *(*kernel_spool_element_fn)(void *ctx, size_t i);
 int kernel_spool_add_streamed(kernel_spool *s, const json_t *entry, const char *key,
                               kernel_spool_element_fn element, void *ctx, size_t count,
                               ws_error *err);
+/* The same bytes again, for an entry whose array `key` comes before the
+ * rest of it (a report read from text gives a kernel's PCs first:
+ * reports/run_docs.c): each element is held in a temporary file as it
+ * comes, and kernel_spool_add_held adds the entry (its `key` an empty
+ * array, or absent when nothing was held) with them.  Memory holds one
+ * element. */
+int kernel_spool_hold_element(kernel_spool *s, const json_t *element, ws_error *err);
+int kernel_spool_add_held(kernel_spool *s, const json_t *entry, const char *key, ws_error *err);
 size_t kernel_spool_count(const kernel_spool *s);
 /* Writes every entry as it goes inside report.json's "kernels" array
  * (each on its own lines, after ",\n  " or, the first, "\n  "), copied
@@ -53,6 +62,16 @@ int kernel_spool_copy_printed(kernel_spool *s, FILE *to, ws_error *err);
 typedef int (*kernel_spool_fn)(void *ctx, size_t index, json_t *entry, ws_error *err);
 int kernel_spool_each(kernel_spool *s, kernel_spool_fn fn, void *ctx, ws_error *err);
 
+/* The same walk with each entry's array `key` read an element at a time:
+ * element(ctx, j, e) on its elements as they are read (e freed after; a
+ * NULL element skips them),
+ * then fn on the entry, whose `key` it must not read (an empty array
+ * here, the whole array from report_kernels_each_streamed without a
+ * spool).  Memory holds one element, not the entry's array (a kernel of
+ * 30,000 PCs was 540 MiB as one tree: issue 42). */
+int kernel_spool_each_streamed(kernel_spool *s, const char *key, json_stream_element_fn element,
+                               kernel_spool_fn fn, void *ctx, ws_error *err);
+
 /* Rewrites every entry through fn (e.g. profile's bypass verdicts). */
 int kernel_spool_rewrite(kernel_spool **s, kernel_spool_fn fn, void *ctx, ws_error *err);
 
@@ -60,6 +79,12 @@ int kernel_spool_rewrite(kernel_spool **s, kernel_spool_fn fn, void *ctx, ws_err
  * document's own "kernels" array (`warpscope report` on a saved file). */
 int report_kernels_each(const json_t *doc, kernel_spool *spool, kernel_spool_fn fn, void *ctx,
                         ws_error *err);
+
+/* report_kernels_each with each entry's array `key` given an element at
+ * a time (kernel_spool_each_streamed). */
+int report_kernels_each_streamed(const json_t *doc, kernel_spool *spool, const char *key,
+                                 json_stream_element_fn element, kernel_spool_fn fn, void *ctx,
+                                 ws_error *err);
 
 /* Moves every entry into doc's "kernels" array (tests and small runs: the
  * document then holds them all in memory). */

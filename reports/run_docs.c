@@ -50,16 +50,24 @@ static int check_shape(const json_t *doc, run_doc_kind kind, ws_error *err)
 static int spool_kernel(void *ctx, size_t index, json_t *kernel, ws_error *err)
 {
     (void)index;
-    return kernel_spool_add(ctx, kernel, err);
+    return kernel_spool_add_held(ctx, kernel, "pcs", err);
 }
 
-/* The document with its "kernels" read one at a time into a spool, so a
- * report of many kernels is never whole in memory (issue 42). */
+static int hold_pc(void *ctx, size_t index, json_t *pc, ws_error *err)
+{
+    (void)index;
+    return kernel_spool_hold_element(ctx, pc, err);
+}
+
+/* The document with its "kernels" read one at a time into a spool, and
+ * each kernel's "pcs" one at a time (held until the rest of the kernel is
+ * read), so neither a report of many kernels nor a kernel of many PCs is
+ * ever whole in memory (issue 42). */
 static json_t *load_spooled(FILE *f, kernel_spool *spool, ws_error *err)
 {
     static const json_stream_limits limits = {0, 0};
-    return json_stream_load(json_stream_read_file, f, "kernels", spool_kernel, spool, &limits,
-                            err);
+    return json_stream_load_nested(json_stream_read_file, f, "kernels", spool_kernel, spool,
+                                   "pcs", hold_pc, &limits, err);
 }
 
 json_t *run_doc_load(const char *path, run_doc_kind *kind, kernel_spool **kernels, ws_error *err)

@@ -9,14 +9,34 @@
 #include "reports/pc_label.h"
 #include "reports/report_doc.h"
 #include "util/grow.h"
+#include "util/hash64.h"
 
-/* The row of (source, kind), added when new; NULL when out of memory. */
+static int is_row(const source_line *r, const char *source, const char *kind)
+{
+    return strcmp(r->source, source) == 0 && strcmp(r->kind, kind) == 0;
+}
+
+/* The row of (source, kind), added when new; NULL when out of memory.
+ * Found by the hash of both in by_key (a kernel of 30,000 PCs without
+ * source lines has a row for each: a linear search took most of the
+ * page's time), all rows searched when another row had the hash first.
+ * A kind too long for a row's copy matches no row, as it never did. */
 static source_line *row_for(source_lines *rows, const char *source, const char *kind)
 {
-    for (size_t i = 0; i < rows->count; i++)
-        if (strcmp(rows->items[i].source, source) == 0 && strcmp(rows->items[i].kind, kind) == 0)
+    uint64_t key = hash64(source, strlen(source), hash64(kind, strlen(kind), 0));
+    int fits = strlen(kind) < sizeof rows->items[0].kind;
+    uint32_t *at = fits && rows->by_key.slots ? u64map_find(&rows->by_key, key) : NULL;
+    if (at && is_row(&rows->items[*at], source, kind))
+        return &rows->items[*at];
+    for (size_t i = 0; at && i < rows->count; i++)
+        if (is_row(&rows->items[i], source, kind))
             return &rows->items[i];
-    if (ws_grow((void **)&rows->items, &rows->capacity, rows->count + 1, sizeof *rows->items) != 0)
+    int inserted;
+    if (rows->count >= UINT32_MAX ||
+        ws_grow((void **)&rows->items, &rows->capacity, rows->count + 1,
+                sizeof *rows->items) != 0 ||
+        (fits && !at && ((!rows->by_key.slots && u64map_init(&rows->by_key, 64) != 0) ||
+                         !u64map_upsert(&rows->by_key, key, (uint32_t)rows->count, &inserted))))
         return NULL;
     source_line *r = &rows->items[rows->count++];
     *r = (source_line){0};
@@ -25,35 +45,28 @@ static source_line *row_for(source_lines *rows, const char *source, const char *
     return r;
 }
 
-static void source_of(char *dst, size_t cap, const char *kernel, const json_t *pc)
+static void source_of(char *dst, size_t cap, const char *kernel, const pc_place *pc)
 {
-    double line = report_num(pc, "line"), offset = report_num(pc, "offset");
-    source_label(dst, cap, report_str(pc, "file"), isnan(line) ? 0 : (uint32_t)line);
+    double line = pc->line, offset = pc->offset;
+    source_label(dst, cap, pc->file, isnan(line) ? 0 : (uint32_t)line);
     if (!*dst)
         pc_label(dst, cap, kernel, isnan(offset) ? 0 : (uint64_t)offset, 0);
 }
 
-int source_lines_add_kernel(source_lines *rows, const json_t *kernel)
+int source_lines_add_pc(source_lines *rows, const char *kernel, const pc_seen *pc)
 {
-    const char *name = report_str(kernel, "name");
-    size_t i;
-    json_t *pc;
-    json_array_foreach(report_at(kernel, "pcs"), i, pc) {
-        const json_t *m = report_at(pc, "memory");
-        const char *kind = report_str(m, "kind");
-        if (!kind || !(report_num(m, "requests") > 0))
-            continue;
-        char source[200];
-        source_of(source, sizeof source, name, pc);
-        source_line *r = row_for(rows, source, kind);
-        if (!r)
-            return -1;
-        r->instructions += report_num(m, "instructions");
-        r->requests += report_num(m, "requests");
-        r->sectors += report_num(m, "sectors");
-        r->ideal += report_num(m, "ideal_sectors");
-        r->excess += report_num(m, "excess_sectors");
-    }
+    if (!pc->memory_kind || !(pc->memory_requests > 0))
+        return 0;
+    char source[200];
+    source_of(source, sizeof source, kernel, &pc->place);
+    source_line *r = row_for(rows, source, pc->memory_kind);
+    if (!r)
+        return -1;
+    r->instructions += pc->memory_instructions;
+    r->requests += pc->memory_requests;
+    r->sectors += pc->memory_sectors;
+    r->ideal += pc->memory_ideal;
+    r->excess += pc->memory_excess;
     return 0;
 }
 
@@ -67,6 +80,7 @@ static int by_excess_desc(const void *a, const void *b)
 
 void source_lines_sort(source_lines *lines)
 {
+    u64map_destroy(&lines->by_key); /* the rows move */
     if (lines->count)
         qsort(lines->items, lines->count, sizeof *lines->items, by_excess_desc);
 }
@@ -74,5 +88,6 @@ void source_lines_sort(source_lines *lines)
 void source_lines_free(source_lines *lines)
 {
     free(lines->items);
+    u64map_destroy(&lines->by_key);
     memset(lines, 0, sizeof *lines);
 }

@@ -133,6 +133,91 @@ Test(kernel_spool, an_array_written_element_by_element_is_the_whole_entry)
     test_tmpdir_cleanup(dir);
 }
 
+/* A streamed walk's count of each entry's elements, checked against the
+ * entries of `all` as each entry comes. */
+typedef struct element_walk {
+    const json_t *all;
+    int from_spool; /* its entries come with the array emptied */
+    size_t elements, entries;
+} element_walk;
+
+static int count_element(void *ctx, size_t index, json_t *e, ws_error *err)
+{
+    (void)err;
+    element_walk *w = ctx;
+    const json_t *pcs = json_object_get(json_array_get(w->all, w->entries), "pcs");
+    cr_expect_eq(index, w->elements);
+    cr_expect(json_equal(e, json_array_get(pcs, index)), "entry %zu, element %zu", w->entries,
+              index);
+    w->elements++;
+    return 0;
+}
+
+static int check_entry(void *ctx, size_t index, json_t *e, ws_error *err)
+{
+    (void)err;
+    element_walk *w = ctx;
+    const json_t *want = json_array_get(w->all, index);
+    cr_expect_eq(index, w->entries);
+    cr_expect_eq(w->elements, json_array_size(json_object_get(want, "pcs")), "entry %zu", index);
+    if (w->from_spool)
+        cr_expect_eq(json_array_size(json_object_get(e, "pcs")), 0, "the entry comes without them");
+    cr_expect(json_equal(json_object_get(e, "metrics"), json_object_get(want, "metrics")));
+    w->elements = 0;
+    w->entries++;
+    return 0;
+}
+
+/* A kernel read from a report's text gives its PCs before the rest of it:
+ * PCs held one at a time, then the entry, make the same bytes as the entry
+ * added whole (one entry has an empty array, one none); a streamed walk
+ * gives each entry's PCs one at a time, then the entry. */
+Test(kernel_spool, elements_held_before_their_entry_make_the_whole_entry)
+{
+    char *dir = test_tmpdir();
+    ws_error err;
+    kernel_spool *whole = kernel_spool_new(SPOOL_BOTH, &err),
+                 *held = kernel_spool_new(SPOOL_BOTH, &err);
+    cr_assert(whole && held, "%s", err.msg);
+    json_t *all = spool_entries(&whole, 1, 4), *kernels = json_object_get(all, "kernels");
+    kernel_spool_free(whole);
+    json_array_clear(json_object_get(json_array_get(kernels, 2), "pcs"));
+    json_object_del(json_array_get(kernels, 3), "pcs");
+    whole = kernel_spool_new(SPOOL_BOTH, &err);
+    size_t i;
+    json_t *e;
+    json_array_foreach(kernels, i, e) {
+        cr_assert_eq(kernel_spool_add(whole, e, &err), 0, "%s", err.msg);
+        json_t *head = json_deep_copy(e), *pcs = json_object_get(e, "pcs");
+        if (pcs)
+            json_object_set_new(head, "pcs", json_array());
+        for (size_t j = 0; j < json_array_size(pcs); j++)
+            cr_assert_eq(kernel_spool_hold_element(held, json_array_get(pcs, j), &err), 0, "%s",
+                         err.msg);
+        cr_assert_eq(kernel_spool_add_held(held, head, "pcs", &err), 0, "%s", err.msg);
+        json_decref(head);
+    }
+    json_t *doc = document();
+    char *a = written(dir, "whole.json", doc, whole), *b = written(dir, "held.json", doc, held);
+    cr_expect_str_eq(b, a);
+    cr_expect(strstr(b, "\"pcs\":[{\"u\":") != NULL, "%s", b);
+    element_walk walk = {.all = kernels, .from_spool = 1};
+    cr_assert_eq(kernel_spool_each_streamed(held, "pcs", count_element, check_entry, &walk, &err),
+                 0, "%s", err.msg);
+    cr_expect_eq(walk.entries, 4);
+    walk = (element_walk){.all = kernels}; /* the same walk over a document's own kernels */
+    cr_assert_eq(report_kernels_each_streamed(all, NULL, "pcs", count_element, check_entry, &walk,
+                                              &err),
+                 0, "%s", err.msg);
+    cr_expect_eq(walk.entries, 4);
+    free(a);
+    free(b);
+    expect_attach_gives(doc, held, all);
+    kernel_spool_free(whole);
+    kernel_spool_free(held);
+    test_tmpdir_cleanup(dir);
+}
+
 static int mark(void *ctx, size_t index, json_t *e, ws_error *err)
 {
     (void)ctx, (void)err;

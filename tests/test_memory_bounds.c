@@ -4,9 +4,12 @@
  * optimized CLI under an address-space cap (cli_run_capped) that the old
  * code exceeded and the bounded code fits, with room either way. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "formats/wst.h"
 #include "util/json_stream.h"
@@ -118,6 +121,35 @@ Test(memory_bounds, report_reads_a_large_report_one_kernel_at_a_time)
     test_tmpdir_cleanup(dir);
 }
 
+/* A report of one kernel of 10,000 PCs: report read that kernel as one
+ * JSON tree, and the page kept every PC's object (184 MiB at its peak,
+ * over 128 MiB of address space, for the text and the page alike); its
+ * PCs are now read one at a time, into what the page prints of each, and
+ * both fit 64 MiB (the page is 15 MiB at its peak). */
+Test(memory_bounds, report_reads_a_kernel_of_many_pcs_one_pc_at_a_time)
+{
+    char *dir = test_tmpdir(), *json, *html = test_path(dir, "r.html");
+    cli_result r = analyze_pcs_capped(dir, 10000, 0, &json);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_run_capped(64 * MIB, "report", json, NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "kernel launches"), "%.400s", r.out);
+    cli_result_free(&r);
+    r = cli_run_capped(64 * MIB, "report", json, "--html", html, NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    char *page = test_read_file(html, NULL);
+    cr_assert_not_null(page);
+    cr_expect(strstr(page, "The first 1000 of 10000 load PCs are listed"), "every PC counted");
+    cr_expect(strstr(page, "Showing the 48 of 10000 PCs with the most requests"),
+              "the heatmap's rows");
+    free(page);
+    cli_result_free(&r);
+    free(html);
+    free(json);
+    test_tmpdir_cleanup(dir);
+}
+
 /* An Accel-Sim trace directory of `kernels` launches of one warp and one
  * load each. */
 static void write_accelsim_launches(const char *dir, int kernels)
@@ -156,18 +188,76 @@ static void write_accelsim_launches(const char *dir, int kernels)
  * space); then about 1.2 KB a launch, each launch's entry, PC table and
  * CTA buffer until the close (over 56 MiB); now each launch is spooled
  * when its file ends (wst_writer_end_kernel), within 40 MiB (it fits 32). */
-Test(memory_bounds, import_of_many_launches)
+/* `import accelsim from -o trace` of `launches` launches under cap, and
+ * the trace it wrote reads back with all of them. */
+static void expect_import_within(const char *from, const char *trace, int launches, size_t cap)
 {
-    char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
-    write_accelsim_launches(dir, 20000);
-    cli_result r = cli_run_capped(40 * MIB, "import", "accelsim", dir, "-o", trace, NULL);
+    cli_result r = cli_run_capped(cap, "import", "accelsim", from, "-o", trace, NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cli_result_free(&r);
     r = cli_run_capped(0, "info", trace, NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
-    cr_expect(strstr(r.out, "20,000") || strstr(r.out, "20000"), "%.400s", r.out);
+    char plain[32], grouped[32];
+    snprintf(plain, sizeof plain, "%d", launches);
+    snprintf(grouped, sizeof grouped, "%d,%03d", launches / 1000, launches % 1000);
+    cr_expect(strstr(r.out, plain) || strstr(r.out, grouped), "%.400s", r.out);
     cli_result_free(&r);
+}
+
+Test(memory_bounds, import_of_many_launches)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
+    write_accelsim_launches(dir, 20000);
+    expect_import_within(dir, trace, 20000, 40 * MIB);
     free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A directory whose path is about 3 KB long (the most a path may be is 4
+ * KB), made under dir; returned. */
+static char *long_directory(const char *dir)
+{
+    char level[201];
+    memset(level, 'd', 200);
+    level[200] = '\0';
+    char *path = strdup(dir);
+    for (int i = 0; i < 15; i++) {
+        char *deeper = test_path(path, level);
+        free(path);
+        path = deeper;
+        cr_assert_eq(mkdir(path, 0755), 0, "%s", strerror(errno));
+    }
+    return path;
+}
+
+/* 12,000 launches in a directory whose path is 3 KB long: import kept
+ * each input file's path, to refuse an output naming one (about 3 KB a
+ * launch here, over 36 MiB; item 1 of issue 42), and the chunk table's
+ * 12 bytes a launch, until the close; the inputs past the first 1,024 are
+ * now kept in a temporary file and the table written there as it grows
+ * (it fits 32 MiB).  An output naming the last of them is still refused. */
+Test(memory_bounds, import_keeps_neither_its_inputs_nor_its_chunks_in_memory)
+{
+    char *dir = test_tmpdir(), *deep = long_directory(dir), *trace = test_path(dir, "t.wst");
+    write_accelsim_launches(deep, 12000);
+    expect_import_within(deep, trace, 12000, 32 * MIB);
+    /* a second, short name for the last input, so that the error's two
+     * paths fit its line */
+    char *last = test_path(deep, "kernel-12000.traceg"), *same = test_path(dir, "last.traceg");
+    cr_assert_eq(link(last, same), 0, "%s", strerror(errno));
+    size_t before = 0, after = 0;
+    free(test_read_file(last, &before));
+    cli_result r = cli_run_capped(0, "import", "accelsim", deep, "-o", same, NULL);
+    cr_expect_neq(r.status, 0);
+    cr_expect(test_is_one_line(r.err) && strstr(r.err, "last.traceg: is the input /tmp/"), "%.200s",
+              r.err);
+    free(test_read_file(last, &after));
+    cr_expect_eq(after, before, "the input was replaced");
+    cli_result_free(&r);
+    free(same);
+    free(last);
+    free(trace);
+    free(deep);
     test_tmpdir_cleanup(dir);
 }
 

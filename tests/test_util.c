@@ -1,10 +1,11 @@
-/* tests/test_util.c: errors, atomic output files, zeroed blocks, the CLI's front door. */
+/* tests/test_util.c: errors, atomic output files, zeroed blocks, hashes in pieces, the CLI's front door. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <string.h>
 
 #include "tests/helpers.h"
 #include "util/error.h"
+#include "util/hash64.h"
 #include "util/outfile.h"
 #include "util/zeroed.h"
 
@@ -112,4 +113,24 @@ Test(zeroed, blocks_read_zero_and_carve_aligned)
         memset(p, 0xab, at); /* the next round must not see these */
         ws_zeroed_free(p, at);
     }
+}
+
+/* The hash of bytes given a piece at a time (util/hash64.h) is the hash of
+ * them whole, whatever the pieces: formats/wst_write.c writes the chunk
+ * table's hash so. */
+Test(hash64, pieces_hash_as_the_whole)
+{
+    unsigned char bytes[301];
+    for (size_t i = 0; i < sizeof bytes; i++)
+        bytes[i] = (unsigned char)(i * 37 + 11);
+    static const size_t pieces[] = {1, 3, 7, 8, 9, 64};
+    for (size_t len = 0; len <= sizeof bytes; len += 23)
+        for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+            hash64_stream s;
+            hash64_begin(&s, len, 5);
+            for (size_t at = 0; at < len; at += pieces[p])
+                hash64_add(&s, bytes + at, len - at < pieces[p] ? len - at : pieces[p]);
+            cr_expect_eq(hash64_end(&s), hash64(bytes, len, 5), "%zu bytes in pieces of %zu", len,
+                         pieces[p]);
+        }
 }
