@@ -48,18 +48,73 @@ static double thread_cpu_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+static int feed_issue(const batch *b, const item *it, const replay_consumer *c, ws_error *err)
+{
+    return c->instruction(c->ctx, &it->issue, b->requests + it->first, b->refs + it->first,
+                          (int)it->count, err);
+}
+
+/* The SMs a run of issues may name for feed_by_sm; a run naming more is
+ * fed in order. */
+enum { BY_SM_MAX_SMS = 1024 };
+
+/* Feeds the issues items[from, to) to an order-free consumer (by_sm) SM
+ * by SM, each SM's in their order: a counting sort by SM.  A point of the
+ * sweep then keeps one SM's L1 in the host's caches at a time instead of
+ * all of them (bench/RESULTS.md, "Replay"). */
+static int feed_by_sm(const batch *b, uint32_t from, uint32_t to, const replay_consumer *c,
+                      ws_error *err)
+{
+    uint32_t sms = 0;
+    for (uint32_t i = from; i < to; i++)
+        if (b->items[i].issue.sm >= sms)
+            sms = b->items[i].issue.sm + 1;
+    if (sms > BY_SM_MAX_SMS) {
+        for (uint32_t i = from; i < to; i++)
+            if (feed_issue(b, &b->items[i], c, err) != 0)
+                return -1;
+        return 0;
+    }
+    uint32_t start[BY_SM_MAX_SMS + 1] = {0}, order[BATCH_ITEMS];
+    for (uint32_t i = from; i < to; i++)
+        start[b->items[i].issue.sm + 1]++;
+    for (uint32_t s = 0; s < sms; s++)
+        start[s + 1] += start[s];
+    for (uint32_t i = from; i < to; i++)
+        order[start[b->items[i].issue.sm]++] = i;
+    /* Out of order, the items and their requests are no longer read in
+     * address order, which the host's prefetcher followed: ask for them a
+     * few issues ahead. */
+    uint32_t n = to - from;
+    for (uint32_t k = 0; k < n; k++) {
+        if (k + 8 < n)
+            __builtin_prefetch(&b->items[order[k + 8]]);
+        if (k + 4 < n)
+            __builtin_prefetch(&b->requests[b->items[order[k + 4]].first]);
+        if (feed_issue(b, &b->items[order[k]], c, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int feed_batch_plain(const batch *b, const replay_consumer *c, ws_error *err)
 {
     for (uint32_t i = 0; i < b->item_count; i++) {
         const item *it = &b->items[i];
         int rc = 0;
-        if (it->kind == ITEM_KERNEL_BEGIN)
+        if (it->kind == ITEM_KERNEL_BEGIN) {
             rc = c->kernel_begin(c->ctx, it->issue.kernel, it->count, err);
-        else if (it->kind == ITEM_KERNEL_END)
+        } else if (it->kind == ITEM_KERNEL_END) {
             rc = c->kernel_end(c->ctx, err);
-        else
-            rc = c->instruction(c->ctx, &it->issue, b->requests + it->first, b->refs + it->first,
-                                (int)it->count, err);
+        } else if (c->by_sm) { /* the run of issues up to the next kernel item */
+            uint32_t end = i + 1;
+            while (end < b->item_count && b->items[end].kind == ITEM_ISSUE)
+                end++;
+            rc = feed_by_sm(b, i, end, c, err);
+            i = end - 1;
+        } else {
+            rc = feed_issue(b, it, c, err);
+        }
         if (rc != 0)
             return -1;
     }
@@ -95,7 +150,7 @@ static int h_end(void *ctx, ws_error *err) { return hierarchy_kernel_end(ctx, er
 replay_consumer hierarchy_consumer(hierarchy *h)
 {
     return (replay_consumer){.ctx = h, .kernel_begin = h_begin, .instruction = h_instruction,
-                             .kernel_end = h_end};
+                             .kernel_end = h_end, .by_sm = hierarchy_sm_order_free(h)};
 }
 
 /* ---- workers ---- */
