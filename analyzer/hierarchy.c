@@ -37,8 +37,8 @@ struct hierarchy {
     int sharing;      /* L2 tracks owners; the L1 fill waits for L2's LINE_SHARED */
     int fill_later;   /* the L1 fill comes after L2 answers (stages or sharing) */
     int has_front_end; /* a stage may rewrite a load's requests before L1 */
-    /* The direct path (DIRECT_PATH below): functional, and nothing but the
-     * core counts hears of a request. */
+    /* The direct path (direct_path, below): functional, and nothing but
+     * the core counts hears of a request. */
     int direct;
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
@@ -403,8 +403,8 @@ HOT void count_l1_to_l2(hierarchy *h, const replay_issue *is, uint64_t bytes, in
     t->l1_to_l2_requests++;
     *(write ? &t->l1_to_l2_write_bytes : &t->l1_to_l2_read_bytes) += bytes;
     if (!direct)
-        on_transfer(h, is, &(memory_transfer){.link = LINK_L1_TO_L2, .write_back = (uint8_t)write_back,
-                                          .bytes = bytes});
+        on_transfer(h, is, &(memory_transfer){.link = LINK_L1_TO_L2,
+                                              .write_back = (uint8_t)write_back, .bytes = bytes});
 }
 
 /* Bytes read from or written to DRAM, into `t` (the kernel's, or the
@@ -552,16 +552,17 @@ HOT void l2_by_touch(hierarchy *h, const replay_issue *is, uint64_t line, int wr
     h->l2_dirty_lines += write && (h->touch & L2_TOUCH_FIRST_WRITE);
 }
 
+static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                     const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                     uint64_t *back, ws_error *err);
+
 /* A read or write of `sectors` of a line at L2, arriving at h->now; a
  * write's `written_bytes` are the line's bytes it writes (what an L2 under
  * `lazy-fetch` needs, docs/metrics.md §7; NULL: its sectors whole).  *hit
  * is set for reads (the latency model needs it), *flags to the line's
  * flags after the access (LINE_SHARED: the L1 fill's hint); timed, *back
- * (when not NULL) to the cycle a read's data is back at the SM. */
-static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                     const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
-                     uint64_t *back, ws_error *err);
-
+ * (when not NULL) to the cycle a read's data is back at the SM.  `direct`:
+ * the direct path's constant (above). */
 HOT int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
                   const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back,
                   int direct, ws_error *err)
