@@ -27,7 +27,7 @@ struct cache {
     int track_pending;
     uint64_t *lines;   /* [sets × ways] */
     int64_t *meta;     /* the policy's words */
-    uint32_t *warps, *pcs; /* who filled each line */
+    uint32_t *warps; /* the warp that filled each line */
     uint8_t *valid, *dirty; /* sector masks */
     uint8_t *flags;         /* LINE_SHARED, ... */
     uint16_t *owners;       /* track_owners: the SM that filled the line */
@@ -92,7 +92,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
      * pages are mapped when it is first used, and only an owner-tracking
      * (or lazy-fetch) cache has room for the owners (or written bytes). */
     size_t at = 0, lines = ws_zeroed_carve(&at, n * 8), meta = ws_zeroed_carve(&at, n * 8),
-           warps = ws_zeroed_carve(&at, n * 4), pcs = ws_zeroed_carve(&at, n * 4),
+           warps = ws_zeroed_carve(&at, n * 4),
            valid = ws_zeroed_carve(&at, n), flags = ws_zeroed_carve(&at, n),
            dirty = ws_zeroed_carve(&at, n), ready = ws_zeroed_carve(&at, n * 8),
            filled = ws_zeroed_carve(&at, o->sets),
@@ -110,7 +110,6 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->lines = (uint64_t *)(b + lines);
     c->meta = (int64_t *)(b + meta);
     c->warps = (uint32_t *)(b + warps);
-    c->pcs = (uint32_t *)(b + pcs);
     c->valid = (uint8_t *)(b + valid);
     c->flags = (uint8_t *)(b + flags);
     c->dirty = (uint8_t *)(b + dirty);
@@ -386,7 +385,6 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
         out->present = 1;
         out->slot = (uint32_t)i;
         out->owner_warp = c->warps[i];
-        out->owner_pc = c->pcs[i];
         out->pending = !lru && c->track_pending && c->ready[i] > now;
         /* A lazy write hits a sector it or another write dirtied, readable
          * or not (GPGPU-Sim counts a write to a modified sector a hit). */
@@ -439,7 +437,6 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
         out->victim_line = c->lines[i];
         out->victim_dirty = c->dirty[i];
         out->victim_warp = c->warps[i];
-        out->victim_pc = c->pcs[i];
         if (!lru && c->policy->evicted)
             c->policy->evicted(c->state, s, way, EVICT_REPLACE);
     }
@@ -450,7 +447,6 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
     c->valid[i] = made_valid(mode, need, whole);
     c->dirty[i] = makes_dirty(mode) ? need : 0;
     c->warps[i] = r->warp;
-    c->pcs[i] = r->pc;
     if (!lru) /* a plain cache's lines are never pending: ready stays 0 */
         c->ready[i] = 0;
     /* An owner-tracking cache starts a line private to its filler; others
@@ -590,14 +586,26 @@ void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int alloca
     access_line(c, r, allocate, ACCESS_WRITE_THROUGH, whole, now, out, 0, 0);
 }
 
-uint32_t cache_invalidate(cache *c, uint64_t line)
+/* The way of `base`'s set holding `line`, or -1, with the loop unrolled
+ * for the common way counts: a lookup outside the read path (a store's
+ * write-evict, the timed wait) costs a tag compare, not a loop. */
+static inline int64_t find_unrolled(const cache *c, uint64_t line, size_t base)
 {
-    size_t base = (size_t)cache_set_of(c, line) * c->ways;
-    int64_t at = find(c, line, base);
+    switch (c->ways) {
+    case 4: return find_in(c, line, base, 4);
+    case 8: return find_in(c, line, base, 8);
+    case 16: return find_in(c, line, base, 16);
+    default: return find(c, line, base);
+    }
+}
+
+int cache_invalidate(cache *c, uint64_t line)
+{
+    size_t base = (size_t)set_of(c, line) * c->ways;
+    int64_t at = find_unrolled(c, line, base);
     if (at < 0)
         return 0;
     size_t i = base + (size_t)at;
-    uint32_t dirty = c->dirty[i];
     if (c->policy->evicted) {
         cache_set s = full_view(c, (uint32_t)(base / c->ways), 0);
         c->policy->evicted(c->state, &s, (uint32_t)at, EVICT_INVALIDATE);
@@ -605,7 +613,7 @@ uint32_t cache_invalidate(cache *c, uint64_t line)
     c->filled[i / c->ways]--;
     c->lines[i] = CACHE_INVALID;
     c->valid[i] = c->dirty[i] = 0;
-    return 0x100u | dirty;
+    return 1;
 }
 
 int cache_contains(const cache *c, uint64_t line)
@@ -616,7 +624,7 @@ int cache_contains(const cache *c, uint64_t line)
 int64_t cache_find(const cache *c, uint64_t line)
 {
     size_t base = (size_t)set_of(c, line) * c->ways;
-    int64_t at = c->ways == 4 ? find_in(c, line, base, 4) : find(c, line, base);
+    int64_t at = find_unrolled(c, line, base);
     return at < 0 ? -1 : (int64_t)base + at;
 }
 

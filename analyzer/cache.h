@@ -57,8 +57,8 @@ typedef struct cache_result {
     uint8_t evicted;         /* a valid line was replaced */
     uint8_t victim_dirty;    /* its dirty sectors */
     uint64_t victim_line;
-    uint32_t victim_warp, victim_pc; /* who filled the victim */
-    uint32_t owner_warp, owner_pc;   /* who filled the line hit */
+    uint32_t victim_warp;    /* who filled the victim */
+    uint32_t owner_warp;     /* who filled the line hit */
     uint32_t slot;           /* set × ways + way of the line touched, if any */
     uint64_t stall_until;    /* with stalled: when the way became replaceable */
     uint32_t set;            /* the line's set (after a probe that looked up) */
@@ -137,9 +137,10 @@ void cache_write_lazy(cache *c, const cache_req *r, const uint64_t *bytes, uint6
  * fetches it.  Nothing is marked dirty: the data goes on to L2. */
 void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int allocate, uint64_t now,
                          cache_result *out);
-/* Removes the line; returns its dirty-sector mask + 0x100 if it was present,
- * 0 if absent. */
-uint32_t cache_invalidate(cache *c, uint64_t line);
+/* Removes the line (dirty sectors dropped: only a global store's
+ * write-evict removes lines, and global lines are never dirty); returns 1
+ * if it was present, 0 if absent. */
+int cache_invalidate(cache *c, uint64_t line);
 int cache_contains(const cache *c, uint64_t line);
 /* The slot (set x ways + way) holding `line`, or -1.  Found once, it stays
  * true until the cache next changes: the timed wait for an L1 asks it of

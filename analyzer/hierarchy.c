@@ -37,6 +37,9 @@ struct hierarchy {
     int sharing;      /* L2 tracks owners; the L1 fill waits for L2's LINE_SHARED */
     int fill_later;   /* the L1 fill comes after L2 answers (stages or sharing) */
     int has_front_end; /* a stage may rewrite a load's requests before L1 */
+    /* The direct path (direct_path, below): functional, and nothing but
+     * the core counts hears of a request. */
+    int direct;
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
     uint8_t *started; /* per SM: sm_begin made its models */
@@ -85,6 +88,24 @@ struct hierarchy {
 double level_hit_rate(const level_counts *c)
 {
     return c->accesses ? (double)c->hits / (double)c->accesses : -1.0;
+}
+
+/* ---- the direct path ----
+ *
+ * A functional hierarchy with no built-in collector (COLLECT_NONE,
+ * COLLECT_GRID), no subscriber, no stage, no sharing and no OPT stream
+ * raises no event, waits for nothing and keys nothing: for it the steps of
+ * a request (hierarchy_instruction_refs, l1_load, global_write and what
+ * they call) are compiled a second time with `direct` a constant 1, which
+ * drops those checks; the rules are the same code, so the numbers cannot
+ * differ (tests/test_direct_path.c; docs/replay.md, "The
+ * direct path").  Most of the sweep's work is such hierarchies. */
+#define HOT static inline __attribute__((always_inline))
+
+static int direct_path(const hierarchy *h)
+{
+    return !h->timing && !h->collectors && h->o.observer_count == 0 && h->o.stage_count == 0 &&
+           !h->sharing && !h->o.record_l1 && !h->o.l1_next;
 }
 
 /* ---- set-up ---- */
@@ -283,7 +304,11 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         h->fill_later |= h->o.stages[i].miss_route || h->o.stages[i].fill_filter;
         h->has_front_end |= h->o.stages[i].front_end != NULL;
     }
-    for (uint32_t s = 0; s < h->slices; s++)
+    /* An L2 answered from the stream (l2_by_touch) never looks a slice up:
+     * it has none (a third of a poise hierarchy's memory, ~39 MB over the
+     * sweep's grid), and flush_l2 and the policy statistics skip them
+     * (plain LRU keeps none). */
+    for (uint32_t s = 0; !o->l2_by_touch && s < h->slices; s++)
         if (!(h->l2[s] = make_cache(&c->l2, &h->o.l2_spec, h->slices, o->l2_param, o, 1000 + s,
                                     h->sharing, err)))
             goto fail;
@@ -291,6 +316,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         !(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1),
                                             o->collect == COLLECT_ALL, &h->res, &h->kernel, err)))
         goto fail;
+    h->direct = direct_path(h);
     for (uint32_t i = 0; i < h->o.observer_count; i++) {
         const l1_observer *ob = &h->o.observers[i];
         const int has[L1_EVENTS] = {ob->lookup != NULL, ob->hit != NULL, ob->miss != NULL,
@@ -370,14 +396,15 @@ static void on_transfer(hierarchy *h, const replay_issue *is, const memory_trans
 
 /* One request from L1 to L2: a load's read, or a store's or write-back's
  * write. */
-static void count_l1_to_l2(hierarchy *h, const replay_issue *is, uint64_t bytes, int write,
-                           int write_back)
+HOT void count_l1_to_l2(hierarchy *h, const replay_issue *is, uint64_t bytes, int write,
+                       int write_back, int direct)
 {
     traffic_counts *t = &h->kernel->counts.traffic;
     t->l1_to_l2_requests++;
     *(write ? &t->l1_to_l2_write_bytes : &t->l1_to_l2_read_bytes) += bytes;
-    on_transfer(h, is, &(memory_transfer){.link = LINK_L1_TO_L2, .write_back = (uint8_t)write_back,
-                                          .bytes = bytes});
+    if (!direct)
+        on_transfer(h, is, &(memory_transfer){.link = LINK_L1_TO_L2,
+                                              .write_back = (uint8_t)write_back, .bytes = bytes});
 }
 
 /* Bytes read from or written to DRAM, into `t` (the kernel's, or the
@@ -504,8 +531,8 @@ static uint64_t dram_slot(hierarchy *h, uint32_t slice, uint64_t at, uint64_t by
  * counts are those of the slices' LRU in that case: a whole-line L2 has no
  * sector misses, no pending lines (functional), no bypasses (LRU always
  * allocates in a set with a free way), no shared lines, no victims. */
-static void l2_by_touch(hierarchy *h, const replay_issue *is, uint64_t line, int write,
-                        int *hit, uint8_t *flags)
+HOT void l2_by_touch(hierarchy *h, const replay_issue *is, uint64_t line, int write, int *hit,
+                    uint8_t *flags, int direct)
 {
     replay_counts *k = &h->kernel->counts;
     int found = !(h->touch & L2_TOUCH_FIRST);
@@ -513,8 +540,9 @@ static void l2_by_touch(hierarchy *h, const replay_issue *is, uint64_t line, int
     k->l2.writes += write != 0;
     k->l2.hits += found;
     k->l2.misses += !found;
-    on_transfer(h, is, &(memory_transfer){.link = LINK_L2_LOOKUP, .hit = (uint8_t)found,
-                                          .slice = fastdiv_remainder(h->by_slices, line)});
+    if (!direct)
+        on_transfer(h, is, &(memory_transfer){.link = LINK_L2_LOOKUP, .hit = (uint8_t)found,
+                                              .slice = fastdiv_remainder(h->by_slices, line)});
     if (hit)
         *hit = found;
     if (flags)
@@ -524,19 +552,33 @@ static void l2_by_touch(hierarchy *h, const replay_issue *is, uint64_t line, int
     h->l2_dirty_lines += write && (h->touch & L2_TOUCH_FIRST_WRITE);
 }
 
+static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                     const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                     uint64_t *back, ws_error *err);
+
 /* A read or write of `sectors` of a line at L2, arriving at h->now; a
  * write's `written_bytes` are the line's bytes it writes (what an L2 under
  * `lazy-fetch` needs, docs/metrics.md §7; NULL: its sectors whole).  *hit
  * is set for reads (the latency model needs it), *flags to the line's
  * flags after the access (LINE_SHARED: the L1 fill's hint); timed, *back
- * (when not NULL) to the cycle a read's data is back at the SM. */
-static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                     const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back, ws_error *err)
+ * (when not NULL) to the cycle a read's data is back at the SM.  `direct`:
+ * the direct path's constant (above). */
+HOT int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                  const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back,
+                  int direct, ws_error *err)
 {
     if (h->o.l2_by_touch) { /* no write-backs (l2_touch_fits), no stages (exact) */
-        l2_by_touch(h, is, line, op == L2_WRITE || op == L2_WRITE_BACK, hit, flags);
+        l2_by_touch(h, is, line, op == L2_WRITE || op == L2_WRITE_BACK, hit, flags, direct);
         return 0;
     }
+    return l2_slices(h, is, line, sectors, written_bytes, op, hit, flags, back, err);
+}
+
+/* l2_access through the slices. */
+static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                     const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                     uint64_t *back, ws_error *err)
+{
     replay_counts *k = &h->kernel->counts;
     int write = op == L2_WRITE || op == L2_WRITE_BACK, write_back = op == L2_WRITE_BACK;
     cache_req q;
@@ -620,22 +662,24 @@ static int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
 
 /* A fill replaced a valid line: the collectors hear of it, and a dirty
  * (local) line is written back to L2. */
-static int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *r, ws_error *err)
+HOT int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *r, int direct,
+                   ws_error *err)
 {
     if (!r->evicted)
         return 0;
-    if (h->ref) {
+    if (!direct && h->ref) {
         h->ref->evicted = 1;
         h->ref->victim_line = r->victim_line;
         h->ref->victim_warp = r->victim_warp;
     }
-    if (on_depart(h, is->sm, r->victim_line, is->warp, EVICT_REPLACE, err) != 0)
+    if (!direct && on_depart(h, is->sm, r->victim_line, is->warp, EVICT_REPLACE, err) != 0)
         return -1;
     if (!r->victim_dirty) /* global lines are never dirty: only local write-backs */
         return 0;
-    count_l1_to_l2(h, is, h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes, 1, 1);
+    count_l1_to_l2(h, is, h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes, 1, 1,
+                   direct);
     return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors, NULL,
-                     L2_WRITE_BACK, NULL, NULL, NULL, err);
+                     L2_WRITE_BACK, NULL, NULL, NULL, direct, err);
 }
 
 /* ---- MSHRs (timed, docs/metrics.md §12) ---- */
@@ -727,10 +771,10 @@ static void mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
  * have L2 serve it without taking a line (2); else L2 does (0), and says
  * whether the line is shared.  Returns the route, or -1 on error; timed, *back is when the
  * data is back at the SM. */
-static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_hit,
-                      uint64_t *back, ws_error *err)
+HOT int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_hit, uint64_t *back,
+                   int direct, ws_error *err)
 {
-    for (uint32_t i = 0; i < h->o.stage_count; i++) {
+    for (uint32_t i = 0; !direct && i < h->o.stage_count; i++) {
         const hierarchy_stage *st = &h->o.stages[i];
         int routed = st->miss_route ? st->miss_route(st->ctx, is, m) : 0;
         if (routed == 1) {
@@ -739,16 +783,17 @@ static int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_
         }
         if (routed == 2) /* L2 serves a hit; a miss comes from DRAM and takes no L2 line */
             return l2_access(h, is, m->line, m->sectors, NULL, L2_READ_NO_FILL, l2_hit, &m->fill_hint,
-                             back, err) != 0 ? -1 : 2;
+                             back, 0, err) != 0 ? -1 : 2;
     }
     /* Timed: the cycles a stage spent before L2 (a round of the CCN ring,
      * S3 §4.4.2: "if the request travels back to the requesting core
      * without a reuse copy, it is finally sent to L2") delay the request's
      * arrival at its slice, not the LD/ST unit, which h->now holds. */
     uint64_t left_l1 = h->now;
-    if (h->timing)
+    if (!direct && h->timing)
         h->now += m->latency;
-    int rc = l2_access(h, is, m->line, m->sectors, NULL, L2_READ, l2_hit, &m->fill_hint, back, err);
+    int rc = l2_access(h, is, m->line, m->sectors, NULL, L2_READ, l2_hit, &m->fill_hint, back,
+                       direct, err);
     h->now = left_l1;
     return rc != 0 ? -1 : 0;
 }
@@ -781,8 +826,8 @@ static int may_allocate(const hierarchy *h, const replay_issue *is)
  * cache operator, admission, or the policy's choice) never looks L1 up nor
  * changes it, gets no miss class and is no μRC candidate; MPLI counts it as
  * a miss (docs/metrics.md §8, §9). */
-static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, replay_pc *pc,
-                   l1_route route, ws_error *err)
+HOT int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, replay_pc *pc,
+                l1_route route, int direct, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     uint64_t line = rq->line_addr >> h->line_shift;
@@ -799,13 +844,13 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
     if (route != L1_BYPASS) {
         make_req(is, rq, line, sectors, &q);
-        if (l1_next_use(h, is, line, &q.next_use, err) != 0)
+        if (!direct && l1_next_use(h, is, line, &q.next_use, err) != 0)
             return -1;
         int allocate = polluting;
-        if (h->timing) { /* it waits, if it must, for a merge slot or what a fill needs */
+        if (!direct && h->timing) { /* it waits, if it must, for a merge slot or what a fill needs */
             k->l1.reservation_fails += wait_for_l1(h, l1, is->sm, line, allocate, &mshr) != 0;
         }
-        if (h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
+        if (!direct && h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
             cache_probe(l1, &q, 0, h->now, &r);
             if (allocate && !r.present && !r.bypassed)
                 way = cache_choose(l1, &q, h->now, &r);
@@ -813,14 +858,14 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
             cache_read(l1, &q, allocate, h->now, &r);
             way.way = r.allocated ? 0 : POLICY_BYPASS;
         }
-        if (!r.bypassed && on_lookup(h, is, line, err) != 0)
+        if (!direct && !r.bypassed && on_lookup(h, is, line, err) != 0)
             return -1;
-        if (h->ref) {
+        if (!direct && h->ref) {
             h->ref->outcome = r.bypassed ? L1_BYPASS : L1_LOOKUP;
             h->ref->hit = r.hit;
             h->ref->present = r.present;
         }
-        if (r.hit && r.pending) { /* a merge: wait_for_l1 left it a slot */
+        if (!direct && r.hit && r.pending) { /* a merge: wait_for_l1 left it a slot */
             mshr_merge(h, is->sm, line, h->now);
             k->l1.pending_hits++;
             /* S0 §VI-C: a request to a shared line served by the MSHR */
@@ -836,7 +881,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         *(polluting ? &k->polluting_hits : &k->non_polluting_hits) += 1;
         pc->hits++;
         h->res.sm_hits[is->sm] += !r.pending; /* as the totals count them */
-        if (h->timing) { /* the data: now, or with the fill it merged into */
+        if (!direct && h->timing) { /* the data: now, or with the fill it merged into */
             uint64_t ready = h->now + h->o.config.timing.l1_latency;
             uint64_t fill = r.pending ? cache_slot_ready(l1, r.slot) : 0;
             h->back = fill > ready ? fill : ready;
@@ -846,7 +891,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
         int same = r.owner_warp == is->warp;
         *(same ? &k->intra_warp_hits : &k->inter_warp_hits) += 1;
         *(same ? &pc->intra_warp_hits : &pc->inter_warp_hits) += 1;
-        return on_hit(h, is, line, r.owner_warp, err) != 0 ? -1 : 0;
+        return !direct && on_hit(h, is, line, r.owner_warp, err) != 0 ? -1 : 0;
     }
     /* A miss: count and classify it, then fetch from below. */
     k->l1.misses++;
@@ -862,7 +907,7 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     k->l1.bypasses += not_allocated && bypassed;
     k->l1.misses_not_allocated += not_allocated && !bypassed;
     pc->bypasses += not_allocated && bypassed;
-    if (!bypassed && on_miss(h, is, line, r.present, err) != 0)
+    if (!direct && !bypassed && on_miss(h, is, line, r.present, err) != 0)
         return -1;
     /* A whole line for an unsectored fill; otherwise the 32 B sectors that
      * are missing (sector miss, sectored fill) or asked for (bypass). */
@@ -881,40 +926,40 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
     int l2_hit = 0;
     l1_miss m = {.line = line, .req = route != L1_BYPASS ? &q : NULL, .sectors = fetch,
                  .fills = allocating || r.present, .at = h->now};
-    if (h->timing && r.stalled && r.stall_until > h->now) { /* the policy waits for a way */
+    if (!direct && h->timing && r.stalled && r.stall_until > h->now) { /* the policy waits for a way */
         k->l1.reservation_fails++;
         h->now = r.stall_until;
     }
     uint64_t back = h->now;
-    int routed = route_miss(h, is, &m, &l2_hit, &back, err);
+    int routed = route_miss(h, is, &m, &l2_hit, &back, direct, err);
     if (routed < 0)
         return -1;
-    if (h->timing) {
+    if (!direct && h->timing) {
         h->back = back;
         h->ref->served = routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM;
         latency_add(&k->latency, h->ref->served, back - is->step);
     }
     if (routed != 1) { /* it left for the memory side */
-        count_l1_to_l2(h, is, bytes, 0, 0);
+        count_l1_to_l2(h, is, bytes, 0, 0, direct);
         pc->traffic_bytes += bytes;
     }
-    h->kernel->shared_misses += h->sharing && (m.fill_hint & LINE_SHARED);
+    h->kernel->shared_misses += !direct && h->sharing && (m.fill_hint & LINE_SHARED);
     uint64_t below = routed == 1 ? 0 : l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency;
-    k->load_miss_latency += h->timing ? back - is->step : m.latency + below;
+    k->load_miss_latency += !direct && h->timing ? back - is->step : m.latency + below;
     if (!allocating)
         return 1;
-    if (h->fill_later) {
+    if (!direct && h->fill_later) {
         q.fill_hint = m.fill_hint;
         if (!fill_allowed(h, is, line, m.fill_hint, cache_way_line(l1, &r, way),
                                               cache_way_flags(l1, &r, way)))
             return 1; /* the stage kept the line out: the victim stays */
         cache_fill(l1, &q, way, 0, &r);
     }
-    if (h->ref)
+    if (!direct && h->ref)
         h->ref->filled = 1;
-    if (l1_evicted(h, is, &r, err) != 0 || on_fill(h, is, line, err) != 0)
+    if (l1_evicted(h, is, &r, direct, err) != 0 || (!direct && on_fill(h, is, line, err) != 0))
         return -1;
-    if (h->timing) { /* pending until its data is back: later requests merge into it */
+    if (!direct && h->timing) { /* pending until its data is back: later requests merge into it */
         cache_set_ready(l1, r.slot, back);
         if (mshr)
             *mshr = (mshr_entry){.line = line, .ready = back};
@@ -923,27 +968,27 @@ static int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, r
 }
 
 /* A global store or atomic: write-evict in L1, write through to L2. */
-static int global_write(hierarchy *h, const replay_issue *is, const ws_request *rq, ws_error *err)
+HOT int global_write(hierarchy *h, const replay_issue *is, const ws_request *rq, int direct,
+                     ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     uint64_t line = rq->line_addr >> h->line_shift;
-    if (next_use_kill(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), err) != 0)
+    if (!direct && next_use_kill(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), err) != 0)
         return -1;
-    int present = cache_invalidate(h->l1[is->sm], line) != 0;
-    if (present && h->ref) { /* as the reference L1 says it: no filler to blame */
+    int present = cache_invalidate(h->l1[is->sm], line);
+    if (!direct && present && h->ref) { /* as the reference L1 says it: no filler to blame */
         h->ref->evicted = 1;
         h->ref->victim_line = line;
     }
-    if (present) {
-        k->l1.write_evicts++;
-        if (on_depart(h, is->sm, line, is->warp, EVICT_INVALIDATE, err) != 0)
-            return -1;
-    }
-    if (on_store(h, is, line, present, err) != 0)
+    k->l1.write_evicts += (uint64_t)present;
+    if (!direct && present && on_depart(h, is->sm, line, is->warp, EVICT_INVALIDATE, err) != 0)
+        return -1;
+    if (!direct && on_store(h, is, line, present, err) != 0)
         return -1;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
-    count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, err);
+    count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0, direct);
+    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, direct,
+                     err);
 }
 
 /* A global store under the `allocate` write policy (docs/metrics.md §7):
@@ -964,11 +1009,11 @@ static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_
     cache_write_through(h->l1[is->sm], &q, l1_whole_sectors(rq->byte_mask, h->line_bytes), allocate,
                         h->now, &r);
     h->kernel->counts.l1.writes++;
-    if ((!r.bypassed && on_lookup(h, is, line, err) != 0) || l1_evicted(h, is, &r, err) != 0 ||
+    if ((!r.bypassed && on_lookup(h, is, line, err) != 0) || l1_evicted(h, is, &r, 0, err) != 0 ||
         (r.allocated && on_fill(h, is, line, err) != 0))
         return -1;
-    count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0);
-    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, err);
+    count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0, 0);
+    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, 0, err);
 }
 
 /* A local store: write-back, write-allocate in L1. */
@@ -982,14 +1027,14 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
     cache_result r;
     cache_write(h->l1[is->sm], &q, h->now, &r);
     h->kernel->counts.l1.writes++;
-    if (on_lookup(h, is, line, err) != 0 || l1_evicted(h, is, &r, err) != 0)
+    if (on_lookup(h, is, line, err) != 0 || l1_evicted(h, is, &r, 0, err) != 0)
         return -1;
     if (r.allocated && on_fill(h, is, line, err) != 0)
         return -1;
     if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
-        count_l1_to_l2(h, is, sector_bytes(q.sector_mask), 1, 0);
+        count_l1_to_l2(h, is, sector_bytes(q.sector_mask), 1, 0, 0);
         return l2_access(h, is, line, q.sector_mask, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back,
-                         err);
+                         0, err);
     }
     h->back = h->now + h->o.config.timing.l1_latency; /* kept in L1: L1 acknowledges it */
     return 0;
@@ -1044,33 +1089,26 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     return hierarchy_instruction_refs(h, is, requests, NULL, n, err);
 }
 
-int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_request *requests,
-                               const replay_ref *refs, int n, ws_error *err)
+/* hierarchy_instruction_refs once it has checked the instruction; `direct`
+ * is the direct path's constant (above). */
+HOT int instruction(hierarchy *h, const replay_issue *is, const ws_request *requests,
+                    const replay_ref *refs, int n, int direct, ws_error *err)
 {
-    if (h->o.l2_by_touch && !refs && n > 0)
-        return ws_fail(err, "replay: an L2 answered from the stream needs the stream's answers");
-    if (!h->in_kernel || is->sm >= h->sms)
-        return ws_fail(err, "replay: instruction outside a kernel or on SM %u of %u", is->sm, h->sms);
-    if (is->pc >= h->kernel->pc_count)
-        return ws_fail(err, "replay: PC index %u outside the kernel's %u PCs", is->pc,
-                       h->kernel->pc_count);
-    if (!h->started[is->sm] && sm_begin(h, is->sm, err) != 0)
-        return -1;
     int grid = h->o.collect == COLLECT_GRID; /* hierarchy.h: totals only */
     replay_pc *pc = grid ? &h->unread_pc : &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
-    for (int i = 0; h->collectors && load && n > 1 && i < n; i++)
+    for (int i = 0; !direct && h->collectors && load && n > 1 && i < n; i++)
         l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
     /* The front-end stages may rewrite the requests (merge, drop). */
     ws_request *staged = h->staged;
     uint8_t bypass_l1 = 0;
     h->front_keyed = 0;
-    if (h->has_front_end && (h->o.record_l1 || h->o.l1_next) &&
+    if (!direct && h->has_front_end && (h->o.record_l1 || h->o.l1_next) &&
         l1_route_of(is->kind, is->space, is->cache_op, h->o.config.l1.write) == L1_LOOKUP &&
         key_before_stages(h, is, requests, n, err) != 0)
         return -1;
-    for (uint32_t i = 0; i < h->o.stage_count; i++) {
+    for (uint32_t i = 0; !direct && i < h->o.stage_count; i++) {
         const hierarchy_stage *st = &h->o.stages[i];
         if (!st->front_end)
             continue;
@@ -1083,12 +1121,12 @@ int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_re
     }
     l1_route route = bypass_l1 ? L1_BYPASS
                                : l1_route_of(is->kind, is->space, is->cache_op, h->o.config.l1.write);
-    for (uint32_t o = 0; o < h->on_count[EV_REQUESTS]; o++)
+    for (uint32_t o = 0; !direct && o < h->on_count[EV_REQUESTS]; o++)
         h->on[EV_REQUESTS][o]->requests(h->on[EV_REQUESTS][o]->ctx, is, requests, n);
     h->data_back = is->step;
     h->view_requests = requests;
-    h->view_n = h->timing ? n : 0;
-    if (h->timing) /* requests a front end merged away wait for their tags' data */
+    h->view_n = !direct && h->timing ? n : 0;
+    if (!direct && h->timing) /* requests a front end merged away wait for their tags' data */
         for (uint32_t i = 0; i < h->o.stage_count; i++) {
             const hierarchy_stage *st = &h->o.stages[i];
             uint64_t merged = st->merged_back ? st->merged_back(st->ctx) : 0;
@@ -1100,26 +1138,26 @@ int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_re
         }
     for (int i = 0; i < n; i++) {
         int rc;
-        h->now = h->timing ? ldst_take(h, is) : is->step;
+        h->now = !direct && h->timing ? ldst_take(h, is) : is->step;
         h->back = h->now;
         h->touch = h->o.l2_by_touch ? refs[i].l2_touch : 0; /* no stage rewrote the requests */
-        if (h->timing) {
+        if (!direct && h->timing) {
             h->ref = &h->view[i];
             *h->ref = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
                                    .victim_warp = UINT32_MAX};
         }
         if (route == L1_WRITE_EVICT)
-            rc = global_write(h, is, &requests[i], err);
+            rc = global_write(h, is, &requests[i], direct, err);
         else if (route == L1_WRITE_BACK)
             rc = local_write(h, is, &requests[i], err);
         else if (route == L1_WRITE_ALLOCATE)
             rc = global_write_allocate(h, is, &requests[i], err);
         else
-            rc = l1_load(h, is, &requests[i], pc, route, err);
+            rc = l1_load(h, is, &requests[i], pc, route, direct, err);
         if (rc < 0)
             return -1;
         misses += (uint32_t)(rc == 1);
-        if (h->timing) {
+        if (!direct && h->timing) {
             h->ref->latency = (uint32_t)(h->back - is->step);
             h->ref = NULL;
             ldst_release(h, is);
@@ -1129,7 +1167,7 @@ int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_re
                                           requests[i].line_addr >> h->line_shift, h->back);
         }
     }
-    if (h->timing)
+    if (!direct && h->timing)
         h->ldst_free = ldst_free_at(h, is);
     if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (docs/metrics.md §8) */
         if (grid) {
@@ -1145,12 +1183,32 @@ int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_re
             cache_load_done(h->l1[is->sm], &q, misses);
         }
     }
-    if (h->collectors)
+    if (!direct && h->collectors)
         l1_collectors_instruction(h->collectors, is);
-    for (uint32_t o = 0; o < h->on_count[EV_INSTRUCTION]; o++)
+    for (uint32_t o = 0; !direct && o < h->on_count[EV_INSTRUCTION]; o++)
         h->on[EV_INSTRUCTION][o]->instruction_end(h->on[EV_INSTRUCTION][o]->ctx, is);
     return 0;
 }
+
+int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_request *requests,
+                               const replay_ref *refs, int n, ws_error *err)
+{
+    if (h->o.l2_by_touch && !refs && n > 0)
+        return ws_fail(err, "replay: an L2 answered from the stream needs the stream's answers");
+    if (!h->in_kernel || is->sm >= h->sms)
+        return ws_fail(err, "replay: instruction outside a kernel or on SM %u of %u", is->sm, h->sms);
+    if (is->pc >= h->kernel->pc_count)
+        return ws_fail(err, "replay: PC index %u outside the kernel's %u PCs", is->pc,
+                       h->kernel->pc_count);
+    if (!h->started[is->sm] && sm_begin(h, is->sm, err) != 0)
+        return -1;
+    return h->direct ? instruction(h, is, requests, refs, n, 1, err)
+                     : instruction(h, is, requests, refs, n, 0, err);
+}
+
+int hierarchy_direct(const hierarchy *h) { return h->direct; }
+
+int hierarchy_sm_order_free(const hierarchy *h) { return h->direct && h->o.l2_by_touch; }
 
 /* ---- kernels ---- */
 
@@ -1182,11 +1240,11 @@ static void write_back_l2(void *ctx, uint64_t line, uint8_t dirty)
 
 static void flush_l2(hierarchy *h)
 {
-    for (uint32_t s = 0; s < h->slices; s++) {
+    for (uint32_t s = 0; !h->o.l2_by_touch && s < h->slices; s++) {
         cache_dirty_lines(h->l2[s], write_back_l2, h);
         cache_flush(h->l2[s]);
     }
-    /* l2_by_touch: the slices stayed empty; the lines written are dirty. */
+    /* l2_by_touch: no slices; the lines written are dirty. */
     for (; h->l2_dirty_lines; h->l2_dirty_lines--)
         write_back_l2(h, 0, h->all_sectors);
 }
@@ -1236,7 +1294,7 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
             cache_add_policy_stats(h->l1[s], h->res.l1_policy_stats,
                                    &h->res.l1_policy_stat_count);
     }
-    for (uint32_t s = 0; s < h->slices; s++)
+    for (uint32_t s = 0; !h->o.l2_by_touch && s < h->slices; s++)
         cache_add_policy_stats(h->l2[s], h->res.l2_policy_stats, &h->res.l2_policy_stat_count);
     return 0;
 }

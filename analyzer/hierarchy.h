@@ -377,6 +377,18 @@ void hierarchy_free(hierarchy *h);
  * eviction could make a line that reached it miss. */
 int hierarchy_l2_by_touch_exact(const hierarchy_options *o);
 
+/* Whether h runs on the direct path (analyzer/hierarchy.c): functional,
+ * with no built-in collector, subscriber, stage, sharing or OPT stream, so
+ * that its requests raise no event (docs/replay.md, "The direct path"). */
+int hierarchy_direct(const hierarchy *h);
+/* Whether h's figures are the same however the instructions of different
+ * SMs interleave within a kernel: a hierarchy on the direct path
+ * (hierarchy.c) with an L2 answered from the stream, whose SMs share no
+ * state (each L1 and its policy are its own, the L2's answers come with
+ * the requests) and whose every other figure is a sum.  The sweep's grid
+ * is fed so, SM by SM (replay_consumer.by_sm). */
+int hierarchy_sm_order_free(const hierarchy *h);
+
 int hierarchy_kernel_begin(hierarchy *h, uint32_t kernel, uint32_t pc_count, ws_error *err);
 /* One warp instruction and its n requests (coalesce.h order). */
 int hierarchy_instruction(hierarchy *h, const replay_issue *issue, const ws_request *requests,

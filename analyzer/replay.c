@@ -39,6 +39,12 @@ typedef struct batch {
     uint32_t item_count, request_count;
     int last;
     uint32_t group; /* several streams: whose consumers the batch is for */
+    /* When a consumer of the batch is fed SM by SM (replay_consumer.by_sm):
+     * the items' indices with each run of issues between two kernel items
+     * sorted by SM, each SM's in their order (sort_by_sm).  Sorted once as
+     * the batch is handed over, for all its consumers. */
+    int sorted;
+    uint32_t by_sm[BATCH_ITEMS];
 } batch;
 
 static double thread_cpu_seconds(void)
@@ -48,18 +54,85 @@ static double thread_cpu_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+static int feed_issue(const batch *b, const item *it, const replay_consumer *c, ws_error *err)
+{
+    return c->instruction(c->ctx, &it->issue, b->requests + it->first, b->refs + it->first,
+                          (int)it->count, err);
+}
+
+/* The SMs a run of issues may name to be sorted by SM; a run naming more
+ * keeps its order. */
+enum { BY_SM_MAX_SMS = 1024 };
+
+/* b->by_sm: each run of issues items[from, to) sorted by SM, each SM's in
+ * their order (a counting sort); kernel items stay where they are. */
+static void sort_by_sm(batch *b)
+{
+    for (uint32_t from = 0, to; from < b->item_count; from = to) {
+        to = from + 1;
+        if (b->items[from].kind != ITEM_ISSUE) {
+            b->by_sm[from] = from;
+            continue;
+        }
+        uint32_t sms = b->items[from].issue.sm + 1;
+        for (; to < b->item_count && b->items[to].kind == ITEM_ISSUE; to++)
+            if (b->items[to].issue.sm >= sms)
+                sms = b->items[to].issue.sm + 1;
+        if (sms > BY_SM_MAX_SMS) {
+            for (uint32_t i = from; i < to; i++)
+                b->by_sm[i] = i;
+            continue;
+        }
+        uint32_t start[BY_SM_MAX_SMS + 1] = {0};
+        for (uint32_t i = from; i < to; i++)
+            start[b->items[i].issue.sm + 1]++;
+        start[0] = from;
+        for (uint32_t sm = 0; sm < sms; sm++)
+            start[sm + 1] += start[sm];
+        for (uint32_t i = from; i < to; i++)
+            b->by_sm[start[b->items[i].issue.sm]++] = i;
+    }
+    b->sorted = 1;
+}
+
+/* Feeds the issues by_sm[from, to) (one run, sort_by_sm) to an order-free
+ * consumer: a point of the sweep then keeps one SM's L1 in the host's
+ * caches at a time instead of all of them (bench/RESULTS.md, "Replay"). */
+static int feed_by_sm(const batch *b, uint32_t from, uint32_t to, const replay_consumer *c,
+                      ws_error *err)
+{
+    /* Out of order, the items and their requests are no longer read in
+     * address order, which the host's prefetcher followed: ask for them a
+     * few issues ahead. */
+    for (uint32_t k = from; k < to; k++) {
+        if (k + 8 < to)
+            __builtin_prefetch(&b->items[b->by_sm[k + 8]]);
+        if (k + 4 < to)
+            __builtin_prefetch(&b->requests[b->items[b->by_sm[k + 4]].first]);
+        if (feed_issue(b, &b->items[b->by_sm[k]], c, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int feed_batch_plain(const batch *b, const replay_consumer *c, ws_error *err)
 {
     for (uint32_t i = 0; i < b->item_count; i++) {
         const item *it = &b->items[i];
         int rc = 0;
-        if (it->kind == ITEM_KERNEL_BEGIN)
+        if (it->kind == ITEM_KERNEL_BEGIN) {
             rc = c->kernel_begin(c->ctx, it->issue.kernel, it->count, err);
-        else if (it->kind == ITEM_KERNEL_END)
+        } else if (it->kind == ITEM_KERNEL_END) {
             rc = c->kernel_end(c->ctx, err);
-        else
-            rc = c->instruction(c->ctx, &it->issue, b->requests + it->first, b->refs + it->first,
-                                (int)it->count, err);
+        } else if (c->by_sm && b->sorted) { /* the run of issues up to the next kernel item */
+            uint32_t end = i + 1;
+            while (end < b->item_count && b->items[end].kind == ITEM_ISSUE)
+                end++;
+            rc = feed_by_sm(b, i, end, c, err);
+            i = end - 1;
+        } else {
+            rc = feed_issue(b, it, c, err);
+        }
         if (rc != 0)
             return -1;
     }
@@ -95,7 +168,7 @@ static int h_end(void *ctx, ws_error *err) { return hierarchy_kernel_end(ctx, er
 replay_consumer hierarchy_consumer(hierarchy *h)
 {
     return (replay_consumer){.ctx = h, .kernel_begin = h_begin, .instruction = h_instruction,
-                             .kernel_end = h_end};
+                             .kernel_end = h_end, .by_sm = hierarchy_sm_order_free(h)};
 }
 
 /* ---- workers ---- */
@@ -250,6 +323,8 @@ static int pool_publish_copy(pool *p, const batch *b, uint32_t group, int last)
     memcpy(slot->items, b->items, b->item_count * sizeof *b->items);
     memcpy(slot->requests, b->requests, b->request_count * sizeof *b->requests);
     memcpy(slot->refs, b->refs, b->request_count * sizeof *b->refs);
+    if ((slot->sorted = b->sorted))
+        memcpy(slot->by_sm, b->by_sm, b->item_count * sizeof *b->by_sm);
     slot->item_count = b->item_count;
     slot->request_count = b->request_count;
     slot->group = group;
@@ -381,6 +456,10 @@ static int push_issue(void *ctx, const sched_event *e)
 static int hand_over(stream *s, int last)
 {
     s->fill->last = last;
+    s->fill->sorted = 0;
+    for (uint32_t h = 0; h < s->inline_count && !s->fill->sorted; h++)
+        if (s->inline_consumers[h].by_sm)
+            sort_by_sm(s->fill);
     int rc = 0;
     if (!s->pool) {
         for (uint32_t h = 0; h < s->inline_count && rc == 0; h++)

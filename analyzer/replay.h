@@ -27,6 +27,11 @@ typedef struct replay_consumer {
     int (*instruction)(void *ctx, const replay_issue *issue, const ws_request *requests,
                        const replay_ref *refs, int n, ws_error *err);
     int (*kernel_end)(void *ctx, ws_error *err);
+    /* The consumer's figures do not depend on how the instructions of
+     * different SMs interleave within a kernel (hierarchy_sm_order_free):
+     * a batch is fed to it SM by SM, so that it works on one SM's state at
+     * a time (docs/replay.md, "SM by SM"). */
+    int by_sm;
 } replay_consumer;
 
 typedef struct replay_stream_stats {

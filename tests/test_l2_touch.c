@@ -39,39 +39,6 @@ static gpu_config small_gpu(const char *l2)
     return c;
 }
 
-/* One kernel of `ctas` CTAs of `warps` warps; each warp issues `records`
- * one-lane records of `kind` (every `store_every`-th a store, 0: none) to
- * lines[] in turn, starting at its own offset. */
-static wst_memtrace *lines_trace(const uint64_t *lines, size_t n, uint32_t ctas, uint32_t warps,
-                                 uint32_t records, uint32_t store_every, wst_space space)
-{
-    wst_memtrace *m = wst_memtrace_new(NULL);
-    wst_sink s = wst_memtrace_sink(m);
-    ws_error err;
-    wst_kernel kernel = {.name = "k", .grid = {ctas, 1, 1}, .block = {32 * warps, 1, 1}};
-    cr_assert_geq(wst_sink_add_kernel(&s, &kernel, &err), 0);
-    cr_assert_geq(wst_sink_add_pc(&s, 0, &(wst_pc){.offset = 0}, &err), 0);
-    cr_assert_geq(wst_sink_add_pc(&s, 0, &(wst_pc){.offset = 16}, &err), 0);
-    uint64_t seed = 46;
-    for (uint32_t i = 0; i < records; i++)
-        for (uint32_t cta = 0; cta < ctas; cta++)
-            for (uint32_t w = 0; w < warps; w++) {
-                wst_record r;
-                memset(&r, 0, sizeof r);
-                int store = store_every && test_rand(&seed) % store_every == 0;
-                r.cta = cta;
-                r.warp = w;
-                r.pc = store;
-                r.kind = (uint8_t)(store ? WST_STORE : WST_LOAD);
-                r.space = (uint8_t)space;
-                r.size = 4;
-                r.mask = 1;
-                r.addr[0] = lines[(i + test_rand(&seed) % 3 + w * 5 + cta * 11) % n] * 128;
-                cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0, "%s", err.msg);
-            }
-    return m;
-}
-
 /* `count` lines of one L2 set of c (its slice and set), from line `from`. */
 static void lines_of_one_set(const gpu_config *c, uint64_t from, uint64_t *out, size_t count)
 {
@@ -103,13 +70,13 @@ Test(l2_touch, a_trace_fits_while_no_set_is_asked_for_more_lines_than_its_ways)
     gpu_config c = small_gpu("48K:8:128");
     uint64_t lines[9];
     lines_of_one_set(&c, 0x40000, lines, 9);
-    wst_memtrace *eight = lines_trace(lines, 8, 2, 2, 20, 4, WST_GLOBAL);
-    wst_memtrace *nine = lines_trace(lines, 9, 2, 2, 20, 4, WST_GLOBAL);
+    wst_memtrace *eight = test_lines_trace(lines, 8, 2, 2, 20, 4, WST_GLOBAL);
+    wst_memtrace *nine = test_lines_trace(lines, 9, 2, 2, 20, 4, WST_GLOBAL);
     cr_expect_eq(fits(eight, &c), 1, "8 lines in an 8-way set");
     cr_expect_eq(fits(nine, &c), 0, "a ninth line would evict one");
     /* A local store dirties its L1 line: its write-back reaches L2 when
      * the L1 evicts it, which depends on the point. */
-    wst_memtrace *local = lines_trace(lines, 2, 1, 1, 8, 2, WST_LOCAL);
+    wst_memtrace *local = test_lines_trace(lines, 2, 1, 1, 8, 2, WST_LOCAL);
     cr_expect_eq(fits(local, &c), 0);
     wst_memtrace_free(eight);
     wst_memtrace_free(nine);
@@ -125,7 +92,7 @@ static void expect_grid_equals_points(const char *l2, int expect_by_touch)
     uint64_t lines[300];
     for (size_t i = 0; i < 300; i++) /* a footprint the 4K L1s thrash, spread over the sets */
         lines[i] = 0x1000 + i * 3;
-    wst_memtrace *m = lines_trace(lines, 300, 6, 8, 60, 5, WST_GLOBAL);
+    wst_memtrace *m = test_lines_trace(lines, 300, 6, 8, 60, 5, WST_GLOBAL);
     sched_source src = sched_source_memtrace(m);
     replay_options ro;
     replay_options_default(&ro);

@@ -300,3 +300,33 @@ void test_write_pcs_trace(const char *path, uint32_t pcs, uint32_t empty)
     cr_assert_eq(wst_writer_close(w, &err), 0, "%s", err.msg);
     free(table);
 }
+
+wst_memtrace *test_lines_trace(const uint64_t *lines, size_t n, uint32_t ctas, uint32_t warps,
+                               uint32_t records, uint32_t store_every, wst_space space)
+{
+    wst_memtrace *m = wst_memtrace_new(NULL);
+    wst_sink s = wst_memtrace_sink(m);
+    ws_error err;
+    wst_kernel kernel = {.name = "k", .grid = {ctas, 1, 1}, .block = {32 * warps, 1, 1}};
+    cr_assert_geq(wst_sink_add_kernel(&s, &kernel, &err), 0);
+    cr_assert_geq(wst_sink_add_pc(&s, 0, &(wst_pc){.offset = 0}, &err), 0);
+    cr_assert_geq(wst_sink_add_pc(&s, 0, &(wst_pc){.offset = 16}, &err), 0);
+    uint64_t seed = 46;
+    for (uint32_t i = 0; i < records; i++)
+        for (uint32_t cta = 0; cta < ctas; cta++)
+            for (uint32_t w = 0; w < warps; w++) {
+                wst_record r;
+                memset(&r, 0, sizeof r);
+                int store = store_every && test_rand(&seed) % store_every == 0;
+                r.cta = cta;
+                r.warp = w;
+                r.pc = store;
+                r.kind = (uint8_t)(store ? WST_STORE : WST_LOAD);
+                r.space = (uint8_t)space;
+                r.size = 4;
+                r.mask = 1;
+                r.addr[0] = lines[(i + test_rand(&seed) % 3 + w * 5 + cta * 11) % n] * 128;
+                cr_assert_eq(wst_sink_add_record(&s, 0, &r, &err), 0, "%s", err.msg);
+            }
+    return m;
+}

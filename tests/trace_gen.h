@@ -3,6 +3,7 @@
 #ifndef WS_TEST_TRACE_GEN_H
 #define WS_TEST_TRACE_GEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "formats/memtrace.h"
@@ -26,6 +27,12 @@ wst_memtrace *test_random_trace(uint64_t seed, uint32_t kernels, uint32_t record
  * warps, interleaved; warps × pcs past 1024 makes history slots collide. */
 wst_memtrace *test_looping_trace(uint64_t seed, uint32_t warps, uint32_t pcs,
                                  uint32_t iterations);
+
+/* One kernel of `ctas` CTAs of `warps` warps; each warp issues `records`
+ * one-lane records of `kind` (every `store_every`-th a store, 0: none) to
+ * lines[] in turn, starting at its own offset. */
+wst_memtrace *test_lines_trace(const uint64_t *lines, size_t n, uint32_t ctas, uint32_t warps,
+                               uint32_t records, uint32_t store_every, wst_space space);
 
 /* One kernel of 2D thread blocks (formats/lane_tile.h): two CTAs of
  * `warps` warps, each looping over six PCs `iterations` times with tiles
