@@ -70,31 +70,23 @@ static void begin(json_writer *w)
         put_char(w, ',');
 }
 
-void json_write_object(json_writer *w)
+static void open_with(json_writer *w, char c)
 {
     begin(w);
-    put_char(w, '{');
+    put_char(w, c);
     w->after_value = 0;
 }
 
-void json_write_object_end(json_writer *w)
+static void close_with(json_writer *w, char c)
 {
-    put_char(w, '}');
+    put_char(w, c);
     w->after_value = 1;
 }
 
-void json_write_array(json_writer *w)
-{
-    begin(w);
-    put_char(w, '[');
-    w->after_value = 0;
-}
-
-void json_write_array_end(json_writer *w)
-{
-    put_char(w, ']');
-    w->after_value = 1;
-}
+void json_write_object(json_writer *w) { open_with(w, '{'); }
+void json_write_object_end(json_writer *w) { close_with(w, '}'); }
+void json_write_array(json_writer *w) { open_with(w, '['); }
+void json_write_array_end(json_writer *w) { close_with(w, ']'); }
 
 /* The bytes escaped in a string: the control characters, quote and
  * backslash (a table: one look per byte of every key). */
