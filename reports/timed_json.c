@@ -105,7 +105,7 @@ void timed_run_write(json_writer *w, const replay_results *r)
     json_write_string(w, model_label);
     json_write_key(w, "parameters");
     json_t *parameters = timing_config_to_json(&r->timing);
-    json_write_tree(w, parameters);
+    json_write_tree(w, parameters, NULL, NULL);
     json_decref(parameters);
     json_write_key(w, "stall_cycles_per_scheduler");
     json_write_array(w);

@@ -55,7 +55,14 @@ static json_t *random_value(uint64_t *seed, int depth, json_writer *w)
 {
     switch (next(seed) % (depth > 3 ? 6 : 8)) {
     case 0: {
-        json_int_t v = (json_int_t)next(seed) - (json_int_t)(UINT64_C(1) << 52);
+        /* Every magnitude, both signs, and the extremes. */
+        uint64_t bits = next(seed) << 11 | next(seed) % 2048;
+        json_int_t v = (json_int_t)(bits >> (1 + next(seed) % 63));
+        switch (next(seed) % 8) {
+        case 0: v = INT64_MIN; break;
+        case 1: v = INT64_MAX; break;
+        case 2: case 3: case 4: v = -v; break;
+        }
         json_write_integer(w, v);
         return json_integer(v);
     }

@@ -67,58 +67,15 @@ static const deferred *find_deferred(const json_deferred_set *s, const json_t *v
     return bsearch(&key, s->items, s->count, sizeof *s->items, by_address);
 }
 
-static void put_value(json_writer *w, const json_t *v, const json_deferred_set *s)
+/* The printer's question at each empty object: a placeholder of s? */
+static int write_if_deferred(json_writer *w, const json_t *empty, const void *set)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: {
-        /* A placeholder is an empty object: only those are looked up. */
-        const deferred *d = s && s->count && json_object_size(v) == 0 ? find_deferred(s, v) : NULL;
-        if (d) {
-            d->fn(w, d->ctx);
-            return;
-        }
-        const char *key;
-        size_t key_len;
-        json_t *member;
-        json_write_object(w);
-        /* jansson's foreach takes a non-const object; it changes nothing. */
-        json_object_keylen_foreach((json_t *)v, key, key_len, member) {
-            json_write_keyn(w, key, key_len);
-            put_value(w, member, s);
-        }
-        json_write_object_end(w);
-        return;
-    }
-    case JSON_ARRAY: {
-        size_t n = json_array_size(v);
-        json_write_array(w);
-        for (size_t i = 0; i < n; i++)
-            put_value(w, json_array_get(v, i), s);
-        json_write_array_end(w);
-        return;
-    }
-    case JSON_STRING:
-        json_write_stringn(w, json_string_value(v), json_string_length(v));
-        return;
-    case JSON_INTEGER:
-        json_write_integer(w, json_integer_value(v));
-        return;
-    case JSON_REAL:
-        json_write_real(w, json_real_value(v));
-        return;
-    case JSON_TRUE:
-        json_write_bool(w, 1);
-        return;
-    case JSON_FALSE:
-        json_write_bool(w, 0);
-        return;
-    case JSON_NULL:
-        json_write_null(w);
-        return;
-    }
+    const json_deferred_set *s = set;
+    const deferred *d = find_deferred(s, empty);
+    if (d)
+        d->fn(w, d->ctx);
+    return d != NULL;
 }
-
-void json_write_tree(json_writer *w, const json_t *v) { put_value(w, v, NULL); }
 
 char *json_print_compact_deferred(const json_t *doc, int precision, json_deferred_set *s)
 {
@@ -130,7 +87,7 @@ char *json_print_compact_deferred(const json_t *doc, int precision, json_deferre
     }
     json_writer w;
     json_writer_init(&w, precision);
-    put_value(&w, doc, s);
+    json_write_tree(&w, doc, s && s->count ? write_if_deferred : NULL, s);
     return json_writer_finish(&w);
 }
 

@@ -6,7 +6,7 @@
  * jansson's printer checks every object and array for a loop by printing
  * its address into a key of a hash table, and prints every integer with
  * snprintf: most of the cost of writing a report of many small objects.
- * Here the tree is walked once through util/json_write.h, which holds the
+ * Here the tree is walked once by util/json_write.h, which holds the
  * formatting rules: members in insertion order, the same separators,
  * escapes, integers and reals as json_dumps.
  *
@@ -32,9 +32,6 @@
 /* The text (free() it), or NULL when out of memory, a real is not finite
  * or precision is not 1 to 31 (as json_dumps fails). */
 char *json_print_compact(const json_t *doc, int precision);
-
-/* A value in place, written through w: the tree printed as above. */
-void json_write_tree(json_writer *w, const json_t *v);
 
 /* Writes one JSON value (w's precision is the printer's). */
 typedef void (*json_deferred_fn)(json_writer *w, const void *ctx);

@@ -157,21 +157,40 @@ void json_write_stringn(json_writer *w, const char *s, size_t len)
     w->after_value = 1;
 }
 
+/* "00" to "99": an integer is written two digits a division. */
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Written in place (a report is mostly integers): no buffer of digits to
+ * copy, and none on the stack for its guard to check. */
 void json_write_integer(json_writer *w, json_int_t v)
 {
-    char digits[24];
-    size_t at = sizeof digits;
+    begin(w);
+    w->after_value = 1;
+    if (reserve(w, 20) != 0) /* "-9223372036854775808" */
+        return;
+    char *out = w->bytes + w->len;
     /* The magnitude as unsigned, so the most negative value prints too. */
     unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        digits[--at] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m);
     if (v < 0)
-        digits[--at] = '-';
-    begin(w);
-    put(w, digits + at, sizeof digits - at);
-    w->after_value = 1;
+        *out++ = '-';
+    size_t n = 1;
+    for (unsigned long long t = m; t >= 10; t /= 10)
+        n++;
+    char *at = out + n;
+    for (; m >= 100; m /= 100) {
+        at -= 2;
+        memcpy(at, digit_pairs + 2 * (m % 100), 2);
+    }
+    if (m >= 10) {
+        at -= 2;
+        memcpy(at, digit_pairs + 2 * m, 2);
+    } else {
+        *--at = (char)('0' + m);
+    }
+    w->len = (size_t)(out + n - w->bytes);
 }
 
 /* As jansson's jsonp_dtostr: "%.*g", then ".0" when there is neither a
@@ -225,4 +244,52 @@ void json_write_null(json_writer *w)
     begin(w);
     put(w, "null", 4);
     w->after_value = 1;
+}
+
+void json_write_tree(json_writer *w, const json_t *v, json_placeholder_fn placeholder,
+                     const void *ctx)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        if (placeholder && json_object_size(v) == 0 && placeholder(w, v, ctx))
+            return;
+        const char *key;
+        size_t key_len;
+        json_t *member;
+        json_write_object(w);
+        /* jansson's foreach takes a non-const object; it changes nothing. */
+        json_object_keylen_foreach((json_t *)v, key, key_len, member) {
+            json_write_keyn(w, key, key_len);
+            json_write_tree(w, member, placeholder, ctx);
+        }
+        json_write_object_end(w);
+        return;
+    }
+    case JSON_ARRAY: {
+        size_t n = json_array_size(v);
+        json_write_array(w);
+        for (size_t i = 0; i < n; i++)
+            json_write_tree(w, json_array_get(v, i), placeholder, ctx);
+        json_write_array_end(w);
+        return;
+    }
+    case JSON_STRING:
+        json_write_stringn(w, json_string_value(v), json_string_length(v));
+        return;
+    case JSON_INTEGER:
+        json_write_integer(w, json_integer_value(v));
+        return;
+    case JSON_REAL:
+        json_write_real(w, json_real_value(v));
+        return;
+    case JSON_TRUE:
+        json_write_bool(w, 1);
+        return;
+    case JSON_FALSE:
+        json_write_bool(w, 0);
+        return;
+    case JSON_NULL:
+        json_write_null(w);
+        return;
+    }
 }

@@ -70,4 +70,12 @@ static inline void json_write_string(json_writer *w, const char *s)
 void json_write_bool(json_writer *w, int v);
 void json_write_null(json_writer *w);
 
+/* A jansson value in place, as json_dumps prints it (members in insertion
+ * order).  `placeholder`, when given, is asked about each empty object
+ * first and returns non-zero when it wrote that value itself
+ * (util/json_print.h's deferred values). */
+typedef int (*json_placeholder_fn)(json_writer *w, const json_t *empty_object, const void *ctx);
+void json_write_tree(json_writer *w, const json_t *v, json_placeholder_fn placeholder,
+                     const void *ctx);
+
 #endif
