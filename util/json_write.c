@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt_g.h"
+
 void json_writer_init(json_writer *w, int precision)
 {
     memset(w, 0, sizeof *w);
@@ -202,7 +204,7 @@ void json_write_real(json_writer *w, double v)
         w->failed = 1;
         return;
     }
-    int n = snprintf(buf, sizeof buf, "%.*g", w->precision, v);
+    int n = fmt_g(buf, sizeof buf, w->precision, v);
     if (n < 0 || (size_t)n >= sizeof buf - 3) {
         w->failed = 1;
         return;
