@@ -4,6 +4,7 @@
  * and on random ones; and its fast way takes most report-like values (it
  * is not snprintf under another name). */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,5 +87,6 @@ Test(fmt_g, random_values_and_the_fast_way_takes_most_ratios)
             check(any, p);
         check(ldexp((double)(next(&seed) % 100000), (int)(next(&seed) % 120) - 60), p);
     }
-    cr_assert_gt(taken, tried * 99 / 100, "fast way took %d of %d", taken, tried);
+    if (LDBL_MANT_DIG >= 64) /* else fmt_g is snprintf alone */
+        cr_assert_gt(taken, tried * 99 / 100, "fast way took %d of %d", taken, tried);
 }

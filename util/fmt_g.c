@@ -1,6 +1,7 @@
 /* util/fmt_g.c: see fmt_g.h. */
 #include "util/fmt_g.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,7 +72,9 @@ static int write_digits(char *out, int negative, uint64_t n, int p, int e)
 int fmt_g_fast(char *out, int p, double v)
 {
     double a = fabs(v);
-    if (p < 1 || p > FAST_PRECISION || !(a >= 1e-10 && a < 1e20))
+    /* The error bound below wants a 64-bit significand (x87's long double;
+     * where long double is a double, everything goes to snprintf). */
+    if (LDBL_MANT_DIG < 64 || p < 1 || p > FAST_PRECISION || !(a >= 1e-10 && a < 1e20))
         return 0;
     int e = (int)floor(log10(a));
     long double x = scaled(a, p, e);
