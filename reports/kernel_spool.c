@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include "reports/json_out.h"
+#include "util/json_print.h"
 #include "util/json_stream.h"
 
 /* Entries are read back as doubles: 17 digits make them exact, so a figure
- * is the same whether it comes from the spool or from memory. */
-#define SPOOL_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
+ * is the same whether it comes from the spool or from memory.  Both files
+ * are printed compact by util/json_print.h (json_dumps's bytes). */
+#define SPOOL_PRECISION 17
 
 /* Up to two files: `file` holds each entry as one compact line, read back as
  * JSON (the HTML digest, profile's rewrite); `report` holds the same
@@ -79,13 +81,13 @@ static int write_failed(ws_error *err)
                    strerror(errno ? errno : EIO));
 }
 
-/* The entry dumped with flags, and how much of it comes before the
+/* The entry printed with precision, and how much of it comes before the
  * elements of its array `key` (up to and with its '['); all of it when key
  * is NULL. */
-static int dump_split(const json_t *entry, size_t flags, const char *key, char **text,
+static int dump_split(const json_t *entry, int precision, const char *key, char **text,
                       size_t *head, ws_error *err)
 {
-    *text = json_dumps(entry, flags);
+    *text = json_print_compact(entry, precision);
     const char *at = *text && key ? json_empty_array_at(*text, key) : NULL;
     if (!*text || (key && !at))
         return *text ? ws_fail(err, "internal: the entry has no empty \"%s\" array", key)
@@ -105,13 +107,13 @@ int kernel_spool_add_streamed(kernel_spool *s, const json_t *entry, const char *
                               ws_error *err)
 {
     FILE *files[2] = {s->file, s->report};
-    const size_t flags[2] = {SPOOL_FLAGS, REPORT_JSON_FLAGS};
+    const int precisions[2] = {SPOOL_PRECISION, REPORT_JSON_PRECISION};
     char *text[2] = {NULL, NULL};
     size_t head[2] = {0, 0};
     int rc = 0;
     errno = 0;
     for (int f = 0; rc == 0 && f < 2; f++)
-        if (files[f] && (rc = dump_split(entry, flags[f], key, &text[f], &head[f], err)) == 0 &&
+        if (files[f] && (rc = dump_split(entry, precisions[f], key, &text[f], &head[f], err)) == 0 &&
             (fseek(files[f], 0, SEEK_END) != 0 ||
              (files[f] == s->report && s->count && fputc(',', files[f]) == EOF) ||
              fwrite(text[f], 1, head[f], files[f]) != head[f]))
@@ -120,10 +122,15 @@ int kernel_spool_add_streamed(kernel_spool *s, const json_t *entry, const char *
         json_t *e = element(ctx, i);
         if (!e)
             rc = ws_fail(err, "out of memory");
-        for (int f = 0; e && rc == 0 && f < 2; f++)
-            if (files[f] && ((i && fputc(',', files[f]) == EOF) ||
-                             json_dumpf(e, files[f], flags[f] | JSON_ENCODE_ANY) != 0))
+        for (int f = 0; e && rc == 0 && f < 2; f++) {
+            char *printed = files[f] ? json_print_compact(e, precisions[f]) : NULL;
+            if (files[f] && !printed)
+                rc = ws_fail(err, "out of memory");
+            else if (files[f] && ((i && fputc(',', files[f]) == EOF) ||
+                                  fputs(printed, files[f]) == EOF))
                 rc = write_failed(err);
+            free(printed);
+        }
         json_decref(e);
     }
     for (int f = 0; rc == 0 && f < 2; f++)

@@ -74,7 +74,11 @@ int fmt_g_fast(char *out, int p, double v)
     double a = fabs(v);
     /* The error bound below wants a 64-bit significand (x87's long double;
      * where long double is a double, everything goes to snprintf). */
-    if (LDBL_MANT_DIG < 64 || p < 1 || p > FAST_PRECISION || !(a >= 1e-10 && a < 1e20))
+    if (LDBL_MANT_DIG < 64 || p < 1 || p > FAST_PRECISION)
+        return 0;
+    if (a == 0) /* a report's commonest real (a rate of nothing) */
+        return (int)(stpcpy(out, signbit(v) ? "-0" : "0") - out);
+    if (!(a >= 1e-10 && a < 1e20))
         return 0;
     int e = (int)floor(log10(a));
     long double x = scaled(a, p, e);

@@ -5,7 +5,8 @@
  * most of the cost of printing it, each a trip through printf's exact
  * multi-precision conversion.  Here v's digits come from one long double
  * product v * 10^k (exact powers of ten: 64-bit significands) and are used
- * only when the rounding they imply cannot be wrong: precision at most 15,
+ * only when the rounding they imply cannot be wrong (zero aside, written
+ * at once): precision at most 15,
  * |v| between 1e-10 and 1e20, and the part rounded off not within 1e-4 of
  * a half (the product's error is below 6e-5 of a unit there).  Anything
  * else, ties included, goes to snprintf itself. */

@@ -6,9 +6,9 @@
  * jansson's printer checks every object and array for a loop by printing
  * its address into a key of a hash table, and prints every integer with
  * snprintf: most of the cost of writing a report of many small objects.
- * Here the tree is walked once by util/json_write.h, which holds the
- * formatting rules: members in insertion order, the same separators,
- * escapes, integers and reals as json_dumps.
+ * Here the tree is walked once by util/json_write.h's json_write_tree,
+ * beside the formatting rules it holds: members in insertion order, the
+ * same separators, escapes, integers and reals as json_dumps.
  *
  * A report's big regular parts (a timed run's per-scheduler stalls: 640
  * objects on an 80-SM GPU with two policies) need no tree at all: such a

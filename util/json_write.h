@@ -3,8 +3,9 @@
  * JSON_REAL_PRECISION(precision)) would print for the same document, with
  * no jansson tree built, printed and freed.
  *
- * The one definition of how a report's JSON looks: util/json_print.h walks
- * a jansson tree through these same calls.  What jansson prints, and so
+ * The one definition of how a report's JSON looks: a jansson tree is
+ * printed through these same calls (json_write_tree, util/json_print.h;
+ * reals through util/fmt_g.h).  What jansson prints, and so
  * what is written here: no space anywhere; ',' between members and
  * elements, ':' after a key; strings with quote, backslash and control
  * characters escaped (\b \f \n \r \t, else \u00XX) and nothing else
