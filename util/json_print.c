@@ -28,30 +28,39 @@ void json_deferred_free(json_deferred_set *s)
 /* The most significant digits a double needs to read back the same. */
 enum { EXACT_PRECISION = 17 };
 
+/* What fn writes, read back as a tree with every digit of its reals. */
+static json_t *written_tree(json_deferred_fn fn, const void *ctx)
+{
+    json_writer w;
+    json_writer_init(&w, EXACT_PRECISION);
+    fn(&w, ctx);
+    char *text = json_writer_finish(&w);
+    json_t *v = text ? json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL) : NULL;
+    free(text);
+    return v;
+}
+
+/* Room for one more placeholder in s. */
+static int make_room(json_deferred_set *s)
+{
+    if (s->count < s->cap)
+        return 0;
+    size_t cap = s->cap ? 2 * s->cap : 8;
+    deferred *items = realloc(s->items, cap * sizeof *items);
+    if (!items)
+        return -1;
+    s->items = items;
+    s->cap = cap;
+    return 0;
+}
+
 json_t *json_deferred_value(json_deferred_set *s, json_deferred_fn fn, const void *ctx)
 {
-    if (!s) {
-        json_writer w;
-        json_writer_init(&w, EXACT_PRECISION);
-        fn(&w, ctx);
-        char *text = json_writer_finish(&w);
-        json_t *v = text ? json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL) : NULL;
-        free(text);
-        return v;
-    }
-    if (s->count == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 8;
-        deferred *items = realloc(s->items, cap * sizeof *items);
-        if (!items)
-            return NULL;
-        s->items = items;
-        s->cap = cap;
-    }
-    json_t *at = json_object();
-    if (at) {
-        s->items[s->count++] = (deferred){at, fn, ctx};
-        s->sorted = 0;
-    }
+    json_t *at = s && make_room(s) == 0 ? json_object() : NULL;
+    if (!at) /* no set, or no memory for a placeholder: the tree prints the same */
+        return written_tree(fn, ctx);
+    s->items[s->count++] = (deferred){at, fn, ctx};
+    s->sorted = 0;
     return at;
 }
 

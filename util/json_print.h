@@ -41,9 +41,10 @@ json_deferred_set *json_deferred_new(void);
 void json_deferred_free(json_deferred_set *s);
 /* A new reference to put in a document where fn(w, ctx) will write its
  * value when the document is printed with s (ctx must live until then):
- * a placeholder, an empty object to any other reader.  With s NULL, the
- * value itself as a tree: what fn writes, read back with every digit of
- * its reals.  NULL when out of memory. */
+ * a placeholder, an empty object to any other reader.  With s NULL (or
+ * no memory for a placeholder), the value itself as a tree: what fn
+ * writes, read back with every digit of its reals.  NULL when out of
+ * memory. */
 json_t *json_deferred_value(json_deferred_set *s, json_deferred_fn fn, const void *ctx);
 /* json_print_compact, with s's placeholders in doc replaced by what their
  * functions write (s may be NULL). */
