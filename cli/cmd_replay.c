@@ -59,15 +59,19 @@ static int run(int argc, char **argv)
         return status;
     const replay_results *res = hierarchy_results(h);
     if (a.json) {
+        /* Printed only: the timed figures are written as the text is made
+         * (without the set, out of memory, they are built as a tree). */
+        json_deferred_set *later = json_deferred_new();
         json_t *doc = json_object();
         replay_args_document(doc, &a, "warpscope-replay");
-        replay_document_body(doc, res, wst_reader_trace(r));
+        replay_document_body(doc, res, wst_reader_trace(r), later);
         if (a.replay.schedule.warp->under_study) /* docs/metrics.md §6: a schedule that is the policy */
             json_object_set_new(doc, "own_issue_order", json_true());
         ws_error err;
-        if (report_json_write(a.json, doc, &err) != 0)
+        if (report_json_write_deferred(a.json, doc, later, &err) != 0)
             status = cli_fail(a.json, &err);
         json_decref(doc);
+        json_deferred_free(later);
     }
     if (status == 0 && a.csv)
         status = write_csv(&a, h, wst_reader_trace(r));

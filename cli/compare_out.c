@@ -115,7 +115,8 @@ int compare_set_parse(compare_set *set, const char *list, const hierarchy_option
     return set->count ? 0 : ws_fail(err, "no policies given");
 }
 
-json_t *compare_json_results(const compare_set *set, const replay_results *const *rs)
+json_t *compare_json_results(const compare_set *set, const replay_results *const *rs,
+                             json_deferred_set *later)
 {
     json_t *list = json_array();
     for (uint32_t i = 0; i < set->count; i++) {
@@ -123,7 +124,7 @@ json_t *compare_json_results(const compare_set *set, const replay_results *const
         json_t *o = replay_totals_json(r);
         json_object_set_new(o, "name", json_string(set->names[i]));
         if (r->timed)
-            json_object_set_new(o, "timed", timed_run_json(r));
+            json_object_set_new(o, "timed", timed_run_json(r, later));
         if (set->options[i].warp_order.ops) {
             char order[48];
             warp_order_spec_format(&set->options[i].warp_order, order, sizeof order);
@@ -227,10 +228,14 @@ int compare_write_results(const compare_set *set, const replay_results *const *r
 {
     ws_error err;
     if (a->json) {
-        json_t *doc = compare_json_results(set, rs);
+        /* Printed only: the timed runs are written as the text is made
+         * (without the set, out of memory, they are built as a tree). */
+        json_deferred_set *later = json_deferred_new();
+        json_t *doc = compare_json_results(set, rs, later);
         replay_args_document(doc, a, "warpscope-compare");
-        int rc = report_json_write(a->json, doc, &err);
+        int rc = report_json_write_deferred(a->json, doc, later, &err);
         json_decref(doc);
+        json_deferred_free(later);
         if (rc != 0)
             return cli_fail(a->json, &err);
     }
@@ -284,7 +289,7 @@ json_t *compare_json(const compare_set *set, hierarchy *const *hs)
 {
     const replay_results *rs[COMPARE_MAX];
     results_of(set, hs, rs);
-    return compare_json_results(set, rs);
+    return compare_json_results(set, rs, NULL);
 }
 
 int compare_write(const compare_set *set, hierarchy *const *hs, const replay_args *a,

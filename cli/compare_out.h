@@ -10,6 +10,7 @@
 #include "cli/replay_args.h"
 #include "formats/wst.h"
 #include "reports/csv_out.h"
+#include "util/json_print.h"
 
 enum { COMPARE_MAX = 32 };
 
@@ -35,8 +36,11 @@ int compare_write_ccn_csv(const compare_set *set, hierarchy *const *hs, const ws
 void compare_print(FILE *out, const compare_set *set, hierarchy *const *hs);
 
 /* The same on results alone (replay_results of set->count entries, in the
- * set's order), which may come from other ranks (analyzer/results_pack.h). */
-json_t *compare_json_results(const compare_set *set, const replay_results *const *rs);
+ * set's order), which may come from other ranks (analyzer/results_pack.h).
+ * With `later`, each timed run is a deferred value of it, for printing only
+ * (reports/timed_json.h); NULL gives the whole tree. */
+json_t *compare_json_results(const compare_set *set, const replay_results *const *rs,
+                             json_deferred_set *later);
 int compare_write_results(const compare_set *set, const replay_results *const *rs,
                           const replay_args *a, const wst_trace *t);
 int compare_write_csv_results(const compare_set *set, const replay_results *const *rs, const char *path,

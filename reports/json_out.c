@@ -13,6 +13,12 @@
 
 int report_json_write(const char *path, const json_t *doc, ws_error *err)
 {
+    return report_json_write_deferred(path, doc, NULL, err);
+}
+
+int report_json_write_deferred(const char *path, const json_t *doc, json_deferred_set *later,
+                               ws_error *err)
+{
     ws_outfile *out = ws_outfile_open(path, err);
     if (!out)
         return -1;
@@ -21,7 +27,7 @@ int report_json_write(const char *path, const json_t *doc, ws_error *err)
      * with its own fwrite, a quarter of the printing's cost; and printed
      * by util/json_print.h, not json_dumps, whose loop check and snprintf
      * per number were most of the rest. */
-    char *text = json_print_compact(doc, REPORT_JSON_PRECISION);
+    char *text = json_print_compact_deferred(doc, REPORT_JSON_PRECISION, later);
     errno = 0;
     if (!text || fputs(text, stream) == EOF || fputc('\n', stream) == EOF) {
         if (text)
@@ -81,6 +87,19 @@ json_t *report_json_u64(uint64_t v)
 {
     /* json_int_t is long long: counts beyond 2^63 do not occur in practice. */
     return json_integer((json_int_t)v);
+}
+
+void report_write_ratio(json_writer *w, double num, double den)
+{
+    if (den > 0) /* as report_json_ratio */
+        json_write_real(w, num / den);
+    else
+        json_write_null(w);
+}
+
+void report_write_u64(json_writer *w, uint64_t v)
+{
+    json_write_integer(w, (json_int_t)v); /* as report_json_u64 */
 }
 
 json_t *report_json_u64_sparse(const uint64_t *values, size_t n)

@@ -15,6 +15,7 @@
 #include "analyzer/sharing.h"
 #include "reports/kernel_spool.h"
 #include "util/error.h"
+#include "util/json_print.h"
 
 /* How reports are printed: compact (report version 3; indentation was
  * most of a large report), ten significant digits.  report_json_write
@@ -25,6 +26,10 @@
 
 /* Writes doc to path ("-" = stdout) atomically (util/outfile.h). */
 int report_json_write(const char *path, const json_t *doc, ws_error *err);
+/* The same, with the deferred values of `later` written in their places
+ * (util/json_print.h; later may be NULL). */
+int report_json_write_deferred(const char *path, const json_t *doc, json_deferred_set *later,
+                               ws_error *err);
 /* The same, with the spool's entries as doc's "kernels" (which must be an
  * empty array): a report of any number of kernels, one in memory at a time. */
 int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool *spool,
@@ -33,6 +38,9 @@ int report_json_write_spooled(const char *path, const json_t *doc, kernel_spool 
 /* num / den, or JSON null when den is 0 (schema convention). */
 json_t *report_json_ratio(double num, double den);
 json_t *report_json_u64(uint64_t v);
+/* The same two, written straight to the text (util/json_write.h). */
+void report_write_ratio(json_writer *w, double num, double den);
+void report_write_u64(json_writer *w, uint64_t v);
 json_t *report_json_u64_array(const uint64_t *values, size_t n);
 /* A histogram written sparsely (report version 3): [[bucket, count], ...]
  * of its non-zero buckets only, in bucket order.  Most of a PC's or a

@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include "reports/json_out.h"
+#include "util/json_print.h"
 #include "util/json_stream.h"
 
 /* Entries are read back as doubles: 17 digits make them exact, so a figure
- * is the same whether it comes from the spool or from memory. */
-#define SPOOL_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
+ * is the same whether it comes from the spool or from memory.  Both files
+ * are printed compact by util/json_print.h (json_dumps's bytes). */
+#define SPOOL_PRECISION 17
 
 /* Up to two files: `file` holds each entry as one compact line, read back as
  * JSON (the HTML digest, profile's rewrite); `report` holds the same
@@ -90,13 +92,13 @@ static int write_failed(ws_error *err)
                    strerror(errno ? errno : EIO));
 }
 
-/* The entry dumped with flags, and how much of it comes before the
+/* The entry printed with precision, and how much of it comes before the
  * elements of its array `key` (up to and with its '['); all of it when key
  * is NULL. */
-static int dump_split(const json_t *entry, size_t flags, const char *key, char **text,
+static int dump_split(const json_t *entry, int precision, const char *key, char **text,
                       size_t *head, ws_error *err)
 {
-    *text = json_dumps(entry, flags);
+    *text = json_print_compact(entry, precision);
     const char *at = *text && key ? json_empty_array_at(*text, key) : NULL;
     if (!*text || (key && !at))
         return *text ? ws_fail(err, "internal: the entry has no empty \"%s\" array", key)
@@ -107,7 +109,7 @@ static int dump_split(const json_t *entry, size_t flags, const char *key, char *
 
 /* The two files an entry goes to, and how each prints it. */
 #define FILES 2
-static const size_t file_flags[FILES] = {SPOOL_FLAGS, REPORT_JSON_FLAGS};
+static const int file_precisions[FILES] = {SPOOL_PRECISION, REPORT_JSON_PRECISION};
 static FILE **file_at(kernel_spool *s, int f) { return f == 0 ? &s->file : &s->report; }
 
 /* Writes the elements of the entry's array to every file (each after a
@@ -129,7 +131,7 @@ static int add_entry(kernel_spool *s, const json_t *entry, const char *key,
     errno = 0;
     for (int f = 0; rc == 0 && f < FILES; f++) {
         FILE *to = *file_at(s, f);
-        if (to && (rc = dump_split(entry, file_flags[f], key, &text[f], &head[f], err)) == 0 &&
+        if (to && (rc = dump_split(entry, file_precisions[f], key, &text[f], &head[f], err)) == 0 &&
             (fseek(to, 0, SEEK_END) != 0 ||
              (to == s->report && s->count && fputc(',', to) == EOF) ||
              fwrite(text[f], 1, head[f], to) != head[f]))
@@ -154,10 +156,17 @@ static int add_entry(kernel_spool *s, const json_t *entry, const char *key,
 static int write_element(kernel_spool *s, FILE *const *to, const json_t *e, int first,
                          ws_error *err)
 {
-    for (int f = 0; f < FILES; f++)
-        if (to[f] && ((!first && fputc(',', to[f]) == EOF) ||
-                      json_dumpf(e, to[f], file_flags[f] | JSON_ENCODE_ANY) != 0))
+    for (int f = 0; f < FILES; f++) {
+        if (!to[f])
+            continue;
+        char *printed = json_print_compact(e, file_precisions[f]);
+        if (!printed)
+            return ws_fail(err, "out of memory");
+        int failed = (!first && fputc(',', to[f]) == EOF) || fputs(printed, to[f]) == EOF;
+        free(printed);
+        if (failed)
             return write_failed(err);
+    }
     return 0;
 }
 

@@ -324,7 +324,8 @@ json_t *replay_pc_json(const replay_pc *pc, const locality_pc *generations)
     return o;
 }
 
-void replay_document_body(json_t *doc, const replay_results *r, const wst_trace *t)
+void replay_document_body(json_t *doc, const replay_results *r, const wst_trace *t,
+                          json_deferred_set *later)
 {
     json_t *kernels = json_array();
     for (uint32_t k = 0; k < r->kernel_count; k++) {
@@ -358,12 +359,12 @@ void replay_document_body(json_t *doc, const replay_results *r, const wst_trace 
         if (r->lcm)
             json_object_set_new(kj, "lcm", lcm_counts_json(&r->lcm->kernels[k].counts));
         if (r->timed)
-            json_object_set_new(kj, "timed", timed_kernel_json(&rk->timed, &rk->counts.latency));
+            json_object_set_new(kj, "timed", timed_kernel_json(rk, later));
         json_object_set_new(kj, "pcs", pcs);
         json_array_append_new(kernels, kj);
     }
     json_object_set_new(doc, "summary", replay_summary_json(r));
     if (r->timed)
-        json_object_set_new(doc, "timed", timed_run_json(r));
+        json_object_set_new(doc, "timed", timed_run_json(r, later));
     json_object_set_new(doc, "kernels", kernels);
 }

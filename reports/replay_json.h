@@ -7,6 +7,7 @@
 
 #include "analyzer/hierarchy.h"
 #include "formats/wst.h"
+#include "util/json_print.h"
 
 /* REPLAY for one kernel or the whole trace (no per-SM tables). */
 json_t *replay_counts_json(const replay_counts *c, const replay_results *r);
@@ -20,7 +21,10 @@ json_t *replay_summary_json(const replay_results *r);
 json_t *replay_pc_json(const replay_pc *pc, const locality_pc *generations);
 /* Adds a replay document's body to doc, whose head (schema, trace, gpu,
  * options) the command wrote: summary, and kernels with their PCs
- * (`warpscope replay -o`). */
-void replay_document_body(json_t *doc, const replay_results *r, const wst_trace *t);
+ * (`warpscope replay -o`).  With `later`, the timed figures are deferred
+ * values of it, for printing only (reports/timed_json.h); NULL gives the
+ * whole tree. */
+void replay_document_body(json_t *doc, const replay_results *r, const wst_trace *t,
+                          json_deferred_set *later);
 
 #endif

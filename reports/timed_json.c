@@ -8,81 +8,134 @@ static const char *const model_label =
     "warpscope's timed replay (docs/metrics.md §12): the model's cycles, not a GPU's; its "
     "agreement with Accel-Sim is in docs/validation.md";
 
-static json_t *latency_json(const latency_counts *l)
+static void write_u64_member(json_writer *w, const char *key, uint64_t v)
 {
-    json_t *o = json_object();
-    for (int w = 0; w < SERVED_KINDS; w++) {
-        json_t *histogram = json_array();
+    json_write_key(w, key);
+    report_write_u64(w, v);
+}
+
+static void write_latency(json_writer *w, const latency_counts *l)
+{
+    json_write_object(w);
+    for (int s = 0; s < SERVED_KINDS; s++) {
+        json_write_key(w, served_by_names[s]);
+        json_write_object(w);
+        write_u64_member(w, "requests", l->requests[s]);
+        json_write_key(w, "mean_cycles");
+        report_write_ratio(w, (double)l->cycles[s], (double)l->requests[s]);
+        json_write_key(w, "log2_histogram");
+        json_write_array(w);
         for (int b = 0; b < LATENCY_BUCKETS; b++)
-            json_array_append_new(histogram, report_json_u64(l->histogram[w][b]));
-        json_object_set_new(o, served_by_names[w],
-                            json_pack("{s:o,s:o,s:o}", "requests", report_json_u64(l->requests[w]),
-                                      "mean_cycles",
-                                      report_json_ratio((double)l->cycles[w],
-                                                        (double)l->requests[w]),
-                                      "log2_histogram", histogram));
+            report_write_u64(w, l->histogram[s][b]);
+        json_write_array_end(w);
+        json_write_object_end(w);
     }
-    return o;
+    json_write_object_end(w);
 }
 
-static json_t *stalls_json(const uint64_t *stalls)
+/* The causes' members of a stalls object, without its braces. */
+static void write_stall_members(json_writer *w, const uint64_t *stalls)
 {
-    json_t *o = json_object();
     for (int c = 0; c < STALL_CAUSES; c++)
-        json_object_set_new(o, stall_cause_names[c], report_json_u64(stalls[c]));
-    return o;
+        write_u64_member(w, stall_cause_names[c], stalls[c]);
 }
 
-json_t *timed_kernel_json(const timed_kernel *k, const latency_counts *latency)
+/* A kernel's members, without the braces: a run's object goes on. */
+static void write_kernel_members(json_writer *w, const timed_kernel *k,
+                                 const latency_counts *latency)
 {
     uint64_t cycles = k->end_cycle - k->start_cycle;
-    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "start_cycle",
-                     report_json_u64(k->start_cycle), "cycles", report_json_u64(cycles),
-                     "instructions", report_json_u64(k->instructions), "memory_instructions",
-                     report_json_u64(k->memory_instructions), "ipc",
-                     report_json_ratio((double)k->instructions, (double)cycles),
-                     "issue_cycles", report_json_u64(k->issue_cycles), "stall_cycles",
-                     stalls_json(k->stalls), "load_latency", latency_json(latency));
+    write_u64_member(w, "start_cycle", k->start_cycle);
+    write_u64_member(w, "cycles", cycles);
+    write_u64_member(w, "instructions", k->instructions);
+    write_u64_member(w, "memory_instructions", k->memory_instructions);
+    json_write_key(w, "ipc");
+    report_write_ratio(w, (double)k->instructions, (double)cycles);
+    write_u64_member(w, "issue_cycles", k->issue_cycles);
+    json_write_key(w, "stall_cycles");
+    json_write_object(w);
+    write_stall_members(w, k->stalls);
+    json_write_object_end(w);
+    json_write_key(w, "load_latency");
+    write_latency(w, latency);
 }
 
-static json_t *queues_json(const queue_counts *q, uint32_t n, uint64_t cycles)
+void timed_kernel_write(json_writer *w, const timed_kernel *k, const latency_counts *latency)
 {
-    json_t *a = json_array();
-    for (uint32_t i = 0; i < n; i++)
-        json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o}", "requests",
-                                           report_json_u64(q[i].requests), "wait_cycles",
-                                           report_json_u64(q[i].wait_cycles), "max_wait",
-                                           report_json_u64(q[i].max_wait), "mean_occupancy",
-                                           report_json_ratio((double)q[i].wait_cycles,
-                                                             (double)cycles)));
-    return a;
+    json_write_object(w);
+    write_kernel_members(w, k, latency);
+    json_write_object_end(w);
 }
 
-json_t *timed_run_json(const replay_results *r)
+static void write_replay_kernel(json_writer *w, const void *rk)
 {
-    const timed_kernel *t = &r->timed_total;
+    const replay_kernel *k = rk;
+    timed_kernel_write(w, &k->timed, &k->counts.latency);
+}
+
+json_t *timed_kernel_json(const replay_kernel *rk, json_deferred_set *later)
+{
+    return json_deferred_value(later, write_replay_kernel, rk);
+}
+
+static void write_queues(json_writer *w, const queue_counts *q, uint32_t n, uint64_t cycles)
+{
+    json_write_array(w);
+    for (uint32_t i = 0; i < n; i++) {
+        json_write_object(w);
+        write_u64_member(w, "requests", q[i].requests);
+        write_u64_member(w, "wait_cycles", q[i].wait_cycles);
+        write_u64_member(w, "max_wait", q[i].max_wait);
+        json_write_key(w, "mean_occupancy");
+        report_write_ratio(w, (double)q[i].wait_cycles, (double)cycles);
+        json_write_object_end(w);
+    }
+    json_write_array_end(w);
+}
+
+void timed_run_write(json_writer *w, const replay_results *r)
+{
     uint64_t cycles = timed_cycles(r);
-    timed_kernel whole = *t;
+    timed_kernel whole = r->timed_total;
     whole.start_cycle = 0;
     whole.end_cycle = cycles;
-    json_t *o = timed_kernel_json(&whole, &r->total.latency);
-    json_object_set_new(o, "model", json_string(model_label));
-    json_object_set_new(o, "parameters", timing_config_to_json(&r->timing));
-    json_t *per = json_array();
+    json_write_object(w);
+    write_kernel_members(w, &whole, &r->total.latency);
+    json_write_key(w, "model");
+    json_write_string(w, model_label);
+    json_write_key(w, "parameters");
+    json_t *parameters = timing_config_to_json(&r->timing);
+    json_write_tree(w, parameters, NULL, NULL);
+    json_decref(parameters);
+    json_write_key(w, "stall_cycles_per_scheduler");
+    json_write_array(w);
     for (uint32_t i = 0; r->scheduler_stalls && i < r->sms * r->schedulers; i++) {
-        json_t *one = stalls_json(r->scheduler_stalls + (size_t)i * STALL_CAUSES);
-        json_object_set_new(one, "sm", json_integer(i / r->schedulers));
-        json_object_set_new(one, "scheduler", json_integer(i % r->schedulers));
-        json_array_append_new(per, one);
+        json_write_object(w);
+        write_stall_members(w, r->scheduler_stalls + (size_t)i * STALL_CAUSES);
+        json_write_key(w, "sm");
+        json_write_integer(w, i / r->schedulers);
+        json_write_key(w, "scheduler");
+        json_write_integer(w, i % r->schedulers);
+        json_write_object_end(w);
     }
-    json_object_set_new(o, "stall_cycles_per_scheduler", per);
+    json_write_array_end(w);
     if (r->l2_queues) {
-        json_object_set_new(o, "l2_slice_queues", queues_json(r->l2_queues, r->slices, cycles));
-        json_object_set_new(o, "dram_queues", queues_json(r->dram_queues, r->slices, cycles));
+        json_write_key(w, "l2_slice_queues");
+        write_queues(w, r->l2_queues, r->slices, cycles);
+        json_write_key(w, "dram_queues");
+        write_queues(w, r->dram_queues, r->slices, cycles);
     }
-    if (r->timed_by_lru)
-        json_object_set_new(o, "issue_order",
-                            json_string("a timed LRU run's: OPT's hits are the most any policy "
-                                        "gets on that order, its clock is LRU's"));
-    return o;
+    if (r->timed_by_lru) {
+        json_write_key(w, "issue_order");
+        json_write_string(w, "a timed LRU run's: OPT's hits are the most any policy gets on that "
+                             "order, its clock is LRU's");
+    }
+    json_write_object_end(w);
+}
+
+static void write_run(json_writer *w, const void *r) { timed_run_write(w, r); }
+
+json_t *timed_run_json(const replay_results *r, json_deferred_set *later)
+{
+    return json_deferred_value(later, write_run, r);
 }

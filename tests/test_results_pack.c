@@ -48,10 +48,10 @@ static void replay_entries(wst_memtrace *m, hierarchy **hs)
 static char *document(const replay_results *r, const wst_trace *t)
 {
     json_t *doc = json_object();
-    replay_document_body(doc, r, t);
+    replay_document_body(doc, r, t, NULL);
     json_object_set_new(doc, "totals", replay_totals_json(r));
     if (r->timed)
-        json_object_set_new(doc, "timed", timed_run_json(r));
+        json_object_set_new(doc, "timed", timed_run_json(r, NULL));
     char *text = json_dumps(doc, JSON_SORT_KEYS | JSON_COMPACT);
     json_decref(doc);
     return text;

@@ -1,190 +1,106 @@
 /* util/json_print.c: see json_print.h. */
 #include "util/json_print.h"
 
-#include <math.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
-typedef struct text {
-    char *bytes;
-    size_t len, cap;
-    int failed;
-} text;
+typedef struct deferred {
+    const json_t *at; /* the placeholder */
+    json_deferred_fn fn;
+    const void *ctx;
+} deferred;
 
-/* Room for n more bytes and the closing NUL. */
-static int reserve(text *t, size_t n)
+struct json_deferred_set {
+    deferred *items;
+    size_t count, cap;
+    int sorted; /* by the placeholder's address, for the printer's search */
+};
+
+json_deferred_set *json_deferred_new(void) { return calloc(1, sizeof(json_deferred_set)); }
+
+void json_deferred_free(json_deferred_set *s)
 {
-    if (t->failed)
-        return -1;
-    if (t->len + n + 1 <= t->cap)
+    if (s)
+        free(s->items);
+    free(s);
+}
+
+/* The most significant digits a double needs to read back the same. */
+enum { EXACT_PRECISION = 17 };
+
+/* What fn writes, read back as a tree with every digit of its reals. */
+static json_t *written_tree(json_deferred_fn fn, const void *ctx)
+{
+    json_writer w;
+    json_writer_init(&w, EXACT_PRECISION);
+    fn(&w, ctx);
+    char *text = json_writer_finish(&w);
+    json_t *v = text ? json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL) : NULL;
+    free(text);
+    return v;
+}
+
+/* Room for one more placeholder in s. */
+static int make_room(json_deferred_set *s)
+{
+    if (s->count < s->cap)
         return 0;
-    size_t cap = t->cap ? t->cap : 4096;
-    while (cap < t->len + n + 1)
-        cap *= 2;
-    char *bytes = realloc(t->bytes, cap);
-    if (!bytes) {
-        t->failed = 1;
+    size_t cap = s->cap ? 2 * s->cap : 8;
+    deferred *items = realloc(s->items, cap * sizeof *items);
+    if (!items)
         return -1;
-    }
-    t->bytes = bytes;
-    t->cap = cap;
+    s->items = items;
+    s->cap = cap;
     return 0;
 }
 
-static void put(text *t, const char *s, size_t n)
+json_t *json_deferred_value(json_deferred_set *s, json_deferred_fn fn, const void *ctx)
 {
-    if (reserve(t, n) != 0)
-        return;
-    memcpy(t->bytes + t->len, s, n);
-    t->len += n;
+    json_t *at = s && make_room(s) == 0 ? json_object() : NULL;
+    if (!at) /* no set, or no memory for a placeholder: the tree prints the same */
+        return written_tree(fn, ctx);
+    s->items[s->count++] = (deferred){at, fn, ctx};
+    s->sorted = 0;
+    return at;
 }
 
-static void put_char(text *t, char c) { put(t, &c, 1); }
-
-static void put_integer(text *t, json_int_t v)
+static int by_address(const void *a, const void *b)
 {
-    char digits[24];
-    size_t at = sizeof digits;
-    /* The magnitude as unsigned, so the most negative value prints too. */
-    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        digits[--at] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m);
-    if (v < 0)
-        digits[--at] = '-';
-    put(t, digits + at, sizeof digits - at);
+    uintptr_t x = (uintptr_t)((const deferred *)a)->at, y = (uintptr_t)((const deferred *)b)->at;
+    return (x > y) - (x < y);
 }
 
-/* As jansson's jsonp_dtostr: "%.*g", then ".0" when there is neither a
- * point nor an exponent, and the exponent's '+' and leading zeros cut. */
-static void put_real(text *t, double v, int precision)
+static const deferred *find_deferred(const json_deferred_set *s, const json_t *v)
 {
-    char buf[64];
-    if (!isfinite(v)) {
-        t->failed = 1;
-        return;
-    }
-    int n = snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (n < 0 || (size_t)n >= sizeof buf - 3) {
-        t->failed = 1;
-        return;
-    }
-    size_t len = (size_t)n;
-    if (!strchr(buf, '.') && !strchr(buf, 'e')) {
-        memcpy(buf + len, ".0", 3);
-        len += 2;
-    }
-    char *e = strchr(buf, 'e');
-    if (e) {
-        char *start = e + 1, *end = start + 1;
-        if (*start == '-')
-            start++;
-        while (*end == '0')
-            end++;
-        if (end != start) {
-            memmove(start, end, len - (size_t)(end - buf) + 1);
-            len -= (size_t)(end - start);
-        }
-    }
-    put(t, buf, len);
+    const deferred key = {v, NULL, NULL};
+    return bsearch(&key, s->items, s->count, sizeof *s->items, by_address);
 }
 
-/* Quote, backslash and control characters escaped, as jansson does
- * without JSON_ENSURE_ASCII or JSON_ESCAPE_SLASH (its strings are valid
- * UTF-8, so looking byte by byte finds the same characters). */
-static void put_string(text *t, const char *s, size_t len)
+/* The printer's question at each empty object: a placeholder of s? */
+static int write_if_deferred(json_writer *w, const json_t *empty, const void *set)
 {
-    put_char(t, '"');
-    size_t from = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c != '"' && c != '\\' && c >= 0x20)
-            continue;
-        put(t, s + from, i - from);
-        from = i + 1;
-        char esc[8];
-        switch (c) {
-        case '"': put(t, "\\\"", 2); break;
-        case '\\': put(t, "\\\\", 2); break;
-        case '\b': put(t, "\\b", 2); break;
-        case '\f': put(t, "\\f", 2); break;
-        case '\n': put(t, "\\n", 2); break;
-        case '\r': put(t, "\\r", 2); break;
-        case '\t': put(t, "\\t", 2); break;
-        default:
-            snprintf(esc, sizeof esc, "\\u%04X", (unsigned)c);
-            put(t, esc, 6);
-        }
-    }
-    put(t, s + from, len - from);
-    put_char(t, '"');
+    const json_deferred_set *s = set;
+    const deferred *d = find_deferred(s, empty);
+    if (d)
+        d->fn(w, d->ctx);
+    return d != NULL;
 }
 
-static void put_value(text *t, const json_t *v, int precision)
+char *json_print_compact_deferred(const json_t *doc, int precision, json_deferred_set *s)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: {
-        const char *key;
-        size_t key_len;
-        json_t *member;
-        int first = 1;
-        put_char(t, '{');
-        /* jansson's foreach takes a non-const object; it changes nothing. */
-        json_object_keylen_foreach((json_t *)v, key, key_len, member) {
-            if (!first)
-                put_char(t, ',');
-            first = 0;
-            put_string(t, key, key_len);
-            put_char(t, ':');
-            put_value(t, member, precision);
-        }
-        put_char(t, '}');
-        return;
+    if (!doc || precision < 1 || precision > 31)
+        return NULL;
+    if (s && s->count && !s->sorted) { /* qsort may not be given NULL */
+        qsort(s->items, s->count, sizeof *s->items, by_address);
+        s->sorted = 1;
     }
-    case JSON_ARRAY: {
-        size_t n = json_array_size(v);
-        put_char(t, '[');
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                put_char(t, ',');
-            put_value(t, json_array_get(v, i), precision);
-        }
-        put_char(t, ']');
-        return;
-    }
-    case JSON_STRING:
-        put_string(t, json_string_value(v), json_string_length(v));
-        return;
-    case JSON_INTEGER:
-        put_integer(t, json_integer_value(v));
-        return;
-    case JSON_REAL:
-        put_real(t, json_real_value(v), precision);
-        return;
-    case JSON_TRUE:
-        put(t, "true", 4);
-        return;
-    case JSON_FALSE:
-        put(t, "false", 5);
-        return;
-    case JSON_NULL:
-        put(t, "null", 4);
-        return;
-    }
+    json_writer w;
+    json_writer_init(&w, precision);
+    json_write_tree(&w, doc, s && s->count ? write_if_deferred : NULL, s);
+    return json_writer_finish(&w);
 }
 
 char *json_print_compact(const json_t *doc, int precision)
 {
-    if (!doc || precision < 1 || precision > 31)
-        return NULL;
-    text t = {0};
-    put_value(&t, doc, precision);
-    if (t.failed || reserve(&t, 0) != 0) {
-        free(t.bytes);
-        return NULL;
-    }
-    t.bytes[t.len] = '\0';
-    return t.bytes;
+    return json_print_compact_deferred(doc, precision, NULL);
 }
