@@ -33,6 +33,30 @@ void sched_timed_free(sm_state *sm)
     sm->ready = NULL;
 }
 
+/* From when a record may issue to the SM's LD/ST unit: once it is free,
+ * or, with timing.ldst_queue = Q, once fewer than Q issued memory
+ * instructions wait for it (docs/metrics.md §12): the Q-th latest has
+ * reached it, when the unit freed after the one before.  Found as the unit's
+ * state changes and kept in sm->ldst_open. */
+static uint64_t ldst_open_of(const sched *s, const sm_state *sm)
+{
+    uint32_t q = s->config.timing.ldst_queue;
+    if (q == 0)
+        return sm->ldst_free;
+    return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
+}
+
+/* The least done_at of the SM's draining CTAs, found again after one
+ * retires (sm->drain_at). */
+static uint64_t drain_at_of(const sched *s, const sm_state *sm)
+{
+    uint64_t at = UINT64_MAX;
+    for (uint32_t c = 0; c < s->cta_slots; c++)
+        if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < at)
+            at = sm->ctas[c].done_at;
+    return at;
+}
+
 int sched_timed_begin_kernel(sched *s, ws_error *err)
 {
     uint32_t schedulers = s->config.schedulers_per_sm;
@@ -52,6 +76,8 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
             return ws_fail(err, "out of memory");
         sm->ldst_free = sm->wake = s->cycle;
         sm->ldst_issued = 0;
+        sm->ldst_open = ldst_open_of(s, sm);
+        sm->drain_at = UINT64_MAX;
         for (uint32_t t = 0; t < schedulers; t++) {
             sm->accounted[t] = s->cycle;
             sm->cause[t] = STALL_NO_WARP;
@@ -124,6 +150,7 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     if (o->ldst_free > sm->ldst_free)
         sm->ldst_free = o->ldst_free;
     sm->ldst_ring[sm->ldst_issued++ % (s->config.timing.ldst_queue + 1)] = sm->ldst_free;
+    sm->ldst_open = ldst_open_of(s, sm);
     sm->head[s->last_slot].ready_at = s->cycle + 1;
     if (!s->last_warp_done) {
         prepare_head(s, sm, s->last_slot);
@@ -138,22 +165,12 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
         end = s->cycle + 1;
     if (end > c->done_at)
         c->done_at = end;
-}
-
-/* From when a record may issue to the SM's LD/ST unit: once it is free,
- * or, with timing.ldst_queue = Q, once fewer than Q issued memory
- * instructions wait for it (docs/metrics.md §12): the Q-th latest has
- * reached it, when the unit freed after the one before. */
-static uint64_t ldst_open(const sched *s, const sm_state *sm)
-{
-    uint32_t q = s->config.timing.ldst_queue;
-    if (q == 0)
-        return sm->ldst_free;
-    return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
+    if (c->draining && c->done_at < sm->drain_at) /* its last warp: done_at is final */
+        sm->drain_at = c->done_at;
 }
 
 /* The first cycle the warp whose head is h may issue, with the SM's LD/ST
- * unit open from `open` (ldst_open). */
+ * unit open from `open` (sm->ldst_open). */
 static inline uint64_t issue_from(const timed_head *h, uint64_t open)
 {
     return h->gap_left == 0 && open > h->ready_at ? open /* a record needs the LD/ST unit */
@@ -161,7 +178,7 @@ static inline uint64_t issue_from(const timed_head *h, uint64_t open)
 }
 
 /* Can the warp in `slot` issue now?  And if not, from when might it?
- * `open` is ldst_open(s, sm), found once for all the SM's warps. */
+ * `open` is sm->ldst_open, found once for all the SM's warps. */
 static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t open,
                      uint64_t *from)
 {
@@ -204,9 +221,8 @@ static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t,
  * retires then), and never before the next cycle. */
 static uint64_t wake_no_later(const sched *s, const sm_state *sm, uint64_t wake)
 {
-    for (uint32_t c = 0; c < s->cta_slots; c++)
-        if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < wake)
-            wake = sm->ctas[c].done_at;
+    if (sm->drain_at < wake)
+        wake = sm->drain_at;
     return wake > s->cycle ? wake : s->cycle + 1;
 }
 
@@ -220,7 +236,7 @@ static uint64_t wake_no_later(const sched *s, const sm_state *sm, uint64_t wake)
  * issue and the same cause. */
 static uint64_t next_wake(const sched *s, const sm_state *sm)
 {
-    uint64_t wake = UINT64_MAX, open = ldst_open(s, sm);
+    uint64_t wake = UINT64_MAX, open = sm->ldst_open;
     int held = 0;
     for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
         uint64_t from;
@@ -249,12 +265,16 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
 static int retire_due(sched *s, uint32_t sm_index, ws_error *err)
 {
     sm_state *sm = &s->sms[sm_index];
+    if (sm->drain_at > s->cycle)
+        return 0;
     for (uint32_t c = 0; c < s->cta_slots; c++) {
         cta_state *cta = &sm->ctas[c];
         if (cta->active && cta->draining && cta->done_at <= s->cycle) {
             if (s->cycle > s->kernel_stats.end_cycle)
                 s->kernel_stats.end_cycle = s->cycle;
-            return sched_retire_slot(s, sm_index, c, err) != 0 ? -1 : 1;
+            int rc = sched_retire_slot(s, sm_index, c, err);
+            sm->drain_at = drain_at_of(s, sm); /* the fill may have dispatched an empty CTA */
+            return rc != 0 ? -1 : 1;
         }
     }
     return 0;
@@ -291,7 +311,7 @@ static uint64_t look_soonest(uint64_t gap_at, uint64_t record_at, uint64_t open)
  * each warp. */
 static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_view *v)
 {
-    const uint64_t cycle = s->cycle, open = ldst_open(s, sm);
+    const uint64_t cycle = s->cycle, open = sm->ldst_open;
     const timed_head *head = sm->head;
     const uint32_t *by_age = v->by_age;
     uint8_t *ready_flags = sm->ready;
@@ -343,7 +363,7 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         warp_view v = sched_view(s, sm, sm_index, t);
         scheduler_look look = look_at_warps(s, sm, &v);
         int ready_here = look.ready, pipeline = look.pipeline;
-        uint64_t soonest_here = look_soonest(look.gap_at, look.record_at, ldst_open(s, sm));
+        uint64_t soonest_here = look_soonest(look.gap_at, look.record_at, sm->ldst_open);
         if (soonest_here < *soonest)
             *soonest = soonest_here;
         if (round == 0) { /* only a round-0 look sets the idle cause */
@@ -404,7 +424,7 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
      * at their last look). */
     for (uint32_t t = 0; !s->issued_here && !*any_ready && t < schedulers; t++)
         if (not_looked >> t & 1u) {
-            uint64_t soonest_t = look_soonest(sm->gap_at[t], sm->record_at[t], ldst_open(s, sm));
+            uint64_t soonest_t = look_soonest(sm->gap_at[t], sm->record_at[t], sm->ldst_open);
             if (soonest_t < *soonest)
                 *soonest = soonest_t;
         }
