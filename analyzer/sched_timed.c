@@ -305,7 +305,11 @@ static uint64_t look_soonest(uint64_t gap_at, uint64_t record_at, uint64_t open)
 
 /* The look at scheduler v's live warps: sets each one's ready flag (only
  * the view's live slots: the orders read no other, warp_order.h, so the
- * flags are never cleared).  The loop has no branch, and everything is
+ * flags are never cleared).  A warp can issue now if its ready_at has
+ * come and it has a gap instruction next or the LD/ST unit is open
+ * (issue_from).  When one can, that is all its caller reads: the rest of
+ * a scheduler_look is for a scheduler that waits, and it is found in a
+ * second pass only then.  The loops have no branch, and everything is
  * held in locals: the ready flags are bytes, and a store through a byte
  * pointer may alias anything, which made the compiler reload the rest
  * each warp. */
@@ -314,26 +318,39 @@ static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_vie
     const uint64_t cycle = s->cycle, open = sm->ldst_open;
     const timed_head *head = sm->head;
     const uint32_t *by_age = v->by_age;
+    const uint32_t n = v->live_count;
     uint8_t *ready_flags = sm->ready;
-    uint64_t quiet = UINT64_MAX, gap_at = UINT64_MAX, record_at = UINT64_MAX;
-    unsigned any = 0, held_by_ldst = 0;
-    for (uint32_t k = 0, n = v->live_count; k < n; k++) {
+    const unsigned open_now = open <= cycle;
+    unsigned any = 0;
+    for (uint32_t k = 0; k < n; k++) {
         const timed_head *h = &head[by_age[k]];
-        uint64_t at = h->ready_at, from = issue_from(h, open);
-        unsigned record_next = h->gap_left == 0, ready = from <= cycle;
+        unsigned ready = (h->ready_at <= cycle) & (open_now | (h->gap_left != 0));
         ready_flags[by_age[k]] = (uint8_t)ready;
         any |= ready;
-        held_by_ldst |= record_next & (at <= cycle); /* waits only for the LD/ST unit */
+    }
+    if (any)
+        return (scheduler_look){.ready = 1, .quiet_until = cycle, .gap_at = UINT64_MAX,
+                                .record_at = UINT64_MAX};
+    /* None can issue: each warp waits for its ready_at, or, past it, has a
+     * record that waits for the LD/ST unit (so open > cycle). */
+    uint64_t gap_at = UINT64_MAX, record_at = UINT64_MAX, later = UINT64_MAX;
+    for (uint32_t k = 0; k < n; k++) {
+        const timed_head *h = &head[by_age[k]];
+        uint64_t at = h->ready_at;
+        unsigned record_next = h->gap_left == 0;
         uint64_t gap_here = record_next ? UINT64_MAX : at, record_here = record_next ? at : UINT64_MAX;
         gap_at = gap_here < gap_at ? gap_here : gap_at;
         record_at = record_here < record_at ? record_here : record_at;
-        /* Until its ready_at the warp is neither ready nor held by the
-         * LD/ST unit; from then until `from`, held (a record next). */
-        uint64_t changes = at > cycle ? at : from;
-        quiet = changes < quiet ? changes : quiet;
+        uint64_t later_here = at > cycle ? at : UINT64_MAX;
+        later = later_here < later ? later_here : later;
     }
-    return (scheduler_look){.ready = (int)any, .pipeline = (int)held_by_ldst,
-                            .quiet_until = quiet, .gap_at = gap_at, .record_at = record_at};
+    /* A warp past its ready_at is held by the LD/ST unit until it opens:
+     * its stall turns from memory to pipeline at its ready_at, and it may
+     * issue from `open`. */
+    unsigned held_by_ldst = record_at <= cycle;
+    return (scheduler_look){.ready = 0, .pipeline = (int)held_by_ldst,
+                            .quiet_until = held_by_ldst && open < later ? open : later,
+                            .gap_at = gap_at, .record_at = record_at};
 }
 
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
