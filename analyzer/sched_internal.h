@@ -90,6 +90,9 @@ typedef struct sm_state {
     uint64_t quiet_until[8];
     uint64_t gap_at[8];
     uint64_t record_at[8];
+    /* Per scheduler: its live warps with a gap instruction next; while the
+     * LD/ST unit is held and there are none, no warp of it can issue. */
+    uint32_t gap_warps[8];
 } sm_state;
 
 typedef enum { STATE_NEED_KERNEL, STATE_RUNNING, STATE_DONE } sched_state;

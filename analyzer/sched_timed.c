@@ -82,6 +82,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
             sm->accounted[t] = s->cycle;
             sm->cause[t] = STALL_NO_WARP;
             sm->quiet_until[t] = 0;
+            sm->gap_warps[t] = 0;
         }
     }
     s->kernel_stats = (timed_kernel){.start_cycle = s->cycle, .end_cycle = s->cycle};
@@ -113,7 +114,8 @@ static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
         }
     }
     timed_head *h = &sm->head[slot];
-    h->gap_left = head.gap;
+    h->gap_left = head.gap; /* it was 0: a new warp, or one that just issued a record */
+    sm->gap_warps[sched_scheduler_of(s, slot)] += head.gap != 0;
     if (back > h->ready_at)
         h->ready_at = back;
 }
@@ -307,8 +309,10 @@ static uint64_t look_soonest(uint64_t gap_at, uint64_t record_at, uint64_t open)
  * the view's live slots: the orders read no other, warp_order.h, so the
  * flags are never cleared).  A warp can issue now if its ready_at has
  * come and it has a gap instruction next or the LD/ST unit is open
- * (issue_from).  When one can, that is all its caller reads: the rest of
- * a scheduler_look is for a scheduler that waits, and it is found in a
+ * (issue_from); with the unit held and no warp of the scheduler in a gap
+ * (gap_warps), none can, and no flag is set (the order is not asked).
+ * When one can, that is all its caller reads: the rest of a
+ * scheduler_look is for a scheduler that waits, and it is found in a
  * second pass only then.  The loops have no branch, and everything is
  * held in locals: the ready flags are bytes, and a store through a byte
  * pointer may alias anything, which made the compiler reload the rest
@@ -320,13 +324,20 @@ static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_vie
     const uint32_t *by_age = v->by_age;
     const uint32_t n = v->live_count;
     uint8_t *ready_flags = sm->ready;
-    const unsigned open_now = open <= cycle;
     unsigned any = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        const timed_head *h = &head[by_age[k]];
-        unsigned ready = (h->ready_at <= cycle) & (open_now | (h->gap_left != 0));
-        ready_flags[by_age[k]] = (uint8_t)ready;
-        any |= ready;
+    if (open <= cycle) {
+        for (uint32_t k = 0; k < n; k++) {
+            unsigned ready = head[by_age[k]].ready_at <= cycle;
+            ready_flags[by_age[k]] = (uint8_t)ready;
+            any |= ready;
+        }
+    } else if (sm->gap_warps[v->scheduler] != 0) { /* only a gap instruction can issue */
+        for (uint32_t k = 0; k < n; k++) {
+            const timed_head *h = &head[by_age[k]];
+            unsigned ready = (h->ready_at <= cycle) & (h->gap_left != 0);
+            ready_flags[by_age[k]] = (uint8_t)ready;
+            any |= ready;
+        }
     }
     if (any)
         return (scheduler_look){.ready = 1, .quiet_until = cycle, .gap_at = UINT64_MAX,
@@ -416,7 +427,8 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         timed_head *h = &sm->head[slot];
         h->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
         if (h->gap_left) { /* a non-memory instruction of the gap: no event */
-            h->gap_left--;
+            if (--h->gap_left == 0)
+                sm->gap_warps[t]--;
             if (order->issued)
                 order->issued(s->order, &v, (uint32_t)slot, 0);
             continue;
