@@ -608,7 +608,6 @@ void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     const packed_record *q = &c->view->records[w->next];
     e->affine = packed_affine(q);
     e->stride = q->stride;
-    e->index = w->next;
     /* This SM issues again only after every other SM has: fetch the warp's
      * next record now, so it is in cache by then. */
     __builtin_prefetch(&c->view->records[w->next + 1]);

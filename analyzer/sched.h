@@ -104,10 +104,6 @@ typedef struct sched_event {
      * every lane; lets the coalescer take its affine path. */
     int affine;
     uint64_t stride;
-    /* ISSUE: the record's index among its CTA's packed records, the same
-     * for every scheduler of a shared source (analyzer/cta_cache.h): with
-     * kernel and cta it names the record (analyzer/request_memo.h). */
-    uint32_t index;
 } sched_event;
 
 /* Asked after each GTO issue: did it miss in the reference L1?  (docs/metrics.md §6:

@@ -6,11 +6,6 @@
 
 #include "analyzer/coalesce.h"
 #include "analyzer/cta_cache.h"
-#include "analyzer/request_memo.h"
-
-/* The requests kept for the loops that issue a record after the first
- * (request_memo.h): 4096 of 72 bytes, about 300 KB. */
-enum { TIMED_MEMO_REQUESTS = 4096 };
 
 /* One closed loop: a hierarchy and the scheduler its answers drive. */
 typedef struct loop {
@@ -53,24 +48,14 @@ static void timeline_cta(loop *l, const sched_event *e, int retire)
 
 /* The issue through coalescer and hierarchy, and the answer back to the
  * scheduler. */
-static int issue(loop *l, const coalesce_config *cc, request_memo *memo, const sched_event *e,
-                 ws_error *err)
+static int issue(loop *l, const coalesce_config *cc, const sched_event *e, ws_error *err)
 {
-    ws_request scratch[COALESCE_MAX_REQUESTS];
-    const ws_request *requests = scratch;
+    ws_request requests[COALESCE_MAX_REQUESTS];
     const wst_record *r = e->record;
-    /* Several loops: a record is coalesced by the first loop to issue it,
-     * the others mostly find its requests kept (request_memo.h). */
-    int n = memo ? request_memo_find(memo, e->kernel, e->cta, e->index, &requests) : -1;
-    if (n < 0) {
-        requests = scratch;
-        n = e->affine ? coalesce_record_affine(cc, r, e->stride, e->kernel, scratch, NULL, err)
-                      : coalesce_record(cc, r, e->kernel, scratch, NULL, err);
-        if (n < 0)
-            return -1;
-        if (memo)
-            request_memo_keep(memo, e->kernel, e->cta, e->index, scratch, n);
-    }
+    int n = e->affine ? coalesce_record_affine(cc, r, e->stride, e->kernel, requests, NULL, err)
+                      : coalesce_record(cc, r, e->kernel, requests, NULL, err);
+    if (n < 0)
+        return -1;
     replay_issue is = replay_issue_of(e);
     if (l->watch && l->watch->observe &&
         l->watch->observe(l->watch->observe_ctx, &is, requests, n, err) != 0)
@@ -106,8 +91,8 @@ static hierarchy *lru_driver(const hierarchy *passenger, const gpu_config *confi
 }
 
 /* One event of a loop's scheduler: 1 = go on, 0 = done, -1 = error. */
-static int step(loop *l, const coalesce_config *cc, request_memo *memo, progress *bar,
-                uint64_t *issued, ws_error *err)
+static int step(loop *l, const coalesce_config *cc, progress *bar, uint64_t *issued,
+                ws_error *err)
 {
     sched_event e;
     int got = sched_next(l->sched, &e, err);
@@ -142,7 +127,7 @@ static int step(loop *l, const coalesce_config *cc, request_memo *memo, progress
             progress_update(bar, ++*issued);
         if (l->watch && l->watch->observe_event)
             l->watch->observe_event(l->watch->observe_event_ctx, &e);
-        return issue(l, cc, memo, &e, err) != 0 ? -1 : 1;
+        return issue(l, cc, &e, err) != 0 ? -1 : 1;
     default:
         return 1;
     }
@@ -156,11 +141,6 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
     cta_cache *ctas = count > 1 ? cta_cache_new(source, count, err) : NULL;
     if (count > 1 && !ctas)
         return -1;
-    request_memo *memo = count > 1 ? request_memo_new(TIMED_MEMO_REQUESTS, err) : NULL;
-    if (count > 1 && !memo) {
-        cta_cache_free(ctas);
-        return -1;
-    }
     sched_source shared = ctas ? cta_cache_source(ctas) : *source;
     loop *loops = calloc(count ? count : 1, sizeof *loops);
     int rc = -1;
@@ -200,22 +180,16 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
         l->state = 1;
     }
     /* In lockstep by CTA dispatch, as replay.c's several streams: the
-     * shared CTA copies stay about one residency.  Between dispatches the
-     * loop whose clock is behind goes first, so the loops issue a record
-     * at about the same time and its requests are still kept for the
-     * second (request_memo.h); no loop's figures depend on this order. */
+     * shared CTA copies stay about one residency. */
     for (;;) {
         int64_t next = -1;
         for (uint32_t i = 0; i < count; i++)
-            if (loops[i].state == 1 &&
-                (next < 0 || loops[i].dispatched < loops[next].dispatched ||
-                 (loops[i].dispatched == loops[next].dispatched &&
-                  sched_timed_cycle(loops[i].sched) < sched_timed_cycle(loops[next].sched))))
+            if (loops[i].state == 1 && (next < 0 || loops[i].dispatched < loops[next].dispatched))
                 next = i;
         if (next < 0)
             break;
         loop *l = &loops[next];
-        l->state = step(l, &cc, memo, next == 0 ? bar : NULL, &issued, err);
+        l->state = step(l, &cc, next == 0 ? bar : NULL, &issued, err);
         if (l->state < 0)
             goto out;
     }
@@ -231,7 +205,6 @@ out:
         free(loops[i].slot_since);
     }
     free(loops);
-    request_memo_free(memo);
     cta_cache_free(ctas);
     return rc;
 }
