@@ -366,6 +366,8 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_err
     if (empty) { /* its warps' EXITs: it retires the next cycle (sched_timed.c) */
         c->draining = 1;
         c->done_at = s->cycle + 1;
+        if (c->done_at < sm->drain_at)
+            sm->drain_at = c->done_at;
     }
     if (s->timed)
         sched_timed_dispatched(s, sm_index, slot * s->warps_per_cta, s->warps_per_cta);

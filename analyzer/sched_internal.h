@@ -73,6 +73,13 @@ typedef struct sm_state {
      * a record may issue once the Q-th latest has reached the unit. */
     uint64_t ldst_ring[TIMING_LDST_QUEUE_MAX + 1];
     uint64_t ldst_issued;
+    /* When a record may next reach the LD/ST unit (sched_timed.c's
+     * ldst_open), kept as the two fields above change: every look reads it. */
+    uint64_t ldst_open;
+    /* The least done_at of the SM's draining CTAs (UINT64_MAX: none), kept
+     * exact as CTAs start draining and retire, so a visit does not scan
+     * the CTA slots for one due (sched_timed.c, retire_due). */
+    uint64_t drain_at;
     uint64_t wake;         /* the next cycle anything on it can change */
     uint64_t accounted[8]; /* per scheduler: cycles before this are counted */
     uint8_t cause[8];      /* per scheduler: why it issued nothing, last it did not */
@@ -83,6 +90,9 @@ typedef struct sm_state {
     uint64_t quiet_until[8];
     uint64_t gap_at[8];
     uint64_t record_at[8];
+    /* Per scheduler: its live warps with a gap instruction next; while the
+     * LD/ST unit is held and there are none, no warp of it can issue. */
+    uint32_t gap_warps[8];
 } sm_state;
 
 typedef enum { STATE_NEED_KERNEL, STATE_RUNNING, STATE_DONE } sched_state;

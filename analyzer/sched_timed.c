@@ -33,6 +33,30 @@ void sched_timed_free(sm_state *sm)
     sm->ready = NULL;
 }
 
+/* From when a record may issue to the SM's LD/ST unit: once it is free,
+ * or, with timing.ldst_queue = Q, once fewer than Q issued memory
+ * instructions wait for it (docs/metrics.md §12): the Q-th latest has
+ * reached it, when the unit freed after the one before.  Found as the unit's
+ * state changes and kept in sm->ldst_open. */
+static uint64_t ldst_open_of(const sched *s, const sm_state *sm)
+{
+    uint32_t q = s->config.timing.ldst_queue;
+    if (q == 0)
+        return sm->ldst_free;
+    return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
+}
+
+/* The least done_at of the SM's draining CTAs, found again after one
+ * retires (sm->drain_at). */
+static uint64_t drain_at_of(const sched *s, const sm_state *sm)
+{
+    uint64_t at = UINT64_MAX;
+    for (uint32_t c = 0; c < s->cta_slots; c++)
+        if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < at)
+            at = sm->ctas[c].done_at;
+    return at;
+}
+
 int sched_timed_begin_kernel(sched *s, ws_error *err)
 {
     uint32_t schedulers = s->config.schedulers_per_sm;
@@ -52,10 +76,13 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
             return ws_fail(err, "out of memory");
         sm->ldst_free = sm->wake = s->cycle;
         sm->ldst_issued = 0;
+        sm->ldst_open = ldst_open_of(s, sm);
+        sm->drain_at = UINT64_MAX;
         for (uint32_t t = 0; t < schedulers; t++) {
             sm->accounted[t] = s->cycle;
             sm->cause[t] = STALL_NO_WARP;
             sm->quiet_until[t] = 0;
+            sm->gap_warps[t] = 0;
         }
     }
     s->kernel_stats = (timed_kernel){.start_cycle = s->cycle, .end_cycle = s->cycle};
@@ -87,7 +114,8 @@ static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
         }
     }
     timed_head *h = &sm->head[slot];
-    h->gap_left = head.gap;
+    h->gap_left = head.gap; /* it was 0: a new warp, or one that just issued a record */
+    sm->gap_warps[sched_scheduler_of(s, slot)] += head.gap != 0;
     if (back > h->ready_at)
         h->ready_at = back;
 }
@@ -124,6 +152,7 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     if (o->ldst_free > sm->ldst_free)
         sm->ldst_free = o->ldst_free;
     sm->ldst_ring[sm->ldst_issued++ % (s->config.timing.ldst_queue + 1)] = sm->ldst_free;
+    sm->ldst_open = ldst_open_of(s, sm);
     sm->head[s->last_slot].ready_at = s->cycle + 1;
     if (!s->last_warp_done) {
         prepare_head(s, sm, s->last_slot);
@@ -138,22 +167,12 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
         end = s->cycle + 1;
     if (end > c->done_at)
         c->done_at = end;
-}
-
-/* From when a record may issue to the SM's LD/ST unit: once it is free,
- * or, with timing.ldst_queue = Q, once fewer than Q issued memory
- * instructions wait for it (docs/metrics.md §12): the Q-th latest has
- * reached it, when the unit freed after the one before. */
-static uint64_t ldst_open(const sched *s, const sm_state *sm)
-{
-    uint32_t q = s->config.timing.ldst_queue;
-    if (q == 0)
-        return sm->ldst_free;
-    return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
+    if (c->draining && c->done_at < sm->drain_at) /* its last warp: done_at is final */
+        sm->drain_at = c->done_at;
 }
 
 /* The first cycle the warp whose head is h may issue, with the SM's LD/ST
- * unit open from `open` (ldst_open). */
+ * unit open from `open` (sm->ldst_open). */
 static inline uint64_t issue_from(const timed_head *h, uint64_t open)
 {
     return h->gap_left == 0 && open > h->ready_at ? open /* a record needs the LD/ST unit */
@@ -161,7 +180,7 @@ static inline uint64_t issue_from(const timed_head *h, uint64_t open)
 }
 
 /* Can the warp in `slot` issue now?  And if not, from when might it?
- * `open` is ldst_open(s, sm), found once for all the SM's warps. */
+ * `open` is sm->ldst_open, found once for all the SM's warps. */
 static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t open,
                      uint64_t *from)
 {
@@ -204,9 +223,8 @@ static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t,
  * retires then), and never before the next cycle. */
 static uint64_t wake_no_later(const sched *s, const sm_state *sm, uint64_t wake)
 {
-    for (uint32_t c = 0; c < s->cta_slots; c++)
-        if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < wake)
-            wake = sm->ctas[c].done_at;
+    if (sm->drain_at < wake)
+        wake = sm->drain_at;
     return wake > s->cycle ? wake : s->cycle + 1;
 }
 
@@ -220,7 +238,7 @@ static uint64_t wake_no_later(const sched *s, const sm_state *sm, uint64_t wake)
  * issue and the same cause. */
 static uint64_t next_wake(const sched *s, const sm_state *sm)
 {
-    uint64_t wake = UINT64_MAX, open = ldst_open(s, sm);
+    uint64_t wake = UINT64_MAX, open = sm->ldst_open;
     int held = 0;
     for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
         uint64_t from;
@@ -249,12 +267,16 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
 static int retire_due(sched *s, uint32_t sm_index, ws_error *err)
 {
     sm_state *sm = &s->sms[sm_index];
+    if (sm->drain_at > s->cycle)
+        return 0;
     for (uint32_t c = 0; c < s->cta_slots; c++) {
         cta_state *cta = &sm->ctas[c];
         if (cta->active && cta->draining && cta->done_at <= s->cycle) {
             if (s->cycle > s->kernel_stats.end_cycle)
                 s->kernel_stats.end_cycle = s->cycle;
-            return sched_retire_slot(s, sm_index, c, err) != 0 ? -1 : 1;
+            int rc = sched_retire_slot(s, sm_index, c, err);
+            sm->drain_at = drain_at_of(s, sm); /* the fill may have dispatched an empty CTA */
+            return rc != 0 ? -1 : 1;
         }
     }
     return 0;
@@ -285,35 +307,61 @@ static uint64_t look_soonest(uint64_t gap_at, uint64_t record_at, uint64_t open)
 
 /* The look at scheduler v's live warps: sets each one's ready flag (only
  * the view's live slots: the orders read no other, warp_order.h, so the
- * flags are never cleared).  The loop has no branch, and everything is
+ * flags are never cleared).  A warp can issue now if its ready_at has
+ * come and it has a gap instruction next or the LD/ST unit is open
+ * (issue_from); with the unit held and no warp of the scheduler in a gap
+ * (gap_warps), none can, and no flag is set (the order is not asked).
+ * When one can, that is all its caller reads: the rest of a
+ * scheduler_look is for a scheduler that waits, and it is found in a
+ * second pass only then.  The loops have no branch, and everything is
  * held in locals: the ready flags are bytes, and a store through a byte
  * pointer may alias anything, which made the compiler reload the rest
  * each warp. */
 static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_view *v)
 {
-    const uint64_t cycle = s->cycle, open = ldst_open(s, sm);
+    const uint64_t cycle = s->cycle, open = sm->ldst_open;
     const timed_head *head = sm->head;
     const uint32_t *by_age = v->by_age;
+    const uint32_t n = v->live_count;
     uint8_t *ready_flags = sm->ready;
-    uint64_t quiet = UINT64_MAX, gap_at = UINT64_MAX, record_at = UINT64_MAX;
-    unsigned any = 0, held_by_ldst = 0;
-    for (uint32_t k = 0, n = v->live_count; k < n; k++) {
+    unsigned any = 0;
+    if (open <= cycle) {
+        for (uint32_t k = 0; k < n; k++) {
+            unsigned ready = head[by_age[k]].ready_at <= cycle;
+            ready_flags[by_age[k]] = (uint8_t)ready;
+            any |= ready;
+        }
+    } else if (sm->gap_warps[v->scheduler] != 0) { /* only a gap instruction can issue */
+        for (uint32_t k = 0; k < n; k++) {
+            const timed_head *h = &head[by_age[k]];
+            unsigned ready = (h->ready_at <= cycle) & (h->gap_left != 0);
+            ready_flags[by_age[k]] = (uint8_t)ready;
+            any |= ready;
+        }
+    }
+    if (any)
+        return (scheduler_look){.ready = 1, .quiet_until = cycle, .gap_at = UINT64_MAX,
+                                .record_at = UINT64_MAX};
+    /* None can issue: each warp waits for its ready_at, or, past it, has a
+     * record that waits for the LD/ST unit (so open > cycle). */
+    uint64_t gap_at = UINT64_MAX, record_at = UINT64_MAX, later = UINT64_MAX;
+    for (uint32_t k = 0; k < n; k++) {
         const timed_head *h = &head[by_age[k]];
-        uint64_t at = h->ready_at, from = issue_from(h, open);
-        unsigned record_next = h->gap_left == 0, ready = from <= cycle;
-        ready_flags[by_age[k]] = (uint8_t)ready;
-        any |= ready;
-        held_by_ldst |= record_next & (at <= cycle); /* waits only for the LD/ST unit */
+        uint64_t at = h->ready_at;
+        unsigned record_next = h->gap_left == 0;
         uint64_t gap_here = record_next ? UINT64_MAX : at, record_here = record_next ? at : UINT64_MAX;
         gap_at = gap_here < gap_at ? gap_here : gap_at;
         record_at = record_here < record_at ? record_here : record_at;
-        /* Until its ready_at the warp is neither ready nor held by the
-         * LD/ST unit; from then until `from`, held (a record next). */
-        uint64_t changes = at > cycle ? at : from;
-        quiet = changes < quiet ? changes : quiet;
+        uint64_t later_here = at > cycle ? at : UINT64_MAX;
+        later = later_here < later ? later_here : later;
     }
-    return (scheduler_look){.ready = (int)any, .pipeline = (int)held_by_ldst,
-                            .quiet_until = quiet, .gap_at = gap_at, .record_at = record_at};
+    /* A warp past its ready_at is held by the LD/ST unit until it opens:
+     * its stall turns from memory to pipeline at its ready_at, and it may
+     * issue from `open`. */
+    unsigned held_by_ldst = record_at <= cycle;
+    return (scheduler_look){.ready = 0, .pipeline = (int)held_by_ldst,
+                            .quiet_until = held_by_ldst && open < later ? open : later,
+                            .gap_at = gap_at, .record_at = record_at};
 }
 
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
@@ -343,7 +391,7 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         warp_view v = sched_view(s, sm, sm_index, t);
         scheduler_look look = look_at_warps(s, sm, &v);
         int ready_here = look.ready, pipeline = look.pipeline;
-        uint64_t soonest_here = look_soonest(look.gap_at, look.record_at, ldst_open(s, sm));
+        uint64_t soonest_here = look_soonest(look.gap_at, look.record_at, sm->ldst_open);
         if (soonest_here < *soonest)
             *soonest = soonest_here;
         if (round == 0) { /* only a round-0 look sets the idle cause */
@@ -379,7 +427,8 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         timed_head *h = &sm->head[slot];
         h->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
         if (h->gap_left) { /* a non-memory instruction of the gap: no event */
-            h->gap_left--;
+            if (--h->gap_left == 0)
+                sm->gap_warps[t]--;
             if (order->issued)
                 order->issued(s->order, &v, (uint32_t)slot, 0);
             continue;
@@ -404,7 +453,7 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
      * at their last look). */
     for (uint32_t t = 0; !s->issued_here && !*any_ready && t < schedulers; t++)
         if (not_looked >> t & 1u) {
-            uint64_t soonest_t = look_soonest(sm->gap_at[t], sm->record_at[t], ldst_open(s, sm));
+            uint64_t soonest_t = look_soonest(sm->gap_at[t], sm->record_at[t], sm->ldst_open);
             if (soonest_t < *soonest)
                 *soonest = soonest_t;
         }

@@ -345,6 +345,42 @@ Test(timed, gap_takes_issue_slots)
     wst_memtrace_free(m);
 }
 
+/* A gap instruction needs no LD/ST unit (sched_timed.c counts each
+ * scheduler's warps in a gap, gap_warps, and looks for a ready warp while
+ * the unit is held only when there is one).  One MSHR, no LD/ST queue.
+ * Warp 0 misses A at 0 (back at 220); warp 1's miss of B at 1 waits for
+ * the MSHR, holding the unit until 220 (B back at 440); warp 2 has a store
+ * after a gap of 3: the gap at 2, 3 and 4 while the unit is held, then its
+ * store waits for the unit (a pipeline stall, 5..220) and issues at 221.
+ * No warp is left after it: the kernel ends when B is back. */
+Test(timed, a_gap_issues_while_the_ldst_unit_is_held)
+{
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {2}},
+                  {.kernel = 0, .warp = 2, .kind = WST_STORE, .lanes = 1, .line = {3}, .gap = 3, .has_waits = 1}};
+    wst_memtrace *m = trace_of(recs, 3, 1, 3);
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    cr_assert_eq(config_override(&c, "--set", "mshr.entries=1", &err), 0);
+    cr_assert_eq(config_override(&c, "--set", "timing.ldst_queue=0", &err), 0, "%s", err.msg);
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    const replay_results *r = hierarchy_results(h);
+    cr_assert_eq(order.count, 3);
+    const uint64_t cycle[3] = {0, 1, DRAM + 1};
+    for (uint32_t i = 0; i < 3; i++) {
+        cr_assert_eq(order.warp[i], i);
+        cr_assert_eq(order.cycle[i], cycle[i], "warp %u at %llu", i,
+                     (unsigned long long)order.cycle[i]);
+    }
+    cr_assert_eq(r->timed_total.instructions, 6, "3 records and 3 gap instructions");
+    cr_assert_eq(r->scheduler_stalls[STALL_PIPELINE], DRAM - 4, "5..220");
+    cr_assert_eq(kernel_cycles(h, 0), 2 * DRAM);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
 /* A record waits only for the loads it names.  X at 0 (back at 220), Y at
  * 1 (its DRAM transfer starts at 8, back at 228); a store that uses X (bit
  * 1: the second most recent load) issues at 220, one that names nothing
