@@ -85,11 +85,8 @@ typedef struct sm_state {
     uint8_t cause[8];      /* per scheduler: why it issued nothing, last it did not */
     /* Per scheduler: before quiet_until a look at its warps would find none
      * ready and the same stall cause, so it is not looked at (sched_timed.c,
-     * issue_on_sm); gap_at and record_at, its last look's soonest ready_at
-     * of warps with a gap instruction or a record next (look_soonest). */
+     * issue_on_sm), and the SM with no warp ready sleeps until the least. */
     uint64_t quiet_until[8];
-    uint64_t gap_at[8];
-    uint64_t record_at[8];
     /* Per scheduler: its live warps with a gap instruction next; while the
      * LD/ST unit is held and there are none, no warp of it can issue. */
     uint32_t gap_warps[8];

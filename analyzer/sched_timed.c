@@ -291,19 +291,7 @@ typedef struct scheduler_look {
      * stall into a pipeline one).  The LD/ST unit's opening only moves
      * later, so this never comes too late. */
     uint64_t quiet_until;
-    /* The soonest ready_at of its warps with a gap instruction next, and
-     * of those with a record next: the first cycle one could issue is
-     * look_soonest's, for any opening of the LD/ST unit. */
-    uint64_t gap_at, record_at;
 } scheduler_look;
-
-/* The first cycle one of the looked-at warps could issue (issue_from's
- * least), with the LD/ST unit open from `open`. */
-static uint64_t look_soonest(uint64_t gap_at, uint64_t record_at, uint64_t open)
-{
-    uint64_t record = record_at == UINT64_MAX ? UINT64_MAX : record_at > open ? record_at : open;
-    return gap_at < record ? gap_at : record;
-}
 
 /* The look at scheduler v's live warps: sets each one's ready flag (only
  * the view's live slots: the orders read no other, warp_order.h, so the
@@ -340,35 +328,34 @@ static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_vie
         }
     }
     if (any)
-        return (scheduler_look){.ready = 1, .quiet_until = cycle, .gap_at = UINT64_MAX,
-                                .record_at = UINT64_MAX};
+        return (scheduler_look){.ready = 1, .quiet_until = cycle};
     /* None can issue: each warp waits for its ready_at, or, past it, has a
      * record that waits for the LD/ST unit (so open > cycle). */
-    uint64_t gap_at = UINT64_MAX, record_at = UINT64_MAX, later = UINT64_MAX;
+    uint64_t later = UINT64_MAX;
+    unsigned held_by_ldst = 0;
     for (uint32_t k = 0; k < n; k++) {
-        const timed_head *h = &head[by_age[k]];
-        uint64_t at = h->ready_at;
-        unsigned record_next = h->gap_left == 0;
-        uint64_t gap_here = record_next ? UINT64_MAX : at, record_here = record_next ? at : UINT64_MAX;
-        gap_at = gap_here < gap_at ? gap_here : gap_at;
-        record_at = record_here < record_at ? record_here : record_at;
+        uint64_t at = head[by_age[k]].ready_at;
+        /* A warp past its ready_at is held by the LD/ST unit until it opens
+         * (it has a record next: a gap instruction would be ready). */
+        held_by_ldst |= at <= cycle;
         uint64_t later_here = at > cycle ? at : UINT64_MAX;
         later = later_here < later ? later_here : later;
     }
-    /* A warp past its ready_at is held by the LD/ST unit until it opens:
-     * its stall turns from memory to pipeline at its ready_at, and it may
-     * issue from `open`. */
-    unsigned held_by_ldst = record_at <= cycle;
+    /* The look finds something new at the soonest ready_at to come (a warp
+     * that may issue, or one whose stall turns from memory to pipeline
+     * because the unit is still held), or, with a warp held, when the unit
+     * opens. */
     return (scheduler_look){.ready = 0, .pipeline = (int)held_by_ldst,
-                            .quiet_until = held_by_ldst && open < later ? open : later,
-                            .gap_at = gap_at, .record_at = record_at};
+                            .quiet_until = held_by_ldst && open < later ? open : later};
 }
 
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
  * nothing more on this SM this cycle.  On the way it notes whether any
- * live warp could issue (*any_ready) and the soonest cycle one could
- * (*soonest): when none could, that is next_wake's answer without a
- * second look at every warp (when one could, *soonest is not read).
+ * live warp could issue (*any_ready) and the soonest cycle a look at one of
+ * its schedulers would find something new (*soonest, their quiet_until):
+ * when none could issue, the SM sleeps until then, which is every cycle
+ * at which stepping would see a warp become ready or a stall change its
+ * cause (when one could, *soonest is not read).
  * A scheduler whose warps all wait is passed over until its quiet_until
  * (docs/replay.md, "Timed replay"). */
 static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_ready)
@@ -391,14 +378,10 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         warp_view v = sched_view(s, sm, sm_index, t);
         scheduler_look look = look_at_warps(s, sm, &v);
         int ready_here = look.ready, pipeline = look.pipeline;
-        uint64_t soonest_here = look_soonest(look.gap_at, look.record_at, sm->ldst_open);
-        if (soonest_here < *soonest)
-            *soonest = soonest_here;
-        if (round == 0) { /* only a round-0 look sets the idle cause */
-            sm->quiet_until[t] = ready_here ? s->cycle : look.quiet_until;
-            sm->gap_at[t] = look.gap_at;
-            sm->record_at[t] = look.record_at;
-        }
+        if (look.quiet_until < *soonest)
+            *soonest = look.quiet_until;
+        if (round == 0) /* only a round-0 look sets the idle cause */
+            sm->quiet_until[t] = look.quiet_until;
         *any_ready |= ready_here;
         /* With no warp ready every order picks none and changes nothing
          * (warp_order.h), so it is not asked. */
@@ -448,15 +431,11 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         }
         return 1;
     }
-    /* The SM sleeps until *soonest: the schedulers passed over count too,
-     * with the LD/ST unit's opening of now (their warps are as they were
-     * at their last look). */
+    /* The SM sleeps until *soonest: the schedulers passed over count too
+     * (their warps are as they were at their last look). */
     for (uint32_t t = 0; !s->issued_here && !*any_ready && t < schedulers; t++)
-        if (not_looked >> t & 1u) {
-            uint64_t soonest_t = look_soonest(sm->gap_at[t], sm->record_at[t], sm->ldst_open);
-            if (soonest_t < *soonest)
-                *soonest = soonest_t;
-        }
+        if ((not_looked >> t & 1u) && sm->quiet_until[t] < *soonest)
+            *soonest = sm->quiet_until[t];
     return 0;
 }
 

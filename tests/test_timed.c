@@ -160,6 +160,40 @@ Test(timed, a_quiet_scheduler_is_looked_at_when_its_stall_changes)
     wst_memtrace_free(m);
 }
 
+/* The same as above with one scheduler, so nothing keeps the SM awake:
+ * warp 0 misses X at 0 (back at 220), warp 1's miss of Y at 1 finds no
+ * MSHR and holds the LD/ST unit until 220 (free at 221), warp 0's second
+ * load of X waits for X until 220 and then for the unit: issued at 221.
+ * The SM sleeps from 2, and must still wake when warp 0's ready_at passes,
+ * as stepping every cycle would see the stall turn from memory to
+ * pipeline at 220: memory 2..219, pipeline 220. */
+Test(timed, a_sleeping_sm_wakes_when_its_stall_changes)
+{
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {2}}};
+    wst_memtrace *m = trace_of(recs, 3, 1, 2);
+    gpu_config c = tiny_gpu();
+    ws_error err;
+    cr_assert_eq(config_override(&c, "--set", "mshr.entries=1", &err), 0);
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    const replay_results *r = hierarchy_results(h);
+    uint64_t issued_at[2][2] = {{0}};
+    uint32_t n[2] = {0};
+    for (uint32_t i = 0; i < order.count; i++)
+        issued_at[order.warp[i]][n[order.warp[i]]++] = order.cycle[i];
+    cr_assert_eq(issued_at[0][0], 0);
+    cr_assert_eq(issued_at[1][0], 1);
+    cr_assert_eq(issued_at[0][1], DRAM + 1);
+    const uint64_t *s0 = r->scheduler_stalls;
+    cr_assert_eq(s0[STALL_MEMORY], DRAM - 2);
+    cr_assert_eq(s0[STALL_PIPELINE], 1);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
 /* An L1 of one set of 4 ways.  Warps 0-3 miss lines A-D at 0-3; their
  * DRAM transfers start 8 cycles apart (16 B a cycle), so they are back at
  * 220, 228, 236, 244.  Warp 4's miss of E at 4 finds every way pending
