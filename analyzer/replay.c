@@ -101,14 +101,21 @@ static void sort_by_sm(batch *b)
 static int feed_by_sm(const batch *b, uint32_t from, uint32_t to, const replay_consumer *c,
                       ws_error *err)
 {
-    /* Out of order, the items and their requests are no longer read in
-     * address order, which the host's prefetcher followed: ask for them a
-     * few issues ahead. */
+    /* Out of order, the items, their requests and the requests' L2
+     * answers (refs) are no longer read in address order, which the host's
+     * prefetcher followed: ask for them a few issues ahead.  A 72-byte
+     * request may straddle two host lines; sector_mask is the last field a
+     * point reads.  Waiting on these loads was the sweep's largest cost
+     * (bench/RESULTS.md, "Branch sweep46e"). */
     for (uint32_t k = from; k < to; k++) {
         if (k + 8 < to)
             __builtin_prefetch(&b->items[b->by_sm[k + 8]]);
-        if (k + 4 < to)
-            __builtin_prefetch(&b->requests[b->items[b->by_sm[k + 4]].first]);
+        if (k + 4 < to) {
+            const item *ahead = &b->items[b->by_sm[k + 4]];
+            __builtin_prefetch(&b->requests[ahead->first]);
+            __builtin_prefetch(&b->requests[ahead->first].sector_mask);
+            __builtin_prefetch(&b->refs[ahead->first]);
+        }
         if (feed_issue(b, &b->items[b->by_sm[k]], c, err) != 0)
             return -1;
     }
