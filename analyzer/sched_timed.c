@@ -351,35 +351,27 @@ static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_vie
 
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
  * nothing more on this SM this cycle.  On the way it notes whether any
- * live warp could issue (*any_ready) and the soonest cycle a look at one of
- * its schedulers would find something new (*soonest, their quiet_until):
- * when none could issue, the SM sleeps until then, which is every cycle
- * at which stepping would see a warp become ready or a stall change its
- * cause (when one could, *soonest is not read).
+ * live warp could issue (*any_ready); when none could, each scheduler's
+ * quiet_until is where its last look left it (quiet_least).
  * A scheduler whose warps all wait is passed over until its quiet_until
  * (docs/replay.md, "Timed replay"). */
-static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_ready)
+static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
 {
     uint32_t sm_index = s->pos_sm;
     sm_state *sm = &s->sms[sm_index];
     uint32_t schedulers = s->config.schedulers_per_sm;
     const warp_order_ops *order = s->options.warp;
-    unsigned not_looked = 0; /* schedulers passed over this cycle: quiet */
     while (s->pos_slot < schedulers * s->config.timing.issue_per_cycle) {
         uint32_t t = s->pos_slot % schedulers, round = s->pos_slot / schedulers;
         s->pos_slot++;
         /* A look that would find no warp ready and charge its idle cycle to
          * the cause it already holds changes nothing: its cycles are charged
          * when it is next looked at (account) or the kernel ends. */
-        if (sm->quiet_until[t] > s->cycle) {
-            not_looked |= 1u << t;
+        if (sm->quiet_until[t] > s->cycle)
             continue;
-        }
         warp_view v = sched_view(s, sm, sm_index, t);
         scheduler_look look = look_at_warps(s, sm, &v);
         int ready_here = look.ready, pipeline = look.pipeline;
-        if (look.quiet_until < *soonest)
-            *soonest = look.quiet_until;
         if (round == 0) /* only a round-0 look sets the idle cause */
             sm->quiet_until[t] = look.quiet_until;
         *any_ready |= ready_here;
@@ -431,12 +423,20 @@ static int issue_on_sm(sched *s, sched_event *e, uint64_t *soonest, int *any_rea
         }
         return 1;
     }
-    /* The SM sleeps until *soonest: the schedulers passed over count too
-     * (their warps are as they were at their last look). */
-    for (uint32_t t = 0; !s->issued_here && !*any_ready && t < schedulers; t++)
-        if ((not_looked >> t & 1u) && sm->quiet_until[t] < *soonest)
-            *soonest = sm->quiet_until[t];
     return 0;
+}
+
+/* The first cycle a look at one of the SM's schedulers would find
+ * something new (the least of their quiet_until): with no warp ready, the
+ * SM sleeps until then, which is every cycle at which stepping would see a
+ * warp become ready or a stall change its cause. */
+static uint64_t quiet_least(const sched *s, const sm_state *sm)
+{
+    uint64_t least = UINT64_MAX;
+    for (uint32_t t = 0; t < s->config.schedulers_per_sm; t++)
+        if (sm->quiet_until[t] < least)
+            least = sm->quiet_until[t];
+    return least;
 }
 
 /* Whether the kernel has nothing left: no CTA resident, none to come. */
@@ -462,13 +462,12 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
                 if (due != 0)
                     return due < 0 ? -1 : 2; /* its events first; this SM goes on after */
             }
-            uint64_t soonest = UINT64_MAX;
             int any_ready = 0;
-            if (issue_on_sm(s, e, &soonest, &any_ready) == 1)
+            if (issue_on_sm(s, e, &any_ready) == 1)
                 return 1;
             sm->wake = s->issued_here ? s->cycle + 1
                        : any_ready    ? next_wake(s, sm)
-                                      : wake_no_later(s, sm, soonest);
+                                      : wake_no_later(s, sm, quiet_least(s, sm));
             s->issued_here = 0;
             s->pos_slot = 0;
             s->pos_sm++;

@@ -117,6 +117,24 @@ Test(timed, mshrs_exhausted_stall_and_retry)
     wst_memtrace_free(m);
 }
 
+/* A run of m on tiny_gpu with `schedulers` schedulers and one MSHR, in
+ * *c; issued_at[w][i]: the cycle warp w issued its i-th memory
+ * instruction (up to 4 warps of 2). */
+static hierarchy *run_one_mshr(const wst_memtrace *m, uint32_t schedulers, gpu_config *c,
+                               uint64_t issued_at[][2])
+{
+    *c = tiny_gpu();
+    c->schedulers_per_sm = schedulers;
+    ws_error err;
+    cr_assert_eq(config_override(c, "--set", "mshr.entries=1", &err), 0);
+    seen order = {0};
+    hierarchy *h = run_timed(m, c, "rr,gto", &order);
+    uint32_t n[4] = {0};
+    for (uint32_t i = 0; i < order.count; i++)
+        issued_at[order.warp[i]][n[order.warp[i]]++] = order.cycle[i];
+    return h;
+}
+
 /* Two schedulers (warp w on scheduler w mod 2), one MSHR.  Scheduler 0:
  * warp 0 misses X at 0 (back at 220); warp 2's miss of Y at 1 finds no
  * MSHR and holds the LD/ST unit until 220 (free at 221); warp 0's load of
@@ -134,17 +152,10 @@ Test(timed, a_quiet_scheduler_is_looked_at_when_its_stall_changes)
                   {.kernel = 0, .warp = 1, .kind = WST_STORE, .lanes = 1, .line = {9}, .gap = 250, .has_waits = 1},
                   {.kernel = 0, .warp = 2, .kind = WST_LOAD, .lanes = 1, .line = {2}}};
     wst_memtrace *m = trace_of(recs, 4, 1, 3);
-    gpu_config c = tiny_gpu();
-    c.schedulers_per_sm = 2;
-    ws_error err;
-    cr_assert_eq(config_override(&c, "--set", "mshr.entries=1", &err), 0);
-    seen order = {0};
-    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
-    const replay_results *r = hierarchy_results(h);
+    gpu_config c;
     uint64_t issued_at[3][2] = {{0}}; /* the memory instructions, by warp */
-    uint32_t n[3] = {0};
-    for (uint32_t i = 0; i < order.count; i++)
-        issued_at[order.warp[i]][n[order.warp[i]]++] = order.cycle[i];
+    hierarchy *h = run_one_mshr(m, 2, &c, issued_at);
+    const replay_results *r = hierarchy_results(h);
     cr_assert_eq(issued_at[0][0], 0);
     cr_assert_eq(issued_at[2][0], 1);
     cr_assert_eq(issued_at[0][1], DRAM + 1);
@@ -173,16 +184,10 @@ Test(timed, a_sleeping_sm_wakes_when_its_stall_changes)
                   {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
                   {.kernel = 0, .warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {2}}};
     wst_memtrace *m = trace_of(recs, 3, 1, 2);
-    gpu_config c = tiny_gpu();
-    ws_error err;
-    cr_assert_eq(config_override(&c, "--set", "mshr.entries=1", &err), 0);
-    seen order = {0};
-    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
-    const replay_results *r = hierarchy_results(h);
+    gpu_config c;
     uint64_t issued_at[2][2] = {{0}};
-    uint32_t n[2] = {0};
-    for (uint32_t i = 0; i < order.count; i++)
-        issued_at[order.warp[i]][n[order.warp[i]]++] = order.cycle[i];
+    hierarchy *h = run_one_mshr(m, 1, &c, issued_at);
+    const replay_results *r = hierarchy_results(h);
     cr_assert_eq(issued_at[0][0], 0);
     cr_assert_eq(issued_at[1][0], 1);
     cr_assert_eq(issued_at[0][1], DRAM + 1);
