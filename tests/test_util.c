@@ -1,6 +1,7 @@
 /* tests/test_util.c: errors, atomic output files, zeroed blocks, hashes in pieces, the CLI's front door. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "tests/helpers.h"
@@ -112,6 +113,44 @@ Test(zeroed, blocks_read_zero_and_carve_aligned)
             cr_expect_eq(p[i], 0, "byte %zu of round %d", i, round);
         memset(p, 0xab, at); /* the next round must not see these */
         ws_zeroed_free(p, at);
+    }
+}
+
+/* Blocks carved from shared slabs (util/zeroed.c): each reads as zeroes,
+ * starts on a cache line, and keeps what is written into it whatever its
+ * neighbours do, across slabs and past frees; a block too large to share
+ * is mapped alone and behaves the same. */
+Test(zeroed, shared_blocks_are_disjoint_zeroed_and_aligned)
+{
+    enum { COUNT = 120 };
+    size_t sizes[COUNT];
+    unsigned char *blocks[COUNT];
+    for (int i = 0; i < COUNT; i++) {
+        /* 100 KiB each: 12 MB in all, so the blocks span several slabs;
+         * every tenth 3 MiB, too large to share. */
+        sizes[i] = i % 10 == 9 ? (size_t)3 << 20 : 100 * 1024 + (size_t)i;
+        blocks[i] = ws_zeroed_new(sizes[i]);
+        cr_assert_not_null(blocks[i]);
+        cr_expect_eq((uintptr_t)blocks[i] % 64, 0, "block %d starts on a cache line", i);
+        cr_expect(blocks[i][0] == 0 && blocks[i][sizes[i] / 2] == 0 && blocks[i][sizes[i] - 1] == 0,
+                  "block %d reads as zeroes", i);
+        memset(blocks[i], i + 1, sizes[i]);
+    }
+    for (int i = 0; i < COUNT; i += 2) /* every other one freed ... */
+        ws_zeroed_free(blocks[i], sizes[i]);
+    for (int i = 0; i < COUNT; i += 2) { /* ... and made again: fresh zeroes */
+        blocks[i] = ws_zeroed_new(sizes[i]);
+        cr_assert_not_null(blocks[i]);
+        for (size_t b = 0; b < sizes[i]; b += 4093)
+            cr_expect_eq(blocks[i][b], 0, "byte %zu of the remade block %d", b, i);
+        memset(blocks[i], i + 1, sizes[i]);
+    }
+    for (int i = 0; i < COUNT; i++) {
+        size_t wrong = 0;
+        for (size_t b = 0; b < sizes[i]; b++)
+            wrong += blocks[i][b] != (unsigned char)(i + 1);
+        cr_expect_eq(wrong, 0, "block %d holds its own bytes", i);
+        ws_zeroed_free(blocks[i], sizes[i]);
     }
 }
 
