@@ -51,7 +51,10 @@ static int record_departure(missclass *mc, uint32_t sm, uint64_t line, uint32_t 
         return ws_fail(err, "miss classes: SM %u outside 0..%u", sm, mc->sm_count - 1);
     int inserted;
     u64map *map = &mc->departures[sm];
-    if (!map->slots && u64map_init(map, 256) != 0)
+    /* Small at first, grown as lines depart: an SM's map was 8 KiB of
+     * cleared pages from its first departure on, two page faults each on
+     * a short trace (bench/RESULTS.md, "Branch kern41"). */
+    if (!map->slots && u64map_init(map, 16) != 0)
         return ws_fail(err, "out of memory");
     uint32_t *slot = u64map_upsert(map, line, cause, &inserted);
     if (!slot)
