@@ -32,6 +32,17 @@ BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) -I. -MMD -MP $(shell pkg-config -
 LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lzstd -ljansson) -lcsv -llzma -lm -lpthread
 TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
+# The release binary carries zstd, jansson, libcsv and liblzma inside it
+# when their archives are installed (Debian's -dev packages ship them): the
+# loader then maps, relocates and binds four libraries fewer at every start,
+# half of what a start cost (bench/RESULTS.md, "Branch kern41").  Shared
+# objects (the Python module, the NVBit tool) and the sanitized builds link
+# them as shared libraries, as before.
+BUNDLED     := zstd jansson csv lzma
+BUNDLED_A   := $(foreach l,$(BUNDLED),$(filter /%,$(shell $(CC) -print-file-name=lib$(l).a 2>/dev/null)))
+BUNDLED_LIBS = -Wl,-Bstatic $(BUNDLED:%=-l%) -Wl,-Bdynamic $(filter-out $(BUNDLED:%=-l%),$(LIBS))
+REL_LIBS     = $(if $(filter $(words $(BUNDLED)),$(words $(BUNDLED_A))),$(BUNDLED_LIBS),$(LIBS))
+
 # MPI (docs/analysis.md "Ranks"): built in when Open MPI's mpicc is on PATH,
 # MPI=0 to leave it out.  Only util/ranks.c includes mpi.h; it opens libmpi
 # (dlopen, from mpicc's library directory) only when mpirun started the
@@ -122,7 +133,7 @@ $(ASAN_LIB): $(call objs,asan,$(LIB_SRC))
 	ar rcs $@ $^
 
 $(REL_BIN): $(call objs,rel,$(CLI_SRC)) $(REL_LIB)
-	$(CC) $(REL_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(REL_CFLAGS) -o $@ $^ $(REL_LIBS)
 
 $(ASAN_BIN): $(call objs,asan,$(CLI_SRC)) $(ASAN_LIB)
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(LIBS)
