@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/zeroed.h"
+
 #define NONE UINT32_MAX
 
 typedef struct node {
@@ -25,6 +27,8 @@ struct falru {
     uint32_t bucket_shift; /* 64 - log2(bucket count) */
     node *nodes;
     uint32_t *buckets; /* first node of each chain, NONE if empty */
+    void *block;       /* nodes and buckets, one zeroed block (util/zeroed.h) */
+    size_t block_bytes;
 };
 
 static size_t bucket_count(const falru *f) { return (size_t)1 << (64 - f->bucket_shift); }
@@ -42,12 +46,19 @@ falru *falru_new(uint32_t lines, ws_error *err)
     unsigned bits = 1;
     while (lines && ((size_t)1 << bits) < 2 * (size_t)lines)
         bits++;
-    if (!f || !lines || !(f->nodes = calloc(lines, sizeof *f->nodes)) ||
-        !(f->buckets = malloc(((size_t)1 << bits) * sizeof *f->buckets))) {
-        falru_free(f);
+    /* One block from the shared slabs rather than two from the heap: an
+     * L1 of every SM has one, 160 of them on Volta, and the heap's pages
+     * each cost a fault (bench/RESULTS.md, "Branch kern41"). */
+    size_t at = 0, nodes = ws_zeroed_carve(&at, (size_t)lines * sizeof *f->nodes),
+           buckets = ws_zeroed_carve(&at, ((size_t)1 << bits) * sizeof *f->buckets);
+    if (!f || !lines || !(f->block = ws_zeroed_new(at))) {
+        free(f);
         ws_fail(err, "out of memory");
         return NULL;
     }
+    f->block_bytes = at;
+    f->nodes = (node *)((char *)f->block + nodes);
+    f->buckets = (uint32_t *)((char *)f->block + buckets);
     f->capacity = lines;
     f->bucket_shift = 64 - bits;
     falru_flush(f);
@@ -58,8 +69,7 @@ void falru_free(falru *f)
 {
     if (!f)
         return;
-    free(f->nodes);
-    free(f->buckets);
+    ws_zeroed_free(f->block, f->block_bytes);
     free(f);
 }
 

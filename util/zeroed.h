@@ -4,8 +4,10 @@
  * a caller that then sets up its arrays touches every page; a cache of a
  * 6 MiB L2 per hierarchy paid for all of them on a trace that uses a few
  * (bench/RESULTS.md, "Timed replay against Accel-Sim: speed").  Here the
- * block is mapped fresh: the kernel provides each page, zeroed, on its
- * first touch.  Free with the same size. */
+ * block is memory the kernel provides zeroed: a large block is mapped
+ * alone and each page costs only on its first touch; smaller ones share
+ * huge-page slabs (util/zeroed.c).  Free with the same size; the blocks
+ * may be made and freed from any thread. */
 #ifndef WS_ZEROED_H
 #define WS_ZEROED_H
 
