@@ -47,7 +47,7 @@ falru *falru_new(uint32_t lines, ws_error *err)
     while (lines && ((size_t)1 << bits) < 2 * (size_t)lines)
         bits++;
     /* One block from the shared slabs rather than two from the heap: an
-     * L1 of every SM has one, 160 of them on Volta, and the heap's pages
+     * L1 of every SM has one, up to 160 on Volta, and the heap's pages
      * each cost a fault (bench/RESULTS.md, "Branch kern41"). */
     size_t at = 0, nodes = ws_zeroed_carve(&at, (size_t)lines * sizeof *f->nodes),
            buckets = ws_zeroed_carve(&at, ((size_t)1 << bits) * sizeof *f->buckets);

@@ -2,12 +2,12 @@
  *
  * A block of up to SLAB_SHARE bytes is carved from a shared slab instead of
  * being mapped alone.  A replay's caches then cost a few mmaps and munmaps
- * instead of one each (2dconv on Volta made 190 blocks), and every munmap
+ * instead of one each (2dconv on Volta mapped 224 caches), and every munmap
  * of a process with threads interrupts the other CPUs to flush their TLBs.
  * The slab asks for transparent huge pages: a cache's set-up writes its
  * tags at once (cache_new), and one 2 MiB fault costs about what 70 small
- * ones do (bench/RESULTS.md, "Branch kern41": 2dconv on Volta took 2,699
- * page faults, 1,361 so).  Where the system gives no huge page the slab
+ * ones do (bench/RESULTS.md, "Branch kern41": 2dconv on Volta took 2,460
+ * page faults, 1,117 so).  Where the system gives no huge page the slab
  * simply gets small ones.
  *
  * Carving only moves forward, so what a slab hands out was never handed
@@ -17,7 +17,6 @@
 #include "util/zeroed.h"
 
 #include <pthread.h>
-#include <stdint.h>
 #include <sys/mman.h>
 
 #define SLAB_BYTES ((size_t)4 << 20)
