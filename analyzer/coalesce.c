@@ -147,13 +147,14 @@ static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t 
 
 /* Every active lane's element in ascending order of first line: lane
  * order (from the highest lane when `descending`) if that ascends, else
- * sorted by address. */
+ * sorted by address.  Elements aligned to their size (most) lie inside
+ * one 64-bit word of one line, and take the shortest loop. */
 static inline __attribute__((always_inline)) void
-coalesce_lanes(group_out *g, const wst_record *record, uint32_t active,
-                           int descending)
+coalesce_lanes(group_out *g, const wst_record *record, uint32_t active, int descending)
 {
     uint64_t starts[WST_WARP_SIZE];
     unsigned n = 0, size = record->size, shift = g->shift;
+    uint64_t misaligned = 0;
     int ascending = 1;
     while (active) {
         unsigned lane = descending ? 31u - (unsigned)__builtin_clz(active)
@@ -161,6 +162,7 @@ coalesce_lanes(group_out *g, const wst_record *record, uint32_t active,
         active &= ~(UINT32_C(1) << lane);
         uint64_t addr = record->addr[lane];
         ascending &= n == 0 || addr >> shift >= starts[n - 1] >> shift;
+        misaligned |= addr;
         starts[n++] = addr;
     }
     for (unsigned i = 1; !ascending && i < n; i++) { /* insertion: a group is short */
@@ -170,8 +172,19 @@ coalesce_lanes(group_out *g, const wst_record *record, uint32_t active,
             starts[at] = starts[at - 1];
         starts[at] = addr;
     }
-    for (unsigned i = 0; i < n; i++)
-        coalesce_element(g, starts[i], size);
+    if (misaligned & (size - 1)) {
+        for (unsigned i = 0; i < n; i++)
+            coalesce_element(g, starts[i], size);
+        return;
+    }
+    uint64_t ones = (UINT64_C(1) << size) - 1, in_line = (UINT64_C(1) << shift) - 1;
+    ws_request *req = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t addr = starts[i], offset = addr & in_line;
+        if (addr >> shift != g->at)
+            req = coalesce_request(g, addr >> shift);
+        req->byte_mask[offset / 64] |= ones << offset % 64;
+    }
 }
 
 /* A request's distinct bytes and sectors, from its byte mask. */
