@@ -60,6 +60,17 @@ static inline ws_request *coalesce_request(group_out *g, uint64_t line)
     return req;
 }
 
+/* coalesce_request() for a mark whose lines may come out of order: NULL
+ * when `line` would go between two requests (or below the one before the
+ * last), which only sorting puts right. */
+static inline ws_request *coalesce_request_in_order(group_out *g, uint64_t line)
+{
+    if (g->count && line < g->at &&
+        !(line + 1 == g->at && g->count >= 2 && g->out[g->count - 2].line_addr == line << g->shift))
+        return NULL;
+    return coalesce_request(g, line);
+}
+
 /* Sets bits [offset, offset + length) of a line's byte mask; length <= 16
  * and the range lies inside the line. */
 static inline void coalesce_mark_bytes(uint64_t *mask, unsigned offset, unsigned length)
@@ -145,6 +156,68 @@ static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t 
            record->addr[lo] <= UINT64_MAX - reach;
 }
 
+/* Bytes first..last (inclusive) a line at a time, unless a line would
+ * come out of order: -1. */
+static inline __attribute__((always_inline)) int
+coalesce_range_in_order(group_out *g, uint64_t first, uint64_t last)
+{
+    unsigned in_line = (1u << g->shift) - 1, lo = (unsigned)first & in_line;
+    uint64_t line = first >> g->shift, end = last >> g->shift;
+    ws_request *req = coalesce_request_in_order(g, line);
+    if (!req)
+        return -1;
+    for (; line < end; lo = 0) {
+        coalesce_mark_range(req->byte_mask, lo, in_line);
+        req = coalesce_request(g, ++line);
+    }
+    coalesce_mark_range(req->byte_mask, lo, (unsigned)last & in_line);
+    return 0;
+}
+
+/* The lanes of `active` in lane order as ranges of adjacent or
+ * overlapping elements, each marked as it ends: coalesced and tiled
+ * instructions are a few ranges, found a lane at a time with no sorting.
+ * -1 (the requests made so far to be dropped) when a line would come out
+ * of order or an element reach 2^64 - 1. */
+static inline __attribute__((always_inline)) int
+coalesce_in_lane_order(group_out *g, const wst_record *record, uint32_t active)
+{
+    uint64_t size = record->size, below_top = UINT64_MAX - size, first = 0, last = 0;
+    int open = 0;
+    while (active) {
+        unsigned lane = (unsigned)__builtin_ctz(active);
+        active &= active - 1;
+        uint64_t addr = record->addr[lane];
+        if (addr > below_top) /* so that last + 1 below cannot wrap */
+            return -1;
+        if (open && addr - first <= last + 1 - first) { /* first <= addr <= last + 1 */
+            if (addr + size - 1 > last)
+                last = addr + size - 1;
+            continue;
+        }
+        if (open && coalesce_range_in_order(g, first, last) != 0)
+            return -1;
+        first = addr;
+        last = addr + size - 1;
+        open = 1;
+    }
+    return coalesce_range_in_order(g, first, last);
+}
+
+/* Whether a group's lanes look like ranges of adjacent elements, worth
+ * taking in lane order: an affine record's elements touch or overlap
+ * (0 < stride <= size; stride 0 and stride = size take shorter paths), or
+ * a record's first two active lanes' elements do. */
+static int coalesce_looks_like_ranges(const wst_record *record, int affine, uint64_t stride,
+                                      uint32_t active)
+{
+    uint64_t size = record->size;
+    if (affine)
+        return stride <= size;
+    uint32_t rest = active & (active - 1);
+    return rest && record->addr[__builtin_ctz(rest)] - record->addr[__builtin_ctz(active)] <= size;
+}
+
 /* Every active lane's element in ascending order of first line: lane
  * order (from the highest lane when `descending`) if that ascends, else
  * sorted by address.  Elements aligned to their size (most) lie inside
@@ -216,8 +289,12 @@ coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t g
         coalesce_element(&g, record->addr[__builtin_ctz(active)], record->size);
     else if (affine && stride == record->size && coalesce_no_wrap(record, active, stride))
         coalesce_runs(&g, record, active);
-    else
+    else if (!coalesce_looks_like_ranges(record, affine, stride, active) ||
+             coalesce_in_lane_order(&g, record, active) != 0) {
+        g.count = 0;
+        g.at = UINT64_MAX;
         coalesce_lanes(&g, record, active, affine && (int64_t)stride < 0);
+    }
     for (unsigned i = 0; i < g.count; i++)
         coalesce_count_bytes(&out[i], 1u << shift);
     return g.count;
