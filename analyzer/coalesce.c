@@ -273,6 +273,38 @@ static void coalesce_count_bytes(ws_request *req, unsigned line_bytes)
     req->sector_mask = (uint8_t)sectors;
 }
 
+/* Whether an affine group's elements lie one to a line, each at the same
+ * offset in its own line and inside it: a positive stride that is a
+ * multiple of the line size (a column read down, lines apart), not
+ * wrapping. */
+static int coalesce_lines_apart(const wst_record *record, uint64_t stride, uint32_t active,
+                                unsigned shift)
+{
+    uint64_t in_line = (UINT64_C(1) << shift) - 1;
+    return stride && (int64_t)stride > 0 && !(stride & in_line) &&
+           (record->addr[__builtin_ctz(active)] & in_line) + record->size <= in_line + 1 &&
+           coalesce_no_wrap(record, active, stride);
+}
+
+/* coalesce_lines_apart()'s group: one request per active lane, all with
+ * the same bytes of their lines, in lane order. */
+static unsigned coalesce_one_per_lane(const wst_record *record, uint32_t active, unsigned shift,
+                                      const ws_request *blank, unsigned first_index,
+                                      ws_request *out)
+{
+    ws_request same = *blank;
+    unsigned offset = (unsigned)record->addr[__builtin_ctz(active)] & ((1u << shift) - 1);
+    coalesce_mark_bytes(same.byte_mask, offset, record->size);
+    coalesce_count_bytes(&same, 1u << shift);
+    unsigned count = 0;
+    for (; active; active &= active - 1, count++) {
+        out[count] = same;
+        out[count].line_addr = record->addr[__builtin_ctz(active)] >> shift << shift;
+        out[count].index = (uint8_t)(first_index + count);
+    }
+    return count;
+}
+
 /* The requests of the lanes of `group` in out[]; returns their count.
  * Not inlined: its helpers are, so that the group's state stays in
  * registers. */
@@ -283,6 +315,8 @@ coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t g
     uint32_t active = record->mask & group;
     if (!active)
         return 0;
+    if (affine && coalesce_lines_apart(record, stride, active, shift))
+        return coalesce_one_per_lane(record, active, shift, blank, first_index, out);
     group_out g = {.out = out, .first_index = first_index, .shift = shift, .at = UINT64_MAX,
                    .blank = blank};
     if (affine && stride == 0) /* a broadcast: the lowest active lane's bytes */

@@ -116,6 +116,33 @@ Test(coalesce_paths, negative_stride_ascends_from_the_top_lane)
     expect_request(&out[0], 0x1080, 16, 0x8, 0, UINT64_C(0x0f0f0f0f) << 32);
 }
 
+/* Lanes whole lines apart (a column read down): one request per active
+ * lane, each with the same bytes of its line.  Stride 256, 4 B from 0x1008,
+ * lanes 0, 1 and 3, 128 B lines: lines 0x1000, 0x1100 and 0x1300, bytes
+ * 8-11 of each (4 bytes, sector 0), in lane order.  From 0x107e each
+ * element runs on into the next line: two requests per lane. */
+Test(coalesce_paths, lanes_whole_lines_apart)
+{
+    wst_record rec = affine_record(0x1008, 256, 4, 0xb);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    cr_assert_eq(affine(&rec, 256, 128, 0, out), 3);
+    expect_request(&out[0], 0x1000, 4, 0x1, 0xf00, 0);
+    expect_request(&out[1], 0x1100, 4, 0x1, 0xf00, 0);
+    expect_request(&out[2], 0x1300, 4, 0x1, 0xf00, 0);
+    for (unsigned i = 0; i < 3; i++) {
+        cr_assert_eq(out[i].index, i);
+        cr_assert_eq(out[i].req_count, 3);
+        cr_assert_eq(out[i].pc, 9);
+    }
+
+    rec = affine_record(0x107e, 256, 4, 0x3);
+    cr_assert_eq(affine(&rec, 256, 128, 0, out), 4);
+    expect_request(&out[0], 0x1000, 2, 0x8, 0, UINT64_C(3) << 62);
+    expect_request(&out[1], 0x1080, 2, 0x1, 0x3, 0);
+    expect_request(&out[2], 0x1100, 2, 0x8, 0, UINT64_C(3) << 62);
+    expect_request(&out[3], 0x1180, 2, 0x1, 0x3, 0);
+}
+
 /* The requests a lane group should make, found byte by byte (docs/metrics.md
  * §2): every line an active lane's element touches (cut at 2^64 - 1),
  * ascending, with the bytes asked for.  Returns the count. */
@@ -183,7 +210,8 @@ static uint64_t next_random(uint64_t *seed)
 }
 
 /* Property: for random affine records (strides zero, equal to the size,
- * small, negative, larger than a line or huge; full, single-run, random
+ * small, negative, larger than a line, whole lines apart (either way) or
+ * huge; full, single-run, random
  * and single-lane masks; aligned, misaligned and near-2^64 bases; 32 to
  * 256 B lines; whole-warp and half-warp) the affine paths give exactly the
  * general path's requests, and both the bytes found one by one. */
@@ -201,8 +229,9 @@ Test(coalesce_paths, random_affine_records_equal_general_path_and_bytes)
         case 3: base = (next_random(&seed) % 4096) * 16; break;
         default: base = (next_random(&seed) % 4096) * 128 + size * (r >> 8 & 7); break;
         }
-        int64_t stride;
-        switch ((r >> 3) % 8) {
+        coalesce_config config = {.line_bytes = 32u << (r >> 10) % 4u, .half_warp = (int)(r >> 12 & 1)};
+        int64_t stride, lines = (int64_t)(next_random(&seed) % 40);
+        switch ((r >> 3) % 10) {
         case 0: stride = 0; break;
         case 1: stride = size; break;
         case 2: stride = -(int64_t)size; break;
@@ -210,7 +239,9 @@ Test(coalesce_paths, random_affine_records_equal_general_path_and_bytes)
         case 4: stride = (int64_t)(next_random(&seed) % 601) - 300; break;
         case 5: stride = (int64_t)next_random(&seed); break;
         case 6: stride = (int64_t)(next_random(&seed) % 5000); break;
-        default: stride = (int64_t)size * (int64_t)(next_random(&seed) % 5); break;
+        case 7: stride = (int64_t)size * (int64_t)(next_random(&seed) % 5); break;
+        case 8: stride = (lines + 1) * config.line_bytes; break; /* one line apart or more */
+        default: stride = -lines * config.line_bytes; break;
         }
         uint32_t mask;
         switch ((r >> 6) % 5) {
@@ -224,7 +255,6 @@ Test(coalesce_paths, random_affine_records_equal_general_path_and_bytes)
         default: mask = (uint32_t)(next_random(&seed) & next_random(&seed)); break;
         }
         wst_record rec = affine_record(base, (uint64_t)stride, size, mask);
-        coalesce_config config = {.line_bytes = 32u << (r >> 10) % 4u, .half_warp = (int)(r >> 12 & 1)};
         ws_request got[COALESCE_MAX_REQUESTS], want[COALESCE_MAX_REQUESTS];
         memset(got, 0xa5, sizeof got);
         memset(want, 0x5a, sizeof want);
