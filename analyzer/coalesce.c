@@ -221,8 +221,10 @@ static int coalesce_looks_like_ranges(const wst_record *record, int affine, uint
 /* Every active lane's element in ascending order of first line: lane
  * order (from the highest lane when `descending`) if that ascends, else
  * sorted by address.  Elements aligned to their size (most) lie inside
- * one 64-bit word of one line, and take the shortest loop. */
-static inline __attribute__((always_inline)) void
+ * one 64-bit word and one sector of one line, and take the shortest loop,
+ * which also counts the requests' bytes and sectors as it goes while no
+ * two elements share a byte.  Returns whether they are counted. */
+static inline __attribute__((always_inline)) int
 coalesce_lanes(group_out *g, const wst_record *record, uint32_t active, int descending)
 {
     uint64_t starts[WST_WARP_SIZE];
@@ -248,16 +250,22 @@ coalesce_lanes(group_out *g, const wst_record *record, uint32_t active, int desc
     if (misaligned & (size - 1)) {
         for (unsigned i = 0; i < n; i++)
             coalesce_element(g, starts[i], size);
-        return;
+        return 0;
     }
-    uint64_t ones = (UINT64_C(1) << size) - 1, in_line = (UINT64_C(1) << shift) - 1;
+    uint64_t ones = (UINT64_C(1) << size) - 1, in_line = (UINT64_C(1) << shift) - 1, end = 0;
     ws_request *req = NULL;
+    int disjoint = 1;
     for (unsigned i = 0; i < n; i++) {
         uint64_t addr = starts[i], offset = addr & in_line;
         if (addr >> shift != g->at)
             req = coalesce_request(g, addr >> shift);
         req->byte_mask[offset / 64] |= ones << offset % 64;
+        req->bytes_used = (uint16_t)(req->bytes_used + size);
+        req->sector_mask |= (uint8_t)(1u << offset / REQUEST_SECTOR_BYTES);
+        disjoint &= i == 0 || addr > end; /* above the element before: no byte twice */
+        end = addr + size - 1;
     }
+    return disjoint;
 }
 
 /* A request's distinct bytes and sectors, from its byte mask. */
@@ -319,6 +327,7 @@ coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t g
         return coalesce_one_per_lane(record, active, shift, blank, first_index, out);
     group_out g = {.out = out, .first_index = first_index, .shift = shift, .at = UINT64_MAX,
                    .blank = blank};
+    int counted = 0;
     if (affine && stride == 0) /* a broadcast: the lowest active lane's bytes */
         coalesce_element(&g, record->addr[__builtin_ctz(active)], record->size);
     else if (affine && stride == record->size && coalesce_no_wrap(record, active, stride))
@@ -327,9 +336,9 @@ coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t g
              coalesce_in_lane_order(&g, record, active) != 0) {
         g.count = 0;
         g.at = UINT64_MAX;
-        coalesce_lanes(&g, record, active, affine && (int64_t)stride < 0);
+        counted = coalesce_lanes(&g, record, active, affine && (int64_t)stride < 0);
     }
-    for (unsigned i = 0; i < g.count; i++)
+    for (unsigned i = 0; !counted && i < g.count; i++)
         coalesce_count_bytes(&out[i], 1u << shift);
     return g.count;
 }
