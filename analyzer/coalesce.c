@@ -1,21 +1,24 @@
 /* analyzer/coalesce.c: warp instruction -> cache requests (docs/metrics.md §2).
  *
  * One lane group at a time (the warp, or each half-warp): its active
- * lanes' elements are marked, in ascending order of their first line, into
- * the group's requests, and each request's distinct bytes and sectors are
- * counted from its byte mask at the end.  In that order an element's first
- * line is the last request's, the one before it (the previous element ran
- * on into the next line: docs/metrics.md §2 counts it in both), or a new
- * one above them, so the requests come out ascending by line (the §2
- * decision) with no search.
+ * lanes' elements, or ranges of adjacent elements, are marked in
+ * ascending order of their first line into the group's requests.  In that
+ * order a mark's first line is the last request's, the one before it (the
+ * previous element ran on into the next line: docs/metrics.md §2 counts
+ * it in both), or a new one above them, so the requests come out
+ * ascending by line (the §2 decision) with no search; a request's
+ * distinct bytes and sectors are counted from its byte mask at the end,
+ * or as it is marked where no two elements share a byte.
  *
- * The order comes free for most instructions: an affine record's lanes
- * ascend in lane order (descending for a negative stride) unless the
- * addresses wrap, and other records' lanes often do too; the rest are
- * sorted.  Two affine shapes take shorter paths: a broadcast (stride 0)
- * asks for the lowest active lane's element, and adjacent elements
- * (stride = size) are one byte range per run of active lanes, found from
- * the mask and marked a line at a time. */
+ * The order comes free for most instructions.  Affine records (lane l at
+ * addr[0] + l × stride) whose addresses do not wrap: one byte range (a
+ * broadcast's one element, or one run of adjacent elements) in whole-warp
+ * mode is cut into its lines in closed form; adjacent elements (stride =
+ * size) are one range per run of active lanes, found from the mask; lanes
+ * whole lines apart make one request each from one template.  Other
+ * groups are taken in lane order, as ranges when their first two lanes'
+ * elements touch (tiles, rows of a stencil), and fall back to their
+ * element starts sorted when a line would come out of order. */
 #include "analyzer/coalesce.h"
 
 #include <string.h>
@@ -115,49 +118,8 @@ coalesce_element(group_out *g, uint64_t addr, unsigned size)
     }
 }
 
-/* Bytes first..last (inclusive), whose first line is at or above the last
- * request's, a line at a time. */
-static inline __attribute__((always_inline)) void
-coalesce_range(group_out *g, uint64_t first, uint64_t last)
-{
-    unsigned in_line = (1u << g->shift) - 1, lo = (unsigned)first & in_line;
-    uint64_t line = first >> g->shift, end = last >> g->shift;
-    ws_request *req = coalesce_request(g, line);
-    for (; line < end; lo = 0) {
-        coalesce_mark_range(req->byte_mask, lo, in_line);
-        req = coalesce_request(g, ++line);
-    }
-    coalesce_mark_range(req->byte_mask, lo, (unsigned)last & in_line);
-}
-
-/* Adjacent elements (stride = size, addresses not wrapping): each run of
- * active lanes is one range, found from the mask a run at a time. */
-static inline __attribute__((always_inline)) void
-coalesce_runs(group_out *g, const wst_record *record, uint32_t active)
-{
-    unsigned size = record->size;
-    while (active) {
-        unsigned lo = (unsigned)__builtin_ctz(active);
-        uint64_t run = (uint64_t)active >> lo;
-        unsigned lanes = (unsigned)__builtin_ctzll(~run); /* run < 2^32: ~run has a zero */
-        active &= (uint32_t)~(((UINT64_C(1) << lanes) - 1) << lo);
-        uint64_t first = record->addr[lo], last = first + ((uint64_t)lanes * size - 1);
-        coalesce_range(g, first, last < first ? UINT64_MAX : last);
-    }
-}
-
-/* Whether the lanes of `active` (not empty), lane l at addr[lowest] +
- * (l - lowest) × stride for a positive stride, ascend without wrapping. */
-static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t stride)
-{
-    unsigned lo = (unsigned)__builtin_ctz(active), hi = 31u - (unsigned)__builtin_clz(active);
-    uint64_t reach;
-    return !__builtin_mul_overflow((uint64_t)(hi - lo), stride, &reach) &&
-           record->addr[lo] <= UINT64_MAX - reach;
-}
-
-/* Bytes first..last (inclusive) a line at a time, unless a line would
- * come out of order: -1. */
+/* Bytes first..last (inclusive) a line at a time; -1, marking nothing, if
+ * the first line would come out of order (coalesce_request_in_order). */
 static inline __attribute__((always_inline)) int
 coalesce_range_in_order(group_out *g, uint64_t first, uint64_t last)
 {
@@ -172,6 +134,32 @@ coalesce_range_in_order(group_out *g, uint64_t first, uint64_t last)
     }
     coalesce_mark_range(req->byte_mask, lo, (unsigned)last & in_line);
     return 0;
+}
+
+/* Adjacent elements (stride = size, addresses not wrapping): each run of
+ * active lanes is one range, found from the mask a run at a time. */
+static inline __attribute__((always_inline)) void
+coalesce_runs(group_out *g, const wst_record *record, uint32_t active)
+{
+    unsigned size = record->size;
+    while (active) {
+        unsigned lo = (unsigned)__builtin_ctz(active);
+        uint64_t run = (uint64_t)active >> lo;
+        unsigned lanes = (unsigned)__builtin_ctzll(~run); /* run < 2^32: ~run has a zero */
+        active &= (uint32_t)~(((UINT64_C(1) << lanes) - 1) << lo);
+        uint64_t first = record->addr[lo], last = first + ((uint64_t)lanes * size - 1);
+        coalesce_range_in_order(g, first, last < first ? UINT64_MAX : last); /* runs ascend */
+    }
+}
+
+/* Whether the lanes of `active` (not empty), lane l at addr[lowest] +
+ * (l - lowest) × stride for a positive stride, ascend without wrapping. */
+static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t stride)
+{
+    unsigned lo = (unsigned)__builtin_ctz(active), hi = 31u - (unsigned)__builtin_clz(active);
+    uint64_t reach;
+    return !__builtin_mul_overflow((uint64_t)(hi - lo), stride, &reach) &&
+           record->addr[lo] <= UINT64_MAX - reach;
 }
 
 /* The lanes of `active` in lane order as ranges of adjacent or
