@@ -1,32 +1,14 @@
 /* tests/test_coalesce_paths.c: the coalescer's shorter paths (analyzer/coalesce.c)
  * give exactly the requests of docs/metrics.md §2: the closed form for an
- * affine record of one byte range, runs of adjacent elements, lanes taken
- * in lane order or sorted, on hand-worked records and on many random ones
- * checked against the general path and against the bytes one by one. */
+ * affine record of one byte range, runs of adjacent elements, lanes whole
+ * lines apart, lanes taken in lane order or sorted, on hand-worked records
+ * and on many random ones checked against the general path and against
+ * the bytes one by one (tests/coalesce_bytes.c). */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "analyzer/coalesce.h"
-
-/* A load record, lane l at base + l × stride (mod 2^64), `mask` active. */
-static wst_record affine_record(uint64_t base, uint64_t stride, unsigned size, uint32_t mask)
-{
-    wst_record rec;
-    memset(&rec, 0, sizeof rec);
-    rec.cta = 11;
-    rec.warp = 4;
-    rec.pc = 9;
-    rec.kind = WST_LOAD;
-    rec.space = WST_GLOBAL;
-    rec.cache_op = WST_OP_CG;
-    rec.size = (uint8_t)size;
-    rec.has_sm = 1;
-    rec.sm = 6;
-    rec.mask = mask;
-    for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++)
-        rec.addr[lane] = base + lane * stride;
-    return rec;
-}
+#include "tests/coalesce_bytes.h"
 
 static int affine(const wst_record *rec, uint64_t stride, unsigned line, int half_warp,
                   ws_request *out)
@@ -56,7 +38,7 @@ static void expect_request(const ws_request *req, uint64_t line_addr, unsigned b
  * 0-67 (68 bytes, sectors 0-2).  The metadata is the record's. */
 Test(coalesce_paths, one_range_across_two_lines)
 {
-    wst_record rec = affine_record(0x1044, 4, 4, UINT32_MAX);
+    wst_record rec = coalesce_test_record(UINT32_MAX, 0x1044, 4, 4);
     ws_request out[COALESCE_MAX_REQUESTS];
     cr_assert_eq(affine(&rec, 4, 128, 0, out), 2);
     expect_request(&out[0], 0x1000, 60, 0xc, 0, ~UINT64_C(0) << 4);
@@ -66,11 +48,11 @@ Test(coalesce_paths, one_range_across_two_lines)
         cr_assert_eq(out[i].req_count, 2);
         cr_assert_eq(out[i].group, 0);
         cr_assert_eq(out[i].kernel, 3);
-        cr_assert_eq(out[i].cta, 11);
-        cr_assert_eq(out[i].warp, 4);
-        cr_assert_eq(out[i].pc, 9);
-        cr_assert_eq(out[i].cache_op, WST_OP_CG);
-        cr_assert_eq(out[i].sm, 6);
+        cr_assert_eq(out[i].cta, 7);
+        cr_assert_eq(out[i].warp, 3);
+        cr_assert_eq(out[i].pc, 5);
+        cr_assert_eq(out[i].cache_op, WST_OP_CA);
+        cr_assert_eq(out[i].sm, 9);
     }
 }
 
@@ -79,7 +61,7 @@ Test(coalesce_paths, one_range_across_two_lines)
  * 20-31 (12) and line 32 bytes 0-19 (20), sector 0 each. */
 Test(coalesce_paths, one_run_of_lanes)
 {
-    wst_record rec = affine_record(0, 4, 4, 0x1fe0);
+    wst_record rec = coalesce_test_record(0x1fe0, 0, 4, 4);
     ws_request out[COALESCE_MAX_REQUESTS];
     cr_assert_eq(affine(&rec, 4, 128, 0, out), 1);
     expect_request(&out[0], 0, 32, 0x3, ((UINT64_C(1) << 32) - 1) << 20, 0);
@@ -94,13 +76,13 @@ Test(coalesce_paths, one_run_of_lanes)
  * At the top of the address space a 16 B element is cut at 2^64 - 1. */
 Test(coalesce_paths, broadcast_element)
 {
-    wst_record rec = affine_record(0x2ffc, 0, 8, 0xfffffff8u);
+    wst_record rec = coalesce_test_record(0xfffffff8u, 0x2ffc, 0, 8);
     ws_request out[COALESCE_MAX_REQUESTS];
     cr_assert_eq(affine(&rec, 0, 128, 0, out), 2);
     expect_request(&out[0], 0x2f80, 4, 0x8, 0, UINT64_C(0xf) << 60);
     expect_request(&out[1], 0x3000, 4, 0x1, 0xf, 0);
 
-    rec = affine_record(UINT64_MAX - 3, 0, 16, UINT32_MAX);
+    rec = coalesce_test_record(UINT32_MAX, UINT64_MAX - 3, 0, 16);
     cr_assert_eq(affine(&rec, 0, 128, 0, out), 1);
     expect_request(&out[0], UINT64_MAX - 127, 4, 0x8, 0, UINT64_C(0xf) << 60);
 }
@@ -110,7 +92,7 @@ Test(coalesce_paths, broadcast_element)
  * 96-99, 104-107, 112-115, 120-123 (16 bytes, sector 3). */
 Test(coalesce_paths, negative_stride_ascends_from_the_top_lane)
 {
-    wst_record rec = affine_record(0x10f8, (uint64_t)-8, 4, 0xf);
+    wst_record rec = coalesce_test_record(0xf, 0x10f8, (uint64_t)-8, 4);
     ws_request out[COALESCE_MAX_REQUESTS];
     cr_assert_eq(affine(&rec, (uint64_t)-8, 128, 0, out), 1);
     expect_request(&out[0], 0x1080, 16, 0x8, 0, UINT64_C(0x0f0f0f0f) << 32);
@@ -123,7 +105,7 @@ Test(coalesce_paths, negative_stride_ascends_from_the_top_lane)
  * element runs on into the next line: two requests per lane. */
 Test(coalesce_paths, lanes_whole_lines_apart)
 {
-    wst_record rec = affine_record(0x1008, 256, 4, 0xb);
+    wst_record rec = coalesce_test_record(0xb, 0x1008, 256, 4);
     ws_request out[COALESCE_MAX_REQUESTS];
     cr_assert_eq(affine(&rec, 256, 128, 0, out), 3);
     expect_request(&out[0], 0x1000, 4, 0x1, 0xf00, 0);
@@ -132,75 +114,15 @@ Test(coalesce_paths, lanes_whole_lines_apart)
     for (unsigned i = 0; i < 3; i++) {
         cr_assert_eq(out[i].index, i);
         cr_assert_eq(out[i].req_count, 3);
-        cr_assert_eq(out[i].pc, 9);
+        cr_assert_eq(out[i].pc, 5);
     }
 
-    rec = affine_record(0x107e, 256, 4, 0x3);
+    rec = coalesce_test_record(0x3, 0x107e, 256, 4);
     cr_assert_eq(affine(&rec, 256, 128, 0, out), 4);
     expect_request(&out[0], 0x1000, 2, 0x8, 0, UINT64_C(3) << 62);
     expect_request(&out[1], 0x1080, 2, 0x1, 0x3, 0);
     expect_request(&out[2], 0x1100, 2, 0x8, 0, UINT64_C(3) << 62);
     expect_request(&out[3], 0x1180, 2, 0x1, 0x3, 0);
-}
-
-/* The requests a lane group should make, found byte by byte (docs/metrics.md
- * §2): every line an active lane's element touches (cut at 2^64 - 1),
- * ascending, with the bytes asked for.  Returns the count. */
-static int bytes_one_by_one(const wst_record *rec, unsigned line, unsigned lo, unsigned hi,
-                            uint64_t *lines, uint64_t masks[][REQUEST_MASK_WORDS])
-{
-    int n = 0;
-    for (unsigned lane = lo; lane < hi; lane++) {
-        if (!(rec->mask >> lane & 1))
-            continue;
-        for (unsigned b = 0; b < rec->size && rec->addr[lane] + b >= rec->addr[lane]; b++) {
-            uint64_t addr = rec->addr[lane] + b, at = addr / line * line;
-            int i = 0;
-            while (i < n && lines[i] < at)
-                i++;
-            if (i == n || lines[i] != at) {
-                memmove(&lines[i + 1], &lines[i], (size_t)(n - i) * sizeof *lines);
-                memmove(&masks[i + 1], &masks[i], (size_t)(n - i) * sizeof *masks);
-                memset(masks[i], 0, sizeof masks[i]);
-                lines[i] = at;
-                n++;
-            }
-            masks[i][(addr - at) / 64] |= UINT64_C(1) << ((addr - at) % 64);
-        }
-    }
-    return n;
-}
-
-/* Every request of `got` (n of them) is the one found byte by byte. */
-static void expect_bytes_one_by_one(const wst_record *rec, const coalesce_config *config,
-                                    const ws_request *got, int n, int iter)
-{
-    uint64_t lines[COALESCE_MAX_REQUESTS], masks[COALESCE_MAX_REQUESTS][REQUEST_MASK_WORDS];
-    int want = 0, groups = config->half_warp ? 2 : 1;
-    for (int g = 0; g < groups; g++) {
-        unsigned lo = config->half_warp ? (unsigned)g * 16 : 0, hi = config->half_warp ? lo + 16 : 32;
-        int m = bytes_one_by_one(rec, config->line_bytes, lo, hi, lines, masks);
-        for (int i = 0; i < m; i++, want++) {
-            cr_assert_lt(want, n, "iter %d: too few requests", iter);
-            const ws_request *req = &got[want];
-            unsigned bytes = 0, sectors = 0;
-            for (unsigned b = 0; b < config->line_bytes; b++)
-                if (masks[i][b / 64] >> (b % 64) & 1) {
-                    bytes++;
-                    sectors |= 1u << (b / REQUEST_SECTOR_BYTES);
-                }
-            cr_assert_eq(req->line_addr, lines[i], "iter %d request %d", iter, want);
-            cr_assert_eq(memcmp(req->byte_mask, masks[i], sizeof masks[i]), 0,
-                         "iter %d request %d", iter, want);
-            cr_assert_eq(req->bytes_used, bytes, "iter %d request %d", iter, want);
-            cr_assert_eq(req->sector_mask, sectors, "iter %d request %d", iter, want);
-            cr_assert_eq(req->group, g, "iter %d request %d", iter, want);
-            cr_assert_eq(req->index, want, "iter %d request %d", iter, want);
-        }
-    }
-    cr_assert_eq(n, want, "iter %d", iter);
-    for (int i = 0; i < n; i++)
-        cr_assert_eq(got[i].req_count, n, "iter %d", iter);
 }
 
 static uint64_t next_random(uint64_t *seed)
@@ -254,7 +176,7 @@ Test(coalesce_paths, random_affine_records_equal_general_path_and_bytes)
         case 3: mask = UINT32_C(1) << (next_random(&seed) % 32); break;
         default: mask = (uint32_t)(next_random(&seed) & next_random(&seed)); break;
         }
-        wst_record rec = affine_record(base, (uint64_t)stride, size, mask);
+        wst_record rec = coalesce_test_record(mask, base, (uint64_t)stride, size);
         ws_request got[COALESCE_MAX_REQUESTS], want[COALESCE_MAX_REQUESTS];
         memset(got, 0xa5, sizeof got);
         memset(want, 0x5a, sizeof want);
@@ -266,7 +188,7 @@ Test(coalesce_paths, random_affine_records_equal_general_path_and_bytes)
                      "iter %d: stride %lld size %u mask %#x base %#llx line %u half %d", iter,
                      (long long)stride, size, mask, (unsigned long long)base, config.line_bytes,
                      config.half_warp);
-        expect_bytes_one_by_one(&rec, &config, got, n, iter);
+        coalesce_expect_bytes(&rec, &config, got, n, iter);
     }
 }
 
@@ -282,7 +204,7 @@ Test(coalesce_paths, random_scattered_records_match_the_bytes)
         uint64_t r = next_random(&seed);
         uint64_t base = r % 3 == 0 ? UINT64_MAX - next_random(&seed) % 2000
                                    : next_random(&seed) % 100000;
-        wst_record rec = affine_record(base, size, size, (uint32_t)next_random(&seed));
+        wst_record rec = coalesce_test_record((uint32_t)next_random(&seed), base, size, size);
         if (r >> 4 & 1)
             rec.mask = UINT32_MAX;
         for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++) {
@@ -298,6 +220,6 @@ Test(coalesce_paths, random_scattered_records_match_the_bytes)
         ws_request got[COALESCE_MAX_REQUESTS];
         int n = coalesce_record(&config, &rec, 3, got, NULL, NULL);
         cr_assert_geq(n, 0);
-        expect_bytes_one_by_one(&rec, &config, got, n, iter);
+        coalesce_expect_bytes(&rec, &config, got, n, iter);
     }
 }
