@@ -162,34 +162,34 @@ static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t 
            record->addr[lo] <= UINT64_MAX - reach;
 }
 
-/* The lanes of `active` in lane order as ranges of adjacent or
- * overlapping elements, each marked as it ends: coalesced and tiled
- * instructions are a few ranges, found a lane at a time with no sorting.
- * -1 (the requests made so far to be dropped) when a line would come out
- * of order or an element reach 2^64 - 1. */
+/* The lanes of `active` in lane order as ranges: a lane whose element
+ * starts inside the one before it or right after it (neighbouring lanes,
+ * both active) continues that lane's range.  Which lanes do is found for
+ * the whole warp in one pass over the addresses, and each range is marked
+ * from its first and last lanes: coalesced and tiled instructions are a
+ * few ranges, with no sorting.  -1 (the requests made so far to be
+ * dropped) when a line would come out of order. */
 static inline __attribute__((always_inline)) int
 coalesce_in_lane_order(group_out *g, const wst_record *record, uint32_t active)
 {
-    uint64_t size = record->size, below_top = UINT64_MAX - size, first = 0, last = 0;
-    int open = 0;
-    while (active) {
-        unsigned lane = (unsigned)__builtin_ctz(active);
-        active &= active - 1;
-        uint64_t addr = record->addr[lane];
-        if (addr > below_top) /* so that last + 1 below cannot wrap */
+    uint64_t size = record->size;
+    uint32_t near = 0; /* bit l: addr[l] - addr[l - 1] in 0..size, modulo 2^64 */
+    for (unsigned lane = 1; lane < WST_WARP_SIZE; lane++)
+        near |= (uint32_t)(record->addr[lane] - record->addr[lane - 1] <= size) << lane;
+    uint32_t continues = active & active << 1 & near, firsts = active & ~continues;
+    while (firsts) {
+        unsigned lo = (unsigned)__builtin_ctz(firsts);
+        firsts &= firsts - 1;
+        unsigned hi = lo + (unsigned)__builtin_ctzll(~((uint64_t)continues >> (lo + 1)));
+        uint64_t first = record->addr[lo], end = record->addr[hi], last = end + (size - 1);
+        /* Elements ascend through the range, so the last lane's ends it,
+         * unless the addresses wrapped past 2^64 on the way (end < first:
+         * the range is at most 31 × 16 bytes long). */
+        if (end < first ||
+            coalesce_range_in_order(g, first, last < end ? UINT64_MAX : last) != 0)
             return -1;
-        if (open && addr - first <= last + 1 - first) { /* first <= addr <= last + 1 */
-            if (addr + size - 1 > last)
-                last = addr + size - 1;
-            continue;
-        }
-        if (open && coalesce_range_in_order(g, first, last) != 0)
-            return -1;
-        first = addr;
-        last = addr + size - 1;
-        open = 1;
     }
-    return coalesce_range_in_order(g, first, last);
+    return 0;
 }
 
 /* Whether a group's lanes look like ranges of adjacent elements, worth

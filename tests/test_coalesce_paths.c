@@ -125,6 +125,24 @@ Test(coalesce_paths, lanes_whole_lines_apart)
     expect_request(&out[3], 0x1180, 2, 0x1, 0x3, 0);
 }
 
+/* Lanes adjacent modulo 2^64: 4 B at 2^64 - 8, 2^64 - 4, then 0 and 4.
+ * Taken in lane order they would make one range wrapping past the top;
+ * sorted, line 0 has bytes 0-7 (sector 0) and comes first, the last line
+ * bytes 120-127 (sector 3), each 8 bytes. */
+Test(coalesce_paths, adjacent_lanes_wrapping_past_the_top)
+{
+    wst_record rec = coalesce_test_record(0xf, 0, 0, 4);
+    rec.addr[0] = UINT64_MAX - 7;
+    rec.addr[1] = UINT64_MAX - 3;
+    rec.addr[2] = 0;
+    rec.addr[3] = 4;
+    coalesce_config config = {.line_bytes = 128, .half_warp = 0};
+    ws_request out[COALESCE_MAX_REQUESTS];
+    cr_assert_eq(coalesce_record(&config, &rec, 3, out, NULL, NULL), 2);
+    expect_request(&out[0], 0, 8, 0x1, 0xff, 0);
+    expect_request(&out[1], UINT64_MAX - 127, 8, 0x8, 0, UINT64_C(0xff) << 56);
+}
+
 static uint64_t next_random(uint64_t *seed)
 {
     *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
