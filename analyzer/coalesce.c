@@ -37,6 +37,22 @@ int coalesce_config_check(const coalesce_config *config, ws_error *err)
     return 0;
 }
 
+/* A request of `record` (kernel index `kernel`) with its metadata and no
+ * line, bytes or place yet: the template of the record's requests. */
+static void coalesce_blank(const wst_record *record, uint32_t kernel, ws_request *blank)
+{
+    memset(blank, 0, sizeof *blank); /* padding too: requests compare whole */
+    blank->kind = record->kind;
+    blank->space = record->space;
+    blank->cache_op = record->cache_op;
+    blank->has_sm = record->has_sm;
+    blank->sm = record->sm;
+    blank->kernel = kernel;
+    blank->cta = record->cta;
+    blank->warp = record->warp;
+    blank->pc = record->pc;
+}
+
 /* One lane group's requests as they are made. */
 typedef struct group_out {
     ws_request *out;         /* the group's requests, ascending by line */
@@ -362,7 +378,7 @@ static int coalesce_range_requests(const wst_record *record, uint64_t first, uin
         unsigned lo = i == 0 ? (unsigned)first & in_line : 0;
         unsigned hi = line == end ? (unsigned)last & in_line : in_line;
         ws_request *req = &out[i];
-        memset(req, 0, sizeof *req); /* padding too: requests compare whole */
+        coalesce_blank(record, kernel, req); /* written in place: most ranges are one line */
         req->line_addr = line << shift;
         coalesce_mark_range(req->byte_mask, lo, hi);
         req->bytes_used = (uint16_t)(hi - lo + 1);
@@ -370,15 +386,6 @@ static int coalesce_range_requests(const wst_record *record, uint64_t first, uin
                                      ~((1u << lo / REQUEST_SECTOR_BYTES) - 1));
         req->index = (uint8_t)i;
         req->req_count = (uint8_t)count;
-        req->kind = record->kind;
-        req->space = record->space;
-        req->cache_op = record->cache_op;
-        req->has_sm = record->has_sm;
-        req->sm = record->sm;
-        req->kernel = kernel;
-        req->cta = record->cta;
-        req->warp = record->warp;
-        req->pc = record->pc;
     }
     return (int)count;
 }
@@ -402,16 +409,7 @@ coalesce_any(const coalesce_config *config, const wst_record *record, int affine
         return (int)count;
     }
     ws_request blank;
-    memset(&blank, 0, sizeof blank); /* padding too: requests compare whole */
-    blank.kind = record->kind;
-    blank.space = record->space;
-    blank.cache_op = record->cache_op;
-    blank.has_sm = record->has_sm;
-    blank.sm = record->sm;
-    blank.kernel = kernel;
-    blank.cta = record->cta;
-    blank.warp = record->warp;
-    blank.pc = record->pc;
+    coalesce_blank(record, kernel, &blank);
     unsigned groups = config->half_warp ? 2 : 1; /* half-warps: lanes 0-15 first, then 16-31 */
     uint32_t group = config->half_warp ? 0x0000ffffu : UINT32_MAX;
     for (unsigned i = 0; i < groups; i++, group = ~group) {
