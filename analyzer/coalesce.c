@@ -1,18 +1,24 @@
 /* analyzer/coalesce.c: warp instruction -> cache requests (docs/metrics.md §2).
  *
- * Per lane group: collect the first and last line of every active lane's
- * element into a sorted, duplicate-free array (insertion into a short sorted
- * array: lanes usually ascend, so the append fast path is taken), then mark
- * each lane's bytes in the request of its line(s).
+ * One lane group at a time (the warp, or each half-warp): its active
+ * lanes' elements, or ranges of adjacent elements, are marked in
+ * ascending order of their first line into the group's requests.  In that
+ * order a mark's first line is the last request's, the one before it (the
+ * previous element ran on into the next line: docs/metrics.md §2 counts
+ * it in both), or a new one above them, so the requests come out
+ * ascending by line (the §2 decision) with no search; a request's
+ * distinct bytes and sectors are counted from its byte mask at the end,
+ * or as it is marked where no two elements share a byte.
  *
- * First, though, every group tries a shorter path (coalesce_ranges): its
- * lanes taken in address order (lane order, or the reverse for an affine
- * record with a negative stride) as ranges of adjacent elements, whose
- * lines are appended as they ascend (a lane coming back to a line already
- * requested finds it) with no sorting.  Most instructions are coalesced,
- * strided or tiled and take it; the rest (a new line that would go between
- * two, as gathers make, or addresses wrapping) fall back to the general
- * path, with the same requests. */
+ * The order comes free for most instructions.  Affine records (lane l at
+ * addr[0] + l × stride) whose addresses do not wrap: one byte range (a
+ * broadcast's one element, or one run of adjacent elements) in whole-warp
+ * mode is cut into its lines in closed form; adjacent elements (stride =
+ * size) are one range per run of active lanes, found from the mask; lanes
+ * whole lines apart make one request each from one template.  Other
+ * groups are taken in lane order, as ranges when their first two lanes'
+ * elements touch (tiles, rows of a stencil), and fall back to their
+ * element starts sorted when a line would come out of order. */
 #include "analyzer/coalesce.h"
 
 #include <string.h>
@@ -31,41 +37,62 @@ int coalesce_config_check(const coalesce_config *config, ws_error *err)
     return 0;
 }
 
-/* Inserts `line` into the sorted unique array lines[0..*count). */
-static void coalesce_insert_line(uint64_t *lines, unsigned *count, uint64_t line)
+/* A request of `record` (kernel index `kernel`) with its metadata and no
+ * line, bytes or place yet: the template of the record's requests. */
+static void coalesce_blank(const wst_record *record, uint32_t kernel, ws_request *blank)
 {
-    unsigned n = *count;
-    if (n == 0 || line > lines[n - 1]) {
-        lines[(*count)++] = line;
-        return;
-    }
-    unsigned at = n;
-    while (at > 0 && lines[at - 1] > line)
-        at--;
-    if (at > 0 && lines[at - 1] == line)
-        return;
-    memmove(&lines[at + 1], &lines[at], (n - at) * sizeof *lines);
-    lines[at] = line;
-    (*count)++;
+    memset(blank, 0, sizeof *blank); /* padding too: requests compare whole */
+    blank->kind = record->kind;
+    blank->space = record->space;
+    blank->cache_op = record->cache_op;
+    blank->has_sm = record->has_sm;
+    blank->sm = record->sm;
+    blank->kernel = kernel;
+    blank->cta = record->cta;
+    blank->warp = record->warp;
+    blank->pc = record->pc;
 }
 
-/* Index of `line` in the sorted array; it is known to be there. */
-static unsigned coalesce_find_line(const uint64_t *lines, unsigned count, uint64_t line)
+/* One lane group's requests as they are made. */
+typedef struct group_out {
+    ws_request *out;         /* the group's requests, ascending by line */
+    unsigned count;
+    unsigned first_index;    /* the instruction's requests before this group's */
+    unsigned shift;          /* log2 of the line size */
+    uint64_t at;             /* the line number of out[count - 1]; UINT64_MAX: none */
+    const ws_request *blank; /* the record's metadata, no line, no bytes */
+} group_out;
+
+/* The request of line number `line`: the last one, the one before it, or
+ * a new one above them (see the top of this file). */
+static inline ws_request *coalesce_request(group_out *g, uint64_t line)
 {
-    unsigned lo = 0, hi = count - 1;
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        if (lines[mid] < line)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    if (line == g->at)
+        return &g->out[g->count - 1];
+    if (line + 1 == g->at) /* no line number reaches UINT64_MAX - 1 */
+        return &g->out[g->count - 2];
+    ws_request *req = &g->out[g->count];
+    memcpy(req, g->blank, sizeof *req);
+    req->line_addr = line << g->shift;
+    req->index = (uint8_t)(g->first_index + g->count++);
+    g->at = line;
+    return req;
 }
 
-/* Sets bits [offset, offset + length) of a line's byte mask; length ≤ 16 and
- * the range lies inside the line. */
-static void coalesce_mark_bytes(uint64_t *mask, unsigned offset, unsigned length)
+/* coalesce_request() for a mark whose lines may come out of order: NULL
+ * when `line` would go between two requests (or below the one before the
+ * last), which only sorting puts right. */
+static inline ws_request *coalesce_request_in_order(group_out *g, uint64_t line)
+{
+    if (g->count && line < g->at &&
+        !(line + 1 == g->at && g->count >= 2 && g->out[g->count - 2].line_addr == line << g->shift))
+        return NULL;
+    return coalesce_request(g, line);
+}
+
+/* Sets bits [offset, offset + length) of a line's byte mask; length <= 16
+ * and the range lies inside the line. */
+static inline void coalesce_mark_bytes(uint64_t *mask, unsigned offset, unsigned length)
 {
     unsigned word = offset / 64, bit = offset % 64;
     uint64_t ones = (UINT64_C(1) << length) - 1;
@@ -74,259 +101,323 @@ static void coalesce_mark_bytes(uint64_t *mask, unsigned offset, unsigned length
         mask[word + 1] |= ones >> (64 - bit);
 }
 
-/* Sets bits [lo, hi) of a line's byte mask; lo < hi ≤ line bytes. */
-static void coalesce_mark_range(uint64_t *mask, unsigned lo, unsigned hi)
+/* Sets bits lo..hi (inclusive, lo <= hi < line size) of a line's byte mask. */
+static inline void coalesce_mark_range(uint64_t *mask, unsigned lo, unsigned hi)
 {
-    if (hi - lo <= 16) { /* one element: coalesce_mark_bytes' two words at most */
-        coalesce_mark_bytes(mask, lo, hi - lo);
+    unsigned first = lo / 64, last = hi / 64;
+    uint64_t from = UINT64_MAX << (lo % 64), to = UINT64_MAX >> (63 - hi % 64);
+    if (first == last) {
+        mask[first] |= from & to;
         return;
     }
-    for (unsigned w = lo / 64; w * 64 < hi; w++) {
-        unsigned from = lo > w * 64 ? lo - w * 64 : 0, to = hi - w * 64 >= 64 ? 64 : hi - w * 64;
-        uint64_t ones = to - from == 64 ? UINT64_MAX : ((UINT64_C(1) << (to - from)) - 1);
-        mask[w] |= ones << from;
+    mask[first] |= from;
+    for (unsigned w = first + 1; w < last; w++)
+        mask[w] = UINT64_MAX;
+    mask[last] |= to;
+}
+
+/* The element of `size` bytes at `addr`. */
+static inline __attribute__((always_inline)) void
+coalesce_element(group_out *g, uint64_t addr, unsigned size)
+{
+    unsigned line_bytes = 1u << g->shift, offset = (unsigned)addr & (line_bytes - 1);
+    uint64_t line = addr >> g->shift;
+    ws_request *req = coalesce_request(g, line);
+    if (offset + size <= line_bytes) {
+        coalesce_mark_bytes(req->byte_mask, offset, size);
+    } else if (addr > UINT64_MAX - (size - 1)) { /* cut at 2^64 - 1: the last line */
+        coalesce_mark_bytes(req->byte_mask, offset, line_bytes - offset);
+    } else { /* runs on into the next line: counted in both (docs/metrics.md §2) */
+        coalesce_mark_bytes(req->byte_mask, offset, line_bytes - offset);
+        req = coalesce_request(g, line + 1);
+        coalesce_mark_bytes(req->byte_mask, 0, offset + size - line_bytes);
     }
 }
 
-/* Last byte of a lane's element, cut at 2^64 - 1 instead of wrapping. */
-static uint64_t coalesce_last_byte(uint64_t addr, unsigned size)
+/* Bytes first..last (inclusive) a line at a time; -1, marking nothing, if
+ * the first line would come out of order (coalesce_request_in_order). */
+static inline __attribute__((always_inline)) int
+coalesce_range_in_order(group_out *g, uint64_t first, uint64_t last)
 {
-    uint64_t last = addr + size - 1;
-    return last < addr ? UINT64_MAX : last;
-}
-
-static void coalesce_finish_request(ws_request *req, unsigned line_bytes)
-{
-    unsigned bytes = 0, sectors = 0;
-    for (unsigned w = 0; w < REQUEST_MASK_WORDS; w++) {
-        uint64_t m = req->byte_mask[w];
-        bytes += (unsigned)__builtin_popcountll(m);
-        if ((uint32_t)m)
-            sectors |= 1u << (2 * w);
-        if (m >> 32)
-            sectors |= 1u << (2 * w + 1);
+    unsigned in_line = (1u << g->shift) - 1, lo = (unsigned)first & in_line;
+    uint64_t line = first >> g->shift, end = last >> g->shift;
+    ws_request *req = coalesce_request_in_order(g, line);
+    if (!req)
+        return -1;
+    for (; line < end; lo = 0) {
+        coalesce_mark_range(req->byte_mask, lo, in_line);
+        req = coalesce_request(g, ++line);
     }
-    req->bytes_used = (uint16_t)bytes;
-    req->sector_mask = (uint8_t)(sectors & ((1u << (line_bytes / REQUEST_SECTOR_BYTES)) - 1));
-}
-
-static void coalesce_new_request(ws_request *req, uint64_t line, unsigned shift)
-{
-    memset(req, 0, sizeof *req);
-    req->line_addr = line << shift;
-}
-
-/* Coalesces lanes [lane_lo, lane_hi) into out[]; returns the request count. */
-static unsigned coalesce_group(const coalesce_config *config, const wst_record *record,
-                               unsigned lane_lo, unsigned lane_hi, ws_request *out)
-{
-    unsigned shift = (unsigned)__builtin_ctz(config->line_bytes);
-    unsigned size = record->size;
-    uint64_t lines[COALESCE_MAX_REQUESTS];
-    unsigned count = 0;
-
-    for (unsigned lane = lane_lo; lane < lane_hi; lane++) {
-        if (!(record->mask >> lane & 1))
-            continue;
-        uint64_t addr = record->addr[lane];
-        uint64_t first = addr >> shift, last = coalesce_last_byte(addr, size) >> shift;
-        coalesce_insert_line(lines, &count, first);
-        if (last != first)
-            coalesce_insert_line(lines, &count, last);
-    }
-    for (unsigned i = 0; i < count; i++)
-        coalesce_new_request(&out[i], lines[i], shift);
-
-    unsigned line_mask = config->line_bytes - 1, hint = 0;
-    for (unsigned lane = lane_lo; lane < lane_hi; lane++) {
-        if (!(record->mask >> lane & 1))
-            continue;
-        uint64_t addr = record->addr[lane], last = coalesce_last_byte(addr, size);
-        uint64_t first_line = addr >> shift;
-        if (lines[hint] != first_line)
-            hint = coalesce_find_line(lines, count, first_line);
-        unsigned offset = (unsigned)(addr & line_mask);
-        if (last >> shift == first_line) {
-            coalesce_mark_bytes(out[hint].byte_mask, offset, (unsigned)(last - addr) + 1);
-        } else {
-            /* Crosses into the next line, which is lines[hint + 1] (docs/metrics.md §2:
-             * the element counts in both). */
-            unsigned head = config->line_bytes - offset;
-            coalesce_mark_bytes(out[hint].byte_mask, offset, head);
-            coalesce_mark_bytes(out[hint + 1].byte_mask, 0, (unsigned)(last - addr) + 1 - head);
-        }
-    }
-    for (unsigned i = 0; i < count; i++)
-        coalesce_finish_request(&out[i], config->line_bytes);
-    return count;
-}
-
-/* The request of `line` in out[0..*count), whose lines ascend: appended
- * if it follows the last one, found if it is there already (lanes may come
- * back to a line: tiles of a few lines, elements read again); -1 if it
- * would go between two (the general path sorts). */
-static int coalesce_append_line(ws_request *out, unsigned *count, uint64_t line, unsigned shift)
-{
-    uint64_t addr = line << shift;
-    unsigned n = *count;
-    if (n == 0 || out[n - 1].line_addr < addr) {
-        coalesce_new_request(&out[n], line, shift);
-        return (int)(*count)++;
-    }
-    unsigned lo = 0, hi = n - 1; /* the first request at or above addr */
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        if (out[mid].line_addr < addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return out[lo].line_addr == addr ? (int)lo : -1;
-}
-
-/* Marks bytes [start, last] in the requests of the lines they cover,
- * appended in order; -1 if a line lies before the last request's. */
-static int coalesce_mark_span(unsigned shift, uint64_t start, uint64_t last, ws_request *out,
-                              unsigned *count)
-{
-    uint64_t line_bytes = UINT64_C(1) << shift;
-    if (start >> shift == last >> shift) { /* inside one line: most spans */
-        int at = coalesce_append_line(out, count, start >> shift, shift);
-        if (at < 0)
-            return -1;
-        unsigned from = (unsigned)(start & (line_bytes - 1));
-        coalesce_mark_range(out[at].byte_mask, from, from + (unsigned)(last - start) + 1);
-        return 0;
-    }
-    for (uint64_t line = start >> shift; line <= last >> shift; line++) {
-        int at = coalesce_append_line(out, count, line, shift);
-        if (at < 0)
-            return -1;
-        uint64_t lo = line << shift, hi = lo + (line_bytes - 1);
-        uint64_t from = start > lo ? start : lo, to = last < hi ? last : hi;
-        coalesce_mark_range(out[at].byte_mask, (unsigned)(from - lo), (unsigned)(to - lo) + 1);
-    }
+    coalesce_mark_range(req->byte_mask, lo, (unsigned)last & in_line);
     return 0;
 }
 
-/* The lanes of `active` (one group's) as byte ranges: taken in lane order
- * (descending: highest first), each lane whose element starts right after
- * the previous one's joins its range, and each range is marked line by
- * line, its requests appended (coalesce_append_line).  Coalesced
- * instructions are one or a few ranges, so this needs no sorting.  -1 when
- * a new line would go between two requested ones (or an element would pass
- * 2^64 - 1): the general path decides. */
-static int coalesce_ranges(const coalesce_config *config, const wst_record *record,
-                           uint32_t active, int descending, ws_request *out)
+/* Adjacent elements (stride = size, addresses not wrapping): each run of
+ * active lanes is one range, found from the mask a run at a time. */
+static inline __attribute__((always_inline)) void
+coalesce_runs(group_out *g, const wst_record *record, uint32_t active)
 {
-    unsigned shift = (unsigned)__builtin_ctz(config->line_bytes), size = record->size;
-    unsigned count = 0;
-    uint64_t start = 0, last = 0;
-    int open = 0;
-    while (active) {
-        unsigned lane = descending ? 31u - (unsigned)__builtin_clz(active)
-                                   : (unsigned)__builtin_ctz(active);
-        active &= ~(UINT32_C(1) << lane);
-        uint64_t addr = record->addr[lane];
-        if (addr > UINT64_MAX - (size - 1))
-            return -1;
-        if (open && last != UINT64_MAX && addr == last + 1) {
-            last = addr + size - 1;
-            continue;
-        }
-        if (open && coalesce_mark_span(shift, start, last, out, &count) != 0)
-            return -1;
-        start = addr;
-        last = addr + size - 1;
-        open = 1;
-    }
-    if (open && coalesce_mark_span(shift, start, last, out, &count) != 0)
-        return -1;
-    for (unsigned i = 0; i < count; i++)
-        coalesce_finish_request(&out[i], config->line_bytes);
-    return (int)count;
-}
-
-/* coalesce_ranges() for an affine group of adjacent elements (stride =
- * size): each run of consecutive active lanes is one range, found from the
- * mask a run at a time rather than a lane at a time. */
-static int coalesce_runs(const coalesce_config *config, const wst_record *record,
-                         uint32_t active, ws_request *out)
-{
-    unsigned shift = (unsigned)__builtin_ctz(config->line_bytes), size = record->size;
-    unsigned count = 0;
+    unsigned size = record->size;
     while (active) {
         unsigned lo = (unsigned)__builtin_ctz(active);
         uint64_t run = (uint64_t)active >> lo;
         unsigned lanes = (unsigned)__builtin_ctzll(~run); /* run < 2^32: ~run has a zero */
         active &= (uint32_t)~(((UINT64_C(1) << lanes) - 1) << lo);
-        uint64_t start = record->addr[lo], bytes = (uint64_t)lanes * size;
-        if (start > UINT64_MAX - (bytes - 1) ||
-            coalesce_mark_span(shift, start, start + bytes - 1, out, &count) != 0)
-            return -1;
+        uint64_t first = record->addr[lo], last = first + ((uint64_t)lanes * size - 1);
+        coalesce_range_in_order(g, first, last < first ? UINT64_MAX : last); /* runs ascend */
     }
-    for (unsigned i = 0; i < count; i++)
-        coalesce_finish_request(&out[i], config->line_bytes);
-    return (int)count;
 }
 
-/* One group: by ranges when it can (an affine record's lanes taken in
- * address order, so a negative stride from the highest lane, and adjacent
- * elements a run at a time; a broadcast asks for the lowest active lane's
- * bytes), else the general path. */
-static unsigned coalesce_one_group(const coalesce_config *config, const wst_record *record,
-                                   const uint64_t *stride, unsigned lane_lo, unsigned lane_hi,
-                                   ws_request *out)
+/* Whether the lanes of `active` (not empty), lane l at addr[lowest] +
+ * (l - lowest) × stride for a positive stride, ascend without wrapping. */
+static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t stride)
 {
-    unsigned lanes = lane_hi - lane_lo;
-    uint32_t group = (uint32_t)(((UINT64_C(1) << lanes) - 1) << lane_lo);
+    unsigned lo = (unsigned)__builtin_ctz(active), hi = 31u - (unsigned)__builtin_clz(active);
+    uint64_t reach;
+    return !__builtin_mul_overflow((uint64_t)(hi - lo), stride, &reach) &&
+           record->addr[lo] <= UINT64_MAX - reach;
+}
+
+/* The lanes of `active` in lane order as ranges: a lane whose element
+ * starts inside the one before it or right after it (neighbouring lanes,
+ * both active) continues that lane's range.  Which lanes do is found for
+ * the whole warp in one pass over the addresses, and each range is marked
+ * from its first and last lanes: coalesced and tiled instructions are a
+ * few ranges, with no sorting.  -1 (the requests made so far to be
+ * dropped) when a line would come out of order. */
+static inline __attribute__((always_inline)) int
+coalesce_in_lane_order(group_out *g, const wst_record *record, uint32_t active)
+{
+    uint64_t size = record->size;
+    uint32_t near = 0; /* bit l: addr[l] - addr[l - 1] in 0..size, modulo 2^64 */
+    for (unsigned lane = 1; lane < WST_WARP_SIZE; lane++)
+        near |= (uint32_t)(record->addr[lane] - record->addr[lane - 1] <= size) << lane;
+    uint32_t continues = active & active << 1 & near, firsts = active & ~continues;
+    while (firsts) {
+        unsigned lo = (unsigned)__builtin_ctz(firsts);
+        firsts &= firsts - 1;
+        unsigned hi = lo + (unsigned)__builtin_ctzll(~((uint64_t)continues >> (lo + 1)));
+        uint64_t first = record->addr[lo], end = record->addr[hi], last = end + (size - 1);
+        /* Elements ascend through the range, so the last lane's ends it,
+         * unless the addresses wrapped past 2^64 on the way (end < first:
+         * the range is at most 31 × 16 bytes long). */
+        if (end < first ||
+            coalesce_range_in_order(g, first, last < end ? UINT64_MAX : last) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Whether a group's lanes look like ranges of adjacent elements, worth
+ * taking in lane order: an affine record's elements touch or overlap
+ * (0 < stride <= size; stride 0 and stride = size take shorter paths), or
+ * a record's first two active lanes' elements do. */
+static int coalesce_looks_like_ranges(const wst_record *record, int affine, uint64_t stride,
+                                      uint32_t active)
+{
+    uint64_t size = record->size;
+    if (affine)
+        return stride <= size;
+    uint32_t rest = active & (active - 1);
+    return rest && record->addr[__builtin_ctz(rest)] - record->addr[__builtin_ctz(active)] <= size;
+}
+
+/* Every active lane's element in ascending order of first line: lane
+ * order (from the highest lane when `descending`) if that ascends, else
+ * sorted by address.  Elements aligned to their size (most) lie inside
+ * one 64-bit word and one sector of one line, and take the shortest loop,
+ * which also counts the requests' bytes and sectors as it goes while no
+ * two elements share a byte.  Returns whether they are counted. */
+static inline __attribute__((always_inline)) int
+coalesce_lanes(group_out *g, const wst_record *record, uint32_t active, int descending)
+{
+    uint64_t starts[WST_WARP_SIZE];
+    unsigned n = 0, size = record->size, shift = g->shift;
+    uint64_t misaligned = 0;
+    int ascending = 1;
+    while (active) {
+        unsigned lane = descending ? 31u - (unsigned)__builtin_clz(active)
+                                   : (unsigned)__builtin_ctz(active);
+        active &= ~(UINT32_C(1) << lane);
+        uint64_t addr = record->addr[lane];
+        ascending &= n == 0 || addr >> shift >= starts[n - 1] >> shift;
+        misaligned |= addr;
+        starts[n++] = addr;
+    }
+    for (unsigned i = 1; !ascending && i < n; i++) { /* insertion: a group is short */
+        uint64_t addr = starts[i];
+        unsigned at = i;
+        for (; at > 0 && starts[at - 1] > addr; at--)
+            starts[at] = starts[at - 1];
+        starts[at] = addr;
+    }
+    if (misaligned & (size - 1)) {
+        for (unsigned i = 0; i < n; i++)
+            coalesce_element(g, starts[i], size);
+        return 0;
+    }
+    uint64_t ones = (UINT64_C(1) << size) - 1, in_line = (UINT64_C(1) << shift) - 1, end = 0;
+    ws_request *req = NULL;
+    int disjoint = 1;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t addr = starts[i], offset = addr & in_line;
+        if (addr >> shift != g->at)
+            req = coalesce_request(g, addr >> shift);
+        req->byte_mask[offset / 64] |= ones << offset % 64;
+        req->bytes_used = (uint16_t)(req->bytes_used + size);
+        req->sector_mask |= (uint8_t)(1u << offset / REQUEST_SECTOR_BYTES);
+        disjoint &= i == 0 || addr > end; /* above the element before: no byte twice */
+        end = addr + size - 1;
+    }
+    return disjoint;
+}
+
+/* A request's distinct bytes and sectors, from its byte mask. */
+static void coalesce_count_bytes(ws_request *req, unsigned line_bytes)
+{
+    unsigned bytes = 0, sectors = 0, words = line_bytes < 64 ? 1 : line_bytes / 64;
+    for (unsigned w = 0; w < words; w++) {
+        uint64_t m = req->byte_mask[w];
+        bytes += (unsigned)__builtin_popcountll(m);
+        sectors |= (unsigned)((uint32_t)m != 0) << (2 * w) | (unsigned)(m >> 32 != 0) << (2 * w + 1);
+    }
+    req->bytes_used = (uint16_t)bytes;
+    req->sector_mask = (uint8_t)sectors;
+}
+
+/* Whether an affine group's elements lie one to a line, each at the same
+ * offset in its own line and inside it: a positive stride that is a
+ * multiple of the line size (a column read down, lines apart), not
+ * wrapping. */
+static int coalesce_lines_apart(const wst_record *record, uint64_t stride, uint32_t active,
+                                unsigned shift)
+{
+    uint64_t in_line = (UINT64_C(1) << shift) - 1;
+    return stride && (int64_t)stride > 0 && !(stride & in_line) &&
+           (record->addr[__builtin_ctz(active)] & in_line) + record->size <= in_line + 1 &&
+           coalesce_no_wrap(record, active, stride);
+}
+
+/* coalesce_lines_apart()'s group: one request per active lane, all with
+ * the same bytes of their lines, in lane order. */
+static unsigned coalesce_one_per_lane(const wst_record *record, uint32_t active, unsigned shift,
+                                      const ws_request *blank, unsigned first_index,
+                                      ws_request *out)
+{
+    ws_request same = *blank;
+    unsigned offset = (unsigned)record->addr[__builtin_ctz(active)] & ((1u << shift) - 1);
+    coalesce_mark_bytes(same.byte_mask, offset, record->size);
+    coalesce_count_bytes(&same, 1u << shift);
+    unsigned count = 0;
+    for (; active; active &= active - 1, count++) {
+        out[count] = same;
+        out[count].line_addr = record->addr[__builtin_ctz(active)] >> shift << shift;
+        out[count].index = (uint8_t)(first_index + count);
+    }
+    return count;
+}
+
+/* The requests of the lanes of `group` in out[]; returns their count.
+ * Not inlined: its helpers are, so that the group's state stays in
+ * registers. */
+static __attribute__((noinline)) unsigned
+coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t group,
+               unsigned shift, const ws_request *blank, unsigned first_index, ws_request *out)
+{
     uint32_t active = record->mask & group;
     if (!active)
         return 0;
-    if (stride && *stride == 0)
-        active &= 0 - active;
-    int n = stride && *stride == record->size
-                ? coalesce_runs(config, record, active, out)
-                : coalesce_ranges(config, record, active, stride && (int64_t)*stride < 0, out);
-    if (n >= 0)
-        return (unsigned)n;
-    return coalesce_group(config, record, lane_lo, lane_hi, out);
+    if (affine && coalesce_lines_apart(record, stride, active, shift))
+        return coalesce_one_per_lane(record, active, shift, blank, first_index, out);
+    group_out g = {.out = out, .first_index = first_index, .shift = shift, .at = UINT64_MAX,
+                   .blank = blank};
+    int counted = 0;
+    if (affine && stride == 0) /* a broadcast: the lowest active lane's bytes */
+        coalesce_element(&g, record->addr[__builtin_ctz(active)], record->size);
+    else if (affine && stride == record->size && coalesce_no_wrap(record, active, stride))
+        coalesce_runs(&g, record, active);
+    else if (!coalesce_looks_like_ranges(record, affine, stride, active) ||
+             coalesce_in_lane_order(&g, record, active) != 0) {
+        g.count = 0;
+        g.at = UINT64_MAX;
+        counted = coalesce_lanes(&g, record, active, affine && (int64_t)stride < 0);
+    }
+    for (unsigned i = 0; !counted && i < g.count; i++)
+        coalesce_count_bytes(&out[i], 1u << shift);
+    return g.count;
 }
 
-/* coalesce_record(), affine when `stride` is not NULL. */
-static int coalesce_any(const coalesce_config *config, const wst_record *record,
-                        const uint64_t *stride, uint32_t kernel,
-                        ws_request out[COALESCE_MAX_REQUESTS], coalesce_summary *summary,
-                        ws_error *err)
+/* Whether an affine record's active lanes (not none) ask for one range of
+ * bytes, first..last, reaching no further than 2^64 - 1: a broadcast's one
+ * element, or adjacent elements (stride = size) of one run of lanes. */
+static int coalesce_one_range(const wst_record *record, uint64_t stride, uint64_t *first,
+                              uint64_t *last)
+{
+    unsigned lo = (unsigned)__builtin_ctz(record->mask), size = record->size;
+    uint64_t run = (uint64_t)record->mask >> lo, bytes;
+    if (stride == 0)
+        bytes = size;
+    else if (stride == size && (run & (run + 1)) == 0) /* lanes lo, lo + 1, ... all active */
+        bytes = (unsigned)__builtin_popcount(record->mask) * size;
+    else
+        return 0;
+    *first = record->addr[lo];
+    *last = *first + (bytes - 1);
+    return *last >= *first;
+}
+
+/* The requests of bytes first..last, one per line, each with its share:
+ * the whole instruction's requests in whole-warp mode. */
+static int coalesce_range_requests(const wst_record *record, uint64_t first, uint64_t last,
+                                   unsigned shift, uint32_t kernel, ws_request *out)
+{
+    unsigned in_line = (1u << shift) - 1;
+    uint64_t line = first >> shift, end = last >> shift;
+    unsigned count = (unsigned)(end - line) + 1;
+    for (unsigned i = 0; i < count; i++, line++) {
+        unsigned lo = i == 0 ? (unsigned)first & in_line : 0;
+        unsigned hi = line == end ? (unsigned)last & in_line : in_line;
+        ws_request *req = &out[i];
+        coalesce_blank(record, kernel, req); /* written in place: most ranges are one line */
+        req->line_addr = line << shift;
+        coalesce_mark_range(req->byte_mask, lo, hi);
+        req->bytes_used = (uint16_t)(hi - lo + 1);
+        req->sector_mask = (uint8_t)(((2u << hi / REQUEST_SECTOR_BYTES) - 1) &
+                                     ~((1u << lo / REQUEST_SECTOR_BYTES) - 1));
+        req->index = (uint8_t)i;
+        req->req_count = (uint8_t)count;
+    }
+    return (int)count;
+}
+
+/* coalesce_record(), or coalesce_record_affine() when `affine`: inlined in
+ * each, the hottest path of every replay. */
+static inline __attribute__((always_inline)) int
+coalesce_any(const coalesce_config *config, const wst_record *record, int affine,
+             uint64_t stride, uint32_t kernel, ws_request out[COALESCE_MAX_REQUESTS],
+             coalesce_summary *summary, ws_error *err)
 {
     if (!wst_access_size_valid(record->size))
         return ws_fail(err, "access size %u: must be 1, 2, 4, 8 or 16 bytes", record->size);
-    unsigned count;
-    unsigned group0 = 0;
-    if (config->half_warp) {
-        unsigned half = WST_WARP_SIZE / 2;
-        group0 = coalesce_one_group(config, record, stride, 0, half, out);
-        count = group0 +
-                coalesce_one_group(config, record, stride, half, WST_WARP_SIZE, out + group0);
-    } else {
-        count = coalesce_one_group(config, record, stride, 0, WST_WARP_SIZE, out);
+    unsigned shift = (unsigned)__builtin_ctz(config->line_bytes), count = 0;
+    uint64_t first, last;
+    if (affine && !config->half_warp && record->mask &&
+        coalesce_one_range(record, stride, &first, &last)) {
+        count = (unsigned)coalesce_range_requests(record, first, last, shift, kernel, out);
+        if (summary)
+            *summary = coalesce_summarize(out, count, config->line_bytes);
+        return (int)count;
     }
-
-    for (unsigned i = 0; i < count; i++) {
-        ws_request *req = &out[i];
-        req->index = (uint8_t)i;
-        req->req_count = (uint8_t)count;
-        req->group = config->half_warp && i >= group0;
-        req->kind = record->kind;
-        req->space = record->space;
-        req->cache_op = record->cache_op;
-        req->has_sm = record->has_sm;
-        req->sm = record->sm;
-        req->kernel = kernel;
-        req->cta = record->cta;
-        req->warp = record->warp;
-        req->pc = record->pc;
+    ws_request blank;
+    coalesce_blank(record, kernel, &blank);
+    unsigned groups = config->half_warp ? 2 : 1; /* half-warps: lanes 0-15 first, then 16-31 */
+    uint32_t group = config->half_warp ? 0x0000ffffu : UINT32_MAX;
+    for (unsigned i = 0; i < groups; i++, group = ~group) {
+        blank.group = (uint8_t)i;
+        count += coalesce_group(record, affine, stride, group, shift, &blank, count, out + count);
     }
+    for (unsigned i = 0; i < count; i++)
+        out[i].req_count = (uint8_t)count;
     if (summary)
         *summary = coalesce_summarize(out, count, config->line_bytes);
     return (int)count;
@@ -336,7 +427,7 @@ int coalesce_record(const coalesce_config *config, const wst_record *record,
                     uint32_t kernel, ws_request out[COALESCE_MAX_REQUESTS],
                     coalesce_summary *summary, ws_error *err)
 {
-    return coalesce_any(config, record, NULL, kernel, out, summary, err);
+    return coalesce_any(config, record, 0, 0, kernel, out, summary, err);
 }
 
 int coalesce_record_affine(const coalesce_config *config, const wst_record *record,
@@ -344,7 +435,7 @@ int coalesce_record_affine(const coalesce_config *config, const wst_record *reco
                            ws_request out[COALESCE_MAX_REQUESTS], coalesce_summary *summary,
                            ws_error *err)
 {
-    return coalesce_any(config, record, &stride, kernel, out, summary, err);
+    return coalesce_any(config, record, 1, stride, kernel, out, summary, err);
 }
 
 coalesce_summary coalesce_summarize(const ws_request *requests, unsigned count, unsigned line_bytes)

@@ -3,25 +3,12 @@
 #include <string.h>
 
 #include "analyzer/coalesce.h"
+#include "tests/coalesce_bytes.h"
 
 /* A load record with lanes [0, lanes) active at base + lane * stride. */
 static wst_record make_record(unsigned lanes, uint64_t base, uint64_t stride, unsigned size)
 {
-    wst_record rec;
-    memset(&rec, 0, sizeof rec);
-    rec.cta = 7;
-    rec.warp = 3;
-    rec.pc = 5;
-    rec.kind = WST_LOAD;
-    rec.space = WST_GLOBAL;
-    rec.cache_op = WST_OP_CA;
-    rec.size = (uint8_t)size;
-    rec.has_sm = 1;
-    rec.sm = 9;
-    rec.mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
-    for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++)
-        rec.addr[lane] = base + lane * stride;
-    return rec;
+    return coalesce_test_record(lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1, base, stride, size);
 }
 
 static int run(const wst_record *rec, unsigned line, int half_warp, ws_request *out,
@@ -384,34 +371,6 @@ Test(coalesce, adjacent_element_runs_equal_general_path)
     cr_assert_eq(checked, 12 * 7 * 5 * 8);
 }
 
-/* The requests a group should make, found byte by byte (docs/metrics.md
- * §2): every line an active lane's element touches, ascending, with the
- * bytes asked for.  Returns the count. */
-static int reference_group(const wst_record *rec, unsigned line, unsigned lo, unsigned hi,
-                           uint64_t *lines, uint64_t masks[][REQUEST_MASK_WORDS])
-{
-    int n = 0;
-    for (unsigned lane = lo; lane < hi; lane++) {
-        if (!(rec->mask >> lane & 1))
-            continue;
-        for (unsigned b = 0; b < rec->size; b++) {
-            uint64_t addr = rec->addr[lane] + b, at = addr / line * line;
-            int i = 0;
-            while (i < n && lines[i] < at)
-                i++;
-            if (i == n || lines[i] != at) {
-                memmove(&lines[i + 1], &lines[i], (size_t)(n - i) * sizeof *lines);
-                memmove(&masks[i + 1], &masks[i], (size_t)(n - i) * sizeof *masks);
-                memset(masks[i], 0, sizeof masks[i]);
-                lines[i] = at;
-                n++;
-            }
-            masks[i][(addr - at) / 64] |= UINT64_C(1) << ((addr - at) % 64);
-        }
-    }
-    return n;
-}
-
 /* Property: records that are not affine but nearly coalesced (runs of
  * adjacent elements with jumps forward and back, repeated elements, rows
  * of a tile) give the requests found byte by byte, whichever path takes
@@ -443,24 +402,7 @@ Test(coalesce, runs_of_adjacent_elements_match_the_bytes)
         coalesce_config config = {.line_bytes = line, .half_warp = half};
         ws_request out[COALESCE_MAX_REQUESTS];
         int n = coalesce_record(&config, &rec, 0, out, NULL, NULL);
-        uint64_t lines[COALESCE_MAX_REQUESTS], masks[COALESCE_MAX_REQUESTS][REQUEST_MASK_WORDS];
-        int want = 0;
-        for (unsigned g = 0; g < (half ? 2u : 1u); g++) {
-            unsigned lo = half ? g * 16 : 0, hi = half ? lo + 16 : 32;
-            int m = reference_group(&rec, line, lo, hi, lines, masks);
-            for (int i = 0; i < m; i++, want++) {
-                cr_assert_lt(want, n, "iter %d: too few requests", iter);
-                cr_assert_eq(out[want].line_addr, lines[i], "iter %d request %d", iter, want);
-                cr_assert_eq(out[want].group, g, "iter %d request %d", iter, want);
-                cr_assert_eq(memcmp(out[want].byte_mask, masks[i], sizeof masks[i]), 0,
-                             "iter %d request %d", iter, want);
-                unsigned bytes = 0;
-                for (unsigned w = 0; w < REQUEST_MASK_WORDS; w++)
-                    bytes += (unsigned)__builtin_popcountll(masks[i][w]);
-                cr_assert_eq(out[want].bytes_used, bytes, "iter %d request %d", iter, want);
-            }
-        }
-        cr_assert_eq(n, want, "iter %d", iter);
+        coalesce_expect_bytes(&rec, &config, out, n, iter);
     }
 }
 
