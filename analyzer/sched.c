@@ -572,7 +572,9 @@ warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t
     return (warp_view){.sm = sm_index, .scheduler = t, .by_age = age_list(s, sm, t),
                        .live_count = sm->age_count[t], .live = sm->live,
                        .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm,
-                       .next_load = next_load, .sched_sm = sm, .ready = sm->ready};
+                       .next_load = next_load, .sched_sm = sm,
+                       .timing = s->timed ? sm->head : NULL, .cycle = s->cycle,
+                       .ldst_open = sm->ldst_open};
 }
 
 /* A finished warp leaves its scheduler's age list. */
@@ -879,6 +881,7 @@ void sched_free(sched *s)
     free(s->recorded_sm);
     free(s->first_time);
     free(s->scheduler_stalls);
+    free(s->wakes);
     packed_cta_free(&s->spare);
     free(s);
 }

@@ -32,14 +32,9 @@ typedef struct warp_state {
  * functional order's hot array stays small. */
 enum { TIMED_LOAD_HISTORY = 32 }; /* the loads a record's `waits` can name */
 
-/* What the timed scheduler reads of every live warp each cycle it looks
- * (can the warp issue?), in a small array of its own so that look walks
- * little memory; the rest of a warp's timing is in timed_warp. */
-typedef struct timed_head {
-    uint64_t ready_at;  /* the first cycle its next instruction may issue */
-    uint32_t gap_left;  /* non-memory instructions before its next record */
-} timed_head;
-
+/* What the timed scheduler reads of a live warp to know whether it can
+ * issue is its warp_timing (warp_order.h, shared with the orders); the
+ * rest of a warp's timing is in timed_warp. */
 typedef struct timed_warp {
     uint32_t loads_seen; /* loads issued (the history's newest is at loads_seen - 1) */
     uint64_t all_loads; /* when its last outstanding load is back */
@@ -64,9 +59,8 @@ typedef struct sm_state {
     uint64_t steps;
     uint32_t group_next, group_end; /* qN: this SM's group in the CTA list */
     /* Timed (sched_timed.c). */
-    timed_head *head;      /* [warp slots] */
+    warp_timing *head;     /* [warp slots] */
     timed_warp *timed;     /* [warp slots] */
-    uint8_t *ready;        /* [warp slots]: can issue this cycle, as orders see it */
     uint64_t ldst_free;    /* the LD/ST unit takes its next instruction from then */
     /* timing.ldst_queue = Q > 0: when the LD/ST unit frees after each of the
      * last Q + 1 memory instructions (a ring; ldst_issued counts them), so
@@ -80,7 +74,6 @@ typedef struct sm_state {
      * exact as CTAs start draining and retire, so a visit does not scan
      * the CTA slots for one due (sched_timed.c, retire_due). */
     uint64_t drain_at;
-    uint64_t wake;         /* the next cycle anything on it can change */
     uint64_t accounted[8]; /* per scheduler: cycles before this are counted */
     uint8_t cause[8];      /* per scheduler: why it issued nothing, last it did not */
     /* Per scheduler: before quiet_until a look at its warps would find none
@@ -138,6 +131,11 @@ struct sched {
     int timed;
     uint64_t cycle;
     uint32_t pos_sm, pos_slot; /* where this cycle's issuing goes on */
+    uint32_t pos_scheduler;    /* pos_slot mod schedulers_per_sm, kept as it steps */
+    /* [sms]: the next cycle anything on each SM can change, in an array of
+     * their own: the pass over the SMs each cycle reads 8 bytes an SM. */
+    uint64_t *wakes;
+    uint64_t least_wake; /* the least wake of the SMs this cycle's pass went past */
     int issued_here;           /* the SM at pos_sm issued this cycle */
     int awaiting;              /* an ISSUE awaits sched_timed_issued */
     uint32_t last_sm, last_slot, last_cta_slot;

@@ -2,7 +2,7 @@
  *
  * One clock for the GPU.  Each cycle the SMs are visited in order, and on
  * each SM each warp scheduler offers its warp order the warps that can
- * issue now (warp_view.ready): those whose next instruction's loads are
+ * issue now (warp_view_ready): those whose next instruction's loads are
  * back and, for a memory instruction, whose SM's LD/ST unit is free.  A
  * record's gap of non-memory instructions issues first, one issue slot
  * each; a record issues as an ISSUE event, which the caller answers with
@@ -27,10 +27,8 @@ void sched_timed_free(sm_state *sm)
 {
     free(sm->head);
     free(sm->timed);
-    free(sm->ready);
     sm->head = NULL;
     sm->timed = NULL;
-    sm->ready = NULL;
 }
 
 /* From when a record may issue to the SM's LD/ST unit: once it is free,
@@ -64,6 +62,8 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         !(s->scheduler_stalls = calloc((size_t)s->config.sms * schedulers * STALL_CAUSES,
                                        sizeof *s->scheduler_stalls)))
         return ws_fail(err, "out of memory");
+    if (!s->wakes && !(s->wakes = malloc(s->config.sms * sizeof *s->wakes)))
+        return ws_fail(err, "out of memory");
     for (uint32_t i = 0; i < s->config.sms; i++) {
         sm_state *sm = &s->sms[i];
         /* Not cleared: a slot's timing is set when a warp takes it, so the
@@ -71,10 +71,9 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
          * small kernel pages in only what it uses). */
         sm->head = malloc((s->warp_slots + 1) * sizeof *sm->head);
         sm->timed = malloc((s->warp_slots + 1) * sizeof *sm->timed);
-        sm->ready = calloc(s->warp_slots + 1, 1);
-        if (!sm->head || !sm->timed || !sm->ready)
+        if (!sm->head || !sm->timed)
             return ws_fail(err, "out of memory");
-        sm->ldst_free = sm->wake = s->cycle;
+        sm->ldst_free = s->wakes[i] = s->cycle;
         sm->ldst_issued = 0;
         sm->ldst_open = ldst_open_of(s, sm);
         sm->drain_at = UINT64_MAX;
@@ -86,7 +85,8 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         }
     }
     s->kernel_stats = (timed_kernel){.start_cycle = s->cycle, .end_cycle = s->cycle};
-    s->pos_sm = s->pos_slot = 0;
+    s->pos_sm = s->pos_slot = s->pos_scheduler = 0;
+    s->least_wake = UINT64_MAX;
     s->issued_here = 0;
     return 0;
 }
@@ -113,7 +113,7 @@ static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
                 back = when;
         }
     }
-    timed_head *h = &sm->head[slot];
+    warp_timing *h = &sm->head[slot];
     h->gap_left = head.gap; /* it was 0: a new warp, or one that just issued a record */
     sm->gap_warps[sched_scheduler_of(s, slot)] += head.gap != 0;
     if (back > h->ready_at)
@@ -124,13 +124,13 @@ void sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, ui
 {
     sm_state *sm = &s->sms[sm_index];
     for (uint32_t w = first_slot; w < first_slot + warps; w++) {
-        sm->head[w] = (timed_head){.ready_at = s->cycle};
+        sm->head[w] = (warp_timing){.ready_at = s->cycle};
         sm->timed[w] = (timed_warp){0};
         if (sm->warps[w].active)
             prepare_head(s, sm, w);
     }
-    if (sm->wake > s->cycle)
-        sm->wake = s->cycle;
+    if (s->wakes[sm_index] > s->cycle) /* awake now, and the clock's next cycle no later */
+        s->wakes[sm_index] = s->least_wake = s->cycle;
     memset(sm->quiet_until, 0, sizeof sm->quiet_until); /* new warps: look again */
 }
 
@@ -171,20 +171,12 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
         sm->drain_at = c->done_at;
 }
 
-/* The first cycle the warp whose head is h may issue, with the SM's LD/ST
- * unit open from `open` (sm->ldst_open). */
-static inline uint64_t issue_from(const timed_head *h, uint64_t open)
-{
-    return h->gap_left == 0 && open > h->ready_at ? open /* a record needs the LD/ST unit */
-                                                  : h->ready_at;
-}
-
 /* Can the warp in `slot` issue now?  And if not, from when might it?
  * `open` is sm->ldst_open, found once for all the SM's warps. */
 static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t open,
                      uint64_t *from)
 {
-    *from = issue_from(&sm->head[slot], open);
+    *from = warp_timing_issue_from(&sm->head[slot], open);
     return *from <= s->cycle;
 }
 
@@ -255,7 +247,7 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
     }
     /* Stepping every cycle, a held SM would see each pipeline stall begin. */
     for (uint32_t slot = 0; held && slot < s->warp_slots; slot++) {
-        const timed_head *h = &sm->head[slot];
+        const warp_timing *h = &sm->head[slot];
         if (sm->live[slot] && h->gap_left == 0 && h->ready_at > s->cycle && h->ready_at < wake)
             wake = h->ready_at;
     }
@@ -293,50 +285,17 @@ typedef struct scheduler_look {
     uint64_t quiet_until;
 } scheduler_look;
 
-/* The look at scheduler v's live warps: sets each one's ready flag (only
- * the view's live slots: the orders read no other, warp_order.h, so the
- * flags are never cleared).  A warp can issue now if its ready_at has
- * come and it has a gap instruction next or the LD/ST unit is open
- * (issue_from); with the unit held and no warp of the scheduler in a gap
- * (gap_warps), none can, and no flag is set (the order is not asked).
- * When one can, that is all its caller reads: the rest of a
- * scheduler_look is for a scheduler that waits, and it is found in a
- * second pass only then.  The loops have no branch, and everything is
- * held in locals: the ready flags are bytes, and a store through a byte
- * pointer may alias anything, which made the compiler reload the rest
- * each warp. */
-static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_view *v)
+/* The look at a scheduler none of whose warps can issue while its SM's
+ * LD/ST unit is held (open > cycle): each warp waits for its ready_at, or,
+ * past it, has a record that waits for the unit (a gap instruction would
+ * be ready). */
+static scheduler_look held_look(const warp_timing *head, const uint32_t *by_age, uint32_t n,
+                                uint64_t cycle, uint64_t open)
 {
-    const uint64_t cycle = s->cycle, open = sm->ldst_open;
-    const timed_head *head = sm->head;
-    const uint32_t *by_age = v->by_age;
-    const uint32_t n = v->live_count;
-    uint8_t *ready_flags = sm->ready;
-    unsigned any = 0;
-    if (open <= cycle) {
-        for (uint32_t k = 0; k < n; k++) {
-            unsigned ready = head[by_age[k]].ready_at <= cycle;
-            ready_flags[by_age[k]] = (uint8_t)ready;
-            any |= ready;
-        }
-    } else if (sm->gap_warps[v->scheduler] != 0) { /* only a gap instruction can issue */
-        for (uint32_t k = 0; k < n; k++) {
-            const timed_head *h = &head[by_age[k]];
-            unsigned ready = (h->ready_at <= cycle) & (h->gap_left != 0);
-            ready_flags[by_age[k]] = (uint8_t)ready;
-            any |= ready;
-        }
-    }
-    if (any)
-        return (scheduler_look){.ready = 1, .quiet_until = cycle};
-    /* None can issue: each warp waits for its ready_at, or, past it, has a
-     * record that waits for the LD/ST unit (so open > cycle). */
     uint64_t later = UINT64_MAX;
     unsigned held_by_ldst = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t at = head[by_age[k]].ready_at;
-        /* A warp past its ready_at is held by the LD/ST unit until it opens
-         * (it has a record next: a gap instruction would be ready). */
         held_by_ldst |= at <= cycle;
         uint64_t later_here = at > cycle ? at : UINT64_MAX;
         later = later_here < later ? later_here : later;
@@ -347,6 +306,42 @@ static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_vie
      * opens. */
     return (scheduler_look){.ready = 0, .pipeline = (int)held_by_ldst,
                             .quiet_until = held_by_ldst && open < later ? open : later};
+}
+
+/* The look at scheduler v's live warps: can one of them issue now
+ * (warp_view_ready's rule)?  The oldest that can ends the look, and the
+ * view says where (first_ready): which one issues is the order's to find,
+ * from there on, so the warps before it are read once, not once by the
+ * look and again by the order.  With the LD/ST unit open a warp can issue
+ * once its ready_at has come (the warps passed on the way give the soonest
+ * ready_at, in case none can); with the unit held only a gap instruction
+ * can, and with no warp of the scheduler in a gap (gap_warps) none can.
+ * When none can, the rest of a scheduler_look is for a scheduler that
+ * waits. */
+static scheduler_look look_at_warps(const sched *s, const sm_state *sm, warp_view *v)
+{
+    const uint64_t cycle = s->cycle, open = sm->ldst_open;
+    const warp_timing *head = sm->head;
+    const uint32_t *by_age = v->by_age;
+    const uint32_t n = v->live_count;
+    uint32_t k = 0;
+    if (open <= cycle) {
+        uint64_t later = UINT64_MAX;
+        for (; k < n && head[by_age[k]].ready_at > cycle; k++)
+            later = head[by_age[k]].ready_at < later ? head[by_age[k]].ready_at : later;
+        if (k == n) /* all wait for their ready_at, none for the unit */
+            return (scheduler_look){.ready = 0, .quiet_until = later};
+    } else {
+        if (sm->gap_warps[v->scheduler] == 0) /* only a gap instruction could issue */
+            k = n;
+        for (; k < n && !(head[by_age[k]].ready_at <= cycle && head[by_age[k]].gap_left != 0); k++)
+            ;
+        if (k == n)
+            return held_look(head, by_age, n, cycle, open);
+    }
+    v->first_ready_of = by_age;
+    v->first_ready = k;
+    return (scheduler_look){.ready = 1, .quiet_until = cycle};
 }
 
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
@@ -361,13 +356,19 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
     sm_state *sm = &s->sms[sm_index];
     uint32_t schedulers = s->config.schedulers_per_sm;
     const warp_order_ops *order = s->options.warp;
-    while (s->pos_slot < schedulers * s->config.timing.issue_per_cycle) {
-        uint32_t t = s->pos_slot % schedulers, round = s->pos_slot / schedulers;
-        s->pos_slot++;
+    /* Where the SM's issue slots go on (pos_slot, and its scheduler), in
+     * locals: stored back only when an issue returns. */
+    const uint32_t slots = schedulers * s->config.timing.issue_per_cycle;
+    const uint64_t cycle = s->cycle;
+    uint32_t pos = s->pos_slot, next_t = s->pos_scheduler;
+    while (pos < slots) {
+        uint32_t t = next_t, round = pos >= schedulers;
+        pos++;
+        next_t = t + 1 == schedulers ? 0 : t + 1;
         /* A look that would find no warp ready and charge its idle cycle to
          * the cause it already holds changes nothing: its cycles are charged
          * when it is next looked at (account) or the kernel ends. */
-        if (sm->quiet_until[t] > s->cycle)
+        if (sm->quiet_until[t] > cycle)
             continue;
         warp_view v = sched_view(s, sm, sm_index, t);
         scheduler_look look = look_at_warps(s, sm, &v);
@@ -399,7 +400,7 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
         s->issued_here = 1;
         sm->quiet_until[t] = s->cycle; /* its warps change: look again */
         s->kernel_stats.instructions++;
-        timed_head *h = &sm->head[slot];
+        warp_timing *h = &sm->head[slot];
         h->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
         if (h->gap_left) { /* a non-memory instruction of the gap: no event */
             if (--h->gap_left == 0)
@@ -421,6 +422,8 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
             v.live_count = sm->age_count[t]; /* the issue may have ended the warp */
             order->issued(s->order, &v, (uint32_t)slot, 0);
         }
+        s->pos_slot = pos;
+        s->pos_scheduler = next_t;
         return 1;
     }
     return 0;
@@ -449,45 +452,51 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
 {
     if (s->awaiting)
         return ws_fail(err, "scheduler: an issue was not answered (sched_timed_issued)");
-    uint32_t schedulers = s->config.schedulers_per_sm;
+    uint32_t schedulers = s->config.schedulers_per_sm, sms = s->config.sms;
+    uint64_t *wakes = s->wakes;
     for (;;) {
-        while (s->pos_sm < s->config.sms) {
-            sm_state *sm = &s->sms[s->pos_sm];
-            if (sm->wake > s->cycle) {
-                s->pos_sm++;
-                continue;
-            }
+        for (;;) {
+            /* Past the SMs asleep this cycle, keeping the least wake. */
+            uint32_t i = s->pos_sm;
+            uint64_t cycle = s->cycle, least = s->least_wake;
+            for (; i < sms && wakes[i] > cycle; i++)
+                least = wakes[i] < least ? wakes[i] : least;
+            s->pos_sm = i;
+            s->least_wake = least;
+            if (i == sms)
+                break;
+            sm_state *sm = &s->sms[i];
             if (s->pos_slot == 0) {
-                int due = retire_due(s, s->pos_sm, err);
+                int due = retire_due(s, i, err);
                 if (due != 0)
                     return due < 0 ? -1 : 2; /* its events first; this SM goes on after */
             }
             int any_ready = 0;
             if (issue_on_sm(s, e, &any_ready) == 1)
                 return 1;
-            sm->wake = s->issued_here ? s->cycle + 1
-                       : any_ready    ? next_wake(s, sm)
-                                      : wake_no_later(s, sm, quiet_least(s, sm));
+            uint64_t wake = s->issued_here ? cycle + 1
+                            : any_ready    ? next_wake(s, sm)
+                                           : wake_no_later(s, sm, quiet_least(s, sm));
+            wakes[i] = wake;
+            s->least_wake = wake < s->least_wake ? wake : s->least_wake;
             s->issued_here = 0;
-            s->pos_slot = 0;
+            s->pos_slot = s->pos_scheduler = 0;
             s->pos_sm++;
         }
         if (kernel_over(s)) {
-            for (uint32_t i = 0; i < s->config.sms; i++)
+            for (uint32_t i = 0; i < sms; i++)
                 for (uint32_t t = 0; t < schedulers; t++)
                     close_account(s, &s->sms[i], i, t, s->kernel_stats.end_cycle);
             s->cycle = s->kernel_stats.end_cycle;
             return 0;
         }
-        uint64_t next = UINT64_MAX;
-        for (uint32_t i = 0; i < s->config.sms; i++)
-            if (s->sms[i].wake < next)
-                next = s->sms[i].wake;
+        uint64_t next = s->least_wake;
         if (next == UINT64_MAX)
             return ws_fail(err, "scheduler: the timed replay found no warp that can ever issue "
                            "(kernel %u)", s->kernel);
         s->cycle = next > s->cycle ? next : s->cycle + 1;
         s->pos_sm = 0;
+        s->least_wake = UINT64_MAX;
     }
 }
 
