@@ -882,6 +882,7 @@ void sched_free(sched *s)
     free(s->first_time);
     free(s->scheduler_stalls);
     free(s->wakes);
+    free(s->block_wakes);
     packed_cta_free(&s->spare);
     free(s);
 }

@@ -87,6 +87,8 @@ typedef struct sm_state {
 
 typedef enum { STATE_NEED_KERNEL, STATE_RUNNING, STATE_DONE } sched_state;
 
+enum { SCHED_WAKE_BLOCK = 8 }; /* SMs whose least wake is kept together */
+
 struct sched {
     gpu_config config;
     sched_options options;
@@ -135,6 +137,11 @@ struct sched {
     /* [sms]: the next cycle anything on each SM can change, in an array of
      * their own: the pass over the SMs each cycle reads 8 bytes an SM. */
     uint64_t *wakes;
+    /* [⌈sms ÷ SCHED_WAKE_BLOCK⌉]: the least wake of each block of SMs, exact
+     * between passes (sched_timed.c, next_due_sm), so a pass steps over a
+     * block whose SMs all sleep at once. */
+    uint64_t *block_wakes;
+    uint64_t block_least; /* the least wake of the pass's current block so far */
     uint64_t least_wake; /* the least wake of the SMs this cycle's pass went past */
     int issued_here;           /* the SM at pos_sm issued this cycle */
     int awaiting;              /* an ISSUE awaits sched_timed_issued */

@@ -62,8 +62,12 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         !(s->scheduler_stalls = calloc((size_t)s->config.sms * schedulers * STALL_CAUSES,
                                        sizeof *s->scheduler_stalls)))
         return ws_fail(err, "out of memory");
-    if (!s->wakes && !(s->wakes = malloc(s->config.sms * sizeof *s->wakes)))
+    uint32_t blocks = (s->config.sms + SCHED_WAKE_BLOCK - 1) / SCHED_WAKE_BLOCK;
+    if ((!s->wakes && !(s->wakes = malloc(s->config.sms * sizeof *s->wakes))) ||
+        (!s->block_wakes && !(s->block_wakes = malloc(blocks * sizeof *s->block_wakes))))
         return ws_fail(err, "out of memory");
+    for (uint32_t b = 0; b < blocks; b++)
+        s->block_wakes[b] = s->cycle;
     for (uint32_t i = 0; i < s->config.sms; i++) {
         sm_state *sm = &s->sms[i];
         /* Not cleared: a slot's timing is set when a warp takes it, so the
@@ -86,7 +90,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
     }
     s->kernel_stats = (timed_kernel){.start_cycle = s->cycle, .end_cycle = s->cycle};
     s->pos_sm = s->pos_slot = s->pos_scheduler = 0;
-    s->least_wake = UINT64_MAX;
+    s->least_wake = s->block_least = UINT64_MAX;
     s->issued_here = 0;
     return 0;
 }
@@ -130,7 +134,8 @@ void sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, ui
             prepare_head(s, sm, w);
     }
     if (s->wakes[sm_index] > s->cycle) /* awake now, and the clock's next cycle no later */
-        s->wakes[sm_index] = s->least_wake = s->cycle;
+        s->wakes[sm_index] = s->block_wakes[sm_index / SCHED_WAKE_BLOCK] = s->least_wake =
+            s->cycle;
     memset(sm->quiet_until, 0, sizeof sm->quiet_until); /* new warps: look again */
 }
 
@@ -448,23 +453,79 @@ static int kernel_over(const sched *s)
     return s->resident == 0 && s->next_cta >= s->cta_count && s->next_id >= s->grid_ctas;
 }
 
+/* The bounds of block b of SMs: [*start, *end). */
+static void block_bounds(const sched *s, uint32_t b, uint32_t *start, uint32_t *end)
+{
+    *start = b * SCHED_WAKE_BLOCK;
+    *end = *start + SCHED_WAKE_BLOCK < s->config.sms ? *start + SCHED_WAKE_BLOCK : s->config.sms;
+}
+
+/* The pass has gone past block b: its least wake (block_least, gathered as
+ * the pass went by its SMs, those visited with their new wake) is exact
+ * again, and the pass keeps it. */
+static void close_block(sched *s, uint32_t b)
+{
+    s->block_wakes[b] = s->block_least;
+    if (s->block_least < s->least_wake)
+        s->least_wake = s->block_least;
+    s->block_least = UINT64_MAX;
+}
+
+/* The next SM due this cycle from pos_sm on, in SM order, or sms when none
+ * is left.  A block whose least wake is later is stepped over whole; the
+ * SMs of the others are looked at one by one.  At the pass's end,
+ * s->least_wake is the least wake of all: the clock's next cycle. */
+static uint32_t next_due_sm(sched *s)
+{
+    const uint32_t sms = s->config.sms;
+    const uint64_t cycle = s->cycle, *wakes = s->wakes;
+    uint32_t i = s->pos_sm;
+    while (i < sms) {
+        uint32_t b = i / SCHED_WAKE_BLOCK, start, end;
+        block_bounds(s, b, &start, &end);
+        if (i == start && s->block_wakes[b] > cycle) { /* every SM of it sleeps */
+            if (s->block_wakes[b] < s->least_wake)
+                s->least_wake = s->block_wakes[b];
+            i = end;
+            continue;
+        }
+        uint64_t least = s->block_least;
+        for (; i < end && wakes[i] > cycle; i++)
+            least = wakes[i] < least ? wakes[i] : least;
+        s->block_least = least;
+        if (i < end)
+            break; /* due */
+        close_block(s, b);
+    }
+    s->pos_sm = i;
+    return i;
+}
+
+/* The pass has visited SM i, which sleeps until `wake`, and goes on. */
+static void visited(sched *s, uint32_t i, uint64_t wake)
+{
+    uint32_t start, end;
+    block_bounds(s, i / SCHED_WAKE_BLOCK, &start, &end);
+    if (wake < s->block_least)
+        s->block_least = wake;
+    s->pos_sm = i + 1;
+    if (i + 1 == end)
+        close_block(s, i / SCHED_WAKE_BLOCK);
+}
+
 int sched_timed_next(sched *s, sched_event *e, ws_error *err)
 {
     if (s->awaiting)
         return ws_fail(err, "scheduler: an issue was not answered (sched_timed_issued)");
     uint32_t schedulers = s->config.schedulers_per_sm, sms = s->config.sms;
-    uint64_t *wakes = s->wakes;
     for (;;) {
         for (;;) {
-            /* Past the SMs asleep this cycle, keeping the least wake. */
-            uint32_t i = s->pos_sm;
-            uint64_t cycle = s->cycle, least = s->least_wake;
-            for (; i < sms && wakes[i] > cycle; i++)
-                least = wakes[i] < least ? wakes[i] : least;
-            s->pos_sm = i;
-            s->least_wake = least;
+            uint32_t i = s->pos_sm; /* due, when an issue or an event returned from it */
+            if (i == sms || s->wakes[i] > s->cycle)
+                i = next_due_sm(s);
             if (i == sms)
                 break;
+            uint64_t cycle = s->cycle;
             sm_state *sm = &s->sms[i];
             if (s->pos_slot == 0) {
                 int due = retire_due(s, i, err);
@@ -477,11 +538,10 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
             uint64_t wake = s->issued_here ? cycle + 1
                             : any_ready    ? next_wake(s, sm)
                                            : wake_no_later(s, sm, quiet_least(s, sm));
-            wakes[i] = wake;
-            s->least_wake = wake < s->least_wake ? wake : s->least_wake;
+            s->wakes[i] = wake;
             s->issued_here = 0;
             s->pos_slot = s->pos_scheduler = 0;
-            s->pos_sm++;
+            visited(s, i, wake);
         }
         if (kernel_over(s)) {
             for (uint32_t i = 0; i < sms; i++)
