@@ -369,8 +369,9 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_err
         if (c->done_at < sm->drain_at)
             sm->drain_at = c->done_at;
     }
-    if (s->timed)
-        sched_timed_dispatched(s, sm_index, slot * s->warps_per_cta, s->warps_per_cta);
+    if (s->timed &&
+        sched_timed_dispatched(s, sm_index, slot * s->warps_per_cta, s->warps_per_cta, err) != 0)
+        return -1;
     if (++s->resident > s->peak_resident)
         s->peak_resident = s->resident;
     return sched_push(s, (sched_event){.kind = SCHED_CTA_DISPATCH, .kernel = s->kernel, .cta = cta,

@@ -37,10 +37,12 @@ enum { TIMED_LOAD_HISTORY = 32 }; /* the loads a record's `waits` can name */
  * rest of a warp's timing is in timed_warp. */
 typedef struct timed_warp {
     uint32_t loads_seen; /* loads issued (the history's newest is at loads_seen - 1) */
+    /* Its CTA has records that carry timing (packed_cta.timing), so one may
+     * name loads: it keeps its history of loads (sm_state.load_back). */
+    uint8_t keeps_history;
     uint64_t all_loads; /* when its last outstanding load is back */
     uint64_t stores_back; /* when its last store is acknowledged (it ends no sooner) */
     uint64_t older_back; /* the latest back of the loads older than the history */
-    uint64_t load_back[TIMED_LOAD_HISTORY]; /* when each recent load is back */
 } timed_warp;
 
 typedef struct sm_state {
@@ -61,6 +63,12 @@ typedef struct sm_state {
     /* Timed (sched_timed.c). */
     warp_timing *head;     /* [warp slots] */
     timed_warp *timed;     /* [warp slots] */
+    /* [warp slots × TIMED_LOAD_HISTORY]: when each warp's recent loads are
+     * back, for the warps that keep a history; allocated when the first
+     * such warp arrives, so a trace without timing (every record a
+     * blocking load) never touches it: 256 bytes a warp, a page fault for
+     * every 16 warps dispatched. */
+    uint64_t *load_back;
     uint64_t ldst_free;    /* the LD/ST unit takes its next instruction from then */
     /* timing.ldst_queue = Q > 0: when the LD/ST unit frees after each of the
      * last Q + 1 memory instructions (a ring; ldst_issued counts them), so
@@ -162,7 +170,8 @@ uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot);
 
 /* sched_timed.c */
 int sched_timed_begin_kernel(sched *s, ws_error *err);
-void sched_timed_dispatched(sched *s, uint32_t sm, uint32_t first_slot, uint32_t warps);
+int sched_timed_dispatched(sched *s, uint32_t sm, uint32_t first_slot, uint32_t warps,
+                           ws_error *err);
 int sched_timed_next(sched *s, sched_event *e, ws_error *err);
 void sched_timed_free(sm_state *sm);
 

@@ -27,8 +27,10 @@ void sched_timed_free(sm_state *sm)
 {
     free(sm->head);
     free(sm->timed);
+    free(sm->load_back);
     sm->head = NULL;
     sm->timed = NULL;
+    sm->load_back = NULL;
 }
 
 /* From when a record may issue to the SM's LD/ST unit: once it is free,
@@ -110,9 +112,10 @@ static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
     if (head.has_waits) {
         /* Bit i names the (i + 1)-th most recent load; bit 31 also every
          * older one than the history keeps (older_back). */
+        const uint64_t *history = sm->load_back + (size_t)slot * TIMED_LOAD_HISTORY;
         back = head.waits >> (TIMED_LOAD_HISTORY - 1) ? t->older_back : 0;
         for (uint32_t i = 0; i < TIMED_LOAD_HISTORY && i < t->loads_seen; i++) {
-            uint64_t when = t->load_back[(t->loads_seen - 1 - i) % TIMED_LOAD_HISTORY];
+            uint64_t when = history[(t->loads_seen - 1 - i) % TIMED_LOAD_HISTORY];
             if ((head.waits >> i & 1u) && when > back)
                 back = when;
         }
@@ -124,12 +127,20 @@ static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
         h->ready_at = back;
 }
 
-void sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, uint32_t warps)
+int sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, uint32_t warps,
+                           ws_error *err)
 {
     sm_state *sm = &s->sms[sm_index];
+    /* Only a record with timing names loads (has_waits); a CTA has one
+     * only if its records carry timing.  (The CTA's slots are first_slot's.) */
+    int keeps_history = sm->ctas[sm->warps[first_slot].cta_slot].view->timing != NULL;
+    if (keeps_history && !sm->load_back &&
+        !(sm->load_back = malloc((size_t)(s->warp_slots + 1) * TIMED_LOAD_HISTORY *
+                                 sizeof *sm->load_back)))
+        return ws_fail(err, "out of memory");
     for (uint32_t w = first_slot; w < first_slot + warps; w++) {
         sm->head[w] = (warp_timing){.ready_at = s->cycle};
-        sm->timed[w] = (timed_warp){0};
+        sm->timed[w] = (timed_warp){.keeps_history = (uint8_t)keeps_history};
         if (sm->warps[w].active)
             prepare_head(s, sm, w);
     }
@@ -137,6 +148,7 @@ void sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, ui
         s->wakes[sm_index] = s->block_wakes[sm_index / SCHED_WAKE_BLOCK] = s->least_wake =
             s->cycle;
     memset(sm->quiet_until, 0, sizeof sm->quiet_until); /* new warps: look again */
+    return 0;
 }
 
 void sched_timed_issued(sched *s, const sched_outcome *o)
@@ -147,10 +159,14 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     if (!s->last_returns_data && o->data_back > t->stores_back)
         t->stores_back = o->data_back;
     if (s->last_returns_data) {
-        uint64_t *slot = &t->load_back[t->loads_seen++ % TIMED_LOAD_HISTORY];
-        if (t->loads_seen > TIMED_LOAD_HISTORY && *slot > t->older_back)
-            t->older_back = *slot; /* the load leaving the history */
-        *slot = o->data_back;
+        if (t->keeps_history) {
+            uint64_t *slot = &sm->load_back[(size_t)s->last_slot * TIMED_LOAD_HISTORY +
+                                            t->loads_seen % TIMED_LOAD_HISTORY];
+            if (t->loads_seen >= TIMED_LOAD_HISTORY && *slot > t->older_back)
+                t->older_back = *slot; /* the load leaving the history */
+            *slot = o->data_back;
+        }
+        t->loads_seen++;
         if (o->data_back > t->all_loads)
             t->all_loads = o->data_back;
     }
