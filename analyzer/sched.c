@@ -279,18 +279,39 @@ int sched_push(sched *s, sched_event e, ws_error *err)
 static void free_sms(sched *s)
 {
     for (uint32_t i = 0; s->sms && i < s->config.sms; i++) {
-        for (uint32_t c = 0; c < s->cta_slots; c++) {
-            packed_cta_free(&s->sms[i].ctas[c].records);
-        }
-        free(s->sms[i].ctas);
-        free(s->sms[i].warps);
-        free(s->sms[i].by_age);
-        free(s->sms[i].live);
-        free(s->sms[i].rank);
-        sched_timed_free(&s->sms[i]);
+        sm_state *sm = &s->sms[i];
+        for (uint32_t c = 0; sm->ctas && c < s->cta_slots; c++)
+            packed_cta_free(&sm->ctas[c].records);
+        free(sm->ctas);
+        free(sm->warps);
+        free(sm->by_age);
+        if (sm->live != s->no_live)
+            free(sm->live);
+        free(sm->rank);
+        sched_timed_free(sm);
     }
     free(s->sms);
     s->sms = NULL;
+    free(s->no_live);
+    s->no_live = NULL;
+}
+
+/* The SM's arrays for the kernel, allocated when it takes its first CTA:
+ * an SM that takes none (a kernel of fewer CTAs than SMs, on an 80-SM
+ * GPU) costs no memory, no clearing and no page (until then its live[]
+ * is the kernel's shared no_live, all zero, the only array an order may
+ * read of an SM without warps). */
+static int sm_arrays(sched *s, sm_state *sm, ws_error *err)
+{
+    sm->ctas = calloc(s->cta_slots, sizeof *sm->ctas);
+    sm->warps = calloc(s->warp_slots, sizeof *sm->warps);
+    sm->by_age = calloc((size_t)s->age_stride * s->config.schedulers_per_sm + 1,
+                        sizeof *sm->by_age);
+    sm->live = calloc(s->warp_slots + 1, 1);
+    sm->rank = calloc(s->warp_slots + 1, sizeof *sm->rank);
+    if (!sm->ctas || !sm->warps || !sm->by_age || !sm->live || !sm->rank)
+        return ws_fail(err, "out of memory");
+    return s->timed ? sched_timed_new_sm(s, sm, err) : 0;
 }
 
 /* Warp slot w belongs to scheduler w mod schedulers_per_sm. */
@@ -301,10 +322,11 @@ static inline uint32_t scheduler_of(const sched *s, uint32_t warp_slot)
 
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot) { return scheduler_of(s, warp_slot); }
 
-/* Scheduler t's active warp slots on sm, oldest first (age_count[t] of them). */
+/* Scheduler t's active warp slots on sm, oldest first (age_count[t] of
+ * them); NULL on an SM that has taken no CTA (sm_arrays). */
 static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
 {
-    return sm->by_age + (size_t)t * s->age_stride;
+    return sm->by_age ? sm->by_age + (size_t)t * s->age_stride : NULL;
 }
 
 /* Loads a CTA into a free slot of sm and makes its warps issuable; an
@@ -313,6 +335,8 @@ static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
 static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_error *err)
 {
     sm_state *sm = &s->sms[sm_index];
+    if (!sm->ctas && sm_arrays(s, sm, err) != 0)
+        return -1;
     uint32_t slot = 0;
     while (slot < s->cta_slots && sm->ctas[slot].active)
         slot++;
@@ -721,19 +745,12 @@ static int begin_kernel(sched *s, ws_error *err)
     s->warp_slots = s->cta_slots * s->warps_per_cta;
     s->age_stride = (s->warp_slots + s->config.schedulers_per_sm - 1) / s->config.schedulers_per_sm;
     s->sms = calloc(s->config.sms, sizeof *s->sms);
-    if (!s->sms)
+    s->no_live = calloc(s->warp_slots + 1, 1);
+    if (!s->sms || !s->no_live)
         return ws_fail(err, "out of memory");
     for (uint32_t i = 0; i < s->config.sms; i++) {
-        sm_state *sm = &s->sms[i];
-        sm->ctas = calloc(s->cta_slots, sizeof *sm->ctas);
-        sm->warps = calloc(s->warp_slots, sizeof *sm->warps);
-        sm->by_age = calloc((size_t)s->age_stride * s->config.schedulers_per_sm + 1,
-                            sizeof *sm->by_age);
-        sm->live = calloc(s->warp_slots + 1, 1);
-        sm->rank = calloc(s->warp_slots + 1, sizeof *sm->rank);
-        if (!sm->ctas || !sm->warps || !sm->by_age || !sm->live || !sm->rank)
-            return ws_fail(err, "out of memory");
-        sm->free_ctas = s->cta_slots;
+        s->sms[i].live = s->no_live; /* its arrays come with its first CTA (sm_arrays) */
+        s->sms[i].free_ctas = s->cta_slots;
     }
     if (s->options.warp->kernel_begin)
         s->options.warp->kernel_begin(s->order, s->warp_slots, k->pc_count);

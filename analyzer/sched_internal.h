@@ -121,6 +121,7 @@ struct sched {
     uint32_t cta_slots, warps_per_cta, warp_slots;
     uint32_t age_stride; /* room for one scheduler's warps in by_age */
     sm_state *sms;
+    uint8_t *no_live; /* [warp_slots + 1], zero: live[] of an SM without arrays yet */
     uint32_t sm_cursor;
     uint32_t resident, peak_resident;
     uint64_t next_warp_id;
@@ -169,6 +170,9 @@ void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e);
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot);
 
 /* sched_timed.c */
+/* An SM's timing arrays, allocated with its other arrays when it takes
+ * its first CTA of the kernel (sched.c, sm_arrays). */
+int sched_timed_new_sm(const sched *s, sm_state *sm, ws_error *err);
 int sched_timed_begin_kernel(sched *s, ws_error *err);
 int sched_timed_dispatched(sched *s, uint32_t sm, uint32_t first_slot, uint32_t warps,
                            ws_error *err);

@@ -57,6 +57,15 @@ static uint64_t drain_at_of(const sched *s, const sm_state *sm)
     return at;
 }
 
+int sched_timed_new_sm(const sched *s, sm_state *sm, ws_error *err)
+{
+    /* Not cleared: a slot's timing is set when a warp takes it, so the
+     * slots no warp takes are never touched. */
+    sm->head = malloc((s->warp_slots + 1) * sizeof *sm->head);
+    sm->timed = malloc((s->warp_slots + 1) * sizeof *sm->timed);
+    return sm->head && sm->timed ? 0 : ws_fail(err, "out of memory");
+}
+
 int sched_timed_begin_kernel(sched *s, ws_error *err)
 {
     uint32_t schedulers = s->config.schedulers_per_sm;
@@ -72,13 +81,6 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         s->block_wakes[b] = s->cycle;
     for (uint32_t i = 0; i < s->config.sms; i++) {
         sm_state *sm = &s->sms[i];
-        /* Not cleared: a slot's timing is set when a warp takes it, so the
-         * slots no warp takes are never touched (an 80-SM GPU running a
-         * small kernel pages in only what it uses). */
-        sm->head = malloc((s->warp_slots + 1) * sizeof *sm->head);
-        sm->timed = malloc((s->warp_slots + 1) * sizeof *sm->timed);
-        if (!sm->head || !sm->timed)
-            return ws_fail(err, "out of memory");
         sm->ldst_free = s->wakes[i] = s->cycle;
         sm->ldst_issued = 0;
         sm->ldst_open = ldst_open_of(s, sm);
