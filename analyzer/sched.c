@@ -619,7 +619,7 @@ static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
 }
 
 /* Issues the chosen warp's next record as an event. */
-void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
+void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler, sched_event *e)
 {
     sm_state *sm = &s->sms[sm_index];
     warp_state *w = &sm->warps[slot];
@@ -627,7 +627,7 @@ void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     uint32_t rank = sm->rank[slot]; /* its GTO priority (S4 §4.2) */
     const warp_order_ops *order = s->options.warp;
     *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
-                       .warp_slot = slot, .scheduler = scheduler_of(s, slot), .age_rank = rank,
+                       .warp_slot = slot, .scheduler = scheduler, .age_rank = rank,
                        .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
                        .warp_id = w->id, .step = s->timed ? s->cycle : sm->steps++,
                        .record = &s->issued};
@@ -681,7 +681,8 @@ static int issue_recorded(sched *s, sched_event *e, ws_error *err)
             return 2; /* dispatch events first; issue on the next call */
         if (best_sm < 0)
             return 0;
-        sched_issue(s, (uint32_t)best_sm, (uint32_t)best_slot, e);
+        sched_issue(s, (uint32_t)best_sm, (uint32_t)best_slot,
+                    scheduler_of(s, (uint32_t)best_slot), e);
         return 1;
     }
 }
@@ -703,7 +704,7 @@ static int issue_next(sched *s, sched_event *e)
             if (slot < 0)
                 continue;
             sm->next_scheduler = (scheduler + 1) % schedulers;
-            sched_issue(s, i, (uint32_t)slot, e);
+            sched_issue(s, i, (uint32_t)slot, scheduler, e);
             /* The reference L1's answer, for an order that uses it (GTO). */
             int missed = order->uses_misses && s->miss && s->miss(s->miss_ctx, e);
             if (order->issued) {

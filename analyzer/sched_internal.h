@@ -75,6 +75,7 @@ typedef struct sm_state {
      * a record may issue once the Q-th latest has reached the unit. */
     uint64_t ldst_ring[TIMING_LDST_QUEUE_MAX + 1];
     uint64_t ldst_issued;
+    uint32_t ldst_next; /* ldst_issued mod (Q + 1), stepped: the ring's oldest entry */
     /* When a record may next reach the LD/ST unit (sched_timed.c's
      * ldst_open), kept as the two fields above change: every look reads it. */
     uint64_t ldst_open;
@@ -154,7 +155,7 @@ struct sched {
     uint64_t least_wake; /* the least wake of the SMs this cycle's pass went past */
     int issued_here;           /* the SM at pos_sm issued this cycle */
     int awaiting;              /* an ISSUE awaits sched_timed_issued */
-    uint32_t last_sm, last_slot, last_cta_slot;
+    uint32_t last_sm, last_slot, last_cta_slot, last_scheduler;
     int last_returns_data, last_warp_done;
     timed_kernel kernel_stats; /* the kernel running or just ended */
     uint64_t *scheduler_stalls; /* [sms × schedulers × STALL_CAUSES], the whole run */
@@ -166,7 +167,8 @@ int sched_push(sched *s, sched_event e, ws_error *err);
 int sched_fill(sched *s, int64_t only_sm, ws_error *err);
 int sched_retire_slot(sched *s, uint32_t sm, uint32_t slot, ws_error *err);
 warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t);
-void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e);
+/* `scheduler` is the slot's (sched_scheduler_of), which the callers know. */
+void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler, sched_event *e);
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot);
 
 /* sched_timed.c */

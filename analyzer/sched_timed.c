@@ -43,7 +43,7 @@ static uint64_t ldst_open_of(const sched *s, const sm_state *sm)
     uint32_t q = s->config.timing.ldst_queue;
     if (q == 0)
         return sm->ldst_free;
-    return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
+    return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_next] : 0;
 }
 
 /* The least done_at of the SM's draining CTAs, found again after one
@@ -83,6 +83,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         sm_state *sm = &s->sms[i];
         sm->ldst_free = s->wakes[i] = s->cycle;
         sm->ldst_issued = 0;
+        sm->ldst_next = 0;
         sm->ldst_open = ldst_open_of(s, sm);
         sm->drain_at = UINT64_MAX;
         for (uint32_t t = 0; t < schedulers; t++) {
@@ -103,7 +104,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
  * the cycle its loads are back (the ones it names, or all of them).  The
  * gap waits too: the instruction that uses a load may be anywhere in it
  * (docs/metrics.md §12). */
-static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
+static void prepare_head(sm_state *sm, uint32_t slot, uint32_t scheduler)
 {
     const warp_state *w = &sm->warps[slot];
     timed_warp *t = &sm->timed[slot];
@@ -124,7 +125,7 @@ static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
     }
     warp_timing *h = &sm->head[slot];
     h->gap_left = head.gap; /* it was 0: a new warp, or one that just issued a record */
-    sm->gap_warps[sched_scheduler_of(s, slot)] += head.gap != 0;
+    sm->gap_warps[scheduler] += head.gap != 0;
     if (back > h->ready_at)
         h->ready_at = back;
 }
@@ -144,7 +145,7 @@ int sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, uin
         sm->head[w] = (warp_timing){.ready_at = s->cycle};
         sm->timed[w] = (timed_warp){.keeps_history = (uint8_t)keeps_history};
         if (sm->warps[w].active)
-            prepare_head(s, sm, w);
+            prepare_head(sm, w, sched_scheduler_of(s, w));
     }
     if (s->wakes[sm_index] > s->cycle) /* awake now, and the clock's next cycle no later */
         s->wakes[sm_index] = s->block_wakes[sm_index / SCHED_WAKE_BLOCK] = s->least_wake =
@@ -174,11 +175,13 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     }
     if (o->ldst_free > sm->ldst_free)
         sm->ldst_free = o->ldst_free;
-    sm->ldst_ring[sm->ldst_issued++ % (s->config.timing.ldst_queue + 1)] = sm->ldst_free;
+    sm->ldst_ring[sm->ldst_next] = sm->ldst_free; /* stepped, not divided: each issue */
+    sm->ldst_next = sm->ldst_next == s->config.timing.ldst_queue ? 0 : sm->ldst_next + 1;
+    sm->ldst_issued++;
     sm->ldst_open = ldst_open_of(s, sm);
     sm->head[s->last_slot].ready_at = s->cycle + 1;
     if (!s->last_warp_done) {
-        prepare_head(s, sm, s->last_slot);
+        prepare_head(sm, s->last_slot, s->last_scheduler);
         return;
     }
     /* The warp has issued its last record: it ends when its loads are back
@@ -436,7 +439,8 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
         s->last_sm = sm_index;
         s->last_slot = (uint32_t)slot;
         s->last_cta_slot = w->cta_slot;
-        sched_issue(s, sm_index, (uint32_t)slot, e);
+        s->last_scheduler = t;
+        sched_issue(s, sm_index, (uint32_t)slot, t, e);
         s->last_returns_data = returns_data(e->record->kind);
         s->last_warp_done = !w->active;
         s->awaiting = 1;
