@@ -280,7 +280,7 @@ static void free_sms(sched *s)
 {
     for (uint32_t i = 0; s->sms && i < s->config.sms; i++) {
         sm_state *sm = &s->sms[i];
-        for (uint32_t c = 0; sm->ctas && c < s->cta_slots; c++)
+        for (uint32_t c = 0; c < sm->cta_capacity; c++)
             packed_cta_free(&sm->ctas[c].records);
         free(sm->ctas);
         free(sm->warps);
@@ -296,22 +296,50 @@ static void free_sms(sched *s)
     s->no_live = NULL;
 }
 
+/* The SM's arrays per CTA slot for `ctas` slots, the first cta_capacity
+ * kept (new ones cleared).  A CTA's own records live in its cta_state,
+ * so its view is pointed at them again where they moved. */
+static int sm_grow(sched *s, sm_state *sm, uint32_t ctas, ws_error *err)
+{
+    uint32_t old = sm->cta_capacity, wpc = s->warps_per_cta;
+    for (uint32_t c = 0; c < old; c++) /* NULL: its own records, wherever they go */
+        if (sm->ctas[c].view == &sm->ctas[c].records)
+            sm->ctas[c].view = NULL;
+    cta_state *grown = realloc(sm->ctas, ctas * sizeof *grown);
+    if (grown)
+        sm->ctas = grown;
+    for (uint32_t c = 0; c < old; c++)
+        if (!sm->ctas[c].view)
+            sm->ctas[c].view = &sm->ctas[c].records;
+    warp_state *warps = grown ? realloc(sm->warps, ((size_t)ctas * wpc + 1) * sizeof *warps) : NULL;
+    if (warps)
+        sm->warps = warps;
+    if (!grown || !warps)
+        return ws_fail(err, "out of memory");
+    memset(sm->ctas + old, 0, (ctas - old) * sizeof *sm->ctas);
+    memset(sm->warps + (size_t)old * wpc, 0, (size_t)(ctas - old) * wpc * sizeof *sm->warps);
+    sm->cta_capacity = ctas;
+    return s->timed ? sched_timed_grow_sm(s, sm, ctas * wpc, err) : 0;
+}
+
 /* The SM's arrays for the kernel, allocated when it takes its first CTA:
  * an SM that takes none (a kernel of fewer CTAs than SMs, on an 80-SM
  * GPU) costs no memory, no clearing and no page (until then its live[]
  * is the kernel's shared no_live, all zero, the only array an order may
- * read of an SM without warps). */
+ * read of an SM without warps).  The arrays per CTA slot hold one CTA
+ * until the SM takes a second at once (sm_grow): on a kernel of fewer
+ * CTAs than the GPU's slots most SMs hold one, and their arrays share
+ * pages instead of spreading a CTA's few hundred bytes over every slot's
+ * room (malloc's headers touch each page of them). */
 static int sm_arrays(sched *s, sm_state *sm, ws_error *err)
 {
-    sm->ctas = calloc(s->cta_slots, sizeof *sm->ctas);
-    sm->warps = calloc(s->warp_slots, sizeof *sm->warps);
     sm->by_age = calloc((size_t)s->age_stride * s->config.schedulers_per_sm + 1,
                         sizeof *sm->by_age);
     sm->live = calloc(s->warp_slots + 1, 1);
     sm->rank = calloc(s->warp_slots + 1, sizeof *sm->rank);
-    if (!sm->ctas || !sm->warps || !sm->by_age || !sm->live || !sm->rank)
+    if (!sm->by_age || !sm->live || !sm->rank)
         return ws_fail(err, "out of memory");
-    return s->timed ? sched_timed_new_sm(s, sm, err) : 0;
+    return sm_grow(s, sm, 1, err);
 }
 
 /* Warp slot w belongs to scheduler w mod schedulers_per_sm. */
@@ -338,8 +366,10 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_err
     if (!sm->ctas && sm_arrays(s, sm, err) != 0)
         return -1;
     uint32_t slot = 0;
-    while (slot < s->cta_slots && sm->ctas[slot].active)
+    while (slot < sm->cta_capacity && sm->ctas[slot].active)
         slot++;
+    if (slot == sm->cta_capacity && slot < s->cta_slots && sm_grow(s, sm, s->cta_slots, err) != 0)
+        return -1;
     if (slot == s->cta_slots)
         return ws_fail(err, "scheduler: SM %u has no free CTA slot", sm_index);
     cta_state *c = &sm->ctas[slot];
@@ -664,7 +694,7 @@ static int issue_recorded(sched *s, sched_event *e, ws_error *err)
             sm_state *sm = &s->sms[i];
             if (!sm->live_warps)
                 continue;
-            for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
+            for (uint32_t slot = 0; slot < sched_sm_slots(s, sm); slot++) {
                 const warp_state *w = &sm->warps[slot];
                 if (!warp_ready(w))
                     continue;

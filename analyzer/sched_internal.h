@@ -46,8 +46,12 @@ typedef struct timed_warp {
 } timed_warp;
 
 typedef struct sm_state {
-    cta_state *ctas;   /* [cta_slots] */
-    warp_state *warps; /* [cta_slots × warps_per_cta] */
+    /* The arrays per CTA slot hold cta_capacity slots (sched.c, sm_grow):
+     * one until the SM takes a second CTA at once, then all of cta_slots;
+     * its warp slots are [0, cta_capacity × warps_per_cta). */
+    uint32_t cta_capacity;
+    cta_state *ctas;   /* [cta_capacity] */
+    warp_state *warps; /* [cta_capacity × warps_per_cta] */
     /* GTO: each scheduler's active warp slots, oldest first, so the oldest
      * ready warp is the first ready one in its list.  Scheduler t's list
      * is by_age[t × age_stride ..] with age_count[t] entries. */
@@ -61,8 +65,8 @@ typedef struct sm_state {
     uint64_t steps;
     uint32_t group_next, group_end; /* qN: this SM's group in the CTA list */
     /* Timed (sched_timed.c). */
-    warp_timing *head;     /* [warp slots] */
-    timed_warp *timed;     /* [warp slots] */
+    warp_timing *head;     /* [the SM's warp slots] (cta_capacity) */
+    timed_warp *timed;     /* [the SM's warp slots] */
     /* [warp slots × TIMED_LOAD_HISTORY]: when each warp's recent loads are
      * back, for the warps that keep a history; allocated when the first
      * such warp arrives, so a trace without timing (every record a
@@ -172,9 +176,14 @@ void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler,
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot);
 
 /* sched_timed.c */
-/* An SM's timing arrays, allocated with its other arrays when it takes
- * its first CTA of the kernel (sched.c, sm_arrays). */
-int sched_timed_new_sm(const sched *s, sm_state *sm, ws_error *err);
+/* The warp slots the SM's arrays hold now (cta_capacity). */
+static inline uint32_t sched_sm_slots(const sched *s, const sm_state *sm)
+{
+    return sm->cta_capacity * s->warps_per_cta;
+}
+/* An SM's timing arrays for `slots` warp slots, the first ones kept, as
+ * its other arrays grow (sched.c, sm_grow). */
+int sched_timed_grow_sm(const sched *s, sm_state *sm, uint32_t slots, ws_error *err);
 int sched_timed_begin_kernel(sched *s, ws_error *err);
 int sched_timed_dispatched(sched *s, uint32_t sm, uint32_t first_slot, uint32_t warps,
                            ws_error *err);

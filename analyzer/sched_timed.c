@@ -51,19 +51,23 @@ static uint64_t ldst_open_of(const sched *s, const sm_state *sm)
 static uint64_t drain_at_of(const sched *s, const sm_state *sm)
 {
     uint64_t at = UINT64_MAX;
-    for (uint32_t c = 0; c < s->cta_slots; c++)
+    for (uint32_t c = 0; c < sm->cta_capacity; c++)
         if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < at)
             at = sm->ctas[c].done_at;
     return at;
 }
 
-int sched_timed_new_sm(const sched *s, sm_state *sm, ws_error *err)
+int sched_timed_grow_sm(const sched *s, sm_state *sm, uint32_t slots, ws_error *err)
 {
-    /* Not cleared: a slot's timing is set when a warp takes it, so the
-     * slots no warp takes are never touched. */
-    sm->head = malloc((s->warp_slots + 1) * sizeof *sm->head);
-    sm->timed = malloc((s->warp_slots + 1) * sizeof *sm->timed);
-    return sm->head && sm->timed ? 0 : ws_fail(err, "out of memory");
+    (void)s;
+    /* Not cleared: a slot's timing is set when a warp takes it. */
+    warp_timing *head = realloc(sm->head, (slots + 1) * sizeof *head);
+    if (head)
+        sm->head = head;
+    timed_warp *timed = head ? realloc(sm->timed, (slots + 1) * sizeof *timed) : NULL;
+    if (timed)
+        sm->timed = timed;
+    return head && timed ? 0 : ws_fail(err, "out of memory");
 }
 
 int sched_timed_begin_kernel(sched *s, ws_error *err)
@@ -258,7 +262,8 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
 {
     uint64_t wake = UINT64_MAX, open = sm->ldst_open;
     int held = 0;
-    for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
+    const uint32_t slots = sched_sm_slots(s, sm);
+    for (uint32_t slot = 0; slot < slots; slot++) {
         uint64_t from;
         if (!sm->live[slot])
             continue;
@@ -272,7 +277,7 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
             wake = from;
     }
     /* Stepping every cycle, a held SM would see each pipeline stall begin. */
-    for (uint32_t slot = 0; held && slot < s->warp_slots; slot++) {
+    for (uint32_t slot = 0; held && slot < slots; slot++) {
         const warp_timing *h = &sm->head[slot];
         if (sm->live[slot] && h->gap_left == 0 && h->ready_at > s->cycle && h->ready_at < wake)
             wake = h->ready_at;
@@ -287,7 +292,7 @@ static int retire_due(sched *s, uint32_t sm_index, ws_error *err)
     sm_state *sm = &s->sms[sm_index];
     if (sm->drain_at > s->cycle)
         return 0;
-    for (uint32_t c = 0; c < s->cta_slots; c++) {
+    for (uint32_t c = 0; c < sm->cta_capacity; c++) {
         cta_state *cta = &sm->ctas[c];
         if (cta->active && cta->draining && cta->done_at <= s->cycle) {
             if (s->cycle > s->kernel_stats.end_cycle)
