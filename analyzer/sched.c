@@ -279,18 +279,67 @@ int sched_push(sched *s, sched_event e, ws_error *err)
 static void free_sms(sched *s)
 {
     for (uint32_t i = 0; s->sms && i < s->config.sms; i++) {
-        for (uint32_t c = 0; c < s->cta_slots; c++) {
-            packed_cta_free(&s->sms[i].ctas[c].records);
-        }
-        free(s->sms[i].ctas);
-        free(s->sms[i].warps);
-        free(s->sms[i].by_age);
-        free(s->sms[i].live);
-        free(s->sms[i].rank);
-        sched_timed_free(&s->sms[i]);
+        sm_state *sm = &s->sms[i];
+        for (uint32_t c = 0; c < sm->cta_capacity; c++)
+            packed_cta_free(&sm->ctas[c].records);
+        free(sm->ctas);
+        free(sm->warps);
+        free(sm->by_age);
+        if (sm->live != s->no_live)
+            free(sm->live);
+        free(sm->rank);
+        sched_timed_free(sm);
     }
     free(s->sms);
     s->sms = NULL;
+    free(s->no_live);
+    s->no_live = NULL;
+}
+
+/* The SM's arrays per CTA slot for `ctas` slots, the first cta_capacity
+ * kept (new ones cleared).  A CTA's own records live in its cta_state,
+ * so its view is pointed at them again where they moved. */
+static int sm_grow(sched *s, sm_state *sm, uint32_t ctas, ws_error *err)
+{
+    uint32_t old = sm->cta_capacity, wpc = s->warps_per_cta;
+    for (uint32_t c = 0; c < old; c++) /* NULL: its own records, wherever they go */
+        if (sm->ctas[c].view == &sm->ctas[c].records)
+            sm->ctas[c].view = NULL;
+    cta_state *grown = realloc(sm->ctas, ctas * sizeof *grown);
+    if (grown)
+        sm->ctas = grown;
+    for (uint32_t c = 0; c < old; c++)
+        if (!sm->ctas[c].view)
+            sm->ctas[c].view = &sm->ctas[c].records;
+    warp_state *warps = grown ? realloc(sm->warps, ((size_t)ctas * wpc + 1) * sizeof *warps) : NULL;
+    if (warps)
+        sm->warps = warps;
+    if (!grown || !warps)
+        return ws_fail(err, "out of memory");
+    memset(sm->ctas + old, 0, (ctas - old) * sizeof *sm->ctas);
+    memset(sm->warps + (size_t)old * wpc, 0, (size_t)(ctas - old) * wpc * sizeof *sm->warps);
+    sm->cta_capacity = ctas;
+    return s->timed ? sched_timed_grow_sm(s, sm, ctas * wpc, err) : 0;
+}
+
+/* The SM's arrays for the kernel, allocated when it takes its first CTA:
+ * an SM that takes none (a kernel of fewer CTAs than SMs, on an 80-SM
+ * GPU) costs no memory, no clearing and no page (until then its live[]
+ * is the kernel's shared no_live, all zero, the only array an order may
+ * read of an SM without warps).  The arrays per CTA slot hold one CTA
+ * until the SM takes a second at once (sm_grow): on a kernel of fewer
+ * CTAs than the GPU's slots most SMs hold one, and their arrays share
+ * pages instead of spreading a CTA's few hundred bytes over every slot's
+ * room (malloc's headers touch each page of them). */
+static int sm_arrays(sched *s, sm_state *sm, ws_error *err)
+{
+    sm->by_age = calloc((size_t)s->age_stride * s->config.schedulers_per_sm + 1,
+                        sizeof *sm->by_age);
+    sm->live = calloc(s->warp_slots + 1, 1);
+    sm->rank = calloc(s->warp_slots + 1, sizeof *sm->rank);
+    if (!sm->by_age || !sm->live || !sm->rank)
+        return ws_fail(err, "out of memory");
+    return sm_grow(s, sm, 1, err);
 }
 
 /* Warp slot w belongs to scheduler w mod schedulers_per_sm. */
@@ -301,10 +350,11 @@ static inline uint32_t scheduler_of(const sched *s, uint32_t warp_slot)
 
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot) { return scheduler_of(s, warp_slot); }
 
-/* Scheduler t's active warp slots on sm, oldest first (age_count[t] of them). */
+/* Scheduler t's active warp slots on sm, oldest first (age_count[t] of
+ * them); NULL on an SM that has taken no CTA (sm_arrays). */
 static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
 {
-    return sm->by_age + (size_t)t * s->age_stride;
+    return sm->by_age ? sm->by_age + (size_t)t * s->age_stride : NULL;
 }
 
 /* Loads a CTA into a free slot of sm and makes its warps issuable; an
@@ -313,9 +363,13 @@ static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
 static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_error *err)
 {
     sm_state *sm = &s->sms[sm_index];
+    if (!sm->ctas && sm_arrays(s, sm, err) != 0)
+        return -1;
     uint32_t slot = 0;
-    while (slot < s->cta_slots && sm->ctas[slot].active)
+    while (slot < sm->cta_capacity && sm->ctas[slot].active)
         slot++;
+    if (slot == sm->cta_capacity && slot < s->cta_slots && sm_grow(s, sm, s->cta_slots, err) != 0)
+        return -1;
     if (slot == s->cta_slots)
         return ws_fail(err, "scheduler: SM %u has no free CTA slot", sm_index);
     cta_state *c = &sm->ctas[slot];
@@ -369,8 +423,9 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_err
         if (c->done_at < sm->drain_at)
             sm->drain_at = c->done_at;
     }
-    if (s->timed)
-        sched_timed_dispatched(s, sm_index, slot * s->warps_per_cta, s->warps_per_cta);
+    if (s->timed &&
+        sched_timed_dispatched(s, sm_index, slot * s->warps_per_cta, s->warps_per_cta, err) != 0)
+        return -1;
     if (++s->resident > s->peak_resident)
         s->peak_resident = s->resident;
     return sched_push(s, (sched_event){.kind = SCHED_CTA_DISPATCH, .kernel = s->kernel, .cta = cta,
@@ -572,7 +627,9 @@ warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t
     return (warp_view){.sm = sm_index, .scheduler = t, .by_age = age_list(s, sm, t),
                        .live_count = sm->age_count[t], .live = sm->live,
                        .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm,
-                       .next_load = next_load, .sched_sm = sm, .ready = sm->ready};
+                       .next_load = next_load, .sched_sm = sm,
+                       .timing = s->timed ? sm->head : NULL, .cycle = s->cycle,
+                       .ldst_open = sm->ldst_open};
 }
 
 /* A finished warp leaves its scheduler's age list. */
@@ -592,7 +649,7 @@ static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
 }
 
 /* Issues the chosen warp's next record as an event. */
-void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
+void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler, sched_event *e)
 {
     sm_state *sm = &s->sms[sm_index];
     warp_state *w = &sm->warps[slot];
@@ -600,7 +657,7 @@ void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e)
     uint32_t rank = sm->rank[slot]; /* its GTO priority (S4 §4.2) */
     const warp_order_ops *order = s->options.warp;
     *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
-                       .warp_slot = slot, .scheduler = scheduler_of(s, slot), .age_rank = rank,
+                       .warp_slot = slot, .scheduler = scheduler, .age_rank = rank,
                        .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
                        .warp_id = w->id, .step = s->timed ? s->cycle : sm->steps++,
                        .record = &s->issued};
@@ -637,7 +694,7 @@ static int issue_recorded(sched *s, sched_event *e, ws_error *err)
             sm_state *sm = &s->sms[i];
             if (!sm->live_warps)
                 continue;
-            for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
+            for (uint32_t slot = 0; slot < sched_sm_slots(s, sm); slot++) {
                 const warp_state *w = &sm->warps[slot];
                 if (!warp_ready(w))
                     continue;
@@ -654,7 +711,8 @@ static int issue_recorded(sched *s, sched_event *e, ws_error *err)
             return 2; /* dispatch events first; issue on the next call */
         if (best_sm < 0)
             return 0;
-        sched_issue(s, (uint32_t)best_sm, (uint32_t)best_slot, e);
+        sched_issue(s, (uint32_t)best_sm, (uint32_t)best_slot,
+                    scheduler_of(s, (uint32_t)best_slot), e);
         return 1;
     }
 }
@@ -676,7 +734,7 @@ static int issue_next(sched *s, sched_event *e)
             if (slot < 0)
                 continue;
             sm->next_scheduler = (scheduler + 1) % schedulers;
-            sched_issue(s, i, (uint32_t)slot, e);
+            sched_issue(s, i, (uint32_t)slot, scheduler, e);
             /* The reference L1's answer, for an order that uses it (GTO). */
             int missed = order->uses_misses && s->miss && s->miss(s->miss_ctx, e);
             if (order->issued) {
@@ -718,19 +776,12 @@ static int begin_kernel(sched *s, ws_error *err)
     s->warp_slots = s->cta_slots * s->warps_per_cta;
     s->age_stride = (s->warp_slots + s->config.schedulers_per_sm - 1) / s->config.schedulers_per_sm;
     s->sms = calloc(s->config.sms, sizeof *s->sms);
-    if (!s->sms)
+    s->no_live = calloc(s->warp_slots + 1, 1);
+    if (!s->sms || !s->no_live)
         return ws_fail(err, "out of memory");
     for (uint32_t i = 0; i < s->config.sms; i++) {
-        sm_state *sm = &s->sms[i];
-        sm->ctas = calloc(s->cta_slots, sizeof *sm->ctas);
-        sm->warps = calloc(s->warp_slots, sizeof *sm->warps);
-        sm->by_age = calloc((size_t)s->age_stride * s->config.schedulers_per_sm + 1,
-                            sizeof *sm->by_age);
-        sm->live = calloc(s->warp_slots + 1, 1);
-        sm->rank = calloc(s->warp_slots + 1, sizeof *sm->rank);
-        if (!sm->ctas || !sm->warps || !sm->by_age || !sm->live || !sm->rank)
-            return ws_fail(err, "out of memory");
-        sm->free_ctas = s->cta_slots;
+        s->sms[i].live = s->no_live; /* its arrays come with its first CTA (sm_arrays) */
+        s->sms[i].free_ctas = s->cta_slots;
     }
     if (s->options.warp->kernel_begin)
         s->options.warp->kernel_begin(s->order, s->warp_slots, k->pc_count);
@@ -879,6 +930,8 @@ void sched_free(sched *s)
     free(s->recorded_sm);
     free(s->first_time);
     free(s->scheduler_stalls);
+    free(s->wakes);
+    free(s->block_wakes);
     packed_cta_free(&s->spare);
     free(s);
 }

@@ -32,25 +32,26 @@ typedef struct warp_state {
  * functional order's hot array stays small. */
 enum { TIMED_LOAD_HISTORY = 32 }; /* the loads a record's `waits` can name */
 
-/* What the timed scheduler reads of every live warp each cycle it looks
- * (can the warp issue?), in a small array of its own so that look walks
- * little memory; the rest of a warp's timing is in timed_warp. */
-typedef struct timed_head {
-    uint64_t ready_at;  /* the first cycle its next instruction may issue */
-    uint32_t gap_left;  /* non-memory instructions before its next record */
-} timed_head;
-
+/* What the timed scheduler reads of a live warp to know whether it can
+ * issue is its warp_timing (warp_order.h, shared with the orders); the
+ * rest of a warp's timing is in timed_warp. */
 typedef struct timed_warp {
     uint32_t loads_seen; /* loads issued (the history's newest is at loads_seen - 1) */
+    /* Its CTA has records that carry timing (packed_cta.timing), so one may
+     * name loads: it keeps its history of loads (sm_state.load_back). */
+    uint8_t keeps_history;
     uint64_t all_loads; /* when its last outstanding load is back */
     uint64_t stores_back; /* when its last store is acknowledged (it ends no sooner) */
     uint64_t older_back; /* the latest back of the loads older than the history */
-    uint64_t load_back[TIMED_LOAD_HISTORY]; /* when each recent load is back */
 } timed_warp;
 
 typedef struct sm_state {
-    cta_state *ctas;   /* [cta_slots] */
-    warp_state *warps; /* [cta_slots × warps_per_cta] */
+    /* The arrays per CTA slot hold cta_capacity slots (sched.c, sm_grow):
+     * one until the SM takes a second CTA at once, then all of cta_slots;
+     * its warp slots are [0, cta_capacity × warps_per_cta). */
+    uint32_t cta_capacity;
+    cta_state *ctas;   /* [cta_capacity] */
+    warp_state *warps; /* [cta_capacity × warps_per_cta] */
     /* GTO: each scheduler's active warp slots, oldest first, so the oldest
      * ready warp is the first ready one in its list.  Scheduler t's list
      * is by_age[t × age_stride ..] with age_count[t] entries. */
@@ -64,15 +65,21 @@ typedef struct sm_state {
     uint64_t steps;
     uint32_t group_next, group_end; /* qN: this SM's group in the CTA list */
     /* Timed (sched_timed.c). */
-    timed_head *head;      /* [warp slots] */
-    timed_warp *timed;     /* [warp slots] */
-    uint8_t *ready;        /* [warp slots]: can issue this cycle, as orders see it */
+    warp_timing *head;     /* [the SM's warp slots] (cta_capacity) */
+    timed_warp *timed;     /* [the SM's warp slots] */
+    /* [warp slots × TIMED_LOAD_HISTORY]: when each warp's recent loads are
+     * back, for the warps that keep a history; allocated when the first
+     * such warp arrives, so a trace without timing (every record a
+     * blocking load) never touches it: 256 bytes a warp, a page fault for
+     * every 16 warps dispatched. */
+    uint64_t *load_back;
     uint64_t ldst_free;    /* the LD/ST unit takes its next instruction from then */
     /* timing.ldst_queue = Q > 0: when the LD/ST unit frees after each of the
      * last Q + 1 memory instructions (a ring; ldst_issued counts them), so
      * a record may issue once the Q-th latest has reached the unit. */
     uint64_t ldst_ring[TIMING_LDST_QUEUE_MAX + 1];
     uint64_t ldst_issued;
+    uint32_t ldst_next; /* ldst_issued mod (Q + 1), stepped: the ring's oldest entry */
     /* When a record may next reach the LD/ST unit (sched_timed.c's
      * ldst_open), kept as the two fields above change: every look reads it. */
     uint64_t ldst_open;
@@ -80,7 +87,6 @@ typedef struct sm_state {
      * exact as CTAs start draining and retire, so a visit does not scan
      * the CTA slots for one due (sched_timed.c, retire_due). */
     uint64_t drain_at;
-    uint64_t wake;         /* the next cycle anything on it can change */
     uint64_t accounted[8]; /* per scheduler: cycles before this are counted */
     uint8_t cause[8];      /* per scheduler: why it issued nothing, last it did not */
     /* Per scheduler: before quiet_until a look at its warps would find none
@@ -93,6 +99,8 @@ typedef struct sm_state {
 } sm_state;
 
 typedef enum { STATE_NEED_KERNEL, STATE_RUNNING, STATE_DONE } sched_state;
+
+enum { SCHED_WAKE_BLOCK = 8 }; /* SMs whose least wake is kept together */
 
 struct sched {
     gpu_config config;
@@ -118,6 +126,7 @@ struct sched {
     uint32_t cta_slots, warps_per_cta, warp_slots;
     uint32_t age_stride; /* room for one scheduler's warps in by_age */
     sm_state *sms;
+    uint8_t *no_live; /* [warp_slots + 1], zero: live[] of an SM without arrays yet */
     uint32_t sm_cursor;
     uint32_t resident, peak_resident;
     uint64_t next_warp_id;
@@ -138,9 +147,19 @@ struct sched {
     int timed;
     uint64_t cycle;
     uint32_t pos_sm, pos_slot; /* where this cycle's issuing goes on */
+    uint32_t pos_scheduler;    /* pos_slot mod schedulers_per_sm, kept as it steps */
+    /* [sms]: the next cycle anything on each SM can change, in an array of
+     * their own: the pass over the SMs each cycle reads 8 bytes an SM. */
+    uint64_t *wakes;
+    /* [⌈sms ÷ SCHED_WAKE_BLOCK⌉]: the least wake of each block of SMs, exact
+     * between passes (sched_timed.c, next_due_sm), so a pass steps over a
+     * block whose SMs all sleep at once. */
+    uint64_t *block_wakes;
+    uint64_t block_least; /* the least wake of the pass's current block so far */
+    uint64_t least_wake; /* the least wake of the SMs this cycle's pass went past */
     int issued_here;           /* the SM at pos_sm issued this cycle */
     int awaiting;              /* an ISSUE awaits sched_timed_issued */
-    uint32_t last_sm, last_slot, last_cta_slot;
+    uint32_t last_sm, last_slot, last_cta_slot, last_scheduler;
     int last_returns_data, last_warp_done;
     timed_kernel kernel_stats; /* the kernel running or just ended */
     uint64_t *scheduler_stalls; /* [sms × schedulers × STALL_CAUSES], the whole run */
@@ -152,12 +171,22 @@ int sched_push(sched *s, sched_event e, ws_error *err);
 int sched_fill(sched *s, int64_t only_sm, ws_error *err);
 int sched_retire_slot(sched *s, uint32_t sm, uint32_t slot, ws_error *err);
 warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t);
-void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, sched_event *e);
+/* `scheduler` is the slot's (sched_scheduler_of), which the callers know. */
+void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler, sched_event *e);
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot);
 
 /* sched_timed.c */
+/* The warp slots the SM's arrays hold now (cta_capacity). */
+static inline uint32_t sched_sm_slots(const sched *s, const sm_state *sm)
+{
+    return sm->cta_capacity * s->warps_per_cta;
+}
+/* An SM's timing arrays for `slots` warp slots, the first ones kept, as
+ * its other arrays grow (sched.c, sm_grow). */
+int sched_timed_grow_sm(const sched *s, sm_state *sm, uint32_t slots, ws_error *err);
 int sched_timed_begin_kernel(sched *s, ws_error *err);
-void sched_timed_dispatched(sched *s, uint32_t sm, uint32_t first_slot, uint32_t warps);
+int sched_timed_dispatched(sched *s, uint32_t sm, uint32_t first_slot, uint32_t warps,
+                           ws_error *err);
 int sched_timed_next(sched *s, sched_event *e, ws_error *err);
 void sched_timed_free(sm_state *sm);
 

@@ -2,7 +2,7 @@
  *
  * One clock for the GPU.  Each cycle the SMs are visited in order, and on
  * each SM each warp scheduler offers its warp order the warps that can
- * issue now (warp_view.ready): those whose next instruction's loads are
+ * issue now (warp_view_ready): those whose next instruction's loads are
  * back and, for a memory instruction, whose SM's LD/ST unit is free.  A
  * record's gap of non-memory instructions issues first, one issue slot
  * each; a record issues as an ISSUE event, which the caller answers with
@@ -27,10 +27,10 @@ void sched_timed_free(sm_state *sm)
 {
     free(sm->head);
     free(sm->timed);
-    free(sm->ready);
+    free(sm->load_back);
     sm->head = NULL;
     sm->timed = NULL;
-    sm->ready = NULL;
+    sm->load_back = NULL;
 }
 
 /* From when a record may issue to the SM's LD/ST unit: once it is free,
@@ -43,7 +43,7 @@ static uint64_t ldst_open_of(const sched *s, const sm_state *sm)
     uint32_t q = s->config.timing.ldst_queue;
     if (q == 0)
         return sm->ldst_free;
-    return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_issued % (q + 1)] : 0;
+    return sm->ldst_issued > q ? sm->ldst_ring[sm->ldst_next] : 0;
 }
 
 /* The least done_at of the SM's draining CTAs, found again after one
@@ -51,10 +51,23 @@ static uint64_t ldst_open_of(const sched *s, const sm_state *sm)
 static uint64_t drain_at_of(const sched *s, const sm_state *sm)
 {
     uint64_t at = UINT64_MAX;
-    for (uint32_t c = 0; c < s->cta_slots; c++)
+    for (uint32_t c = 0; c < sm->cta_capacity; c++)
         if (sm->ctas[c].active && sm->ctas[c].draining && sm->ctas[c].done_at < at)
             at = sm->ctas[c].done_at;
     return at;
+}
+
+int sched_timed_grow_sm(const sched *s, sm_state *sm, uint32_t slots, ws_error *err)
+{
+    (void)s;
+    /* Not cleared: a slot's timing is set when a warp takes it. */
+    warp_timing *head = realloc(sm->head, (slots + 1) * sizeof *head);
+    if (head)
+        sm->head = head;
+    timed_warp *timed = head ? realloc(sm->timed, (slots + 1) * sizeof *timed) : NULL;
+    if (timed)
+        sm->timed = timed;
+    return head && timed ? 0 : ws_fail(err, "out of memory");
 }
 
 int sched_timed_begin_kernel(sched *s, ws_error *err)
@@ -64,18 +77,17 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         !(s->scheduler_stalls = calloc((size_t)s->config.sms * schedulers * STALL_CAUSES,
                                        sizeof *s->scheduler_stalls)))
         return ws_fail(err, "out of memory");
+    uint32_t blocks = (s->config.sms + SCHED_WAKE_BLOCK - 1) / SCHED_WAKE_BLOCK;
+    if ((!s->wakes && !(s->wakes = malloc(s->config.sms * sizeof *s->wakes))) ||
+        (!s->block_wakes && !(s->block_wakes = malloc(blocks * sizeof *s->block_wakes))))
+        return ws_fail(err, "out of memory");
+    for (uint32_t b = 0; b < blocks; b++)
+        s->block_wakes[b] = s->cycle;
     for (uint32_t i = 0; i < s->config.sms; i++) {
         sm_state *sm = &s->sms[i];
-        /* Not cleared: a slot's timing is set when a warp takes it, so the
-         * slots no warp takes are never touched (an 80-SM GPU running a
-         * small kernel pages in only what it uses). */
-        sm->head = malloc((s->warp_slots + 1) * sizeof *sm->head);
-        sm->timed = malloc((s->warp_slots + 1) * sizeof *sm->timed);
-        sm->ready = calloc(s->warp_slots + 1, 1);
-        if (!sm->head || !sm->timed || !sm->ready)
-            return ws_fail(err, "out of memory");
-        sm->ldst_free = sm->wake = s->cycle;
+        sm->ldst_free = s->wakes[i] = s->cycle;
         sm->ldst_issued = 0;
+        sm->ldst_next = 0;
         sm->ldst_open = ldst_open_of(s, sm);
         sm->drain_at = UINT64_MAX;
         for (uint32_t t = 0; t < schedulers; t++) {
@@ -86,7 +98,8 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         }
     }
     s->kernel_stats = (timed_kernel){.start_cycle = s->cycle, .end_cycle = s->cycle};
-    s->pos_sm = s->pos_slot = 0;
+    s->pos_sm = s->pos_slot = s->pos_scheduler = 0;
+    s->least_wake = s->block_least = UINT64_MAX;
     s->issued_here = 0;
     return 0;
 }
@@ -95,7 +108,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
  * the cycle its loads are back (the ones it names, or all of them).  The
  * gap waits too: the instruction that uses a load may be anywhere in it
  * (docs/metrics.md §12). */
-static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
+static void prepare_head(sm_state *sm, uint32_t slot, uint32_t scheduler)
 {
     const warp_state *w = &sm->warps[slot];
     timed_warp *t = &sm->timed[slot];
@@ -106,32 +119,43 @@ static void prepare_head(const sched *s, sm_state *sm, uint32_t slot)
     if (head.has_waits) {
         /* Bit i names the (i + 1)-th most recent load; bit 31 also every
          * older one than the history keeps (older_back). */
+        const uint64_t *history = sm->load_back + (size_t)slot * TIMED_LOAD_HISTORY;
         back = head.waits >> (TIMED_LOAD_HISTORY - 1) ? t->older_back : 0;
         for (uint32_t i = 0; i < TIMED_LOAD_HISTORY && i < t->loads_seen; i++) {
-            uint64_t when = t->load_back[(t->loads_seen - 1 - i) % TIMED_LOAD_HISTORY];
+            uint64_t when = history[(t->loads_seen - 1 - i) % TIMED_LOAD_HISTORY];
             if ((head.waits >> i & 1u) && when > back)
                 back = when;
         }
     }
-    timed_head *h = &sm->head[slot];
+    warp_timing *h = &sm->head[slot];
     h->gap_left = head.gap; /* it was 0: a new warp, or one that just issued a record */
-    sm->gap_warps[sched_scheduler_of(s, slot)] += head.gap != 0;
+    sm->gap_warps[scheduler] += head.gap != 0;
     if (back > h->ready_at)
         h->ready_at = back;
 }
 
-void sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, uint32_t warps)
+int sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, uint32_t warps,
+                           ws_error *err)
 {
     sm_state *sm = &s->sms[sm_index];
+    /* Only a record with timing names loads (has_waits); a CTA has one
+     * only if its records carry timing.  (The CTA's slots are first_slot's.) */
+    int keeps_history = sm->ctas[sm->warps[first_slot].cta_slot].view->timing != NULL;
+    if (keeps_history && !sm->load_back &&
+        !(sm->load_back = malloc((size_t)(s->warp_slots + 1) * TIMED_LOAD_HISTORY *
+                                 sizeof *sm->load_back)))
+        return ws_fail(err, "out of memory");
     for (uint32_t w = first_slot; w < first_slot + warps; w++) {
-        sm->head[w] = (timed_head){.ready_at = s->cycle};
-        sm->timed[w] = (timed_warp){0};
+        sm->head[w] = (warp_timing){.ready_at = s->cycle};
+        sm->timed[w] = (timed_warp){.keeps_history = (uint8_t)keeps_history};
         if (sm->warps[w].active)
-            prepare_head(s, sm, w);
+            prepare_head(sm, w, sched_scheduler_of(s, w));
     }
-    if (sm->wake > s->cycle)
-        sm->wake = s->cycle;
+    if (s->wakes[sm_index] > s->cycle) /* awake now, and the clock's next cycle no later */
+        s->wakes[sm_index] = s->block_wakes[sm_index / SCHED_WAKE_BLOCK] = s->least_wake =
+            s->cycle;
     memset(sm->quiet_until, 0, sizeof sm->quiet_until); /* new warps: look again */
+    return 0;
 }
 
 void sched_timed_issued(sched *s, const sched_outcome *o)
@@ -142,20 +166,26 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     if (!s->last_returns_data && o->data_back > t->stores_back)
         t->stores_back = o->data_back;
     if (s->last_returns_data) {
-        uint64_t *slot = &t->load_back[t->loads_seen++ % TIMED_LOAD_HISTORY];
-        if (t->loads_seen > TIMED_LOAD_HISTORY && *slot > t->older_back)
-            t->older_back = *slot; /* the load leaving the history */
-        *slot = o->data_back;
+        if (t->keeps_history) {
+            uint64_t *slot = &sm->load_back[(size_t)s->last_slot * TIMED_LOAD_HISTORY +
+                                            t->loads_seen % TIMED_LOAD_HISTORY];
+            if (t->loads_seen >= TIMED_LOAD_HISTORY && *slot > t->older_back)
+                t->older_back = *slot; /* the load leaving the history */
+            *slot = o->data_back;
+        }
+        t->loads_seen++;
         if (o->data_back > t->all_loads)
             t->all_loads = o->data_back;
     }
     if (o->ldst_free > sm->ldst_free)
         sm->ldst_free = o->ldst_free;
-    sm->ldst_ring[sm->ldst_issued++ % (s->config.timing.ldst_queue + 1)] = sm->ldst_free;
+    sm->ldst_ring[sm->ldst_next] = sm->ldst_free; /* stepped, not divided: each issue */
+    sm->ldst_next = sm->ldst_next == s->config.timing.ldst_queue ? 0 : sm->ldst_next + 1;
+    sm->ldst_issued++;
     sm->ldst_open = ldst_open_of(s, sm);
     sm->head[s->last_slot].ready_at = s->cycle + 1;
     if (!s->last_warp_done) {
-        prepare_head(s, sm, s->last_slot);
+        prepare_head(sm, s->last_slot, s->last_scheduler);
         return;
     }
     /* The warp has issued its last record: it ends when its loads are back
@@ -171,20 +201,12 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
         sm->drain_at = c->done_at;
 }
 
-/* The first cycle the warp whose head is h may issue, with the SM's LD/ST
- * unit open from `open` (sm->ldst_open). */
-static inline uint64_t issue_from(const timed_head *h, uint64_t open)
-{
-    return h->gap_left == 0 && open > h->ready_at ? open /* a record needs the LD/ST unit */
-                                                  : h->ready_at;
-}
-
 /* Can the warp in `slot` issue now?  And if not, from when might it?
  * `open` is sm->ldst_open, found once for all the SM's warps. */
 static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t open,
                      uint64_t *from)
 {
-    *from = issue_from(&sm->head[slot], open);
+    *from = warp_timing_issue_from(&sm->head[slot], open);
     return *from <= s->cycle;
 }
 
@@ -240,7 +262,8 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
 {
     uint64_t wake = UINT64_MAX, open = sm->ldst_open;
     int held = 0;
-    for (uint32_t slot = 0; slot < s->warp_slots; slot++) {
+    const uint32_t slots = sched_sm_slots(s, sm);
+    for (uint32_t slot = 0; slot < slots; slot++) {
         uint64_t from;
         if (!sm->live[slot])
             continue;
@@ -254,8 +277,8 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
             wake = from;
     }
     /* Stepping every cycle, a held SM would see each pipeline stall begin. */
-    for (uint32_t slot = 0; held && slot < s->warp_slots; slot++) {
-        const timed_head *h = &sm->head[slot];
+    for (uint32_t slot = 0; held && slot < slots; slot++) {
+        const warp_timing *h = &sm->head[slot];
         if (sm->live[slot] && h->gap_left == 0 && h->ready_at > s->cycle && h->ready_at < wake)
             wake = h->ready_at;
     }
@@ -269,7 +292,7 @@ static int retire_due(sched *s, uint32_t sm_index, ws_error *err)
     sm_state *sm = &s->sms[sm_index];
     if (sm->drain_at > s->cycle)
         return 0;
-    for (uint32_t c = 0; c < s->cta_slots; c++) {
+    for (uint32_t c = 0; c < sm->cta_capacity; c++) {
         cta_state *cta = &sm->ctas[c];
         if (cta->active && cta->draining && cta->done_at <= s->cycle) {
             if (s->cycle > s->kernel_stats.end_cycle)
@@ -293,50 +316,17 @@ typedef struct scheduler_look {
     uint64_t quiet_until;
 } scheduler_look;
 
-/* The look at scheduler v's live warps: sets each one's ready flag (only
- * the view's live slots: the orders read no other, warp_order.h, so the
- * flags are never cleared).  A warp can issue now if its ready_at has
- * come and it has a gap instruction next or the LD/ST unit is open
- * (issue_from); with the unit held and no warp of the scheduler in a gap
- * (gap_warps), none can, and no flag is set (the order is not asked).
- * When one can, that is all its caller reads: the rest of a
- * scheduler_look is for a scheduler that waits, and it is found in a
- * second pass only then.  The loops have no branch, and everything is
- * held in locals: the ready flags are bytes, and a store through a byte
- * pointer may alias anything, which made the compiler reload the rest
- * each warp. */
-static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_view *v)
+/* The look at a scheduler none of whose warps can issue while its SM's
+ * LD/ST unit is held (open > cycle): each warp waits for its ready_at, or,
+ * past it, has a record that waits for the unit (a gap instruction would
+ * be ready). */
+static scheduler_look held_look(const warp_timing *head, const uint32_t *by_age, uint32_t n,
+                                uint64_t cycle, uint64_t open)
 {
-    const uint64_t cycle = s->cycle, open = sm->ldst_open;
-    const timed_head *head = sm->head;
-    const uint32_t *by_age = v->by_age;
-    const uint32_t n = v->live_count;
-    uint8_t *ready_flags = sm->ready;
-    unsigned any = 0;
-    if (open <= cycle) {
-        for (uint32_t k = 0; k < n; k++) {
-            unsigned ready = head[by_age[k]].ready_at <= cycle;
-            ready_flags[by_age[k]] = (uint8_t)ready;
-            any |= ready;
-        }
-    } else if (sm->gap_warps[v->scheduler] != 0) { /* only a gap instruction can issue */
-        for (uint32_t k = 0; k < n; k++) {
-            const timed_head *h = &head[by_age[k]];
-            unsigned ready = (h->ready_at <= cycle) & (h->gap_left != 0);
-            ready_flags[by_age[k]] = (uint8_t)ready;
-            any |= ready;
-        }
-    }
-    if (any)
-        return (scheduler_look){.ready = 1, .quiet_until = cycle};
-    /* None can issue: each warp waits for its ready_at, or, past it, has a
-     * record that waits for the LD/ST unit (so open > cycle). */
     uint64_t later = UINT64_MAX;
     unsigned held_by_ldst = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t at = head[by_age[k]].ready_at;
-        /* A warp past its ready_at is held by the LD/ST unit until it opens
-         * (it has a record next: a gap instruction would be ready). */
         held_by_ldst |= at <= cycle;
         uint64_t later_here = at > cycle ? at : UINT64_MAX;
         later = later_here < later ? later_here : later;
@@ -347,6 +337,42 @@ static scheduler_look look_at_warps(const sched *s, sm_state *sm, const warp_vie
      * opens. */
     return (scheduler_look){.ready = 0, .pipeline = (int)held_by_ldst,
                             .quiet_until = held_by_ldst && open < later ? open : later};
+}
+
+/* The look at scheduler v's live warps: can one of them issue now
+ * (warp_view_ready's rule)?  The oldest that can ends the look, and the
+ * view says where (first_ready): which one issues is the order's to find,
+ * from there on, so the warps before it are read once, not once by the
+ * look and again by the order.  With the LD/ST unit open a warp can issue
+ * once its ready_at has come (the warps passed on the way give the soonest
+ * ready_at, in case none can); with the unit held only a gap instruction
+ * can, and with no warp of the scheduler in a gap (gap_warps) none can.
+ * When none can, the rest of a scheduler_look is for a scheduler that
+ * waits. */
+static scheduler_look look_at_warps(const sched *s, const sm_state *sm, warp_view *v)
+{
+    const uint64_t cycle = s->cycle, open = sm->ldst_open;
+    const warp_timing *head = sm->head;
+    const uint32_t *by_age = v->by_age;
+    const uint32_t n = v->live_count;
+    uint32_t k = 0;
+    if (open <= cycle) {
+        uint64_t later = UINT64_MAX;
+        for (; k < n && head[by_age[k]].ready_at > cycle; k++)
+            later = head[by_age[k]].ready_at < later ? head[by_age[k]].ready_at : later;
+        if (k == n) /* all wait for their ready_at, none for the unit */
+            return (scheduler_look){.ready = 0, .quiet_until = later};
+    } else {
+        if (sm->gap_warps[v->scheduler] == 0) /* only a gap instruction could issue */
+            k = n;
+        for (; k < n && !(head[by_age[k]].ready_at <= cycle && head[by_age[k]].gap_left != 0); k++)
+            ;
+        if (k == n)
+            return held_look(head, by_age, n, cycle, open);
+    }
+    v->first_ready_of = by_age;
+    v->first_ready = k;
+    return (scheduler_look){.ready = 1, .quiet_until = cycle};
 }
 
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
@@ -361,13 +387,19 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
     sm_state *sm = &s->sms[sm_index];
     uint32_t schedulers = s->config.schedulers_per_sm;
     const warp_order_ops *order = s->options.warp;
-    while (s->pos_slot < schedulers * s->config.timing.issue_per_cycle) {
-        uint32_t t = s->pos_slot % schedulers, round = s->pos_slot / schedulers;
-        s->pos_slot++;
+    /* Where the SM's issue slots go on (pos_slot, and its scheduler), in
+     * locals: stored back only when an issue returns. */
+    const uint32_t slots = schedulers * s->config.timing.issue_per_cycle;
+    const uint64_t cycle = s->cycle;
+    uint32_t pos = s->pos_slot, next_t = s->pos_scheduler;
+    while (pos < slots) {
+        uint32_t t = next_t, round = pos >= schedulers;
+        pos++;
+        next_t = t + 1 == schedulers ? 0 : t + 1;
         /* A look that would find no warp ready and charge its idle cycle to
          * the cause it already holds changes nothing: its cycles are charged
          * when it is next looked at (account) or the kernel ends. */
-        if (sm->quiet_until[t] > s->cycle)
+        if (sm->quiet_until[t] > cycle)
             continue;
         warp_view v = sched_view(s, sm, sm_index, t);
         scheduler_look look = look_at_warps(s, sm, &v);
@@ -399,7 +431,7 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
         s->issued_here = 1;
         sm->quiet_until[t] = s->cycle; /* its warps change: look again */
         s->kernel_stats.instructions++;
-        timed_head *h = &sm->head[slot];
+        warp_timing *h = &sm->head[slot];
         h->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
         if (h->gap_left) { /* a non-memory instruction of the gap: no event */
             if (--h->gap_left == 0)
@@ -412,7 +444,8 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
         s->last_sm = sm_index;
         s->last_slot = (uint32_t)slot;
         s->last_cta_slot = w->cta_slot;
-        sched_issue(s, sm_index, (uint32_t)slot, e);
+        s->last_scheduler = t;
+        sched_issue(s, sm_index, (uint32_t)slot, t, e);
         s->last_returns_data = returns_data(e->record->kind);
         s->last_warp_done = !w->active;
         s->awaiting = 1;
@@ -421,6 +454,8 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
             v.live_count = sm->age_count[t]; /* the issue may have ended the warp */
             order->issued(s->order, &v, (uint32_t)slot, 0);
         }
+        s->pos_slot = pos;
+        s->pos_scheduler = next_t;
         return 1;
     }
     return 0;
@@ -445,49 +480,110 @@ static int kernel_over(const sched *s)
     return s->resident == 0 && s->next_cta >= s->cta_count && s->next_id >= s->grid_ctas;
 }
 
+/* The bounds of block b of SMs: [*start, *end). */
+static void block_bounds(const sched *s, uint32_t b, uint32_t *start, uint32_t *end)
+{
+    *start = b * SCHED_WAKE_BLOCK;
+    *end = *start + SCHED_WAKE_BLOCK < s->config.sms ? *start + SCHED_WAKE_BLOCK : s->config.sms;
+}
+
+/* The pass has gone past block b: its least wake (block_least, gathered as
+ * the pass went by its SMs, those visited with their new wake) is exact
+ * again, and the pass keeps it. */
+static void close_block(sched *s, uint32_t b)
+{
+    s->block_wakes[b] = s->block_least;
+    if (s->block_least < s->least_wake)
+        s->least_wake = s->block_least;
+    s->block_least = UINT64_MAX;
+}
+
+/* The next SM due this cycle from pos_sm on, in SM order, or sms when none
+ * is left.  A block whose least wake is later is stepped over whole; the
+ * SMs of the others are looked at one by one.  At the pass's end,
+ * s->least_wake is the least wake of all: the clock's next cycle. */
+static uint32_t next_due_sm(sched *s)
+{
+    const uint32_t sms = s->config.sms;
+    const uint64_t cycle = s->cycle, *wakes = s->wakes;
+    uint32_t i = s->pos_sm;
+    while (i < sms) {
+        uint32_t b = i / SCHED_WAKE_BLOCK, start, end;
+        block_bounds(s, b, &start, &end);
+        if (i == start && s->block_wakes[b] > cycle) { /* every SM of it sleeps */
+            if (s->block_wakes[b] < s->least_wake)
+                s->least_wake = s->block_wakes[b];
+            i = end;
+            continue;
+        }
+        uint64_t least = s->block_least;
+        for (; i < end && wakes[i] > cycle; i++)
+            least = wakes[i] < least ? wakes[i] : least;
+        s->block_least = least;
+        if (i < end)
+            break; /* due */
+        close_block(s, b);
+    }
+    s->pos_sm = i;
+    return i;
+}
+
+/* The pass has visited SM i, which sleeps until `wake`, and goes on. */
+static void visited(sched *s, uint32_t i, uint64_t wake)
+{
+    uint32_t start, end;
+    block_bounds(s, i / SCHED_WAKE_BLOCK, &start, &end);
+    if (wake < s->block_least)
+        s->block_least = wake;
+    s->pos_sm = i + 1;
+    if (i + 1 == end)
+        close_block(s, i / SCHED_WAKE_BLOCK);
+}
+
 int sched_timed_next(sched *s, sched_event *e, ws_error *err)
 {
     if (s->awaiting)
         return ws_fail(err, "scheduler: an issue was not answered (sched_timed_issued)");
-    uint32_t schedulers = s->config.schedulers_per_sm;
+    uint32_t schedulers = s->config.schedulers_per_sm, sms = s->config.sms;
     for (;;) {
-        while (s->pos_sm < s->config.sms) {
-            sm_state *sm = &s->sms[s->pos_sm];
-            if (sm->wake > s->cycle) {
-                s->pos_sm++;
-                continue;
-            }
+        for (;;) {
+            uint32_t i = s->pos_sm; /* due, when an issue or an event returned from it */
+            if (i == sms || s->wakes[i] > s->cycle)
+                i = next_due_sm(s);
+            if (i == sms)
+                break;
+            uint64_t cycle = s->cycle;
+            sm_state *sm = &s->sms[i];
             if (s->pos_slot == 0) {
-                int due = retire_due(s, s->pos_sm, err);
+                int due = retire_due(s, i, err);
                 if (due != 0)
                     return due < 0 ? -1 : 2; /* its events first; this SM goes on after */
             }
             int any_ready = 0;
             if (issue_on_sm(s, e, &any_ready) == 1)
                 return 1;
-            sm->wake = s->issued_here ? s->cycle + 1
-                       : any_ready    ? next_wake(s, sm)
-                                      : wake_no_later(s, sm, quiet_least(s, sm));
+            uint64_t wake = s->issued_here ? cycle + 1
+                            : any_ready    ? next_wake(s, sm)
+                                           : wake_no_later(s, sm, quiet_least(s, sm));
+            s->wakes[i] = wake;
             s->issued_here = 0;
-            s->pos_slot = 0;
-            s->pos_sm++;
+            s->pos_slot = s->pos_scheduler = 0;
+            visited(s, i, wake);
         }
         if (kernel_over(s)) {
-            for (uint32_t i = 0; i < s->config.sms; i++)
+            for (uint32_t i = 0; i < sms; i++)
                 for (uint32_t t = 0; t < schedulers; t++)
                     close_account(s, &s->sms[i], i, t, s->kernel_stats.end_cycle);
             s->cycle = s->kernel_stats.end_cycle;
             return 0;
         }
-        uint64_t next = UINT64_MAX;
-        for (uint32_t i = 0; i < s->config.sms; i++)
-            if (s->sms[i].wake < next)
-                next = s->sms[i].wake;
+        uint64_t next = s->least_wake;
         if (next == UINT64_MAX)
             return ws_fail(err, "scheduler: the timed replay found no warp that can ever issue "
                            "(kernel %u)", s->kernel);
         s->cycle = next > s->cycle ? next : s->cycle + 1;
         s->pos_sm = 0;
+        s->least_wake = UINT64_MAX;
     }
 }
 

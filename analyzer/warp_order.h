@@ -21,17 +21,41 @@
 #include "analyzer/request.h"
 #include "util/error.h"
 
+/* A live warp's next instruction in the timed replay (docs/metrics.md §12):
+ * what the scheduler reads of every live warp each cycle it looks, kept in
+ * a small array of its own so that look walks little memory. */
+typedef struct warp_timing {
+    uint64_t ready_at; /* the first cycle its next instruction may issue */
+    uint32_t gap_left; /* non-memory instructions before its next record */
+} warp_timing;
+
+/* The first cycle the warp may issue, with its SM's LD/ST unit open from
+ * `ldst_open`: a record needs the unit, a gap instruction does not. */
+static inline uint64_t warp_timing_issue_from(const warp_timing *h, uint64_t ldst_open)
+{
+    return h->gap_left == 0 && ldst_open > h->ready_at ? ldst_open : h->ready_at;
+}
+
 /* One warp scheduler of one SM as an order sees it. */
 typedef struct warp_view {
     uint32_t sm, scheduler;
     const uint32_t *by_age; /* its live warp slots, oldest first */
     uint32_t live_count;
     const uint8_t *live;    /* [slot_count]: the slot's warp has records left */
-    /* [slot_count], timed replay (docs/metrics.md §12): the live warp can
-     * issue this cycle (its loads are back, its scheduler's LD/ST unit is
-     * free).  NULL in the functional order, where every live warp can.
-     * Set for the view's live slots only: other slots hold stale flags. */
-    const uint8_t *ready;
+    /* [slot_count], timed replay (docs/metrics.md §12): each warp's next
+     * instruction, read for the view's live slots only (warp_view_ready),
+     * at `cycle` with the SM's LD/ST unit open from `ldst_open`.  NULL in
+     * the functional order, where every live warp can issue.  An order asks
+     * only about the warps it considers, so a look at a scheduler costs
+     * what its order reads, not a pass over every warp. */
+    const warp_timing *timing;
+    uint64_t cycle, ldst_open;
+    /* Timed: the first `first_ready` warps of by_age cannot issue (the
+     * scheduler's look found so before asking the order), while by_age is
+     * still `first_ready_of`: an order's view of its own warps (another
+     * by_age) knows nothing of them.  NULL: nothing known. */
+    const uint32_t *first_ready_of;
+    uint32_t first_ready;
     uint32_t slot_count;    /* warp slots of the SM; slot s is scheduler s mod schedulers' */
     uint32_t schedulers;
     /* The PC of a live slot's next record; whether that record is a
@@ -39,6 +63,13 @@ typedef struct warp_view {
     int (*next_load)(const void *sched_sm, uint32_t slot, uint32_t *pc);
     const void *sched_sm;
 } warp_view;
+
+/* Can the view's live warp in `slot` issue now?  Timed: its loads are back
+ * and, for a record, its SM's LD/ST unit is open. */
+static inline int warp_view_ready(const warp_view *v, uint32_t slot)
+{
+    return !v->timing || warp_timing_issue_from(&v->timing[slot], v->ldst_open) <= v->cycle;
+}
 
 typedef struct warp_order_geometry {
     uint32_t sms, schedulers, slots; /* slots: warp slots per SM */

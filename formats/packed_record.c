@@ -203,9 +203,17 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
             out->addr[l] = lane_tile_address(&tile, q->base, 0, l);
         return;
     }
+    /* The pool holds the active lanes in lane order; the others read 0.
+     * A lane at a time through the mask's set bits, not through all 32:
+     * an irregular record (bfs) is often a few lanes. */
     const uint64_t *lane = p->lanes + q->base;
-    for (uint32_t l = 0; l < WST_WARP_SIZE; l++)
-        out->addr[l] = (q->mask >> l) & 1 ? *lane++ : 0;
+    if (q->mask == 0xffffffffu) {
+        memcpy(out->addr, lane, WST_WARP_SIZE * sizeof *lane);
+        return;
+    }
+    memset(out->addr, 0, sizeof out->addr);
+    for (uint32_t m = q->mask; m; m &= m - 1)
+        out->addr[__builtin_ctz(m)] = *lane++;
 }
 
 uint64_t packed_cta_timestamp(const packed_cta *p, size_t i)

@@ -106,6 +106,39 @@ Test(packed_record, affine_edge_cases_and_order)
     round_trip(r, 6);
 }
 
+/* A record neither affine nor tiled keeps its active lanes in the pool;
+ * expanded, they come back in their lanes and every inactive lane reads 0,
+ * whatever the output held before (the scheduler expands each issue into
+ * the same record).  Lanes 0, 5, 6 and 31 of scattered addresses; then all
+ * 32, which are copied whole. */
+Test(packed_record, a_scattered_record_expands_its_lanes_and_zeros_the_rest)
+{
+    wst_record r[2];
+    memset(r, 0, sizeof r);
+    static const uint64_t at[4] = {0x9000, 0x10, 0x77777, 0x4242};
+    r[0].size = 4, r[0].mask = 1u | 1u << 5 | 1u << 6 | 1u << 31;
+    r[0].addr[0] = at[0], r[0].addr[5] = at[1], r[0].addr[6] = at[2], r[0].addr[31] = at[3];
+    r[1].size = 8, r[1].mask = 0xffffffffu;
+    for (uint64_t l = 0; l < 32; l++)
+        r[1].addr[l] = (l * l * 977) ^ 0x5000;
+    packed_cta p = {0};
+    ws_error err;
+    cr_assert_eq(packed_cta_append(&p, r, 2, &err), 0, "%s", err.msg);
+    cr_assert(!packed_affine(&p.records[0]) && !packed_tiled(&p.records[0]));
+    cr_assert(!packed_affine(&p.records[1]) && !packed_tiled(&p.records[1]));
+    wst_record got;
+    memset(&got, 0xab, sizeof got);
+    packed_cta_expand(&p, 0, 0, &got);
+    for (unsigned l = 0; l < 32; l++) {
+        uint64_t want = l == 0 ? at[0] : l == 5 ? at[1] : l == 6 ? at[2] : l == 31 ? at[3] : 0;
+        cr_assert_eq(got.addr[l], want, "lane %u", l);
+    }
+    memset(&got, 0xab, sizeof got);
+    packed_cta_expand(&p, 1, 0, &got);
+    cr_assert_eq(memcmp(got.addr, r[1].addr, sizeof got.addr), 0);
+    packed_cta_free(&p);
+}
+
 /* A record of tile (W = 1 << log2_width, step, row_step) from lane 0 at
  * base, on the lanes of mask. */
 static wst_record tile_record(uint32_t mask, unsigned log2_width, uint64_t base, uint64_t step,

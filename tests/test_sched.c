@@ -137,6 +137,50 @@ Test(sched, rr_placement)
     wst_memtrace_free(m);
 }
 
+/* A kernel of fewer CTAs than SMs: the SMs that take none hold no arrays
+ * (sched.c, sm_arrays), yet every order may be asked about them (LRR reads
+ * their live flags).  2 CTAs of one warp and 2 records on 4 SMs of one
+ * slot: CTA i on SM i, one issue per SM per step, under each order. */
+Test(sched, sms_without_a_cta_take_no_part)
+{
+    wst_memtrace *m = grid_trace(2, 1, 1, 2, 0);
+    gpu_config c = small_gpu(4, 1);
+    const char *schedules[] = {"rr,gto", "rr,lrr", "rr,ccws", "rr,lws", "rr,swl:1", "bcs,lrr"};
+    const uint64_t want[4] = {ENCODE(0, 0, 0), ENCODE(1, 0, 0), ENCODE(0, 0, 1), ENCODE(1, 0, 1)};
+    for (size_t k = 0; k < sizeof schedules / sizeof *schedules; k++) {
+        run_log log = run(m, &c, schedules[k], NULL, NULL);
+        cr_assert_eq(log.dispatches, 2, "%s", schedules[k]);
+        cr_assert_eq(log.dispatch_sm[0], 0, "%s", schedules[k]);
+        cr_assert_eq(log.dispatch_sm[1], 1, "%s (BCS: one slot, single CTAs)", schedules[k]);
+        cr_assert_eq(log.issues, 4, "%s", schedules[k]);
+        for (uint32_t i = 0; i < 4; i++)
+            cr_assert_eq(log.issued[i], want[i], "%s: issue %u", schedules[k], i);
+        cr_assert_eq(log.retires, 2);
+    }
+    wst_memtrace_free(m);
+}
+
+/* An SM's arrays hold one CTA until it takes a second at once, then grow
+ * (sched.c, sm_grow), and a CTA packed in its own slot (no cta_cache) is
+ * read from where its slot moved: 3 CTAs of one warp and 2 records on one
+ * SM of 3 slots each issue their own records, each once. */
+Test(sched, an_sm_that_takes_more_ctas_grows_and_keeps_their_records)
+{
+    wst_memtrace *m = grid_trace(3, 1, 1, 2, 0);
+    gpu_config c = small_gpu(1, 3);
+    run_log log = run(m, &c, "rr,lrr", NULL, NULL);
+    cr_assert_eq(log.dispatches, 3);
+    cr_assert_eq(log.issues, 6);
+    for (uint32_t cta = 0; cta < 3; cta++)
+        for (uint32_t i = 0; i < 2; i++) {
+            uint32_t seen = 0;
+            for (uint32_t k = 0; k < log.issues; k++)
+                seen += log.issued[k] == ENCODE(cta, 0, i);
+            cr_assert_eq(seen, 1, "CTA %u record %u", cta, i);
+        }
+    wst_memtrace_free(m);
+}
+
 Test(sched, an_sms_ctas_depend_on_the_other_sms_records)
 {
     /* Why a split of analyze by SM repeats the whole schedule on every rank

@@ -733,3 +733,80 @@ Test(timed, a_cta_without_records_still_takes_a_slot)
     hierarchy_free(h);
     wst_memtrace_free(m);
 }
+
+/* The clock visits the SMs in blocks of 8 (sched_internal.h,
+ * SCHED_WAKE_BLOCK), stepping over a block whose SMs all sleep; each SM
+ * still wakes at its own cycle.  17 SMs (blocks 0-7, 8-15 and 16 alone),
+ * a 17 × 1 grid of one-warp CTAs, CTA k on SM k: k × 10 gap instructions
+ * (one a cycle, 0 to 10k - 1), a load of a line of its own at 10k (a DRAM
+ * transfer each, 10 cycles apart, so none queues: back at 10k + 220), and
+ * a store that waits for it, at 10k + 220.  From 71 block 0 sleeps while
+ * blocks 1 and 2 issue gap instructions; from 161 to 219 all three do. */
+Test(timed, sms_in_blocks_wake_at_their_own_cycles)
+{
+    enum { SMS = 17 };
+    rec recs[2 * SMS];
+    for (uint32_t k = 0; k < SMS; k++) {
+        recs[2 * k] = (rec){.cta = k, .kind = WST_LOAD, .lanes = 1, .line = {100 + k},
+                            .gap = 10 * k, .has_waits = 1};
+        recs[2 * k + 1] = (rec){.cta = k, .kind = WST_STORE, .lanes = 1, .line = {200 + k}};
+    }
+    wst_memtrace *m = timed_trace_grid(recs, 2 * SMS, SMS, 1, 1);
+    gpu_config c = tiny_gpu();
+    c.sms = SMS;
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    cr_assert_eq(order.count, 2 * SMS);
+    for (uint32_t i = 0; i < 2 * SMS; i++) {
+        uint32_t k = i % SMS;
+        uint64_t at = 10 * k + (i < SMS ? 0 : DRAM);
+        cr_assert_eq(order.sm[i], k, "instruction %u", i);
+        cr_assert_eq(order.cta[i], k, "instruction %u", i);
+        cr_assert_eq(order.cycle[i], at, "instruction %u at %llu, not %llu", i,
+                     (unsigned long long)order.cycle[i], (unsigned long long)at);
+    }
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
+/* A warp keeps the back cycle of its 32 latest loads, and bit 31 of
+ * `waits` names also every older one (docs/metrics.md §12).  Kernel 0
+ * loads lines 102-133 (4 records of 8 lines; line k's DRAM transfer starts
+ * at 8k, the last back at 220 + 8 × 31 = 468, when the kernel ends).
+ * Kernel 1, from T = 468: loads 0 and 1 of new lines at T and T + 1 (their
+ * transfers start at T and T + 8: back at T + 220 and T + 228), loads 2-33
+ * of lines 102-133 at T + 2 to T + 33, hits back by T + 33 + 120.  A store
+ * naming bit 31 (load 2 and the two loads older than the history) waits
+ * for load 1: T + 228. */
+Test(timed, waits_reach_loads_older_than_the_history)
+{
+    enum { WARM = 4, LOADS = 34 };
+    rec recs[WARM + LOADS + 1];
+    for (uint32_t j = 0; j < WARM; j++) {
+        recs[j] = (rec){.kernel = 0, .kind = WST_LOAD, .lanes = 8, .has_waits = 1};
+        for (uint32_t l = 0; l < 8; l++)
+            recs[j].line[l] = 102 + 8 * j + l;
+    }
+    for (uint32_t i = 0; i < LOADS; i++)
+        recs[WARM + i] = (rec){.kernel = 1, .kind = WST_LOAD, .lanes = 1, .line = {100 + i},
+                               .has_waits = 1};
+    recs[WARM + LOADS] = (rec){.kernel = 1, .kind = WST_STORE, .lanes = 1, .line = {1},
+                               .waits = 1u << 31, .has_waits = 1};
+    wst_memtrace *m = trace_of(recs, WARM + LOADS + 1, 2, 1);
+    gpu_config c = tiny_gpu();
+    timed_set(&c, "mshr.entries=64");
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    const uint64_t t = DRAM + 8 * 31;
+    cr_assert_eq(kernel_cycles(h, 0), t);
+    cr_assert_eq(order.count, WARM + LOADS + 1);
+    for (uint32_t i = 0; i < LOADS; i++)
+        cr_assert_eq(order.cycle[WARM + i], t + i, "load %u of kernel 1 at %llu", i,
+                     (unsigned long long)order.cycle[WARM + i]);
+    cr_assert_eq(order.cycle[WARM + LOADS], t + DRAM + 8, "the store at %llu",
+                 (unsigned long long)order.cycle[WARM + LOADS]);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}

@@ -68,7 +68,7 @@ static void gto_arrived(void *state, uint32_t sm, uint32_t slot)
 /* The greedy warp if it is ready, else the oldest ready warp; if every
  * warp is waiting after a miss, the one that becomes ready first (time
  * passes in a functional model), unless ready_only: then -1, and the
- * greedy warp stays.  In the timed replay (v->ready) only the warps that
+ * greedy warp stays.  In the timed replay (v->timing) only the warps that
  * can issue this cycle count, and none waits after a miss (no gto_k: it
  * waits for its data instead, docs/metrics.md §12); when none can issue,
  * the greedy warp stays greedy. */
@@ -78,14 +78,16 @@ static int32_t choose(gto *o, const warp_view *v, int ready_only)
     const uint64_t *ready_at = o->ready_at + (size_t)v->sm * o->slots;
     int32_t current = o->greedy[at];
     uint64_t now = o->issues[at];
-    const uint8_t *can = v->ready;
-    if (current >= 0 && v->live[current] && ready_at[current] <= now && (!can || can[current]))
+    if (current >= 0 && v->live[current] && ready_at[current] <= now &&
+        warp_view_ready(v, (uint32_t)current))
         return current;
     int32_t soonest = -1;
-    ready_only |= can != NULL;
-    for (uint32_t k = 0; k < v->live_count; k++) {
+    ready_only |= v->timing != NULL;
+    /* The warps the scheduler's look found unable to issue are passed over. */
+    uint32_t from = v->first_ready_of == v->by_age ? v->first_ready : 0;
+    for (uint32_t k = from; k < v->live_count; k++) {
         uint32_t slot = v->by_age[k];
-        if (can && !can[slot])
+        if (!warp_view_ready(v, slot))
             continue;
         if (ready_at[slot] <= now) {
             soonest = (int32_t)slot; /* the oldest ready warp */

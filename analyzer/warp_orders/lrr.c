@@ -50,7 +50,7 @@ static int32_t lrr_pick(void *state, const warp_view *v)
     for (uint32_t k = 1; k <= count; k++) {
         uint32_t position = (*last + k) % count;
         uint32_t slot = t + position * step;
-        if (v->live[slot] && (!v->ready || v->ready[slot])) {
+        if (v->live[slot] && warp_view_ready(v, slot)) {
             *last = position;
             return (int32_t)slot;
         }
