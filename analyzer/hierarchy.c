@@ -677,7 +677,8 @@ HOT int l2_slices(hierarchy *h, int path, const replay_issue *is, uint64_t line,
         *hit = r.hit;
     if (flags)
         *flags = r.line_flags;
-    if (hooks_on(path) && h->sharing) { /* S0 §VI: each L2 fill starts private; a second SM's hit shares it */
+    /* S0 §VI: each L2 fill starts private; a second SM's hit shares it */
+    if (hooks_on(path) && h->sharing) {
         replay_kernel *rk = h->kernel;
         rk->l2_fills += r.allocated;
         rk->l2_became_shared += r.became_shared;
@@ -748,25 +749,36 @@ HOT int l1_evicted(hierarchy *h, int path, const replay_issue *is, const cache_r
                      NULL, NULL, err);
 }
 
-/* ---- MSHRs (timed, docs/metrics.md §12) ---- */
+/* ---- MSHRs (timed, docs/metrics.md §12) ----
+ *
+ * Of several entries that fit, each question answers with the first by
+ * index: which entry a fill takes, and which a merge joins when a line has
+ * two in flight (one invalidated by a store and fetched again), are part
+ * of the figures. */
 
 static mshr_entry *mshrs_of(hierarchy *h, uint32_t sm)
 {
     return h->mshr + (size_t)sm * h->mshr_entries;
 }
 
-/* An MSHR of sm free at `now` (its fill has arrived), or NULL. */
-static mshr_entry *mshr_free(hierarchy *h, uint32_t sm, uint64_t now)
+/* An MSHR of sm free at `now` (its fill has arrived), or NULL and then
+ * *soonest, when the first of them frees: one pass over the entries. */
+HOT mshr_entry *mshr_free(hierarchy *h, uint32_t sm, uint64_t now, uint64_t *soonest)
 {
     mshr_entry *e = mshrs_of(h, sm);
-    for (uint32_t i = 0; i < h->mshr_entries; i++)
+    uint64_t least = UINT64_MAX;
+    for (uint32_t i = 0; i < h->mshr_entries; i++) {
         if (e[i].ready <= now)
             return &e[i];
+        if (e[i].ready < least)
+            least = e[i].ready;
+    }
+    *soonest = least;
     return NULL;
 }
 
 /* The MSHR of sm holding `line` in flight at `now`, or NULL. */
-static mshr_entry *mshr_of_line(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
+HOT mshr_entry *mshr_of_line(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 {
     mshr_entry *e = mshrs_of(h, sm);
     for (uint32_t i = 0; i < h->mshr_entries; i++)
@@ -775,43 +787,35 @@ static mshr_entry *mshr_of_line(hierarchy *h, uint32_t sm, uint64_t line, uint64
     return NULL;
 }
 
-/* When sm's first MSHR frees (its fill arrives). */
-static uint64_t mshr_soonest_free(hierarchy *h, uint32_t sm)
-{
-    mshr_entry *e = mshrs_of(h, sm);
-    uint64_t soonest = UINT64_MAX;
-    for (uint32_t i = 0; i < h->mshr_entries; i++)
-        if (e[i].ready < soonest)
-            soonest = e[i].ready;
-    return soonest;
-}
-
 /* Timed (docs/metrics.md §12): a load waits at its L1, holding the LD/ST
  * unit, until it can go on: for a line in flight, a merge slot (else until
  * the line arrives); for a new line it would allocate, a free MSHR and a
  * way of its set that is not pending (GPGPU-Sim's reservation fails).  So
  * it is a stall, never a bypass.  Advances h->now; returns the cycles
  * waited.  The wait changes no cache: the line's slot (or its absence),
- * found once, holds at every retry.  *mshr is the
- * MSHR a new fill takes (one free at the final h->now), NULL when the load
- * takes none (its line is there, or it does not allocate). */
-static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate,
-                            mshr_entry **mshr)
+ * found once, holds at every retry.  *take is the MSHR a new fill takes
+ * (one free at the final h->now), NULL when the load takes none (its line
+ * is there, or it does not allocate); *merge, when the line is in flight
+ * at the final h->now, its MSHR, whose merge slot the load takes (NULL:
+ * none holds it).  Inline: every timed L1 request waits here. */
+HOT uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate,
+                         mshr_entry **take, mshr_entry **merge)
 {
-    uint64_t from = h->now;
+    uint64_t from = h->now, soonest = 0;
     int64_t at = cache_find(l1, line);
-    *mshr = NULL;
+    *take = *merge = NULL;
     for (;;) {
         uint64_t until = cache_slot_pending_until(l1, at, h->now);
         if (until) {
-            mshr_entry *e = mshr_of_line(h, sm, line, h->now);
-            if (!e || e->merges < h->o.config.mshr_merges)
+            *merge = mshr_of_line(h, sm, line, h->now);
+            if (!*merge || (*merge)->merges < h->o.config.mshr_merges)
                 break;
+            *merge = NULL;
             h->now = until; /* every merge slot taken: the retry hits the arrived line */
         } else if (at >= 0 || !allocate) {
             break;
-        } else if (!(*mshr = mshr_free(h, sm, h->now))) {
-            h->now = mshr_soonest_free(h, sm);
+        } else if (!(*take = mshr_free(h, sm, h->now, &soonest))) {
+            h->now = soonest;
         } else {
             uint64_t way = cache_replaceable_from(l1, line, h->now);
             if (way == h->now)
@@ -820,15 +824,6 @@ static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line,
         }
     }
     return h->now - from;
-}
-
-/* A hit on a pending line merges into its MSHR (wait_for_l1 saw to a
- * free merge slot). */
-static void mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
-{
-    mshr_entry *e = mshr_of_line(h, sm, line, now);
-    if (e)
-        e->merges++;
 }
 
 /* ---- the stages (hierarchy.h) ---- */
@@ -904,7 +899,7 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     cache_req q;
     cache_result r = {0};
     cache_way way = {POLICY_BYPASS};
-    mshr_entry *mshr = NULL; /* timed: the one a new fill takes */
+    mshr_entry *take = NULL, *merge = NULL; /* timed: the MSHR a new fill takes, a merge joins */
     /* A throttled warp may hit, never allocate (S3 ch. 5). */
     int polluting = may_allocate(h, is);
     *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
@@ -914,9 +909,11 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
             return -1;
         int allocate = polluting;
         if (timed_on(h, path)) { /* it waits, if it must, for a merge slot or what a fill needs */
-            k->l1.reservation_fails += wait_for_l1(h, l1, is->sm, line, allocate, &mshr) != 0;
+            k->l1.reservation_fails +=
+                wait_for_l1(h, l1, is->sm, line, allocate, &take, &merge) != 0;
         }
-        if (hooks_on(path) && h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
+        /* the fill waits for L2 and the stages: it comes after */
+        if (hooks_on(path) && h->fill_later) {
             cache_probe(l1, &q, 0, h->now, &r);
             if (allocate && !r.present && !r.bypassed)
                 way = cache_choose(l1, &q, h->now, &r);
@@ -932,7 +929,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
             h->ref->present = r.present;
         }
         if (path != PATH_DIRECT && r.hit && r.pending) { /* a merge: wait_for_l1 left it a slot */
-            mshr_merge(h, is->sm, line, h->now);
+            if (merge)
+                merge->merges++;
             k->l1.pending_hits++;
             /* S0 §VI-C: a request to a shared line served by the MSHR */
             h->kernel->shared_mshr_hits +=
@@ -1027,8 +1025,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         return -1;
     if (timed_on(h, path)) { /* pending until its data is back: later requests merge into it */
         cache_set_ready(l1, r.slot, back);
-        if (mshr)
-            *mshr = (mshr_entry){.line = line, .ready = back};
+        if (take)
+            *take = (mshr_entry){.line = line, .ready = back};
     }
     return 1;
 }
@@ -1039,7 +1037,8 @@ HOT int global_write(hierarchy *h, int path, const replay_issue *is, const ws_re
 {
     replay_counts *k = &h->kernel->counts;
     uint64_t line = rq->line_addr >> h->line_shift;
-    if (hooks_on(path) && next_use_kill(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), err) != 0)
+    if (hooks_on(path) &&
+        next_use_kill(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), err) != 0)
         return -1;
     int present = cache_invalidate(h->l1[is->sm], line);
     if (present && measured_on(h, path)) { /* as the reference L1 says it: no filler to blame */
@@ -1111,6 +1110,13 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
 
 /* ---- the LD/ST unit (timed, docs/metrics.md §12) ---- */
 
+/* The cycle of an LD/ST slot, `rate` slots a cycle: the default rate of
+ * 1 skips the division, a 64-bit one on every request. */
+static uint64_t ldst_cycle(uint64_t slot, uint64_t rate)
+{
+    return rate == 1 ? slot : slot / rate;
+}
+
 /* The next request of the SM's LD/ST unit reaches L1: at the issue cycle
  * or after the requests before it, ldst_requests_per_cycle a cycle. */
 static uint64_t ldst_take(hierarchy *h, const replay_issue *is)
@@ -1118,7 +1124,7 @@ static uint64_t ldst_take(hierarchy *h, const replay_issue *is)
     uint64_t rate = h->o.config.timing.ldst_requests_per_cycle, *next = &h->ldst_next[is->sm];
     if (*next < is->step * rate)
         *next = is->step * rate;
-    return (*next)++ / rate;
+    return ldst_cycle((*next)++, rate);
 }
 
 /* After a request: a wait at L1 held the unit until the request went on;
@@ -1136,7 +1142,7 @@ static void ldst_release(hierarchy *h, const replay_issue *is)
 static uint64_t ldst_free_at(const hierarchy *h, const replay_issue *is)
 {
     uint64_t rate = h->o.config.timing.ldst_requests_per_cycle;
-    return (h->ldst_next[is->sm] + rate - 1) / rate;
+    return ldst_cycle(h->ldst_next[is->sm] + rate - 1, rate);
 }
 
 void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *ldst_free)
@@ -1168,8 +1174,9 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
     replay_pc *pc = grid ? &h->unread_pc : &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
-    for (int i = 0; collectors_on(h, path) && load && n > 1 && i < n; i++)
-        l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
+    if (collectors_on(h, path) && load && n > 1)
+        for (int i = 0; i < n; i++)
+            l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
     /* The front-end stages may rewrite the requests (merge, drop). */
     ws_request *staged = h->staged;
     uint8_t bypass_l1 = 0;
@@ -1313,8 +1320,8 @@ static void write_back_l2(void *ctx, uint64_t line, uint8_t dirty)
 {
     (void)line;
     hierarchy *h = ctx;
-    count_dram(h, PATH_GENERAL, &h->res.total.traffic, NULL, h->l2_sectored ? sector_bytes(dirty) : h->line_bytes,
-               1, 1);
+    count_dram(h, PATH_GENERAL, &h->res.total.traffic, NULL,
+               h->l2_sectored ? sector_bytes(dirty) : h->line_bytes, 1, 1);
 }
 
 static void flush_l2(hierarchy *h)
