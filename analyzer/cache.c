@@ -337,6 +337,10 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
  * path). */
 enum { PROBE_MISS, PROBE_PRESENT, PROBE_SKIPPED };
 
+/* A probe's `found` when the caller has not looked the line up: the probe
+ * does (else `found` is the way find_in gave, or -1). */
+#define PROBE_FIND (-2)
+
 /* How an access changes a line it finds or fills: a read makes the sectors
  * it asked for valid; a write-back write makes them valid and dirty; a
  * write-through write (the `allocate` write policy) makes valid only the
@@ -365,7 +369,7 @@ static inline int makes_dirty(access_mode mode)
 
 static inline __attribute__((always_inline)) int
 probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t now, uint32_t set,
-      cache_result *out, uint32_t ways, int lru)
+      int64_t found, cache_result *out, uint32_t ways, int lru)
 {
     int write = mode != ACCESS_READ;
     /* Only the flags: the other fields are read only under their flag. */
@@ -378,7 +382,7 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
     }
     size_t base = (size_t)set * c->ways;
     out->set = set;
-    int64_t at = find_in(c, r->line, base, ways);
+    int64_t at = found == PROBE_FIND ? find_in(c, r->line, base, ways) : found;
     if (at >= 0) {
         cache_set s = view(c, set);
         size_t i = base + (size_t)at;
@@ -468,7 +472,8 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
 
 void cache_probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
 {
-    probe(c, r, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, now, cache_set_of(c, r->line), out, 0, 0);
+    probe(c, r, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, now, cache_set_of(c, r->line), PROBE_FIND,
+          out, 0, 0);
 }
 
 cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result *out)
@@ -510,15 +515,23 @@ uint8_t cache_way_flags(const cache *c, const cache_result *probe, cache_way way
     return c->lines[i] == CACHE_INVALID ? 0 : c->flags[i];
 }
 
+/* An access to r's line in `set`, found in way `found` (PROBE_FIND: not
+ * looked up yet). */
+static inline __attribute__((always_inline)) void
+access_found(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_t whole,
+             uint64_t now, uint32_t set, int64_t found, cache_result *out, uint32_t ways, int lru)
+{
+    if (probe(c, r, mode, whole, now, set, found, out, ways, lru) != PROBE_MISS || !allocate)
+        return;
+    cache_set s = full_view(c, set, now);
+    fill(c, r, (cache_way){choose_way(c, &s, r, now, out, ways, lru)}, mode, whole, &s, out, lru);
+}
+
 static inline __attribute__((always_inline)) void
 access_line(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_t whole,
             uint64_t now, cache_result *out, uint32_t ways, int lru)
 {
-    uint32_t set = set_of(c, r->line);
-    if (probe(c, r, mode, whole, now, set, out, ways, lru) != PROBE_MISS || !allocate)
-        return;
-    cache_set s = full_view(c, set, now);
-    fill(c, r, (cache_way){choose_way(c, &s, r, now, out, ways, lru)}, mode, whole, &s, out, lru);
+    access_found(c, r, allocate, mode, whole, now, set_of(c, r->line), PROBE_FIND, out, ways, lru);
 }
 
 /* Reads are most of a replay's cache work, so their path is compiled once
@@ -561,20 +574,35 @@ void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)
     access_line(c, r, 1, ACCESS_WRITE_BACK, 0, now, out, 0, 0);
 }
 
-void cache_write_lazy(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
-                      cache_result *out)
+/* cache_write_lazy with `ways` a constant (ways_of): the line is looked up
+ * once, for the bytes written so far and for the access. */
+static inline __attribute__((always_inline)) void
+write_lazy_in(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
+              cache_result *out, uint32_t ways)
 {
     /* The line's bytes written so far, this write's included. */
     uint64_t written[REQUEST_MASK_WORDS];
     uint32_t set = set_of(c, r->line);
-    int64_t at = find_in(c, r->line, (size_t)set * c->ways, 0);
+    size_t base = (size_t)set * c->ways;
+    int64_t at = find_in(c, r->line, base, ways);
+    const uint64_t *before = at >= 0 ? &c->written[(base + (size_t)at) * REQUEST_MASK_WORDS] : NULL;
     for (int w = 0; w < REQUEST_MASK_WORDS; w++)
-        written[w] = bytes[w] |
-                     (at >= 0 ? c->written[((size_t)set * c->ways + (size_t)at) * REQUEST_MASK_WORDS + w] : 0);
+        written[w] = bytes[w] | (before ? before[w] : 0);
     uint8_t whole = l1_whole_sectors(written, 1u << c->line_shift);
-    access_line(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, out, 0, 0);
+    access_found(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, set, at, out, ways, 0);
     if (out->present || out->allocated)
         memcpy(&c->written[(size_t)out->slot * REQUEST_MASK_WORDS], written, sizeof written);
+}
+
+void cache_write_lazy(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
+                      cache_result *out)
+{
+    switch (c->ways) {
+    case 4: write_lazy_in(c, r, bytes, now, out, 4); break;
+    case 8: write_lazy_in(c, r, bytes, now, out, 8); break;
+    case 16: write_lazy_in(c, r, bytes, now, out, 16); break;
+    default: write_lazy_in(c, r, bytes, now, out, 0); break;
+    }
 }
 
 void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int allocate, uint64_t now,

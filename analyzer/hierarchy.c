@@ -643,7 +643,7 @@ HOT int l2_slices(hierarchy *h, int path, const replay_issue *is, uint64_t line,
     uint64_t at = timed_on(h, path) ? mem_timing_l2(h->timing, slice_index, h->now, units) : h->now;
     if (write && h->l2_lazy_fetch) {
         uint64_t whole_sectors[REQUEST_MASK_WORDS] = {0};
-        for (uint32_t s = 0; s < 8; s++)
+        for (uint32_t s = 0; !written_bytes && s < 8; s++) /* a write-back's: its sectors whole */
             if (sectors >> s & 1)
                 whole_sectors[s / 2] |= UINT64_C(0xffffffff) << (s % 2 * 32);
         cache_write_lazy(slice, &q, written_bytes ? written_bytes : whole_sectors, at, &r);
