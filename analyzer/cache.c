@@ -12,8 +12,9 @@
 #include "util/fastdiv.h"
 #include "util/zeroed.h"
 
-/* cache_read's instances (read_instance). */
-typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now,
+/* cache_read's instances (read_instance); slot: cache_find's answer for
+ * r's line, or PROBE_FIND when not looked up. */
+typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now, int64_t slot,
                            cache_result *out);
 
 /* Structure of arrays: a lookup scans only the tags of one set. */
@@ -539,11 +540,14 @@ access_line(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_
  * ways as a constant, and plain LRU in place or any policy through its
  * calls.  cache_new picks the instance once; every instance is the same
  * code, so the numbers cannot differ. */
-#define READ_INSTANCE(name, ways, lru)                                                  \
+#define READ_INSTANCE(name, way_count, lru)                                             \
     static void name(cache *c, const cache_req *r, int allocate, uint64_t now,          \
-                     cache_result *out)                                                 \
+                     int64_t slot, cache_result *out)                                   \
     {                                                                                   \
-        access_line(c, r, allocate, ACCESS_READ, 0, now, out, ways, lru);               \
+        uint32_t set = set_of(c, r->line);                                              \
+        int64_t found = slot < 0 ? slot : slot - (int64_t)set * c->ways;                \
+        access_found(c, r, allocate, ACCESS_READ, 0, now, set, found, out, way_count,   \
+                     lru);                                                              \
     }
 READ_INSTANCE(read_any, 0, 0)
 READ_INSTANCE(read_4, 4, 0)
@@ -566,7 +570,13 @@ static cache_read_fn *read_instance(uint32_t ways, int lru)
 
 void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out)
 {
-    c->read(c, r, allocate, now, out);
+    c->read(c, r, allocate, now, PROBE_FIND, out);
+}
+
+void cache_read_found(cache *c, const cache_req *r, int allocate, uint64_t now, int64_t slot,
+                      cache_result *out)
+{
+    c->read(c, r, allocate, now, slot, out);
 }
 
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)

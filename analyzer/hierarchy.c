@@ -65,6 +65,9 @@ struct hierarchy {
      * requests as they entered the stages (front_lines[i] -> front_next[i]). */
     int front_keyed, front_n;
     uint64_t front_lines[COALESCE_MAX_REQUESTS], front_next[COALESCE_MAX_REQUESTS];
+    /* What every request of the instruction being served tells a policy
+     * of it (make_req). */
+    cache_req issue_req;
     /* The instruction's requests after the front-end stages rewrote them. */
     ws_request staged[COALESCE_MAX_REQUESTS];
     /* Timed: L1 as the instruction found it (hierarchy_l1_view): its
@@ -540,15 +543,24 @@ static void count_sectors(level_counts *l, uint8_t asked, uint8_t found, int pen
 }
 
 /* The request a policy sees, built here for both levels (DESIGN: one
- * place): the instruction's metadata, the warp's GTO age rank, Req and
- * coherence of its instruction (rq, NULL for a write-back), the sectors. */
-static void make_req(const replay_issue *is, const ws_request *rq, uint64_t line, uint8_t sectors,
-                     cache_req *q)
+ * place): the instruction's metadata and the warp's GTO age rank, made
+ * once an instruction (issue_req_of: an instruction of many requests
+ * copies them), then Req and coherence of its instruction (rq, NULL for a
+ * write-back), the line and the sectors. */
+static cache_req issue_req_of(const replay_issue *is)
 {
-    *q = (cache_req){.line = line, .next_use = NEXTUSE_NEVER, .pc = is->pc, .warp = is->warp,
-                     .warp_slot = is->warp_slot, .scheduler = is->scheduler, .sm = is->sm,
-                     .kernel = is->kernel, .age_rank = is->age_rank, .kind = is->kind,
-                     .space = is->space, .cache_op = is->cache_op, .sector_mask = sectors};
+    return (cache_req){.next_use = NEXTUSE_NEVER, .pc = is->pc, .warp = is->warp,
+                       .warp_slot = is->warp_slot, .scheduler = is->scheduler, .sm = is->sm,
+                       .kernel = is->kernel, .age_rank = is->age_rank, .kind = is->kind,
+                       .space = is->space, .cache_op = is->cache_op};
+}
+
+HOT void make_req(const hierarchy *h, const ws_request *rq, uint64_t line, uint8_t sectors,
+                  cache_req *q)
+{
+    *q = h->issue_req;
+    q->line = line;
+    q->sector_mask = sectors;
     if (rq) {
         q->line_addr = rq->line_addr;
         q->req_count = rq->req_count;
@@ -631,7 +643,7 @@ HOT int l2_slices(hierarchy *h, int path, const replay_issue *is, uint64_t line,
     replay_counts *k = &h->kernel->counts;
     int write = op == L2_WRITE || op == L2_WRITE_BACK, write_back = op == L2_WRITE_BACK;
     cache_req q;
-    make_req(is, NULL, line, sectors, &q);
+    make_req(h, NULL, line, sectors, &q);
     if (hooks_on(path) && next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
         return -1;
     cache_result r;
@@ -797,12 +809,14 @@ HOT mshr_entry *mshr_of_line(hierarchy *h, uint32_t sm, uint64_t line, uint64_t 
  * (one free at the final h->now), NULL when the load takes none (its line
  * is there, or it does not allocate); *merge, when the line is in flight
  * at the final h->now, its MSHR, whose merge slot the load takes (NULL:
- * none holds it).  Inline: every timed L1 request waits here. */
+ * none holds it); *slot is cache_find's answer on the line, which the
+ * read that follows the wait reuses.  Inline: every timed L1 request
+ * waits here. */
 HOT uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate,
-                         mshr_entry **take, mshr_entry **merge)
+                         mshr_entry **take, mshr_entry **merge, int64_t *slot)
 {
     uint64_t from = h->now, soonest = 0;
-    int64_t at = cache_find(l1, line);
+    int64_t at = *slot = cache_find(l1, line);
     *take = *merge = NULL;
     for (;;) {
         uint64_t until = cache_slot_pending_until(l1, at, h->now);
@@ -900,23 +914,27 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     cache_result r = {0};
     cache_way way = {POLICY_BYPASS};
     mshr_entry *take = NULL, *merge = NULL; /* timed: the MSHR a new fill takes, a merge joins */
+    int64_t slot = -1;                      /* timed: the line's, as the wait found it */
     /* A throttled warp may hit, never allocate (S3 ch. 5). */
     int polluting = may_allocate(h, is);
     *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
     if (route != L1_BYPASS) {
-        make_req(is, rq, line, sectors, &q);
+        make_req(h, rq, line, sectors, &q);
         if (hooks_on(path) && l1_next_use(h, is, line, &q.next_use, err) != 0)
             return -1;
         int allocate = polluting;
         if (timed_on(h, path)) { /* it waits, if it must, for a merge slot or what a fill needs */
             k->l1.reservation_fails +=
-                wait_for_l1(h, l1, is->sm, line, allocate, &take, &merge) != 0;
+                wait_for_l1(h, l1, is->sm, line, allocate, &take, &merge, &slot) != 0;
         }
         /* the fill waits for L2 and the stages: it comes after */
         if (hooks_on(path) && h->fill_later) {
             cache_probe(l1, &q, 0, h->now, &r);
             if (allocate && !r.present && !r.bypassed)
                 way = cache_choose(l1, &q, h->now, &r);
+        } else if (timed_on(h, path)) { /* the three steps at once, the line found */
+            cache_read_found(l1, &q, allocate, h->now, slot, &r);
+            way.way = r.allocated ? 0 : POLICY_BYPASS;
         } else { /* nothing to wait for: the three steps at once */
             cache_read(l1, &q, allocate, h->now, &r);
             way.way = r.allocated ? 0 : POLICY_BYPASS;
@@ -1066,7 +1084,7 @@ static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_
     uint64_t line = rq->line_addr >> h->line_shift;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     cache_req q;
-    make_req(is, rq, line, sectors, &q);
+    make_req(h, rq, line, sectors, &q);
     if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
         return -1;
     int allocate = may_allocate(h, is);
@@ -1088,7 +1106,7 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
 {
     uint64_t line = rq->line_addr >> h->line_shift;
     cache_req q;
-    make_req(is, rq, line, l1_request_sectors(rq->sector_mask, h->all_sectors), &q);
+    make_req(h, rq, line, l1_request_sectors(rq->sector_mask, h->all_sectors), &q);
     if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
         return -1;
     cache_result r;
@@ -1174,6 +1192,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
     replay_pc *pc = grid ? &h->unread_pc : &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
+    h->issue_req = issue_req_of(is);
     if (collectors_on(h, path) && load && n > 1)
         for (int i = 0; i < n; i++)
             l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
@@ -1256,7 +1275,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
         }
         if (n > 0 && route == L1_LOOKUP && h->o.l1_spec.replacement->load_done) {
             cache_req q;
-            make_req(is, &requests[0], requests[0].line_addr >> h->line_shift,
+            make_req(h, &requests[0], requests[0].line_addr >> h->line_shift,
                      requests[0].sector_mask, &q);
             cache_load_done(h->l1[is->sm], &q, misses);
         }
