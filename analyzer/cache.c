@@ -473,8 +473,8 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
 
 void cache_probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
 {
-    probe(c, r, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, now, cache_set_of(c, r->line), PROBE_FIND,
-          out, 0, 0);
+    probe(c, r, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, now, cache_set_of(c, r->line),
+          PROBE_FIND, out, 0, 0);
 }
 
 cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result *out)
