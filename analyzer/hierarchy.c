@@ -1193,7 +1193,11 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
     h->issue_req = issue_req_of(is);
-    if (collectors_on(h, path) && load && n > 1)
+    /* The miss classes' entries of a divergent load, fetched ahead; not on
+     * the timed path, where it cost more than it saved (3% to 6% of the
+     * CPU of syrk, syr2k and spmv's timed compare, none on 2dconv:
+     * bench/RESULTS.md, "Branch mshr41"). */
+    if (path != PATH_TIMED && collectors_on(h, path) && load && n > 1)
         for (int i = 0; i < n; i++)
             l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
     /* The front-end stages may rewrite the requests (merge, drop). */
