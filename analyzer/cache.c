@@ -12,8 +12,9 @@
 #include "util/fastdiv.h"
 #include "util/zeroed.h"
 
-/* cache_read's instances (read_instance). */
-typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now,
+/* cache_read's instances (read_instance); slot: cache_find's answer for
+ * r's line, or PROBE_FIND when not looked up. */
+typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now, int64_t slot,
                            cache_result *out);
 
 /* Structure of arrays: a lookup scans only the tags of one set. */
@@ -53,19 +54,31 @@ struct cache {
     cache_read_fn *read; /* cache_read's instance for this cache's shape */
 };
 
-static cache_read_fn *read_instance(uint32_t ways, int lru);
+/* What a read instance knows of its cache (read_kind):
+ *   READ_CALLS      nothing: every hook is called, every check made;
+ *   READ_PLAIN_LRU  a plain LRU cache: its policy is exactly LRU's stamps
+ *                   (hit and fill move the line to MRU, the victim is the
+ *                   smallest stamp, no other hook), and it has no
+ *                   admission, no pending lines and no owners;
+ *   READ_LRU, READ_FIFO  LRU's or FIFO's stamps (FIFO's hit moves nothing),
+ *                   with whatever else the cache keeps (pending lines: the
+ *                   timed L1s of `compare --timed`).
+ * The stamps are written in place and the checks for what such a cache
+ * lacks are compiled out (cache_read); the numbers are those of the calls
+ * (tests/test_cache_shapes.c). */
+enum { READ_CALLS, READ_PLAIN_LRU, READ_LRU, READ_FIFO };
 
-/* A plain LRU cache: its policy is exactly LRU's stamps (hit and fill move
- * the line to MRU, the victim is the smallest stamp, no other hook), and it
- * has no admission, no pending lines and no owners.  Its reads write the
- * stamps in place and skip the checks for the rest (cache_read); the
- * numbers are those of the calls (tests/test_cache_shapes.c). */
-static int plain_lru(const cache_options *o)
+static cache_read_fn *read_instance(uint32_t ways, int kind);
+
+static int read_kind(const cache_options *o)
 {
     const policy_ops *p = o->policy;
-    return p->hit == stamp_promote && p->fill == stamp_promote && p->victim == stamp_victim &&
-           !p->miss && !p->bypass && !p->evicted && !o->admission && !o->track_pending &&
-           !o->track_owners;
+    int stamps = p->fill == stamp_promote && p->victim == stamp_victim && !p->miss &&
+                 !p->bypass && !p->evicted;
+    int plain = !o->admission && !o->track_pending && !o->track_owners;
+    if (stamps && p->hit == stamp_promote)
+        return plain ? READ_PLAIN_LRU : READ_LRU;
+    return stamps && p->hit == stamp_keep ? READ_FIFO : READ_CALLS;
 }
 
 cache_options cache_options_for(const cache_config *g, uint32_t divisor)
@@ -138,7 +151,7 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->policy = o->policy;
     c->admission = o->admission;
     c->admission_param = o->policy_geometry.param;
-    c->read = read_instance(o->ways, plain_lru(o));
+    c->read = read_instance(o->ways, read_kind(o));
     policy_geometry g = o->policy_geometry;
     g.sets = o->sets;
     g.ways = o->ways;
@@ -256,13 +269,25 @@ void cache_flush(cache *c)
  * take the instance's shape as two constants:
  *   ways  4, 8 or 16, so the loops over the ways unroll; 0 for the cache's
  *         own count;
- *   lru   1 in the instances for a plain LRU cache (plain_lru): LRU's
- *         hooks are applied in place, and the checks for what such a cache
- *         lacks (admission, pending lines, owners, the optional hooks) are
- *         compiled out. */
+ *   kind  READ_* (above): which hooks are applied in place, and whether the
+ *         checks for admission, pending lines and owners are compiled out
+ *         (READ_PLAIN_LRU); the write paths are READ_CALLS. */
 static inline __attribute__((always_inline)) uint32_t ways_of(const cache *c, uint32_t ways)
 {
     return ways ? ways : c->ways;
+}
+
+/* A READ_PLAIN_LRU instance: no admission, pending lines or owners. */
+static inline __attribute__((always_inline)) int plain(int kind)
+{
+    return kind == READ_PLAIN_LRU;
+}
+
+/* The policy's hooks are LRU's or FIFO's stamps, applied in place; the
+ * optional hooks (miss, bypass, evicted) are none. */
+static inline __attribute__((always_inline)) int stamps(int kind)
+{
+    return kind != READ_CALLS;
 }
 
 /* The way holding `line`, or -1.  A line is in at most one way of its set;
@@ -298,9 +323,9 @@ static inline uint8_t wanted(const cache *c, const cache_req *r)
  * POLICY_BYPASS with out->bypassed / out->no_victim set. */
 static inline __attribute__((always_inline)) uint32_t
 choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache_result *out,
-           uint32_t ways, int lru)
+           uint32_t ways, int kind)
 {
-    if (!lru && c->policy->bypass && c->policy->bypass(c->state, s, r)) {
+    if (!stamps(kind) && c->policy->bypass && c->policy->bypass(c->state, s, r)) {
         out->bypassed = 1;
         return POLICY_BYPASS;
     }
@@ -310,7 +335,7 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
                 return w;
     }
     uint64_t candidates = c->all_ways;
-    if (!lru && c->track_pending)
+    if (!plain(kind) && c->track_pending)
         for (uint32_t w = 0; w < ways_of(c, ways); w++)
             if (s->ready[w] > now)
                 candidates &= ~(1ull << w);
@@ -318,10 +343,11 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
         out->no_victim = 1;
         return POLICY_BYPASS;
     }
-    /* LRU's victim (stamp_victim) in place; a plain cache has no pending
-     * lines, so every way is a candidate. */
-    uint32_t way = lru ? policy_min_meta_of_first(s, ways_of(c, ways))
-                       : c->policy->victim(c->state, s, candidates, r);
+    /* LRU's and FIFO's victim (stamp_victim) in place; a plain cache has no
+     * pending lines, so every way is a candidate. */
+    uint32_t way = plain(kind)    ? policy_min_meta_of_first(s, ways_of(c, ways))
+                   : stamps(kind) ? policy_min_meta(s, candidates)
+                                  : c->policy->victim(c->state, s, candidates, r);
     if (way == POLICY_BYPASS) {
         out->bypassed = 1;
     } else if (way & POLICY_STALL_FLAG) { /* wait until that way may be replaced */
@@ -336,6 +362,10 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
  * a wider load of the same bytes stall store forwarding on the hottest
  * path). */
 enum { PROBE_MISS, PROBE_PRESENT, PROBE_SKIPPED };
+
+/* A probe's `found` when the caller has not looked the line up: the probe
+ * does (else `found` is the way find_in gave, or -1). */
+#define PROBE_FIND (-2)
 
 /* How an access changes a line it finds or fills: a read makes the sectors
  * it asked for valid; a write-back write makes them valid and dirty; a
@@ -365,27 +395,27 @@ static inline int makes_dirty(access_mode mode)
 
 static inline __attribute__((always_inline)) int
 probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t now, uint32_t set,
-      cache_result *out, uint32_t ways, int lru)
+      int64_t found, cache_result *out, uint32_t ways, int kind)
 {
     int write = mode != ACCESS_READ;
     /* Only the flags: the other fields are read only under their flag. */
     memset(out, 0, offsetof(cache_result, victim_line));
     uint8_t need = wanted(c, r);
-    if (!lru && c->admission && c->admission->skip_lookup(c->admission_param, r)) {
+    if (!plain(kind) && c->admission && c->admission->skip_lookup(c->admission_param, r)) {
         out->bypassed = 1; /* around the cache: no hit, no change (docs/metrics.md §9) */
         out->fetch_sectors = write ? 0 : need;
         return PROBE_SKIPPED;
     }
     size_t base = (size_t)set * c->ways;
     out->set = set;
-    int64_t at = find_in(c, r->line, base, ways);
+    int64_t at = found == PROBE_FIND ? find_in(c, r->line, base, ways) : found;
     if (at >= 0) {
         cache_set s = view(c, set);
         size_t i = base + (size_t)at;
         out->present = 1;
         out->slot = (uint32_t)i;
         out->owner_warp = c->warps[i];
-        out->pending = !lru && c->track_pending && c->ready[i] > now;
+        out->pending = !plain(kind) && c->track_pending && c->ready[i] > now;
         /* A lazy write hits a sector it or another write dirtied, readable
          * or not (GPGPU-Sim counts a write to a modified sector a hit). */
         uint8_t have = mode == ACCESS_WRITE_BACK_LAZY ? (uint8_t)(c->valid[i] | c->dirty[i])
@@ -397,20 +427,21 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
         c->valid[i] |= made_valid(mode, need, whole);
         if (makes_dirty(mode))
             c->dirty[i] |= need;
-        if (!lru && c->track_owners) {
+        if (!plain(kind) && c->track_owners) {
             if (!(c->flags[i] & LINE_SHARED) && c->owners[i] != r->sm) {
                 c->flags[i] |= LINE_SHARED; /* a second SM: shared from now on */
                 out->became_shared = 1;
             }
             out->line_flags = c->flags[i];
         }
-        if (lru)
+        if (kind == READ_PLAIN_LRU || kind == READ_LRU)
             stamp_mru(c->state, &s, (uint32_t)at);
-        else
+        else if (kind == READ_CALLS)
             c->policy->hit(c->state, &s, (uint32_t)at, r);
+        /* READ_FIFO: a hit moves nothing (stamp_keep) */
         return PROBE_PRESENT;
     }
-    if (!lru && c->policy->miss) {
+    if (!stamps(kind) && c->policy->miss) {
         cache_set s = view(c, set);
         c->policy->miss(c->state, &s, r);
     }
@@ -422,7 +453,7 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
 /* fill: s is the set's full view (full_view); one view serves both steps. */
 static inline __attribute__((always_inline)) void
 fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t whole,
-     const cache_set *s, cache_result *out, int lru)
+     const cache_set *s, cache_result *out, int kind)
 {
     if (chosen.way == POLICY_BYPASS)
         return;
@@ -437,7 +468,7 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
         out->victim_line = c->lines[i];
         out->victim_dirty = c->dirty[i];
         out->victim_warp = c->warps[i];
-        if (!lru && c->policy->evicted)
+        if (!stamps(kind) && c->policy->evicted)
             c->policy->evicted(c->state, s, way, EVICT_REPLACE);
     }
     c->lines[i] = r->line;
@@ -447,17 +478,17 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
     c->valid[i] = made_valid(mode, need, whole);
     c->dirty[i] = makes_dirty(mode) ? need : 0;
     c->warps[i] = r->warp;
-    if (!lru) /* a plain cache's lines are never pending: ready stays 0 */
+    if (!plain(kind)) /* a plain cache's lines are never pending: ready stays 0 */
         c->ready[i] = 0;
     /* An owner-tracking cache starts a line private to its filler; others
      * keep what the level below said of it. */
-    c->flags[i] = !lru && c->track_owners ? 0 : r->fill_hint;
-    if (!lru && c->track_owners) {
+    c->flags[i] = !plain(kind) && c->track_owners ? 0 : r->fill_hint;
+    if (!plain(kind) && c->track_owners) {
         c->owners[i] = (uint16_t)r->sm;
         c->filled_at[i] = s->now;
         c->filled_in[i] = r->kernel;
     }
-    if (lru)
+    if (stamps(kind)) /* LRU's and FIFO's fill both move the line to MRU */
         stamp_mru(c->state, s, way);
     else
         c->policy->fill(c->state, s, way, r);
@@ -468,19 +499,20 @@ fill(cache *c, const cache_req *r, cache_way chosen, access_mode mode, uint8_t w
 
 void cache_probe(cache *c, const cache_req *r, int write, uint64_t now, cache_result *out)
 {
-    probe(c, r, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, now, cache_set_of(c, r->line), out, 0, 0);
+    probe(c, r, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, now, cache_set_of(c, r->line),
+          PROBE_FIND, out, 0, READ_CALLS);
 }
 
 cache_way cache_choose(cache *c, const cache_req *r, uint64_t now, cache_result *out)
 {
     cache_set s = full_view(c, out->set, now);
-    return (cache_way){choose_way(c, &s, r, now, out, 0, 0)};
+    return (cache_way){choose_way(c, &s, r, now, out, 0, READ_CALLS)};
 }
 
 void cache_fill(cache *c, const cache_req *r, cache_way way, int write, cache_result *out)
 {
     cache_set s = full_view(c, out->set, 0);
-    fill(c, r, way, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, &s, out, 0);
+    fill(c, r, way, write ? ACCESS_WRITE_BACK : ACCESS_READ, 0, &s, out, READ_CALLS);
 }
 
 void cache_load_done(cache *c, const cache_req *r, uint32_t misses)
@@ -510,71 +542,106 @@ uint8_t cache_way_flags(const cache *c, const cache_result *probe, cache_way way
     return c->lines[i] == CACHE_INVALID ? 0 : c->flags[i];
 }
 
+/* An access to r's line in `set`, found in way `found` (PROBE_FIND: not
+ * looked up yet). */
 static inline __attribute__((always_inline)) void
-access_line(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_t whole,
-            uint64_t now, cache_result *out, uint32_t ways, int lru)
+access_found(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_t whole,
+             uint64_t now, uint32_t set, int64_t found, cache_result *out, uint32_t ways, int kind)
 {
-    uint32_t set = set_of(c, r->line);
-    if (probe(c, r, mode, whole, now, set, out, ways, lru) != PROBE_MISS || !allocate)
+    if (probe(c, r, mode, whole, now, set, found, out, ways, kind) != PROBE_MISS || !allocate)
         return;
     cache_set s = full_view(c, set, now);
-    fill(c, r, (cache_way){choose_way(c, &s, r, now, out, ways, lru)}, mode, whole, &s, out, lru);
+    fill(c, r, (cache_way){choose_way(c, &s, r, now, out, ways, kind)}, mode, whole, &s, out,
+         kind);
+}
+
+static inline __attribute__((always_inline)) void
+access_line(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_t whole,
+            uint64_t now, cache_result *out, uint32_t ways, int kind)
+{
+    access_found(c, r, allocate, mode, whole, now, set_of(c, r->line), PROBE_FIND, out, ways, kind);
 }
 
 /* Reads are most of a replay's cache work, so their path is compiled once
  * for each common shape (docs/replay.md, "How the cache reads"): 4, 8 or 16
- * ways as a constant, and plain LRU in place or any policy through its
- * calls.  cache_new picks the instance once; every instance is the same
- * code, so the numbers cannot differ. */
-#define READ_INSTANCE(name, ways, lru)                                                  \
+ * ways as a constant, and the policy's stamps in place (READ_*, above) or
+ * any policy through its calls.  cache_new picks the instance once; every
+ * instance is the same code, so the numbers cannot differ. */
+#define READ_INSTANCE(name, way_count, kind)                                            \
     static void name(cache *c, const cache_req *r, int allocate, uint64_t now,          \
-                     cache_result *out)                                                 \
+                     int64_t slot, cache_result *out)                                   \
     {                                                                                   \
-        access_line(c, r, allocate, ACCESS_READ, 0, now, out, ways, lru);               \
+        uint32_t set = set_of(c, r->line);                                              \
+        int64_t found = slot < 0 ? slot : slot - (int64_t)set * c->ways;                \
+        access_found(c, r, allocate, ACCESS_READ, 0, now, set, found, out, way_count,   \
+                     kind);                                                             \
     }
-READ_INSTANCE(read_any, 0, 0)
-READ_INSTANCE(read_4, 4, 0)
-READ_INSTANCE(read_8, 8, 0)
-READ_INSTANCE(read_16, 16, 0)
-READ_INSTANCE(read_lru_any, 0, 1)
-READ_INSTANCE(read_lru_4, 4, 1)
-READ_INSTANCE(read_lru_8, 8, 1)
-READ_INSTANCE(read_lru_16, 16, 1)
+#define READ_INSTANCES(prefix, kind)                                                    \
+    READ_INSTANCE(prefix##_any, 0, kind)                                                \
+    READ_INSTANCE(prefix##_4, 4, kind)                                                  \
+    READ_INSTANCE(prefix##_8, 8, kind)                                                  \
+    READ_INSTANCE(prefix##_16, 16, kind)
+READ_INSTANCES(read_calls, READ_CALLS)
+READ_INSTANCES(read_plain_lru, READ_PLAIN_LRU)
+READ_INSTANCES(read_lru, READ_LRU)
+READ_INSTANCES(read_fifo, READ_FIFO)
 
-static cache_read_fn *read_instance(uint32_t ways, int lru)
+static cache_read_fn *read_instance(uint32_t ways, int kind)
 {
-    switch (ways) {
-    case 4: return lru ? read_lru_4 : read_4;
-    case 8: return lru ? read_lru_8 : read_8;
-    case 16: return lru ? read_lru_16 : read_16;
-    default: return lru ? read_lru_any : read_any;
-    }
+    static cache_read_fn *const instances[][4] = {
+        [READ_CALLS] = {read_calls_any, read_calls_4, read_calls_8, read_calls_16},
+        [READ_PLAIN_LRU] = {read_plain_lru_any, read_plain_lru_4, read_plain_lru_8,
+                            read_plain_lru_16},
+        [READ_LRU] = {read_lru_any, read_lru_4, read_lru_8, read_lru_16},
+        [READ_FIFO] = {read_fifo_any, read_fifo_4, read_fifo_8, read_fifo_16}};
+    return instances[kind][ways == 4 ? 1 : ways == 8 ? 2 : ways == 16 ? 3 : 0];
 }
 
 void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out)
 {
-    c->read(c, r, allocate, now, out);
+    c->read(c, r, allocate, now, PROBE_FIND, out);
+}
+
+void cache_read_found(cache *c, const cache_req *r, int allocate, uint64_t now, int64_t slot,
+                      cache_result *out)
+{
+    c->read(c, r, allocate, now, slot, out);
 }
 
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)
 {
-    access_line(c, r, 1, ACCESS_WRITE_BACK, 0, now, out, 0, 0);
+    access_line(c, r, 1, ACCESS_WRITE_BACK, 0, now, out, 0, READ_CALLS);
+}
+
+/* cache_write_lazy with `ways` a constant (ways_of): the line is looked up
+ * once, for the bytes written so far and for the access. */
+static inline __attribute__((always_inline)) void
+write_lazy_in(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
+              cache_result *out, uint32_t ways)
+{
+    /* The line's bytes written so far, this write's included. */
+    uint64_t written[REQUEST_MASK_WORDS];
+    uint32_t set = set_of(c, r->line);
+    size_t base = (size_t)set * c->ways;
+    int64_t at = find_in(c, r->line, base, ways);
+    const uint64_t *before = at >= 0 ? &c->written[(base + (size_t)at) * REQUEST_MASK_WORDS] : NULL;
+    for (int w = 0; w < REQUEST_MASK_WORDS; w++)
+        written[w] = bytes[w] | (before ? before[w] : 0);
+    uint8_t whole = l1_whole_sectors(written, 1u << c->line_shift);
+    access_found(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, set, at, out, ways, READ_CALLS);
+    if (out->present || out->allocated)
+        memcpy(&c->written[(size_t)out->slot * REQUEST_MASK_WORDS], written, sizeof written);
 }
 
 void cache_write_lazy(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
                       cache_result *out)
 {
-    /* The line's bytes written so far, this write's included. */
-    uint64_t written[REQUEST_MASK_WORDS];
-    uint32_t set = set_of(c, r->line);
-    int64_t at = find_in(c, r->line, (size_t)set * c->ways, 0);
-    for (int w = 0; w < REQUEST_MASK_WORDS; w++)
-        written[w] = bytes[w] |
-                     (at >= 0 ? c->written[((size_t)set * c->ways + (size_t)at) * REQUEST_MASK_WORDS + w] : 0);
-    uint8_t whole = l1_whole_sectors(written, 1u << c->line_shift);
-    access_line(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, out, 0, 0);
-    if (out->present || out->allocated)
-        memcpy(&c->written[(size_t)out->slot * REQUEST_MASK_WORDS], written, sizeof written);
+    switch (c->ways) {
+    case 4: write_lazy_in(c, r, bytes, now, out, 4); break;
+    case 8: write_lazy_in(c, r, bytes, now, out, 8); break;
+    case 16: write_lazy_in(c, r, bytes, now, out, 16); break;
+    default: write_lazy_in(c, r, bytes, now, out, 0); break;
+    }
 }
 
 void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int allocate, uint64_t now,
@@ -583,7 +650,7 @@ void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int alloca
     /* An unsectored line becomes valid only when the store writes it all. */
     if (c->sectors == 1)
         whole = whole == c->line_sectors32 ? 1 : 0;
-    access_line(c, r, allocate, ACCESS_WRITE_THROUGH, whole, now, out, 0, 0);
+    access_line(c, r, allocate, ACCESS_WRITE_THROUGH, whole, now, out, 0, READ_CALLS);
 }
 
 /* The way of `base`'s set holding `line`, or -1, with the loop unrolled

@@ -119,6 +119,11 @@ int cache_slot_filled_long_ago(const cache *c, uint32_t slot, uint32_t kernel, u
 /* A read: probe and, on a miss with `allocate`, choose and fill (the
  * requested sectors if sectored, else the whole line). */
 void cache_read(cache *c, const cache_req *r, int allocate, uint64_t now, cache_result *out);
+/* cache_read of a line cache_find answered `slot` (-1: absent) for, the
+ * cache unchanged since: the read looks it up no more (the timed L1, whose
+ * wait finds the line first: analyzer/hierarchy.c, wait_for_l1). */
+void cache_read_found(cache *c, const cache_req *r, int allocate, uint64_t now, int64_t slot,
+                      cache_result *out);
 /* A write-back, write-allocate write of r->sector_mask: marks the sectors
  * valid and dirty without fetching them. */
 void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out);

@@ -37,9 +37,8 @@ struct hierarchy {
     int sharing;      /* L2 tracks owners; the L1 fill waits for L2's LINE_SHARED */
     int fill_later;   /* the L1 fill comes after L2 answers (stages or sharing) */
     int has_front_end; /* a stage may rewrite a load's requests before L1 */
-    /* The direct path (direct_path, below): functional, and nothing but
-     * the core counts hears of a request. */
-    int direct;
+    /* The path its requests take (PATH_*, below). */
+    int path;
     uint8_t all_sectors; /* every 32 B sector of a line, as a mask */
     cache **l1, **l2;
     uint8_t *started; /* per SM: sm_begin made its models */
@@ -66,6 +65,9 @@ struct hierarchy {
      * requests as they entered the stages (front_lines[i] -> front_next[i]). */
     int front_keyed, front_n;
     uint64_t front_lines[COALESCE_MAX_REQUESTS], front_next[COALESCE_MAX_REQUESTS];
+    /* What every request of the instruction being served tells a policy
+     * of it (make_req). */
+    cache_req issue_req;
     /* The instruction's requests after the front-end stages rewrote them. */
     ws_request staged[COALESCE_MAX_REQUESTS];
     /* Timed: L1 as the instruction found it (hierarchy_l1_view): its
@@ -90,22 +92,68 @@ double level_hit_rate(const level_counts *c)
     return c->accesses ? (double)c->hits / (double)c->accesses : -1.0;
 }
 
-/* ---- the direct path ----
+/* ---- the paths of a request ----
  *
- * A functional hierarchy with no built-in collector (COLLECT_NONE,
- * COLLECT_GRID), no subscriber, no stage, no sharing and no OPT stream
- * raises no event, waits for nothing and keys nothing: for it the steps of
- * a request (hierarchy_instruction_refs, l1_load, global_write and what
- * they call) are compiled a second time with `direct` a constant 1, which
- * drops those checks; the rules are the same code, so the numbers cannot
- * differ (tests/test_direct_path.c; docs/replay.md, "The
- * direct path").  Most of the sweep's work is such hierarchies. */
+ * The steps of a request (hierarchy_instruction_refs, l1_load,
+ * global_write, l2_slices and what they call) are compiled three times,
+ * with `path` a constant; the rules are the same code, so the numbers
+ * cannot differ (docs/replay.md, "The direct path" and "The timed path"):
+ *   PATH_GENERAL  everything checked as it comes;
+ *   PATH_DIRECT   a functional hierarchy with no built-in collector
+ *                 (COLLECT_NONE, COLLECT_GRID), no subscriber, no stage, no
+ *                 sharing and no OPT stream: it raises no event, waits for
+ *                 nothing and keys nothing (tests/test_direct_path.c).
+ *                 Most of the sweep's work is such hierarchies;
+ *   PATH_TIMED    a timed hierarchy with no subscriber, no stage, no
+ *                 sharing, no OPT stream and no grid: it waits and measures,
+ *                 and only the built-in collectors, if any, hear of it
+ *                 (tests/test_timed_path.c).  `compare --timed` of plain
+ *                 policies is such hierarchies. */
+enum { PATH_GENERAL, PATH_DIRECT, PATH_TIMED };
+
 #define HOT static inline __attribute__((always_inline))
 
 static int direct_path(const hierarchy *h)
 {
     return !h->timing && !h->collectors && h->o.observer_count == 0 && h->o.stage_count == 0 &&
            !h->sharing && !h->o.record_l1 && !h->o.l1_next;
+}
+
+static int timed_path(const hierarchy *h)
+{
+    return h->timing && h->o.observer_count == 0 && h->o.stage_count == 0 && !h->sharing &&
+           !h->o.record_l1 && !h->o.l1_next && !h->o.record_l2 && !h->o.l2_next &&
+           !h->o.l2_by_touch && h->o.collect != COLLECT_GRID;
+}
+
+/* What a path may meet, constant on the direct and timed ones: the
+ * timed model (and its measured answers, h->ref), the built-in
+ * collectors, and the rest (stages, subscribers, sharing, OPT). */
+HOT int timed_on(const hierarchy *h, int path)
+{
+    return path == PATH_TIMED || (path == PATH_GENERAL && h->timing);
+}
+
+HOT int measured_on(const hierarchy *h, int path)
+{
+    return path == PATH_TIMED || (path == PATH_GENERAL && h->ref);
+}
+
+HOT int collectors_on(const hierarchy *h, int path)
+{
+    return path != PATH_DIRECT && h->collectors;
+}
+
+HOT int hooks_on(int path) { return path == PATH_GENERAL; }
+
+HOT uint32_t stages_on(const hierarchy *h, int path)
+{
+    return hooks_on(path) ? h->o.stage_count : 0;
+}
+
+HOT uint32_t subscribers_on(const hierarchy *h, int path, int event)
+{
+    return hooks_on(path) ? h->on_count[event] : 0;
 }
 
 /* ---- set-up ---- */
@@ -316,7 +364,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         !(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1),
                                             o->collect == COLLECT_ALL, &h->res, &h->kernel, err)))
         goto fail;
-    h->direct = direct_path(h);
+    h->path = direct_path(h) ? PATH_DIRECT : timed_path(h) ? PATH_TIMED : PATH_GENERAL;
     for (uint32_t i = 0; i < h->o.observer_count; i++) {
         const l1_observer *ob = &h->o.observers[i];
         const int has[L1_EVENTS] = {ob->lookup != NULL, ob->hit != NULL, ob->miss != NULL,
@@ -337,84 +385,83 @@ fail:
 
 /* Raises an event: to the built-in collectors, then to every subscriber
  * of the caller's with a hook for it. */
-#define RAISE(h, event, hook, ...)                                                       \
+#define RAISE(h, path, event, hook, ...)                                                 \
     do {                                                                                 \
-        if ((h)->collectors && l1_collectors_##hook((h)->collectors, __VA_ARGS__) != 0)  \
+        if (collectors_on(h, path) && l1_collectors_##hook((h)->collectors, __VA_ARGS__) != 0) \
             return -1;                                                                   \
-        for (uint32_t o_ = 0; o_ < (h)->on_count[event]; o_++)                           \
+        for (uint32_t o_ = 0; o_ < subscribers_on(h, path, event); o_++)                 \
             if ((h)->on[event][o_]->hook((h)->on[event][o_]->ctx, __VA_ARGS__) != 0)      \
                 return -1;                                                               \
     } while (0)
 
-static int on_lookup(hierarchy *h, const replay_issue *is, uint64_t line, ws_error *err)
+HOT int on_lookup(hierarchy *h, int path, const replay_issue *is, uint64_t line, ws_error *err)
 {
-    RAISE(h, EV_LOOKUP, lookup, is, line, err);
+    RAISE(h, path, EV_LOOKUP, lookup, is, line, err);
     return 0;
 }
 
-static int on_hit(hierarchy *h, const replay_issue *is, uint64_t line, uint32_t owner,
-                  ws_error *err)
+HOT int on_hit(hierarchy *h, int path, const replay_issue *is, uint64_t line, uint32_t owner,
+               ws_error *err)
 {
-    RAISE(h, EV_HIT, hit, is, line, owner, err);
+    RAISE(h, path, EV_HIT, hit, is, line, owner, err);
     return 0;
 }
 
-static int on_miss(hierarchy *h, const replay_issue *is, uint64_t line, int present,
-                   ws_error *err)
+HOT int on_miss(hierarchy *h, int path, const replay_issue *is, uint64_t line, int present,
+                ws_error *err)
 {
-    RAISE(h, EV_MISS, miss, is, line, present, err);
+    RAISE(h, path, EV_MISS, miss, is, line, present, err);
     return 0;
 }
 
-static int on_fill(hierarchy *h, const replay_issue *is, uint64_t line, ws_error *err)
+HOT int on_fill(hierarchy *h, int path, const replay_issue *is, uint64_t line, ws_error *err)
 {
-    RAISE(h, EV_FILL, fill, is, line, err);
+    RAISE(h, path, EV_FILL, fill, is, line, err);
     return 0;
 }
 
-static int on_depart(hierarchy *h, uint32_t sm, uint64_t line, uint32_t evictor,
-                     evict_cause cause, ws_error *err)
+HOT int on_depart(hierarchy *h, int path, uint32_t sm, uint64_t line, uint32_t evictor,
+                  evict_cause cause, ws_error *err)
 {
-    RAISE(h, EV_DEPART, depart, sm, line, evictor, cause, err);
+    RAISE(h, path, EV_DEPART, depart, sm, line, evictor, cause, err);
     return 0;
 }
 
-static int on_store(hierarchy *h, const replay_issue *is, uint64_t line, int present,
-                    ws_error *err)
+HOT int on_store(hierarchy *h, int path, const replay_issue *is, uint64_t line, int present,
+                 ws_error *err)
 {
-    RAISE(h, EV_STORE, store, is, line, present, err);
+    RAISE(h, path, EV_STORE, store, is, line, present, err);
     return 0;
 }
 
 /* ---- memory events (hierarchy.h): the traffic counted and heard ---- */
 
-static void on_transfer(hierarchy *h, const replay_issue *is, const memory_transfer *t)
+HOT void on_transfer(hierarchy *h, int path, const replay_issue *is, const memory_transfer *t)
 {
-    for (uint32_t o = 0; o < h->on_count[EV_TRANSFER]; o++)
+    for (uint32_t o = 0; o < subscribers_on(h, path, EV_TRANSFER); o++)
         h->on[EV_TRANSFER][o]->transfer(h->on[EV_TRANSFER][o]->ctx, is, t);
 }
 
 /* One request from L1 to L2: a load's read, or a store's or write-back's
  * write. */
-HOT void count_l1_to_l2(hierarchy *h, const replay_issue *is, uint64_t bytes, int write,
-                       int write_back, int direct)
+HOT void count_l1_to_l2(hierarchy *h, int path, const replay_issue *is, uint64_t bytes, int write,
+                        int write_back)
 {
     traffic_counts *t = &h->kernel->counts.traffic;
     t->l1_to_l2_requests++;
     *(write ? &t->l1_to_l2_write_bytes : &t->l1_to_l2_read_bytes) += bytes;
-    if (!direct)
-        on_transfer(h, is, &(memory_transfer){.link = LINK_L1_TO_L2,
-                                              .write_back = (uint8_t)write_back, .bytes = bytes});
+    on_transfer(h, path, is, &(memory_transfer){.link = LINK_L1_TO_L2,
+                                                .write_back = (uint8_t)write_back, .bytes = bytes});
 }
 
 /* Bytes read from or written to DRAM, into `t` (the kernel's, or the
  * total's for the flush of L2). */
-static void count_dram(hierarchy *h, traffic_counts *t, const replay_issue *is, uint64_t bytes,
-                       int write, int write_back)
+HOT void count_dram(hierarchy *h, int path, traffic_counts *t, const replay_issue *is,
+                    uint64_t bytes, int write, int write_back)
 {
     *(write ? &t->dram_write_bytes : &t->dram_read_bytes) += bytes;
-    on_transfer(h, is, &(memory_transfer){.link = LINK_L2_TO_DRAM,
-                                          .write_back = (uint8_t)write_back, .bytes = bytes});
+    on_transfer(h, path, is, &(memory_transfer){.link = LINK_L2_TO_DRAM,
+                                                .write_back = (uint8_t)write_back, .bytes = bytes});
 }
 
 /* ---- next-use positions for OPT ---- */
@@ -496,15 +543,24 @@ static void count_sectors(level_counts *l, uint8_t asked, uint8_t found, int pen
 }
 
 /* The request a policy sees, built here for both levels (DESIGN: one
- * place): the instruction's metadata, the warp's GTO age rank, Req and
- * coherence of its instruction (rq, NULL for a write-back), the sectors. */
-static void make_req(const replay_issue *is, const ws_request *rq, uint64_t line, uint8_t sectors,
-                     cache_req *q)
+ * place): the instruction's metadata and the warp's GTO age rank, made
+ * once an instruction (issue_req_of: an instruction of many requests
+ * copies them), then Req and coherence of its instruction (rq, NULL for a
+ * write-back), the line and the sectors. */
+static cache_req issue_req_of(const replay_issue *is)
 {
-    *q = (cache_req){.line = line, .next_use = NEXTUSE_NEVER, .pc = is->pc, .warp = is->warp,
-                     .warp_slot = is->warp_slot, .scheduler = is->scheduler, .sm = is->sm,
-                     .kernel = is->kernel, .age_rank = is->age_rank, .kind = is->kind,
-                     .space = is->space, .cache_op = is->cache_op, .sector_mask = sectors};
+    return (cache_req){.next_use = NEXTUSE_NEVER, .pc = is->pc, .warp = is->warp,
+                       .warp_slot = is->warp_slot, .scheduler = is->scheduler, .sm = is->sm,
+                       .kernel = is->kernel, .age_rank = is->age_rank, .kind = is->kind,
+                       .space = is->space, .cache_op = is->cache_op};
+}
+
+HOT void make_req(const hierarchy *h, const ws_request *rq, uint64_t line, uint8_t sectors,
+                  cache_req *q)
+{
+    *q = h->issue_req;
+    q->line = line;
+    q->sector_mask = sectors;
     if (rq) {
         q->line_addr = rq->line_addr;
         q->req_count = rq->req_count;
@@ -520,9 +576,9 @@ typedef enum l2_op { L2_READ, L2_WRITE, L2_WRITE_BACK, L2_READ_NO_FILL } l2_op;
 
 /* Timed (docs/metrics.md §12): bytes that cross a slice's DRAM channel
  * from `at`; returns when the transfer starts. */
-static uint64_t dram_slot(hierarchy *h, uint32_t slice, uint64_t at, uint64_t bytes)
+HOT uint64_t dram_slot(hierarchy *h, int path, uint32_t slice, uint64_t at, uint64_t bytes)
 {
-    return h->timing ? mem_timing_dram(h->timing, slice, at, bytes) : at;
+    return timed_on(h, path) ? mem_timing_dram(h->timing, slice, at, bytes) : at;
 }
 
 /* l2_access of an l2_by_touch hierarchy (analyzer/l2_touch.h): no line is
@@ -531,8 +587,8 @@ static uint64_t dram_slot(hierarchy *h, uint32_t slice, uint64_t at, uint64_t by
  * counts are those of the slices' LRU in that case: a whole-line L2 has no
  * sector misses, no pending lines (functional), no bypasses (LRU always
  * allocates in a set with a free way), no shared lines, no victims. */
-HOT void l2_by_touch(hierarchy *h, const replay_issue *is, uint64_t line, int write, int *hit,
-                    uint8_t *flags, int direct)
+HOT void l2_by_touch(hierarchy *h, int path, const replay_issue *is, uint64_t line, int write,
+                     int *hit, uint8_t *flags)
 {
     replay_counts *k = &h->kernel->counts;
     int found = !(h->touch & L2_TOUCH_FIRST);
@@ -540,50 +596,55 @@ HOT void l2_by_touch(hierarchy *h, const replay_issue *is, uint64_t line, int wr
     k->l2.writes += write != 0;
     k->l2.hits += found;
     k->l2.misses += !found;
-    if (!direct)
-        on_transfer(h, is, &(memory_transfer){.link = LINK_L2_LOOKUP, .hit = (uint8_t)found,
-                                              .slice = fastdiv_remainder(h->by_slices, line)});
+    on_transfer(h, path, is, &(memory_transfer){.link = LINK_L2_LOOKUP, .hit = (uint8_t)found,
+                                                .slice = fastdiv_remainder(h->by_slices, line)});
     if (hit)
         *hit = found;
     if (flags)
         *flags = 0;
     if (!write && !found)
-        count_dram(h, &k->traffic, is, h->line_bytes, 0, 0);
+        count_dram(h, path, &k->traffic, is, h->line_bytes, 0, 0);
     h->l2_dirty_lines += write && (h->touch & L2_TOUCH_FIRST_WRITE);
 }
 
-static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                     const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
-                     uint64_t *back, ws_error *err);
+static int l2_slices_general(hierarchy *h, const replay_issue *is, uint64_t line,
+                             uint8_t sectors, const uint64_t *written_bytes, l2_op op, int *hit,
+                             uint8_t *flags, uint64_t *back, ws_error *err);
+static int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                           const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                           uint64_t *back, ws_error *err);
 
 /* A read or write of `sectors` of a line at L2, arriving at h->now; a
  * write's `written_bytes` are the line's bytes it writes (what an L2 under
  * `lazy-fetch` needs, docs/metrics.md §7; NULL: its sectors whole).  *hit
  * is set for reads (the latency model needs it), *flags to the line's
  * flags after the access (LINE_SHARED: the L1 fill's hint); timed, *back
- * (when not NULL) to the cycle a read's data is back at the SM.  `direct`:
- * the direct path's constant (above). */
-HOT int l2_access(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+ * (when not NULL) to the cycle a read's data is back at the SM.  `path`:
+ * the request's (above); the slices' steps are compiled for the timed
+ * path and for the others. */
+HOT int l2_access(hierarchy *h, int path, const replay_issue *is, uint64_t line, uint8_t sectors,
                   const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back,
-                  int direct, ws_error *err)
+                  ws_error *err)
 {
-    if (h->o.l2_by_touch) { /* no write-backs (l2_touch_fits), no stages (exact) */
-        l2_by_touch(h, is, line, op == L2_WRITE || op == L2_WRITE_BACK, hit, flags, direct);
+    if (path != PATH_TIMED && h->o.l2_by_touch) { /* no write-backs (l2_touch_fits), no stages */
+        l2_by_touch(h, path, is, line, op == L2_WRITE || op == L2_WRITE_BACK, hit, flags);
         return 0;
     }
-    return l2_slices(h, is, line, sectors, written_bytes, op, hit, flags, back, err);
+    return path == PATH_TIMED
+               ? l2_slices_timed(h, is, line, sectors, written_bytes, op, hit, flags, back, err)
+               : l2_slices_general(h, is, line, sectors, written_bytes, op, hit, flags, back, err);
 }
 
 /* l2_access through the slices. */
-static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                     const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
-                     uint64_t *back, ws_error *err)
+HOT int l2_slices(hierarchy *h, int path, const replay_issue *is, uint64_t line, uint8_t sectors,
+                  const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                  uint64_t *back, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     int write = op == L2_WRITE || op == L2_WRITE_BACK, write_back = op == L2_WRITE_BACK;
     cache_req q;
-    make_req(is, NULL, line, sectors, &q);
-    if (next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
+    make_req(h, NULL, line, sectors, &q);
+    if (hooks_on(path) && next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
         return -1;
     cache_result r;
     uint32_t slice_index = fastdiv_remainder(h->by_slices, line);
@@ -591,10 +652,10 @@ static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     /* Timed: the slice looks the request up when its queue reaches it. */
     /* docs/metrics.md §12: a sectored L2 looks each sector up in its own slot. */
     uint32_t units = h->l2_sectored ? (uint32_t)__builtin_popcount(sectors) : 1;
-    uint64_t at = h->timing ? mem_timing_l2(h->timing, slice_index, h->now, units) : h->now;
+    uint64_t at = timed_on(h, path) ? mem_timing_l2(h->timing, slice_index, h->now, units) : h->now;
     if (write && h->l2_lazy_fetch) {
         uint64_t whole_sectors[REQUEST_MASK_WORDS] = {0};
-        for (uint32_t s = 0; s < 8; s++)
+        for (uint32_t s = 0; !written_bytes && s < 8; s++) /* a write-back's: its sectors whole */
             if (sectors >> s & 1)
                 whole_sectors[s / 2] |= UINT64_C(0xffffffff) << (s % 2 * 32);
         cache_write_lazy(slice, &q, written_bytes ? written_bytes : whole_sectors, at, &r);
@@ -612,7 +673,7 @@ static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     if (r.hit) {
         k->l2.hits += !r.pending; /* a merge into a fill in flight is counted apart */
         k->l2.pending_hits += r.pending;
-        if (back && h->timing) { /* the functional replay reads no data-back cycle */
+        if (back && timed_on(h, path)) { /* the functional replay reads no data-back cycle */
             uint64_t ready = at + h->o.config.l2_latency, fill = cache_slot_ready(slice, r.slot);
             *back = r.pending && fill > ready ? fill : ready;
         }
@@ -621,13 +682,15 @@ static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
         k->l2.sector_misses += r.present;
         k->l2.bypasses += !r.present && !r.allocated;
     }
-    on_transfer(h, is, &(memory_transfer){.link = LINK_L2_LOOKUP, .write_back = (uint8_t)write_back,
-                                          .hit = (uint8_t)r.hit, .slice = slice_index});
+    on_transfer(h, path, is, &(memory_transfer){.link = LINK_L2_LOOKUP,
+                                                .write_back = (uint8_t)write_back,
+                                                .hit = (uint8_t)r.hit, .slice = slice_index});
     if (hit)
         *hit = r.hit;
     if (flags)
         *flags = r.line_flags;
-    if (h->sharing) { /* S0 §VI: each L2 fill starts private; a second SM's hit shares it */
+    /* S0 §VI: each L2 fill starts private; a second SM's hit shares it */
+    if (hooks_on(path) && h->sharing) {
         replay_kernel *rk = h->kernel;
         rk->l2_fills += r.allocated;
         rk->l2_became_shared += r.became_shared;
@@ -640,67 +703,94 @@ static int l2_slices(hierarchy *h, const replay_issue *is, uint64_t line, uint8_
     uint64_t line_bytes = h->line_bytes;
     if (!write && !r.hit) {
         uint64_t bytes = h->l2_sectored ? sector_bytes(r.fetch_sectors) : line_bytes;
-        count_dram(h, &k->traffic, is, bytes, 0, 0);
-        uint64_t ready = dram_slot(h, slice_index, at, bytes) + h->o.config.dram_latency;
+        count_dram(h, path, &k->traffic, is, bytes, 0, 0);
+        uint64_t ready = dram_slot(h, path, slice_index, at, bytes) + h->o.config.dram_latency;
         if (back)
             *back = ready;
-        if (h->timing && r.allocated) /* later requests merge into this fill */
+        if (timed_on(h, path) && r.allocated) /* later requests merge into this fill */
             cache_set_ready(slice, r.slot, ready);
     }
     if (write && !r.present && !r.allocated) { /* a write the policy would not allocate */
         uint64_t bytes = h->l2_sectored ? sector_bytes(sectors) : line_bytes;
-        count_dram(h, &k->traffic, is, bytes, 1, write_back);
-        dram_slot(h, slice_index, at, bytes);
+        count_dram(h, path, &k->traffic, is, bytes, 1, write_back);
+        dram_slot(h, path, slice_index, at, bytes);
     }
     if (r.evicted && r.victim_dirty) {
         uint64_t bytes = h->l2_sectored ? sector_bytes(r.victim_dirty) : line_bytes;
-        count_dram(h, &k->traffic, is, bytes, 1, 1);
-        dram_slot(h, slice_index, at, bytes);
+        count_dram(h, path, &k->traffic, is, bytes, 1, 1);
+        dram_slot(h, path, slice_index, at, bytes);
     }
     return 0;
 }
 
+/* l2_slices' two instances (l2_access). */
+static int l2_slices_general(hierarchy *h, const replay_issue *is, uint64_t line,
+                             uint8_t sectors, const uint64_t *written_bytes, l2_op op, int *hit,
+                             uint8_t *flags, uint64_t *back, ws_error *err)
+{
+    return l2_slices(h, PATH_GENERAL, is, line, sectors, written_bytes, op, hit, flags, back, err);
+}
+
+static int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                           const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                           uint64_t *back, ws_error *err)
+{
+    return l2_slices(h, PATH_TIMED, is, line, sectors, written_bytes, op, hit, flags, back, err);
+}
+
 /* A fill replaced a valid line: the collectors hear of it, and a dirty
  * (local) line is written back to L2. */
-HOT int l1_evicted(hierarchy *h, const replay_issue *is, const cache_result *r, int direct,
+HOT int l1_evicted(hierarchy *h, int path, const replay_issue *is, const cache_result *r,
                    ws_error *err)
 {
     if (!r->evicted)
         return 0;
-    if (!direct && h->ref) {
+    if (measured_on(h, path)) {
         h->ref->evicted = 1;
         h->ref->victim_line = r->victim_line;
         h->ref->victim_warp = r->victim_warp;
     }
-    if (!direct && on_depart(h, is->sm, r->victim_line, is->warp, EVICT_REPLACE, err) != 0)
+    if (on_depart(h, path, is->sm, r->victim_line, is->warp, EVICT_REPLACE, err) != 0)
         return -1;
     if (!r->victim_dirty) /* global lines are never dirty: only local write-backs */
         return 0;
-    count_l1_to_l2(h, is, h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes, 1, 1,
-                   direct);
-    return l2_access(h, is, r->victim_line, h->l1_sectored ? r->victim_dirty : h->all_sectors, NULL,
-                     L2_WRITE_BACK, NULL, NULL, NULL, direct, err);
+    count_l1_to_l2(h, path, is, h->l1_sectored ? sector_bytes(r->victim_dirty) : h->line_bytes, 1,
+                   1);
+    return l2_access(h, path, is, r->victim_line,
+                     h->l1_sectored ? r->victim_dirty : h->all_sectors, NULL, L2_WRITE_BACK, NULL,
+                     NULL, NULL, err);
 }
 
-/* ---- MSHRs (timed, docs/metrics.md §12) ---- */
+/* ---- MSHRs (timed, docs/metrics.md §12) ----
+ *
+ * Of several entries that fit, each question answers with the first by
+ * index: which entry a fill takes, and which a merge joins when a line has
+ * two in flight (one invalidated by a store and fetched again), are part
+ * of the figures. */
 
 static mshr_entry *mshrs_of(hierarchy *h, uint32_t sm)
 {
     return h->mshr + (size_t)sm * h->mshr_entries;
 }
 
-/* An MSHR of sm free at `now` (its fill has arrived), or NULL. */
-static mshr_entry *mshr_free(hierarchy *h, uint32_t sm, uint64_t now)
+/* An MSHR of sm free at `now` (its fill has arrived), or NULL and then
+ * *soonest, when the first of them frees: one pass over the entries. */
+HOT mshr_entry *mshr_free(hierarchy *h, uint32_t sm, uint64_t now, uint64_t *soonest)
 {
     mshr_entry *e = mshrs_of(h, sm);
-    for (uint32_t i = 0; i < h->mshr_entries; i++)
+    uint64_t least = UINT64_MAX;
+    for (uint32_t i = 0; i < h->mshr_entries; i++) {
         if (e[i].ready <= now)
             return &e[i];
+        if (e[i].ready < least)
+            least = e[i].ready;
+    }
+    *soonest = least;
     return NULL;
 }
 
 /* The MSHR of sm holding `line` in flight at `now`, or NULL. */
-static mshr_entry *mshr_of_line(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
+HOT mshr_entry *mshr_of_line(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
 {
     mshr_entry *e = mshrs_of(h, sm);
     for (uint32_t i = 0; i < h->mshr_entries; i++)
@@ -709,43 +799,37 @@ static mshr_entry *mshr_of_line(hierarchy *h, uint32_t sm, uint64_t line, uint64
     return NULL;
 }
 
-/* When sm's first MSHR frees (its fill arrives). */
-static uint64_t mshr_soonest_free(hierarchy *h, uint32_t sm)
-{
-    mshr_entry *e = mshrs_of(h, sm);
-    uint64_t soonest = UINT64_MAX;
-    for (uint32_t i = 0; i < h->mshr_entries; i++)
-        if (e[i].ready < soonest)
-            soonest = e[i].ready;
-    return soonest;
-}
-
 /* Timed (docs/metrics.md §12): a load waits at its L1, holding the LD/ST
  * unit, until it can go on: for a line in flight, a merge slot (else until
  * the line arrives); for a new line it would allocate, a free MSHR and a
  * way of its set that is not pending (GPGPU-Sim's reservation fails).  So
  * it is a stall, never a bypass.  Advances h->now; returns the cycles
  * waited.  The wait changes no cache: the line's slot (or its absence),
- * found once, holds at every retry.  *mshr is the
- * MSHR a new fill takes (one free at the final h->now), NULL when the load
- * takes none (its line is there, or it does not allocate). */
-static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate,
-                            mshr_entry **mshr)
+ * found once, holds at every retry.  *take is the MSHR a new fill takes
+ * (one free at the final h->now), NULL when the load takes none (its line
+ * is there, or it does not allocate); *merge, when the line is in flight
+ * at the final h->now, its MSHR, whose merge slot the load takes (NULL:
+ * none holds it); *slot is cache_find's answer on the line, which the
+ * read that follows the wait reuses.  Inline: every timed L1 request
+ * waits here. */
+HOT uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line, int allocate,
+                         mshr_entry **take, mshr_entry **merge, int64_t *slot)
 {
-    uint64_t from = h->now;
-    int64_t at = cache_find(l1, line);
-    *mshr = NULL;
+    uint64_t from = h->now, soonest = 0;
+    int64_t at = *slot = cache_find(l1, line);
+    *take = *merge = NULL;
     for (;;) {
         uint64_t until = cache_slot_pending_until(l1, at, h->now);
         if (until) {
-            mshr_entry *e = mshr_of_line(h, sm, line, h->now);
-            if (!e || e->merges < h->o.config.mshr_merges)
+            *merge = mshr_of_line(h, sm, line, h->now);
+            if (!*merge || (*merge)->merges < h->o.config.mshr_merges)
                 break;
+            *merge = NULL;
             h->now = until; /* every merge slot taken: the retry hits the arrived line */
         } else if (at >= 0 || !allocate) {
             break;
-        } else if (!(*mshr = mshr_free(h, sm, h->now))) {
-            h->now = mshr_soonest_free(h, sm);
+        } else if (!(*take = mshr_free(h, sm, h->now, &soonest))) {
+            h->now = soonest;
         } else {
             uint64_t way = cache_replaceable_from(l1, line, h->now);
             if (way == h->now)
@@ -756,25 +840,16 @@ static uint64_t wait_for_l1(hierarchy *h, cache *l1, uint32_t sm, uint64_t line,
     return h->now - from;
 }
 
-/* A hit on a pending line merges into its MSHR (wait_for_l1 saw to a
- * free merge slot). */
-static void mshr_merge(hierarchy *h, uint32_t sm, uint64_t line, uint64_t now)
-{
-    mshr_entry *e = mshr_of_line(h, sm, line, now);
-    if (e)
-        e->merges++;
-}
-
 /* ---- the stages (hierarchy.h) ---- */
 
 /* A miss on its way down: a stage may serve it (1: no L1->L2 request), or
  * have L2 serve it without taking a line (2); else L2 does (0), and says
  * whether the line is shared.  Returns the route, or -1 on error; timed, *back is when the
  * data is back at the SM. */
-HOT int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_hit, uint64_t *back,
-                   int direct, ws_error *err)
+HOT int route_miss(hierarchy *h, int path, const replay_issue *is, l1_miss *m, int *l2_hit,
+                   uint64_t *back, ws_error *err)
 {
-    for (uint32_t i = 0; !direct && i < h->o.stage_count; i++) {
+    for (uint32_t i = 0; i < stages_on(h, path); i++) {
         const hierarchy_stage *st = &h->o.stages[i];
         int routed = st->miss_route ? st->miss_route(st->ctx, is, m) : 0;
         if (routed == 1) {
@@ -782,18 +857,18 @@ HOT int route_miss(hierarchy *h, const replay_issue *is, l1_miss *m, int *l2_hit
             return 1;
         }
         if (routed == 2) /* L2 serves a hit; a miss comes from DRAM and takes no L2 line */
-            return l2_access(h, is, m->line, m->sectors, NULL, L2_READ_NO_FILL, l2_hit, &m->fill_hint,
-                             back, 0, err) != 0 ? -1 : 2;
+            return l2_access(h, path, is, m->line, m->sectors, NULL, L2_READ_NO_FILL, l2_hit,
+                             &m->fill_hint, back, err) != 0 ? -1 : 2;
     }
     /* Timed: the cycles a stage spent before L2 (a round of the CCN ring,
      * S3 §4.4.2: "if the request travels back to the requesting core
      * without a reuse copy, it is finally sent to L2") delay the request's
      * arrival at its slice, not the LD/ST unit, which h->now holds. */
     uint64_t left_l1 = h->now;
-    if (!direct && h->timing)
+    if (timed_on(h, path))
         h->now += m->latency;
-    int rc = l2_access(h, is, m->line, m->sectors, NULL, L2_READ, l2_hit, &m->fill_hint, back,
-                       direct, err);
+    int rc = l2_access(h, path, is, m->line, m->sectors, NULL, L2_READ, l2_hit, &m->fill_hint, back,
+                       err);
     h->now = left_l1;
     return rc != 0 ? -1 : 0;
 }
@@ -826,8 +901,8 @@ static int may_allocate(const hierarchy *h, const replay_issue *is)
  * cache operator, admission, or the policy's choice) never looks L1 up nor
  * changes it, gets no miss class and is no μRC candidate; MPLI counts it as
  * a miss (docs/metrics.md §8, §9). */
-HOT int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, replay_pc *pc,
-                l1_route route, int direct, ws_error *err)
+HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request *rq,
+                replay_pc *pc, l1_route route, ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     uint64_t line = rq->line_addr >> h->line_shift;
@@ -838,39 +913,46 @@ HOT int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, repl
     cache_req q;
     cache_result r = {0};
     cache_way way = {POLICY_BYPASS};
-    mshr_entry *mshr = NULL; /* timed: the one a new fill takes */
+    mshr_entry *take = NULL, *merge = NULL; /* timed: the MSHR a new fill takes, a merge joins */
+    int64_t slot = -1;                      /* timed: the line's, as the wait found it */
     /* A throttled warp may hit, never allocate (S3 ch. 5). */
     int polluting = may_allocate(h, is);
     *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
     if (route != L1_BYPASS) {
-        make_req(is, rq, line, sectors, &q);
-        if (!direct && l1_next_use(h, is, line, &q.next_use, err) != 0)
+        make_req(h, rq, line, sectors, &q);
+        if (hooks_on(path) && l1_next_use(h, is, line, &q.next_use, err) != 0)
             return -1;
         int allocate = polluting;
-        if (!direct && h->timing) { /* it waits, if it must, for a merge slot or what a fill needs */
-            k->l1.reservation_fails += wait_for_l1(h, l1, is->sm, line, allocate, &mshr) != 0;
+        if (timed_on(h, path)) { /* it waits, if it must, for a merge slot or what a fill needs */
+            k->l1.reservation_fails +=
+                wait_for_l1(h, l1, is->sm, line, allocate, &take, &merge, &slot) != 0;
         }
-        if (!direct && h->fill_later) { /* the fill waits for L2 and the stages: it comes after */
+        /* the fill waits for L2 and the stages: it comes after */
+        if (hooks_on(path) && h->fill_later) {
             cache_probe(l1, &q, 0, h->now, &r);
             if (allocate && !r.present && !r.bypassed)
                 way = cache_choose(l1, &q, h->now, &r);
+        } else if (timed_on(h, path)) { /* the three steps at once, the line found */
+            cache_read_found(l1, &q, allocate, h->now, slot, &r);
+            way.way = r.allocated ? 0 : POLICY_BYPASS;
         } else { /* nothing to wait for: the three steps at once */
             cache_read(l1, &q, allocate, h->now, &r);
             way.way = r.allocated ? 0 : POLICY_BYPASS;
         }
-        if (!direct && !r.bypassed && on_lookup(h, is, line, err) != 0)
+        if (!r.bypassed && on_lookup(h, path, is, line, err) != 0)
             return -1;
-        if (!direct && h->ref) {
+        if (measured_on(h, path)) {
             h->ref->outcome = r.bypassed ? L1_BYPASS : L1_LOOKUP;
             h->ref->hit = r.hit;
             h->ref->present = r.present;
         }
-        if (!direct && r.hit && r.pending) { /* a merge: wait_for_l1 left it a slot */
-            mshr_merge(h, is->sm, line, h->now);
+        if (path != PATH_DIRECT && r.hit && r.pending) { /* a merge: wait_for_l1 left it a slot */
+            if (merge)
+                merge->merges++;
             k->l1.pending_hits++;
             /* S0 §VI-C: a request to a shared line served by the MSHR */
             h->kernel->shared_mshr_hits +=
-                h->sharing && (cache_slot_flags(l1, r.slot) & LINE_SHARED);
+                hooks_on(path) && h->sharing && (cache_slot_flags(l1, r.slot) & LINE_SHARED);
         }
     }
     int bypassed = route == L1_BYPASS || r.bypassed;
@@ -881,7 +963,7 @@ HOT int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, repl
         *(polluting ? &k->polluting_hits : &k->non_polluting_hits) += 1;
         pc->hits++;
         h->res.sm_hits[is->sm] += !r.pending; /* as the totals count them */
-        if (!direct && h->timing) { /* the data: now, or with the fill it merged into */
+        if (timed_on(h, path)) { /* the data: now, or with the fill it merged into */
             uint64_t ready = h->now + h->o.config.timing.l1_latency;
             uint64_t fill = r.pending ? cache_slot_ready(l1, r.slot) : 0;
             h->back = fill > ready ? fill : ready;
@@ -891,7 +973,7 @@ HOT int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, repl
         int same = r.owner_warp == is->warp;
         *(same ? &k->intra_warp_hits : &k->inter_warp_hits) += 1;
         *(same ? &pc->intra_warp_hits : &pc->inter_warp_hits) += 1;
-        return !direct && on_hit(h, is, line, r.owner_warp, err) != 0 ? -1 : 0;
+        return on_hit(h, path, is, line, r.owner_warp, err) != 0 ? -1 : 0;
     }
     /* A miss: count and classify it, then fetch from below. */
     k->l1.misses++;
@@ -907,7 +989,7 @@ HOT int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, repl
     k->l1.bypasses += not_allocated && bypassed;
     k->l1.misses_not_allocated += not_allocated && !bypassed;
     pc->bypasses += not_allocated && bypassed;
-    if (!direct && !bypassed && on_miss(h, is, line, r.present, err) != 0)
+    if (!bypassed && on_miss(h, path, is, line, r.present, err) != 0)
         return -1;
     /* A whole line for an unsectored fill; otherwise the 32 B sectors that
      * are missing (sector miss, sectored fill) or asked for (bypass). */
@@ -926,68 +1008,69 @@ HOT int l1_load(hierarchy *h, const replay_issue *is, const ws_request *rq, repl
     int l2_hit = 0;
     l1_miss m = {.line = line, .req = route != L1_BYPASS ? &q : NULL, .sectors = fetch,
                  .fills = allocating || r.present, .at = h->now};
-    if (!direct && h->timing && r.stalled && r.stall_until > h->now) { /* the policy waits for a way */
+    if (timed_on(h, path) && r.stalled && r.stall_until > h->now) { /* the policy waits for a way */
         k->l1.reservation_fails++;
         h->now = r.stall_until;
     }
     uint64_t back = h->now;
-    int routed = route_miss(h, is, &m, &l2_hit, &back, direct, err);
+    int routed = route_miss(h, path, is, &m, &l2_hit, &back, err);
     if (routed < 0)
         return -1;
-    if (!direct && h->timing) {
+    if (timed_on(h, path)) {
         h->back = back;
         h->ref->served = routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM;
         latency_add(&k->latency, h->ref->served, back - is->step);
     }
     if (routed != 1) { /* it left for the memory side */
-        count_l1_to_l2(h, is, bytes, 0, 0, direct);
+        count_l1_to_l2(h, path, is, bytes, 0, 0);
         pc->traffic_bytes += bytes;
     }
-    h->kernel->shared_misses += !direct && h->sharing && (m.fill_hint & LINE_SHARED);
+    h->kernel->shared_misses += hooks_on(path) && h->sharing && (m.fill_hint & LINE_SHARED);
     uint64_t below = routed == 1 ? 0 : l2_hit ? h->o.config.l2_latency : h->o.config.dram_latency;
-    k->load_miss_latency += !direct && h->timing ? back - is->step : m.latency + below;
+    k->load_miss_latency += timed_on(h, path) ? back - is->step : m.latency + below;
     if (!allocating)
         return 1;
-    if (!direct && h->fill_later) {
+    if (hooks_on(path) && h->fill_later) {
         q.fill_hint = m.fill_hint;
         if (!fill_allowed(h, is, line, m.fill_hint, cache_way_line(l1, &r, way),
                                               cache_way_flags(l1, &r, way)))
             return 1; /* the stage kept the line out: the victim stays */
         cache_fill(l1, &q, way, 0, &r);
     }
-    if (!direct && h->ref)
+    if (measured_on(h, path))
         h->ref->filled = 1;
-    if (l1_evicted(h, is, &r, direct, err) != 0 || (!direct && on_fill(h, is, line, err) != 0))
+    if (l1_evicted(h, path, is, &r, err) != 0 || on_fill(h, path, is, line, err) != 0)
         return -1;
-    if (!direct && h->timing) { /* pending until its data is back: later requests merge into it */
+    if (timed_on(h, path)) { /* pending until its data is back: later requests merge into it */
         cache_set_ready(l1, r.slot, back);
-        if (mshr)
-            *mshr = (mshr_entry){.line = line, .ready = back};
+        if (take)
+            *take = (mshr_entry){.line = line, .ready = back};
     }
     return 1;
 }
 
 /* A global store or atomic: write-evict in L1, write through to L2. */
-HOT int global_write(hierarchy *h, const replay_issue *is, const ws_request *rq, int direct,
+HOT int global_write(hierarchy *h, int path, const replay_issue *is, const ws_request *rq,
                      ws_error *err)
 {
     replay_counts *k = &h->kernel->counts;
     uint64_t line = rq->line_addr >> h->line_shift;
-    if (!direct && next_use_kill(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), err) != 0)
+    if (hooks_on(path) &&
+        next_use_kill(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), err) != 0)
         return -1;
     int present = cache_invalidate(h->l1[is->sm], line);
-    if (!direct && present && h->ref) { /* as the reference L1 says it: no filler to blame */
+    if (present && measured_on(h, path)) { /* as the reference L1 says it: no filler to blame */
         h->ref->evicted = 1;
         h->ref->victim_line = line;
     }
     k->l1.write_evicts += (uint64_t)present;
-    if (!direct && present && on_depart(h, is->sm, line, is->warp, EVICT_INVALIDATE, err) != 0)
+    if (present && on_depart(h, path, is->sm, line, is->warp, EVICT_INVALIDATE, err) != 0)
         return -1;
-    if (!direct && on_store(h, is, line, present, err) != 0)
+    if (on_store(h, path, is, line, present, err) != 0)
         return -1;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
-    count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0, direct);
-    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, direct,
+    count_l1_to_l2(h, path, is, sector_bytes(sectors), 1, 0);
+    return l2_access(h, path, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back,
                      err);
 }
 
@@ -1001,7 +1084,7 @@ static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_
     uint64_t line = rq->line_addr >> h->line_shift;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     cache_req q;
-    make_req(is, rq, line, sectors, &q);
+    make_req(h, rq, line, sectors, &q);
     if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
         return -1;
     int allocate = may_allocate(h, is);
@@ -1009,11 +1092,13 @@ static int global_write_allocate(hierarchy *h, const replay_issue *is, const ws_
     cache_write_through(h->l1[is->sm], &q, l1_whole_sectors(rq->byte_mask, h->line_bytes), allocate,
                         h->now, &r);
     h->kernel->counts.l1.writes++;
-    if ((!r.bypassed && on_lookup(h, is, line, err) != 0) || l1_evicted(h, is, &r, 0, err) != 0 ||
-        (r.allocated && on_fill(h, is, line, err) != 0))
+    if ((!r.bypassed && on_lookup(h, PATH_GENERAL, is, line, err) != 0) ||
+        l1_evicted(h, PATH_GENERAL, is, &r, err) != 0 ||
+        (r.allocated && on_fill(h, PATH_GENERAL, is, line, err) != 0))
         return -1;
-    count_l1_to_l2(h, is, sector_bytes(sectors), 1, 0, 0);
-    return l2_access(h, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back, 0, err);
+    count_l1_to_l2(h, PATH_GENERAL, is, sector_bytes(sectors), 1, 0);
+    return l2_access(h, PATH_GENERAL, is, line, sectors, rq->byte_mask, L2_WRITE, NULL, NULL,
+                     &h->back, err);
 }
 
 /* A local store: write-back, write-allocate in L1. */
@@ -1021,26 +1106,34 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
 {
     uint64_t line = rq->line_addr >> h->line_shift;
     cache_req q;
-    make_req(is, rq, line, l1_request_sectors(rq->sector_mask, h->all_sectors), &q);
+    make_req(h, rq, line, l1_request_sectors(rq->sector_mask, h->all_sectors), &q);
     if (next_use(h->o.record_l1, h->o.l1_next, l1_key(is->sm, line), &q.next_use, err) != 0)
         return -1;
     cache_result r;
     cache_write(h->l1[is->sm], &q, h->now, &r);
     h->kernel->counts.l1.writes++;
-    if (on_lookup(h, is, line, err) != 0 || l1_evicted(h, is, &r, 0, err) != 0)
+    if (on_lookup(h, PATH_GENERAL, is, line, err) != 0 ||
+        l1_evicted(h, PATH_GENERAL, is, &r, err) != 0)
         return -1;
-    if (r.allocated && on_fill(h, is, line, err) != 0)
+    if (r.allocated && on_fill(h, PATH_GENERAL, is, line, err) != 0)
         return -1;
     if (!r.present && !r.allocated) { /* not allocated: straight to L2 */
-        count_l1_to_l2(h, is, sector_bytes(q.sector_mask), 1, 0, 0);
-        return l2_access(h, is, line, q.sector_mask, rq->byte_mask, L2_WRITE, NULL, NULL, &h->back,
-                         0, err);
+        count_l1_to_l2(h, PATH_GENERAL, is, sector_bytes(q.sector_mask), 1, 0);
+        return l2_access(h, PATH_GENERAL, is, line, q.sector_mask, rq->byte_mask, L2_WRITE, NULL,
+                         NULL, &h->back, err);
     }
     h->back = h->now + h->o.config.timing.l1_latency; /* kept in L1: L1 acknowledges it */
     return 0;
 }
 
 /* ---- the LD/ST unit (timed, docs/metrics.md §12) ---- */
+
+/* The cycle of an LD/ST slot, `rate` slots a cycle: the default rate of
+ * 1 skips the division, a 64-bit one on every request. */
+static uint64_t ldst_cycle(uint64_t slot, uint64_t rate)
+{
+    return rate == 1 ? slot : slot / rate;
+}
 
 /* The next request of the SM's LD/ST unit reaches L1: at the issue cycle
  * or after the requests before it, ldst_requests_per_cycle a cycle. */
@@ -1049,7 +1142,7 @@ static uint64_t ldst_take(hierarchy *h, const replay_issue *is)
     uint64_t rate = h->o.config.timing.ldst_requests_per_cycle, *next = &h->ldst_next[is->sm];
     if (*next < is->step * rate)
         *next = is->step * rate;
-    return (*next)++ / rate;
+    return ldst_cycle((*next)++, rate);
 }
 
 /* After a request: a wait at L1 held the unit until the request went on;
@@ -1067,7 +1160,7 @@ static void ldst_release(hierarchy *h, const replay_issue *is)
 static uint64_t ldst_free_at(const hierarchy *h, const replay_issue *is)
 {
     uint64_t rate = h->o.config.timing.ldst_requests_per_cycle;
-    return (h->ldst_next[is->sm] + rate - 1) / rate;
+    return ldst_cycle(h->ldst_next[is->sm] + rate - 1, rate);
 }
 
 void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *ldst_free)
@@ -1089,26 +1182,33 @@ int hierarchy_instruction(hierarchy *h, const replay_issue *is, const ws_request
     return hierarchy_instruction_refs(h, is, requests, NULL, n, err);
 }
 
-/* hierarchy_instruction_refs once it has checked the instruction; `direct`
- * is the direct path's constant (above). */
-HOT int instruction(hierarchy *h, const replay_issue *is, const ws_request *requests,
-                    const replay_ref *refs, int n, int direct, ws_error *err)
+/* hierarchy_instruction_refs once it has checked the instruction; `path`
+ * is the path's constant (above). */
+HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_request *requests,
+                    const replay_ref *refs, int n, ws_error *err)
 {
-    int grid = h->o.collect == COLLECT_GRID; /* hierarchy.h: totals only */
+    /* hierarchy.h: totals only (never on the timed path) */
+    int grid = path != PATH_TIMED && h->o.collect == COLLECT_GRID;
     replay_pc *pc = grid ? &h->unread_pc : &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
-    for (int i = 0; !direct && h->collectors && load && n > 1 && i < n; i++)
-        l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
+    h->issue_req = issue_req_of(is);
+    /* The miss classes' entries of a divergent load, fetched ahead; not on
+     * the timed path, where it cost more than it saved (3% to 6% of the
+     * CPU of syrk, syr2k and spmv's timed compare, none on 2dconv:
+     * bench/RESULTS.md, "Branch mshr41"). */
+    if (path != PATH_TIMED && collectors_on(h, path) && load && n > 1)
+        for (int i = 0; i < n; i++)
+            l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
     /* The front-end stages may rewrite the requests (merge, drop). */
     ws_request *staged = h->staged;
     uint8_t bypass_l1 = 0;
     h->front_keyed = 0;
-    if (!direct && h->has_front_end && (h->o.record_l1 || h->o.l1_next) &&
+    if (hooks_on(path) && h->has_front_end && (h->o.record_l1 || h->o.l1_next) &&
         l1_route_of(is->kind, is->space, is->cache_op, h->o.config.l1.write) == L1_LOOKUP &&
         key_before_stages(h, is, requests, n, err) != 0)
         return -1;
-    for (uint32_t i = 0; !direct && i < h->o.stage_count; i++) {
+    for (uint32_t i = 0; i < stages_on(h, path); i++) {
         const hierarchy_stage *st = &h->o.stages[i];
         if (!st->front_end)
             continue;
@@ -1121,13 +1221,13 @@ HOT int instruction(hierarchy *h, const replay_issue *is, const ws_request *requ
     }
     l1_route route = bypass_l1 ? L1_BYPASS
                                : l1_route_of(is->kind, is->space, is->cache_op, h->o.config.l1.write);
-    for (uint32_t o = 0; !direct && o < h->on_count[EV_REQUESTS]; o++)
+    for (uint32_t o = 0; o < subscribers_on(h, path, EV_REQUESTS); o++)
         h->on[EV_REQUESTS][o]->requests(h->on[EV_REQUESTS][o]->ctx, is, requests, n);
     h->data_back = is->step;
     h->view_requests = requests;
-    h->view_n = !direct && h->timing ? n : 0;
-    if (!direct && h->timing) /* requests a front end merged away wait for their tags' data */
-        for (uint32_t i = 0; i < h->o.stage_count; i++) {
+    h->view_n = timed_on(h, path) ? n : 0;
+    if (timed_on(h, path)) /* requests a front end merged away wait for their tags' data */
+        for (uint32_t i = 0; i < stages_on(h, path); i++) {
             const hierarchy_stage *st = &h->o.stages[i];
             uint64_t merged = st->merged_back ? st->merged_back(st->ctx) : 0;
             uint64_t soonest = is->step + h->o.config.timing.l1_latency;
@@ -1138,36 +1238,37 @@ HOT int instruction(hierarchy *h, const replay_issue *is, const ws_request *requ
         }
     for (int i = 0; i < n; i++) {
         int rc;
-        h->now = !direct && h->timing ? ldst_take(h, is) : is->step;
+        h->now = timed_on(h, path) ? ldst_take(h, is) : is->step;
         h->back = h->now;
-        h->touch = h->o.l2_by_touch ? refs[i].l2_touch : 0; /* no stage rewrote the requests */
-        if (!direct && h->timing) {
+        /* no stage rewrote the requests; never on the timed path */
+        h->touch = path != PATH_TIMED && h->o.l2_by_touch ? refs[i].l2_touch : 0;
+        if (timed_on(h, path)) {
             h->ref = &h->view[i];
             *h->ref = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
                                    .victim_warp = UINT32_MAX};
         }
         if (route == L1_WRITE_EVICT)
-            rc = global_write(h, is, &requests[i], direct, err);
+            rc = global_write(h, path, is, &requests[i], err);
         else if (route == L1_WRITE_BACK)
             rc = local_write(h, is, &requests[i], err);
         else if (route == L1_WRITE_ALLOCATE)
             rc = global_write_allocate(h, is, &requests[i], err);
         else
-            rc = l1_load(h, is, &requests[i], pc, route, direct, err);
+            rc = l1_load(h, path, is, &requests[i], pc, route, err);
         if (rc < 0)
             return -1;
         misses += (uint32_t)(rc == 1);
-        if (!direct && h->timing) {
+        if (timed_on(h, path)) {
             h->ref->latency = (uint32_t)(h->back - is->step);
             h->ref = NULL;
             ldst_release(h, is);
-            for (uint32_t s = 0; s < h->o.stage_count; s++)
+            for (uint32_t s = 0; s < stages_on(h, path); s++)
                 if (h->o.stages[s].served)
                     h->o.stages[s].served(h->o.stages[s].ctx, is,
                                           requests[i].line_addr >> h->line_shift, h->back);
         }
     }
-    if (!direct && h->timing)
+    if (timed_on(h, path))
         h->ldst_free = ldst_free_at(h, is);
     if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (docs/metrics.md §8) */
         if (grid) {
@@ -1178,14 +1279,14 @@ HOT int instruction(hierarchy *h, const replay_issue *is, const ws_request *requ
         }
         if (n > 0 && route == L1_LOOKUP && h->o.l1_spec.replacement->load_done) {
             cache_req q;
-            make_req(is, &requests[0], requests[0].line_addr >> h->line_shift,
+            make_req(h, &requests[0], requests[0].line_addr >> h->line_shift,
                      requests[0].sector_mask, &q);
             cache_load_done(h->l1[is->sm], &q, misses);
         }
     }
-    if (!direct && h->collectors)
+    if (collectors_on(h, path))
         l1_collectors_instruction(h->collectors, is);
-    for (uint32_t o = 0; !direct && o < h->on_count[EV_INSTRUCTION]; o++)
+    for (uint32_t o = 0; o < subscribers_on(h, path, EV_INSTRUCTION); o++)
         h->on[EV_INSTRUCTION][o]->instruction_end(h->on[EV_INSTRUCTION][o]->ctx, is);
     return 0;
 }
@@ -1202,13 +1303,21 @@ int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_re
                        h->kernel->pc_count);
     if (!h->started[is->sm] && sm_begin(h, is->sm, err) != 0)
         return -1;
-    return h->direct ? instruction(h, is, requests, refs, n, 1, err)
-                     : instruction(h, is, requests, refs, n, 0, err);
+    switch (h->path) {
+    case PATH_DIRECT: return instruction(h, PATH_DIRECT, is, requests, refs, n, err);
+    case PATH_TIMED: return instruction(h, PATH_TIMED, is, requests, refs, n, err);
+    default: return instruction(h, PATH_GENERAL, is, requests, refs, n, err);
+    }
 }
 
-int hierarchy_direct(const hierarchy *h) { return h->direct; }
+int hierarchy_direct(const hierarchy *h) { return h->path == PATH_DIRECT; }
 
-int hierarchy_sm_order_free(const hierarchy *h) { return h->direct && h->o.l2_by_touch; }
+int hierarchy_timed_path(const hierarchy *h) { return h->path == PATH_TIMED; }
+
+int hierarchy_sm_order_free(const hierarchy *h)
+{
+    return h->path == PATH_DIRECT && h->o.l2_by_touch;
+}
 
 /* ---- kernels ---- */
 
@@ -1234,8 +1343,8 @@ static void write_back_l2(void *ctx, uint64_t line, uint8_t dirty)
 {
     (void)line;
     hierarchy *h = ctx;
-    count_dram(h, &h->res.total.traffic, NULL, h->l2_sectored ? sector_bytes(dirty) : h->line_bytes,
-               1, 1);
+    count_dram(h, PATH_GENERAL, &h->res.total.traffic, NULL,
+               h->l2_sectored ? sector_bytes(dirty) : h->line_bytes, 1, 1);
 }
 
 static void flush_l2(hierarchy *h)

@@ -381,6 +381,11 @@ int hierarchy_l2_by_touch_exact(const hierarchy_options *o);
  * with no built-in collector, subscriber, stage, sharing or OPT stream, so
  * that its requests raise no event (docs/replay.md, "The direct path"). */
 int hierarchy_direct(const hierarchy *h);
+/* Whether h runs on the timed path (analyzer/hierarchy.c): timed, with no
+ * subscriber, stage, sharing, OPT stream or grid, so that only the
+ * built-in collectors hear of its requests (docs/replay.md, "The timed
+ * path"). */
+int hierarchy_timed_path(const hierarchy *h);
 /* Whether h's figures are the same however the instructions of different
  * SMs interleave within a kernel: a hierarchy on the direct path
  * (hierarchy.c) with an L2 answered from the stream, whose SMs share no

@@ -54,10 +54,15 @@ static inline l1_route l1_route_of(uint8_t kind, uint8_t space, uint8_t cache_op
  * written sector is fetched from L2 by the next load, docs/metrics.md §7). */
 static inline uint8_t l1_whole_sectors(const uint64_t *byte_mask, uint32_t line_bytes)
 {
-    uint8_t whole = 0;
-    for (uint32_t s = 0; s < line_bytes / 32; s++)
-        whole |= (uint8_t)(((byte_mask[s / 2] >> (s % 2 * 32) & 0xffffffffu) == 0xffffffffu) << s);
-    return whole;
+    /* A word of the mask at a time, its two sectors together; the sectors
+     * past the line are masked off (a line of 32 B has one). */
+    uint32_t whole = 0;
+    for (uint32_t w = 0; w < (line_bytes + 63) / 64; w++) {
+        uint64_t m = byte_mask[w];
+        uint32_t low = (uint32_t)m == UINT32_MAX, high = (uint32_t)(m >> 32) == UINT32_MAX;
+        whole |= (low | high << 1) << (2 * w);
+    }
+    return (uint8_t)(whole & ((1u << (line_bytes / 32)) - 1));
 }
 
 /* The 32 B sectors a request asks of its line (a request always asks for

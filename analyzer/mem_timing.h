@@ -60,8 +60,20 @@ uint64_t mem_timing_l2(mem_timing *t, uint32_t slice, uint64_t arrive, uint32_t 
 uint64_t mem_timing_dram(mem_timing *t, uint32_t slice, uint64_t arrive, uint64_t bytes);
 
 /* The bucket of a latency. */
-uint32_t latency_bucket(uint64_t cycles);
-void latency_add(latency_counts *l, served_by where, uint64_t cycles);
+static inline uint32_t latency_bucket(uint64_t cycles)
+{
+    uint32_t b = cycles < 2 ? 0 : 63u - (uint32_t)__builtin_clzll(cycles);
+    return b < LATENCY_BUCKETS ? b : LATENCY_BUCKETS - 1;
+}
+
+/* Counts a load request's latency; inline, as the timed L1 counts every
+ * load request. */
+static inline void latency_add(latency_counts *l, served_by where, uint64_t cycles)
+{
+    l->requests[where]++;
+    l->cycles[where] += cycles;
+    l->histogram[where][latency_bucket(cycles)]++;
+}
 
 uint32_t mem_timing_slices(const mem_timing *t);
 const queue_counts *mem_timing_l2_queues(const mem_timing *t);   /* [slices] */

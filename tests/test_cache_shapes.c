@@ -1,12 +1,15 @@
 /* tests/test_cache_shapes.c: the instances of the cache's read path
  * (analyzer/cache.c, cache_read) give the numbers of the general path.
  *
- * A plain LRU cache reads through an instance that writes LRU's stamps in
- * place, with the ways as a constant where they are 4, 8 or 16.  Here the
- * same streams run through that cache and through one whose policy is LRU
- * behind hooks of other addresses, which the cache cannot recognise and so
- * reads through the general path: every result of every access, and every
- * line left in the cache, must agree. */
+ * An LRU or FIFO cache reads through an instance that writes the policy's
+ * stamps in place (and, when plain, skips the checks for admission,
+ * pending lines and owners), with the ways as a constant where they are 4,
+ * 8 or 16.  Here the same streams run through that cache and through one
+ * whose policy is the same behind hooks of other addresses, which the
+ * cache cannot recognise and so reads through the general path: every
+ * result of every access, and every line left in the cache, must agree.  Half the reads of the first go
+ * through cache_read_found with the slot cache_find gave, as the timed L1
+ * reads (analyzer/hierarchy.c). */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -26,9 +29,19 @@ static uint32_t victim_called(void *state, const cache_set *set, uint64_t candid
     return stamp_victim(state, set, candidates, r);
 }
 
+static void keep_called(void *state, const cache_set *set, uint32_t way, const cache_req *r)
+{
+    stamp_keep(state, set, way, r);
+}
+
 static const policy_ops lru_called = {
     .name = "lru-called", .description = "LRU through calls", .create = stamp_create,
     .destroy = stamp_destroy, .hit = promote_called, .fill = promote_called,
+    .victim = victim_called};
+
+static const policy_ops fifo_called = {
+    .name = "fifo-called", .description = "FIFO through calls", .create = stamp_create,
+    .destroy = stamp_destroy, .hit = keep_called, .fill = promote_called,
     .victim = victim_called};
 
 /* Turns away every seventh line, so an admission cache is not plain. */
@@ -64,9 +77,10 @@ static cache *make(const shape *sh, const policy_ops *policy)
  * write-through writes, invalidations and pending times through both
  * caches, comparing each result whole; returns the hits, so a caller can
  * see the stream was not trivial. */
-static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t accesses)
+static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t accesses,
+                                  const char *policy, const policy_ops *through_calls)
 {
-    cache *fast = make(sh, policy_find("lru")), *called = make(sh, &lru_called);
+    cache *fast = make(sh, policy_find(policy)), *called = make(sh, through_calls);
     uint64_t rng = seed, hits = 0;
     uint64_t span = 3ull * sh->sets * sh->ways * (sh->divisor ? sh->divisor : 1) + 5;
     for (uint32_t i = 0; i < accesses; i++) {
@@ -92,7 +106,10 @@ static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t acces
             break;
         default: {
             int allocate = pick % 20 != 3;
-            cache_read(fast, &q, allocate, now, &a);
+            if (pick >> 48 & 1) /* the line found first, as the timed L1 reads it */
+                cache_read_found(fast, &q, allocate, now, cache_find(fast, q.line), &a);
+            else
+                cache_read(fast, &q, allocate, now, &a);
             cache_read(called, &q, allocate, now, &b);
             break;
         }
@@ -129,7 +146,7 @@ static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t acces
     return hits;
 }
 
-Test(cache_shapes, plain_lru_in_place_agrees_with_lru_through_calls)
+Test(cache_shapes, lru_and_fifo_in_place_agree_with_their_calls)
 {
     static const uint32_t ways[] = {1, 2, 3, 4, 5, 8, 12, 16, 32, 64};
     static const uint32_t sets[] = {1, 7, 32, 64};
@@ -139,14 +156,17 @@ Test(cache_shapes, plain_lru_in_place_agrees_with_lru_through_calls)
                 shape sh = {.sets = sets[s], .ways = ways[w],
                             .sector_bytes = variant & 1 ? 32 : 0,
                             .index = variant & 2 ? INDEX_FERMI_HASH : INDEX_LINEAR};
-                uint64_t hits = agree_on_a_stream(&sh, 11 + w * 131 + s * 17 + variant, 4000);
-                cr_expect_gt(hits, 0, "%u x %u: a stream with hits", sets[s], ways[w]);
+                uint64_t seed = 11 + w * 131 + s * 17 + variant;
+                cr_expect_gt(agree_on_a_stream(&sh, seed, 4000, "lru", &lru_called), 0,
+                             "%u x %u: a stream with hits", sets[s], ways[w]);
+                cr_expect_gt(agree_on_a_stream(&sh, seed, 4000, "fifo", &fifo_called), 0,
+                             "fifo, %u x %u: a stream with hits", sets[s], ways[w]);
             }
 }
 
 /* A cache with admission, pending lines, owners or an L2 slice's divisor
  * is not plain LRU, or divides its lines before indexing: still the same
- * numbers either way. */
+ * numbers either way, LRU's or FIFO's stamps in place or through calls. */
 Test(cache_shapes, caches_that_are_not_plain_agree_too)
 {
     static const shape shapes[] = {
@@ -159,8 +179,12 @@ Test(cache_shapes, caches_that_are_not_plain_agree_too)
         {.sets = 24, .ways = 4, .divisor = 12},
         {.sets = 5, .ways = 3, .divisor = 1},
     };
-    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
-        cr_expect_gt(agree_on_a_stream(&shapes[i], 5 + i, 6000), 0, "shape %zu", i);
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        cr_expect_gt(agree_on_a_stream(&shapes[i], 5 + i, 6000, "lru", &lru_called), 0,
+                     "shape %zu", i);
+        cr_expect_gt(agree_on_a_stream(&shapes[i], 5 + i, 6000, "fifo", &fifo_called), 0,
+                     "fifo, shape %zu", i);
+    }
 }
 
 /* An L2 slice indexes by line ÷ slices (cache.h); a divisor of 0 or 1 is
