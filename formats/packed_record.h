@@ -11,7 +11,8 @@
  * step, width) in the same 32 bytes; timestamps, which only
  * some collectors record, sit in a side array, and so does the timing of
  * docs/metrics.md §12 (gap and waits), which a CTA without any never
- * allocates.  A record is expanded back, exactly, when it issues. */
+ * allocates.  A record is expanded back, exactly, when it issues (an
+ * affine one to lane 0 and its stride: packed_cta_expand_head). */
 #ifndef WS_PACKED_RECORD_H
 #define WS_PACKED_RECORD_H
 
