@@ -53,6 +53,14 @@ static void coalesce_blank(const wst_record *record, uint32_t kernel, ws_request
     blank->pc = record->pc;
 }
 
+/* Lane `lane`'s address in an affine record: read from addr[0] and the
+ * stride alone, for the scheduler writes no other lane of an affine
+ * record it issues (packed_cta_expand_head). */
+static inline uint64_t affine_lane(const wst_record *record, uint64_t stride, unsigned lane)
+{
+    return record->addr[0] + lane * stride;
+}
+
 /* One lane group's requests as they are made. */
 typedef struct group_out {
     ws_request *out;         /* the group's requests, ascending by line */
@@ -155,7 +163,7 @@ coalesce_range_in_order(group_out *g, uint64_t first, uint64_t last)
 /* Adjacent elements (stride = size, addresses not wrapping): each run of
  * active lanes is one range, found from the mask a run at a time. */
 static inline __attribute__((always_inline)) void
-coalesce_runs(group_out *g, const wst_record *record, uint32_t active)
+coalesce_runs(group_out *g, const wst_record *record, uint64_t stride, uint32_t active)
 {
     unsigned size = record->size;
     while (active) {
@@ -163,7 +171,7 @@ coalesce_runs(group_out *g, const wst_record *record, uint32_t active)
         uint64_t run = (uint64_t)active >> lo;
         unsigned lanes = (unsigned)__builtin_ctzll(~run); /* run < 2^32: ~run has a zero */
         active &= (uint32_t)~(((UINT64_C(1) << lanes) - 1) << lo);
-        uint64_t first = record->addr[lo], last = first + ((uint64_t)lanes * size - 1);
+        uint64_t first = affine_lane(record, stride, lo), last = first + ((uint64_t)lanes * size - 1);
         coalesce_range_in_order(g, first, last < first ? UINT64_MAX : last); /* runs ascend */
     }
 }
@@ -175,7 +183,7 @@ static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t 
     unsigned lo = (unsigned)__builtin_ctz(active), hi = 31u - (unsigned)__builtin_clz(active);
     uint64_t reach;
     return !__builtin_mul_overflow((uint64_t)(hi - lo), stride, &reach) &&
-           record->addr[lo] <= UINT64_MAX - reach;
+           affine_lane(record, stride, lo) <= UINT64_MAX - reach;
 }
 
 /* The lanes of `active` in lane order as ranges: a lane whose element
@@ -186,18 +194,17 @@ static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t 
  * few ranges, with no sorting.  -1 (the requests made so far to be
  * dropped) when a line would come out of order. */
 static inline __attribute__((always_inline)) int
-coalesce_in_lane_order(group_out *g, const wst_record *record, uint32_t active)
+coalesce_in_lane_order(group_out *g, const uint64_t *addr, uint64_t size, uint32_t active)
 {
-    uint64_t size = record->size;
     uint32_t near = 0; /* bit l: addr[l] - addr[l - 1] in 0..size, modulo 2^64 */
     for (unsigned lane = 1; lane < WST_WARP_SIZE; lane++)
-        near |= (uint32_t)(record->addr[lane] - record->addr[lane - 1] <= size) << lane;
+        near |= (uint32_t)(addr[lane] - addr[lane - 1] <= size) << lane;
     uint32_t continues = active & active << 1 & near, firsts = active & ~continues;
     while (firsts) {
         unsigned lo = (unsigned)__builtin_ctz(firsts);
         firsts &= firsts - 1;
         unsigned hi = lo + (unsigned)__builtin_ctzll(~((uint64_t)continues >> (lo + 1)));
-        uint64_t first = record->addr[lo], end = record->addr[hi], last = end + (size - 1);
+        uint64_t first = addr[lo], end = addr[hi], last = end + (size - 1);
         /* Elements ascend through the range, so the last lane's ends it,
          * unless the addresses wrapped past 2^64 on the way (end < first:
          * the range is at most 31 × 16 bytes long). */
@@ -212,14 +219,13 @@ coalesce_in_lane_order(group_out *g, const wst_record *record, uint32_t active)
  * taking in lane order: an affine record's elements touch or overlap
  * (0 < stride <= size; stride 0 and stride = size take shorter paths), or
  * a record's first two active lanes' elements do. */
-static int coalesce_looks_like_ranges(const wst_record *record, int affine, uint64_t stride,
-                                      uint32_t active)
+static int coalesce_looks_like_ranges(const uint64_t *addr, uint64_t size, int affine,
+                                      uint64_t stride, uint32_t active)
 {
-    uint64_t size = record->size;
     if (affine)
         return stride <= size;
     uint32_t rest = active & (active - 1);
-    return rest && record->addr[__builtin_ctz(rest)] - record->addr[__builtin_ctz(active)] <= size;
+    return rest && addr[__builtin_ctz(rest)] - addr[__builtin_ctz(active)] <= size;
 }
 
 /* Every active lane's element in ascending order of first line: lane
@@ -229,17 +235,18 @@ static int coalesce_looks_like_ranges(const wst_record *record, int affine, uint
  * which also counts the requests' bytes and sectors as it goes while no
  * two elements share a byte.  Returns whether they are counted. */
 static inline __attribute__((always_inline)) int
-coalesce_lanes(group_out *g, const wst_record *record, uint32_t active, int descending)
+coalesce_lanes(group_out *g, const uint64_t *lane_addr, unsigned size, uint32_t active,
+               int descending)
 {
     uint64_t starts[WST_WARP_SIZE];
-    unsigned n = 0, size = record->size, shift = g->shift;
+    unsigned n = 0, shift = g->shift;
     uint64_t misaligned = 0;
     int ascending = 1;
     while (active) {
         unsigned lane = descending ? 31u - (unsigned)__builtin_clz(active)
                                    : (unsigned)__builtin_ctz(active);
         active &= ~(UINT32_C(1) << lane);
-        uint64_t addr = record->addr[lane];
+        uint64_t addr = lane_addr[lane];
         ascending &= n == 0 || addr >> shift >= starts[n - 1] >> shift;
         misaligned |= addr;
         starts[n++] = addr;
@@ -294,24 +301,27 @@ static int coalesce_lines_apart(const wst_record *record, uint64_t stride, uint3
 {
     uint64_t in_line = (UINT64_C(1) << shift) - 1;
     return stride && (int64_t)stride > 0 && !(stride & in_line) &&
-           (record->addr[__builtin_ctz(active)] & in_line) + record->size <= in_line + 1 &&
+           (affine_lane(record, stride, (unsigned)__builtin_ctz(active)) & in_line) +
+                   record->size <= in_line + 1 &&
            coalesce_no_wrap(record, active, stride);
 }
 
 /* coalesce_lines_apart()'s group: one request per active lane, all with
  * the same bytes of their lines, in lane order. */
-static unsigned coalesce_one_per_lane(const wst_record *record, uint32_t active, unsigned shift,
-                                      const ws_request *blank, unsigned first_index,
-                                      ws_request *out)
+static unsigned coalesce_one_per_lane(const wst_record *record, uint64_t stride, uint32_t active,
+                                      unsigned shift, const ws_request *blank,
+                                      unsigned first_index, ws_request *out)
 {
     ws_request same = *blank;
-    unsigned offset = (unsigned)record->addr[__builtin_ctz(active)] & ((1u << shift) - 1);
+    unsigned offset =
+        (unsigned)affine_lane(record, stride, (unsigned)__builtin_ctz(active)) & ((1u << shift) - 1);
     coalesce_mark_bytes(same.byte_mask, offset, record->size);
     coalesce_count_bytes(&same, 1u << shift);
     unsigned count = 0;
     for (; active; active &= active - 1, count++) {
         out[count] = same;
-        out[count].line_addr = record->addr[__builtin_ctz(active)] >> shift << shift;
+        out[count].line_addr =
+            affine_lane(record, stride, (unsigned)__builtin_ctz(active)) >> shift << shift;
         out[count].index = (uint8_t)(first_index + count);
     }
     return count;
@@ -328,19 +338,32 @@ coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t g
     if (!active)
         return 0;
     if (affine && coalesce_lines_apart(record, stride, active, shift))
-        return coalesce_one_per_lane(record, active, shift, blank, first_index, out);
+        return coalesce_one_per_lane(record, stride, active, shift, blank, first_index, out);
     group_out g = {.out = out, .first_index = first_index, .shift = shift, .at = UINT64_MAX,
                    .blank = blank};
     int counted = 0;
     if (affine && stride == 0) /* a broadcast: the lowest active lane's bytes */
-        coalesce_element(&g, record->addr[__builtin_ctz(active)], record->size);
+        coalesce_element(&g, affine_lane(record, stride, (unsigned)__builtin_ctz(active)),
+                         record->size);
     else if (affine && stride == record->size && coalesce_no_wrap(record, active, stride))
-        coalesce_runs(&g, record, active);
-    else if (!coalesce_looks_like_ranges(record, affine, stride, active) ||
-             coalesce_in_lane_order(&g, record, active) != 0) {
-        g.count = 0;
-        g.at = UINT64_MAX;
-        counted = coalesce_lanes(&g, record, active, affine && (int64_t)stride < 0);
+        coalesce_runs(&g, record, stride, active);
+    else {
+        /* An affine record's lanes, written out here: the scheduler left
+         * them to whoever reads them. */
+        uint64_t lanes[WST_WARP_SIZE];
+        const uint64_t *addr = record->addr;
+        if (affine) {
+            for (unsigned l = 0; l < WST_WARP_SIZE; l++)
+                lanes[l] = affine_lane(record, stride, l);
+            addr = lanes;
+        }
+        if (!coalesce_looks_like_ranges(addr, record->size, affine, stride, active) ||
+            coalesce_in_lane_order(&g, addr, record->size, active) != 0) {
+            g.count = 0;
+            g.at = UINT64_MAX;
+            counted = coalesce_lanes(&g, addr, record->size, active,
+                                     affine && (int64_t)stride < 0);
+        }
     }
     for (unsigned i = 0; !counted && i < g.count; i++)
         coalesce_count_bytes(&out[i], 1u << shift);
@@ -361,7 +384,7 @@ static int coalesce_one_range(const wst_record *record, uint64_t stride, uint64_
         bytes = (unsigned)__builtin_popcount(record->mask) * size;
     else
         return 0;
-    *first = record->addr[lo];
+    *first = affine_lane(record, stride, lo);
     *last = *first + (bytes - 1);
     return *last >= *first;
 }

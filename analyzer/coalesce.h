@@ -49,9 +49,11 @@ int coalesce_record(const coalesce_config *config, const wst_record *record,
                     coalesce_summary *summary, ws_error *err);
 
 /* coalesce_record() for a record known to be affine: every lane l (active
- * or not) holds addr[0] + l × stride, modulo 2^64 (packed_record.h's affine
+ * or not) is at addr[0] + l × stride, modulo 2^64 (packed_record.h's affine
  * records).  Same output, found without sorting lanes: the fast path for
- * coalesced, strided and broadcast instructions. */
+ * coalesced, strided and broadcast instructions.  Reads addr[0] alone of
+ * the addresses, so the scheduler need not write the others
+ * (sched_event.affine). */
 int coalesce_record_affine(const coalesce_config *config, const wst_record *record,
                            uint64_t stride, uint32_t kernel,
                            ws_request out[COALESCE_MAX_REQUESTS], coalesce_summary *summary,

@@ -559,8 +559,10 @@ static inline __attribute__((always_inline)) int stream_step(stream *s, sched *s
     } else if (e.kind == SCHED_ISSUE) {
         if (!s->schedule.warp->uses_misses)
             push_issue(s, &e);
-        if (s->options->observe_event)
+        if (s->options->observe_event) {
+            sched_record_lanes(sc, &e);
             s->options->observe_event(s->options->observe_event_ctx, &e);
+        }
         progress_update(s->bar, ++s->issued);
     }
     return s->failed ? -1 : 1;

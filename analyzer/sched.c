@@ -661,10 +661,9 @@ void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler,
                        .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
                        .warp_id = w->id, .step = s->timed ? s->cycle : sm->steps++,
                        .record = &s->issued};
-    packed_cta_expand(c->view, w->next, c->cta, &s->issued);
-    const packed_record *q = &c->view->records[w->next];
-    e->affine = packed_affine(q);
-    e->stride = q->stride;
+    /* An affine record's lanes stay unwritten (sched_event.affine). */
+    e->affine = packed_cta_expand_head(c->view, w->next, c->cta, &s->issued);
+    e->stride = c->view->records[w->next].stride;
     /* This SM issues again only after every other SM has: fetch the warp's
      * next record now, so it is in cache by then. */
     __builtin_prefetch(&c->view->records[w->next + 1]);
@@ -746,6 +745,12 @@ static int issue_next(sched *s, sched_event *e)
         }
     }
     return 0;
+}
+
+void sched_record_lanes(sched *s, const sched_event *issue)
+{
+    if (issue->affine)
+        packed_affine_lanes(&s->issued, issue->stride);
 }
 
 void sched_observe(sched *s, const sched_event *e, const ws_request *requests,

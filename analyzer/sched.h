@@ -101,7 +101,9 @@ typedef struct sched_event {
                              cycle (also at KERNEL_BEGIN and KERNEL_END) */
     const wst_record *record; /* ISSUE; valid until the next call */
     /* ISSUE: lane l of the record is at addr[0] + l × stride (mod 2^64), for
-     * every lane; lets the coalescer take its affine path. */
+     * every lane; lets the coalescer take its affine path.  Then addr[0] is
+     * the only address written (coalesce_record_affine reads no other):
+     * a reader of the lanes asks sched_record_lanes first. */
     int affine;
     uint64_t stride;
 } sched_event;
@@ -124,6 +126,10 @@ void sched_free(sched *s);
 
 /* 1 = *event filled, 0 = the trace is done, -1 = error. */
 int sched_next(sched *s, sched_event *event, ws_error *err);
+/* Writes every lane of the ISSUE event's record that it has not: what a
+ * reader of its addresses other than the coalescer (observe_event) calls
+ * first. */
+void sched_record_lanes(sched *s, const sched_event *issue);
 
 /* ---- the timed issue model (docs/metrics.md §12, sched_timed.c) ----
  *

@@ -125,8 +125,10 @@ static int step(loop *l, const coalesce_config *cc, progress *bar, uint64_t *iss
     case SCHED_ISSUE:
         if (bar)
             progress_update(bar, ++*issued);
-        if (l->watch && l->watch->observe_event)
+        if (l->watch && l->watch->observe_event) {
+            sched_record_lanes(l->sched, &e);
             l->watch->observe_event(l->watch->observe_event_ctx, &e);
+        }
         return issue(l, cc, &e, err) != 0 ? -1 : 1;
     default:
         return 1;

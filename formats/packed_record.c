@@ -172,7 +172,20 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
     return 0;
 }
 
+void packed_affine_lanes(wst_record *r, uint64_t stride)
+{
+    uint64_t a = r->addr[0]; /* every lane, active or not: a loop the compiler vectorizes */
+    for (uint32_t l = 0; l < WST_WARP_SIZE; l++, a += stride)
+        r->addr[l] = a;
+}
+
 void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out)
+{
+    if (packed_cta_expand_head(p, i, cta, out))
+        packed_affine_lanes(out, p->records[i].stride);
+}
+
+int packed_cta_expand_head(const packed_cta *p, size_t i, uint32_t cta, wst_record *out)
 {
     const packed_record *q = &p->records[i];
     out->cta = cta;
@@ -191,17 +204,15 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
     out->has_waits = timing.has_waits;
     out->gap = timing.gap;
     out->waits = timing.waits;
-    if (packed_affine(q)) { /* every lane, active or not: a loop the compiler vectorizes */
-        uint64_t a = q->base;
-        for (uint32_t l = 0; l < WST_WARP_SIZE; l++, a += q->stride)
-            out->addr[l] = a;
-        return;
+    if (packed_affine(q)) {
+        out->addr[0] = q->base;
+        return 1;
     }
-    if (packed_tiled(q)) { /* every lane as well */
+    if (packed_tiled(q)) { /* every lane */
         lane_tile tile = packed_tile_of(q);
         for (uint32_t l = 0; l < WST_WARP_SIZE; l++)
             out->addr[l] = lane_tile_address(&tile, q->base, 0, l);
-        return;
+        return 0;
     }
     /* The pool holds the active lanes in lane order; the others read 0.
      * A lane at a time through the mask's set bits, not through all 32:
@@ -209,11 +220,12 @@ void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *
     const uint64_t *lane = p->lanes + q->base;
     if (q->mask == 0xffffffffu) {
         memcpy(out->addr, lane, WST_WARP_SIZE * sizeof *lane);
-        return;
+        return 0;
     }
     memset(out->addr, 0, sizeof out->addr);
     for (uint32_t m = q->mask; m; m &= m - 1)
         out->addr[__builtin_ctz(m)] = *lane++;
+    return 0;
 }
 
 uint64_t packed_cta_timestamp(const packed_cta *p, size_t i)

@@ -11,7 +11,8 @@
  * step, width) in the same 32 bytes; timestamps, which only
  * some collectors record, sit in a side array, and so does the timing of
  * docs/metrics.md §12 (gap and waits), which a CTA without any never
- * allocates.  A record is expanded back, exactly, when it issues. */
+ * allocates.  A record is expanded back, exactly, when it issues (an
+ * affine one to lane 0 and its stride: packed_cta_expand_head). */
 #ifndef WS_PACKED_RECORD_H
 #define WS_PACKED_RECORD_H
 
@@ -181,6 +182,14 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
 /* Record i, whole again.  Inactive lanes hold no meaningful address (as
  * everywhere: consumers read lanes by the mask). */
 void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out);
+/* packed_cta_expand(), except that an affine record gets lane 0's address
+ * alone (the others follow from its stride): returns whether it is one.
+ * The timed replay's coalescer reads an affine record's lanes from addr[0]
+ * and the stride, so writing the 32 lanes out is work for nobody
+ * (bench/RESULTS.md, "Branch dec41"). */
+int packed_cta_expand_head(const packed_cta *p, size_t i, uint32_t cta, wst_record *out);
+/* Writes every lane of an affine record from its addr[0] and stride. */
+void packed_affine_lanes(wst_record *r, uint64_t stride);
 /* Record i's timestamp (0 if it has none), without expanding it. */
 uint64_t packed_cta_timestamp(const packed_cta *p, size_t i);
 /* Record i's gap and waits (all 0 if it carries none), without expanding

@@ -120,6 +120,16 @@ Test(cli_timed, dump_the_timed_order)
     cli_result r = cli_run("dump", trace, "--order", "scheduled", "--timed", "--csv", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strncmp(r.out, "placed_sm,warp_slot,cycle,", 26) == 0, "%.80s", r.out);
+    /* Issued first: SM 0, slot 0, cycle 0, the stored first record with
+     * every lane (an affine record issues with lane 0 alone: dump has the
+     * rest written, sched_record_lanes). */
+    cli_result stored = cli_run("dump", trace, "--csv", NULL);
+    cr_assert_eq(stored.status, 0, "%s", stored.err);
+    const char *issued = strchr(r.out, '\n') + 1, *row = strchr(stored.out, '\n') + 1;
+    size_t row_length = (size_t)(strchr(row, '\n') - row) + 1;
+    cr_assert(strncmp(issued, "0,0,0,", 6) == 0 && strncmp(issued + 6, row, row_length) == 0,
+              "%.200s\n%.200s", issued, row);
+    cli_result_free(&stored);
     cli_result_free(&r);
     r = cli_run("dump", trace, "--timed", NULL);
     cr_assert_neq(r.status, 0);

@@ -294,7 +294,12 @@ Test(coalesce, affine_path_equals_general_path)
                     ws_request want[COALESCE_MAX_REQUESTS], got[COALESCE_MAX_REQUESTS];
                     coalesce_summary sw, sg;
                     int nw = coalesce_record(&config, &rec, 1, want, &sw, NULL);
-                    int ng = coalesce_record_affine(&config, &rec, strides[s], 1, got, &sg, NULL);
+                    /* It reads lane 0's address alone (the scheduler writes
+                     * no other lane of an affine record): the rest are junk. */
+                    wst_record lane0 = rec;
+                    for (unsigned l = 1; l < WST_WARP_SIZE; l++)
+                        lane0.addr[l] = seed ^ (l * 0x9e3779b97f4a7c15u);
+                    int ng = coalesce_record_affine(&config, &lane0, strides[s], 1, got, &sg, NULL);
                     cr_assert_eq(ng, nw, "stride %#llx base %#llx size %u variant %d",
                                  (unsigned long long)strides[s], (unsigned long long)rec.addr[0],
                                  sizes[z], variant);
@@ -306,6 +311,26 @@ Test(coalesce, affine_path_equals_general_path)
                     checked++;
                 }
     cr_assert_gt(checked, 3000);
+}
+
+/* An affine record of stride 8 and 4 B elements (the general path, lanes
+ * taken in order) with lane 0's address alone written, as the scheduler
+ * issues it: lanes at 0x2000 + 8l put lanes 0-15 in line 0x2000 and
+ * 16-31 in line 0x2080 (128 B lines), 16 × 4 = 64 bytes each, every
+ * sector touched. */
+Test(coalesce, an_affine_record_needs_lane_0_alone)
+{
+    coalesce_config config = {.line_bytes = 128, .half_warp = 0};
+    ws_request out[COALESCE_MAX_REQUESTS];
+    wst_record rec = make_record(32, 0x2000, 8, 4);
+    memset(rec.addr + 1, 0xff, sizeof rec.addr - sizeof rec.addr[0]);
+    cr_assert_eq(coalesce_record_affine(&config, &rec, 8, 0, out, NULL, NULL), 2);
+    cr_assert_eq(out[0].line_addr, 0x2000);
+    cr_assert_eq(out[0].bytes_used, 64);
+    cr_assert_eq(out[0].sector_mask, 0xf);
+    cr_assert_eq(out[0].byte_mask[0], UINT64_C(0x0f0f0f0f0f0f0f0f));
+    cr_assert_eq(out[1].line_addr, 0x2080);
+    cr_assert_eq(out[1].bytes_used, 64);
 }
 
 /* Adjacent elements (stride = size) with inactive lanes: each run of

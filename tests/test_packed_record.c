@@ -21,6 +21,15 @@ static void refill_round_trip(packed_cta *p, const wst_record *records, size_t n
         packed_cta_expand(p, i, records[i].cta, &got);
         cr_assert(test_records_equal(&records[i], &got), "record %zu", i);
         cr_assert_eq(packed_cta_timestamp(p, i), records[i].has_time ? records[i].timestamp : 0);
+        /* The head alone: the same record once an affine one's lanes are
+         * written from lane 0 and its stride. */
+        wst_record head;
+        memset(&head, 0xa5, sizeof head);
+        int affine = packed_cta_expand_head(p, i, records[i].cta, &head);
+        cr_assert_eq(affine, packed_affine(&p->records[i]), "record %zu", i);
+        if (affine)
+            packed_affine_lanes(&head, p->records[i].stride);
+        cr_assert(test_records_equal(&records[i], &head), "record %zu", i);
     }
 }
 
@@ -104,6 +113,34 @@ Test(packed_record, affine_edge_cases_and_order)
     r[4].addr[17] = 77;
     r[5].mask = 0;
     round_trip(r, 6);
+}
+
+/* The head of an affine record carries lane 0's address alone: lanes
+ * 0-31 at 0x100 + 8l (lane 0 inactive, extrapolated) come back as
+ * addr[0] = 0x100 and stride 8, lane 1 untouched; written out, lane 31 is
+ * 0x100 + 248 = 0x1f8. */
+Test(packed_record, an_affine_head_has_lane_0_and_the_stride)
+{
+    wst_record r;
+    memset(&r, 0, sizeof r);
+    r.size = 4, r.mask = 0xfffffffeu;
+    for (int l = 0; l < 32; l++)
+        r.addr[l] = 0x100 + (uint64_t)l * 8;
+    packed_cta p = {0};
+    ws_error err;
+    cr_assert_eq(packed_cta_append(&p, &r, 1, &err), 0, "%s", err.msg);
+    wst_record head;
+    memset(&head, 0xa5, sizeof head);
+    cr_assert_eq(packed_cta_expand_head(&p, 0, 3, &head), 1);
+    cr_assert_eq(head.addr[0], 0x100);
+    cr_assert_eq(p.records[0].stride, 8);
+    cr_assert_eq(head.addr[1], 0xa5a5a5a5a5a5a5a5u, "lanes past 0 are left alone");
+    cr_assert_eq(head.cta, 3);
+    cr_assert_eq(head.mask, 0xfffffffeu);
+    packed_affine_lanes(&head, p.records[0].stride);
+    cr_assert_eq(head.addr[31], 0x1f8);
+    cr_assert_eq(memcmp(head.addr, r.addr, sizeof r.addr), 0);
+    packed_cta_free(&p);
 }
 
 /* A record neither affine nor tiled keeps its active lanes in the pool;
