@@ -319,7 +319,7 @@ static int sm_grow(sched *s, sm_state *sm, uint32_t ctas, ws_error *err)
     memset(sm->ctas + old, 0, (ctas - old) * sizeof *sm->ctas);
     memset(sm->warps + (size_t)old * wpc, 0, (size_t)(ctas - old) * wpc * sizeof *sm->warps);
     sm->cta_capacity = ctas;
-    return s->timed ? sched_timed_grow_sm(s, sm, ctas * wpc, err) : 0;
+    return s->timed ? sched_timed_grow_sm(sm, ctas * wpc, err) : 0;
 }
 
 /* The SM's arrays for the kernel, allocated when it takes its first CTA:

@@ -183,7 +183,7 @@ static inline uint32_t sched_sm_slots(const sched *s, const sm_state *sm)
 }
 /* An SM's timing arrays for `slots` warp slots, the first ones kept, as
  * its other arrays grow (sched.c, sm_grow). */
-int sched_timed_grow_sm(const sched *s, sm_state *sm, uint32_t slots, ws_error *err);
+int sched_timed_grow_sm(sm_state *sm, uint32_t slots, ws_error *err);
 int sched_timed_begin_kernel(sched *s, ws_error *err);
 int sched_timed_dispatched(sched *s, uint32_t sm, uint32_t first_slot, uint32_t warps,
                            ws_error *err);

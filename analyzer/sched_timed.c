@@ -57,9 +57,8 @@ static uint64_t drain_at_of(const sched *s, const sm_state *sm)
     return at;
 }
 
-int sched_timed_grow_sm(const sched *s, sm_state *sm, uint32_t slots, ws_error *err)
+int sched_timed_grow_sm(sm_state *sm, uint32_t slots, ws_error *err)
 {
-    (void)s;
     /* Not cleared: a slot's timing is set when a warp takes it. */
     warp_timing *head = realloc(sm->head, (slots + 1) * sizeof *head);
     if (head)
