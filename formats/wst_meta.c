@@ -7,6 +7,8 @@
 
 #include "formats/wst.h"
 #include "formats/wst_layout.h"
+#include "formats/wst_meta_compact.h"
+#include "formats/wst_meta_rules.h"
 #include "util/grow.h"
 #include "util/text.h"
 
@@ -77,10 +79,41 @@ char *wst_meta_outside(const wst_trace *trace, size_t *kernels_at)
     return outside;
 }
 
+int wst_meta_by_kind_too_many(const wst_kernel *k, const char *where, ws_error *err)
+{
+    return ws_fail(err, "metadata: %s: records by kind add up to more than its %llu records", where,
+                   (unsigned long long)k->record_count);
+}
+
+int wst_meta_check_by_kind(const wst_kernel *k, const char *where, ws_error *err)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < 3; i++) {
+        if (k->records_by_kind[i] > k->record_count - sum)
+            return wst_meta_by_kind_too_many(k, where, err);
+        sum += k->records_by_kind[i];
+    }
+    if (sum != k->record_count) /* every record is a load, a store or an atomic */
+        return ws_fail(err, "metadata: %s: records by kind add up to %llu, not its %llu records",
+                       where, (unsigned long long)sum, (unsigned long long)k->record_count);
+    return 0;
+}
+
+int wst_meta_check_shape(const wst_kernel *k, const char *where, ws_error *err)
+{
+    if (!wst_grid_fits(k->grid))
+        return ws_fail(err, "metadata: %s: grid (%u,%u,%u) has more than 2^32-1 CTAs", where,
+                       k->grid.x, k->grid.y, k->grid.z);
+    uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
+    if (threads > 65536)
+        return ws_fail(err, "metadata: %s: block of %llu threads", where, (unsigned long long)threads);
+    return 0;
+}
+
 static int get_u32(json_t *obj, const char *key, uint32_t *out, const char *where, ws_error *err)
 {
     json_t *v = json_object_get(obj, key);
-    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
+    if (!json_is_integer(v) || !wst_meta_count32_ok(json_integer_value(v)))
         return ws_fail(err, "metadata: %s: '%s' is not a 32-bit count", where, key);
     *out = (uint32_t)json_integer_value(v);
     return 0;
@@ -118,7 +151,7 @@ static int get_dim3(json_t *obj, const char *key, wst_dim3 *out, const char *whe
         return ws_fail(err, "metadata: %s: '%s' is not [x, y, z]", where, key);
     for (int i = 0; i < 3; i++) {
         json_t *e = json_array_get(v, (size_t)i);
-        if (!json_is_integer(e) || json_integer_value(e) < 1 || json_integer_value(e) > UINT32_MAX)
+        if (!json_is_integer(e) || !wst_meta_dimension_ok(json_integer_value(e)))
             return ws_fail(err, "metadata: %s: '%s' has a dimension outside 1..2^32-1", where, key);
         d[i] = (uint32_t)json_integer_value(e);
     }
@@ -155,29 +188,20 @@ static int decode_kernel(json_t *jk, wst_kernel *k, uint32_t index, ws_error *er
         return -1;
     if (!json_is_array(by_kind) || json_array_size(by_kind) != 3)
         return ws_fail(err, "metadata: %s: 'records_by_kind' is not [loads, stores, atomics]", where);
-    uint64_t by_kind_sum = 0;
     for (int i = 0; i < 3; i++) {
         json_t *e = json_array_get(by_kind, (size_t)i);
-        if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-            (uint64_t)json_integer_value(e) > k->record_count - by_kind_sum)
-            return ws_fail(err, "metadata: %s: records by kind add up to more than its %llu records",
-                           where, (unsigned long long)k->record_count);
+        if (!json_is_integer(e) || json_integer_value(e) < 0) /* the sum's message, as it cannot count */
+            return wst_meta_by_kind_too_many(k, where, err);
         k->records_by_kind[i] = (uint64_t)json_integer_value(e);
-        by_kind_sum += k->records_by_kind[i];
     }
-    if (by_kind_sum != k->record_count) /* every record is a load, a store or an atomic */
-        return ws_fail(err, "metadata: %s: records by kind add up to %llu, not its %llu records",
-                       where, (unsigned long long)by_kind_sum, (unsigned long long)k->record_count);
+    if (wst_meta_check_by_kind(k, where, err) != 0)
+        return -1;
     json_t *timing = json_object_get(jk, "timing"); /* version 4, optional */
     if (timing && !json_is_boolean(timing))
         return ws_fail(err, "metadata: %s: 'timing' is not true or false", where);
     k->has_timing = json_is_true(timing);
-    if (!wst_grid_fits(k->grid))
-        return ws_fail(err, "metadata: %s: grid (%u,%u,%u) has more than 2^32-1 CTAs", where,
-                       k->grid.x, k->grid.y, k->grid.z);
-    uint64_t threads = (uint64_t)k->block.x * k->block.y * k->block.z;
-    if (threads > 65536)
-        return ws_fail(err, "metadata: %s: block of %llu threads", where, (unsigned long long)threads);
+    if (wst_meta_check_shape(k, where, err) != 0)
+        return -1;
     /* The table's entries were taken out as they were read (add_pc): an
      * empty array is left, or whatever else stood there. */
     json_t *pcs = json_object_get(jk, "pcs");
@@ -264,8 +288,9 @@ static int add_kernel(void *ctx, size_t index, json_t *jk, ws_error *err)
     return decode_kernel(jk, k, (uint32_t)index, err);
 }
 
-int wst_meta_decode_stream(json_stream_read_fn read, void *read_ctx, unsigned version,
-                           wst_trace *trace, ws_error *err)
+/* The JSON reader (util/json_stream.h) of the text. */
+static int decode_json(json_stream_read_fn read, void *read_ctx, unsigned version,
+                       wst_trace *trace, ws_error *err)
 {
     memset(trace, 0, sizeof *trace);
     /* a string's bytes as JSON writes them: a control character takes 6 */
@@ -315,6 +340,76 @@ out:
     json_decref(doc);
     if (rc != 0)
         wst_trace_clear(trace);
+    return rc;
+}
+
+/* The text's head, read whole to try the compact reader on it
+ * (wst_meta_compact.h), then, when that declines, given to the JSON
+ * reader before the rest of the text: the reads it makes, and so what it
+ * reads and where a read fails, are those it would have made alone. */
+typedef struct text_head {
+    char *bytes;
+    size_t len, capacity, at;
+    int read_failed; /* the read after the head failed, with `failure` */
+    ws_error failure;
+    json_stream_read_fn read;
+    void *read_ctx;
+} text_head;
+
+/* The compact reader is tried on texts of at most this many bytes (bfs's
+ * is 14.7 KB): the head held whole is a bounded cost (issue 42). */
+#define COMPACT_TEXT_MAX (1u << 20)
+/* The JSON reader's block (json_stream_load_nested), so that the head is
+ * read in the calls that reader would make. */
+#define TEXT_BLOCK (1u << 16)
+
+/* Reads up to COMPACT_TEXT_MAX + 1 bytes (more: not tried) into h; 1 when
+ * the text ended within them, else 0 (longer, or a read failed). */
+static int read_head(text_head *h)
+{
+    for (;;) {
+        if (ws_grow((void **)&h->bytes, &h->capacity, h->len + TEXT_BLOCK, 1) != 0)
+            return 0; /* the JSON reader reads the rest (and says so when memory is short) */
+        ssize_t n = h->read(h->read_ctx, h->bytes + h->len, TEXT_BLOCK, &h->failure);
+        if (n < 0) {
+            h->read_failed = 1;
+            return 0;
+        }
+        if (n == 0)
+            return 1;
+        h->len += (size_t)n;
+        if (h->len > COMPACT_TEXT_MAX)
+            return 0;
+    }
+}
+
+/* The head, then the rest of the text (or the failed read's error). */
+static ssize_t read_after_head(void *ctx, char *buf, size_t n, ws_error *err)
+{
+    text_head *h = ctx;
+    if (h->at < h->len) {
+        size_t take = h->len - h->at < n ? h->len - h->at : n;
+        memcpy(buf, h->bytes + h->at, take);
+        h->at += take;
+        return (ssize_t)take;
+    }
+    if (h->read_failed) {
+        *err = h->failure;
+        return -1;
+    }
+    return h->read(h->read_ctx, buf, n, err);
+}
+
+int wst_meta_decode_stream(json_stream_read_fn read, void *read_ctx, unsigned version,
+                           wst_trace *trace, ws_error *err)
+{
+    text_head head = {.read = read, .read_ctx = read_ctx};
+    int rc;
+    if (read_head(&head) && wst_meta_decode_compact(head.bytes, head.len, version, trace))
+        rc = 0;
+    else
+        rc = decode_json(read_after_head, &head, version, trace, err);
+    free(head.bytes);
     return rc;
 }
 
