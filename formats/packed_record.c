@@ -179,6 +179,26 @@ void packed_affine_lanes(wst_record *r, uint64_t stride)
         r->addr[l] = a;
 }
 
+/* Every lane of a tiled record by additions alone: the first row's lane c
+ * at lane 0's address + c × step, and each lane of a later row the row
+ * step past the lane above it (lane_tile_address from lane 0: the same
+ * sums modulo 2^64).  Lane by lane through lane_tile_address it took 8
+ * instructions a lane, 5% of backprop's timed compare (bench/RESULTS.md,
+ * "Branch dec42").  The rows are two lanes wide at least, so lanes l and
+ * l + 1 both read a row already written. */
+static void packed_tile_lanes(const packed_record *q, uint64_t *addr)
+{
+    lane_tile tile = packed_tile_of(q);
+    unsigned width = 1u << tile.log2_width;
+    uint64_t a = q->base;
+    for (unsigned c = 0; c < width; c++, a += tile.step)
+        addr[c] = a;
+    for (unsigned l = width; l < WST_WARP_SIZE; l += 2) {
+        addr[l] = addr[l - width] + tile.row_step;
+        addr[l + 1] = addr[l + 1 - width] + tile.row_step;
+    }
+}
+
 void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out)
 {
     if (packed_cta_expand_head(p, i, cta, out))
@@ -209,9 +229,7 @@ int packed_cta_expand_head(const packed_cta *p, size_t i, uint32_t cta, wst_reco
         return 1;
     }
     if (packed_tiled(q)) { /* every lane */
-        lane_tile tile = packed_tile_of(q);
-        for (uint32_t l = 0; l < WST_WARP_SIZE; l++)
-            out->addr[l] = lane_tile_address(&tile, q->base, 0, l);
+        packed_tile_lanes(q, out->addr);
         return 0;
     }
     /* The pool holds the active lanes in lane order; the others read 0.
@@ -226,16 +244,6 @@ int packed_cta_expand_head(const packed_cta *p, size_t i, uint32_t cta, wst_reco
     for (uint32_t m = q->mask; m; m &= m - 1)
         out->addr[__builtin_ctz(m)] = *lane++;
     return 0;
-}
-
-uint64_t packed_cta_timestamp(const packed_cta *p, size_t i)
-{
-    return packed_has_time(&p->records[i]) ? p->timestamps[i] : 0;
-}
-
-packed_timing packed_cta_timing(const packed_cta *p, size_t i)
-{
-    return packed_timed(&p->records[i]) ? p->timing[i] : (packed_timing){0};
 }
 
 /* Records [from, count) of g have just been packed: counts them per warp

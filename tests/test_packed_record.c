@@ -303,6 +303,91 @@ Test(packed_record, tiles_are_found_and_found_tiles_are_right)
     cr_assert_gt(found, 50000);
 }
 
+/* A tiled record expands every lane, active or not, to the address
+ * lane_tile_address gives it from lane 0 (wrapping steps included). */
+Test(packed_record, a_tiled_record_expands_every_lane_on_its_tile)
+{
+    uint64_t s = 5;
+    unsigned tiled = 0;
+    packed_cta p = {0};
+    ws_error err;
+    for (int trial = 0; trial < 20000; trial++) {
+        unsigned log2_width = 1 + (unsigned)(test_rand(&s) % 4);
+        uint64_t step = test_rand(&s) % 2 ? test_rand(&s) % 64 - 32 : (uint64_t)(int32_t)test_rand(&s);
+        uint64_t row_step = test_rand(&s) % 2 ? test_rand(&s) % 8192 - 4096
+                                              : (uint64_t)(int32_t)test_rand(&s);
+        uint32_t mask = (uint32_t)test_rand(&s) | (trial % 2 ? 0 : 0xffffffffu);
+        wst_record r = tile_record(mask, log2_width, test_rand(&s), step, row_step);
+        packed_cta_clear(&p);
+        cr_assert_eq(packed_cta_append(&p, &r, 1, &err), 0, "%s", err.msg);
+        if (!packed_tiled(&p.records[0]))
+            continue;
+        tiled++;
+        wst_record out;
+        memset(&out, 0xa5, sizeof out);
+        cr_assert_eq(packed_cta_expand_head(&p, 0, 0, &out), 0);
+        lane_tile t = packed_tile_of(&p.records[0]);
+        for (unsigned l = 0; l < 32; l++)
+            cr_assert_eq(out.addr[l], lane_tile_address(&t, p.records[0].base, 0, l),
+                         "trial %d lane %u", trial, l);
+    }
+    packed_cta_free(&p);
+    cr_assert_gt(tiled, 5000);
+}
+
+/* lane_tile_find without its test of lanes 2k and 2k + 1: every width
+ * tried in turn. */
+static int tile_find_every_width(const uint64_t *addr, uint32_t mask, lane_tile *t)
+{
+    if (__builtin_popcount(mask) < 4)
+        return 0;
+    for (unsigned w = LANE_TILE_MIN_LOG2; w <= LANE_TILE_MAX_LOG2; w++)
+        if (lane_tile_fits(addr, mask, w, t))
+            return 1;
+    return 0;
+}
+
+Test(packed_record, the_pair_test_refuses_only_records_no_width_fits)
+{
+    uint64_t s = 11;
+    unsigned found = 0, refused = 0;
+    for (int trial = 0; trial < 200000; trial++) {
+        unsigned log2_width = 1 + (unsigned)(test_rand(&s) % 4);
+        uint64_t step = test_rand(&s) % 64 - 32, row_step = test_rand(&s) % 8192 - 4096;
+        uint32_t mask = (uint32_t)test_rand(&s);
+        if (trial % 4 == 0)
+            mask |= 0xffffffffu >> (test_rand(&s) % 32);
+        wst_record r = tile_record(mask, log2_width, test_rand(&s), step, row_step);
+        switch (trial % 5) {
+        case 0: /* one lane off its tile, by one or at random */
+            r.addr[test_rand(&s) % 32] += test_rand(&s) % 2 ? 1 : test_rand(&s);
+            break;
+        case 1: /* a gather */
+            for (int l = 0; l < 32; l++)
+                r.addr[l] = test_rand(&s) % 4096;
+            break;
+        case 2: /* affine */
+            for (int l = 0; l < 32; l++)
+                r.addr[l] = 4096 + step * (uint64_t)l;
+            break;
+        default: /* the tile itself */
+            break;
+        }
+        lane_tile fast = {0}, every = {0};
+        int got = lane_tile_find(r.addr, mask, &fast);
+        int want = tile_find_every_width(r.addr, mask, &every);
+        cr_assert_eq(got, want, "trial %d: mask %08x", trial, mask);
+        if (got)
+            cr_assert(fast.log2_width == every.log2_width && fast.step == every.step &&
+                          fast.row_step == every.row_step,
+                      "trial %d", trial);
+        found += (unsigned)got;
+        refused += (unsigned)!got;
+    }
+    cr_assert_gt(found, 40000);
+    cr_assert_gt(refused, 40000);
+}
+
 /* Grouping by warp is a stable counting sort: warp w's records land at
  * [starts[w], starts[w + 1]) in their trace order, lanes and timestamps with
  * them, and the spare's buffers serve the next CTA. */
