@@ -42,11 +42,6 @@ const char *wst_sass_size_suffix(unsigned size)
     }
 }
 
-int wst_access_size_valid(unsigned size)
-{
-    return size == 1 || size == 2 || size == 4 || size == 8 || size == 16;
-}
-
 void wst_kernel_clear(wst_kernel *kernel)
 {
     free(kernel->name);

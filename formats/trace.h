@@ -168,8 +168,12 @@ int wst_cache_op_parse(const char *text);       /* -1 if unknown */
  * ".64", ".128" (LDG.E.64 and so on). */
 const char *wst_sass_size_suffix(unsigned size);
 
-/* True when size is one of 1, 2, 4, 8, 16. */
-int wst_access_size_valid(unsigned size);
+/* True when size is one of 1, 2, 4, 8, 16: a power of two up to 16.
+ * Inline: the coalescer asks it of every record it issues. */
+static inline int wst_access_size_valid(unsigned size)
+{
+    return size && size <= 16 && (size & (size - 1)) == 0;
+}
 
 /* CTA `cta`'s (x, y, z) in the grid: the inverse of its linear id. */
 static inline wst_dim3 wst_cta_coords(wst_dim3 grid, uint32_t cta)

@@ -40,22 +40,39 @@ int wst_decoder_start_v2(wst_decoder *d, const wst_frame_layout *f, uint32_t ind
     return 0;
 }
 
-/* Lanes coded against the slot's record: each active lane's predecessor
+/* Lanes coded against the slot's record of shape `shape` (a constant in
+ * each copy, so no lane asks it again): each active lane's predecessor
  * moved by `shift`, plus a residual per lane after the lowest in
- * LANE_DELTAS mode. */
-static int decode_from_history(wst_column *lanes, const wst_history_slot *s, wst_record *r,
-                               unsigned mode, uint64_t shift)
+ * LANE_DELTAS mode.  Each lane goes to the slot's lanes as well, where the
+ * record is kept next (wst_history.h): a LANES slot reads lane l before
+ * it writes it, and the other shapes never read their lanes. */
+static inline __attribute__((always_inline)) int
+lanes_from_history(wst_column *lanes, wst_history_slot *s, wst_record *r, unsigned mode,
+                   uint64_t shift, unsigned shape)
 {
     uint64_t step = 0;
-    unsigned first = (unsigned)__builtin_ctz(r->mask);
-    r->addr[first] = wst_history_lane(s, first) + shift;
-    for (uint32_t bits = r->mask & (r->mask - 1); bits; bits &= bits - 1) {
+    unsigned first = (unsigned)__builtin_ctz(r->mask), slot_first = (unsigned)__builtin_ctz(s->mask);
+    for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
         unsigned lane = (unsigned)__builtin_ctz(bits);
-        if (mode == WST_MODE_LANE_DELTAS && wst_get_varint(lanes, &step))
+        if (mode == WST_MODE_LANE_DELTAS && lane != first && wst_get_varint(lanes, &step))
             return -1;
-        r->addr[lane] = wst_history_lane(s, lane) + shift + wst_unzigzag(step);
+        uint64_t before = shape == WST_SLOT_AFFINE ? s->base + s->stride * (lane - slot_first)
+                          : shape == WST_SLOT_TILED
+                              ? lane_tile_address(&s->tile, s->base, slot_first, lane)
+                              : s->lanes[lane];
+        s->lanes[lane] = r->addr[lane] = before + shift + wst_unzigzag(step);
     }
     return 0;
+}
+
+static int decode_from_history(wst_column *lanes, wst_history_slot *s, wst_record *r,
+                               unsigned mode, uint64_t shift)
+{
+    if (s->shape == WST_SLOT_AFFINE)
+        return lanes_from_history(lanes, s, r, mode, shift, WST_SLOT_AFFINE);
+    if (s->shape == WST_SLOT_TILED)
+        return lanes_from_history(lanes, s, r, mode, shift, WST_SLOT_TILED);
+    return lanes_from_history(lanes, s, r, mode, shift, WST_SLOT_LANES);
 }
 
 /* A stride record's lowest active lane and per-lane stride: the base
@@ -162,21 +179,22 @@ static const char *v2_addresses(wst_decoder *d, wst_column *col, wst_record *r, 
     if (mode == WST_MODE_DELTAS) {
         if (wst_fill_deltas(&col[WST_COL_LANES], r, predicted + wst_unzigzag(value)) != 0)
             return "lane deltas end early";
+        for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
+            unsigned lane = (unsigned)__builtin_ctz(bits);
+            s->lanes[lane] = r->addr[lane];
+        }
     } else {
         if (!hit || (r->mask & ~s->mask))
             return "coded against lanes no earlier record of its warp and PC addressed";
         if (decode_from_history(&col[WST_COL_LANES], s, r, mode, wst_unzigzag(value)) != 0)
             return "lane deltas end early";
     }
-    /* The slot now holds this record, lane by lane. */
+    /* The slot now holds this record, lane by lane (its lanes written
+     * above). */
     unsigned first = (unsigned)__builtin_ctz(r->mask);
     s->shape = WST_SLOT_LANES;
     s->base = r->addr[first];
     s->stride = 0;
-    for (uint32_t bits = r->mask; bits; bits &= bits - 1) {
-        unsigned lane = (unsigned)__builtin_ctz(bits);
-        s->lanes[lane] = r->addr[lane];
-    }
     wst_history_claim(history, s, r->warp, r->pc, r->mask);
     *previous_base = r->addr[first];
     return NULL;

@@ -620,3 +620,12 @@ Test(wst, allocation_table)
     free(path);
     test_tmpdir_cleanup(dir);
 }
+
+Test(wst, access_sizes_are_the_powers_of_two_up_to_16)
+{
+    for (unsigned size = 0; size <= 64; size++)
+        cr_expect_eq(wst_access_size_valid(size),
+                     size == 1 || size == 2 || size == 4 || size == 8 || size == 16, "%u", size);
+    cr_expect(!wst_access_size_valid(1u << 31));
+    cr_expect(!wst_access_size_valid(UINT32_MAX));
+}

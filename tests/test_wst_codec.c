@@ -23,20 +23,14 @@ typedef struct encoded {
     const wst_record *records;
 } encoded;
 
-/* CTA 0's records of a looping trace, as one chunk of one frame. */
-static encoded encode_cta0(const wst_memtrace *m)
+/* records[0..n), as one chunk of one frame. */
+static encoded encode_records(const wst_record *records, uint32_t n)
 {
-    static wst_record chosen[20000];
     encoded e;
     memset(&e, 0, sizeof e);
     wst_bytes rows = {0};
-    const wst_memkernel_records *per = &m->per_kernel[0];
-    for (size_t i = 0; i < per->count; i++)
-        if (per->records[i].cta == 0) {
-            cr_assert_lt(e.count, 20000);
-            chosen[e.count++] = per->records[i];
-            cr_assert_eq(wst_pack(&rows, &per->records[i]), 0);
-        }
+    for (e.count = 0; e.count < n; e.count++)
+        cr_assert_eq(wst_pack(&rows, &records[e.count]), 0);
     ws_error err;
     wst_frame_builder *f = wst_frame_builder_new();
     cr_assert_eq(wst_frame_add_chunk(f, &rows, e.count, &err), 0, "%s", err.msg);
@@ -45,8 +39,22 @@ static encoded encode_cta0(const wst_memtrace *m)
     wst_bytes_free(&rows);
     cr_assert_eq(wst_frame_parse(&e.layout, e.raw.data, e.raw.len, 1, &e.count, &err), 0, "%s",
                  err.msg);
-    e.records = chosen;
+    e.records = records;
     return e;
+}
+
+/* CTA 0's records of a looping trace, as one chunk of one frame. */
+static encoded encode_cta0(const wst_memtrace *m)
+{
+    static wst_record chosen[20000];
+    uint32_t n = 0;
+    const wst_memkernel_records *per = &m->per_kernel[0];
+    for (size_t i = 0; i < per->count; i++)
+        if (per->records[i].cta == 0) {
+            cr_assert_lt(n, 20000);
+            chosen[n++] = per->records[i];
+        }
+    return encode_records(chosen, n);
 }
 
 static void free_encoded(encoded *e, wst_memtrace *m)
@@ -191,6 +199,71 @@ Test(wst_codec, damaged_tiles_decode_alike_on_both_paths)
     free(pristine);
     free(out);
     free_encoded(&e, m);
+}
+
+/* A random record of (warp, pc): affine, a tile, a gather, or the last
+ * record of its warp and PC moved (on a subset of its lanes, at times one
+ * lane off), which the writer codes against the history whatever shape
+ * that record had (modes SHIFTED and LANE_DELTAS). */
+static wst_record random_shape(uint64_t *s, const wst_record *last, uint32_t warp, uint32_t pc)
+{
+    wst_record r;
+    memset(&r, 0, sizeof r);
+    r.warp = warp;
+    r.pc = pc;
+    r.size = 4;
+    r.mask = (uint32_t)test_rand(s) | (test_rand(s) % 2 ? 0xffffffffu : 0);
+    r.mask = r.mask ? r.mask : 1;
+    uint64_t base = test_rand(s) % (1ull << 40), step = test_rand(s) % 64 - 32;
+    unsigned shape = last ? (unsigned)(test_rand(s) % 4) : (unsigned)(test_rand(s) % 3);
+    unsigned log2_width = 1 + (unsigned)(test_rand(s) % 4);
+    for (unsigned l = 0; l < 32; l++)
+        switch (shape) {
+        case 0: r.addr[l] = base + step * l; break;
+        case 1:
+            r.addr[l] = base + (l & ((1u << log2_width) - 1)) * step +
+                        (l >> log2_width) * (test_rand(s) % 2 ? 4096 : 0 - 512ull);
+            break;
+        case 2: r.addr[l] = base + test_rand(s) % 65536; break;
+        default: r.addr[l] = last->addr[l] + step * 8; break;
+        }
+    if (shape == 1) /* one row step for the whole tile */
+        for (unsigned l = 0; l < 32; l++)
+            r.addr[l] = base + (l & ((1u << log2_width) - 1)) * step + (l >> log2_width) * 2052;
+    if (shape == 3) {
+        r.mask = last->mask & (test_rand(s) % 2 ? 0xffffffffu : (uint32_t)test_rand(s));
+        r.mask = r.mask ? r.mask : last->mask;
+        if (test_rand(s) % 2)
+            r.addr[test_rand(s) % 32] += test_rand(s) % 1000;
+    }
+    return r;
+}
+
+/* Records of every shape, each (warp, pc)'s history holding an affine, a
+ * tiled or a lane-by-lane record in turn: decoded exactly, whole and
+ * straight into the packed form alike. */
+Test(wst_codec, records_coded_against_every_shape_of_history_decode_exactly)
+{
+    enum { WARPS = 4, PCS = 3, N = 3000 };
+    static wst_record records[N];
+    wst_record *last[WARPS][PCS] = {{0}};
+    uint64_t s = 4242;
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t warp = (uint32_t)(test_rand(&s) % WARPS), pc = (uint32_t)(test_rand(&s) % PCS);
+        records[i] = random_shape(&s, last[warp][pc], warp, pc);
+        last[warp][pc] = &records[i];
+    }
+    encoded e = encode_records(records, N);
+    unsigned modes[8];
+    count_modes(&e, modes);
+    for (unsigned m = WST_MODE_STRIDE; m <= WST_MODE_TILED; m++)
+        cr_assert_gt(modes[m], N / 50, "mode %u: %u records", m, modes[m]);
+    check_decodes_exactly(&e, WARPS);
+    wst_record *out = calloc(N, sizeof *out);
+    cr_assert(decode_both_ways(&e, WARPS, out));
+    free(out);
+    wst_frame_layout_free(&e.layout);
+    wst_bytes_free(&e.raw);
 }
 
 Test(wst_codec, a_record_coded_against_a_missing_history_is_refused)
