@@ -110,40 +110,42 @@ static int list(cursor *c, size_t limit, element_fn element, void *ctx, size_t *
     return LITERAL(c, "]");
 }
 
-typedef struct pc_table {
-    wst_kernel *k;
+/* A table being read (a kernel's PCs, the trace's kernels): its array,
+ * count and capacity. */
+typedef struct table {
+    void **array;
+    uint32_t *count;
     size_t capacity;
-} pc_table;
+} table;
+
+/* Entry `index` of t, zeroed and counted (counted first: an entry that
+ * fails half-read is freed with the rest); NULL out of memory. */
+static void *table_entry(table *t, size_t index, size_t size)
+{
+    if (ws_grow(t->array, &t->capacity, index + 1, size) != 0)
+        return NULL;
+    void *entry = (char *)*t->array + index * size;
+    memset(entry, 0, size);
+    ++*t->count;
+    return entry;
+}
 
 static int pc_entry(cursor *c, void *ctx, size_t index)
 {
-    pc_table *t = ctx;
-    if (ws_grow((void **)&t->k->pcs, &t->capacity, index + 1, sizeof *t->k->pcs) != 0)
-        return 0;
-    wst_pc *pc = &t->k->pcs[index];
-    memset(pc, 0, sizeof *pc);
-    t->k->pc_count++; /* counted first: freed with the rest if it fails half-read */
-    return LITERAL(c, "{\"offset\":") && count(c, &pc->offset) && LITERAL(c, ",\"sass\":") &&
-           text_or_null(c, &pc->sass) && LITERAL(c, ",\"file\":") && text_or_null(c, &pc->file) &&
-           LITERAL(c, ",\"line\":") && count32(c, &pc->line) && LITERAL(c, "}");
+    wst_pc *pc = table_entry(ctx, index, sizeof *pc);
+    return pc && LITERAL(c, "{\"offset\":") && count(c, &pc->offset) &&
+           LITERAL(c, ",\"sass\":") && text_or_null(c, &pc->sass) && LITERAL(c, ",\"file\":") &&
+           text_or_null(c, &pc->file) && LITERAL(c, ",\"line\":") && count32(c, &pc->line) &&
+           LITERAL(c, "}");
 }
-
-typedef struct kernel_table {
-    wst_trace *trace;
-    size_t capacity;
-} kernel_table;
 
 static int kernel_entry(cursor *c, void *ctx, size_t index)
 {
-    kernel_table *t = ctx;
-    wst_trace *trace = t->trace;
-    if (ws_grow((void **)&trace->kernels, &t->capacity, index + 1, sizeof *trace->kernels) != 0)
+    wst_kernel *k = table_entry(ctx, index, sizeof *k);
+    if (!k)
         return 0;
-    wst_kernel *k = &trace->kernels[index];
-    memset(k, 0, sizeof *k);
-    trace->kernel_count++; /* counted first: freed with the rest if it fails half-read */
     ws_error ignored;
-    pc_table pcs = {k, 0};
+    table pcs = {(void **)&k->pcs, &k->pc_count, 0};
     size_t pc_count;
     if (!(LITERAL(c, "{\"name\":") && text_or_null(c, &k->name) && LITERAL(c, ",\"grid\":") &&
           dim3(c, &k->grid) && LITERAL(c, ",\"block\":") && dim3(c, &k->block) &&
@@ -193,7 +195,7 @@ static int document(cursor *c, unsigned version, wst_trace *trace)
 {
     uint64_t written;
     wst_origin *o = &trace->origin;
-    kernel_table kernels = {trace, 0};
+    table kernels = {(void **)&trace->kernels, &trace->kernel_count, 0};
     size_t kernel_count;
     if (!(LITERAL(c, "{\"format\":\"warpscope-trace\",\"version\":") && count(c, &written) &&
           written == version && LITERAL(c, ",\"origin\":{\"collector\":") &&
