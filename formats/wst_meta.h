@@ -28,7 +28,9 @@ int wst_meta_decode(const char *text, size_t len, unsigned version, wst_trace *t
 /* The same, the text read as it is decoded: its kernels one at a time,
  * strings of at most WST_MAX_STRING_BYTES (issue 42: a few KB of zstd
  * that expand to a name of 256 MiB, or to a million launches, cost
- * what they decode to, not four times their text). */
+ * what they decode to, not four times their text).  A text of at most
+ * 1 MiB in the writer's compact form is read whole and decoded without a
+ * JSON parser (wst_meta_compact.h), with the same result. */
 int wst_meta_decode_stream(json_stream_read_fn read, void *read_ctx, unsigned version,
                            wst_trace *trace, ws_error *err);
 

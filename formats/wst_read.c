@@ -216,7 +216,9 @@ static wst_decompressor *reader_decompressor(wst_reader *r)
 /* The metadata's text as it is decoded: version 2's is one zstd frame of
  * the JSON text, at most WST_MAX_METADATA_BYTES decompressed, inflated a
  * block at a time; version 1's is the text itself.  Only the stored
- * (compressed) bytes are held, never the whole text (issue 42). */
+ * (compressed) bytes are held, and of the text at most its first MiB
+ * (wst_meta_decode_stream: the compact reader's head), never the whole of
+ * a larger one (issue 42). */
 typedef struct metadata_source {
     const uint8_t *stored;
     size_t stored_bytes, at;
