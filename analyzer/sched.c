@@ -350,13 +350,6 @@ static inline uint32_t scheduler_of(const sched *s, uint32_t warp_slot)
 
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot) { return scheduler_of(s, warp_slot); }
 
-/* Scheduler t's active warp slots on sm, oldest first (age_count[t] of
- * them); NULL on an SM that has taken no CTA (sm_arrays). */
-static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
-{
-    return sm->by_age ? sm->by_age + (size_t)t * s->age_stride : NULL;
-}
-
 /* Loads a CTA into a free slot of sm and makes its warps issuable; an
  * `empty` one (no records: its threads exit at once) takes the slot and
  * retires the next cycle (timed, docs/metrics.md §12). */
@@ -410,7 +403,7 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_err
         sm->live[warp_slot] = (uint8_t)ws->active;
         if (ws->active) {
             sm->rank[warp_slot] = sm->age_count[t];
-            age_list(s, sm, t)[sm->age_count[t]++] = warp_slot;
+            sched_age_list(s, sm, t)[sm->age_count[t]++] = warp_slot;
             if (s->options.warp->arrived)
                 s->options.warp->arrived(s->order, sm_index, warp_slot);
         }
@@ -624,7 +617,7 @@ static int next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
 /* Scheduler t of sm as its warp order sees it. */
 warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t)
 {
-    return (warp_view){.sm = sm_index, .scheduler = t, .by_age = age_list(s, sm, t),
+    return (warp_view){.sm = sm_index, .scheduler = t, .by_age = sched_age_list(s, sm, t),
                        .live_count = sm->age_count[t], .live = sm->live,
                        .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm,
                        .next_load = next_load, .sched_sm = sm,
@@ -636,7 +629,7 @@ warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t
 static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
 {
     uint32_t t = scheduler_of(s, slot);
-    uint32_t *list = age_list(s, sm, t), n = sm->age_count[t];
+    uint32_t *list = sched_age_list(s, sm, t), n = sm->age_count[t];
     uint32_t at = 0;
     while (at < n && list[at] != slot)
         at++;

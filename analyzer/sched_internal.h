@@ -88,11 +88,19 @@ typedef struct sm_state {
      * the CTA slots for one due (sched_timed.c, retire_due). */
     uint64_t drain_at;
     uint64_t accounted[8]; /* per scheduler: cycles before this are counted */
+    /* Its schedulers' stalled cycles in the run's figures: scheduler t's,
+     * by cause, at stalls[t × STALL_CAUSES] (s->scheduler_stalls). */
+    uint64_t *stalls;
     uint8_t cause[8];      /* per scheduler: why it issued nothing, last it did not */
     /* Per scheduler: before quiet_until a look at its warps would find none
      * ready and the same stall cause, so it is not looked at (sched_timed.c,
      * issue_on_sm), and the SM with no warp ready sleeps until the least. */
     uint64_t quiet_until[8];
+    /* A look made ahead (sched_timed.c, wake_after_issue): at ahead_cycle
+     * the first look at scheduler ahead_scheduler finds its oldest warp
+     * that can issue at ahead_first in its age list (UINT64_MAX: none). */
+    uint64_t ahead_cycle;
+    uint32_t ahead_scheduler, ahead_first;
     /* Per scheduler: its live warps with a gap instruction next; while the
      * LD/ST unit is held and there are none, no warp of it can issue. */
     uint32_t gap_warps[8];
@@ -163,8 +171,18 @@ struct sched {
     int last_returns_data, last_warp_done;
     timed_kernel kernel_stats; /* the kernel running or just ended */
     uint64_t *scheduler_stalls; /* [sms × schedulers × STALL_CAUSES], the whole run */
+    /* Their sums by cause when the kernel began: its own are what they
+     * have grown by when it ends (sched_timed.c, kernel_stalls). */
+    uint64_t stalls_before[STALL_CAUSES];
 };
 
+
+/* Scheduler t's live warp slots on sm, oldest first (age_count[t] of
+ * them); NULL on an SM that has taken no CTA (sched.c, sm_arrays). */
+static inline uint32_t *sched_age_list(const sched *s, const sm_state *sm, uint32_t t)
+{
+    return sm->by_age ? sm->by_age + (size_t)t * s->age_stride : NULL;
+}
 
 /* sched.c's pieces that the timed issue model shares. */
 int sched_push(sched *s, sched_event e, ws_error *err);
