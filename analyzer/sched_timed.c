@@ -124,9 +124,12 @@ static void prepare_head(sm_state *sm, uint32_t slot, uint32_t scheduler)
 {
     const warp_state *w = &sm->warps[slot];
     timed_warp *t = &sm->timed[slot];
-    const packed_cta *view = sm->ctas[w->cta_slot].view;
-    /* Untimed: no gap, and it waits for every load (blocking loads). */
-    packed_timing head = packed_cta_timing(view, w->next);
+    /* Untimed: no gap, and it waits for every load (blocking loads).  A
+     * warp keeps a history exactly when its CTA's records carry timing
+     * (sched_timed_dispatched), so one that does not reads none. */
+    packed_timing head = t->keeps_history
+                             ? packed_cta_timing(sm->ctas[w->cta_slot].view, w->next)
+                             : (packed_timing){0};
     uint64_t back = t->all_loads;
     if (head.has_waits) {
         /* Bit i names the (i + 1)-th most recent load; bit 31 also every
@@ -605,12 +608,10 @@ static uint32_t next_due_sm(sched *s)
 /* The pass has visited SM i, which sleeps until `wake`, and goes on. */
 static void visited(sched *s, uint32_t i, uint64_t wake)
 {
-    uint32_t start, end;
-    block_bounds(s, i / SCHED_WAKE_BLOCK, &start, &end);
     if (wake < s->block_least)
         s->block_least = wake;
     s->pos_sm = i + 1;
-    if (i + 1 == end)
+    if ((i + 1) % SCHED_WAKE_BLOCK == 0 || i + 1 == s->config.sms) /* its block's last SM */
         close_block(s, i / SCHED_WAKE_BLOCK);
 }
 
