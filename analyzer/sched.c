@@ -602,8 +602,7 @@ static int admit_recorded(sched *s, uint64_t earliest, int any_resident, ws_erro
 
 static int warp_ready(const warp_state *w) { return w->active; }
 
-/* warp_view.next_load: the live slot's next record. */
-static int next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
+int sched_next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
 {
     const sm_state *sm = sched_sm;
     const warp_state *w = &sm->warps[slot];
@@ -614,16 +613,6 @@ static int next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
     return packed_kind(q) == WST_LOAD && packed_space(q) == WST_GLOBAL;
 }
 
-/* Scheduler t of sm as its warp order sees it. */
-warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t)
-{
-    return (warp_view){.sm = sm_index, .scheduler = t, .by_age = sched_age_list(s, sm, t),
-                       .live_count = sm->age_count[t], .live = sm->live,
-                       .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm,
-                       .next_load = next_load, .sched_sm = sm,
-                       .timing = s->timed ? sm->head : NULL, .cycle = s->cycle,
-                       .ldst_open = sm->ldst_open};
-}
 
 /* A finished warp leaves its scheduler's age list. */
 static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)

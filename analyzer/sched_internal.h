@@ -188,7 +188,20 @@ static inline uint32_t *sched_age_list(const sched *s, const sm_state *sm, uint3
 int sched_push(sched *s, sched_event e, ws_error *err);
 int sched_fill(sched *s, int64_t only_sm, ws_error *err);
 int sched_retire_slot(sched *s, uint32_t sm, uint32_t slot, ws_error *err);
-warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t);
+/* warp_view.next_load: the live slot's next record. */
+int sched_next_load(const void *sched_sm, uint32_t slot, uint32_t *pc);
+/* Scheduler t of sm as its warp order sees it.  Inline: the timed
+ * scheduler builds one for every pick. */
+static inline warp_view sched_view(const sched *s, const sm_state *sm, uint32_t sm_index,
+                                   uint32_t t)
+{
+    return (warp_view){.sm = sm_index, .scheduler = t, .by_age = sched_age_list(s, sm, t),
+                       .live_count = sm->age_count[t], .live = sm->live,
+                       .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm,
+                       .next_load = sched_next_load, .sched_sm = sm,
+                       .timing = s->timed ? sm->head : NULL, .cycle = s->cycle,
+                       .ldst_open = sm->ldst_open};
+}
 /* `scheduler` is the slot's (sched_scheduler_of), which the callers know. */
 void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler, sched_event *e);
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot);
