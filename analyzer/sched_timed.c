@@ -199,7 +199,7 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     sm->ldst_next = sm->ldst_next == s->config.timing.ldst_queue ? 0 : sm->ldst_next + 1;
     sm->ldst_issued++;
     sm->ldst_open = ldst_open_of(s, sm);
-    sm->head[s->last_slot].ready_at = s->cycle + 1;
+    /* Its head's ready_at is already the next cycle (issue_on_sm). */
     if (!s->last_warp_done) {
         prepare_head(sm, s->last_slot, s->last_scheduler);
         return;
