@@ -101,6 +101,13 @@ typedef struct sm_state {
      * that can issue at ahead_first in its age list (UINT64_MAX: none). */
     uint64_t ahead_cycle;
     uint32_t ahead_scheduler, ahead_first;
+    /* Per scheduler: its `waiting` oldest warps wait until waiting_until
+     * at least (set by its last look with the LD/ST unit open).  Only a
+     * warp that can issue changes its place or its ready_at, and while
+     * they all wait that one is younger, so until then a look starts
+     * after them (sched_timed.c, look_at_warps). */
+    uint32_t waiting[8];
+    uint64_t waiting_until[8];
     /* Per scheduler: its live warps with a gap instruction next; while the
      * LD/ST unit is held and there are none, no warp of it can issue. */
     uint32_t gap_warps[8];

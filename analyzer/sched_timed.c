@@ -107,6 +107,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
             sm->cause[t] = STALL_NO_WARP;
             sm->quiet_until[t] = 0;
             sm->gap_warps[t] = 0;
+            sm->waiting_until[t] = 0;
         }
     }
     s->kernel_stats = (timed_kernel){.start_cycle = s->cycle, .end_cycle = s->cycle};
@@ -367,8 +368,7 @@ static scheduler_look held_look(const warp_timing *head, const uint32_t *by_age,
  * can, and with no warp of the scheduler in a gap (gap_warps) none can.
  * When none can, the rest of a scheduler_look is for a scheduler that
  * waits. */
-static scheduler_look look_at_warps(const sched *s, const sm_state *sm, uint32_t t,
-                                    uint64_t cycle)
+static scheduler_look look_at_warps(const sched *s, sm_state *sm, uint32_t t, uint64_t cycle)
 {
     const uint64_t open = sm->ldst_open;
     const warp_timing *head = sm->head;
@@ -377,8 +377,14 @@ static scheduler_look look_at_warps(const sched *s, const sm_state *sm, uint32_t
     uint32_t k = 0;
     if (open <= cycle) {
         uint64_t later = UINT64_MAX;
+        if (sm->waiting_until[t] > cycle) { /* the oldest ones still wait */
+            k = sm->waiting[t];
+            later = sm->waiting_until[t];
+        }
         for (; k < n && head[by_age[k]].ready_at > cycle; k++)
             later = head[by_age[k]].ready_at < later ? head[by_age[k]].ready_at : later;
+        sm->waiting[t] = k;
+        sm->waiting_until[t] = later;
         if (k == n) /* all wait for their ready_at, none for the unit */
             return (scheduler_look){.ready = 0, .quiet_until = later};
     } else {
