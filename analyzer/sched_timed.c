@@ -368,7 +368,8 @@ static scheduler_look held_look(const warp_timing *head, const uint32_t *by_age,
  * can, and with no warp of the scheduler in a gap (gap_warps) none can.
  * When none can, the rest of a scheduler_look is for a scheduler that
  * waits. */
-static scheduler_look look_at_warps(const sched *s, sm_state *sm, uint32_t t, uint64_t cycle)
+static inline __attribute__((always_inline)) scheduler_look
+look_at_warps(const sched *s, sm_state *sm, uint32_t t, uint64_t cycle)
 {
     const uint64_t open = sm->ldst_open;
     const warp_timing *head = sm->head;
