@@ -121,7 +121,8 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
  * the cycle its loads are back (the ones it names, or all of them).  The
  * gap waits too: the instruction that uses a load may be anywhere in it
  * (docs/metrics.md §12). */
-static void prepare_head(sm_state *sm, uint32_t slot, uint32_t scheduler)
+static inline __attribute__((always_inline)) void prepare_head(sm_state *sm, uint32_t slot,
+                                                               uint32_t scheduler)
 {
     const warp_state *w = &sm->warps[slot];
     timed_warp *t = &sm->timed[slot];
