@@ -614,8 +614,7 @@ int sched_next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
 }
 
 
-/* A finished warp leaves its scheduler's age list. */
-static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
+void sched_retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
 {
     uint32_t t = scheduler_of(s, slot);
     uint32_t *list = sched_age_list(s, sm, t), n = sm->age_count[t];
@@ -630,41 +629,6 @@ static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
         sm->rank[list[k]] = k;
 }
 
-/* Issues the chosen warp's next record as an event. */
-void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler, sched_event *e)
-{
-    sm_state *sm = &s->sms[sm_index];
-    warp_state *w = &sm->warps[slot];
-    cta_state *c = &sm->ctas[w->cta_slot];
-    uint32_t rank = sm->rank[slot]; /* its GTO priority (S4 §4.2) */
-    const warp_order_ops *order = s->options.warp;
-    *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
-                       .warp_slot = slot, .scheduler = scheduler, .age_rank = rank,
-                       .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
-                       .warp_id = w->id, .step = s->timed ? s->cycle : sm->steps++,
-                       .record = &s->issued};
-    /* An affine record's lanes stay unwritten (sched_event.affine). */
-    e->affine = packed_cta_expand_head(c->view, w->next, c->cta, &s->issued);
-    e->stride = c->view->records[w->next].stride;
-    /* This SM issues again only after every other SM has: fetch the warp's
-     * next record now, so it is in cache by then. */
-    __builtin_prefetch(&c->view->records[w->next + 1]);
-    if (++w->next == w->end) {
-        w->active = 0;
-        sm->live[slot] = 0;
-        if (order->left)
-            order->left(s->order, sm_index, e->scheduler, slot);
-        sm->live_warps--;
-        retire_warp_from_age_list(s, sm, slot);
-        if (--c->warps_left == 0 && s->timed) {
-            c->draining = 1; /* it retires when its last load is back (sched_timed.c) */
-        } else if (c->warps_left == 0) {
-            s->retire_pending = 1; /* at the next call: the record must stay valid */
-            s->retire_sm = sm_index;
-            s->retire_slot = w->cta_slot;
-        }
-    }
-}
 
 static int issue_recorded(sched *s, sched_event *e, ws_error *err)
 {
