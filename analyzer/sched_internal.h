@@ -179,7 +179,7 @@ struct sched {
     timed_kernel kernel_stats; /* the kernel running or just ended */
     uint64_t *scheduler_stalls; /* [sms × schedulers × STALL_CAUSES], the whole run */
     /* Their sums by cause when the kernel began: its own are what they
-     * have grown by when it ends (sched_timed.c, kernel_stalls). */
+     * have grown by when it ends (sched_timed.c, sched_timed_next). */
     uint64_t stalls_before[STALL_CAUSES];
 };
 

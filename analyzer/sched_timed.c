@@ -363,12 +363,14 @@ static scheduler_look held_look(const warp_timing *head, const uint32_t *by_age,
  * position (first_ready) goes to the order's view: which one issues is
  * the order's to find, from there on, so the warps before it are read
  * once, not once by the look and again by the order.  The look reads the
- * age list itself, so a look that finds none costs no view.  With the LD/ST unit open a warp can issue
- * once its ready_at has come (the warps passed on the way give the soonest
- * ready_at, in case none can); with the unit held only a gap instruction
- * can, and with no warp of the scheduler in a gap (gap_warps) none can.
- * When none can, the rest of a scheduler_look is for a scheduler that
- * waits. */
+ * age list itself, so a look that finds none costs no view.  With the
+ * LD/ST unit open a warp can issue once its ready_at has come (the warps
+ * passed on the way give the soonest ready_at, in case none can; the
+ * oldest ones known to wait, sm->waiting, are passed over); with the unit
+ * held only a gap instruction can, and with no warp of the scheduler in a
+ * gap (gap_warps) none can.  When none can, the rest of a scheduler_look
+ * is for a scheduler that waits.  Inline: the visit and the look-ahead
+ * make one for nearly every issue, and its result stays in registers. */
 static inline __attribute__((always_inline)) scheduler_look
 look_at_warps(const sched *s, sm_state *sm, uint32_t t, uint64_t cycle)
 {
@@ -447,7 +449,8 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
             continue;
         scheduler_look look;
         if (cycle == sm->ahead_cycle && t == sm->ahead_scheduler) { /* made ahead */
-            look = (scheduler_look){.ready = 1, .first_ready = sm->ahead_first, .quiet_until = cycle};
+            look = (scheduler_look){.ready = 1, .first_ready = sm->ahead_first,
+                                    .quiet_until = cycle};
             sm->ahead_cycle = UINT64_MAX; /* the first look only: an issue changes the SM */
         } else {
             look = look_at_warps(s, sm, t, cycle);
