@@ -350,13 +350,6 @@ static inline uint32_t scheduler_of(const sched *s, uint32_t warp_slot)
 
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot) { return scheduler_of(s, warp_slot); }
 
-/* Scheduler t's active warp slots on sm, oldest first (age_count[t] of
- * them); NULL on an SM that has taken no CTA (sm_arrays). */
-static inline uint32_t *age_list(const sched *s, sm_state *sm, uint32_t t)
-{
-    return sm->by_age ? sm->by_age + (size_t)t * s->age_stride : NULL;
-}
-
 /* Loads a CTA into a free slot of sm and makes its warps issuable; an
  * `empty` one (no records: its threads exit at once) takes the slot and
  * retires the next cycle (timed, docs/metrics.md §12). */
@@ -410,7 +403,7 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_err
         sm->live[warp_slot] = (uint8_t)ws->active;
         if (ws->active) {
             sm->rank[warp_slot] = sm->age_count[t];
-            age_list(s, sm, t)[sm->age_count[t]++] = warp_slot;
+            sched_age_list(s, sm, t)[sm->age_count[t]++] = warp_slot;
             if (s->options.warp->arrived)
                 s->options.warp->arrived(s->order, sm_index, warp_slot);
         }
@@ -609,8 +602,7 @@ static int admit_recorded(sched *s, uint64_t earliest, int any_resident, ws_erro
 
 static int warp_ready(const warp_state *w) { return w->active; }
 
-/* warp_view.next_load: the live slot's next record. */
-static int next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
+int sched_next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
 {
     const sm_state *sm = sched_sm;
     const warp_state *w = &sm->warps[slot];
@@ -621,22 +613,11 @@ static int next_load(const void *sched_sm, uint32_t slot, uint32_t *pc)
     return packed_kind(q) == WST_LOAD && packed_space(q) == WST_GLOBAL;
 }
 
-/* Scheduler t of sm as its warp order sees it. */
-warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t)
-{
-    return (warp_view){.sm = sm_index, .scheduler = t, .by_age = age_list(s, sm, t),
-                       .live_count = sm->age_count[t], .live = sm->live,
-                       .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm,
-                       .next_load = next_load, .sched_sm = sm,
-                       .timing = s->timed ? sm->head : NULL, .cycle = s->cycle,
-                       .ldst_open = sm->ldst_open};
-}
 
-/* A finished warp leaves its scheduler's age list. */
-static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
+void sched_retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
 {
     uint32_t t = scheduler_of(s, slot);
-    uint32_t *list = age_list(s, sm, t), n = sm->age_count[t];
+    uint32_t *list = sched_age_list(s, sm, t), n = sm->age_count[t];
     uint32_t at = 0;
     while (at < n && list[at] != slot)
         at++;
@@ -648,41 +629,6 @@ static void retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot)
         sm->rank[list[k]] = k;
 }
 
-/* Issues the chosen warp's next record as an event. */
-void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler, sched_event *e)
-{
-    sm_state *sm = &s->sms[sm_index];
-    warp_state *w = &sm->warps[slot];
-    cta_state *c = &sm->ctas[w->cta_slot];
-    uint32_t rank = sm->rank[slot]; /* its GTO priority (S4 §4.2) */
-    const warp_order_ops *order = s->options.warp;
-    *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
-                       .warp_slot = slot, .scheduler = scheduler, .age_rank = rank,
-                       .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
-                       .warp_id = w->id, .step = s->timed ? s->cycle : sm->steps++,
-                       .record = &s->issued};
-    /* An affine record's lanes stay unwritten (sched_event.affine). */
-    e->affine = packed_cta_expand_head(c->view, w->next, c->cta, &s->issued);
-    e->stride = c->view->records[w->next].stride;
-    /* This SM issues again only after every other SM has: fetch the warp's
-     * next record now, so it is in cache by then. */
-    __builtin_prefetch(&c->view->records[w->next + 1]);
-    if (++w->next == w->end) {
-        w->active = 0;
-        sm->live[slot] = 0;
-        if (order->left)
-            order->left(s->order, sm_index, e->scheduler, slot);
-        sm->live_warps--;
-        retire_warp_from_age_list(s, sm, slot);
-        if (--c->warps_left == 0 && s->timed) {
-            c->draining = 1; /* it retires when its last load is back (sched_timed.c) */
-        } else if (c->warps_left == 0) {
-            s->retire_pending = 1; /* at the next call: the record must stay valid */
-            s->retire_sm = sm_index;
-            s->retire_slot = w->cta_slot;
-        }
-    }
-}
 
 static int issue_recorded(sched *s, sched_event *e, ws_error *err)
 {

@@ -88,11 +88,26 @@ typedef struct sm_state {
      * the CTA slots for one due (sched_timed.c, retire_due). */
     uint64_t drain_at;
     uint64_t accounted[8]; /* per scheduler: cycles before this are counted */
+    /* Its schedulers' stalled cycles in the run's figures: scheduler t's,
+     * by cause, at stalls[t × STALL_CAUSES] (s->scheduler_stalls). */
+    uint64_t *stalls;
     uint8_t cause[8];      /* per scheduler: why it issued nothing, last it did not */
     /* Per scheduler: before quiet_until a look at its warps would find none
      * ready and the same stall cause, so it is not looked at (sched_timed.c,
      * issue_on_sm), and the SM with no warp ready sleeps until the least. */
     uint64_t quiet_until[8];
+    /* A look made ahead (sched_timed.c, wake_after_issue): at ahead_cycle
+     * the first look at scheduler ahead_scheduler finds its oldest warp
+     * that can issue at ahead_first in its age list (UINT64_MAX: none). */
+    uint64_t ahead_cycle;
+    uint32_t ahead_scheduler, ahead_first;
+    /* Per scheduler: its `waiting` oldest warps wait until waiting_until
+     * at least (set by its last look with the LD/ST unit open).  Only a
+     * warp that can issue changes its place or its ready_at, and while
+     * they all wait that one is younger, so until then a look starts
+     * after them (sched_timed.c, look_at_warps). */
+    uint32_t waiting[8];
+    uint64_t waiting_until[8];
     /* Per scheduler: its live warps with a gap instruction next; while the
      * LD/ST unit is held and there are none, no warp of it can issue. */
     uint32_t gap_warps[8];
@@ -163,16 +178,77 @@ struct sched {
     int last_returns_data, last_warp_done;
     timed_kernel kernel_stats; /* the kernel running or just ended */
     uint64_t *scheduler_stalls; /* [sms × schedulers × STALL_CAUSES], the whole run */
+    /* Their sums by cause when the kernel began: its own are what they
+     * have grown by when it ends (sched_timed.c, sched_timed_next). */
+    uint64_t stalls_before[STALL_CAUSES];
 };
 
+
+/* Scheduler t's live warp slots on sm, oldest first (age_count[t] of
+ * them); NULL on an SM that has taken no CTA (sched.c, sm_arrays). */
+static inline uint32_t *sched_age_list(const sched *s, const sm_state *sm, uint32_t t)
+{
+    return sm->by_age ? sm->by_age + (size_t)t * s->age_stride : NULL;
+}
 
 /* sched.c's pieces that the timed issue model shares. */
 int sched_push(sched *s, sched_event e, ws_error *err);
 int sched_fill(sched *s, int64_t only_sm, ws_error *err);
 int sched_retire_slot(sched *s, uint32_t sm, uint32_t slot, ws_error *err);
-warp_view sched_view(const sched *s, sm_state *sm, uint32_t sm_index, uint32_t t);
-/* `scheduler` is the slot's (sched_scheduler_of), which the callers know. */
-void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler, sched_event *e);
+/* warp_view.next_load: the live slot's next record. */
+int sched_next_load(const void *sched_sm, uint32_t slot, uint32_t *pc);
+/* Scheduler t of sm as its warp order sees it.  Inline: the timed
+ * scheduler builds one for every pick. */
+static inline warp_view sched_view(const sched *s, const sm_state *sm, uint32_t sm_index,
+                                   uint32_t t)
+{
+    return (warp_view){.sm = sm_index, .scheduler = t, .by_age = sched_age_list(s, sm, t),
+                       .live_count = sm->age_count[t], .live = sm->live,
+                       .slot_count = s->warp_slots, .schedulers = s->config.schedulers_per_sm,
+                       .next_load = sched_next_load, .sched_sm = sm,
+                       .timing = s->timed ? sm->head : NULL, .cycle = s->cycle,
+                       .ldst_open = sm->ldst_open};
+}
+/* A finished warp leaves its scheduler's age list. */
+void sched_retire_warp_from_age_list(sched *s, sm_state *sm, uint32_t slot);
+/* Issues the chosen warp's next record as an event.  `scheduler` is the
+ * slot's (sched_scheduler_of), which the callers know.  Inline: the timed
+ * scheduler issues through it every record. */
+static inline void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint32_t scheduler,
+                               sched_event *e)
+{
+    sm_state *sm = &s->sms[sm_index];
+    warp_state *w = &sm->warps[slot];
+    cta_state *c = &sm->ctas[w->cta_slot];
+    uint32_t rank = sm->rank[slot]; /* its GTO priority (S4 §4.2) */
+    const warp_order_ops *order = s->options.warp;
+    *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
+                       .warp_slot = slot, .scheduler = scheduler, .age_rank = rank,
+                       .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
+                       .warp_id = w->id, .step = s->timed ? s->cycle : sm->steps++,
+                       .record = &s->issued};
+    /* An affine record's lanes stay unwritten (sched_event.affine). */
+    e->affine = packed_cta_expand_head(c->view, w->next, c->cta, &s->issued);
+    e->stride = c->view->records[w->next].stride;
+    /* This SM issues again only after every other SM has: fetch the warp's
+     * next record now, so it is in cache by then. */
+    __builtin_prefetch(&c->view->records[w->next + 1]);
+    if (++w->next == w->end) {
+        w->active = 0;
+        sm->live[slot] = 0;
+        if (order->left)
+            order->left(s->order, sm_index, e->scheduler, slot);
+        sm->live_warps--;
+        sched_retire_warp_from_age_list(s, sm, slot);
+        if (--c->warps_left == 0 && s->timed) {
+            c->draining = 1; /* it retires when its last load is back (sched_timed.c) */
+        } else if (c->warps_left == 0) {
+            s->retire_pending = 1; /* at the next call: the record must stay valid */
+            s->retire_sm = sm_index;
+            s->retire_slot = w->cta_slot;
+        }
+    }
+}
 uint32_t sched_scheduler_of(const sched *s, uint32_t warp_slot);
 
 /* sched_timed.c */

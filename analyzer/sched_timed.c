@@ -69,6 +69,16 @@ int sched_timed_grow_sm(sm_state *sm, uint32_t slots, ws_error *err)
     return head && timed ? 0 : ws_fail(err, "out of memory");
 }
 
+/* The run's stalled scheduler-cycles so far, by cause. */
+static void stall_sums(const sched *s, uint64_t sums[STALL_CAUSES])
+{
+    size_t n = (size_t)s->config.sms * s->config.schedulers_per_sm;
+    memset(sums, 0, STALL_CAUSES * sizeof *sums);
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t c = 0; c < STALL_CAUSES; c++)
+            sums[c] += s->scheduler_stalls[i * STALL_CAUSES + c];
+}
+
 int sched_timed_begin_kernel(sched *s, ws_error *err)
 {
     uint32_t schedulers = s->config.schedulers_per_sm;
@@ -82,6 +92,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         return ws_fail(err, "out of memory");
     for (uint32_t b = 0; b < blocks; b++)
         s->block_wakes[b] = s->cycle;
+    stall_sums(s, s->stalls_before);
     for (uint32_t i = 0; i < s->config.sms; i++) {
         sm_state *sm = &s->sms[i];
         sm->ldst_free = s->wakes[i] = s->cycle;
@@ -89,11 +100,14 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
         sm->ldst_next = 0;
         sm->ldst_open = ldst_open_of(s, sm);
         sm->drain_at = UINT64_MAX;
+        sm->ahead_cycle = UINT64_MAX;
+        sm->stalls = s->scheduler_stalls + (size_t)i * schedulers * STALL_CAUSES;
         for (uint32_t t = 0; t < schedulers; t++) {
             sm->accounted[t] = s->cycle;
             sm->cause[t] = STALL_NO_WARP;
             sm->quiet_until[t] = 0;
             sm->gap_warps[t] = 0;
+            sm->waiting_until[t] = 0;
         }
     }
     s->kernel_stats = (timed_kernel){.start_cycle = s->cycle, .end_cycle = s->cycle};
@@ -107,13 +121,17 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
  * the cycle its loads are back (the ones it names, or all of them).  The
  * gap waits too: the instruction that uses a load may be anywhere in it
  * (docs/metrics.md §12). */
-static void prepare_head(sm_state *sm, uint32_t slot, uint32_t scheduler)
+static inline __attribute__((always_inline)) void prepare_head(sm_state *sm, uint32_t slot,
+                                                               uint32_t scheduler)
 {
     const warp_state *w = &sm->warps[slot];
     timed_warp *t = &sm->timed[slot];
-    const packed_cta *view = sm->ctas[w->cta_slot].view;
-    /* Untimed: no gap, and it waits for every load (blocking loads). */
-    packed_timing head = packed_cta_timing(view, w->next);
+    /* Untimed: no gap, and it waits for every load (blocking loads).  A
+     * warp keeps a history exactly when its CTA's records carry timing
+     * (sched_timed_dispatched), so one that does not reads none. */
+    packed_timing head = t->keeps_history
+                             ? packed_cta_timing(sm->ctas[w->cta_slot].view, w->next)
+                             : (packed_timing){0};
     uint64_t back = t->all_loads;
     if (head.has_waits) {
         /* Bit i names the (i + 1)-th most recent load; bit 31 also every
@@ -154,6 +172,7 @@ int sched_timed_dispatched(sched *s, uint32_t sm_index, uint32_t first_slot, uin
         s->wakes[sm_index] = s->block_wakes[sm_index / SCHED_WAKE_BLOCK] = s->least_wake =
             s->cycle;
     memset(sm->quiet_until, 0, sizeof sm->quiet_until); /* new warps: look again */
+    sm->ahead_cycle = UINT64_MAX;
     return 0;
 }
 
@@ -182,7 +201,7 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     sm->ldst_next = sm->ldst_next == s->config.timing.ldst_queue ? 0 : sm->ldst_next + 1;
     sm->ldst_issued++;
     sm->ldst_open = ldst_open_of(s, sm);
-    sm->head[s->last_slot].ready_at = s->cycle + 1;
+    /* Its head's ready_at is already the next cycle (issue_on_sm). */
     if (!s->last_warp_done) {
         prepare_head(sm, s->last_slot, s->last_scheduler);
         return;
@@ -210,43 +229,43 @@ static int can_issue(const sched *s, const sm_state *sm, uint32_t slot, uint64_t
 }
 
 /* Adds `cycles` (which may wrap to take some back) to scheduler t's
- * current cause, in the kernel's figures and the run's. */
-static void charge(sched *s, const sm_state *sm, uint32_t sm_index, uint32_t t, uint64_t cycles)
+ * current cause, in the run's figures; the kernel's are summed from them
+ * when it ends (kernel_over's branch of sched_timed_next), not charged
+ * twice. */
+static void charge(const sm_state *sm, uint32_t t, uint64_t cycles)
 {
-    s->kernel_stats.stalls[sm->cause[t]] += cycles;
-    s->scheduler_stalls[((size_t)sm_index * s->config.schedulers_per_sm + t) * STALL_CAUSES +
-                        sm->cause[t]] += cycles;
+    sm->stalls[t * STALL_CAUSES + sm->cause[t]] += cycles;
 }
 
 /* Charges scheduler t's cycles before `upto` that were not yet counted to
  * the cause that held through them. */
-static void account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t, uint64_t upto)
+static void account(sm_state *sm, uint32_t t, uint64_t upto)
 {
     if (upto <= sm->accounted[t])
         return;
-    charge(s, sm, sm_index, t, upto - sm->accounted[t]);
+    charge(sm, t, upto - sm->accounted[t]);
     sm->accounted[t] = upto;
 }
 
 /* The kernel's cycles are [start, end): a scheduler visited at `end`, the
  * cycle its last CTA retired, charged that cycle as idle (it had nothing
  * to issue, or the kernel would not be over), and gives it back. */
-static void close_account(sched *s, sm_state *sm, uint32_t sm_index, uint32_t t, uint64_t end)
+static void close_account(sm_state *sm, uint32_t t, uint64_t end)
 {
     if (sm->accounted[t] > end) {
-        charge(s, sm, sm_index, t, end - sm->accounted[t]); /* unsigned: takes them back */
+        charge(sm, t, end - sm->accounted[t]); /* unsigned: takes them back */
         sm->accounted[t] = end;
     }
-    account(s, sm, sm_index, t, end);
+    account(sm, t, end);
 }
 
 /* `wake`, or sooner if a draining CTA's last load is back before it (it
- * retires then), and never before the next cycle. */
-static uint64_t wake_no_later(const sched *s, const sm_state *sm, uint64_t wake)
+ * retires then), and never before the cycle after `now`, the visit's. */
+static uint64_t wake_no_later(const sm_state *sm, uint64_t wake, uint64_t now)
 {
     if (sm->drain_at < wake)
         wake = sm->drain_at;
-    return wake > s->cycle ? wake : s->cycle + 1;
+    return wake > now ? wake : now + 1;
 }
 
 /* The first cycle after this one at which anything on the SM can change.
@@ -281,7 +300,7 @@ static uint64_t next_wake(const sched *s, const sm_state *sm)
         if (sm->live[slot] && h->gap_left == 0 && h->ready_at > s->cycle && h->ready_at < wake)
             wake = h->ready_at;
     }
-    return wake_no_later(s, sm, wake);
+    return wake_no_later(sm, wake, s->cycle);
 }
 
 /* A CTA of the SM whose last load is back retires (its events queued, a
@@ -307,6 +326,7 @@ static int retire_due(sched *s, uint32_t sm_index, ws_error *err)
 /* What a look at one scheduler's live warps finds (look_at_warps). */
 typedef struct scheduler_look {
     int ready;    /* a warp can issue now */
+    uint32_t first_ready; /* then: the oldest one's position in the age list */
     int pipeline; /* a warp's record waits only for the LD/ST unit */
     /* When none is ready: the first cycle at which a look could find one
      * ready or another cause (a warp's ready_at passing turns a memory
@@ -338,40 +358,67 @@ static scheduler_look held_look(const warp_timing *head, const uint32_t *by_age,
                             .quiet_until = held_by_ldst && open < later ? open : later};
 }
 
-/* The look at scheduler v's live warps: can one of them issue now
- * (warp_view_ready's rule)?  The oldest that can ends the look, and the
- * view says where (first_ready): which one issues is the order's to find,
- * from there on, so the warps before it are read once, not once by the
- * look and again by the order.  With the LD/ST unit open a warp can issue
- * once its ready_at has come (the warps passed on the way give the soonest
- * ready_at, in case none can); with the unit held only a gap instruction
- * can, and with no warp of the scheduler in a gap (gap_warps) none can.
- * When none can, the rest of a scheduler_look is for a scheduler that
- * waits. */
-static scheduler_look look_at_warps(const sched *s, const sm_state *sm, warp_view *v)
+/* The look at scheduler t's live warps at `cycle`: can one of them issue
+ * (warp_view_ready's rule)?  The oldest that can ends the look, and its
+ * position (first_ready) goes to the order's view: which one issues is
+ * the order's to find, from there on, so the warps before it are read
+ * once, not once by the look and again by the order.  The look reads the
+ * age list itself, so a look that finds none costs no view.  With the
+ * LD/ST unit open a warp can issue once its ready_at has come (the warps
+ * passed on the way give the soonest ready_at, in case none can; the
+ * oldest ones known to wait, sm->waiting, are passed over); with the unit
+ * held only a gap instruction can, and with no warp of the scheduler in a
+ * gap (gap_warps) none can.  When none can, the rest of a scheduler_look
+ * is for a scheduler that waits.  Inline: the visit and the look-ahead
+ * make one for nearly every issue, and its result stays in registers. */
+static inline __attribute__((always_inline)) scheduler_look
+look_at_warps(const sched *s, sm_state *sm, uint32_t t, uint64_t cycle)
 {
-    const uint64_t cycle = s->cycle, open = sm->ldst_open;
+    const uint64_t open = sm->ldst_open;
     const warp_timing *head = sm->head;
-    const uint32_t *by_age = v->by_age;
-    const uint32_t n = v->live_count;
+    const uint32_t *by_age = sched_age_list(s, sm, t);
+    const uint32_t n = sm->age_count[t];
     uint32_t k = 0;
     if (open <= cycle) {
         uint64_t later = UINT64_MAX;
+        if (sm->waiting_until[t] > cycle) { /* the oldest ones still wait */
+            k = sm->waiting[t];
+            later = sm->waiting_until[t];
+        }
         for (; k < n && head[by_age[k]].ready_at > cycle; k++)
             later = head[by_age[k]].ready_at < later ? head[by_age[k]].ready_at : later;
+        sm->waiting[t] = k;
+        sm->waiting_until[t] = later;
         if (k == n) /* all wait for their ready_at, none for the unit */
             return (scheduler_look){.ready = 0, .quiet_until = later};
     } else {
-        if (sm->gap_warps[v->scheduler] == 0) /* only a gap instruction could issue */
+        if (sm->gap_warps[t] == 0) /* only a gap instruction could issue */
             k = n;
         for (; k < n && !(head[by_age[k]].ready_at <= cycle && head[by_age[k]].gap_left != 0); k++)
             ;
         if (k == n)
             return held_look(head, by_age, n, cycle, open);
     }
-    v->first_ready_of = by_age;
-    v->first_ready = k;
-    return (scheduler_look){.ready = 1, .quiet_until = cycle};
+    return (scheduler_look){.ready = 1, .first_ready = k, .quiet_until = cycle};
+}
+
+/* Why scheduler t issued nothing when its look found no warp that can
+ * issue (timed_stats.h's order): no warp, a warp waiting only for the
+ * LD/ST unit, or every warp waiting for its loads.  (A ready warp the
+ * order held back is STALL_THROTTLED.) */
+static uint8_t waiting_cause(const sm_state *sm, uint32_t t, const scheduler_look *look)
+{
+    return sm->age_count[t] == 0 ? STALL_NO_WARP : look->pipeline ? STALL_PIPELINE : STALL_MEMORY;
+}
+
+/* Scheduler t issued nothing at `cycle`, a round-0 look: its cycles not
+ * yet counted go to the cause that held through them, and this one to
+ * `cause`. */
+static void charge_idle(sm_state *sm, uint32_t t, uint64_t cycle, uint8_t cause)
+{
+    account(sm, t, cycle);
+    sm->cause[t] = cause;
+    account(sm, t, cycle + 1);
 }
 
 /* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
@@ -400,30 +447,35 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
          * when it is next looked at (account) or the kernel ends. */
         if (sm->quiet_until[t] > cycle)
             continue;
-        warp_view v = sched_view(s, sm, sm_index, t);
-        scheduler_look look = look_at_warps(s, sm, &v);
-        int ready_here = look.ready, pipeline = look.pipeline;
+        scheduler_look look;
+        if (cycle == sm->ahead_cycle && t == sm->ahead_scheduler) { /* made ahead */
+            look = (scheduler_look){.ready = 1, .first_ready = sm->ahead_first,
+                                    .quiet_until = cycle};
+            sm->ahead_cycle = UINT64_MAX; /* the first look only: an issue changes the SM */
+        } else {
+            look = look_at_warps(s, sm, t, cycle);
+        }
         if (round == 0) /* only a round-0 look sets the idle cause */
             sm->quiet_until[t] = look.quiet_until;
-        *any_ready |= ready_here;
         /* With no warp ready every order picks none and changes nothing
          * (warp_order.h), so it is not asked. */
-        int32_t slot = ready_here ? order->pick(s->order, &v) : -1;
-        if (slot < 0 && round == 0) { /* an idle cycle, charged to its cause */
-            account(s, sm, sm_index, t, s->cycle);
-            /* Why it issued nothing (timed_stats.h's order): no warp, a
-             * ready warp the order held back, a warp waiting only for the
-             * LD/ST unit, or every warp waiting for its loads. */
-            sm->cause[t] = (uint8_t)(v.live_count == 0 ? STALL_NO_WARP
-                                     : ready_here      ? STALL_THROTTLED
-                                     : pipeline        ? STALL_PIPELINE
-                                                       : STALL_MEMORY);
-            account(s, sm, sm_index, t, s->cycle + 1);
-        }
-        if (slot < 0)
+        if (!look.ready) {
+            if (round == 0) /* an idle cycle, charged to its cause */
+                charge_idle(sm, t, cycle, waiting_cause(sm, t, &look));
             continue;
+        }
+        *any_ready = 1;
+        warp_view v = sched_view(s, sm, sm_index, t);
+        v.first_ready_of = v.by_age;
+        v.first_ready = look.first_ready;
+        int32_t slot = order->pick(s->order, &v);
+        if (slot < 0) { /* a ready warp the order held back */
+            if (round == 0)
+                charge_idle(sm, t, cycle, STALL_THROTTLED);
+            continue;
+        }
         if (round == 0) {
-            account(s, sm, sm_index, t, s->cycle);
+            account(sm, t, s->cycle);
             sm->accounted[t] = s->cycle + 1;
             s->kernel_stats.issue_cycles++;
         }
@@ -471,6 +523,43 @@ static uint64_t quiet_least(const sched *s, const sm_state *sm)
         if (sm->quiet_until[t] < least)
             least = sm->quiet_until[t];
     return least;
+}
+
+/* The SM issued this cycle, so stepping would visit it again next cycle.
+ * Until then its warps and LD/ST unit change only by its own issues (each
+ * answered by now) and by its own retires and dispatches (none before its
+ * drain_at), so that visit's looks can be made now, at the next cycle.
+ * Its schedulers are looked at in that visit's order; each that finds no
+ * warp that can issue charges its idle cycle and sets its quiet_until, as
+ * in that visit's round 0 (a later round passes over it).  The first that
+ * would find one ends the look-ahead, and the SM wakes next cycle, when
+ * that scheduler's look is taken as made (sm->ahead_cycle).  When none
+ * would, the SM sleeps until the least quiet_until, as that visit would
+ * have left it.
+ * Half of the SMs that issue find nothing the cycle after (kmeans; spmv
+ * volta 7 in 8); this spares them the visit (docs/replay.md, "Timed
+ * replay").  Returns the SM's wake. */
+static uint64_t wake_after_issue(sched *s, uint32_t sm_index)
+{
+    sm_state *sm = &s->sms[sm_index];
+    const uint64_t next = s->cycle + 1;
+    const uint32_t schedulers = s->config.schedulers_per_sm;
+    if (sm->drain_at <= next) /* a CTA retires then: the visit is due */
+        return next;
+    for (uint32_t t = 0; t < schedulers; t++) {
+        if (sm->quiet_until[t] > next)
+            continue;
+        scheduler_look look = look_at_warps(s, sm, t, next);
+        if (look.ready) {
+            sm->ahead_cycle = next;
+            sm->ahead_scheduler = t;
+            sm->ahead_first = look.first_ready;
+            return next;
+        }
+        sm->quiet_until[t] = look.quiet_until;
+        charge_idle(sm, t, next, waiting_cause(sm, t, &look));
+    }
+    return wake_no_later(sm, quiet_least(s, sm), next);
 }
 
 /* Whether the kernel has nothing left: no CTA resident, none to come. */
@@ -530,12 +619,10 @@ static uint32_t next_due_sm(sched *s)
 /* The pass has visited SM i, which sleeps until `wake`, and goes on. */
 static void visited(sched *s, uint32_t i, uint64_t wake)
 {
-    uint32_t start, end;
-    block_bounds(s, i / SCHED_WAKE_BLOCK, &start, &end);
     if (wake < s->block_least)
         s->block_least = wake;
     s->pos_sm = i + 1;
-    if (i + 1 == end)
+    if ((i + 1) % SCHED_WAKE_BLOCK == 0 || i + 1 == s->config.sms) /* its block's last SM */
         close_block(s, i / SCHED_WAKE_BLOCK);
 }
 
@@ -561,9 +648,9 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
             int any_ready = 0;
             if (issue_on_sm(s, e, &any_ready) == 1)
                 return 1;
-            uint64_t wake = s->issued_here ? cycle + 1
+            uint64_t wake = s->issued_here ? wake_after_issue(s, i)
                             : any_ready    ? next_wake(s, sm)
-                                           : wake_no_later(s, sm, quiet_least(s, sm));
+                                           : wake_no_later(sm, quiet_least(s, sm), cycle);
             s->wakes[i] = wake;
             s->issued_here = 0;
             s->pos_slot = s->pos_scheduler = 0;
@@ -572,7 +659,10 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
         if (kernel_over(s)) {
             for (uint32_t i = 0; i < sms; i++)
                 for (uint32_t t = 0; t < schedulers; t++)
-                    close_account(s, &s->sms[i], i, t, s->kernel_stats.end_cycle);
+                    close_account(&s->sms[i], t, s->kernel_stats.end_cycle);
+            stall_sums(s, s->kernel_stats.stalls);
+            for (uint32_t c = 0; c < STALL_CAUSES; c++)
+                s->kernel_stats.stalls[c] -= s->stalls_before[c];
             s->cycle = s->kernel_stats.end_cycle;
             return 0;
         }

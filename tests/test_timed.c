@@ -199,6 +199,47 @@ Test(timed, a_sleeping_sm_wakes_when_its_stall_changes)
     wst_memtrace_free(m);
 }
 
+/* The cycle after an SM issues, its schedulers are looked at ahead, at
+ * the end of the issuing visit (sched_timed.c, wake_after_issue): a
+ * scheduler with no warp that can issue is charged then, and one that has
+ * one is issued from next cycle with the look taken as made.  Two
+ * schedulers.  Scheduler 0: warp 0 misses X at 0 (back at 220), then
+ * loads X again at 220 (an L1 hit, back at 240).  Scheduler 1: warp 1's
+ * gap of 2 at 0 and 1, then its miss of Y at 2 (back at 222), and it has
+ * no warp left.  So scheduler 0 stalls on memory 1..219, and on no warp
+ * 221..239; scheduler 1 has no warp 3..239; the CTA retires at 240. */
+Test(timed, the_cycle_after_an_issue_is_looked_at_ahead)
+{
+    rec recs[] = {{.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 0, .kind = WST_LOAD, .lanes = 1, .line = {1}},
+                  {.kernel = 0, .warp = 1, .kind = WST_LOAD, .lanes = 1, .line = {2}, .gap = 2, .has_waits = 1}};
+    wst_memtrace *m = trace_of(recs, 3, 1, 2);
+    gpu_config c = tiny_gpu();
+    c.schedulers_per_sm = 2;
+    seen order = {0};
+    hierarchy *h = run_timed(m, &c, "rr,gto", &order);
+    const replay_results *r = hierarchy_results(h);
+    cr_assert_eq(order.count, 3);
+    cr_assert_eq(order.warp[0], 0);
+    cr_assert_eq(order.cycle[0], 0);
+    cr_assert_eq(order.warp[1], 1);
+    cr_assert_eq(order.cycle[1], 2);
+    cr_assert_eq(order.warp[2], 0);
+    cr_assert_eq(order.cycle[2], DRAM);
+    cr_assert_eq(kernel_cycles(h, 0), DRAM + L1);
+    cr_assert_eq(r->timed_total.instructions, 5);
+    const uint64_t *s0 = r->scheduler_stalls, *s1 = r->scheduler_stalls + STALL_CAUSES;
+    cr_assert_eq(s0[STALL_MEMORY], DRAM - 1);
+    cr_assert_eq(s0[STALL_PIPELINE], 0);
+    cr_assert_eq(s0[STALL_NO_WARP], L1 - 1);
+    cr_assert_eq(s1[STALL_MEMORY], 0);
+    cr_assert_eq(s1[STALL_PIPELINE], 0);
+    cr_assert_eq(s1[STALL_NO_WARP], DRAM + L1 - 3);
+    assert_cycles_add_up(h, &c);
+    hierarchy_free(h);
+    wst_memtrace_free(m);
+}
+
 /* An L1 of one set of 4 ways.  Warps 0-3 miss lines A-D at 0-3; their
  * DRAM transfers start 8 cycles apart (16 B a cycle), so they are back at
  * 220, 228, 236, 244.  Warp 4's miss of E at 4 finds every way pending

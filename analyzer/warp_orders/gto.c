@@ -72,7 +72,9 @@ static void gto_arrived(void *state, uint32_t sm, uint32_t slot)
  * can issue this cycle count, and none waits after a miss (no gto_k: it
  * waits for its data instead, docs/metrics.md §12); when none can issue,
  * the greedy warp stays greedy. */
-static int32_t choose(gto *o, const warp_view *v, int ready_only)
+/* Inline in its two callers: every timed issue picks through it. */
+static inline __attribute__((always_inline)) int32_t choose(gto *o, const warp_view *v,
+                                                            int ready_only)
 {
     size_t at = (size_t)v->sm * o->schedulers + v->scheduler;
     const uint64_t *ready_at = o->ready_at + (size_t)v->sm * o->slots;
