@@ -18,7 +18,8 @@ l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generation
     c->l1_lines = l1_lines;
     c->res = res;
     c->current = current;
-    if (holders_init(&c->holders, sms) != 0 || !(c->fully = calloc(sms, sizeof *c->fully))) {
+    if (holders_init(&c->holders, sms) != 0 || !(c->fully = calloc(sms, sizeof *c->fully)) ||
+        mask_counts_init(&c->remote, sms, sms, res->remote_holders) != 0) {
         ws_fail(err, "out of memory");
         goto fail;
     }
@@ -48,6 +49,7 @@ void l1_collectors_free(l1_collectors *c)
     missclass_free(c->classes);
     locality_free(c->generations);
     holders_destroy(&c->holders);
+    mask_counts_destroy(&c->remote);
     free(c);
 }
 
@@ -56,6 +58,7 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err)
     replay_kernel *k = *c->current;
     k->end_copies = c->holders.copies;
     k->end_lines = c->holders.distinct;
+    mask_counts_flush(&c->remote); /* the matrix is read once the kernels end */
     if (c->generations) {
         locality_end_kernel(c->generations);
         uint32_t n;
