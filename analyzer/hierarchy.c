@@ -555,17 +555,38 @@ static cache_req issue_req_of(const replay_issue *is)
                        .space = is->space, .cache_op = is->cache_op};
 }
 
+/* A request's own fields: its line and sectors, and Req and coherence of
+ * its instruction (0 for a write-back's, rq NULL). */
+HOT void set_request(cache_req *q, const ws_request *rq, uint64_t line, uint8_t sectors)
+{
+    q->line = line;
+    q->sector_mask = sectors;
+    q->line_addr = rq ? rq->line_addr : 0;
+    q->req_count = rq ? rq->req_count : 0;
+    q->coherent = rq ? rq->req_count <= 2 : 0;
+}
+
 HOT void make_req(const hierarchy *h, const ws_request *rq, uint64_t line, uint8_t sectors,
                   cache_req *q)
 {
     *q = h->issue_req;
-    q->line = line;
-    q->sector_mask = sectors;
-    if (rq) {
-        q->line_addr = rq->line_addr;
-        q->req_count = rq->req_count;
-        q->coherent = rq->req_count <= 2;
-    }
+    set_request(q, rq, line, sectors);
+}
+
+/* make_req where `path` lets the request be h->issue_req itself: on the
+ * direct and timed paths nothing reads a request after the next is made
+ * (no stage keeps it, no fill waits for L2) nor writes it but
+ * set_request's fields, so they are set in place instead of the whole
+ * request copied per access (bench/RESULTS.md, "Branch hier42").
+ * Elsewhere a copy into *local. */
+HOT cache_req *request_for(hierarchy *h, int path, const ws_request *rq, uint64_t line,
+                           uint8_t sectors, cache_req *local)
+{
+    cache_req *q = hooks_on(path) ? local : &h->issue_req;
+    if (hooks_on(path))
+        *q = h->issue_req;
+    set_request(q, rq, line, sectors);
+    return q;
 }
 
 /* What a request does at L2: a load's read, a store's write, or the
@@ -642,9 +663,8 @@ HOT int l2_slices(hierarchy *h, int path, const replay_issue *is, uint64_t line,
 {
     replay_counts *k = &h->kernel->counts;
     int write = op == L2_WRITE || op == L2_WRITE_BACK, write_back = op == L2_WRITE_BACK;
-    cache_req q;
-    make_req(h, NULL, line, sectors, &q);
-    if (hooks_on(path) && next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
+    cache_req local, *q = request_for(h, path, NULL, line, sectors, &local);
+    if (hooks_on(path) && next_use(h->o.record_l2, h->o.l2_next, line, &q->next_use, err) != 0)
         return -1;
     cache_result r;
     uint32_t slice_index = fastdiv_remainder(h->by_slices, line);
@@ -658,12 +678,12 @@ HOT int l2_slices(hierarchy *h, int path, const replay_issue *is, uint64_t line,
         for (uint32_t s = 0; !written_bytes && s < 8; s++) /* a write-back's: its sectors whole */
             if (sectors >> s & 1)
                 whole_sectors[s / 2] |= UINT64_C(0xffffffff) << (s % 2 * 32);
-        cache_write_lazy(slice, &q, written_bytes ? written_bytes : whole_sectors, at, &r);
+        cache_write_lazy(slice, q, written_bytes ? written_bytes : whole_sectors, at, &r);
     }
     else if (write)
-        cache_write(slice, &q, at, &r);
+        cache_write(slice, q, at, &r);
     else
-        cache_read(slice, &q, op != L2_READ_NO_FILL, at, &r);
+        cache_read(slice, q, op != L2_READ_NO_FILL, at, &r);
     if (back && write) /* a store's acknowledgement, an atomic's value, from its slice */
         *back = at + h->o.config.l2_latency;
     k->l2.accesses++;
@@ -910,7 +930,7 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     pc->accesses++;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     cache *l1 = h->l1[is->sm];
-    cache_req q;
+    cache_req local, *q = NULL; /* the request L1 sees (request_for) */
     cache_result r = {0};
     cache_way way = {POLICY_BYPASS};
     mshr_entry *take = NULL, *merge = NULL; /* timed: the MSHR a new fill takes, a merge joins */
@@ -919,8 +939,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     int polluting = may_allocate(h, is);
     *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
     if (route != L1_BYPASS) {
-        make_req(h, rq, line, sectors, &q);
-        if (hooks_on(path) && l1_next_use(h, is, line, &q.next_use, err) != 0)
+        q = request_for(h, path, rq, line, sectors, &local);
+        if (hooks_on(path) && l1_next_use(h, is, line, &q->next_use, err) != 0)
             return -1;
         int allocate = polluting;
         if (timed_on(h, path)) { /* it waits, if it must, for a merge slot or what a fill needs */
@@ -929,14 +949,14 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         }
         /* the fill waits for L2 and the stages: it comes after */
         if (hooks_on(path) && h->fill_later) {
-            cache_probe(l1, &q, 0, h->now, &r);
+            cache_probe(l1, q, 0, h->now, &r);
             if (allocate && !r.present && !r.bypassed)
-                way = cache_choose(l1, &q, h->now, &r);
+                way = cache_choose(l1, q, h->now, &r);
         } else if (timed_on(h, path)) { /* the three steps at once, the line found */
-            cache_read_found(l1, &q, allocate, h->now, slot, &r);
+            cache_read_found(l1, q, allocate, h->now, slot, &r);
             way.way = r.allocated ? 0 : POLICY_BYPASS;
         } else { /* nothing to wait for: the three steps at once */
-            cache_read(l1, &q, allocate, h->now, &r);
+            cache_read(l1, q, allocate, h->now, &r);
             way.way = r.allocated ? 0 : POLICY_BYPASS;
         }
         if (!r.bypassed && on_lookup(h, path, is, line, err) != 0)
@@ -1006,7 +1026,7 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         bytes = h->line_bytes;
     }
     int l2_hit = 0;
-    l1_miss m = {.line = line, .req = route != L1_BYPASS ? &q : NULL, .sectors = fetch,
+    l1_miss m = {.line = line, .req = q, .sectors = fetch,
                  .fills = allocating || r.present, .at = h->now};
     if (timed_on(h, path) && r.stalled && r.stall_until > h->now) { /* the policy waits for a way */
         k->l1.reservation_fails++;
@@ -1031,11 +1051,11 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     if (!allocating)
         return 1;
     if (hooks_on(path) && h->fill_later) {
-        q.fill_hint = m.fill_hint;
+        q->fill_hint = m.fill_hint;
         if (!fill_allowed(h, is, line, m.fill_hint, cache_way_line(l1, &r, way),
                                               cache_way_flags(l1, &r, way)))
             return 1; /* the stage kept the line out: the victim stays */
-        cache_fill(l1, &q, way, 0, &r);
+        cache_fill(l1, q, way, 0, &r);
     }
     if (measured_on(h, path))
         h->ref->filled = 1;
@@ -1391,6 +1411,8 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
     if (h->in_kernel && hierarchy_kernel_end(h, err) != 0)
         return -1;
     flush_l2(h); /* the last dirty lines reach DRAM too */
+    if (h->collectors)
+        l1_collectors_finish(h->collectors);
     for (uint32_t k = 0; k < h->res.kernel_count; k++)
         counts_add(&h->res.total, &h->res.kernels[k].counts, sizeof h->res.total);
     /* A policy's statistics may start from a value other than 0, so an SM

@@ -58,7 +58,6 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err)
     replay_kernel *k = *c->current;
     k->end_copies = c->holders.copies;
     k->end_lines = c->holders.distinct;
-    mask_counts_flush(&c->remote); /* the matrix is read once the kernels end */
     if (c->generations) {
         locality_end_kernel(c->generations);
         uint32_t n;
@@ -72,4 +71,12 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err)
             falru_flush(c->fully[s]);
     holders_clear(&c->holders);
     return 0;
+}
+
+void l1_collectors_finish(l1_collectors *c)
+{
+    /* Once, not per kernel: a flush visits every row's planes, which on
+     * Volta's 80 SMs cost more than the counting saved on bfs's many
+     * kernels (bench/RESULTS.md, "Branch hier42"). */
+    mask_counts_flush(&c->remote);
 }

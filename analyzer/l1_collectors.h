@@ -33,6 +33,9 @@ int l1_collectors_sm_begin(l1_collectors *c, uint32_t sm, ws_error *err);
 /* Kernel end: the generations and replication at the end, then a fresh
  * start (the L1s are flushed). */
 int l1_collectors_kernel_end(l1_collectors *c, ws_error *err);
+/* The run's end: the figures kept across kernels (the remote-holder
+ * matrix) are complete. */
+void l1_collectors_finish(l1_collectors *c);
 
 /* ---- the events, inline ----
  *
