@@ -95,7 +95,7 @@ double level_hit_rate(const level_counts *c)
 /* ---- the paths of a request ----
  *
  * The steps of a request (hierarchy_instruction_refs, l1_load,
- * global_write, l2_slices and what they call) are compiled three times,
+ * global_write, l2_slices and what they call) are compiled once a path,
  * with `path` a constant; the rules are the same code, so the numbers
  * cannot differ (docs/replay.md, "The direct path" and "The timed path"):
  *   PATH_GENERAL  everything checked as it comes;
@@ -105,11 +105,16 @@ double level_hit_rate(const level_counts *c)
  *                 nothing and keys nothing (tests/test_direct_path.c).
  *                 Most of the sweep's work is such hierarchies;
  *   PATH_TIMED    a timed hierarchy with no subscriber, no stage, no
- *                 sharing, no OPT stream and no grid: it waits and measures,
- *                 and only the built-in collectors, if any, hear of it
- *                 (tests/test_timed_path.c).  `compare --timed` of plain
- *                 policies is such hierarchies. */
-enum { PATH_GENERAL, PATH_DIRECT, PATH_TIMED };
+ *                 sharing, no OPT stream, no grid and no built-in
+ *                 collector (COLLECT_NONE: the sweep's timed corners): it
+ *                 waits and measures, and no one hears of it
+ *                 (tests/test_timed_path.c);
+ *   PATH_TIMED_COLLECTED  the same with the built-in collectors
+ *                 (COLLECT_ALL, COLLECT_TOTALS), which alone hear of it:
+ *                 `compare --timed` of plain policies.  Apart from
+ *                 PATH_TIMED so that no event asks whether they are on
+ *                 (bench/RESULTS.md, "Branch hier42"). */
+enum { PATH_GENERAL, PATH_DIRECT, PATH_TIMED, PATH_TIMED_COLLECTED };
 
 #define HOT static inline __attribute__((always_inline))
 
@@ -126,22 +131,25 @@ static int timed_path(const hierarchy *h)
            !h->o.l2_by_touch && h->o.collect != COLLECT_GRID;
 }
 
+/* Whether `path` is one of the timed paths. */
+HOT int timed_path_of(int path) { return path == PATH_TIMED || path == PATH_TIMED_COLLECTED; }
+
 /* What a path may meet, constant on the direct and timed ones: the
  * timed model (and its measured answers, h->ref), the built-in
  * collectors, and the rest (stages, subscribers, sharing, OPT). */
 HOT int timed_on(const hierarchy *h, int path)
 {
-    return path == PATH_TIMED || (path == PATH_GENERAL && h->timing);
+    return timed_path_of(path) || (path == PATH_GENERAL && h->timing);
 }
 
 HOT int measured_on(const hierarchy *h, int path)
 {
-    return path == PATH_TIMED || (path == PATH_GENERAL && h->ref);
+    return timed_path_of(path) || (path == PATH_GENERAL && h->ref);
 }
 
 HOT int collectors_on(const hierarchy *h, int path)
 {
-    return path != PATH_DIRECT && h->collectors;
+    return path == PATH_TIMED_COLLECTED || (path == PATH_GENERAL && h->collectors);
 }
 
 HOT int hooks_on(int path) { return path == PATH_GENERAL; }
@@ -364,7 +372,9 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         !(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1),
                                             o->collect == COLLECT_ALL, &h->res, &h->kernel, err)))
         goto fail;
-    h->path = direct_path(h) ? PATH_DIRECT : timed_path(h) ? PATH_TIMED : PATH_GENERAL;
+    h->path = direct_path(h)  ? PATH_DIRECT
+              : timed_path(h) ? (h->collectors ? PATH_TIMED_COLLECTED : PATH_TIMED)
+                              : PATH_GENERAL;
     for (uint32_t i = 0; i < h->o.observer_count; i++) {
         const l1_observer *ob = &h->o.observers[i];
         const int has[L1_EVENTS] = {ob->lookup != NULL, ob->hit != NULL, ob->miss != NULL,
@@ -647,11 +657,11 @@ HOT int l2_access(hierarchy *h, int path, const replay_issue *is, uint64_t line,
                   const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back,
                   ws_error *err)
 {
-    if (path != PATH_TIMED && h->o.l2_by_touch) { /* no write-backs (l2_touch_fits), no stages */
+    if (!timed_path_of(path) && h->o.l2_by_touch) { /* no write-backs (l2_touch_fits), no stages */
         l2_by_touch(h, path, is, line, op == L2_WRITE || op == L2_WRITE_BACK, hit, flags);
         return 0;
     }
-    return path == PATH_TIMED
+    return timed_path_of(path)
                ? l2_slices_timed(h, is, line, sectors, written_bytes, op, hit, flags, back, err)
                : l2_slices_general(h, is, line, sectors, written_bytes, op, hit, flags, back, err);
 }
@@ -1208,7 +1218,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
                     const replay_ref *refs, int n, ws_error *err)
 {
     /* hierarchy.h: totals only (never on the timed path) */
-    int grid = path != PATH_TIMED && h->o.collect == COLLECT_GRID;
+    int grid = !timed_path_of(path) && h->o.collect == COLLECT_GRID;
     replay_pc *pc = grid ? &h->unread_pc : &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
@@ -1217,7 +1227,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
      * the timed path, where it cost more than it saved (3% to 6% of the
      * CPU of syrk, syr2k and spmv's timed compare, none on 2dconv:
      * bench/RESULTS.md, "Branch mshr41"). */
-    if (path != PATH_TIMED && collectors_on(h, path) && load && n > 1)
+    if (!timed_path_of(path) && collectors_on(h, path) && load && n > 1)
         for (int i = 0; i < n; i++)
             l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
     /* The front-end stages may rewrite the requests (merge, drop). */
@@ -1261,7 +1271,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
         h->now = timed_on(h, path) ? ldst_take(h, is) : is->step;
         h->back = h->now;
         /* no stage rewrote the requests; never on the timed path */
-        h->touch = path != PATH_TIMED && h->o.l2_by_touch ? refs[i].l2_touch : 0;
+        h->touch = !timed_path_of(path) && h->o.l2_by_touch ? refs[i].l2_touch : 0;
         if (timed_on(h, path)) {
             h->ref = &h->view[i];
             *h->ref = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
@@ -1326,13 +1336,15 @@ int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_re
     switch (h->path) {
     case PATH_DIRECT: return instruction(h, PATH_DIRECT, is, requests, refs, n, err);
     case PATH_TIMED: return instruction(h, PATH_TIMED, is, requests, refs, n, err);
+    case PATH_TIMED_COLLECTED:
+        return instruction(h, PATH_TIMED_COLLECTED, is, requests, refs, n, err);
     default: return instruction(h, PATH_GENERAL, is, requests, refs, n, err);
     }
 }
 
 int hierarchy_direct(const hierarchy *h) { return h->path == PATH_DIRECT; }
 
-int hierarchy_timed_path(const hierarchy *h) { return h->path == PATH_TIMED; }
+int hierarchy_timed_path(const hierarchy *h) { return timed_path_of(h->path); }
 
 int hierarchy_sm_order_free(const hierarchy *h)
 {
