@@ -941,7 +941,9 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     cache *l1 = h->l1[is->sm];
     cache_req local, *q = NULL; /* the request L1 sees (request_for) */
-    cache_result r = {0};
+    /* Set by the L1's answer (cache.h: its flags always, the rest under
+     * them), or cleared for a load that never looks L1 up. */
+    cache_result r;
     cache_way way = {POLICY_BYPASS};
     mshr_entry *take = NULL, *merge = NULL; /* timed: the MSHR a new fill takes, a merge joins */
     int64_t slot = -1;                      /* timed: the line's, as the wait found it */
@@ -985,6 +987,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
                 hooks_on(path) && h->sharing && (cache_slot_flags(l1, r.slot) & LINE_SHARED);
         }
     }
+    if (route == L1_BYPASS)
+        r = (cache_result){0};
     int bypassed = route == L1_BYPASS || r.bypassed;
     if (h->l1_sectored)
         count_sectors(&k->l1, sectors, r.hit_sectors, r.pending);
