@@ -37,7 +37,9 @@ int holders_add(holders *h, uint64_t line, uint32_t sm)
             u64map_remove(&h->index, line);
             return -1;
         }
-        memset(h->masks + (size_t)*found * h->words, 0, h->words * sizeof *h->masks);
+        uint64_t *mask = h->masks + (size_t)*found * h->words;
+        for (uint32_t w = 0; w < h->words; w++) /* a word or two: no call to memset */
+            mask[w] = 0;
         h->distinct++;
     }
     uint64_t *word = h->masks + (size_t)*found * h->words + sm / 64, bit = 1ull << (sm % 64);
@@ -62,5 +64,5 @@ void holders_remove(holders *h, uint64_t line, uint32_t sm)
             return;
     h->distinct--;
     slot_pool_put(&h->entries, entry);
-    u64map_remove(&h->index, line); /* only what the L1s hold */
+    u64map_remove_at(&h->index, found); /* only what the L1s hold; found once */
 }

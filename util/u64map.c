@@ -1,6 +1,7 @@
 /* util/u64map.c: see u64map.h. */
 #include "util/u64map.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,14 +96,11 @@ static int between(size_t from, size_t home, size_t to)
     return from <= to ? (home > from && home <= to) : (home > from || home <= to);
 }
 
-int u64map_remove(u64map *m, uint64_t key)
+/* Empties slot `hole`, moving back the entries after it whose probe would
+ * otherwise pass the gap. */
+static void remove_slot(u64map *m, size_t hole)
 {
-    size_t mask = m->capacity - 1, hole = u64map_hash(key) & mask;
-    for (; m->slots[hole].tag; hole = (hole + 1) & mask)
-        if (m->slots[hole].key == key)
-            break;
-    if (!m->slots[hole].tag)
-        return 0;
+    size_t mask = m->capacity - 1;
     for (size_t next = (hole + 1) & mask; m->slots[next].tag; next = (next + 1) & mask) {
         if (between(hole, m->slots[next].tag & mask, next))
             continue;
@@ -111,5 +109,22 @@ int u64map_remove(u64map *m, uint64_t key)
     }
     m->slots[hole].tag = 0;
     m->count--;
+}
+
+int u64map_remove(u64map *m, uint64_t key)
+{
+    size_t mask = m->capacity - 1, hole = u64map_hash(key) & mask;
+    for (; m->slots[hole].tag; hole = (hole + 1) & mask)
+        if (m->slots[hole].key == key)
+            break;
+    if (!m->slots[hole].tag)
+        return 0;
+    remove_slot(m, hole);
     return 1;
+}
+
+void u64map_remove_at(u64map *m, uint32_t *value)
+{
+    remove_slot(m, (size_t)((u64map_slot *)((char *)value - offsetof(u64map_slot, value)) -
+                            m->slots));
 }

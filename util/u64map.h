@@ -48,6 +48,9 @@ static inline void u64map_prefetch(const u64map *m, uint64_t key);
 /* Removes key if present (returns whether it was).  Pointers from find or
  * upsert are invalid after a removal: later entries may move back. */
 int u64map_remove(u64map *m, uint64_t key);
+/* Removes the entry whose value `value` points at (from find or upsert,
+ * still valid): a removal without looking the key up again. */
+void u64map_remove_at(u64map *m, uint32_t *value);
 
 static inline uint64_t u64map_hash(uint64_t key)
 {
