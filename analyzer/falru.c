@@ -114,16 +114,31 @@ static uint32_t *link_to(falru *f, uint32_t i)
     return link;
 }
 
+/* A hit on node i, not the MRU one, moves it to MRU: as unlink_node then
+ * push_mru, without their tests for an end of the list that cannot be
+ * (i has a node before it; the list keeps another node, its MRU and LRU). */
+static inline void promote(falru *f, uint32_t i)
+{
+    node *n = &f->nodes[i];
+    f->nodes[n->prev].next = n->next;
+    if (n->next != NONE)
+        f->nodes[n->next].prev = n->prev;
+    else
+        f->lru = n->prev;
+    n->prev = NONE;
+    n->next = f->mru;
+    f->nodes[f->mru].prev = i;
+    f->mru = i;
+}
+
 int falru_access(falru *f, uint64_t line, ws_error *err)
 {
     (void)err; /* every table is allocated up front */
     uint32_t *bucket = &f->buckets[bucket_of(f, line)];
     for (uint32_t i = *bucket; i != NONE; i = f->nodes[i].chain) {
         if (f->nodes[i].line == line) {
-            if (i != f->mru) {
-                unlink_node(f, i);
-                push_mru(f, i);
-            }
+            if (i != f->mru)
+                promote(f, i);
             return 1;
         }
     }
