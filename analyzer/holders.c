@@ -37,9 +37,14 @@ int holders_add(holders *h, uint64_t line, uint32_t sm)
             u64map_remove(&h->index, line);
             return -1;
         }
+        /* Up to 128 SMs (Fermi's 15, Volta's 80) by stores, where a memset
+         * of a word or two was a call (GCC makes a plain loop one too). */
         uint64_t *mask = h->masks + (size_t)*found * h->words;
-        for (uint32_t w = 0; w < h->words; w++) /* a word or two: no call to memset */
-            mask[w] = 0;
+        mask[0] = 0;
+        if (h->words > 1)
+            mask[1] = 0;
+        if (h->words > 2)
+            memset(mask + 2, 0, (h->words - 2) * sizeof *mask);
         h->distinct++;
     }
     uint64_t *word = h->masks + (size_t)*found * h->words + sm / 64, bit = 1ull << (sm % 64);
