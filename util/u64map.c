@@ -49,7 +49,7 @@ uint32_t *u64map_find(const u64map *m, uint64_t key)
     return NULL;
 }
 
-static int grow(u64map *m)
+int u64map_grow(u64map *m)
 {
     u64map old = *m;
     if (old.capacity >= U64MAP_MAX_CAPACITY || table_alloc(m, old.capacity * 2) != 0) {
@@ -68,25 +68,6 @@ static int grow(u64map *m)
     m->count = old.count;
     u64map_destroy(&old);
     return 0;
-}
-
-uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted)
-{
-    if ((m->count + 1) * 2 > m->capacity && grow(m) != 0)
-        return NULL;
-    size_t mask = m->capacity - 1;
-    uint64_t hash = u64map_hash(key);
-    size_t i = hash & mask;
-    for (; m->slots[i].tag; i = (i + 1) & mask) {
-        if (m->slots[i].key == key) {
-            *inserted = 0;
-            return &m->slots[i].value;
-        }
-    }
-    m->slots[i] = (u64map_slot){.key = key, .value = initial, .tag = (uint32_t)hash | U64MAP_USED};
-    m->count++;
-    *inserted = 1;
-    return &m->slots[i].value;
 }
 
 /* Whether `home` lies cyclically in (from, to]: an entry at `to` whose probe

@@ -38,8 +38,13 @@ void u64map_clear(u64map *m);
 uint32_t *u64map_find(const u64map *m, uint64_t key);
 
 /* Pointer to the value of key, inserting it with `initial` if absent;
- * *inserted says which.  NULL on out of memory. */
-uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted);
+ * *inserted says which.  NULL on out of memory (*inserted 0).  Inline (below): the
+ * collectors insert at every L1 fill and departure, and the call was a
+ * quarter of an insert (bench/RESULTS.md, "Branch hier42"). */
+static inline uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted);
+/* Doubles the table (upsert's, when it would be over half full); -1 on
+ * out of memory, the map unchanged. */
+int u64map_grow(u64map *m);
 
 /* Starts fetching the slot where key's probe begins: callers that know
  * their next keys (an instruction's requests) overlap the cache misses. */
@@ -67,6 +72,27 @@ static inline uint64_t u64map_hash(uint64_t key)
 static inline void u64map_prefetch(const u64map *m, uint64_t key)
 {
     __builtin_prefetch(&m->slots[u64map_hash(key) & (m->capacity - 1)]);
+}
+
+static inline uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted)
+{
+    if ((m->count + 1) * 2 > m->capacity && u64map_grow(m) != 0) {
+        *inserted = 0; /* defined for callers that read it before the NULL */
+        return NULL;
+    }
+    size_t mask = m->capacity - 1;
+    uint64_t hash = u64map_hash(key);
+    size_t i = hash & mask;
+    for (; m->slots[i].tag; i = (i + 1) & mask) {
+        if (m->slots[i].key == key) {
+            *inserted = 0;
+            return &m->slots[i].value;
+        }
+    }
+    m->slots[i] = (u64map_slot){.key = key, .value = initial, .tag = (uint32_t)hash | U64MAP_USED};
+    m->count++;
+    *inserted = 1;
+    return &m->slots[i].value;
 }
 
 #endif
