@@ -40,15 +40,6 @@ void u64map_clear(u64map *m)
     m->count = 0;
 }
 
-uint32_t *u64map_find(const u64map *m, uint64_t key)
-{
-    size_t mask = m->capacity - 1;
-    for (size_t i = u64map_hash(key) & mask; m->slots[i].tag; i = (i + 1) & mask)
-        if (m->slots[i].key == key)
-            return &m->slots[i].value;
-    return NULL;
-}
-
 int u64map_grow(u64map *m)
 {
     u64map old = *m;
