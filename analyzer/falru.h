@@ -22,8 +22,8 @@ void falru_invalidate(falru *f, uint64_t line);
 int falru_miss(falru *f, uint32_t *bucket, uint64_t line);
 
 /* The state, here so that falru_access's hit path is inline: the
- * collectors look the reference up on every L1 lookup, and the call was a
- * fifth of a hit (bench/RESULTS.md, "Branch hier42").  The lines held are
+ * collectors look the reference up on every L1 lookup (bench/RESULTS.md,
+ * "Branch hier42").  The lines held are
  * found through a chained hash table threaded through the nodes
  * themselves (analyzer/falru.c). */
 #define FALRU_NONE UINT32_MAX

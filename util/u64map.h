@@ -35,14 +35,14 @@ void u64map_destroy(u64map *m);
 void u64map_clear(u64map *m);
 
 /* Pointer to the value of key, or NULL.  Inline (below), as upsert: the
- * collectors look lines up at every L1 miss and departure, and the call
- * was a quarter of a find (bench/RESULTS.md, "Branch hier42"). */
+ * collectors look lines up at every L1 miss and departure, where the
+ * call's own work weighed (bench/RESULTS.md, "Branch hier42"). */
 static inline uint32_t *u64map_find(const u64map *m, uint64_t key);
 
 /* Pointer to the value of key, inserting it with `initial` if absent;
- * *inserted says which.  NULL on out of memory (*inserted 0).  Inline (below): the
- * collectors insert at every L1 fill and departure, and the call was a
- * quarter of an insert (bench/RESULTS.md, "Branch hier42"). */
+ * *inserted says which.  NULL on out of memory (*inserted 0).  Inline
+ * (below): the collectors insert at every L1 fill and departure, where the
+ * call's own work weighed (bench/RESULTS.md, "Branch hier42"). */
 static inline uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted);
 /* Doubles the table (upsert's, when it would be over half full); -1 on
  * out of memory, the map unchanged. */
