@@ -13,32 +13,7 @@
 
 #include "util/zeroed.h"
 
-#define NONE UINT32_MAX
-
-typedef struct node {
-    uint64_t line;
-    uint32_t prev, next; /* towards MRU / towards LRU */
-    uint32_t chain;      /* next node of the same bucket */
-} node;
-
-struct falru {
-    uint32_t capacity, used;
-    uint32_t mru, lru;
-    uint32_t bucket_shift; /* 64 - log2(bucket count) */
-    node *nodes;
-    uint32_t *buckets; /* first node of each chain, NONE if empty */
-    void *block;       /* nodes and buckets, one zeroed block (util/zeroed.h) */
-    size_t block_bytes;
-};
-
 static size_t bucket_count(const falru *f) { return (size_t)1 << (64 - f->bucket_shift); }
-
-/* Fibonacci hashing: the top bits of line × 2^64/φ spread runs of
- * consecutive lines over the whole table. */
-static inline uint32_t bucket_of(const falru *f, uint64_t line)
-{
-    return (uint32_t)((line * UINT64_C(0x9E3779B97F4A7C15)) >> f->bucket_shift);
-}
 
 falru *falru_new(uint32_t lines, ws_error *err)
 {
@@ -57,7 +32,7 @@ falru *falru_new(uint32_t lines, ws_error *err)
         return NULL;
     }
     f->block_bytes = at;
-    f->nodes = (node *)((char *)f->block + nodes);
+    f->nodes = (falru_node *)((char *)f->block + nodes);
     f->buckets = (uint32_t *)((char *)f->block + buckets);
     f->capacity = lines;
     f->bucket_shift = 64 - bits;
@@ -76,18 +51,18 @@ void falru_free(falru *f)
 void falru_flush(falru *f)
 {
     f->used = 0;
-    f->mru = f->lru = NONE;
-    memset(f->buckets, 0xff, bucket_count(f) * sizeof *f->buckets); /* NONE */
+    f->mru = f->lru = FALRU_NONE;
+    memset(f->buckets, 0xff, bucket_count(f) * sizeof *f->buckets); /* FALRU_NONE */
 }
 
 static void unlink_node(falru *f, uint32_t i)
 {
-    node *n = &f->nodes[i];
-    if (n->prev != NONE)
+    falru_node *n = &f->nodes[i];
+    if (n->prev != FALRU_NONE)
         f->nodes[n->prev].next = n->next;
     else
         f->mru = n->next;
-    if (n->next != NONE)
+    if (n->next != FALRU_NONE)
         f->nodes[n->next].prev = n->prev;
     else
         f->lru = n->prev;
@@ -95,38 +70,28 @@ static void unlink_node(falru *f, uint32_t i)
 
 static void push_mru(falru *f, uint32_t i)
 {
-    node *n = &f->nodes[i];
-    n->prev = NONE;
+    falru_node *n = &f->nodes[i];
+    n->prev = FALRU_NONE;
     n->next = f->mru;
-    if (f->mru != NONE)
+    if (f->mru != FALRU_NONE)
         f->nodes[f->mru].prev = i;
     f->mru = i;
-    if (f->lru == NONE)
+    if (f->lru == FALRU_NONE)
         f->lru = i;
 }
 
 /* The link that points at node i in its bucket's chain. */
 static uint32_t *link_to(falru *f, uint32_t i)
 {
-    uint32_t *link = &f->buckets[bucket_of(f, f->nodes[i].line)];
+    uint32_t *link = &f->buckets[falru_bucket_of(f, f->nodes[i].line)];
     while (*link != i)
         link = &f->nodes[*link].chain;
     return link;
 }
 
-int falru_access(falru *f, uint64_t line, ws_error *err)
+/* falru_access's miss: the line takes a free node, or the LRU one's. */
+int falru_miss(falru *f, uint32_t *bucket, uint64_t line)
 {
-    (void)err; /* every table is allocated up front */
-    uint32_t *bucket = &f->buckets[bucket_of(f, line)];
-    for (uint32_t i = *bucket; i != NONE; i = f->nodes[i].chain) {
-        if (f->nodes[i].line == line) {
-            if (i != f->mru) {
-                unlink_node(f, i);
-                push_mru(f, i);
-            }
-            return 1;
-        }
-    }
     uint32_t i;
     if (f->used < f->capacity) {
         i = f->used++;
@@ -144,11 +109,11 @@ int falru_access(falru *f, uint64_t line, ws_error *err)
 
 void falru_invalidate(falru *f, uint64_t line)
 {
-    uint32_t *link = &f->buckets[bucket_of(f, line)];
-    while (*link != NONE && f->nodes[*link].line != line)
+    uint32_t *link = &f->buckets[falru_bucket_of(f, line)];
+    while (*link != FALRU_NONE && f->nodes[*link].line != line)
         link = &f->nodes[*link].chain;
     uint32_t i = *link;
-    if (i == NONE)
+    if (i == FALRU_NONE)
         return;
     *link = f->nodes[i].chain;
     unlink_node(f, i);
@@ -157,12 +122,12 @@ void falru_invalidate(falru *f, uint64_t line)
     if (i != last) {
         *link_to(f, last) = i;
         f->nodes[i] = f->nodes[last];
-        node *n = &f->nodes[i];
-        if (n->prev != NONE)
+        falru_node *n = &f->nodes[i];
+        if (n->prev != FALRU_NONE)
             f->nodes[n->prev].next = i;
         else
             f->mru = i;
-        if (n->next != NONE)
+        if (n->next != FALRU_NONE)
             f->nodes[n->next].prev = i;
         else
             f->lru = i;

@@ -95,7 +95,7 @@ double level_hit_rate(const level_counts *c)
 /* ---- the paths of a request ----
  *
  * The steps of a request (hierarchy_instruction_refs, l1_load,
- * global_write, l2_slices and what they call) are compiled three times,
+ * global_write, l2_slices and what they call) are compiled once a path,
  * with `path` a constant; the rules are the same code, so the numbers
  * cannot differ (docs/replay.md, "The direct path" and "The timed path"):
  *   PATH_GENERAL  everything checked as it comes;
@@ -105,11 +105,16 @@ double level_hit_rate(const level_counts *c)
  *                 nothing and keys nothing (tests/test_direct_path.c).
  *                 Most of the sweep's work is such hierarchies;
  *   PATH_TIMED    a timed hierarchy with no subscriber, no stage, no
- *                 sharing, no OPT stream and no grid: it waits and measures,
- *                 and only the built-in collectors, if any, hear of it
- *                 (tests/test_timed_path.c).  `compare --timed` of plain
- *                 policies is such hierarchies. */
-enum { PATH_GENERAL, PATH_DIRECT, PATH_TIMED };
+ *                 sharing, no OPT stream, no grid and no built-in
+ *                 collector (COLLECT_NONE: the sweep's timed corners): it
+ *                 waits and measures, and no one hears of it
+ *                 (tests/test_timed_path.c);
+ *   PATH_TIMED_COLLECTED  the same with the built-in collectors
+ *                 (COLLECT_ALL, COLLECT_TOTALS), which alone hear of it:
+ *                 `compare --timed` of plain policies.  Apart from
+ *                 PATH_TIMED so that no event asks whether they are on
+ *                 (bench/RESULTS.md, "Branch hier42"). */
+enum { PATH_GENERAL, PATH_DIRECT, PATH_TIMED, PATH_TIMED_COLLECTED };
 
 #define HOT static inline __attribute__((always_inline))
 
@@ -126,22 +131,25 @@ static int timed_path(const hierarchy *h)
            !h->o.l2_by_touch && h->o.collect != COLLECT_GRID;
 }
 
+/* Whether `path` is one of the timed paths. */
+HOT int timed_path_of(int path) { return path == PATH_TIMED || path == PATH_TIMED_COLLECTED; }
+
 /* What a path may meet, constant on the direct and timed ones: the
  * timed model (and its measured answers, h->ref), the built-in
  * collectors, and the rest (stages, subscribers, sharing, OPT). */
 HOT int timed_on(const hierarchy *h, int path)
 {
-    return path == PATH_TIMED || (path == PATH_GENERAL && h->timing);
+    return timed_path_of(path) || (path == PATH_GENERAL && h->timing);
 }
 
 HOT int measured_on(const hierarchy *h, int path)
 {
-    return path == PATH_TIMED || (path == PATH_GENERAL && h->ref);
+    return timed_path_of(path) || (path == PATH_GENERAL && h->ref);
 }
 
 HOT int collectors_on(const hierarchy *h, int path)
 {
-    return path != PATH_DIRECT && h->collectors;
+    return path == PATH_TIMED_COLLECTED || (path == PATH_GENERAL && h->collectors);
 }
 
 HOT int hooks_on(int path) { return path == PATH_GENERAL; }
@@ -364,7 +372,9 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         !(h->collectors = l1_collectors_new(h->sms, (uint32_t)cache_config_lines(&c->l1),
                                             o->collect == COLLECT_ALL, &h->res, &h->kernel, err)))
         goto fail;
-    h->path = direct_path(h) ? PATH_DIRECT : timed_path(h) ? PATH_TIMED : PATH_GENERAL;
+    h->path = direct_path(h)  ? PATH_DIRECT
+              : timed_path(h) ? (h->collectors ? PATH_TIMED_COLLECTED : PATH_TIMED)
+                              : PATH_GENERAL;
     for (uint32_t i = 0; i < h->o.observer_count; i++) {
         const l1_observer *ob = &h->o.observers[i];
         const int has[L1_EVENTS] = {ob->lookup != NULL, ob->hit != NULL, ob->miss != NULL,
@@ -555,17 +565,38 @@ static cache_req issue_req_of(const replay_issue *is)
                        .space = is->space, .cache_op = is->cache_op};
 }
 
+/* A request's own fields: its line and sectors, and Req and coherence of
+ * its instruction (0 for a write-back's, rq NULL). */
+HOT void set_request(cache_req *q, const ws_request *rq, uint64_t line, uint8_t sectors)
+{
+    q->line = line;
+    q->sector_mask = sectors;
+    q->line_addr = rq ? rq->line_addr : 0;
+    q->req_count = rq ? rq->req_count : 0;
+    q->coherent = rq ? rq->req_count <= 2 : 0;
+}
+
 HOT void make_req(const hierarchy *h, const ws_request *rq, uint64_t line, uint8_t sectors,
                   cache_req *q)
 {
     *q = h->issue_req;
-    q->line = line;
-    q->sector_mask = sectors;
-    if (rq) {
-        q->line_addr = rq->line_addr;
-        q->req_count = rq->req_count;
-        q->coherent = rq->req_count <= 2;
-    }
+    set_request(q, rq, line, sectors);
+}
+
+/* make_req where `path` lets the request be h->issue_req itself: on the
+ * direct and timed paths nothing reads a request after the next is made
+ * (no stage keeps it, no fill waits for L2) nor writes it but
+ * set_request's fields, so they are set in place instead of the whole
+ * request copied per access (bench/RESULTS.md, "Branch hier42").
+ * Elsewhere a copy into *local. */
+HOT cache_req *request_for(hierarchy *h, int path, const ws_request *rq, uint64_t line,
+                           uint8_t sectors, cache_req *local)
+{
+    cache_req *q = hooks_on(path) ? local : &h->issue_req;
+    if (hooks_on(path))
+        *q = h->issue_req;
+    set_request(q, rq, line, sectors);
+    return q;
 }
 
 /* What a request does at L2: a load's read, a store's write, or the
@@ -626,11 +657,11 @@ HOT int l2_access(hierarchy *h, int path, const replay_issue *is, uint64_t line,
                   const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags, uint64_t *back,
                   ws_error *err)
 {
-    if (path != PATH_TIMED && h->o.l2_by_touch) { /* no write-backs (l2_touch_fits), no stages */
+    if (!timed_path_of(path) && h->o.l2_by_touch) { /* no write-backs (l2_touch_fits), no stages */
         l2_by_touch(h, path, is, line, op == L2_WRITE || op == L2_WRITE_BACK, hit, flags);
         return 0;
     }
-    return path == PATH_TIMED
+    return timed_path_of(path)
                ? l2_slices_timed(h, is, line, sectors, written_bytes, op, hit, flags, back, err)
                : l2_slices_general(h, is, line, sectors, written_bytes, op, hit, flags, back, err);
 }
@@ -642,9 +673,8 @@ HOT int l2_slices(hierarchy *h, int path, const replay_issue *is, uint64_t line,
 {
     replay_counts *k = &h->kernel->counts;
     int write = op == L2_WRITE || op == L2_WRITE_BACK, write_back = op == L2_WRITE_BACK;
-    cache_req q;
-    make_req(h, NULL, line, sectors, &q);
-    if (hooks_on(path) && next_use(h->o.record_l2, h->o.l2_next, line, &q.next_use, err) != 0)
+    cache_req local, *q = request_for(h, path, NULL, line, sectors, &local);
+    if (hooks_on(path) && next_use(h->o.record_l2, h->o.l2_next, line, &q->next_use, err) != 0)
         return -1;
     cache_result r;
     uint32_t slice_index = fastdiv_remainder(h->by_slices, line);
@@ -658,12 +688,12 @@ HOT int l2_slices(hierarchy *h, int path, const replay_issue *is, uint64_t line,
         for (uint32_t s = 0; !written_bytes && s < 8; s++) /* a write-back's: its sectors whole */
             if (sectors >> s & 1)
                 whole_sectors[s / 2] |= UINT64_C(0xffffffff) << (s % 2 * 32);
-        cache_write_lazy(slice, &q, written_bytes ? written_bytes : whole_sectors, at, &r);
+        cache_write_lazy(slice, q, written_bytes ? written_bytes : whole_sectors, at, &r);
     }
     else if (write)
-        cache_write(slice, &q, at, &r);
+        cache_write(slice, q, at, &r);
     else
-        cache_read(slice, &q, op != L2_READ_NO_FILL, at, &r);
+        cache_read(slice, q, op != L2_READ_NO_FILL, at, &r);
     if (back && write) /* a store's acknowledgement, an atomic's value, from its slice */
         *back = at + h->o.config.l2_latency;
     k->l2.accesses++;
@@ -910,8 +940,10 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     pc->accesses++;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     cache *l1 = h->l1[is->sm];
-    cache_req q;
-    cache_result r = {0};
+    cache_req local, *q = NULL; /* the request L1 sees (request_for) */
+    /* Set by the L1's answer (cache.h: its flags always, the rest under
+     * them), or cleared for a load that never looks L1 up. */
+    cache_result r;
     cache_way way = {POLICY_BYPASS};
     mshr_entry *take = NULL, *merge = NULL; /* timed: the MSHR a new fill takes, a merge joins */
     int64_t slot = -1;                      /* timed: the line's, as the wait found it */
@@ -919,8 +951,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     int polluting = may_allocate(h, is);
     *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
     if (route != L1_BYPASS) {
-        make_req(h, rq, line, sectors, &q);
-        if (hooks_on(path) && l1_next_use(h, is, line, &q.next_use, err) != 0)
+        q = request_for(h, path, rq, line, sectors, &local);
+        if (hooks_on(path) && l1_next_use(h, is, line, &q->next_use, err) != 0)
             return -1;
         int allocate = polluting;
         if (timed_on(h, path)) { /* it waits, if it must, for a merge slot or what a fill needs */
@@ -929,14 +961,14 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         }
         /* the fill waits for L2 and the stages: it comes after */
         if (hooks_on(path) && h->fill_later) {
-            cache_probe(l1, &q, 0, h->now, &r);
+            cache_probe(l1, q, 0, h->now, &r);
             if (allocate && !r.present && !r.bypassed)
-                way = cache_choose(l1, &q, h->now, &r);
+                way = cache_choose(l1, q, h->now, &r);
         } else if (timed_on(h, path)) { /* the three steps at once, the line found */
-            cache_read_found(l1, &q, allocate, h->now, slot, &r);
+            cache_read_found(l1, q, allocate, h->now, slot, &r);
             way.way = r.allocated ? 0 : POLICY_BYPASS;
         } else { /* nothing to wait for: the three steps at once */
-            cache_read(l1, &q, allocate, h->now, &r);
+            cache_read(l1, q, allocate, h->now, &r);
             way.way = r.allocated ? 0 : POLICY_BYPASS;
         }
         if (!r.bypassed && on_lookup(h, path, is, line, err) != 0)
@@ -955,6 +987,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
                 hooks_on(path) && h->sharing && (cache_slot_flags(l1, r.slot) & LINE_SHARED);
         }
     }
+    if (route == L1_BYPASS)
+        r = (cache_result){0};
     int bypassed = route == L1_BYPASS || r.bypassed;
     if (h->l1_sectored)
         count_sectors(&k->l1, sectors, r.hit_sectors, r.pending);
@@ -1006,7 +1040,7 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         bytes = h->line_bytes;
     }
     int l2_hit = 0;
-    l1_miss m = {.line = line, .req = route != L1_BYPASS ? &q : NULL, .sectors = fetch,
+    l1_miss m = {.line = line, .req = q, .sectors = fetch,
                  .fills = allocating || r.present, .at = h->now};
     if (timed_on(h, path) && r.stalled && r.stall_until > h->now) { /* the policy waits for a way */
         k->l1.reservation_fails++;
@@ -1031,11 +1065,11 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     if (!allocating)
         return 1;
     if (hooks_on(path) && h->fill_later) {
-        q.fill_hint = m.fill_hint;
+        q->fill_hint = m.fill_hint;
         if (!fill_allowed(h, is, line, m.fill_hint, cache_way_line(l1, &r, way),
                                               cache_way_flags(l1, &r, way)))
             return 1; /* the stage kept the line out: the victim stays */
-        cache_fill(l1, &q, way, 0, &r);
+        cache_fill(l1, q, way, 0, &r);
     }
     if (measured_on(h, path))
         h->ref->filled = 1;
@@ -1188,7 +1222,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
                     const replay_ref *refs, int n, ws_error *err)
 {
     /* hierarchy.h: totals only (never on the timed path) */
-    int grid = path != PATH_TIMED && h->o.collect == COLLECT_GRID;
+    int grid = !timed_path_of(path) && h->o.collect == COLLECT_GRID;
     replay_pc *pc = grid ? &h->unread_pc : &h->kernel->pcs[is->pc];
     int load = is->kind == WST_LOAD;
     uint32_t misses = 0;
@@ -1197,7 +1231,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
      * the timed path, where it cost more than it saved (3% to 6% of the
      * CPU of syrk, syr2k and spmv's timed compare, none on 2dconv:
      * bench/RESULTS.md, "Branch mshr41"). */
-    if (path != PATH_TIMED && collectors_on(h, path) && load && n > 1)
+    if (!timed_path_of(path) && collectors_on(h, path) && load && n > 1)
         for (int i = 0; i < n; i++)
             l1_collectors_prefetch(h->collectors, is->sm, requests[i].line_addr >> h->line_shift);
     /* The front-end stages may rewrite the requests (merge, drop). */
@@ -1241,7 +1275,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
         h->now = timed_on(h, path) ? ldst_take(h, is) : is->step;
         h->back = h->now;
         /* no stage rewrote the requests; never on the timed path */
-        h->touch = path != PATH_TIMED && h->o.l2_by_touch ? refs[i].l2_touch : 0;
+        h->touch = !timed_path_of(path) && h->o.l2_by_touch ? refs[i].l2_touch : 0;
         if (timed_on(h, path)) {
             h->ref = &h->view[i];
             *h->ref = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
@@ -1306,13 +1340,15 @@ int hierarchy_instruction_refs(hierarchy *h, const replay_issue *is, const ws_re
     switch (h->path) {
     case PATH_DIRECT: return instruction(h, PATH_DIRECT, is, requests, refs, n, err);
     case PATH_TIMED: return instruction(h, PATH_TIMED, is, requests, refs, n, err);
+    case PATH_TIMED_COLLECTED:
+        return instruction(h, PATH_TIMED_COLLECTED, is, requests, refs, n, err);
     default: return instruction(h, PATH_GENERAL, is, requests, refs, n, err);
     }
 }
 
 int hierarchy_direct(const hierarchy *h) { return h->path == PATH_DIRECT; }
 
-int hierarchy_timed_path(const hierarchy *h) { return h->path == PATH_TIMED; }
+int hierarchy_timed_path(const hierarchy *h) { return timed_path_of(h->path); }
 
 int hierarchy_sm_order_free(const hierarchy *h)
 {
@@ -1391,6 +1427,8 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
     if (h->in_kernel && hierarchy_kernel_end(h, err) != 0)
         return -1;
     flush_l2(h); /* the last dirty lines reach DRAM too */
+    if (h->collectors)
+        l1_collectors_finish(h->collectors);
     for (uint32_t k = 0; k < h->res.kernel_count; k++)
         counts_add(&h->res.total, &h->res.kernels[k].counts, sizeof h->res.total);
     /* A policy's statistics may start from a value other than 0, so an SM

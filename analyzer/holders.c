@@ -37,7 +37,14 @@ int holders_add(holders *h, uint64_t line, uint32_t sm)
             u64map_remove(&h->index, line);
             return -1;
         }
-        memset(h->masks + (size_t)*found * h->words, 0, h->words * sizeof *h->masks);
+        /* Up to 128 SMs (Fermi's 15, Volta's 80) by stores, where a memset
+         * of a word or two was a call (GCC makes a plain loop one too). */
+        uint64_t *mask = h->masks + (size_t)*found * h->words;
+        mask[0] = 0;
+        if (h->words > 1)
+            mask[1] = 0;
+        if (h->words > 2)
+            memset(mask + 2, 0, (h->words - 2) * sizeof *mask);
         h->distinct++;
     }
     uint64_t *word = h->masks + (size_t)*found * h->words + sm / 64, bit = 1ull << (sm % 64);
@@ -62,5 +69,5 @@ void holders_remove(holders *h, uint64_t line, uint32_t sm)
             return;
     h->distinct--;
     slot_pool_put(&h->entries, entry);
-    u64map_remove(&h->index, line); /* only what the L1s hold */
+    u64map_remove_at(&h->index, found); /* only what the L1s hold; found once */
 }

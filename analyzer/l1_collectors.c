@@ -18,7 +18,8 @@ l1_collectors *l1_collectors_new(uint32_t sms, uint32_t l1_lines, int generation
     c->l1_lines = l1_lines;
     c->res = res;
     c->current = current;
-    if (holders_init(&c->holders, sms) != 0 || !(c->fully = calloc(sms, sizeof *c->fully))) {
+    if (holders_init(&c->holders, sms) != 0 || !(c->fully = calloc(sms, sizeof *c->fully)) ||
+        mask_counts_init(&c->remote, sms, sms, res->remote_holders) != 0) {
         ws_fail(err, "out of memory");
         goto fail;
     }
@@ -48,6 +49,7 @@ void l1_collectors_free(l1_collectors *c)
     missclass_free(c->classes);
     locality_free(c->generations);
     holders_destroy(&c->holders);
+    mask_counts_destroy(&c->remote);
     free(c);
 }
 
@@ -69,4 +71,12 @@ int l1_collectors_kernel_end(l1_collectors *c, ws_error *err)
             falru_flush(c->fully[s]);
     holders_clear(&c->holders);
     return 0;
+}
+
+void l1_collectors_finish(l1_collectors *c)
+{
+    /* Once, not per kernel: a flush visits every row's planes, which on
+     * Volta's 80 SMs cost more than the counting saved on bfs's many
+     * kernels (bench/RESULTS.md, "Branch hier42"). */
+    mask_counts_flush(&c->remote);
 }

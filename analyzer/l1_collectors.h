@@ -15,6 +15,7 @@
 #include "analyzer/falru.h"
 #include "analyzer/hierarchy.h"
 #include "analyzer/holders.h"
+#include "analyzer/mask_counts.h"
 #include "formats/trace.h"
 
 typedef struct l1_collectors l1_collectors;
@@ -32,6 +33,9 @@ int l1_collectors_sm_begin(l1_collectors *c, uint32_t sm, ws_error *err);
 /* Kernel end: the generations and replication at the end, then a fresh
  * start (the L1s are flushed). */
 int l1_collectors_kernel_end(l1_collectors *c, ws_error *err);
+/* The run's end: the figures kept across kernels (the remote-holder
+ * matrix) are complete. */
+void l1_collectors_finish(l1_collectors *c);
 
 /* ---- the events, inline ----
  *
@@ -52,6 +56,7 @@ struct l1_collectors {
     locality *generations;
     /* inter-core */
     holders holders;     /* which L1s hold each line */
+    mask_counts remote;  /* the remote-holder matrix's rows, counted a mask at a time */
 };
 
 static inline void l1_collectors_prefetch(const l1_collectors *c, uint32_t sm, uint64_t line)
@@ -164,16 +169,8 @@ static inline int l1c_inter_core_miss(void *ctx, const replay_issue *is, uint64_
     const uint64_t *held = holders_of(&c->holders, line);
     if (!held)
         return 0;
-    uint64_t *row = c->res->remote_holders + (size_t)is->sm * c->sms;
-    int others = 0;
-    for (uint32_t w = 0; w < c->holders.words; w++) {
-        uint64_t mask = held[w];
-        if (w == is->sm / 64)
-            mask &= ~(1ull << (is->sm % 64)); /* a sector miss: its own copy */
-        others |= mask != 0;
-        for (; mask; mask &= mask - 1)
-            row[w * 64 + (uint32_t)__builtin_ctzll(mask)]++;
-    }
+    /* Row x gains the other SMs holding the line (a sector miss: not its own copy). */
+    int others = mask_counts_add(&c->remote, is->sm, held, is->sm);
     k->remote_held_misses += (uint64_t)others;
     return 0;
 }

@@ -169,8 +169,8 @@ Test(u64map, insert_find_grow)
     u64map_destroy(&m);
 }
 
-/* Random inserts and removals against a plain array of what should be
- * there; a small key range makes long probe runs that wrap the table.  Keys
+/* Random inserts and removals (by key, and where find found the key)
+ * against a plain array of what should be there; a small key range makes long probe runs that wrap the table.  Keys
  * far apart, and consecutive keys. */
 static void remove_against_array(unsigned key_shift)
 {
@@ -190,8 +190,14 @@ static void remove_against_array(unsigned key_shift)
             if (inserted)
                 want[k] = (uint32_t)step + 1;
             cr_assert_eq(*v + 1, want[k]);
-        } else {
+        } else if ((rng >> 21) & 1) {
             cr_assert_eq(u64map_remove(&m, k << key_shift), want[k] != 0);
+            want[k] = 0;
+        } else { /* removed where find found it (u64map_remove_at) */
+            uint32_t *v = u64map_find(&m, k << key_shift);
+            cr_assert_eq(v != NULL, want[k] != 0);
+            if (v)
+                u64map_remove_at(&m, v);
             want[k] = 0;
         }
         if (step % 1000 == 0) {

@@ -1,6 +1,7 @@
 /* util/u64map.c: see u64map.h. */
 #include "util/u64map.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,16 +40,7 @@ void u64map_clear(u64map *m)
     m->count = 0;
 }
 
-uint32_t *u64map_find(const u64map *m, uint64_t key)
-{
-    size_t mask = m->capacity - 1;
-    for (size_t i = u64map_hash(key) & mask; m->slots[i].tag; i = (i + 1) & mask)
-        if (m->slots[i].key == key)
-            return &m->slots[i].value;
-    return NULL;
-}
-
-static int grow(u64map *m)
+int u64map_grow(u64map *m)
 {
     u64map old = *m;
     if (old.capacity >= U64MAP_MAX_CAPACITY || table_alloc(m, old.capacity * 2) != 0) {
@@ -69,30 +61,26 @@ static int grow(u64map *m)
     return 0;
 }
 
-uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted)
-{
-    if ((m->count + 1) * 2 > m->capacity && grow(m) != 0)
-        return NULL;
-    size_t mask = m->capacity - 1;
-    uint64_t hash = u64map_hash(key);
-    size_t i = hash & mask;
-    for (; m->slots[i].tag; i = (i + 1) & mask) {
-        if (m->slots[i].key == key) {
-            *inserted = 0;
-            return &m->slots[i].value;
-        }
-    }
-    m->slots[i] = (u64map_slot){.key = key, .value = initial, .tag = (uint32_t)hash | U64MAP_USED};
-    m->count++;
-    *inserted = 1;
-    return &m->slots[i].value;
-}
-
 /* Whether `home` lies cyclically in (from, to]: an entry at `to` whose probe
  * started there must stay behind the hole at `from`. */
 static int between(size_t from, size_t home, size_t to)
 {
     return from <= to ? (home > from && home <= to) : (home > from || home <= to);
+}
+
+/* Empties slot `hole`, moving back the entries after it whose probe would
+ * otherwise pass the gap. */
+static void remove_slot(u64map *m, size_t hole)
+{
+    size_t mask = m->capacity - 1;
+    for (size_t next = (hole + 1) & mask; m->slots[next].tag; next = (next + 1) & mask) {
+        if (between(hole, m->slots[next].tag & mask, next))
+            continue;
+        m->slots[hole] = m->slots[next];
+        hole = next;
+    }
+    m->slots[hole].tag = 0;
+    m->count--;
 }
 
 int u64map_remove(u64map *m, uint64_t key)
@@ -103,13 +91,12 @@ int u64map_remove(u64map *m, uint64_t key)
             break;
     if (!m->slots[hole].tag)
         return 0;
-    for (size_t next = (hole + 1) & mask; m->slots[next].tag; next = (next + 1) & mask) {
-        if (between(hole, m->slots[next].tag & mask, next))
-            continue;
-        m->slots[hole] = m->slots[next];
-        hole = next;
-    }
-    m->slots[hole].tag = 0;
-    m->count--;
+    remove_slot(m, hole);
     return 1;
+}
+
+void u64map_remove_at(u64map *m, uint32_t *value)
+{
+    remove_slot(m, (size_t)((u64map_slot *)((char *)value - offsetof(u64map_slot, value)) -
+                            m->slots));
 }

@@ -34,12 +34,19 @@ int u64map_init(u64map *m, size_t expected);
 void u64map_destroy(u64map *m);
 void u64map_clear(u64map *m);
 
-/* Pointer to the value of key, or NULL. */
-uint32_t *u64map_find(const u64map *m, uint64_t key);
+/* Pointer to the value of key, or NULL.  Inline (below), as upsert: the
+ * collectors look lines up at every L1 miss and departure, where the
+ * call's own work weighed (bench/RESULTS.md, "Branch hier42"). */
+static inline uint32_t *u64map_find(const u64map *m, uint64_t key);
 
 /* Pointer to the value of key, inserting it with `initial` if absent;
- * *inserted says which.  NULL on out of memory. */
-uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted);
+ * *inserted says which.  NULL on out of memory (*inserted 0).  Inline
+ * (below): the collectors insert at every L1 fill and departure, where the
+ * call's own work weighed (bench/RESULTS.md, "Branch hier42"). */
+static inline uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted);
+/* Doubles the table (upsert's, when it would be over half full); -1 on
+ * out of memory, the map unchanged. */
+int u64map_grow(u64map *m);
 
 /* Starts fetching the slot where key's probe begins: callers that know
  * their next keys (an instruction's requests) overlap the cache misses. */
@@ -48,6 +55,9 @@ static inline void u64map_prefetch(const u64map *m, uint64_t key);
 /* Removes key if present (returns whether it was).  Pointers from find or
  * upsert are invalid after a removal: later entries may move back. */
 int u64map_remove(u64map *m, uint64_t key);
+/* Removes the entry whose value `value` points at (from find or upsert,
+ * still valid): a removal without looking the key up again. */
+void u64map_remove_at(u64map *m, uint32_t *value);
 
 static inline uint64_t u64map_hash(uint64_t key)
 {
@@ -64,6 +74,36 @@ static inline uint64_t u64map_hash(uint64_t key)
 static inline void u64map_prefetch(const u64map *m, uint64_t key)
 {
     __builtin_prefetch(&m->slots[u64map_hash(key) & (m->capacity - 1)]);
+}
+
+static inline uint32_t *u64map_find(const u64map *m, uint64_t key)
+{
+    size_t mask = m->capacity - 1;
+    for (size_t i = u64map_hash(key) & mask; m->slots[i].tag; i = (i + 1) & mask)
+        if (m->slots[i].key == key)
+            return &m->slots[i].value;
+    return NULL;
+}
+
+static inline uint32_t *u64map_upsert(u64map *m, uint64_t key, uint32_t initial, int *inserted)
+{
+    if ((m->count + 1) * 2 > m->capacity && u64map_grow(m) != 0) {
+        *inserted = 0; /* defined for callers that read it before the NULL */
+        return NULL;
+    }
+    size_t mask = m->capacity - 1;
+    uint64_t hash = u64map_hash(key);
+    size_t i = hash & mask;
+    for (; m->slots[i].tag; i = (i + 1) & mask) {
+        if (m->slots[i].key == key) {
+            *inserted = 0;
+            return &m->slots[i].value;
+        }
+    }
+    m->slots[i] = (u64map_slot){.key = key, .value = initial, .tag = (uint32_t)hash | U64MAP_USED};
+    m->count++;
+    *inserted = 1;
+    return &m->slots[i].value;
 }
 
 #endif
