@@ -1,7 +1,8 @@
 # warpscope: one Makefile for everything.  Sources are found by directory, so
 # adding a module, a policy, a workload or a test file needs no edit here.
 #
-#   make            build build/rel/warpscope (checks dependencies)
+#   make            build build/rel/warpscope (checks dependencies); with GCC 10+
+#                   profile-guided and link-time optimised (PGO=0 LTO=0: plain -O3)
 #   make test       install/check deps, build with ASan+UBSan, run every test
 #                   (and the MPI checks, scripts/mpi-check.sh)
 #   make MPI=0      build without MPI even where mpicc is present
@@ -69,11 +70,11 @@ ASAN_FLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ASAN_CFLAGS = $(BASE_CFLAGS) -O1 -g $(ASAN_FLAGS)
 TSAN_CFLAGS = $(BASE_CFLAGS) -O1 -g -fsanitize=thread
 
-# The release binary is compiled twice (README "Building"): first
+# The release binary is compiled twice (README, "Quick start"): first
 # instrumented (build/pgo-gen/), then scripts/pgo-train.sh runs the
 # commands users run with it, and the objects of build/rel/ are compiled
 # with the branch and call counts it recorded (-fprofile-use) as GIMPLE for
-# link-time optimisation across files (-flto): 5-10% fewer instructions on
+# link-time optimisation across files (-flto): 7-12% fewer instructions on
 # the timed compare (bench/RESULTS.md, "Branch pgo42").  Both need GCC 10
 # or later; any other compiler, or PGO=0 / LTO=0, builds the plain -O3
 # objects as before.  Only build/rel/ is built so: the sanitized builds
@@ -202,7 +203,10 @@ $(BUILD)/rel/bench/%: $(BUILD)/rel/bench/%.o $(REL_LIB)
 # objects the binary does not link: the Python module's and the NVBit
 # tool's), rewritten only when it changed.  build/rel/X.o depends on X.prof:
 # an edit retrains, and recompiles the objects whose counts changed (the
-# edited one always: its counts carry its compile stamp).
+# edited one always: its counts carry its compile stamp).  Two trainings
+# differ in a few counts of about half the objects (the order in which
+# functions first ran, pointer values seen by the value profiles), so a
+# retraining recompiles those too.
 PGO_OBJS  := $(call objs,pgo-gen,$(CLI_SRC) $(LIB_SRC))
 PGO_LIB   := $(PGO_DIR)/libwarpscope.a
 PGO_BIN   := $(PGO_DIR)/warpscope
