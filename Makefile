@@ -88,9 +88,10 @@ override LTO := 0
 endif
 PGO ?= 1
 LTO ?= 1
-# -flto=auto takes its jobs from make's jobserver (hence the '+' on the
-# link lines), so `make -j2` links on two cores.  Slim LTO objects need
-# GCC's archiver, which indexes their symbols.
+# -flto=auto takes its jobs from make's jobserver, so `make -j2` links on
+# two cores: make hands the jobserver only to lines marked '+' (which
+# `make -n` runs too), as the link lines are.  Slim LTO objects need GCC's
+# archiver, which indexes their symbols.
 LTO_FLAGS := $(if $(filter 1,$(LTO)),-flto=auto)
 REL_AR    := $(if $(filter 1,$(LTO)),$(or $(shell command -v $(CC)-ar 2>/dev/null),gcc-ar),ar)
 PGO_GEN_FLAGS := -fprofile-generate
