@@ -42,7 +42,7 @@ ws record --workload gaussian --size small --quiet -o gaussian.wst
 for w in kmeans backprop; do
     ws export accelsim "$w.wst" -o "$w-accelsim"
     ws import accelsim "$w-accelsim/kernelslist.g" -o "$w-imported.wst"
-    ws diff "$w.wst" "$w-imported.wst"
+    ws diff "$w.wst" "$w-imported.wst" || [ $? -eq 1 ] # 1: they differ, not an error
 done
 
 # The timed compare of the Accel-Sim comparison (docs/validation-timed.md),
