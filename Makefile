@@ -88,10 +88,10 @@ override LTO := 0
 endif
 PGO ?= 1
 LTO ?= 1
-# -flto=auto takes its jobs from make's jobserver, so `make -j2` links on
-# two cores: make hands the jobserver only to lines marked '+' (which
-# `make -n` runs too), as the link lines are.  Slim LTO objects need GCC's
-# archiver, which indexes their symbols.
+# -flto=auto links on as many cores as the machine has.  (It could take its
+# jobs from make's jobserver instead, but make hands that only to lines
+# marked '+', which `make -n` runs too: it would link.)  Slim LTO objects
+# need GCC's archiver, which indexes their symbols.
 LTO_FLAGS := $(if $(filter 1,$(LTO)),-flto=auto)
 REL_AR    := $(if $(filter 1,$(LTO)),$(or $(shell command -v $(CC)-ar 2>/dev/null),gcc-ar),ar)
 PGO_GEN_FLAGS := -fprofile-generate
@@ -177,7 +177,7 @@ $(ASAN_LIB): $(call objs,asan,$(LIB_SRC))
 	ar rcs $@ $^
 
 $(REL_BIN): $(call objs,rel,$(CLI_SRC)) $(REL_LIB)
-	+$(CC) $(REL_CFLAGS) $(LTO_FLAGS) -o $@ $^ $(REL_LIBS)
+	$(CC) $(REL_CFLAGS) $(LTO_FLAGS) -o $@ $^ $(REL_LIBS)
 
 $(ASAN_BIN): $(call objs,asan,$(CLI_SRC)) $(ASAN_LIB)
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(LIBS)
@@ -192,7 +192,7 @@ $(ASAN_TESTS): $(call objs,asan,$(TEST_SRC)) $(ASAN_LIB) | $(REL_BIN)
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(TEST_LIBS) $(LIBS)
 
 $(BUILD)/rel/bench/%: $(BUILD)/rel/bench/%.o $(REL_LIB)
-	+$(CC) $(REL_CFLAGS) $(LTO_FLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(REL_CFLAGS) $(LTO_FLAGS) -o $@ $^ $(LIBS)
 
 # ---- the release build's training (PGO=1) --------------------------------
 # build/pgo-gen/ holds the instrumented objects and binary; each object's
