@@ -69,7 +69,7 @@ static int merge_pages(access_map *m)
         return -1;
     size_t kept = 0;
     for (size_t r = 0; r < m->row_count; r++) {
-        int inserted;
+        int inserted = 0;
         uint32_t *to = u64map_upsert(&merged, m->pages[r] >> 1, (uint32_t)kept, &inserted);
         uint64_t *src = m->counts + r * ACCESS_MAP_TIME_BINS;
         if (inserted) {

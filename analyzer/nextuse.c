@@ -126,7 +126,7 @@ int nextuse_finish(nextuse *n, ws_error *err)
                 epoch++;
             }
             uint64_t word = n->buffer[i];
-            int inserted;
+            int inserted = 0;
             uint32_t *slot = u64map_upsert(&seen, word & ~KILL, (uint32_t)distinct, &inserted);
             if (inserted && distinct == capacity) {
                 capacity = capacity ? capacity * 2 : 1024;

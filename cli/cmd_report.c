@@ -73,7 +73,7 @@ static int run(int argc, char **argv)
     if (!input)
         return cli_error(NULL, "report needs a report.json; see 'warpscope report --help'");
     ws_error err;
-    run_doc_kind kind;
+    run_doc_kind kind = RUN_DOC_REPORT;
     kernel_spool *kernels; /* the report's, read one at a time */
     json_t *doc = run_doc_load(input, &kind, &kernels, &err);
     if (!doc)

@@ -98,7 +98,7 @@ static int16_t register_number(const fields *f)
 static int read_registers(fields *f, const char *what, int16_t *regs, uint8_t *count,
                           ws_error *err)
 {
-    uint32_t n;
+    uint32_t n = 0;
     if (parse_dec_u32(f, what, WST_WARP_SIZE, &n, err) != 0)
         return -1;
     for (uint32_t i = 0; i < n; i++) {
@@ -177,7 +177,7 @@ int accelsim_inst_parse(const char *text, const accelsim_line_format *format,
     }
     if (format->lineinfo && parse_dec_u32(&f, "line number", UINT32_MAX, &out->line, err) != 0)
         return -1;
-    uint64_t mask;
+    uint64_t mask = 0;
     if (parse_hex_u64(&f, "PC", 16, &out->pc, err) != 0 ||
         parse_hex_u64(&f, "mask", 8, &mask, err) != 0)
         return -1;
@@ -189,7 +189,7 @@ int accelsim_inst_parse(const char *text, const accelsim_line_format *format,
         return ws_fail(err, "opcode '%s' longer than %zu characters", f.token,
                        sizeof out->opcode - 1);
     memcpy(out->opcode, f.token, f.len + 1);
-    uint32_t width;
+    uint32_t width = 0;
     if (read_registers(&f, "source count", out->srcs, &out->src_count, err) != 0 ||
         parse_dec_u32(&f, "memory width", 1024, &width, err) != 0)
         return -1;
