@@ -45,6 +45,7 @@ static int run(int argc, char **argv)
     ws_error err;
     if (compare_set_parse(&set, a.policies ? a.policies : DEFAULT_POLICIES, &a.hierarchy, &err) != 0)
         return cli_fail("--policies", &err);
+    compare_set_collect(&set, a.json || a.csv);
     /* The timeline is the first entry's clock over every pass its set
      * needs (OPT's recording pass too): only the whole set on one rank
      * writes it as one process does. */

@@ -226,6 +226,17 @@ int compare_write_csv_results(const compare_set *set, const replay_results *cons
     return csv_table_commit(t, err);
 }
 
+void compare_set_collect(compare_set *set, int writes_files)
+{
+    /* The table (reports/replay_text.c, compare_text_table) reads hits,
+     * pending hits, sector hits, MPLI, traffic, the timed figures and the
+     * stages' (CCN, LCM) own: none of miss classes, 3C, locality, μRC or
+     * replication, the collectors' figures. */
+    if (!writes_files)
+        for (uint32_t i = 0; i < set->count; i++)
+            set->options[i].collect = COLLECT_NONE;
+}
+
 int compare_write_results(const compare_set *set, const replay_results *const *rs,
                           const replay_args *a, const wst_trace *t)
 {

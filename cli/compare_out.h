@@ -22,6 +22,10 @@ typedef struct compare_set {
 
 int compare_set_parse(compare_set *set, const char *list, const hierarchy_options *base,
                       ws_error *err);
+/* A compare that writes no file (no -o, no --csv) prints the text table
+ * alone, which reads none of the built-in collectors' figures: its
+ * hierarchies run without them (COLLECT_NONE, docs/replay.md). */
+void compare_set_collect(compare_set *set, int writes_files);
 /* {"policies": [{"name", REPLAY...}, ...]} */
 json_t *compare_json(const compare_set *set, hierarchy *const *hs);
 /* -o and --csv of a; t names the kernels.  0 or an exit status. */
