@@ -592,11 +592,12 @@ HOT void make_req(const hierarchy *h, const ws_request *rq, uint64_t line, uint8
 HOT cache_req *request_for(hierarchy *h, int path, const ws_request *rq, uint64_t line,
                            uint8_t sectors, cache_req *local)
 {
-    cache_req *q = hooks_on(path) ? local : &h->issue_req;
-    if (hooks_on(path))
-        *q = h->issue_req;
-    set_request(q, rq, line, sectors);
-    return q;
+    if (hooks_on(path)) {
+        make_req(h, rq, line, sectors, local);
+        return local;
+    }
+    set_request(&h->issue_req, rq, line, sectors);
+    return &h->issue_req;
 }
 
 /* What a request does at L2: a load's read, a store's write, or the
