@@ -881,6 +881,7 @@ void sched_free(sched *s)
     free(s->recorded_sm);
     free(s->first_time);
     free(s->scheduler_stalls);
+    free(s->ldst_rings);
     free(s->wakes);
     free(s->block_wakes);
     packed_cta_free(&s->spare);

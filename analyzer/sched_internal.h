@@ -77,7 +77,7 @@ typedef struct sm_state {
     /* timing.ldst_queue = Q > 0: when the LD/ST unit frees after each of the
      * last Q + 1 memory instructions (a ring; ldst_issued counts them), so
      * a record may issue once the Q-th latest has reached the unit. */
-    uint64_t ldst_ring[TIMING_LDST_QUEUE_MAX + 1];
+    uint64_t *ldst_ring; /* [Q + 1], in sched.ldst_rings */
     uint64_t ldst_issued;
     uint32_t ldst_next; /* ldst_issued mod (Q + 1), stepped: the ring's oldest entry */
     /* When a record may next reach the LD/ST unit (sched_timed.c's
@@ -178,6 +178,12 @@ struct sched {
     int last_returns_data, last_warp_done;
     timed_kernel kernel_stats; /* the kernel running or just ended */
     uint64_t *scheduler_stalls; /* [sms × schedulers × STALL_CAUSES], the whole run */
+    /* [sms × (timing.ldst_queue + 1)], the whole run: each SM's LD/ST ring
+     * (sm_state.ldst_ring), apart from the sm_state array a kernel
+     * allocates and clears, which it would be half of at the largest
+     * queue; never cleared (an SM reads only entries written in the
+     * kernel, sched_timed.c ldst_open_of). */
+    uint64_t *ldst_rings;
     /* Their sums by cause when the kernel began: its own are what they
      * have grown by when it ends (sched_timed.c, sched_timed_next). */
     uint64_t stalls_before[STALL_CAUSES];

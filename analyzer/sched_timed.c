@@ -87,8 +87,11 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
                                        sizeof *s->scheduler_stalls)))
         return ws_fail(err, "out of memory");
     uint32_t blocks = (s->config.sms + SCHED_WAKE_BLOCK - 1) / SCHED_WAKE_BLOCK;
+    size_t ring = (size_t)s->config.timing.ldst_queue + 1;
     if ((!s->wakes && !(s->wakes = malloc(s->config.sms * sizeof *s->wakes))) ||
-        (!s->block_wakes && !(s->block_wakes = malloc(blocks * sizeof *s->block_wakes))))
+        (!s->block_wakes && !(s->block_wakes = malloc(blocks * sizeof *s->block_wakes))) ||
+        (!s->ldst_rings &&
+         !(s->ldst_rings = malloc(s->config.sms * ring * sizeof *s->ldst_rings))))
         return ws_fail(err, "out of memory");
     for (uint32_t b = 0; b < blocks; b++)
         s->block_wakes[b] = s->cycle;
@@ -96,6 +99,7 @@ int sched_timed_begin_kernel(sched *s, ws_error *err)
     for (uint32_t i = 0; i < s->config.sms; i++) {
         sm_state *sm = &s->sms[i];
         sm->ldst_free = s->wakes[i] = s->cycle;
+        sm->ldst_ring = s->ldst_rings + i * ring;
         sm->ldst_issued = 0;
         sm->ldst_next = 0;
         sm->ldst_open = ldst_open_of(s, sm);
