@@ -174,8 +174,7 @@ struct sched {
     uint64_t least_wake; /* the least wake of the SMs this cycle's pass went past */
     int issued_here;           /* the SM at pos_sm issued this cycle */
     int awaiting;              /* an ISSUE awaits sched_timed_issued */
-    uint32_t last_sm, last_slot, last_cta_slot, last_scheduler;
-    int last_returns_data, last_warp_done;
+    uint32_t last_sm, last_slot, last_scheduler; /* the ISSUE's warp */
     timed_kernel kernel_stats; /* the kernel running or just ended */
     uint64_t *scheduler_stalls; /* [sms × schedulers × STALL_CAUSES], the whole run */
     /* [sms × (timing.ldst_queue + 1)], the whole run: each SM's LD/ST ring

@@ -185,9 +185,13 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     s->awaiting = 0;
     sm_state *sm = &s->sms[s->last_sm];
     timed_warp *t = &sm->timed[s->last_slot];
-    if (!s->last_returns_data && o->data_back > t->stores_back)
+    /* The issued record (s->issued) and its warp's slot stay as the issue
+     * left them until the next call of sched_timed_next. */
+    const warp_state *w = &sm->warps[s->last_slot];
+    int loads = returns_data(s->issued.kind);
+    if (!loads && o->data_back > t->stores_back)
         t->stores_back = o->data_back;
-    if (s->last_returns_data) {
+    if (loads) {
         if (t->keeps_history) {
             uint64_t *slot = &sm->load_back[(size_t)s->last_slot * TIMED_LOAD_HISTORY +
                                             t->loads_seen % TIMED_LOAD_HISTORY];
@@ -206,14 +210,14 @@ void sched_timed_issued(sched *s, const sched_outcome *o)
     sm->ldst_issued++;
     sm->ldst_open = ldst_open_of(s, sm);
     /* Its head's ready_at is already the next cycle (issue_on_sm). */
-    if (!s->last_warp_done) {
+    if (w->active) {
         prepare_head(sm, s->last_slot, s->last_scheduler);
         return;
     }
     /* The warp has issued its last record: it ends when its loads are back
      * and its stores acknowledged (as GPGPU-Sim retires a warp only once
      * its stores are done). */
-    cta_state *c = &sm->ctas[s->last_cta_slot];
+    cta_state *c = &sm->ctas[w->cta_slot];
     uint64_t end = t->all_loads > t->stores_back ? t->all_loads : t->stores_back;
     if (end < s->cycle + 1)
         end = s->cycle + 1;
@@ -425,13 +429,17 @@ static void charge_idle(sm_state *sm, uint32_t t, uint64_t cycle, uint8_t cause)
     account(sm, t, cycle + 1);
 }
 
-/* One issue slot of the SM at pos_sm: 1 = a record issued (event set), 0 =
- * nothing more on this SM this cycle.  On the way it notes whether any
- * live warp could issue (*any_ready); when none could, each scheduler's
- * quiet_until is where its last look left it (quiet_least).
+/* What issue_on_sm did. */
+enum { VISIT_IDLE, VISIT_ISSUED, VISIT_HELD };
+
+/* One issue slot of the SM at pos_sm: VISIT_ISSUED = a record issued
+ * (event set); else nothing more on this SM this cycle, and VISIT_HELD
+ * when a live warp could issue on the way (the order held it back, or its
+ * scheduler issued before), VISIT_IDLE when none could: then each
+ * scheduler's quiet_until is where its last look left it (quiet_least).
  * A scheduler whose warps all wait is passed over until its quiet_until
  * (docs/replay.md, "Timed replay"). */
-static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
+static int issue_on_sm(sched *s, sched_event *e)
 {
     uint32_t sm_index = s->pos_sm;
     sm_state *sm = &s->sms[sm_index];
@@ -442,6 +450,7 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
     const uint32_t slots = schedulers * s->config.timing.issue_per_cycle;
     const uint64_t cycle = s->cycle;
     uint32_t pos = s->pos_slot, next_t = s->pos_scheduler;
+    int found = VISIT_IDLE;
     while (pos < slots) {
         uint32_t t = next_t, round = pos >= schedulers;
         pos++;
@@ -468,7 +477,7 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
                 charge_idle(sm, t, cycle, waiting_cause(sm, t, &look));
             continue;
         }
-        *any_ready = 1;
+        found = VISIT_HELD;
         warp_view v = sched_view(s, sm, sm_index, t);
         v.first_ready_of = v.by_age;
         v.first_ready = look.first_ready;
@@ -479,15 +488,15 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
             continue;
         }
         if (round == 0) {
-            account(sm, t, s->cycle);
-            sm->accounted[t] = s->cycle + 1;
+            account(sm, t, cycle);
+            sm->accounted[t] = cycle + 1;
             s->kernel_stats.issue_cycles++;
         }
         s->issued_here = 1;
-        sm->quiet_until[t] = s->cycle; /* its warps change: look again */
+        sm->quiet_until[t] = cycle; /* its warps change: look again */
         s->kernel_stats.instructions++;
         warp_timing *h = &sm->head[slot];
-        h->ready_at = s->cycle + 1; /* one instruction a cycle per warp */
+        h->ready_at = cycle + 1; /* one instruction a cycle per warp */
         if (h->gap_left) { /* a non-memory instruction of the gap: no event */
             if (--h->gap_left == 0)
                 sm->gap_warps[t]--;
@@ -495,14 +504,10 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
                 order->issued(s->order, &v, (uint32_t)slot, 0);
             continue;
         }
-        warp_state *w = &sm->warps[slot];
         s->last_sm = sm_index;
         s->last_slot = (uint32_t)slot;
-        s->last_cta_slot = w->cta_slot;
         s->last_scheduler = t;
         sched_issue(s, sm_index, (uint32_t)slot, t, e);
-        s->last_returns_data = returns_data(e->record->kind);
-        s->last_warp_done = !w->active;
         s->awaiting = 1;
         s->kernel_stats.memory_instructions++;
         if (order->issued) {
@@ -511,9 +516,9 @@ static int issue_on_sm(sched *s, sched_event *e, int *any_ready)
         }
         s->pos_slot = pos;
         s->pos_scheduler = next_t;
-        return 1;
+        return VISIT_ISSUED;
     }
-    return 0;
+    return found;
 }
 
 /* The first cycle a look at one of the SM's schedulers would find
@@ -649,11 +654,11 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
                 if (due != 0)
                     return due < 0 ? -1 : 2; /* its events first; this SM goes on after */
             }
-            int any_ready = 0;
-            if (issue_on_sm(s, e, &any_ready) == 1)
+            int visit = issue_on_sm(s, e);
+            if (visit == VISIT_ISSUED)
                 return 1;
-            uint64_t wake = s->issued_here ? wake_after_issue(s, i)
-                            : any_ready    ? next_wake(s, sm)
+            uint64_t wake = s->issued_here           ? wake_after_issue(s, i)
+                            : visit == VISIT_HELD ? next_wake(s, sm)
                                            : wake_no_later(sm, quiet_least(s, sm), cycle);
             s->wakes[i] = wake;
             s->issued_here = 0;
