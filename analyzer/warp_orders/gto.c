@@ -85,8 +85,18 @@ static inline __attribute__((always_inline)) int32_t choose(gto *o, const warp_v
         return current;
     int32_t soonest = -1;
     ready_only |= v->timing != NULL;
-    /* The warps the scheduler's look found unable to issue are passed over. */
-    uint32_t from = v->first_ready_of == v->by_age ? v->first_ready : 0;
+    /* The warps the scheduler's look found unable to issue are passed
+     * over, and the one after them can issue (the look found so): the
+     * oldest ready warp, unless it waits after a miss. */
+    int known = v->first_ready_of == v->by_age;
+    uint32_t from = known ? v->first_ready : 0;
+    if (known && from < v->live_count) {
+        uint32_t slot = v->by_age[from];
+        if (ready_at[slot] <= now) {
+            o->greedy[at] = (int32_t)slot;
+            return (int32_t)slot;
+        }
+    }
     for (uint32_t k = from; k < v->live_count; k++) {
         uint32_t slot = v->by_age[k];
         if (!warp_view_ready(v, slot))
