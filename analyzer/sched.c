@@ -284,7 +284,8 @@ static void free_sms(sched *s)
             packed_cta_free(&sm->ctas[c].records);
         free(sm->ctas);
         free(sm->warps);
-        free(sm->by_age);
+        if (sm->by_age != s->no_by_age)
+            free(sm->by_age);
         if (sm->live != s->no_live)
             free(sm->live);
         free(sm->rank);
@@ -294,6 +295,8 @@ static void free_sms(sched *s)
     s->sms = NULL;
     free(s->no_live);
     s->no_live = NULL;
+    free(s->no_by_age);
+    s->no_by_age = NULL;
 }
 
 /* The SM's arrays per CTA slot for `ctas` slots, the first cta_capacity
@@ -326,7 +329,8 @@ static int sm_grow(sched *s, sm_state *sm, uint32_t ctas, ws_error *err)
  * an SM that takes none (a kernel of fewer CTAs than SMs, on an 80-SM
  * GPU) costs no memory, no clearing and no page (until then its live[]
  * is the kernel's shared no_live, all zero, the only array an order may
- * read of an SM without warps).  The arrays per CTA slot hold one CTA
+ * read of an SM without warps, and its age lists, all empty, are in the
+ * shared no_by_age).  The arrays per CTA slot hold one CTA
  * until the SM takes a second at once (sm_grow): on a kernel of fewer
  * CTAs than the GPU's slots most SMs hold one, and their arrays share
  * pages instead of spreading a CTA's few hundred bytes over every slot's
@@ -728,10 +732,13 @@ static int begin_kernel(sched *s, ws_error *err)
     s->age_stride = (s->warp_slots + s->config.schedulers_per_sm - 1) / s->config.schedulers_per_sm;
     s->sms = calloc(s->config.sms, sizeof *s->sms);
     s->no_live = calloc(s->warp_slots + 1, 1);
-    if (!s->sms || !s->no_live)
+    s->no_by_age = calloc((size_t)s->age_stride * s->config.schedulers_per_sm + 1,
+                          sizeof *s->no_by_age);
+    if (!s->sms || !s->no_live || !s->no_by_age)
         return ws_fail(err, "out of memory");
     for (uint32_t i = 0; i < s->config.sms; i++) {
         s->sms[i].live = s->no_live; /* its arrays come with its first CTA (sm_arrays) */
+        s->sms[i].by_age = s->no_by_age;
         s->sms[i].free_ctas = s->cta_slots;
     }
     if (s->options.warp->kernel_begin)

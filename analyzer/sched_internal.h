@@ -142,6 +142,7 @@ struct sched {
     uint32_t age_stride; /* room for one scheduler's warps in by_age */
     sm_state *sms;
     uint8_t *no_live; /* [warp_slots + 1], zero: live[] of an SM without arrays yet */
+    uint32_t *no_by_age; /* its by_age, as large as an SM's, never read (every list is empty) */
     uint32_t sm_cursor;
     uint32_t resident, peak_resident;
     uint64_t next_warp_id;
@@ -190,10 +191,11 @@ struct sched {
 
 
 /* Scheduler t's live warp slots on sm, oldest first (age_count[t] of
- * them); NULL on an SM that has taken no CTA (sched.c, sm_arrays). */
+ * them; none on an SM that has taken no CTA, whose by_age is the
+ * kernel's no_by_age until then: sched.c, sm_arrays). */
 static inline uint32_t *sched_age_list(const sched *s, const sm_state *sm, uint32_t t)
 {
-    return sm->by_age ? sm->by_age + (size_t)t * s->age_stride : NULL;
+    return sm->by_age + (size_t)t * s->age_stride;
 }
 
 /* sched.c's pieces that the timed issue model shares. */
