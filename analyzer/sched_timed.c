@@ -657,9 +657,9 @@ int sched_timed_next(sched *s, sched_event *e, ws_error *err)
             int visit = issue_on_sm(s, e);
             if (visit == VISIT_ISSUED)
                 return 1;
-            uint64_t wake = s->issued_here           ? wake_after_issue(s, i)
+            uint64_t wake = s->issued_here         ? wake_after_issue(s, i)
                             : visit == VISIT_HELD ? next_wake(s, sm)
-                                           : wake_no_later(sm, quiet_least(s, sm), cycle);
+                                                  : wake_no_later(sm, quiet_least(s, sm), cycle);
             s->wakes[i] = wake;
             s->issued_here = 0;
             s->pos_slot = s->pos_scheduler = 0;
