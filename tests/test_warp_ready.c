@@ -106,6 +106,26 @@ Test(warp_ready, gto_starts_at_the_looks_first_ready_warp_of_its_own_list)
     warp_order_gto.destroy(f.order);
 }
 
+/* GTO takes the look's first ready warp only while it waits after no
+ * miss: slot 0 (age position 2) missed at its issue and waits gto_k = 8
+ * issues, so at cycle 200 (slots 3 and 1 still wait for loads) GTO goes on
+ * to the next ready warp, slot 2; with slot 2 waiting for a load too,
+ * none. */
+Test(warp_ready, gto_passes_the_looks_first_ready_warp_while_it_waits_after_a_miss)
+{
+    fixture f;
+    setup(&f, &warp_order_gto);
+    warp_order_gto.issued(f.order, &f.view, 0, 1); /* ready again after 1 + 8 issues */
+    f.view.cycle = f.view.ldst_open = 200;
+    f.timing[3].ready_at = f.timing[1].ready_at = 300;
+    f.view.first_ready_of = f.by_age;
+    f.view.first_ready = 2;
+    cr_assert_eq(warp_order_gto.pick(f.order, &f.view), 2);
+    f.timing[2].ready_at = 300;
+    cr_assert_eq(warp_order_gto.pick(f.order, &f.view), -1);
+    warp_order_gto.destroy(f.order);
+}
+
 /* With no warp ready (cycle 95: slot 0's loads are back but its record
  * waits for the LD/ST unit, held until 160; the others wait for loads)
  * GTO picks none, LRR too. */
