@@ -241,3 +241,41 @@ Test(coalesce_paths, random_scattered_records_match_the_bytes)
         coalesce_expect_bytes(&rec, &config, got, n, iter);
     }
 }
+
+/* Property: lanes taken in lane order as ranges join a lane to the one
+ * before it exactly when its element starts inside that one or right
+ * after it (a step of 0..size bytes, modulo 2^64): steps drawn around
+ * that edge (size, size + 1), backwards, and near 2^63 either way, give
+ * the bytes found one by one. */
+Test(coalesce_paths, neighbour_steps_at_the_edge_match_the_bytes)
+{
+    static const unsigned sizes[] = {1, 2, 4, 8, 16};
+    uint64_t seed = 4343;
+    for (int iter = 0; iter < 20000; iter++) {
+        unsigned size = sizes[next_random(&seed) % 5];
+        uint64_t r = next_random(&seed);
+        uint64_t base = r % 4 == 0 ? UINT64_MAX - next_random(&seed) % 600
+                                   : next_random(&seed) % 100000;
+        uint32_t mask = r >> 4 & 1 ? UINT32_MAX : (uint32_t)next_random(&seed);
+        wst_record rec = coalesce_test_record(mask | 3u, base, size, size);
+        const uint64_t top = UINT64_C(1) << 63;
+        for (unsigned lane = 1; lane < WST_WARP_SIZE; lane++) {
+            uint64_t x = next_random(&seed), step;
+            switch (x % 8) {
+            case 0: step = size; break;
+            case 1: step = size + 1; break;
+            case 2: step = (x >> 8) % (size + 1); break;
+            case 3: step = 0 - (x >> 8) % (size + 2); break;
+            case 4: step = top - 1 + (x >> 8) % 3; break;
+            case 5: step = x >> 3; break;
+            default: step = size - (x >> 8) % 2; break;
+            }
+            rec.addr[lane] = rec.addr[lane - 1] + step;
+        }
+        coalesce_config config = {.line_bytes = 32u << (r >> 12) % 4, .half_warp = (int)(r >> 14 & 1)};
+        ws_request got[COALESCE_MAX_REQUESTS];
+        int n = coalesce_record(&config, &rec, 3, got, NULL, NULL);
+        cr_assert_geq(n, 0);
+        coalesce_expect_bytes(&rec, &config, got, n, iter);
+    }
+}
