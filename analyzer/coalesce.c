@@ -13,8 +13,9 @@
  * The order comes free for most instructions.  Affine records (lane l at
  * addr[0] + l × stride) whose addresses do not wrap: one byte range (a
  * broadcast's one element, or one run of adjacent elements) in whole-warp
- * mode is cut into its lines in closed form; adjacent elements (stride =
- * size) are one range per run of active lanes, found from the mask; lanes
+ * mode is cut into its lines in closed form; elements that touch or
+ * overlap (0 < stride <= size) are one range per run of active lanes,
+ * found from the mask; lanes
  * whole lines apart make one request each from one template.  Other
  * groups are taken in lane order, as ranges when their first two lanes'
  * elements touch (tiles, rows of a stencil), and fall back to their
@@ -160,8 +161,11 @@ coalesce_range_in_order(group_out *g, uint64_t first, uint64_t last)
     return 0;
 }
 
-/* Adjacent elements (stride = size, addresses not wrapping): each run of
- * active lanes is one range, found from the mask a run at a time. */
+/* Elements that touch or overlap (0 < stride <= size, addresses not
+ * wrapping): each run of active lanes is one range, from its first lane's
+ * start to its last lane's end, found from the mask a run at a time.  A
+ * run starts above the last one's last start, so at worst in the line
+ * before its end, which coalesce_request finds. */
 static inline __attribute__((always_inline)) void
 coalesce_runs(group_out *g, const wst_record *record, uint64_t stride, uint32_t active)
 {
@@ -171,8 +175,9 @@ coalesce_runs(group_out *g, const wst_record *record, uint64_t stride, uint32_t 
         uint64_t run = (uint64_t)active >> lo;
         unsigned lanes = (unsigned)__builtin_ctzll(~run); /* run < 2^32: ~run has a zero */
         active &= (uint32_t)~(((UINT64_C(1) << lanes) - 1) << lo);
-        uint64_t first = affine_lane(record, stride, lo), last = first + ((uint64_t)lanes * size - 1);
-        coalesce_range_in_order(g, first, last < first ? UINT64_MAX : last); /* runs ascend */
+        uint64_t first = affine_lane(record, stride, lo);
+        uint64_t last = first + (lanes - 1) * stride + (size - 1);
+        coalesce_range_in_order(g, first, last < first ? UINT64_MAX : last);
     }
 }
 
@@ -186,6 +191,34 @@ static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t 
            affine_lane(record, stride, lo) <= UINT64_MAX - reach;
 }
 
+/* Two lanes' addresses at once (GCC's vector extension: one SSE2 register
+ * on x86-64, plain pairs elsewhere). */
+typedef uint64_t lane_pair __attribute__((vector_size(16)));
+
+/* Bit l (l >= 1) set iff lane l's element starts inside lane l - 1's or
+ * right after it: addr[l] - addr[l - 1] in 0..size, modulo 2^64.  For a
+ * difference d and k = size + 1 <= 17 that is the top bit of (d - k) &
+ * ~d: d < k borrows into it, and d >= 2^63 (a step down, or a long jump)
+ * clears it through ~d.  Two lanes at a time, the top bits gathered in
+ * place: a lane at a time it was 8 instructions a lane, 7% of backprop's
+ * timed compare, whose tiles all come this way (bench/RESULTS.md,
+ * "Branch coal43"). */
+static inline __attribute__((always_inline)) uint32_t
+coalesce_near_lanes(const uint64_t *addr, uint64_t size)
+{
+    uint64_t k = size + 1, d = addr[1] - addr[0];
+    uint32_t near = (uint32_t)(((d - k) & ~d) >> 63) << 1;
+    lane_pair gathered = {0, 0}, ks = {k, k};
+    for (unsigned lane = 2; lane < WST_WARP_SIZE; lane += 2) { /* lanes lane, lane + 1 */
+        lane_pair at, before;
+        memcpy(&at, &addr[lane], sizeof at);
+        memcpy(&before, &addr[lane - 1], sizeof before);
+        lane_pair diff = at - before;
+        gathered |= ((diff - ks) & ~diff) >> 63 << lane;
+    }
+    return near | (uint32_t)gathered[0] | (uint32_t)gathered[1] << 1;
+}
+
 /* The lanes of `active` in lane order as ranges: a lane whose element
  * starts inside the one before it or right after it (neighbouring lanes,
  * both active) continues that lane's range.  Which lanes do is found for
@@ -196,9 +229,7 @@ static int coalesce_no_wrap(const wst_record *record, uint32_t active, uint64_t 
 static inline __attribute__((always_inline)) int
 coalesce_in_lane_order(group_out *g, const uint64_t *addr, uint64_t size, uint32_t active)
 {
-    uint32_t near = 0; /* bit l: addr[l] - addr[l - 1] in 0..size, modulo 2^64 */
-    for (unsigned lane = 1; lane < WST_WARP_SIZE; lane++)
-        near |= (uint32_t)(addr[lane] - addr[lane - 1] <= size) << lane;
+    uint32_t near = coalesce_near_lanes(addr, size);
     uint32_t continues = active & active << 1 & near, firsts = active & ~continues;
     while (firsts) {
         unsigned lo = (unsigned)__builtin_ctz(firsts);
@@ -217,7 +248,8 @@ coalesce_in_lane_order(group_out *g, const uint64_t *addr, uint64_t size, uint32
 
 /* Whether a group's lanes look like ranges of adjacent elements, worth
  * taking in lane order: an affine record's elements touch or overlap
- * (0 < stride <= size; stride 0 and stride = size take shorter paths), or
+ * (0 < stride <= size, here only when they wrap past 2^64: the others
+ * take shorter paths), or
  * a record's first two active lanes' elements do. */
 static int coalesce_looks_like_ranges(const uint64_t *addr, uint64_t size, int affine,
                                       uint64_t stride, uint32_t active)
@@ -240,14 +272,15 @@ coalesce_lanes(group_out *g, const uint64_t *lane_addr, unsigned size, uint32_t 
 {
     uint64_t starts[WST_WARP_SIZE];
     unsigned n = 0, shift = g->shift;
-    uint64_t misaligned = 0;
+    uint64_t misaligned = 0, line_before = 0; /* the first lane's line is never below 0 */
     int ascending = 1;
     while (active) {
         unsigned lane = descending ? 31u - (unsigned)__builtin_clz(active)
                                    : (unsigned)__builtin_ctz(active);
         active &= ~(UINT32_C(1) << lane);
         uint64_t addr = lane_addr[lane];
-        ascending &= n == 0 || addr >> shift >= starts[n - 1] >> shift;
+        ascending &= addr >> shift >= line_before;
+        line_before = addr >> shift;
         misaligned |= addr;
         starts[n++] = addr;
     }
@@ -263,7 +296,10 @@ coalesce_lanes(group_out *g, const uint64_t *lane_addr, unsigned size, uint32_t 
             coalesce_element(g, starts[i], size);
         return 0;
     }
-    uint64_t ones = (UINT64_C(1) << size) - 1, in_line = (UINT64_C(1) << shift) - 1, end = 0;
+    uint64_t ones = (UINT64_C(1) << size) - 1, in_line = (UINT64_C(1) << shift) - 1;
+    /* Below the first start, so that it passes the test below; at address 0
+     * it fails it, and the bytes are counted from the masks: right too. */
+    uint64_t before = starts[0] - 1;
     ws_request *req = NULL;
     int disjoint = 1;
     for (unsigned i = 0; i < n; i++) {
@@ -273,8 +309,10 @@ coalesce_lanes(group_out *g, const uint64_t *lane_addr, unsigned size, uint32_t 
         req->byte_mask[offset / 64] |= ones << offset % 64;
         req->bytes_used = (uint16_t)(req->bytes_used + size);
         req->sector_mask |= (uint8_t)(1u << offset / REQUEST_SECTOR_BYTES);
-        disjoint &= i == 0 || addr > end; /* above the element before: no byte twice */
-        end = addr + size - 1;
+        /* Elements aligned to one size, each starting above the one
+         * before, share no byte. */
+        disjoint &= addr > before;
+        before = addr;
     }
     return disjoint;
 }
@@ -329,7 +367,9 @@ static unsigned coalesce_one_per_lane(const wst_record *record, uint64_t stride,
 
 /* The requests of the lanes of `group` in out[]; returns their count.
  * Not inlined: its helpers are, so that the group's state stays in
- * registers. */
+ * registers.  (One copy for affine and gathered records: two, each
+ * knowing which, cost backprop's tiles more than they saved bfs's
+ * gathers, bench/RESULTS.md "Branch coal43".) */
 static __attribute__((noinline)) unsigned
 coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t group,
                unsigned shift, const ws_request *blank, unsigned first_index, ws_request *out)
@@ -345,7 +385,7 @@ coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t g
     if (affine && stride == 0) /* a broadcast: the lowest active lane's bytes */
         coalesce_element(&g, affine_lane(record, stride, (unsigned)__builtin_ctz(active)),
                          record->size);
-    else if (affine && stride == record->size && coalesce_no_wrap(record, active, stride))
+    else if (affine && stride <= record->size && coalesce_no_wrap(record, active, stride))
         coalesce_runs(&g, record, stride, active);
     else {
         /* An affine record's lanes, written out here: the scheduler left

@@ -38,14 +38,16 @@ static int affine(uint32_t mask, const uint64_t *addr, uint64_t *base, uint64_t 
 
 /* Room for n records, cache-line aligned: malloc's 16-byte alignment would
  * put every other 32-byte record across two cache lines, so reading it back
- * would miss twice.  Keeps the first `keep` records. */
+ * would miss twice.  Keeps the first `keep` records.  The first room is
+ * what is asked (a CTA's records arrive in one batch when they fit one
+ * chunk), later rooms at least double: rounding a CTA of 81 records up to
+ * 128 touched a third more pages than it used, one page fault each
+ * (bench/RESULTS.md, "Branch coal43"). */
 static int reserve_records(packed_cta *p, size_t n, size_t keep)
 {
     if (n <= p->capacity)
         return 0;
-    size_t capacity = p->capacity ? p->capacity : 64;
-    while (capacity < n)
-        capacity *= 2;
+    size_t capacity = packed_grown_capacity(p->capacity, n);
     void *records = NULL;
     if (posix_memalign(&records, 64, capacity * sizeof *p->records) != 0)
         return -1;
@@ -147,10 +149,10 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
      * records). */
     int stamped = p->timestamps != NULL, timed = p->timing != NULL;
     if (reserve_records(spare, p->count + 1, 0) != 0 ||
-        (stamped && ws_grow((void **)&spare->timestamps, &spare->timestamp_capacity,
-                            spare->capacity, sizeof *spare->timestamps) != 0) ||
-        (timed && ws_grow((void **)&spare->timing, &spare->timing_capacity, spare->capacity,
-                          sizeof *spare->timing) != 0))
+        (stamped && packed_side_grow((void **)&spare->timestamps, &spare->timestamp_capacity,
+                                     spare->capacity, sizeof *spare->timestamps) != 0) ||
+        (timed && packed_side_grow((void **)&spare->timing, &spare->timing_capacity,
+                                   spare->capacity, sizeof *spare->timing) != 0))
         return ws_fail(err, "out of memory");
     uint32_t next[1024];
     memcpy(next, starts, warps * sizeof *next);

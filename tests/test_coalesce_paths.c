@@ -125,6 +125,34 @@ Test(coalesce_paths, lanes_whole_lines_apart)
     expect_request(&out[3], 0x1180, 2, 0x1, 0x3, 0);
 }
 
+/* Elements that overlap (stride 2, 4 B): a run of lanes is one range from
+ * its first start to its last end.  From 0x1000, lanes 0-2 and 5-6: bytes
+ * 0-7 and 10-15 of line 0x1000 (14 bytes, sector 0).  With 32 B lines
+ * from 0x101c: lanes 0-2 reach 0x101c..0x1023 (line 0x1000 bytes 28-31,
+ * line 0x1020 bytes 0-3), lanes 5-6 0x1026..0x102b (bytes 6-11).  Stride
+ * 1, 16 B from 0x1018, lanes 0-1 and 3: the second run starts in line
+ * 0x1000, before the first run's end in 0x1020: bytes 24-31 there, 0-10
+ * in 0x1020. */
+Test(coalesce_paths, overlapping_elements_are_one_range_per_run)
+{
+    wst_record rec = coalesce_test_record(0x67, 0x1000, 2, 4);
+    ws_request out[COALESCE_MAX_REQUESTS];
+    cr_assert_eq(affine(&rec, 2, 128, 0, out), 1);
+    expect_request(&out[0], 0x1000, 14, 0x1, 0xfcff, 0);
+    rec = coalesce_test_record(0x67, 0x101c, 2, 4);
+    cr_assert_eq(affine(&rec, 2, 32, 0, out), 2);
+    expect_request(&out[0], 0x1000, 4, 0x1, UINT64_C(0xf) << 28, 0);
+    expect_request(&out[1], 0x1020, 10, 0x1, 0xfcf, 0);
+    rec = coalesce_test_record(0xb, 0x1018, 1, 16);
+    cr_assert_eq(affine(&rec, 1, 32, 0, out), 2);
+    expect_request(&out[0], 0x1000, 8, 0x1, UINT64_C(0xff) << 24, 0);
+    expect_request(&out[1], 0x1020, 11, 0x1, 0x7ff, 0);
+    for (unsigned i = 0; i < 2; i++) {
+        cr_assert_eq(out[i].index, i);
+        cr_assert_eq(out[i].req_count, 2);
+    }
+}
+
 /* Lanes adjacent modulo 2^64: 4 B at 2^64 - 8, 2^64 - 4, then 0 and 4.
  * Taken in lane order they would make one range wrapping past the top;
  * sorted, line 0 has bytes 0-7 (sector 0) and comes first, the last line
@@ -210,9 +238,29 @@ Test(coalesce_paths, random_affine_records_equal_general_path_and_bytes)
     }
 }
 
+/* A step from one lane's address to the next's drawn around the edge of
+ * joining them in one range (docs/metrics.md §2): size, size + 1, less,
+ * backwards, near 2^63 either way, anything. */
+static uint64_t edge_step(uint64_t x, unsigned size)
+{
+    switch (x % 8) {
+    case 0: return size;
+    case 1: return size + 1;
+    case 2: return (x >> 8) % (size + 1);
+    case 3: return 0 - (x >> 8) % (size + 2);
+    case 4: return (UINT64_C(1) << 63) - 1 + (x >> 8) % 3;
+    case 5: return x >> 3;
+    default: return size - (x >> 8) % 2;
+    }
+}
+
 /* Property: records that are not affine (lanes scattered, repeated,
  * descending, wrapping past 2^64, crossing lines) give the bytes found
- * one by one, whether their lanes ascend or must be sorted. */
+ * one by one, whether their lanes ascend or must be sorted.  Lanes taken
+ * in lane order as ranges join a lane to the one before it exactly when
+ * its element starts inside that one or right after it (a step of 0..size
+ * bytes, modulo 2^64): one record in five has steps drawn around that
+ * edge (size, size + 1), backwards, and near 2^63 either way. */
 Test(coalesce_paths, random_scattered_records_match_the_bytes)
 {
     static const unsigned sizes[] = {1, 2, 4, 8, 16};
@@ -227,11 +275,12 @@ Test(coalesce_paths, random_scattered_records_match_the_bytes)
             rec.mask = UINT32_MAX;
         for (unsigned lane = 0; lane < WST_WARP_SIZE; lane++) {
             uint64_t x = next_random(&seed);
-            switch ((r >> 8) % 4) {
+            switch ((r >> 8) % 5) {
             case 0: rec.addr[lane] = base + x % 300; break;          /* a few lines, any order */
             case 1: rec.addr[lane] = base - lane * (x % 3) * size; break; /* descending */
             case 2: rec.addr[lane] = rec.addr[x % (lane + 1)]; break;  /* lanes repeated */
-            default: rec.addr[lane] = x % 4 ? base + lane * 60 : x; break; /* crossings, jumps */
+            case 3: rec.addr[lane] = x % 4 ? base + lane * 60 : x; break; /* crossings, jumps */
+            default: rec.addr[lane] = lane ? rec.addr[lane - 1] + edge_step(x, size) : base; break;
             }
         }
         coalesce_config config = {.line_bytes = 32u << (r >> 12) % 4, .half_warp = (int)(r >> 14 & 1)};

@@ -436,3 +436,41 @@ Test(packed_record, group_by_warp_is_stable)
         wst_memtrace_free(m);
     }
 }
+
+/* Records are held in what a CTA needs (bench/RESULTS.md, "Branch
+ * coal43"): 81 records reserved on an empty CTA take 82 slots (the one
+ * past them a reader may touch), not 128; a later batch past them at
+ * least doubles the room (164 slots for 80 more, 582 for 500), and the grouping's
+ * spare and the timing beside the records are sized the same. */
+Test(packed_record, records_are_sized_by_what_a_cta_needs)
+{
+    packed_cta p = {0}, spare = {0};
+    ws_error err;
+    cr_assert_eq(packed_cta_reserve(&p, 81, &err), 0);
+    cr_assert_eq(p.capacity, 82);
+    wst_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.kind = WST_LOAD;
+    rec.size = 4;
+    rec.mask = UINT32_MAX;
+    rec.gap = 3; /* timed: the timing array follows the records' capacity */
+    for (unsigned l = 0; l < WST_WARP_SIZE; l++)
+        rec.addr[l] = 0x1000 + 4 * l;
+    for (int i = 0; i < 81; i++)
+        cr_assert_eq(packed_cta_append(&p, &rec, 1, &err), 0, "%s", err.msg);
+    cr_assert_eq(p.capacity, 82);
+    cr_assert_eq(p.timing_capacity, 82);
+    cr_assert_eq(packed_cta_reserve(&p, 80, &err), 0);
+    cr_assert_eq(p.capacity, 164);
+    cr_assert_eq(packed_cta_reserve(&p, 500, &err), 0);
+    cr_assert_eq(p.capacity, 81 + 500 + 1);
+    uint32_t starts[2] = {0, 81};
+    cr_assert_eq(packed_cta_group_by_warp(&p, &spare, starts, 1, &err), 0, "%s", err.msg);
+    cr_assert_eq(spare.capacity, 582); /* p's old buffer; p has the spare's new one */
+    cr_assert_eq(p.capacity, 82);
+    cr_assert_eq(p.timing_capacity, 82);
+    for (size_t i = 0; i < 81; i++)
+        cr_assert_eq(packed_cta_timing(&p, i).gap, 3);
+    packed_cta_free(&p);
+    packed_cta_free(&spare);
+}
