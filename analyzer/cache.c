@@ -247,14 +247,10 @@ static inline cache_set full_view(const cache *c, uint32_t set, uint64_t now)
                        .flags = c->flags + base, .now = now};
 }
 
-void cache_flush(cache *c)
+void cache_retire(cache *c)
 {
-    /* Only a fill makes a line valid, or a slot's state other than clear's:
-     * a cache left empty since (an SM idle in a kernel) has nothing to drop. */
-    if (!c->filled_since_clear)
-        return;
     uint32_t count;
-    if (c->policy->evicted) /* an untouched set holds no line */
+    if (c->filled_since_clear && c->policy->evicted) /* an untouched set holds no line */
         for (uint32_t run = touched_run(c, 0, &count); count; run = touched_run(c, run + count, &count))
             for (uint32_t set = run; set < run + count; set++) {
                 cache_set s = full_view(c, set, 0);
@@ -262,6 +258,15 @@ void cache_flush(cache *c)
                     if (s.lines[w] != CACHE_INVALID)
                         c->policy->evicted(c->state, &s, w, EVICT_FLUSH);
             }
+}
+
+void cache_flush(cache *c)
+{
+    /* Only a fill makes a line valid, or a slot's state other than clear's:
+     * a cache left empty since (an SM idle in a kernel) has nothing to drop. */
+    if (!c->filled_since_clear)
+        return;
+    cache_retire(c);
     clear(c);
 }
 
@@ -760,15 +765,29 @@ uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t lin
                            void *ctx)
 {
     uint64_t n = 0;
-    /* Only a fill makes a line valid, and it touches its set. */
+    /* Only a fill makes a line valid, and it touches its set.  A dirty
+     * line is valid (a fill, a hit's write or clear sets its dirty mask,
+     * and an invalidation clears it), so the walk reads the dirty masks
+     * alone, eight at a time where none of eight is dirty: the final
+     * write-back walks the whole L2 once a run (bench/RESULTS.md, "Branch
+     * hier43"). */
     uint32_t count;
-    for (uint32_t set = touched_run(c, 0, &count); count; set = touched_run(c, set + count, &count))
-        for (size_t i = (size_t)set * c->ways; i < (size_t)(set + count) * c->ways; i++)
-            if (c->lines[i] != CACHE_INVALID && c->dirty[i]) {
+    for (uint32_t set = touched_run(c, 0, &count); count; set = touched_run(c, set + count, &count)) {
+        size_t i = (size_t)set * c->ways, end = (size_t)(set + count) * c->ways;
+        while (i < end) {
+            uint64_t eight;
+            if (i + 8 <= end && (memcpy(&eight, c->dirty + i, 8), eight == 0)) {
+                i += 8;
+                continue;
+            }
+            if (c->dirty[i]) {
                 n++;
                 if (visit)
                     visit(ctx, c->lines[i], c->dirty[i]);
             }
+            i++;
+        }
+    }
     return n;
 }
 

@@ -79,6 +79,11 @@ void cache_free(cache *c);
 /* Drops every line (dirty ones too: callers write them back first); the
  * policy is told of each (EVICT_FLUSH). */
 void cache_flush(cache *c);
+/* The end of a cache's use: the policy is told of each line as by
+ * cache_flush (EVICT_FLUSH), and nothing is cleared, since nothing looks
+ * the cache up again (only its policy's statistics are read): the final
+ * flush of the L2 (analyzer/hierarchy.c, hierarchy_finish). */
+void cache_retire(cache *c);
 
 uint32_t cache_set_of(const cache *c, uint64_t line);
 uint32_t cache_sectors_per_line(const cache *c);
