@@ -39,7 +39,8 @@ struct cache {
     uint64_t *ready;   /* pending until (reserved-line mode) */
     uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
     int filled_since_clear; /* a line was filled since the last clear: else a flush has nothing to do */
-    /* A bit per set: filled (or a slot's ready set) since the last clear.
+    /* A bit per set: filled since the last clear (a slot's ready is set
+     * only while it holds a line, cache_set_ready).
      * The other sets are as clear left them, so clear, a flush and the
      * walk of the dirty lines visit only these (a kernel touches few of a
      * large L2's sets). */
@@ -732,8 +733,9 @@ void cache_touch(cache *c, uint32_t slot, const cache_req *r)
 
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready)
 {
+    /* The slot holds a line (cache.h), so its set is touched already:
+     * clear then resets the slot's ready with its set's. */
     c->ready[slot] = ready;
-    touch(c, slot / c->ways);
 }
 
 uint64_t cache_slot_ready(const cache *c, uint32_t slot) { return c->ready[slot]; }

@@ -164,7 +164,8 @@ int64_t cache_peek(const cache *c, uint64_t line, uint8_t sectors, uint64_t now)
  * is allowed to promote the line it found). */
 void cache_touch(cache *c, uint32_t slot, const cache_req *r);
 
-/* Reserved-line mode: the line in `slot` is pending until `ready`. */
+/* Reserved-line mode: the line in `slot` (a slot holding a line: a
+ * probe's or fill's out->slot) is pending until `ready`. */
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready);
 uint64_t cache_slot_ready(const cache *c, uint32_t slot);
 /* The cycle the fill of the line in `slot` (cache_find's; -1: absent)
