@@ -269,3 +269,78 @@ Test(cache_shapes, a_flush_clears_the_sets_touched_since_the_last)
     cr_expect_eq(cache_valid_lines(c), 0);
     cache_free(c);
 }
+
+/* The walk of the dirty lines reads the dirty masks eight slots at a time
+ * where none of the eight is dirty (analyzer/cache.c, cache_dirty_lines):
+ * 5 sets x 12 ways (linear index: line mod 5 is its set; an empty set
+ * fills its ways in order), so the runs of touched sets (sets 0-1, slots
+ * 0-23, and sets 3-4, slots 36-59) are not multiples of eight.  Dirty
+ * lines: 55 in set 0's last way (slot 11), 1 in set 1's first (slot 12),
+ * 44 in set 4's way 8 (slot 56) and 59 in its last (slot 59, the run's
+ * end); every other line is clean (read). */
+Test(cache_shapes, the_walk_of_dirty_lines_finds_each_among_clean_ones)
+{
+    shape sh = {.sets = 5, .ways = 12};
+    cache *c = make(&sh, policy_find("lru"));
+    cache_result r;
+    const uint64_t reads[] = {0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 3,
+                              4, 9, 14, 19, 24, 29, 34, 39};
+    for (size_t i = 0; i < sizeof reads / sizeof *reads; i++) {
+        cache_read(c, &(cache_req){.line = reads[i]}, 1, 0, &r);
+        cr_assert(r.allocated && !r.evicted, "read of %llu", (unsigned long long)reads[i]);
+    }
+    const uint64_t writes[] = {55, 1, 44};
+    for (size_t i = 0; i < 3; i++) {
+        cache_write(c, &(cache_req){.line = writes[i]}, 0, &r);
+        cr_assert(r.allocated && !r.evicted);
+    }
+    cache_read(c, &(cache_req){.line = 49}, 1, 0, &r);
+    cache_read(c, &(cache_req){.line = 54}, 1, 0, &r);
+    cache_write(c, &(cache_req){.line = 59}, 0, &r);
+    cr_assert(r.allocated && r.slot == 59, "line 59 in the last slot");
+    uint64_t seen[9] = {0};
+    cr_expect_eq(cache_dirty_lines(c, note_line, seen), 4);
+    const uint64_t in_slot_order[] = {55, 1, 44, 59};
+    for (uint32_t i = 0; i < 4; i++)
+        cr_expect_eq(seen[1 + i], in_slot_order[i], "dirty line %u", i);
+    cache_free(c);
+}
+
+/* A policy that counts the lines it is told of at a flush. */
+static uint64_t flushed_lines;
+
+static void count_flushed(void *state, const cache_set *set, uint32_t way, evict_cause cause)
+{
+    (void)state;
+    (void)set;
+    (void)way;
+    flushed_lines += cause == EVICT_FLUSH;
+}
+
+static const policy_ops lru_counting = {
+    .name = "lru-counting", .description = "LRU that counts its flushed lines",
+    .create = stamp_create, .destroy = stamp_destroy, .hit = promote_called,
+    .fill = promote_called, .victim = victim_called, .evicted = count_flushed};
+
+/* The end of a cache's use (cache_retire, the final L2 flush): the policy
+ * hears of each of the 3 lines as at a flush, and nothing is cleared (the
+ * lines and the dirty one stay), where cache_flush empties the cache. */
+Test(cache_shapes, a_retired_cache_tells_its_policy_of_each_line_and_keeps_them)
+{
+    shape sh = {.sets = 4, .ways = 2};
+    cache *c = make(&sh, &lru_counting);
+    cache_result r;
+    cache_read(c, &(cache_req){.line = 1}, 1, 0, &r);
+    cache_read(c, &(cache_req){.line = 6}, 1, 0, &r);
+    cache_write(c, &(cache_req){.line = 5}, 0, &r);
+    flushed_lines = 0;
+    cache_retire(c);
+    cr_expect_eq(flushed_lines, 3, "each line told");
+    cr_expect_eq(cache_valid_lines(c), 3, "nothing cleared");
+    cr_expect_eq(cache_dirty_lines(c, NULL, NULL), 1);
+    flushed_lines = 0;
+    cache_flush(c);
+    cr_expect_eq(flushed_lines, 3, "a flush tells them too");
+    cr_expect_eq(cache_valid_lines(c), 0, "and empties the cache");
+    cache_free(c);
+}
