@@ -15,6 +15,7 @@
 
 #include "analyzer/cache.h"
 #include "analyzer/policies/stamp.h"
+#include "analyzer/request.h"
 #include "tests/trace_gen.h"
 
 /* LRU through calls: the same functions, behind addresses of their own. */
@@ -58,6 +59,7 @@ typedef struct shape {
     uint32_t sets, ways, sector_bytes, divisor;
     set_index index;
     int track_pending, track_owners, admission;
+    int lazy; /* track_written_bytes: the stream writes as an L2 under `lazy-fetch` too */
 } shape;
 
 static cache *make(const shape *sh, const policy_ops *policy)
@@ -67,14 +69,16 @@ static cache *make(const shape *sh, const policy_ops *policy)
                        .sector_bytes = sh->sector_bytes, .index_divisor = sh->divisor,
                        .index = sh->index, .policy = policy,
                        .admission = sh->admission ? &sevenths : NULL,
-                       .track_pending = sh->track_pending, .track_owners = sh->track_owners};
+                       .track_pending = sh->track_pending, .track_owners = sh->track_owners,
+                       .track_written_bytes = sh->lazy};
     cache *c = cache_new(&o, &err);
     cr_assert_not_null(c, "%s", err.msg);
     return c;
 }
 
-/* Runs one random stream of reads (allocating or not), write-back and
- * write-through writes, invalidations and pending times through both
+/* Runs one random stream of reads (allocating or not), write-back,
+ * write-through and (on a `lazy` shape) lazy-fetch writes, invalidations
+ * and pending times through both
  * caches, comparing each result whole; returns the hits, so a caller can
  * see the stream was not trivial. */
 static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t accesses,
@@ -104,6 +108,16 @@ static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t acces
             cache_write_through(fast, &q, q.sector_mask, 1, now, &a);
             cache_write_through(called, &q, q.sector_mask, 1, now, &b);
             break;
+        case 4:
+        case 5:
+            if (sh->lazy) { /* bytes written: sectors whole or in part, one word at a time */
+                uint64_t bytes[REQUEST_MASK_WORDS] = {0};
+                bytes[(pick >> 50) % REQUEST_MASK_WORDS] = pick & 1 ? ~0ull : test_rand(&rng);
+                cache_write_lazy(fast, &q, bytes, now, &a);
+                cache_write_lazy(called, &q, bytes, now, &b);
+                break;
+            }
+            /* fall through */
         default: {
             int allocate = pick % 20 != 3;
             if (pick >> 48 & 1) /* the line found first, as the timed L1 reads it */
@@ -165,7 +179,8 @@ Test(cache_shapes, lru_and_fifo_in_place_agree_with_their_calls)
 }
 
 /* A cache with admission, pending lines, owners or an L2 slice's divisor
- * is not plain LRU, or divides its lines before indexing: still the same
+ * is not plain LRU, or divides its lines before indexing, and an L2 under
+ * `lazy-fetch` writes through its own instances: still the same
  * numbers either way, LRU's or FIFO's stamps in place or through calls. */
 Test(cache_shapes, caches_that_are_not_plain_agree_too)
 {
@@ -178,6 +193,11 @@ Test(cache_shapes, caches_that_are_not_plain_agree_too)
         {.sets = 64, .ways = 16, .divisor = 3},
         {.sets = 24, .ways = 4, .divisor = 12},
         {.sets = 5, .ways = 3, .divisor = 1},
+        /* L2 slices under `lazy-fetch` (cache_write_lazy's instances) */
+        {.sets = 32, .ways = 8, .sector_bytes = 32, .divisor = 6, .track_pending = 1, .lazy = 1},
+        {.sets = 16, .ways = 16, .sector_bytes = 32, .lazy = 1},
+        {.sets = 8, .ways = 4, .lazy = 1},
+        {.sets = 7, .ways = 5, .sector_bytes = 32, .lazy = 1},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         cr_expect_gt(agree_on_a_stream(&shapes[i], 5 + i, 6000, "lru", &lru_called), 0,
