@@ -950,7 +950,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     int64_t slot = -1;                      /* timed: the line's, as the wait found it */
     /* A throttled warp may hit, never allocate (S3 ch. 5). */
     int polluting = may_allocate(h, is);
-    *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
+    if (!polluting) /* the polluting ones are the rest (sum_polluting) */
+        k->non_polluting_accesses++;
     if (route != L1_BYPASS) {
         q = request_for(h, path, rq, line, sectors, &local);
         if (hooks_on(path) && l1_next_use(h, is, line, &q->next_use, err) != 0)
@@ -995,7 +996,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         count_sectors(&k->l1, sectors, r.hit_sectors, r.pending);
     if (r.hit) {
         k->l1.hits += !r.pending; /* a pending hit is counted apart (docs/metrics.md §7) */
-        *(polluting ? &k->polluting_hits : &k->non_polluting_hits) += 1;
+        if (!polluting)
+            k->non_polluting_hits++;
         pc->hits++;
         h->res.sm_hits[is->sm] += !r.pending; /* as the totals count them */
         if (timed_on(h, path)) { /* the data: now, or with the fill it merged into */
@@ -1411,11 +1413,24 @@ static void sum_pcs_mpli(hierarchy *h)
         mpli_merge(&h->kernel->counts.mpli, &h->kernel->pcs[p].mpli);
 }
 
+/* S3 ch. 5's polluting L1 load requests and hits: of the kernel's L1
+ * load requests (l1_load counts each in l1.accesses) and their hits (hits
+ * and pending hits: an L1 load's hit is one or the other), those that are
+ * not the non-polluting ones, which alone l1_load counts (a polluting
+ * warp's request is the common case; bench/RESULTS.md, "Branch hier43"). */
+static void sum_polluting(hierarchy *h)
+{
+    replay_counts *k = &h->kernel->counts;
+    k->polluting_accesses = k->l1.accesses - k->non_polluting_accesses;
+    k->polluting_hits = k->l1.hits + k->l1.pending_hits - k->non_polluting_hits;
+}
+
 int hierarchy_kernel_end(hierarchy *h, ws_error *err)
 {
     if (!h->in_kernel)
         return ws_fail(err, "replay: kernel end without a kernel");
     sum_pcs_mpli(h);
+    sum_polluting(h);
     /* The L1s are flushed: no next use crosses the kernel's end (docs/metrics.md §7),
      * nor the L2's when it is flushed too. */
     if ((h->o.record_l1 && nextuse_fence(h->o.record_l1, err) != 0) ||
