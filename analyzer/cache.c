@@ -39,7 +39,8 @@ struct cache {
     uint64_t *ready;   /* pending until (reserved-line mode) */
     uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
     int filled_since_clear; /* a line was filled since the last clear: else a flush has nothing to do */
-    /* A bit per set: filled (or a slot's ready set) since the last clear.
+    /* A bit per set: filled since the last clear (a slot's ready is set
+     * only while it holds a line, cache_set_ready).
      * The other sets are as clear left them, so clear, a flush and the
      * walk of the dirty lines visit only these (a kernel touches few of a
      * large L2's sets). */
@@ -52,6 +53,7 @@ struct cache {
     const admission_ops *admission;
     const void *admission_param;
     cache_read_fn *read; /* cache_read's instance for this cache's shape */
+    uint8_t kind;        /* READ_* (below): the lazy-fetch write's instance takes it too */
 };
 
 /* What a read instance knows of its cache (read_kind):
@@ -151,7 +153,8 @@ cache *cache_new(const cache_options *o, ws_error *err)
     c->policy = o->policy;
     c->admission = o->admission;
     c->admission_param = o->policy_geometry.param;
-    c->read = read_instance(o->ways, read_kind(o));
+    c->kind = (uint8_t)read_kind(o);
+    c->read = read_instance(o->ways, c->kind);
     policy_geometry g = o->policy_geometry;
     g.sets = o->sets;
     g.ways = o->ways;
@@ -247,14 +250,10 @@ static inline cache_set full_view(const cache *c, uint32_t set, uint64_t now)
                        .flags = c->flags + base, .now = now};
 }
 
-void cache_flush(cache *c)
+void cache_retire(cache *c)
 {
-    /* Only a fill makes a line valid, or a slot's state other than clear's:
-     * a cache left empty since (an SM idle in a kernel) has nothing to drop. */
-    if (!c->filled_since_clear)
-        return;
     uint32_t count;
-    if (c->policy->evicted) /* an untouched set holds no line */
+    if (c->filled_since_clear && c->policy->evicted) /* an untouched set holds no line */
         for (uint32_t run = touched_run(c, 0, &count); count; run = touched_run(c, run + count, &count))
             for (uint32_t set = run; set < run + count; set++) {
                 cache_set s = full_view(c, set, 0);
@@ -262,6 +261,15 @@ void cache_flush(cache *c)
                     if (s.lines[w] != CACHE_INVALID)
                         c->policy->evicted(c->state, &s, w, EVICT_FLUSH);
             }
+}
+
+void cache_flush(cache *c)
+{
+    /* Only a fill makes a line valid, or a slot's state other than clear's:
+     * a cache left empty since (an SM idle in a kernel) has nothing to drop. */
+    if (!c->filled_since_clear)
+        return;
+    cache_retire(c);
     clear(c);
 }
 
@@ -622,11 +630,12 @@ void cache_write(cache *c, const cache_req *r, uint64_t now, cache_result *out)
     access_line(c, r, 1, ACCESS_WRITE_BACK, 0, now, out, 0, READ_CALLS);
 }
 
-/* cache_write_lazy with `ways` a constant (ways_of): the line is looked up
- * once, for the bytes written so far and for the access. */
+/* cache_write_lazy with `ways` a constant (ways_of) and the cache's kind
+ * (READ_*: LRU's or FIFO's stamps in place, as its reads): the line is
+ * looked up once, for the bytes written so far and for the access. */
 static inline __attribute__((always_inline)) void
 write_lazy_in(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
-              cache_result *out, uint32_t ways)
+              cache_result *out, uint32_t ways, int kind)
 {
     /* The line's bytes written so far, this write's included. */
     uint64_t written[REQUEST_MASK_WORDS];
@@ -637,19 +646,36 @@ write_lazy_in(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
     for (int w = 0; w < REQUEST_MASK_WORDS; w++)
         written[w] = bytes[w] | (before ? before[w] : 0);
     uint8_t whole = l1_whole_sectors(written, 1u << c->line_shift);
-    access_found(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, set, at, out, ways, READ_CALLS);
+    access_found(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, set, at, out, ways, kind);
     if (out->present || out->allocated)
         memcpy(&c->written[(size_t)out->slot * REQUEST_MASK_WORDS], written, sizeof written);
 }
 
+/* write_lazy_in of a kind, its ways a constant where they are 4, 8 or 16. */
+static inline __attribute__((always_inline)) void
+write_lazy_of_kind(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
+                   cache_result *out, int kind)
+{
+    switch (c->ways) {
+    case 4: write_lazy_in(c, r, bytes, now, out, 4, kind); break;
+    case 8: write_lazy_in(c, r, bytes, now, out, 8, kind); break;
+    case 16: write_lazy_in(c, r, bytes, now, out, 16, kind); break;
+    default: write_lazy_in(c, r, bytes, now, out, 0, kind); break;
+    }
+}
+
+/* The L2 under `lazy-fetch` takes every store (bfs fermi: 25,584 of them,
+ * 215 instructions each through the policy's calls): an LRU or FIFO L2
+ * writes its stamps in place as its reads do (tests/test_cache_shapes.c,
+ * the two paths agree). */
 void cache_write_lazy(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
                       cache_result *out)
 {
-    switch (c->ways) {
-    case 4: write_lazy_in(c, r, bytes, now, out, 4); break;
-    case 8: write_lazy_in(c, r, bytes, now, out, 8); break;
-    case 16: write_lazy_in(c, r, bytes, now, out, 16); break;
-    default: write_lazy_in(c, r, bytes, now, out, 0); break;
+    switch (c->kind) {
+    case READ_PLAIN_LRU: write_lazy_of_kind(c, r, bytes, now, out, READ_PLAIN_LRU); break;
+    case READ_LRU: write_lazy_of_kind(c, r, bytes, now, out, READ_LRU); break;
+    case READ_FIFO: write_lazy_of_kind(c, r, bytes, now, out, READ_FIFO); break;
+    default: write_lazy_of_kind(c, r, bytes, now, out, READ_CALLS); break;
     }
 }
 
@@ -727,8 +753,9 @@ void cache_touch(cache *c, uint32_t slot, const cache_req *r)
 
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready)
 {
+    /* The slot holds a line (cache.h), so its set is touched already:
+     * clear then resets the slot's ready with its set's. */
     c->ready[slot] = ready;
-    touch(c, slot / c->ways);
 }
 
 uint64_t cache_slot_ready(const cache *c, uint32_t slot) { return c->ready[slot]; }
@@ -760,15 +787,29 @@ uint64_t cache_dirty_lines(const cache *c, void (*visit)(void *ctx, uint64_t lin
                            void *ctx)
 {
     uint64_t n = 0;
-    /* Only a fill makes a line valid, and it touches its set. */
+    /* Only a fill makes a line valid, and it touches its set.  A dirty
+     * line is valid (a fill, a hit's write or clear sets its dirty mask,
+     * and an invalidation clears it), so the walk reads the dirty masks
+     * alone, eight at a time where none of eight is dirty: the final
+     * write-back walks the whole L2 once a run (bench/RESULTS.md, "Branch
+     * hier43"). */
     uint32_t count;
-    for (uint32_t set = touched_run(c, 0, &count); count; set = touched_run(c, set + count, &count))
-        for (size_t i = (size_t)set * c->ways; i < (size_t)(set + count) * c->ways; i++)
-            if (c->lines[i] != CACHE_INVALID && c->dirty[i]) {
+    for (uint32_t set = touched_run(c, 0, &count); count; set = touched_run(c, set + count, &count)) {
+        size_t i = (size_t)set * c->ways, end = (size_t)(set + count) * c->ways;
+        while (i < end) {
+            uint64_t eight;
+            if (i + 8 <= end && (memcpy(&eight, c->dirty + i, 8), eight == 0)) {
+                i += 8;
+                continue;
+            }
+            if (c->dirty[i]) {
                 n++;
                 if (visit)
                     visit(ctx, c->lines[i], c->dirty[i]);
             }
+            i++;
+        }
+    }
     return n;
 }
 

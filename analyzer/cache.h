@@ -79,6 +79,11 @@ void cache_free(cache *c);
 /* Drops every line (dirty ones too: callers write them back first); the
  * policy is told of each (EVICT_FLUSH). */
 void cache_flush(cache *c);
+/* The end of a cache's use: the policy is told of each line as by
+ * cache_flush (EVICT_FLUSH), and nothing is cleared, since nothing looks
+ * the cache up again (only its policy's statistics are read): the final
+ * flush of the L2 (analyzer/hierarchy.c, hierarchy_finish). */
+void cache_retire(cache *c);
 
 uint32_t cache_set_of(const cache *c, uint64_t line);
 uint32_t cache_sectors_per_line(const cache *c);
@@ -159,7 +164,8 @@ int64_t cache_peek(const cache *c, uint64_t line, uint8_t sectors, uint64_t now)
  * is allowed to promote the line it found). */
 void cache_touch(cache *c, uint32_t slot, const cache_req *r);
 
-/* Reserved-line mode: the line in `slot` is pending until `ready`. */
+/* Reserved-line mode: the line in `slot` (a slot holding a line: a
+ * probe's or fill's out->slot) is pending until `ready`. */
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready);
 uint64_t cache_slot_ready(const cache *c, uint32_t slot);
 /* The cycle the fill of the line in `slot` (cache_find's; -1: absent)

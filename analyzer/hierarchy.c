@@ -950,7 +950,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     int64_t slot = -1;                      /* timed: the line's, as the wait found it */
     /* A throttled warp may hit, never allocate (S3 ch. 5). */
     int polluting = may_allocate(h, is);
-    *(polluting ? &k->polluting_accesses : &k->non_polluting_accesses) += 1;
+    if (!polluting) /* the polluting ones are the rest (sum_polluting) */
+        k->non_polluting_accesses++;
     if (route != L1_BYPASS) {
         q = request_for(h, path, rq, line, sectors, &local);
         if (hooks_on(path) && l1_next_use(h, is, line, &q->next_use, err) != 0)
@@ -995,7 +996,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         count_sectors(&k->l1, sectors, r.hit_sectors, r.pending);
     if (r.hit) {
         k->l1.hits += !r.pending; /* a pending hit is counted apart (docs/metrics.md §7) */
-        *(polluting ? &k->polluting_hits : &k->non_polluting_hits) += 1;
+        if (!polluting)
+            k->non_polluting_hits++;
         pc->hits++;
         h->res.sm_hits[is->sm] += !r.pending; /* as the totals count them */
         if (timed_on(h, path)) { /* the data: now, or with the fill it merged into */
@@ -1306,12 +1308,12 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
     if (timed_on(h, path))
         h->ldst_free = ldst_free_at(h, is);
     if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (docs/metrics.md §8) */
-        if (grid) {
+        /* The PC's alone: the kernel's are their sum, made at its end
+         * (sum_pcs_mpli). */
+        if (grid)
             mpli_count_load(&h->kernel->counts.mpli, (uint32_t)n);
-        } else {
-            mpli_add_load(&h->kernel->counts.mpli, (uint32_t)n, misses);
+        else
             mpli_add_load(&pc->mpli, (uint32_t)n, misses);
-        }
         if (n > 0 && route == L1_LOOKUP && h->o.l1_spec.replacement->load_done) {
             cache_req q;
             make_req(h, &requests[0], requests[0].line_addr >> h->line_shift,
@@ -1384,21 +1386,51 @@ static void write_back_l2(void *ctx, uint64_t line, uint8_t dirty)
                h->l2_sectored ? sector_bytes(dirty) : h->line_bytes, 1, 1);
 }
 
-static void flush_l2(hierarchy *h)
+/* The L2's dirty lines written back; between kernels (l2_cold) the
+ * slices are then emptied, at the end (`final`) only retired: nothing
+ * looks them up again, and clearing them cost a run of 2dconv 0.8% of its
+ * instructions (bench/RESULTS.md, "Branch hier43"). */
+static void flush_l2(hierarchy *h, int final)
 {
     for (uint32_t s = 0; !h->o.l2_by_touch && s < h->slices; s++) {
         cache_dirty_lines(h->l2[s], write_back_l2, h);
-        cache_flush(h->l2[s]);
+        (final ? cache_retire : cache_flush)(h->l2[s]);
     }
     /* l2_by_touch: no slices; the lines written are dirty. */
     for (; h->l2_dirty_lines; h->l2_dirty_lines--)
         write_back_l2(h, 0, h->all_sectors);
 }
 
+/* The kernel's MPLI, the sum of its PCs': each warp-load is counted once,
+ * in its PC's counts (instruction), not a second time in the kernel's
+ * (bench/RESULTS.md, "Branch hier43").  COLLECT_GRID counts the kernel's
+ * loads alone and no PC's. */
+static void sum_pcs_mpli(hierarchy *h)
+{
+    if (h->o.collect == COLLECT_GRID)
+        return;
+    for (uint32_t p = 0; p < h->kernel->pc_count; p++)
+        mpli_merge(&h->kernel->counts.mpli, &h->kernel->pcs[p].mpli);
+}
+
+/* S3 ch. 5's polluting L1 load requests and hits: of the kernel's L1
+ * load requests (l1_load counts each in l1.accesses) and their hits (hits
+ * and pending hits: an L1 load's hit is one or the other), those that are
+ * not the non-polluting ones, which alone l1_load counts (a polluting
+ * warp's request is the common case; bench/RESULTS.md, "Branch hier43"). */
+static void sum_polluting(hierarchy *h)
+{
+    replay_counts *k = &h->kernel->counts;
+    k->polluting_accesses = k->l1.accesses - k->non_polluting_accesses;
+    k->polluting_hits = k->l1.hits + k->l1.pending_hits - k->non_polluting_hits;
+}
+
 int hierarchy_kernel_end(hierarchy *h, ws_error *err)
 {
     if (!h->in_kernel)
         return ws_fail(err, "replay: kernel end without a kernel");
+    sum_pcs_mpli(h);
+    sum_polluting(h);
     /* The L1s are flushed: no next use crosses the kernel's end (docs/metrics.md §7),
      * nor the L2's when it is flushed too. */
     if ((h->o.record_l1 && nextuse_fence(h->o.record_l1, err) != 0) ||
@@ -1418,7 +1450,7 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
     if (h->mshr)
         memset(h->mshr, 0, (size_t)h->sms * h->mshr_entries * sizeof *h->mshr);
     if (h->o.l2_cold)
-        flush_l2(h);
+        flush_l2(h, 0);
     h->in_kernel = 0;
     return 0;
 }
@@ -1427,7 +1459,7 @@ int hierarchy_finish(hierarchy *h, ws_error *err)
 {
     if (h->in_kernel && hierarchy_kernel_end(h, err) != 0)
         return -1;
-    flush_l2(h); /* the last dirty lines reach DRAM too */
+    flush_l2(h, 1); /* the last dirty lines reach DRAM too */
     if (h->collectors)
         l1_collectors_finish(h->collectors);
     for (uint32_t k = 0; k < h->res.kernel_count; k++)

@@ -182,7 +182,11 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
         l->state = 1;
     }
     /* In lockstep by CTA dispatch, as replay.c's several streams: the
-     * shared CTA copies stay about one residency. */
+     * shared CTA copies stay about one residency.  The loop to step is the
+     * first running one with the fewest CTAs dispatched, which changes
+     * only when it dispatches one or ends: it steps until then, without
+     * the choice made again at every event (bench/RESULTS.md, "Branch
+     * hier43"). */
     for (;;) {
         int64_t next = -1;
         for (uint32_t i = 0; i < count; i++)
@@ -191,7 +195,10 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
         if (next < 0)
             break;
         loop *l = &loops[next];
-        l->state = step(l, &cc, next == 0 ? bar : NULL, &issued, err);
+        uint64_t dispatched = l->dispatched;
+        do
+            l->state = step(l, &cc, next == 0 ? bar : NULL, &issued, err);
+        while (l->state == 1 && l->dispatched == dispatched);
         if (l->state < 0)
             goto out;
     }

@@ -15,6 +15,7 @@
 
 #include "analyzer/cache.h"
 #include "analyzer/policies/stamp.h"
+#include "analyzer/request.h"
 #include "tests/trace_gen.h"
 
 /* LRU through calls: the same functions, behind addresses of their own. */
@@ -58,6 +59,7 @@ typedef struct shape {
     uint32_t sets, ways, sector_bytes, divisor;
     set_index index;
     int track_pending, track_owners, admission;
+    int lazy; /* track_written_bytes: the stream writes as an L2 under `lazy-fetch` too */
 } shape;
 
 static cache *make(const shape *sh, const policy_ops *policy)
@@ -67,14 +69,16 @@ static cache *make(const shape *sh, const policy_ops *policy)
                        .sector_bytes = sh->sector_bytes, .index_divisor = sh->divisor,
                        .index = sh->index, .policy = policy,
                        .admission = sh->admission ? &sevenths : NULL,
-                       .track_pending = sh->track_pending, .track_owners = sh->track_owners};
+                       .track_pending = sh->track_pending, .track_owners = sh->track_owners,
+                       .track_written_bytes = sh->lazy};
     cache *c = cache_new(&o, &err);
     cr_assert_not_null(c, "%s", err.msg);
     return c;
 }
 
-/* Runs one random stream of reads (allocating or not), write-back and
- * write-through writes, invalidations and pending times through both
+/* Runs one random stream of reads (allocating or not), write-back,
+ * write-through and (on a `lazy` shape) lazy-fetch writes, invalidations
+ * and pending times through both
  * caches, comparing each result whole; returns the hits, so a caller can
  * see the stream was not trivial. */
 static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t accesses,
@@ -104,6 +108,16 @@ static uint64_t agree_on_a_stream(const shape *sh, uint64_t seed, uint32_t acces
             cache_write_through(fast, &q, q.sector_mask, 1, now, &a);
             cache_write_through(called, &q, q.sector_mask, 1, now, &b);
             break;
+        case 4:
+        case 5:
+            if (sh->lazy) { /* bytes written: sectors whole or in part, one word at a time */
+                uint64_t bytes[REQUEST_MASK_WORDS] = {0};
+                bytes[(pick >> 50) % REQUEST_MASK_WORDS] = pick & 1 ? ~0ull : test_rand(&rng);
+                cache_write_lazy(fast, &q, bytes, now, &a);
+                cache_write_lazy(called, &q, bytes, now, &b);
+                break;
+            }
+            /* fall through */
         default: {
             int allocate = pick % 20 != 3;
             if (pick >> 48 & 1) /* the line found first, as the timed L1 reads it */
@@ -165,7 +179,8 @@ Test(cache_shapes, lru_and_fifo_in_place_agree_with_their_calls)
 }
 
 /* A cache with admission, pending lines, owners or an L2 slice's divisor
- * is not plain LRU, or divides its lines before indexing: still the same
+ * is not plain LRU, or divides its lines before indexing, and an L2 under
+ * `lazy-fetch` writes through its own instances: still the same
  * numbers either way, LRU's or FIFO's stamps in place or through calls. */
 Test(cache_shapes, caches_that_are_not_plain_agree_too)
 {
@@ -178,6 +193,11 @@ Test(cache_shapes, caches_that_are_not_plain_agree_too)
         {.sets = 64, .ways = 16, .divisor = 3},
         {.sets = 24, .ways = 4, .divisor = 12},
         {.sets = 5, .ways = 3, .divisor = 1},
+        /* L2 slices under `lazy-fetch` (cache_write_lazy's instances) */
+        {.sets = 32, .ways = 8, .sector_bytes = 32, .divisor = 6, .track_pending = 1, .lazy = 1},
+        {.sets = 16, .ways = 16, .sector_bytes = 32, .lazy = 1},
+        {.sets = 8, .ways = 4, .lazy = 1},
+        {.sets = 7, .ways = 5, .sector_bytes = 32, .lazy = 1},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         cr_expect_gt(agree_on_a_stream(&shapes[i], 5 + i, 6000, "lru", &lru_called), 0,
@@ -267,5 +287,80 @@ Test(cache_shapes, a_flush_clears_the_sets_touched_since_the_last)
     cr_expect_eq(cache_valid_lines(c), 1);
     cache_flush(c);
     cr_expect_eq(cache_valid_lines(c), 0);
+    cache_free(c);
+}
+
+/* The walk of the dirty lines reads the dirty masks eight slots at a time
+ * where none of the eight is dirty (analyzer/cache.c, cache_dirty_lines):
+ * 5 sets x 12 ways (linear index: line mod 5 is its set; an empty set
+ * fills its ways in order), so the runs of touched sets (sets 0-1, slots
+ * 0-23, and sets 3-4, slots 36-59) are not multiples of eight.  Dirty
+ * lines: 55 in set 0's last way (slot 11), 1 in set 1's first (slot 12),
+ * 44 in set 4's way 8 (slot 56) and 59 in its last (slot 59, the run's
+ * end); every other line is clean (read). */
+Test(cache_shapes, the_walk_of_dirty_lines_finds_each_among_clean_ones)
+{
+    shape sh = {.sets = 5, .ways = 12};
+    cache *c = make(&sh, policy_find("lru"));
+    cache_result r;
+    const uint64_t reads[] = {0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 3,
+                              4, 9, 14, 19, 24, 29, 34, 39};
+    for (size_t i = 0; i < sizeof reads / sizeof *reads; i++) {
+        cache_read(c, &(cache_req){.line = reads[i]}, 1, 0, &r);
+        cr_assert(r.allocated && !r.evicted, "read of %llu", (unsigned long long)reads[i]);
+    }
+    const uint64_t writes[] = {55, 1, 44};
+    for (size_t i = 0; i < 3; i++) {
+        cache_write(c, &(cache_req){.line = writes[i]}, 0, &r);
+        cr_assert(r.allocated && !r.evicted);
+    }
+    cache_read(c, &(cache_req){.line = 49}, 1, 0, &r);
+    cache_read(c, &(cache_req){.line = 54}, 1, 0, &r);
+    cache_write(c, &(cache_req){.line = 59}, 0, &r);
+    cr_assert(r.allocated && r.slot == 59, "line 59 in the last slot");
+    uint64_t seen[9] = {0};
+    cr_expect_eq(cache_dirty_lines(c, note_line, seen), 4);
+    const uint64_t in_slot_order[] = {55, 1, 44, 59};
+    for (uint32_t i = 0; i < 4; i++)
+        cr_expect_eq(seen[1 + i], in_slot_order[i], "dirty line %u", i);
+    cache_free(c);
+}
+
+/* A policy that counts the lines it is told of at a flush. */
+static uint64_t flushed_lines;
+
+static void count_flushed(void *state, const cache_set *set, uint32_t way, evict_cause cause)
+{
+    (void)state;
+    (void)set;
+    (void)way;
+    flushed_lines += cause == EVICT_FLUSH;
+}
+
+static const policy_ops lru_counting = {
+    .name = "lru-counting", .description = "LRU that counts its flushed lines",
+    .create = stamp_create, .destroy = stamp_destroy, .hit = promote_called,
+    .fill = promote_called, .victim = victim_called, .evicted = count_flushed};
+
+/* The end of a cache's use (cache_retire, the final L2 flush): the policy
+ * hears of each of the 3 lines as at a flush, and nothing is cleared (the
+ * lines and the dirty one stay), where cache_flush empties the cache. */
+Test(cache_shapes, a_retired_cache_tells_its_policy_of_each_line_and_keeps_them)
+{
+    shape sh = {.sets = 4, .ways = 2};
+    cache *c = make(&sh, &lru_counting);
+    cache_result r;
+    cache_read(c, &(cache_req){.line = 1}, 1, 0, &r);
+    cache_read(c, &(cache_req){.line = 6}, 1, 0, &r);
+    cache_write(c, &(cache_req){.line = 5}, 0, &r);
+    flushed_lines = 0;
+    cache_retire(c);
+    cr_expect_eq(flushed_lines, 3, "each line told");
+    cr_expect_eq(cache_valid_lines(c), 3, "nothing cleared");
+    cr_expect_eq(cache_dirty_lines(c, NULL, NULL), 1);
+    flushed_lines = 0;
+    cache_flush(c);
+    cr_expect_eq(flushed_lines, 3, "a flush tells them too");
+    cr_expect_eq(cache_valid_lines(c), 0, "and empties the cache");
     cache_free(c);
 }
