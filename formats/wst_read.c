@@ -24,6 +24,7 @@
 #include "formats/wst_meta.h"
 #include "util/hash64.h"
 #include "util/inputs.h"
+#include "util/prefault.h"
 
 typedef struct kernel_ctas {
     uint32_t *ctas;        /* sorted, distinct */
@@ -669,6 +670,10 @@ static int fill_cache_entry(wst_reader *r, cached_frame *e, size_t f, ws_error *
     if (wst_bytes_reserve(&r->compressed, info->compressed_bytes) != 0 ||
         wst_bytes_reserve(&e->raw, info->raw_bytes) != 0)
         return ws_fail(err, "out of memory");
+    /* Both are written whole next (read, decompressed): fault them in at
+     * once, not page by page (util/prefault.h). */
+    (void)ws_prefault(r->compressed.data, info->compressed_bytes);
+    (void)ws_prefault(e->raw.data, info->raw_bytes);
     if (read_at(r, r->compressed.data, info->compressed_bytes, info->offset, err) != 0)
         return -1;
     if (hash64(r->compressed.data, info->compressed_bytes, info->offset) != r->frame_hash[f])
