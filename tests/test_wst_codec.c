@@ -201,6 +201,18 @@ Test(wst_codec, damaged_tiles_decode_alike_on_both_paths)
     free_encoded(&e, m);
 }
 
+/* e decodes exactly, whole and straight into the packed form alike; then
+ * e (of records the caller holds) is freed. */
+static void check_all_paths_then_free(encoded *e, uint32_t warps)
+{
+    check_decodes_exactly(e, warps);
+    wst_record *out = calloc(e->count, sizeof *out);
+    cr_assert(decode_both_ways(e, warps, out));
+    free(out);
+    wst_frame_layout_free(&e->layout);
+    wst_bytes_free(&e->raw);
+}
+
 /* A random record of (warp, pc): affine, a tile, a gather, or the last
  * record of its warp and PC moved (on a subset of its lanes, at times one
  * lane off), which the writer codes against the history whatever shape
@@ -258,12 +270,7 @@ Test(wst_codec, records_coded_against_every_shape_of_history_decode_exactly)
     count_modes(&e, modes);
     for (unsigned m = WST_MODE_STRIDE; m <= WST_MODE_TILED; m++)
         cr_assert_gt(modes[m], N / 50, "mode %u: %u records", m, modes[m]);
-    check_decodes_exactly(&e, WARPS);
-    wst_record *out = calloc(N, sizeof *out);
-    cr_assert(decode_both_ways(&e, WARPS, out));
-    free(out);
-    wst_frame_layout_free(&e.layout);
-    wst_bytes_free(&e.raw);
+    check_all_paths_then_free(&e, WARPS);
 }
 
 /* The slot of (warp, pc) by docs/trace-format.md, "History", written out
@@ -348,12 +355,7 @@ Test(wst_codec, chunks_of_more_pairs_than_slots_decode_exactly_one_after_another
         count_modes(&e, modes);
         cr_assert_gt(modes[WST_MODE_SHIFTED] + modes[WST_MODE_LANE_DELTAS], N / 20,
                      "records coded against the history");
-        check_decodes_exactly(&e, WARPS);
-        wst_record *out = calloc(N, sizeof *out);
-        cr_assert(decode_both_ways(&e, WARPS, out));
-        free(out);
-        wst_frame_layout_free(&e.layout);
-        wst_bytes_free(&e.raw);
+        check_all_paths_then_free(&e, WARPS);
     }
 }
 
