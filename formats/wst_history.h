@@ -12,7 +12,6 @@
 #define WS_WST_HISTORY_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include "formats/lane_tile.h"
 #include "formats/trace.h"
@@ -23,7 +22,8 @@
 enum { WST_SLOT_LANES, WST_SLOT_AFFINE, WST_SLOT_TILED };
 
 typedef struct wst_history_slot {
-    uint32_t generation; /* the slot is valid when it equals the table's */
+    uint16_t slot;       /* which of the table's slots this entry holds */
+    uint16_t claimed;    /* it holds a record of this chunk (else only its place) */
     uint32_t warp, pc, mask;
     uint64_t base;       /* address of the lowest active lane */
     uint64_t stride;     /* AFFINE: lane l at base + stride × (l − lowest) */
@@ -32,33 +32,45 @@ typedef struct wst_history_slot {
     uint64_t lanes[WST_WARP_SIZE]; /* LANES: each active lane's address */
 } wst_history_slot;
 
+/* The table of WST_HISTORY_SLOTS slots, stored densely: the slots a chunk
+ * uses take entries[0, used) in the order the chunk first looked them up,
+ * and where[s] is slot s's entry when that entry is below `used` and names
+ * s (otherwise the slot is empty this chunk).  A chunk that uses k slots
+ * touches k entries of 320 bytes, where slots spread by the hash over the
+ * whole table touched up to one page each: on 2dconv fermi 31 of the
+ * table's 81 pages, each a page fault (bench/RESULTS.md, "Branch mem43").
+ * Zeroed at its allocation (where[] is read before it is written). */
 typedef struct wst_history {
-    uint32_t generation;
-    wst_history_slot slots[WST_HISTORY_SLOTS];
+    uint32_t used;
+    uint16_t where[WST_HISTORY_SLOTS];
+    wst_history_slot entries[WST_HISTORY_SLOTS];
 } wst_history;
 
-/* Empties the table for the next chunk (a new generation; the slots are
- * wiped only when the counter wraps). */
-static inline void wst_history_begin_chunk(wst_history *h)
-{
-    if (++h->generation == 0) {
-        memset(h->slots, 0, sizeof h->slots);
-        h->generation = 1;
-    }
-}
+/* Empties the table for the next chunk. */
+static inline void wst_history_begin_chunk(wst_history *h) { h->used = 0; }
 
 /* The slot of (warp, PC): ((warp × 0x9E3779B1) XOR (pc × 0x85EBCA77))
- * modulo 2^32, top 10 bits. */
+ * modulo 2^32, top 10 bits; an empty slot gets the next free entry, not
+ * yet claimed. */
 static inline wst_history_slot *wst_history_slot_of(wst_history *h, uint32_t warp, uint32_t pc)
 {
-    return &h->slots[((warp * 0x9E3779B1u) ^ (pc * 0x85EBCA77u)) >> 22];
+    unsigned slot = ((warp * 0x9E3779B1u) ^ (pc * 0x85EBCA77u)) >> 22;
+    unsigned at = h->where[slot];
+    wst_history_slot *s = &h->entries[at];
+    if (at < h->used && s->slot == slot)
+        return s;
+    h->where[slot] = (uint16_t)h->used;
+    s = &h->entries[h->used++];
+    s->slot = (uint16_t)slot;
+    s->claimed = 0;
+    return s;
 }
 
 /* Does the slot hold this chunk's last addressed record of (warp, pc)? */
 static inline int wst_history_hit(const wst_history *h, const wst_history_slot *s, uint32_t warp,
                                   uint32_t pc)
 {
-    return s->generation == h->generation && s->warp == warp && s->pc == pc;
+    return s->claimed && s->warp == warp && s->pc == pc;
 }
 
 /* A record's predicted base (docs/trace-format.md, "History"): the lowest
@@ -84,7 +96,7 @@ static inline uint64_t wst_history_lane(const wst_history_slot *s, unsigned lane
 static inline void wst_history_claim(const wst_history *h, wst_history_slot *s, uint32_t warp,
                                      uint32_t pc, uint32_t mask)
 {
-    s->generation = h->generation;
+    s->claimed = 1;
     s->warp = warp;
     s->pc = pc;
     s->mask = mask;

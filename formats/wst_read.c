@@ -24,6 +24,7 @@
 #include "formats/wst_meta.h"
 #include "util/hash64.h"
 #include "util/inputs.h"
+#include "util/prefault.h"
 
 typedef struct kernel_ctas {
     uint32_t *ctas;        /* sorted, distinct */
@@ -579,7 +580,11 @@ struct wst_cursor {
     size_t pinned;        /* the cache entry decoded from, or NOT_PINNED */
     size_t chunk_index;   /* the chunk being decoded */
     int decoding;
-    wst_record records[CURSOR_BATCH];
+    /* The batch of wst_cursor_next_batch, allocated on its first call: the
+     * scheduler's packed path never uses it, and its 78 KB, cleared with
+     * the cursor, cost 2dconv fermi 18 page faults (bench/RESULTS.md,
+     * "Branch mem43"). */
+    wst_record *records;
     size_t single_index; /* for wst_cursor_next */
     int64_t single_count;
     uint32_t single_kernel;
@@ -596,6 +601,7 @@ static void unpin(wst_cursor *c)
 static void cursor_destroy(wst_cursor *c)
 {
     free(c->history);
+    free(c->records);
     free(c);
 }
 
@@ -664,6 +670,10 @@ static int fill_cache_entry(wst_reader *r, cached_frame *e, size_t f, ws_error *
     if (wst_bytes_reserve(&r->compressed, info->compressed_bytes) != 0 ||
         wst_bytes_reserve(&e->raw, info->raw_bytes) != 0)
         return ws_fail(err, "out of memory");
+    /* Both are written whole next (read, decompressed): fault them in at
+     * once, not page by page (util/prefault.h). */
+    (void)ws_prefault(r->compressed.data, info->compressed_bytes);
+    (void)ws_prefault(e->raw.data, info->raw_bytes);
     if (read_at(r, r->compressed.data, info->compressed_bytes, info->offset, err) != 0)
         return -1;
     if (hash64(r->compressed.data, info->compressed_bytes, info->offset) != r->frame_hash[f])
@@ -824,6 +834,8 @@ uint64_t wst_cursor_records_left(const wst_cursor *c)
 int64_t wst_cursor_next_batch(wst_cursor *c, const wst_record **records, uint32_t *kernel,
                               ws_error *err)
 {
+    if (!c->records && !(c->records = malloc(CURSOR_BATCH * sizeof *c->records)))
+        return ws_fail(err, "out of memory");
     *records = c->records;
     return wst_cursor_next_into(c, c->records, CURSOR_BATCH, kernel, err);
 }

@@ -3,11 +3,14 @@
 #include <dirent.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "tests/helpers.h"
 #include "util/error.h"
 #include "util/hash64.h"
 #include "util/outfile.h"
+#include "util/prefault.h"
 #include "util/zeroed.h"
 
 Test(error, formats_and_prefixes)
@@ -157,6 +160,42 @@ Test(zeroed, shared_blocks_are_disjoint_zeroed_and_aligned)
 /* The hash of bytes given a piece at a time (util/hash64.h) is the hash of
  * them whole, whatever the pieces: formats/wst_write.c writes the chunk
  * table's hash so. */
+static long minor_faults(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt;
+}
+
+/* A fresh buffer faulted in at once is then written without a fault per
+ * page; its bytes stay zero, and the pages its ends share with memory
+ * outside it (an unaligned start and end) are left alone. */
+Test(prefault, a_prefaulted_buffer_is_written_without_faults)
+{
+    enum { PAGES = 256 };
+    size_t bytes = (size_t)PAGES * 4096;
+    uint8_t *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert_neq(map, MAP_FAILED);
+    cr_assert_eq(ws_prefault(map, WS_PREFAULT_MIN - 1), 0, "too small: nothing to do");
+    if (ws_prefault(map + 100, bytes - 200) != 0) {
+        munmap(map, bytes);
+        cr_skip_test("the kernel refuses MADV_POPULATE_WRITE");
+    }
+    unsigned char resident[PAGES];
+    cr_assert_eq(mincore(map, bytes, resident), 0);
+    cr_assert_eq(resident[0] & 1, 0, "the first page is shared with what precedes the buffer");
+    cr_assert_eq(resident[PAGES - 1] & 1, 0, "so is the last");
+    for (int i = 1; i < PAGES - 1; i++)
+        cr_assert_eq(resident[i] & 1, 1, "page %d is mapped", i);
+    long before = minor_faults();
+    for (size_t i = 4096; i < bytes - 4096; i += 4096) {
+        cr_assert_eq(map[i], 0);
+        map[i] = 1;
+    }
+    cr_assert_lt(minor_faults() - before, PAGES / 4, "the writes took no fault per page");
+    munmap(map, bytes);
+}
+
 Test(hash64, pieces_hash_as_the_whole)
 {
     unsigned char bytes[301];

@@ -201,6 +201,18 @@ Test(wst_codec, damaged_tiles_decode_alike_on_both_paths)
     free_encoded(&e, m);
 }
 
+/* e decodes exactly, whole and straight into the packed form alike; then
+ * e (of records the caller holds) is freed. */
+static void check_all_paths_then_free(encoded *e, uint32_t warps)
+{
+    check_decodes_exactly(e, warps);
+    wst_record *out = calloc(e->count, sizeof *out);
+    cr_assert(decode_both_ways(e, warps, out));
+    free(out);
+    wst_frame_layout_free(&e->layout);
+    wst_bytes_free(&e->raw);
+}
+
 /* A random record of (warp, pc): affine, a tile, a gather, or the last
  * record of its warp and PC moved (on a subset of its lanes, at times one
  * lane off), which the writer codes against the history whatever shape
@@ -258,12 +270,93 @@ Test(wst_codec, records_coded_against_every_shape_of_history_decode_exactly)
     count_modes(&e, modes);
     for (unsigned m = WST_MODE_STRIDE; m <= WST_MODE_TILED; m++)
         cr_assert_gt(modes[m], N / 50, "mode %u: %u records", m, modes[m]);
-    check_decodes_exactly(&e, WARPS);
-    wst_record *out = calloc(N, sizeof *out);
-    cr_assert(decode_both_ways(&e, WARPS, out));
-    free(out);
-    wst_frame_layout_free(&e.layout);
-    wst_bytes_free(&e.raw);
+    check_all_paths_then_free(&e, WARPS);
+}
+
+/* The slot of (warp, pc) by docs/trace-format.md, "History", written out
+ * here apart from wst_history.h. */
+static unsigned documented_slot(uint32_t warp, uint32_t pc)
+{
+    return (unsigned)(((uint64_t)warp * 0x9E3779B1u ^ (uint64_t)pc * 0x85EBCA77u) % 4294967296u) >>
+           22;
+}
+
+/* The table is the documented direct-mapped one, however it is stored: a
+ * pair that shares a slot replaces the earlier, a new chunk empties every
+ * slot, and a chunk that uses every slot keeps the last pair of each.
+ * Stored densely, a chunk that uses k slots takes k entries. */
+Test(wst_history, a_slot_holds_the_last_pair_of_its_chunk_and_a_chunk_starts_empty)
+{
+    static wst_history h;
+    /* warp 0, pc 0 and the first warp of pc 0 that shares its slot (0). */
+    uint32_t other = 1;
+    while (documented_slot(other, 0) != documented_slot(0, 0))
+        other++;
+    wst_history_begin_chunk(&h);
+    wst_history_slot *a = wst_history_slot_of(&h, 0, 0);
+    cr_assert_not(wst_history_hit(&h, a, 0, 0), "the chunk starts empty");
+    wst_history_claim(&h, a, 0, 0, 1);
+    cr_assert(wst_history_hit(&h, wst_history_slot_of(&h, 0, 0), 0, 0));
+    wst_history_slot *b = wst_history_slot_of(&h, other, 0);
+    cr_assert_eq(b, a, "warp %u, pc 0 shares warp 0's slot", other);
+    cr_assert_not(wst_history_hit(&h, b, other, 0));
+    wst_history_claim(&h, b, other, 0, 1);
+    cr_assert_not(wst_history_hit(&h, wst_history_slot_of(&h, 0, 0), 0, 0), "replaced");
+    cr_assert(wst_history_hit(&h, wst_history_slot_of(&h, other, 0), other, 0));
+    cr_assert_eq(h.used, 1, "one slot used: one entry");
+
+    /* The next chunk: every pair of every slot, then every slot again. */
+    wst_history_begin_chunk(&h);
+    cr_assert_not(wst_history_hit(&h, wst_history_slot_of(&h, other, 0), other, 0));
+    static uint32_t last_warp[WST_HISTORY_SLOTS]; /* + 1; 0: none yet */
+    static uint8_t looked_up[WST_HISTORY_SLOTS];
+    looked_up[documented_slot(other, 0)] = 1;
+    unsigned distinct = 1;
+    for (uint32_t warp = 0; distinct < WST_HISTORY_SLOTS || warp < 4 * WST_HISTORY_SLOTS; warp++) {
+        unsigned slot = documented_slot(warp, 7);
+        distinct += !looked_up[slot];
+        looked_up[slot] = 1;
+        last_warp[slot] = warp + 1;
+        wst_history_slot *s = wst_history_slot_of(&h, warp, 7);
+        cr_assert_eq(h.used, distinct, "an entry per slot looked up in the chunk");
+        wst_history_claim(&h, s, warp, 7, warp | 1);
+    }
+    cr_assert_eq(h.used, WST_HISTORY_SLOTS);
+    for (unsigned slot = 0; slot < WST_HISTORY_SLOTS; slot++) {
+        uint32_t warp = last_warp[slot] - 1;
+        wst_history_slot *s = wst_history_slot_of(&h, warp, 7);
+        cr_assert(wst_history_hit(&h, s, warp, 7), "slot %u keeps warp %u", slot, warp);
+        cr_assert_eq(s->mask, warp | 1);
+    }
+    cr_assert_eq(h.used, WST_HISTORY_SLOTS, "no slot takes a second entry");
+}
+
+/* Chunk after chunk through one table, each with many more (warp, pc)
+ * pairs than slots, so that pairs share slots all the time and a slot's
+ * entry of an earlier chunk is stale: the reader's table is the writer's
+ * (every record coded against a history decodes exactly). */
+Test(wst_codec, chunks_of_more_pairs_than_slots_decode_exactly_one_after_another)
+{
+    enum { WARPS = 64, PCS = 48, N = 6000 };
+    static wst_record records[N];
+    static wst_record *last[WARPS][PCS];
+    uint64_t s = 20261129;
+    for (int chunk = 0; chunk < 3; chunk++) {
+        memset(last, 0, sizeof last);
+        for (uint32_t i = 0; i < N; i++) {
+            /* Half the records from a few pairs, so that most have a history. */
+            uint32_t warp = (uint32_t)(test_rand(&s) % (i % 2 ? WARPS : 4));
+            uint32_t pc = (uint32_t)(test_rand(&s) % (i % 2 ? PCS : 3));
+            records[i] = random_shape(&s, last[warp][pc], warp, pc);
+            last[warp][pc] = &records[i];
+        }
+        encoded e = encode_records(records, N);
+        unsigned modes[8];
+        count_modes(&e, modes);
+        cr_assert_gt(modes[WST_MODE_SHIFTED] + modes[WST_MODE_LANE_DELTAS], N / 20,
+                     "records coded against the history");
+        check_all_paths_then_free(&e, WARPS);
+    }
 }
 
 Test(wst_codec, a_record_coded_against_a_missing_history_is_refused)
