@@ -127,7 +127,7 @@ static int wst_load_cta(void *ctx, uint32_t kernel, uint32_t cta, sched_take_fn 
     wst_cursor *c = wst_cursor_cta(ctx, kernel, cta, err);
     if (!c)
         return -1;
-    const wst_record *batch;
+    const wst_record *batch = NULL; /* set whenever n > 0; LTO cannot see that */
     int64_t n;
     int rc = 0;
     while (rc == 0 && (n = wst_cursor_next_batch(c, &batch, NULL, err)) != 0)
