@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# bench/timed-vs-accelsim-rounds.sh RUNS ACCELSIM_DIR ROUNDS BIN [BIN...] -- "W P" ...
+# The speed target of the timed replay (at least 300x faster than Accel-Sim's
+# two runs; bench/RESULTS.md, "Timed replay against Accel-Sim: speed")
+# measured with both tools in the same minutes: on this shared machine a
+# run of either varies by a third from one minute to the next, so a ratio is
+# only worth something when its two sides were measured together.  For each
+# pair "W P" (workload W of RUNS, kept by scripts/timed-validate.sh --keep;
+# preset P, fermi or volta), ROUNDS rounds of: one Accel-Sim run of the LRU
+# mirror under gto (scripts/accelsim-run.sh; CPU seconds, user + system),
+# then for each BIN the mean task-clock of 20 runs (`perf stat -r 20`) of
+#   BIN compare W.wst --gpu P mirror --cache-op ignore --policies lru,fifo --timed --threads 1 --quiet
+# Each side's figure is its least over the rounds; the ratio is twice
+# Accel-Sim's (its FIFO run costs what its LRU run does) over warpscope's.
+# Prints one Markdown table row per pair: every round's figure, then each
+# BIN's least and ratio, and the load average at the end of the pair.
+set -euo pipefail
+usage="usage: $0 RUNS ACCELSIM_DIR ROUNDS BIN [BIN...] -- \"W P\" ..."
+[ $# -ge 6 ] || { echo "$usage" >&2; exit 2; }
+runs=$1 asdir=$2 rounds=$3; shift 3
+bins=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do bins+=("$(realpath "$1")"); shift; done
+[ $# -gt 1 ] && [ ${#bins[@]} -gt 0 ] || { echo "$usage" >&2; exit 2; }
+shift
+command -v perf >/dev/null || { echo "timed-vs-accelsim-rounds: perf not found" >&2; exit 2; }
+repo=$(cd "$(dirname "$0")/.." && pwd); mirror=$repo/scripts/accelsim-mirror
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+least() { tr ' ' '\n' <<<"$*" | grep . | sort -g | head -1; }
+for pair in "$@"; do
+    read -r w p <<<"$pair"
+    [ -f "$runs/$w/$w.wst" ] || { echo "timed-vs-accelsim-rounds: $runs/$w/$w.wst not found" >&2; exit 2; }
+    as=""; declare -A ws=()
+    for ((k = 0; k < rounds; k++)); do
+        "$repo/scripts/accelsim-run.sh" "$asdir" "$runs/$w/export/kernelslist.g" "$runs/$w/$p-gto" \
+            "$p" "$tmp/as" 900 >/dev/null 2>&1 ||
+            { echo "timed-vs-accelsim-rounds: Accel-Sim failed on $w $p" >&2; exit 1; }
+        as="$as $(cat "$tmp/as/accelsim.cpu")"
+        for b in "${bins[@]}"; do
+            perf stat -x, -r 20 -e task-clock -o "$tmp/stat" "$b" compare "$runs/$w/$w.wst" \
+                --gpu "$mirror/$p.json" --cache-op ignore --policies lru,fifo --timed --threads 1 \
+                --quiet >/dev/null 2>"$tmp/err" ||
+                { echo "timed-vs-accelsim-rounds: $b failed on $w $p: $(tail -1 "$tmp/err")" >&2; exit 1; }
+            ws[$b]="${ws[$b]:-} $(awk -F, '/task-clock/{printf "%.2f", $1}' "$tmp/stat")"
+        done
+    done
+    a=$(least "$as"); row="| $w | $p | $(awk -v a="$a" 'BEGIN{printf "%.2f", 2 * a}') (runs:$as) |"
+    for b in "${bins[@]}"; do
+        l=$(least "${ws[$b]}")
+        row="$row $(awk -v l="$l" 'BEGIN{printf "%.2f", l}') (${ws[$b]# }) | $(awk -v a="$a" -v l="$l" 'BEGIN{printf "%.0f", 2 * a * 1000 / l}')x |"
+    done
+    echo "$row $(cut -d' ' -f1 /proc/loadavg) |"
+    unset ws
+done
