@@ -36,6 +36,14 @@ static int affine(uint32_t mask, const uint64_t *addr, uint64_t *base, uint64_t 
     return 1;
 }
 
+/* The capacity that holds `needed` records, from `capacity`: exactly
+ * `needed` the first time, at least double after (reserve_records); the
+ * side arrays (timestamps, timing) follow it exactly (ws_grow_exact). */
+static size_t grown_capacity(size_t capacity, size_t needed)
+{
+    return capacity && 2 * capacity > needed ? 2 * capacity : needed;
+}
+
 /* Room for n records, cache-line aligned: malloc's 16-byte alignment would
  * put every other 32-byte record across two cache lines, so reading it back
  * would miss twice.  Keeps the first `keep` records.  The first room is
@@ -47,7 +55,7 @@ static int reserve_records(packed_cta *p, size_t n, size_t keep)
 {
     if (n <= p->capacity)
         return 0;
-    size_t capacity = packed_grown_capacity(p->capacity, n);
+    size_t capacity = grown_capacity(p->capacity, n);
     void *records = NULL;
     if (posix_memalign(&records, 64, capacity * sizeof *p->records) != 0)
         return -1;
@@ -149,10 +157,10 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
      * records). */
     int stamped = p->timestamps != NULL, timed = p->timing != NULL;
     if (reserve_records(spare, p->count + 1, 0) != 0 ||
-        (stamped && packed_side_grow((void **)&spare->timestamps, &spare->timestamp_capacity,
-                                     spare->capacity, sizeof *spare->timestamps) != 0) ||
-        (timed && packed_side_grow((void **)&spare->timing, &spare->timing_capacity,
-                                   spare->capacity, sizeof *spare->timing) != 0))
+        (stamped && ws_grow_exact((void **)&spare->timestamps, &spare->timestamp_capacity,
+                                  spare->capacity, sizeof *spare->timestamps) != 0) ||
+        (timed && ws_grow_exact((void **)&spare->timing, &spare->timing_capacity,
+                                spare->capacity, sizeof *spare->timing) != 0))
         return ws_fail(err, "out of memory");
     uint32_t next[1024];
     memcpy(next, starts, warps * sizeof *next);

@@ -18,7 +18,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "formats/lane_tile.h"
 #include "formats/trace.h"
@@ -89,28 +88,6 @@ int packed_cta_reserve(packed_cta *p, size_t n, ws_error *err);
  * packed_cta_reserve. */
 int packed_cta_push(packed_cta *p, const wst_head *h, const uint64_t *addr, ws_error *err);
 
-/* The capacity that holds `needed` items, from `capacity`: exactly
- * `needed` the first time, at least double after (reserve_records). */
-static inline size_t packed_grown_capacity(size_t capacity, size_t needed)
-{
-    return capacity && 2 * capacity > needed ? 2 * capacity : needed;
-}
-
-/* A side array (timestamps, timing) sized to the records' capacity: it
- * grows as they do, so by the same rule. */
-static inline int packed_side_grow(void **array, size_t *capacity, size_t records,
-                                   size_t elem_size)
-{
-    if (records <= *capacity)
-        return 0;
-    void *grown = realloc(*array, records * elem_size);
-    if (!grown)
-        return -1;
-    *array = grown;
-    *capacity = records;
-    return 0;
-}
-
 /* Appends a record of head h with base and stride as given and `shape`
  * (PACKED_AFFINE; PACKED_TILED with the width's log2 in tile_log2; or 0
  * when base is the index of its lanes in the pool); room comes from
@@ -134,14 +111,14 @@ static inline int packed_cta_push_head(packed_cta *p, const wst_head *h, uint64_
     q->base = base;
     q->stride = stride;
     if (h->has_time) {
-        if (packed_side_grow((void **)&p->timestamps, &p->timestamp_capacity, p->capacity,
-                             sizeof *p->timestamps) != 0)
+        if (ws_grow_exact((void **)&p->timestamps, &p->timestamp_capacity, p->capacity,
+                          sizeof *p->timestamps) != 0)
             return ws_fail(err, "out of memory");
         p->timestamps[p->count - 1] = h->timestamp;
     }
     if (timed) {
-        if (packed_side_grow((void **)&p->timing, &p->timing_capacity, p->capacity,
-                             sizeof *p->timing) != 0)
+        if (ws_grow_exact((void **)&p->timing, &p->timing_capacity, p->capacity,
+                          sizeof *p->timing) != 0)
             return ws_fail(err, "out of memory");
         p->timing[p->count - 1] =
             (packed_timing){.gap = h->gap, .waits = h->waits, .has_waits = (uint8_t)h->has_waits};

@@ -10,6 +10,21 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+/* The array resized to exactly `needed` items when it holds fewer (a
+ * size known in advance, or one that follows another array's: the packed
+ * records' side arrays, formats/packed_record.h). */
+static inline int ws_grow_exact(void **array, size_t *capacity, size_t needed, size_t elem_size)
+{
+    if (needed <= *capacity)
+        return 0;
+    void *grown = realloc(*array, needed * elem_size);
+    if (!grown)
+        return -1;
+    *array = grown;
+    *capacity = needed;
+    return 0;
+}
+
 static inline int ws_grow(void **array, size_t *capacity, size_t needed, size_t elem_size)
 {
     if (needed <= *capacity)
@@ -17,12 +32,7 @@ static inline int ws_grow(void **array, size_t *capacity, size_t needed, size_t 
     size_t cap = *capacity ? *capacity : 16;
     while (cap < needed)
         cap *= 2;
-    void *grown = realloc(*array, cap * elem_size);
-    if (!grown)
-        return -1;
-    *array = grown;
-    *capacity = cap;
-    return 0;
+    return ws_grow_exact(array, capacity, cap, elem_size);
 }
 
 #endif
