@@ -44,6 +44,18 @@ BUNDLED_A   := $(foreach l,$(BUNDLED),$(filter /%,$(shell $(CC) -print-file-name
 BUNDLED_LIBS = -Wl,-Bstatic $(BUNDLED:%=-l%) -Wl,-Bdynamic $(filter-out $(BUNDLED:%=-l%),$(LIBS))
 REL_LIBS     = $(if $(filter $(words $(BUNDLED)),$(words $(BUNDLED_A))),$(BUNDLED_LIBS),$(LIBS))
 
+# And when the C library's archives are installed too (Debian's libc6-dev),
+# the release binary is linked statically, C library included: no loader
+# runs at all, and a start costs a third of the CPU of the dynamic one's
+# (bench/RESULTS.md, "A static release binary").  A static process cannot
+# load Open MPI, so beside it goes its twin, build/rel/warpscope-ranks: the
+# same objects linked as above, dynamically, which a static process that
+# mpirun started becomes (util/ranks_twin.h).  STATIC=0 links the release
+# binary dynamically, as the twin.
+LIBC_A := $(filter /%,$(shell $(CC) -print-file-name=libc.a 2>/dev/null))
+STATIC ?= $(if $(and $(LIBC_A),$(filter $(words $(BUNDLED)),$(words $(BUNDLED_A)))),1,0)
+REL_BIN_LIBS = $(if $(filter 1,$(STATIC)),-static $(LIBS),$(REL_LIBS))
+
 # MPI (docs/analysis.md "Ranks"): built in when Open MPI's mpicc is on PATH,
 # MPI=0 to leave it out.  Only util/ranks.c includes mpi.h; it opens libmpi
 # (dlopen, from mpicc's library directory) only when mpirun started the
@@ -109,10 +121,12 @@ PGO_USE_FLAGS := -fprofile-use -fprofile-partial-training -fprofile-correction -
 objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 PGO_DIR  := $(BUILD)/pgo-gen
 REL_MODE := $(BUILD)/rel/mode
+REL_LINK_MODE := $(BUILD)/rel/link-mode
 
 REL_LIB  := $(BUILD)/rel/libwarpscope.a
 ASAN_LIB := $(BUILD)/asan/libwarpscope.a
 REL_BIN  := $(BUILD)/rel/warpscope
+REL_TWIN := $(BUILD)/rel/warpscope-ranks
 ASAN_BIN := $(BUILD)/asan/warpscope
 ASAN_TESTS := $(BUILD)/asan/unit-tests
 TSAN_LIB := $(BUILD)/tsan/libwarpscope.a
@@ -124,7 +138,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 .DEFAULT_GOAL := all
 
 all: deps
-	@$(MAKE) --no-print-directory $(REL_BIN)
+	@$(MAKE) --no-print-directory $(REL_BINS)
 
 deps:
 	@scripts/deps.sh
@@ -176,7 +190,22 @@ $(ASAN_LIB): $(call objs,asan,$(LIB_SRC))
 	@rm -f $@
 	ar rcs $@ $^
 
-$(REL_BIN): $(call objs,rel,$(CLI_SRC)) $(REL_LIB)
+# The twin (above) only where it is needed: a static binary with MPI.  That
+# binary's util/ranks.o is compiled apart (WS_MPI_TWIN: it hands a rank to
+# the twin where the twin's opens Open MPI) and named before the archive,
+# so the archive's is not taken; with no profile of its own (it never runs
+# in the training).
+REL_TWINNED := $(filter 11,$(STATIC)$(MPI))
+REL_BINS := $(REL_BIN) $(if $(REL_TWINNED),$(REL_TWIN))
+REL_RANKS_STATIC := $(BUILD)/rel/util/ranks-static.o
+$(REL_RANKS_STATIC): util/ranks.c Makefile $(REL_MODE) $(BUILD)/mpi-$(MPI)
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) $(RANKS_CFLAGS) -DWS_MPI_TWIN $(LTO_FLAGS) -c $< -o $@
+
+$(REL_BIN): $(call objs,rel,$(CLI_SRC)) $(if $(REL_TWINNED),$(REL_RANKS_STATIC)) $(REL_LIB) $(REL_LINK_MODE)
+	$(CC) $(REL_CFLAGS) $(LTO_FLAGS) -o $@ $(filter-out $(REL_LINK_MODE),$^) $(REL_BIN_LIBS)
+
+$(REL_TWIN): $(call objs,rel,$(CLI_SRC)) $(REL_LIB)
 	$(CC) $(REL_CFLAGS) $(LTO_FLAGS) -o $@ $^ $(REL_LIBS)
 
 $(ASAN_BIN): $(call objs,asan,$(CLI_SRC)) $(ASAN_LIB)
@@ -246,10 +275,14 @@ $(REL_PROFS): $(BUILD)/rel/%.prof: $(PGO_STAMP) ;
 
 pgo_use = $(if $(filter 1,$(PGO)),$(if $(filter untrained,$(shell cat $(1:.o=.prof))),,$(PGO_USE_FLAGS)))
 
-# Switching PGO or LTO on or off rebuilds build/rel/.
+# Switching PGO or LTO on or off rebuilds build/rel/; switching STATIC
+# links the binary again.
 $(REL_MODE): FORCE
 	@mkdir -p $(dir $@)
 	@echo 'PGO=$(PGO) LTO=$(LTO)' | cmp -s - $@ || echo 'PGO=$(PGO) LTO=$(LTO)' >$@
+$(REL_LINK_MODE): FORCE
+	@mkdir -p $(dir $@)
+	@echo 'STATIC=$(STATIC)' | cmp -s - $@ || echo 'STATIC=$(STATIC)' >$@
 
 # ---- the README's commands ------------------------------------------------
 # Each check records its outcome (scripts/test-step.sh) in TEST_RESULTS;
@@ -263,7 +296,7 @@ test: deps-install
 
 # The same bytes from mpirun -n R as from one process (scripts/mpi-check.sh;
 # docs/analysis.md "Ranks"); skipped, saying so, without MPI.
-check-mpi: $(REL_BIN)
+check-mpi: $(REL_BINS)
 	@$(STEP) mpi scripts/mpi-check.sh $(REL_BIN) $(MPI)
 
 # ThreadSanitizer over every threaded path of the CLI (Criterion's runner
@@ -401,6 +434,8 @@ check-python: $(PY_SO) $(REL_BIN)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpscope/configs
 	install -m 755 $(REL_BIN) $(DESTDIR)$(PREFIX)/bin/warpscope
+	$(if $(filter $(REL_TWIN),$(REL_BINS)),install -d $(DESTDIR)$(PREFIX)/libexec/warpscope && \
+		install -m 755 $(REL_TWIN) $(DESTDIR)$(PREFIX)/libexec/warpscope/warpscope-ranks)
 	@if ls configs/*.json >/dev/null 2>&1; then \
 		install -m 644 configs/*.json $(DESTDIR)$(PREFIX)/share/warpscope/configs/; fi
 

@@ -5,7 +5,10 @@
 # exactly; analyze with a warm L2 (R = 2, 4: neither by kernels nor by SMs),
 # replay and profile run on rank 0 with a one-line reason.  A batch or a
 # split analyze with a bad trace fails in one line naming the rank and the
-# input and writes no output, and a resumed batch finishes the rest.  MPI is the Makefile's: 0 (a build without MPI) or no
+# input and writes no output, and a resumed batch finishes the rest.  A
+# static BIN reaches Open MPI through its twin (BIN's directory's
+# warpscope-ranks, or ../libexec/warpscope/ installed) and, without it, runs
+# on rank 0 saying why.  MPI is the Makefile's: 0 (a build without MPI) or no
 # mpirun skips the check with a line that says so.  Never asserts on time.
 set -euo pipefail
 bin=$(realpath "$1")
@@ -150,3 +153,26 @@ grep -q '^warpscope: rank [0-9]*: \.\./torn\.wst: ' torn.err ||
     { cat torn.err >&2; fail "the error does not name the rank and the trace"; }
 [ ! -e torn/a.json ] && [ ! -e torn/csv ] && [ ! -s torn/out ] || fail "a failed analyze left output"
 echo "mpi-check: a corrupt trace ends the split analyze in one line, with no output"
+
+# A statically linked warpscope hands each rank to its dynamically linked
+# twin (util/ranks_twin.h), found beside it or, installed, in
+# ../libexec/warpscope/.  Installed so, the split is the same; without the
+# twin the ranks cannot talk: rank 0 alone does the work, saying why in one
+# line, and writes the same bytes.
+if ! readelf -l "$bin" | grep -q INTERP; then # no program interpreter: static
+    twin=$(dirname "$bin")/warpscope-ranks
+    [ -x "$twin" ] || fail "a static $bin has no twin $twin"
+    mkdir -p inst/bin inst/libexec/warpscope lone
+    cp "$bin" inst/bin/warpscope && cp "$twin" inst/libexec/warpscope/warpscope-ranks
+    cp "$bin" lone/warpscope
+    bin=$work/inst/bin/warpscope
+    check compare-installed "2" compare ../g.wst "${gpu[@]}" --quiet --policies lru,srrip,opt -o c.json
+    bin=$work/lone/warpscope
+    check compare-lone "2" compare ../g.wst "${gpu[@]}" --quiet --policies lru,srrip,opt -o c.json
+    grep -q "^warpscope: compare: not split over 2 ranks: cannot load Open MPI: a static build needs its MPI twin warpscope-ranks" compare-lone.2.stderr ||
+        { cat compare-lone.2.stderr >&2; fail "a static warpscope without its twin did not say why it runs on rank 0"; }
+    [ "$(wc -l <compare-lone.2.stderr)" = 1 ] || { cat compare-lone.2.stderr >&2; fail "without its twin: more than the one line"; }
+    ! grep -q "not split" compare-installed.2.stderr ||
+        { cat compare-installed.2.stderr >&2; fail "the installed static warpscope did not reach its twin"; }
+    echo "mpi-check: a static warpscope splits through its twin, installed too, and without it runs on rank 0 saying why"
+fi

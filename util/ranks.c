@@ -8,8 +8,14 @@
 #include <unistd.h>
 
 #ifdef WS_MPI
-#include <dlfcn.h>
 #include <mpi.h>
+#ifdef WS_MPI_TWIN
+/* Built so for the static release binary (Makefile), which cannot load
+ * Open MPI: a rank becomes the dynamically linked twin (util/ranks_twin.h). */
+#include "util/ranks_twin.h"
+#else
+#include <dlfcn.h>
+#endif
 
 /* Open MPI is opened when a launcher started this process as a rank, not
  * linked: loading and relocating its libraries cost every process about
@@ -35,6 +41,7 @@ static struct {
     MPI_Op max;
 } mpi;
 
+#ifndef WS_MPI_TWIN
 /* Opens Open MPI and finds what is used of it: NULL, or why not. */
 static const char *mpi_load(void)
 {
@@ -68,6 +75,7 @@ static const char *mpi_load(void)
             return dlerror();
     return NULL;
 }
+#endif /* WS_MPI_TWIN */
 #endif
 
 /* The process's place in the job: process-wide by nature, set once by
@@ -110,7 +118,11 @@ void ranks_begin(int *argc, char ***argv)
     const char *cannot = "this warpscope was built without MPI";
 #ifdef WS_MPI
     static char why[160];
+#ifdef WS_MPI_TWIN
+    const char *missing = ranks_become_twin(*argv);
+#else
     const char *missing = mpi_load();
+#endif
     if (!missing) {
         int r = 0, s = 1;
         if (mpi.init(argc, argv) != MPI_SUCCESS)
