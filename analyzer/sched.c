@@ -873,6 +873,8 @@ sched *sched_new(const gpu_config *config, const sched_options *options, const s
         free(s);
         return NULL;
     }
+    if (s->timed && options->warp->timed_greedy)
+        s->timed_greedy = options->warp->timed_greedy(s->order);
     return s;
 }
 

@@ -124,6 +124,9 @@ struct sched {
     sched_miss_fn miss;
     void *miss_ctx;
     void *order; /* the warp order's state */
+    /* Timed, plain GTO: its greedy warps (warp_order_ops.timed_greedy),
+     * picked in the scheduler; NULL otherwise. */
+    int32_t *timed_greedy;
     sched_state state;
     uint32_t kernel;
     /* The current kernel. */
