@@ -371,7 +371,13 @@ static int dispatch(sched *s, uint32_t sm_index, uint32_t cta, int empty, ws_err
         return ws_fail(err, "scheduler: SM %u has no free CTA slot", sm_index);
     cta_state *c = &sm->ctas[slot];
     const uint32_t *starts;
-    uint32_t own_starts[SCHED_MAX_WARPS_PER_CTA + 1] = {0}; /* begin_kernel checked the count */
+    /* begin_kernel checked the count.  Cleared only where it is used, and
+     * only the CTA's warps: a borrowed CTA (every compare of several
+     * policies) has its own starts, and all 4 KiB cleared at each dispatch
+     * were about 500 instructions. */
+    uint32_t own_starts[SCHED_MAX_WARPS_PER_CTA + 1];
+    if (!s->source.borrow_cta || empty)
+        memset(own_starts, 0, (s->warps_per_cta + 1) * sizeof *own_starts);
     if (empty) {
         packed_cta_clear(&c->records);
         c->view = &c->records;
@@ -802,7 +808,21 @@ static int retire(sched *s, ws_error *err)
     return sched_retire_slot(s, s->retire_sm, s->retire_slot, err);
 }
 
-int sched_next(sched *s, sched_event *e, ws_error *err)
+/* Nothing left to issue: the kernel is over, its end queued. */
+static int end_kernel(sched *s, ws_error *err)
+{
+    if (sched_push(s, (sched_event){.kind = SCHED_KERNEL_END, .kernel = s->kernel,
+                                    .step = s->cycle}, err) != 0)
+        return -1;
+    s->kernel++;
+    s->state = STATE_NEED_KERNEL;
+    return 0;
+}
+
+/* sched_next's whole loop, which starts each kernel, retires and
+ * hands out queued events; apart (not inlined) from the timed replay's
+ * common call, which sched_next makes at once. */
+static __attribute__((noinline)) int next_event(sched *s, sched_event *e, ws_error *err)
 {
     for (;;) {
         if (s->retire_pending && retire(s, err) != 0)
@@ -832,13 +852,24 @@ int sched_next(sched *s, sched_event *e, ws_error *err)
             return 1;
         if (rc == 2)
             continue;
-        /* Nothing left to issue: the kernel is over. */
-        if (sched_push(s, (sched_event){.kind = SCHED_KERNEL_END, .kernel = s->kernel,
-                                        .step = s->cycle}, err) != 0)
+        if (end_kernel(s, err) != 0)
             return -1;
-        s->kernel++;
-        s->state = STATE_NEED_KERNEL;
     }
+}
+
+int sched_next(sched *s, sched_event *e, ws_error *err)
+{
+    /* The timed replay's common call (next_event's first pass, taken
+     * here): nothing queued, the kernel running, and an issue found. */
+    if (s->timed && s->state == STATE_RUNNING && !s->retire_pending &&
+        s->queue_head >= s->queue_count) {
+        int rc = sched_timed_next(s, e, err);
+        if (rc == 1 || rc < 0)
+            return rc;
+        if (rc == 0 && end_kernel(s, err) != 0)
+            return -1;
+    }
+    return next_event(s, e, err);
 }
 
 sched *sched_new(const gpu_config *config, const sched_options *options, const sched_source *source,
@@ -873,6 +904,8 @@ sched *sched_new(const gpu_config *config, const sched_options *options, const s
         free(s);
         return NULL;
     }
+    if (s->timed && options->warp->timed_greedy)
+        s->timed_greedy = options->warp->timed_greedy(s->order);
     return s;
 }
 

@@ -124,6 +124,9 @@ struct sched {
     sched_miss_fn miss;
     void *miss_ctx;
     void *order; /* the warp order's state */
+    /* Timed, plain GTO: its greedy warps (warp_order_ops.timed_greedy),
+     * picked in the scheduler; NULL otherwise. */
+    int32_t *timed_greedy;
     sched_state state;
     uint32_t kernel;
     /* The current kernel. */
@@ -229,11 +232,19 @@ static inline void sched_issue(sched *s, uint32_t sm_index, uint32_t slot, uint3
     cta_state *c = &sm->ctas[w->cta_slot];
     uint32_t rank = sm->rank[slot]; /* its GTO priority (S4 §4.2) */
     const warp_order_ops *order = s->options.warp;
-    *e = (sched_event){.kind = SCHED_ISSUE, .kernel = s->kernel, .cta = c->cta, .sm = sm_index,
-                       .warp_slot = slot, .scheduler = scheduler, .age_rank = rank,
-                       .may_allocate = !order->may_allocate || order->may_allocate(s->order, rank),
-                       .warp_id = w->id, .step = s->timed ? s->cycle : sm->steps++,
-                       .record = &s->issued};
+    /* Field by field: an ISSUE sets every field, and a compound literal
+     * is built aside and copied (about 15 more instructions an issue). */
+    e->kind = SCHED_ISSUE;
+    e->kernel = s->kernel;
+    e->cta = c->cta;
+    e->sm = sm_index;
+    e->warp_slot = slot;
+    e->scheduler = scheduler;
+    e->age_rank = rank;
+    e->may_allocate = (uint8_t)(!order->may_allocate || order->may_allocate(s->order, rank));
+    e->warp_id = w->id;
+    e->step = s->timed ? s->cycle : sm->steps++;
+    e->record = &s->issued;
     /* An affine record's lanes stay unwritten (sched_event.affine). */
     e->affine = packed_cta_expand_head(c->view, w->next, c->cta, &s->issued);
     e->stride = c->view->records[w->next].stride;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyzer/sched_internal.h"
+#include "analyzer/warp_orders/gto.h"
 
 const char *const stall_cause_names[STALL_CAUSES] = {"memory", "pipeline", "throttled",
                                                      "no_warp"};
@@ -445,6 +446,9 @@ static int issue_on_sm(sched *s, sched_event *e)
     sm_state *sm = &s->sms[sm_index];
     uint32_t schedulers = s->config.schedulers_per_sm;
     const warp_order_ops *order = s->options.warp;
+    /* Plain GTO is told nothing of its issues (warp_order_ops.timed_greedy). */
+    void (*const issued)(void *, const warp_view *, uint32_t, int) =
+        s->timed_greedy ? NULL : order->issued;
     /* Where the SM's issue slots go on (pos_slot, and its scheduler), in
      * locals: stored back only when an issue returns. */
     const uint32_t slots = schedulers * s->config.timing.issue_per_cycle;
@@ -478,10 +482,18 @@ static int issue_on_sm(sched *s, sched_event *e)
             continue;
         }
         found = VISIT_HELD;
-        warp_view v = sched_view(s, sm, sm_index, t);
-        v.first_ready_of = v.by_age;
-        v.first_ready = look.first_ready;
-        int32_t slot = order->pick(s->order, &v);
+        warp_view v;
+        int32_t slot;
+        if (s->timed_greedy) { /* plain GTO, picked here (warp_order_ops.timed_greedy) */
+            slot = (int32_t)gto_timed_pick(s->timed_greedy + (size_t)sm_index * schedulers + t,
+                                           sm->live, sm->head, cycle, sm->ldst_open,
+                                           sched_age_list(s, sm, t)[look.first_ready]);
+        } else {
+            v = sched_view(s, sm, sm_index, t);
+            v.first_ready_of = v.by_age;
+            v.first_ready = look.first_ready;
+            slot = order->pick(s->order, &v);
+        }
         if (slot < 0) { /* a ready warp the order held back */
             if (round == 0)
                 charge_idle(sm, t, cycle, STALL_THROTTLED);
@@ -500,8 +512,8 @@ static int issue_on_sm(sched *s, sched_event *e)
         if (h->gap_left) { /* a non-memory instruction of the gap: no event */
             if (--h->gap_left == 0)
                 sm->gap_warps[t]--;
-            if (order->issued)
-                order->issued(s->order, &v, (uint32_t)slot, 0);
+            if (issued)
+                issued(s->order, &v, (uint32_t)slot, 0);
             continue;
         }
         s->last_sm = sm_index;
@@ -510,9 +522,9 @@ static int issue_on_sm(sched *s, sched_event *e)
         sched_issue(s, sm_index, (uint32_t)slot, t, e);
         s->awaiting = 1;
         s->kernel_stats.memory_instructions++;
-        if (order->issued) {
+        if (issued) {
             v.live_count = sm->age_count[t]; /* the issue may have ended the warp */
-            order->issued(s->order, &v, (uint32_t)slot, 0);
+            issued(s->order, &v, (uint32_t)slot, 0);
         }
         s->pos_slot = pos;
         s->pos_scheduler = next_t;

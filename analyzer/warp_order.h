@@ -127,6 +127,12 @@ typedef struct warp_order_ops {
      * fillers, pc the instruction's. */
     void (*observed)(void *state, uint32_t sm, uint32_t slot, uint32_t warp, uint32_t pc,
                      const ws_request *requests, const replay_ref *refs, int n);
+    /* Optional: the order is plain GTO, whose timed pick is
+     * gto_timed_pick (warp_orders/gto.h) on the array this returns (each
+     * scheduler's greedy warp, at sm × schedulers + scheduler).  The timed
+     * scheduler then picks inline and does not call pick or issued
+     * (sched_timed.c, issue_on_sm). */
+    int32_t *(*timed_greedy)(void *state);
 } warp_order_ops;
 
 /* A warp order with its parameters: what an issue stream is made of. */

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 
 #include "analyzer/warp_order.h"
+#include "analyzer/warp_orders/gto.h"
 
 /* A record waits for the LD/ST unit, a gap instruction does not; both wait
  * for their ready_at. */
@@ -154,4 +155,68 @@ Test(warp_ready, lrr_rotates_over_the_ready_warps)
     cr_assert_eq(warp_order_lrr.pick(f.order, &f.view), 2);
     cr_assert_eq(warp_order_lrr.pick(f.order, &f.view), 0);
     warp_order_lrr.destroy(f.order);
+}
+
+/* GTO's timed pick (gto_timed_pick, on warp_order_ops.timed_greedy's
+ * array), the one the timed scheduler makes inline: no greedy warp yet, so
+ * the look's oldest ready warp, slot 0 (slots 3 and 1 wait), which becomes
+ * greedy; it stays greedy while it can issue, even with an older warp
+ * ready (slot 3 at cycle 200); once it waits for a load, the look's oldest
+ * ready warp again; a greedy warp that left (not live) is passed over. */
+Test(warp_ready, gto_timed_pick_keeps_the_greedy_warp_while_it_can_issue)
+{
+    fixture f;
+    setup(&f, &warp_order_gto);
+    int32_t *greedy = warp_order_gto.timed_greedy(f.order); /* one SM, one scheduler */
+    cr_assert_eq(*greedy, -1);
+    cr_assert_eq(gto_timed_pick(greedy, f.live, f.timing, 100, 100, 0), 0);
+    cr_assert_eq(*greedy, 0);
+    f.timing[0].ready_at = 101;
+    cr_assert_eq(gto_timed_pick(greedy, f.live, f.timing, 101, 101, 0), 0);
+    cr_assert_eq(gto_timed_pick(greedy, f.live, f.timing, 200, 200, 3), 0);
+    f.timing[0].ready_at = 400; /* it waits for a load: slot 2 is the oldest ready */
+    cr_assert_eq(gto_timed_pick(greedy, f.live, f.timing, 101, 101, 2), 2);
+    cr_assert_eq(*greedy, 2);
+    /* A record waits for the LD/ST unit: the greedy slot 2 cannot issue
+     * while it is held (open at 150), a gap instruction of slot 1 can. */
+    f.timing[1] = (warp_timing){.ready_at = 120, .gap_left = 3};
+    f.timing[2].ready_at = 120;
+    cr_assert_eq(gto_timed_pick(greedy, f.live, f.timing, 130, 150, 1), 1);
+    f.live[1] = 0; /* slot 1 left */
+    cr_assert_eq(gto_timed_pick(greedy, f.live, f.timing, 130, 130, 2), 2);
+    warp_order_gto.destroy(f.order);
+}
+
+/* In the timed replay no order is told of a miss, so GTO's pick through
+ * its view and the scheduler's inline pick agree, issue after issue, on
+ * every pattern of ready warps (the first ready one handed to both as the
+ * look finds it). */
+Test(warp_ready, gto_timed_pick_is_gtos_pick_without_misses)
+{
+    fixture inline_pick, by_view;
+    setup(&inline_pick, &warp_order_gto);
+    setup(&by_view, &warp_order_gto);
+    int32_t *greedy = warp_order_gto.timed_greedy(inline_pick.order);
+    uint64_t seed = 12345;
+    for (uint64_t cycle = 100; cycle < 400; cycle++) {
+        for (uint32_t s = 0; s < 4; s++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            by_view.timing[s].ready_at = inline_pick.timing[s].ready_at = cycle + (seed >> 62);
+        }
+        by_view.view.cycle = by_view.view.ldst_open = cycle;
+        uint32_t first = 0;
+        while (first < 4 && !warp_view_ready(&by_view.view, by_view.by_age[first]))
+            first++;
+        if (first == 4)
+            continue; /* the scheduler asks no order then */
+        by_view.view.first_ready_of = by_view.by_age;
+        by_view.view.first_ready = first;
+        int32_t expected = warp_order_gto.pick(by_view.order, &by_view.view);
+        warp_order_gto.issued(by_view.order, &by_view.view, (uint32_t)expected, 0);
+        cr_assert_eq(gto_timed_pick(greedy, inline_pick.live, inline_pick.timing, cycle, cycle,
+                                    inline_pick.by_age[first]),
+                     (uint32_t)expected, "cycle %llu", (unsigned long long)cycle);
+    }
+    warp_order_gto.destroy(inline_pick.order);
+    warp_order_gto.destroy(by_view.order);
 }

@@ -139,6 +139,8 @@ static void gto_issued(void *state, const warp_view *v, uint32_t slot, int misse
     }
 }
 
+static int32_t *gto_timed_greedy(void *state) { return ((gto *)state)->greedy; }
+
 /* The GTO state of an order built on it: its first member. */
 static void *inner(void *state) { return *(void **)state; }
 
@@ -173,4 +175,5 @@ const warp_order_ops warp_order_gto = {
     .pick = gto_pick,
     .issued = gto_issued,
     .left = gto_left,
+    .timed_greedy = gto_timed_greedy,
 };
