@@ -805,17 +805,20 @@ static mshr_entry *mshrs_of(hierarchy *h, uint32_t sm)
 }
 
 /* An MSHR of sm free at `now` (its fill has arrived), or NULL and then
- * *soonest, when the first of them frees: one pass over the entries. */
+ * *soonest, when the first of them frees.  The soonest is looked for in a
+ * second pass, only when every entry is busy: the first pass mostly stops
+ * early, and a minimum kept along it cost more than the rare second
+ * pass. */
 HOT mshr_entry *mshr_free(hierarchy *h, uint32_t sm, uint64_t now, uint64_t *soonest)
 {
     mshr_entry *e = mshrs_of(h, sm);
-    uint64_t least = UINT64_MAX;
-    for (uint32_t i = 0; i < h->mshr_entries; i++) {
+    for (uint32_t i = 0; i < h->mshr_entries; i++)
         if (e[i].ready <= now)
             return &e[i];
+    uint64_t least = UINT64_MAX;
+    for (uint32_t i = 0; i < h->mshr_entries; i++)
         if (e[i].ready < least)
             least = e[i].ready;
-    }
     *soonest = least;
     return NULL;
 }
