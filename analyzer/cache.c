@@ -645,7 +645,9 @@ write_lazy_in(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
     const uint64_t *before = at >= 0 ? &c->written[(base + (size_t)at) * REQUEST_MASK_WORDS] : NULL;
     for (int w = 0; w < REQUEST_MASK_WORDS; w++)
         written[w] = bytes[w] | (before ? before[w] : 0);
-    uint8_t whole = l1_whole_sectors(written, 1u << c->line_shift);
+    /* 128 B lines (every preset's) a constant: the sectors' loop unrolled */
+    uint8_t whole = c->line_shift == 7 ? l1_whole_sectors(written, 128)
+                                       : l1_whole_sectors(written, 1u << c->line_shift);
     access_found(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, set, at, out, ways, kind);
     if (out->present || out->allocated)
         memcpy(&c->written[(size_t)out->slot * REQUEST_MASK_WORDS], written, sizeof written);
