@@ -18,6 +18,7 @@
 #include "formats/trace.h"
 #include "util/counts.h"
 #include "util/fastdiv.h"
+#include "util/zeroed.h"
 
 /* The L1 events, as indices of hierarchy.on. */
 enum { EV_LOOKUP, EV_HIT, EV_MISS, EV_FILL, EV_DEPART, EV_STORE, EV_INSTRUCTION, EV_REQUESTS,
@@ -190,6 +191,12 @@ static cache *make_l1(const hierarchy *h, uint32_t s, ws_error *err)
     return make_cache(&h->o.config.l1, &h->o.l1_spec, 1, h->o.l1_param, &h->o, s, 0, err);
 }
 
+/* The bytes of the timed replay's MSHRs, every SM's. */
+static size_t mshr_bytes(const hierarchy *h)
+{
+    return (size_t)h->sms * h->mshr_entries * sizeof *h->mshr;
+}
+
 /* Makes SM s's models on its first instruction: a small kernel on a GPU of
  * many SMs allocates and clears only what it uses (bench/RESULTS.md,
  * "Timed replay against Accel-Sim: speed"). */
@@ -222,7 +229,7 @@ void hierarchy_free(hierarchy *h)
     free(h->l1);
     free(h->l2);
     free(h->started);
-    free(h->mshr);
+    ws_zeroed_free(h->mshr, mshr_bytes(h));
     free(h->ldst_next);
     free(h->res.scheduler_stalls);
     mem_timing_free(h->timing);
@@ -238,7 +245,7 @@ void hierarchy_free(hierarchy *h)
     free(h->res.sm_misses);
     free(h->res.sm_load_misses);
     free(h->res.remote_holders);
-    free(h);
+    ws_zeroed_free(h, sizeof *h);
 }
 
 /* The CCN ring over the L1s, as the first miss route: a miss it serves
@@ -288,7 +295,11 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         return NULL;
     if (o->stage_count > HIERARCHY_MAX_STAGES || o->observer_count > HIERARCHY_MAX_OBSERVERS)
         return ws_fail(err, "replay: too many stages or collectors"), NULL;
-    hierarchy *h = calloc(1, sizeof *h);
+    /* The hierarchy and its MSHRs from zeroed pages (util/zeroed.h): calloc
+     * cleared them, touching every page (the MSHRs are 11 KiB on 15 SMs, the
+     * hierarchy 11 KiB, most of it the front-end stages' buffers), where
+     * zeroed pages cost only what is used, in the caches' slab. */
+    hierarchy *h = ws_zeroed_new(sizeof *h);
     if (!h)
         return ws_fail(err, "out of memory"), NULL;
     h->o = *o;
@@ -315,8 +326,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         !(h->res.sm_hits = calloc(h->sms, 8)) || !(h->res.sm_misses = calloc(h->sms, 8)) ||
         !(h->res.sm_load_misses = calloc(h->sms, 8)) ||
         !(h->res.remote_holders = calloc((size_t)h->sms * h->sms, 8)) ||
-        (o->timed &&
-         !(h->mshr = calloc((size_t)h->sms * h->mshr_entries, sizeof *h->mshr))) ||
+        (o->timed && !(h->mshr = ws_zeroed_new(mshr_bytes(h)))) ||
         (o->timed && !(h->ldst_next = calloc(h->sms, sizeof *h->ldst_next)))) {
         ws_fail(err, "out of memory");
         goto fail;
@@ -642,9 +652,9 @@ HOT void l2_by_touch(hierarchy *h, int path, const replay_issue *is, uint64_t li
 static int l2_slices_general(hierarchy *h, const replay_issue *is, uint64_t line,
                              uint8_t sectors, const uint64_t *written_bytes, l2_op op, int *hit,
                              uint8_t *flags, uint64_t *back, ws_error *err);
-static int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                           const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
-                           uint64_t *back, ws_error *err);
+HOT int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                        const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                        uint64_t *back, ws_error *err);
 
 /* A read or write of `sectors` of a line at L2, arriving at h->now; a
  * write's `written_bytes` are the line's bytes it writes (what an L2 under
@@ -762,9 +772,9 @@ static int l2_slices_general(hierarchy *h, const replay_issue *is, uint64_t line
     return l2_slices(h, PATH_GENERAL, is, line, sectors, written_bytes, op, hit, flags, back, err);
 }
 
-static int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                           const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
-                           uint64_t *back, ws_error *err)
+HOT int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                        const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                        uint64_t *back, ws_error *err)
 {
     return l2_slices(h, PATH_TIMED, is, line, sectors, written_bytes, op, hit, flags, back, err);
 }
@@ -1451,7 +1461,7 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
         if (h->l1[s]) /* an SM that never issued has none (sm_begin) */
             cache_flush(h->l1[s]);
     if (h->mshr)
-        memset(h->mshr, 0, (size_t)h->sms * h->mshr_entries * sizeof *h->mshr);
+        memset(h->mshr, 0, mshr_bytes(h));
     if (h->o.l2_cold)
         flush_l2(h, 0);
     h->in_kernel = 0;
