@@ -1185,32 +1185,35 @@ static uint64_t ldst_cycle(uint64_t slot, uint64_t rate)
     return rate == 1 ? slot : slot / rate;
 }
 
-/* The next request of the SM's LD/ST unit reaches L1: at the issue cycle
- * or after the requests before it, ldst_requests_per_cycle a cycle. */
-static uint64_t ldst_take(hierarchy *h, const replay_issue *is)
+/* An SM's LD/ST unit while it serves one instruction: its next free slot
+ * (in 1 ÷ rate cycles), read from h->ldst_next when the instruction starts
+ * and written back when it ends, so that its requests keep it at hand
+ * rather than in the hierarchy, which every count written between them
+ * might alias; and the rate, ldst_requests_per_cycle. */
+typedef struct ldst_unit {
+    uint64_t next, rate;
+} ldst_unit;
+
+/* The next request of the unit reaches L1: at the issue cycle or after
+ * the requests before it, `rate` a cycle. */
+static uint64_t ldst_take(ldst_unit *u, uint64_t step)
 {
-    uint64_t rate = h->o.config.timing.ldst_requests_per_cycle, *next = &h->ldst_next[is->sm];
-    if (*next < is->step * rate)
-        *next = is->step * rate;
-    return ldst_cycle((*next)++, rate);
+    if (u->next < step * u->rate)
+        u->next = step * u->rate;
+    return ldst_cycle(u->next++, u->rate);
 }
 
-/* After a request: a wait at L1 held the unit until the request went on;
- * its answer (a load's data, a store's acknowledgement from L2, or from L1
- * for a local store it keeps) makes the instruction's. */
-static void ldst_release(hierarchy *h, const replay_issue *is)
+/* After a request: a wait at L1 held the unit until the request went on
+ * at `now`. */
+static void ldst_release(ldst_unit *u, uint64_t now)
 {
-    uint64_t rate = h->o.config.timing.ldst_requests_per_cycle, *next = &h->ldst_next[is->sm];
-    if (*next < h->now * rate + 1)
-        *next = h->now * rate + 1;
-    if (h->back > h->data_back)
-        h->data_back = h->back;
+    if (u->next < now * u->rate + 1)
+        u->next = now * u->rate + 1;
 }
 
-static uint64_t ldst_free_at(const hierarchy *h, const replay_issue *is)
+static uint64_t ldst_free_at(const ldst_unit *u)
 {
-    uint64_t rate = h->o.config.timing.ldst_requests_per_cycle;
-    return ldst_cycle(h->ldst_next[is->sm] + rate - 1, rate);
+    return ldst_cycle(u->next + u->rate - 1, u->rate);
 }
 
 void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *ldst_free)
@@ -1286,9 +1289,12 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
             if (merged > h->data_back)
                 h->data_back = merged;
         }
+    ldst_unit unit = {0};
+    if (timed_on(h, path))
+        unit = (ldst_unit){h->ldst_next[is->sm], h->o.config.timing.ldst_requests_per_cycle};
     for (int i = 0; i < n; i++) {
         int rc;
-        h->now = timed_on(h, path) ? ldst_take(h, is) : is->step;
+        h->now = timed_on(h, path) ? ldst_take(&unit, is->step) : is->step;
         h->back = h->now;
         /* no stage rewrote the requests; never on the timed path */
         h->touch = !timed_path_of(path) && h->o.l2_by_touch ? refs[i].l2_touch : 0;
@@ -1311,15 +1317,22 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
         if (timed_on(h, path)) {
             h->ref->latency = (uint32_t)(h->back - is->step);
             h->ref = NULL;
-            ldst_release(h, is);
+            ldst_release(&unit, h->now);
+            /* the request's answer (a load's data, a store's acknowledgement
+             * from L2, or from L1 for a local store it keeps) makes the
+             * instruction's */
+            if (h->back > h->data_back)
+                h->data_back = h->back;
             for (uint32_t s = 0; s < stages_on(h, path); s++)
                 if (h->o.stages[s].served)
                     h->o.stages[s].served(h->o.stages[s].ctx, is,
                                           requests[i].line_addr >> h->line_shift, h->back);
         }
     }
-    if (timed_on(h, path))
-        h->ldst_free = ldst_free_at(h, is);
+    if (timed_on(h, path)) {
+        h->ldst_next[is->sm] = unit.next;
+        h->ldst_free = ldst_free_at(&unit);
+    }
     if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (docs/metrics.md §8) */
         /* The PC's alone: the kernel's are their sum, made at its end
          * (sum_pcs_mpli). */
