@@ -12,7 +12,6 @@
 #include "util/fastdiv.h"
 #include "util/zeroed.h"
 
-
 /* What a read instance knows of its cache (read_kind):
  *   READ_CALLS      nothing: every hook is called, every check made;
  *   READ_PLAIN_LRU  a plain LRU cache: its policy is exactly LRU's stamps
@@ -173,7 +172,6 @@ static void clear(cache *c)
     c->filled_since_clear = 0;
 }
 
-
 uint32_t cache_sectors_per_line(const cache *c) { return c->sectors; }
 uint8_t cache_full_mask(const cache *c) { return c->full_mask; }
 
@@ -238,12 +236,10 @@ static inline __attribute__((always_inline)) int stamps(int kind)
     return kind != READ_CALLS;
 }
 
-
 static inline int64_t find(const cache *c, uint64_t line, size_t base)
 {
     return cache_find_in(c, line, base, 0);
 }
-
 
 /* The sectors an access needs: the requested ones, or the whole line. */
 static inline uint8_t wanted(const cache *c, const cache_req *r)
@@ -633,7 +629,6 @@ int cache_contains(const cache *c, uint64_t line)
     return find(c, line, (size_t)cache_set_of(c, line) * c->ways) >= 0;
 }
 
-
 int64_t cache_peek(const cache *c, uint64_t line, uint8_t sectors, uint64_t now)
 {
     size_t base = (size_t)cache_set_of(c, line) * c->ways;
@@ -661,8 +656,6 @@ void cache_set_ready(cache *c, uint32_t slot, uint64_t ready)
      * clear then resets the slot's ready with its set's. */
     c->ready[slot] = ready;
 }
-
-
 
 uint64_t cache_replaceable_from(const cache *c, uint64_t line, uint64_t now)
 {
