@@ -954,6 +954,9 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     pc->accesses++;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     cache *l1 = h->l1[is->sm];
+    /* Timed: L1's answer on the request, held here rather than read
+     * through h after every count the compiler must assume aliases it. */
+    replay_ref *ref = h->ref;
     cache_req local, *q = NULL; /* the request L1 sees (request_for) */
     /* Set by the L1's answer (cache.h: its flags always, the rest under
      * them), or cleared for a load that never looks L1 up. */
@@ -989,9 +992,9 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         if (!r.bypassed && on_lookup(h, path, is, line, err) != 0)
             return -1;
         if (measured_on(h, path)) {
-            h->ref->outcome = r.bypassed ? L1_BYPASS : L1_LOOKUP;
-            h->ref->hit = r.hit;
-            h->ref->present = r.present;
+            ref->outcome = r.bypassed ? L1_BYPASS : L1_LOOKUP;
+            ref->hit = r.hit;
+            ref->present = r.present;
         }
         if (path != PATH_DIRECT && r.hit && r.pending) { /* a merge: wait_for_l1 left it a slot */
             if (merge)
@@ -1017,8 +1020,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
             uint64_t ready = h->now + h->o.config.timing.l1_latency;
             uint64_t fill = r.pending ? cache_slot_ready(l1, r.slot) : 0;
             h->back = fill > ready ? fill : ready;
-            h->ref->served = r.pending ? SERVED_L1_MERGE : SERVED_L1;
-            latency_add(&k->latency, h->ref->served, h->back - is->step);
+            ref->served = r.pending ? SERVED_L1_MERGE : SERVED_L1;
+            latency_add(&k->latency, ref->served, h->back - is->step);
         }
         int same = r.owner_warp == is->warp;
         *(same ? &k->intra_warp_hits : &k->inter_warp_hits) += 1;
@@ -1068,8 +1071,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         return -1;
     if (timed_on(h, path)) {
         h->back = back;
-        h->ref->served = routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM;
-        latency_add(&k->latency, h->ref->served, back - is->step);
+        ref->served = routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM;
+        latency_add(&k->latency, ref->served, back - is->step);
     }
     if (routed != 1) { /* it left for the memory side */
         count_l1_to_l2(h, path, is, bytes, 0, 0);
@@ -1088,7 +1091,7 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         cache_fill(l1, q, way, 0, &r);
     }
     if (measured_on(h, path))
-        h->ref->filled = 1;
+        ref->filled = 1;
     if (l1_evicted(h, path, is, &r, err) != 0 || on_fill(h, path, is, line, err) != 0)
         return -1;
     if (timed_on(h, path)) { /* pending until its data is back: later requests merge into it */
@@ -1300,8 +1303,8 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
         h->touch = !timed_path_of(path) && h->o.l2_by_touch ? refs[i].l2_touch : 0;
         if (timed_on(h, path)) {
             h->ref = &h->view[i];
-            *h->ref = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
-                                   .victim_warp = UINT32_MAX};
+            h->view[i] = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
+                                      .victim_warp = UINT32_MAX};
         }
         if (route == L1_WRITE_EVICT)
             rc = global_write(h, path, is, &requests[i], err);
@@ -1315,7 +1318,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
             return -1;
         misses += (uint32_t)(rc == 1);
         if (timed_on(h, path)) {
-            h->ref->latency = (uint32_t)(h->back - is->step);
+            h->view[i].latency = (uint32_t)(h->back - is->step);
             h->ref = NULL;
             ldst_release(&unit, h->now);
             /* the request's answer (a load's data, a store's acknowledgement
