@@ -12,50 +12,6 @@
 #include "util/fastdiv.h"
 #include "util/zeroed.h"
 
-/* cache_read's instances (read_instance); slot: cache_find's answer for
- * r's line, or PROBE_FIND when not looked up. */
-typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now, int64_t slot,
-                           cache_result *out);
-
-/* Structure of arrays: a lookup scans only the tags of one set. */
-struct cache {
-    uint32_t sets, ways, line_shift, sectors;
-    fastdiv by_divisor; /* an L2 slice's index_divisor; 1 for a cache that sees every line */
-    set_index index;
-    uint8_t masked_index; /* the set is the line's low bits (linear, sets a power of 2) */
-    uint8_t full_mask;
-    uint8_t line_sectors32; /* the mask of every 32 B sector of a line */
-    int track_pending;
-    uint64_t *lines;   /* [sets × ways] */
-    int64_t *meta;     /* the policy's words */
-    uint32_t *warps; /* the warp that filled each line */
-    uint8_t *valid, *dirty; /* sector masks */
-    uint8_t *flags;         /* LINE_SHARED, ... */
-    uint16_t *owners;       /* track_owners: the SM that filled the line */
-    uint64_t *filled_at;    /* track_owners: the filler's clock at the fill */
-    uint32_t *filled_in;    /* track_owners: the kernel of the fill */
-    int track_owners;
-    uint64_t *written; /* track_written_bytes: REQUEST_MASK_WORDS words a slot */
-    uint64_t *ready;   /* pending until (reserved-line mode) */
-    uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
-    int filled_since_clear; /* a line was filled since the last clear: else a flush has nothing to do */
-    /* A bit per set: filled since the last clear (a slot's ready is set
-     * only while it holds a line, cache_set_ready).
-     * The other sets are as clear left them, so clear, a flush and the
-     * walk of the dirty lines visit only these (a kernel touches few of a
-     * large L2's sets). */
-    uint64_t *touched;
-    void *block;       /* every array above, carved from one zeroed block */
-    size_t block_bytes;
-    uint64_t all_ways; /* mask of every way */
-    const policy_ops *policy;
-    void *state;
-    const admission_ops *admission;
-    const void *admission_param;
-    cache_read_fn *read; /* cache_read's instance for this cache's shape */
-    uint8_t kind;        /* READ_* (below): the lazy-fetch write's instance takes it too */
-};
-
 /* What a read instance knows of its cache (read_kind):
  *   READ_CALLS      nothing: every hook is called, every check made;
  *   READ_PLAIN_LRU  a plain LRU cache: its policy is exactly LRU's stamps
@@ -216,20 +172,6 @@ static void clear(cache *c)
     c->filled_since_clear = 0;
 }
 
-static inline __attribute__((always_inline)) uint32_t set_of(const cache *c, uint64_t line)
-{
-    /* An L2 slice divides by the slice count with a multiply; other caches
-     * skip it.  (As `divisor == 1 ? line : line / divisor`, the compiler
-     * had folded it into a 64-bit division on every access.) */
-    uint64_t key = c->by_divisor.divisor > 1 ? fastdiv_quotient(c->by_divisor, line) : line;
-    /* The common case in one AND, without set_index_of's tests of its kind. */
-    if (c->masked_index)
-        return (uint32_t)(key & (c->sets - 1));
-    return set_index_of(c->index, key, c->line_shift, c->sets);
-}
-
-uint32_t cache_set_of(const cache *c, uint64_t line) { return set_of(c, line); }
-
 uint32_t cache_sectors_per_line(const cache *c) { return c->sectors; }
 uint8_t cache_full_mask(const cache *c) { return c->full_mask; }
 
@@ -280,10 +222,6 @@ void cache_flush(cache *c)
  *   kind  READ_* (above): which hooks are applied in place, and whether the
  *         checks for admission, pending lines and owners are compiled out
  *         (READ_PLAIN_LRU); the write paths are READ_CALLS. */
-static inline __attribute__((always_inline)) uint32_t ways_of(const cache *c, uint32_t ways)
-{
-    return ways ? ways : c->ways;
-}
 
 /* A READ_PLAIN_LRU instance: no admission, pending lines or owners. */
 static inline __attribute__((always_inline)) int plain(int kind)
@@ -298,26 +236,10 @@ static inline __attribute__((always_inline)) int stamps(int kind)
     return kind != READ_CALLS;
 }
 
-/* The way holding `line`, or -1.  A line is in at most one way of its set;
- * from the last way down, the lowest would win all the same.  The compiler
- * makes this a compare and branch per way, which ran faster than a
- * branch-free mask of the matches on both of bench_replay's streams
- * (bench/RESULTS.md, "Replay, measured apart"). */
-static inline __attribute__((always_inline)) int64_t
-find_in(const cache *c, uint64_t line, size_t base, uint32_t ways)
-{
-    const uint64_t *tags = c->lines + base;
-    int64_t at = -1;
-    for (uint32_t w = ways_of(c, ways); w-- > 0;)
-        at = tags[w] == line ? (int64_t)w : at;
-    return at;
-}
-
 static inline int64_t find(const cache *c, uint64_t line, size_t base)
 {
-    return find_in(c, line, base, 0);
+    return cache_find_in(c, line, base, 0);
 }
-
 
 /* The sectors an access needs: the requested ones, or the whole line. */
 static inline uint8_t wanted(const cache *c, const cache_req *r)
@@ -338,13 +260,13 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
         return POLICY_BYPASS;
     }
     if (c->filled[s->index] < c->ways) {
-        for (uint32_t w = 0; w < ways_of(c, ways); w++)
+        for (uint32_t w = 0; w < cache_ways_of(c, ways); w++)
             if (s->lines[w] == CACHE_INVALID)
                 return w;
     }
     uint64_t candidates = c->all_ways;
     if (!plain(kind) && c->track_pending)
-        for (uint32_t w = 0; w < ways_of(c, ways); w++)
+        for (uint32_t w = 0; w < cache_ways_of(c, ways); w++)
             if (s->ready[w] > now)
                 candidates &= ~(1ull << w);
     if (!candidates) {
@@ -353,7 +275,7 @@ choose_way(cache *c, const cache_set *s, const cache_req *r, uint64_t now, cache
     }
     /* LRU's and FIFO's victim (stamp_victim) in place; a plain cache has no
      * pending lines, so every way is a candidate. */
-    uint32_t way = plain(kind)    ? policy_min_meta_of_first(s, ways_of(c, ways))
+    uint32_t way = plain(kind)    ? policy_min_meta_of_first(s, cache_ways_of(c, ways))
                    : stamps(kind) ? policy_min_meta(s, candidates)
                                   : c->policy->victim(c->state, s, candidates, r);
     if (way == POLICY_BYPASS) {
@@ -416,7 +338,7 @@ probe(cache *c, const cache_req *r, access_mode mode, uint8_t whole, uint64_t no
     }
     size_t base = (size_t)set * c->ways;
     out->set = set;
-    int64_t at = found == PROBE_FIND ? find_in(c, r->line, base, ways) : found;
+    int64_t at = found == PROBE_FIND ? cache_find_in(c, r->line, base, ways) : found;
     if (at >= 0) {
         cache_set s = view(c, set);
         size_t i = base + (size_t)at;
@@ -567,7 +489,7 @@ static inline __attribute__((always_inline)) void
 access_line(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_t whole,
             uint64_t now, cache_result *out, uint32_t ways, int kind)
 {
-    access_found(c, r, allocate, mode, whole, now, set_of(c, r->line), PROBE_FIND, out, ways, kind);
+    access_found(c, r, allocate, mode, whole, now, cache_set_of(c, r->line), PROBE_FIND, out, ways, kind);
 }
 
 /* The set of `line`, whose slot (set x ways + way) a lookup found, or -1:
@@ -576,7 +498,7 @@ access_line(cache *c, const cache_req *r, int allocate, access_mode mode, uint8_
 static inline __attribute__((always_inline)) uint32_t set_of_slot(const cache *c, uint64_t line,
                                                                   int64_t slot, uint32_t ways)
 {
-    return slot >= 0 && ways ? (uint32_t)((uint64_t)slot / ways) : set_of(c, line);
+    return slot >= 0 && ways ? (uint32_t)((uint64_t)slot / ways) : cache_set_of(c, line);
 }
 
 /* Reads are most of a replay's cache work, so their path is compiled once
@@ -639,13 +561,15 @@ write_lazy_in(cache *c, const cache_req *r, const uint64_t *bytes, uint64_t now,
 {
     /* The line's bytes written so far, this write's included. */
     uint64_t written[REQUEST_MASK_WORDS];
-    uint32_t set = set_of(c, r->line);
+    uint32_t set = cache_set_of(c, r->line);
     size_t base = (size_t)set * c->ways;
-    int64_t at = find_in(c, r->line, base, ways);
+    int64_t at = cache_find_in(c, r->line, base, ways);
     const uint64_t *before = at >= 0 ? &c->written[(base + (size_t)at) * REQUEST_MASK_WORDS] : NULL;
     for (int w = 0; w < REQUEST_MASK_WORDS; w++)
         written[w] = bytes[w] | (before ? before[w] : 0);
-    uint8_t whole = l1_whole_sectors(written, 1u << c->line_shift);
+    /* 128 B lines (every preset's) a constant: the sectors' loop unrolled */
+    uint8_t whole = c->line_shift == 7 ? l1_whole_sectors(written, 128)
+                                       : l1_whole_sectors(written, 1u << c->line_shift);
     access_found(c, r, 1, ACCESS_WRITE_BACK_LAZY, whole, now, set, at, out, ways, kind);
     if (out->present || out->allocated)
         memcpy(&c->written[(size_t)out->slot * REQUEST_MASK_WORDS], written, sizeof written);
@@ -688,46 +612,21 @@ void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int alloca
     access_line(c, r, allocate, ACCESS_WRITE_THROUGH, whole, now, out, 0, READ_CALLS);
 }
 
-/* The way of `base`'s set holding `line`, or -1, with the loop unrolled
- * for the common way counts: a lookup outside the read path (a store's
- * write-evict, the timed wait) costs a tag compare, not a loop. */
-static inline int64_t find_unrolled(const cache *c, uint64_t line, size_t base)
+void cache_remove(cache *c, size_t base, uint32_t way)
 {
-    switch (c->ways) {
-    case 4: return find_in(c, line, base, 4);
-    case 8: return find_in(c, line, base, 8);
-    case 16: return find_in(c, line, base, 16);
-    default: return find(c, line, base);
-    }
-}
-
-int cache_invalidate(cache *c, uint64_t line)
-{
-    size_t base = (size_t)set_of(c, line) * c->ways;
-    int64_t at = find_unrolled(c, line, base);
-    if (at < 0)
-        return 0;
-    size_t i = base + (size_t)at;
+    size_t i = base + way;
     if (c->policy->evicted) {
         cache_set s = full_view(c, (uint32_t)(base / c->ways), 0);
-        c->policy->evicted(c->state, &s, (uint32_t)at, EVICT_INVALIDATE);
+        c->policy->evicted(c->state, &s, way, EVICT_INVALIDATE);
     }
-    c->filled[i / c->ways]--;
+    c->filled[base / c->ways]--;
     c->lines[i] = CACHE_INVALID;
     c->valid[i] = c->dirty[i] = 0;
-    return 1;
 }
 
 int cache_contains(const cache *c, uint64_t line)
 {
     return find(c, line, (size_t)cache_set_of(c, line) * c->ways) >= 0;
-}
-
-int64_t cache_find(const cache *c, uint64_t line)
-{
-    size_t base = (size_t)set_of(c, line) * c->ways;
-    int64_t at = find_unrolled(c, line, base);
-    return at < 0 ? -1 : (int64_t)base + at;
 }
 
 int64_t cache_peek(const cache *c, uint64_t line, uint8_t sectors, uint64_t now)
@@ -756,15 +655,6 @@ void cache_set_ready(cache *c, uint32_t slot, uint64_t ready)
     /* The slot holds a line (cache.h), so its set is touched already:
      * clear then resets the slot's ready with its set's. */
     c->ready[slot] = ready;
-}
-
-uint64_t cache_slot_ready(const cache *c, uint32_t slot) { return c->ready[slot]; }
-
-uint64_t cache_slot_pending_until(const cache *c, int64_t slot, uint64_t now)
-{
-    if (slot < 0 || !c->track_pending || c->ready[slot] <= now)
-        return 0;
-    return c->ready[slot];
 }
 
 uint64_t cache_replaceable_from(const cache *c, uint64_t line, uint64_t now)

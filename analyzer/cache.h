@@ -12,11 +12,14 @@
 #ifndef WS_CACHE_H
 #define WS_CACHE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analyzer/config.h"
 #include "analyzer/policy.h"
+#include "analyzer/set_index.h"
 #include "util/error.h"
+#include "util/fastdiv.h"
 
 #define CACHE_INVALID UINT64_MAX
 
@@ -71,6 +74,104 @@ typedef struct cache_way {
 
 typedef struct cache cache;
 
+/* cache_read's instances (read_instance); slot: cache_find's answer for
+ * r's line, or PROBE_FIND when not looked up. */
+typedef void cache_read_fn(cache *c, const cache_req *r, int allocate, uint64_t now, int64_t slot,
+                           cache_result *out);
+
+/* The fields are here, not in cache.c, so that the lookups the timed
+ * hierarchy makes at every L1 request (cache_find, cache_slot_pending_until,
+ * cache_slot_ready) are inline: out of line they were calls even the
+ * link-time optimiser kept (bench/RESULTS.md, "Branch hier44").  Other
+ * files use a cache only through the functions below. */
+/* Structure of arrays: a lookup scans only the tags of one set. */
+struct cache {
+    uint32_t sets, ways, line_shift, sectors;
+    fastdiv by_divisor; /* an L2 slice's index_divisor; 1 for a cache that sees every line */
+    set_index index;
+    uint8_t masked_index; /* the set is the line's low bits (linear, sets a power of 2) */
+    uint8_t full_mask;
+    uint8_t line_sectors32; /* the mask of every 32 B sector of a line */
+    int track_pending;
+    uint64_t *lines;   /* [sets × ways] */
+    int64_t *meta;     /* the policy's words */
+    uint32_t *warps; /* the warp that filled each line */
+    uint8_t *valid, *dirty; /* sector masks */
+    uint8_t *flags;         /* LINE_SHARED, ... */
+    uint16_t *owners;       /* track_owners: the SM that filled the line */
+    uint64_t *filled_at;    /* track_owners: the filler's clock at the fill */
+    uint32_t *filled_in;    /* track_owners: the kernel of the fill */
+    int track_owners;
+    uint64_t *written; /* track_written_bytes: REQUEST_MASK_WORDS words a slot */
+    uint64_t *ready;   /* pending until (reserved-line mode) */
+    uint8_t *filled;   /* valid lines per set: a full set skips the search for a hole */
+    int filled_since_clear; /* a line was filled since the last clear: else a flush has nothing to do */
+    /* A bit per set: filled since the last clear (a slot's ready is set
+     * only while it holds a line, cache_set_ready).
+     * The other sets are as clear left them, so clear, a flush and the
+     * walk of the dirty lines visit only these (a kernel touches few of a
+     * large L2's sets). */
+    uint64_t *touched;
+    void *block;       /* every array above, carved from one zeroed block */
+    size_t block_bytes;
+    uint64_t all_ways; /* mask of every way */
+    const policy_ops *policy;
+    void *state;
+    const admission_ops *admission;
+    const void *admission_param;
+    cache_read_fn *read; /* cache_read's instance for this cache's shape */
+    uint8_t kind;        /* READ_* (below): the lazy-fetch write's instance takes it too */
+};
+
+/* The set of `line`. */
+static inline __attribute__((always_inline)) uint32_t cache_set_of(const cache *c, uint64_t line)
+{
+    /* An L2 slice divides by the slice count with a multiply; other caches
+     * skip it.  (As `divisor == 1 ? line : line / divisor`, the compiler
+     * had folded it into a 64-bit division on every access.) */
+    uint64_t key = c->by_divisor.divisor > 1 ? fastdiv_quotient(c->by_divisor, line) : line;
+    /* The common case in one AND, without set_index_of's tests of its kind. */
+    if (c->masked_index)
+        return (uint32_t)(key & (c->sets - 1));
+    return set_index_of(c->index, key, c->line_shift, c->sets);
+}
+
+/* `ways` where the caller made it a constant (4, 8 or 16), else 0: the
+ * cache's own count. */
+static inline __attribute__((always_inline)) uint32_t cache_ways_of(const cache *c,
+                                                                    uint32_t ways)
+{
+    return ways ? ways : c->ways;
+}
+
+/* The way holding `line`, or -1.  A line is in at most one way of its set;
+ * from the last way down, the lowest would win all the same.  The compiler
+ * makes this a compare and branch per way, which ran faster than a
+ * branch-free mask of the matches on both of bench_replay's streams
+ * (bench/RESULTS.md, "Replay, measured apart"). */
+static inline __attribute__((always_inline)) int64_t
+cache_find_in(const cache *c, uint64_t line, size_t base, uint32_t ways)
+{
+    const uint64_t *tags = c->lines + base;
+    int64_t at = -1;
+    for (uint32_t w = cache_ways_of(c, ways); w-- > 0;)
+        at = tags[w] == line ? (int64_t)w : at;
+    return at;
+}
+
+/* The way of `base`'s set holding `line`, or -1, with the loop unrolled
+ * for the common way counts: a lookup outside the read path (a store's
+ * write-evict, the timed wait) costs a tag compare, not a loop. */
+static inline int64_t cache_find_unrolled(const cache *c, uint64_t line, size_t base)
+{
+    switch (c->ways) {
+    case 4: return cache_find_in(c, line, base, 4);
+    case 8: return cache_find_in(c, line, base, 8);
+    case 16: return cache_find_in(c, line, base, 16);
+    default: return cache_find_in(c, line, base, 0);
+    }
+}
+
 /* The options of one cache (an L1, or one L2 slice when divisor = slices)
  * of geometry g; the caller sets the policy and what else it needs. */
 cache_options cache_options_for(const cache_config *g, uint32_t divisor);
@@ -85,7 +186,6 @@ void cache_flush(cache *c);
  * flush of the L2 (analyzer/hierarchy.c, hierarchy_finish). */
 void cache_retire(cache *c);
 
-uint32_t cache_set_of(const cache *c, uint64_t line);
 uint32_t cache_sectors_per_line(const cache *c);
 /* All sectors of a line, as a mask. */
 uint8_t cache_full_mask(const cache *c);
@@ -147,15 +247,31 @@ void cache_write_lazy(cache *c, const cache_req *r, const uint64_t *bytes, uint6
  * fetches it.  Nothing is marked dirty: the data goes on to L2. */
 void cache_write_through(cache *c, const cache_req *r, uint8_t whole, int allocate, uint64_t now,
                          cache_result *out);
+/* cache_invalidate of the line in way `way` of the set at `base` (set x ways). */
+void cache_remove(cache *c, size_t base, uint32_t way);
 /* Removes the line (dirty sectors dropped: only a global store's
  * write-evict removes lines, and global lines are never dirty); returns 1
- * if it was present, 0 if absent. */
-int cache_invalidate(cache *c, uint64_t line);
+ * if it was present, 0 if absent.  The look-up inline: every global store
+ * makes one, and most find no line. */
+static inline int cache_invalidate(cache *c, uint64_t line)
+{
+    size_t base = (size_t)cache_set_of(c, line) * c->ways;
+    int64_t at = cache_find_unrolled(c, line, base);
+    if (at < 0)
+        return 0;
+    cache_remove(c, base, (uint32_t)at);
+    return 1;
+}
 int cache_contains(const cache *c, uint64_t line);
 /* The slot (set x ways + way) holding `line`, or -1.  Found once, it stays
  * true until the cache next changes: the timed wait for an L1 asks it of
  * one line at every retry (analyzer/hierarchy.c, wait_for_l1). */
-int64_t cache_find(const cache *c, uint64_t line);
+static inline __attribute__((always_inline)) int64_t cache_find(const cache *c, uint64_t line)
+{
+    size_t base = (size_t)cache_set_of(c, line) * c->ways;
+    int64_t at = cache_find_unrolled(c, line, base);
+    return at < 0 ? -1 : (int64_t)base + at;
+}
 /* A look through shadow tags (S3 §4.4.3): the slot holding `line` with
  * every one of `sectors` valid (whole lines when unsectored) and not
  * pending at `now`, or -1.  Changes nothing: no promotion, no policy call. */
@@ -167,10 +283,15 @@ void cache_touch(cache *c, uint32_t slot, const cache_req *r);
 /* Reserved-line mode: the line in `slot` (a slot holding a line: a
  * probe's or fill's out->slot) is pending until `ready`. */
 void cache_set_ready(cache *c, uint32_t slot, uint64_t ready);
-uint64_t cache_slot_ready(const cache *c, uint32_t slot);
+static inline uint64_t cache_slot_ready(const cache *c, uint32_t slot) { return c->ready[slot]; }
 /* The cycle the fill of the line in `slot` (cache_find's; -1: absent)
  * arrives when it is pending at `now`; 0 otherwise (absent, or valid). */
-uint64_t cache_slot_pending_until(const cache *c, int64_t slot, uint64_t now);
+static inline uint64_t cache_slot_pending_until(const cache *c, int64_t slot, uint64_t now)
+{
+    if (slot < 0 || !c->track_pending || c->ready[slot] <= now)
+        return 0;
+    return c->ready[slot];
+}
 /* The first cycle from `now` at which the set of `line` has a way a fill
  * may take (an invalid way, or a line not pending): `now`, or when the
  * soonest pending line arrives (GPGPU-Sim's reservation fail waits for it). */

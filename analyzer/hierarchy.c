@@ -18,6 +18,7 @@
 #include "formats/trace.h"
 #include "util/counts.h"
 #include "util/fastdiv.h"
+#include "util/zeroed.h"
 
 /* The L1 events, as indices of hierarchy.on. */
 enum { EV_LOOKUP, EV_HIT, EV_MISS, EV_FILL, EV_DEPART, EV_STORE, EV_INSTRUCTION, EV_REQUESTS,
@@ -190,6 +191,12 @@ static cache *make_l1(const hierarchy *h, uint32_t s, ws_error *err)
     return make_cache(&h->o.config.l1, &h->o.l1_spec, 1, h->o.l1_param, &h->o, s, 0, err);
 }
 
+/* The bytes of the timed replay's MSHRs, every SM's. */
+static size_t mshr_bytes(const hierarchy *h)
+{
+    return (size_t)h->sms * h->mshr_entries * sizeof *h->mshr;
+}
+
 /* Makes SM s's models on its first instruction: a small kernel on a GPU of
  * many SMs allocates and clears only what it uses (bench/RESULTS.md,
  * "Timed replay against Accel-Sim: speed"). */
@@ -222,7 +229,7 @@ void hierarchy_free(hierarchy *h)
     free(h->l1);
     free(h->l2);
     free(h->started);
-    free(h->mshr);
+    ws_zeroed_free(h->mshr, mshr_bytes(h));
     free(h->ldst_next);
     free(h->res.scheduler_stalls);
     mem_timing_free(h->timing);
@@ -238,7 +245,7 @@ void hierarchy_free(hierarchy *h)
     free(h->res.sm_misses);
     free(h->res.sm_load_misses);
     free(h->res.remote_holders);
-    free(h);
+    ws_zeroed_free(h, sizeof *h);
 }
 
 /* The CCN ring over the L1s, as the first miss route: a miss it serves
@@ -288,7 +295,11 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         return NULL;
     if (o->stage_count > HIERARCHY_MAX_STAGES || o->observer_count > HIERARCHY_MAX_OBSERVERS)
         return ws_fail(err, "replay: too many stages or collectors"), NULL;
-    hierarchy *h = calloc(1, sizeof *h);
+    /* The hierarchy and its MSHRs from zeroed pages (util/zeroed.h): calloc
+     * cleared them, touching every page (the MSHRs are 11 KiB on 15 SMs, the
+     * hierarchy 11 KiB, most of it the front-end stages' buffers), where
+     * zeroed pages cost only what is used, in the caches' slab. */
+    hierarchy *h = ws_zeroed_new(sizeof *h);
     if (!h)
         return ws_fail(err, "out of memory"), NULL;
     h->o = *o;
@@ -315,8 +326,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         !(h->res.sm_hits = calloc(h->sms, 8)) || !(h->res.sm_misses = calloc(h->sms, 8)) ||
         !(h->res.sm_load_misses = calloc(h->sms, 8)) ||
         !(h->res.remote_holders = calloc((size_t)h->sms * h->sms, 8)) ||
-        (o->timed &&
-         !(h->mshr = calloc((size_t)h->sms * h->mshr_entries, sizeof *h->mshr))) ||
+        (o->timed && !(h->mshr = ws_zeroed_new(mshr_bytes(h)))) ||
         (o->timed && !(h->ldst_next = calloc(h->sms, sizeof *h->ldst_next)))) {
         ws_fail(err, "out of memory");
         goto fail;
@@ -642,9 +652,9 @@ HOT void l2_by_touch(hierarchy *h, int path, const replay_issue *is, uint64_t li
 static int l2_slices_general(hierarchy *h, const replay_issue *is, uint64_t line,
                              uint8_t sectors, const uint64_t *written_bytes, l2_op op, int *hit,
                              uint8_t *flags, uint64_t *back, ws_error *err);
-static int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                           const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
-                           uint64_t *back, ws_error *err);
+HOT int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                        const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                        uint64_t *back, ws_error *err);
 
 /* A read or write of `sectors` of a line at L2, arriving at h->now; a
  * write's `written_bytes` are the line's bytes it writes (what an L2 under
@@ -762,9 +772,9 @@ static int l2_slices_general(hierarchy *h, const replay_issue *is, uint64_t line
     return l2_slices(h, PATH_GENERAL, is, line, sectors, written_bytes, op, hit, flags, back, err);
 }
 
-static int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
-                           const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
-                           uint64_t *back, ws_error *err)
+HOT int l2_slices_timed(hierarchy *h, const replay_issue *is, uint64_t line, uint8_t sectors,
+                        const uint64_t *written_bytes, l2_op op, int *hit, uint8_t *flags,
+                        uint64_t *back, ws_error *err)
 {
     return l2_slices(h, PATH_TIMED, is, line, sectors, written_bytes, op, hit, flags, back, err);
 }
@@ -805,17 +815,20 @@ static mshr_entry *mshrs_of(hierarchy *h, uint32_t sm)
 }
 
 /* An MSHR of sm free at `now` (its fill has arrived), or NULL and then
- * *soonest, when the first of them frees: one pass over the entries. */
+ * *soonest, when the first of them frees.  The soonest is looked for in a
+ * second pass, only when every entry is busy: the first pass mostly stops
+ * early, and a minimum kept along it cost more than the rare second
+ * pass. */
 HOT mshr_entry *mshr_free(hierarchy *h, uint32_t sm, uint64_t now, uint64_t *soonest)
 {
     mshr_entry *e = mshrs_of(h, sm);
-    uint64_t least = UINT64_MAX;
-    for (uint32_t i = 0; i < h->mshr_entries; i++) {
+    for (uint32_t i = 0; i < h->mshr_entries; i++)
         if (e[i].ready <= now)
             return &e[i];
+    uint64_t least = UINT64_MAX;
+    for (uint32_t i = 0; i < h->mshr_entries; i++)
         if (e[i].ready < least)
             least = e[i].ready;
-    }
     *soonest = least;
     return NULL;
 }
@@ -941,6 +954,9 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     pc->accesses++;
     uint8_t sectors = l1_request_sectors(rq->sector_mask, h->all_sectors);
     cache *l1 = h->l1[is->sm];
+    /* Timed: L1's answer on the request, held here rather than read
+     * through h after every count the compiler must assume aliases it. */
+    replay_ref *ref = h->ref;
     cache_req local, *q = NULL; /* the request L1 sees (request_for) */
     /* Set by the L1's answer (cache.h: its flags always, the rest under
      * them), or cleared for a load that never looks L1 up. */
@@ -976,9 +992,9 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         if (!r.bypassed && on_lookup(h, path, is, line, err) != 0)
             return -1;
         if (measured_on(h, path)) {
-            h->ref->outcome = r.bypassed ? L1_BYPASS : L1_LOOKUP;
-            h->ref->hit = r.hit;
-            h->ref->present = r.present;
+            ref->outcome = r.bypassed ? L1_BYPASS : L1_LOOKUP;
+            ref->hit = r.hit;
+            ref->present = r.present;
         }
         if (path != PATH_DIRECT && r.hit && r.pending) { /* a merge: wait_for_l1 left it a slot */
             if (merge)
@@ -1004,8 +1020,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
             uint64_t ready = h->now + h->o.config.timing.l1_latency;
             uint64_t fill = r.pending ? cache_slot_ready(l1, r.slot) : 0;
             h->back = fill > ready ? fill : ready;
-            h->ref->served = r.pending ? SERVED_L1_MERGE : SERVED_L1;
-            latency_add(&k->latency, h->ref->served, h->back - is->step);
+            ref->served = r.pending ? SERVED_L1_MERGE : SERVED_L1;
+            latency_add(&k->latency, ref->served, h->back - is->step);
         }
         int same = r.owner_warp == is->warp;
         *(same ? &k->intra_warp_hits : &k->inter_warp_hits) += 1;
@@ -1055,8 +1071,8 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         return -1;
     if (timed_on(h, path)) {
         h->back = back;
-        h->ref->served = routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM;
-        latency_add(&k->latency, h->ref->served, back - is->step);
+        ref->served = routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM;
+        latency_add(&k->latency, ref->served, back - is->step);
     }
     if (routed != 1) { /* it left for the memory side */
         count_l1_to_l2(h, path, is, bytes, 0, 0);
@@ -1075,7 +1091,7 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         cache_fill(l1, q, way, 0, &r);
     }
     if (measured_on(h, path))
-        h->ref->filled = 1;
+        ref->filled = 1;
     if (l1_evicted(h, path, is, &r, err) != 0 || on_fill(h, path, is, line, err) != 0)
         return -1;
     if (timed_on(h, path)) { /* pending until its data is back: later requests merge into it */
@@ -1172,32 +1188,35 @@ static uint64_t ldst_cycle(uint64_t slot, uint64_t rate)
     return rate == 1 ? slot : slot / rate;
 }
 
-/* The next request of the SM's LD/ST unit reaches L1: at the issue cycle
- * or after the requests before it, ldst_requests_per_cycle a cycle. */
-static uint64_t ldst_take(hierarchy *h, const replay_issue *is)
+/* An SM's LD/ST unit while it serves one instruction: its next free slot
+ * (in 1 ÷ rate cycles), read from h->ldst_next when the instruction starts
+ * and written back when it ends, so that its requests keep it at hand
+ * rather than in the hierarchy, which every count written between them
+ * might alias; and the rate, ldst_requests_per_cycle. */
+typedef struct ldst_unit {
+    uint64_t next, rate;
+} ldst_unit;
+
+/* The next request of the unit reaches L1: at the issue cycle or after
+ * the requests before it, `rate` a cycle. */
+static uint64_t ldst_take(ldst_unit *u, uint64_t step)
 {
-    uint64_t rate = h->o.config.timing.ldst_requests_per_cycle, *next = &h->ldst_next[is->sm];
-    if (*next < is->step * rate)
-        *next = is->step * rate;
-    return ldst_cycle((*next)++, rate);
+    if (u->next < step * u->rate)
+        u->next = step * u->rate;
+    return ldst_cycle(u->next++, u->rate);
 }
 
-/* After a request: a wait at L1 held the unit until the request went on;
- * its answer (a load's data, a store's acknowledgement from L2, or from L1
- * for a local store it keeps) makes the instruction's. */
-static void ldst_release(hierarchy *h, const replay_issue *is)
+/* After a request: a wait at L1 held the unit until the request went on
+ * at `now`. */
+static void ldst_release(ldst_unit *u, uint64_t now)
 {
-    uint64_t rate = h->o.config.timing.ldst_requests_per_cycle, *next = &h->ldst_next[is->sm];
-    if (*next < h->now * rate + 1)
-        *next = h->now * rate + 1;
-    if (h->back > h->data_back)
-        h->data_back = h->back;
+    if (u->next < now * u->rate + 1)
+        u->next = now * u->rate + 1;
 }
 
-static uint64_t ldst_free_at(const hierarchy *h, const replay_issue *is)
+static uint64_t ldst_free_at(const ldst_unit *u)
 {
-    uint64_t rate = h->o.config.timing.ldst_requests_per_cycle;
-    return ldst_cycle(h->ldst_next[is->sm] + rate - 1, rate);
+    return ldst_cycle(u->next + u->rate - 1, u->rate);
 }
 
 void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *ldst_free)
@@ -1273,16 +1292,19 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
             if (merged > h->data_back)
                 h->data_back = merged;
         }
+    ldst_unit unit = {0};
+    if (timed_on(h, path))
+        unit = (ldst_unit){h->ldst_next[is->sm], h->o.config.timing.ldst_requests_per_cycle};
     for (int i = 0; i < n; i++) {
         int rc;
-        h->now = timed_on(h, path) ? ldst_take(h, is) : is->step;
+        h->now = timed_on(h, path) ? ldst_take(&unit, is->step) : is->step;
         h->back = h->now;
         /* no stage rewrote the requests; never on the timed path */
         h->touch = !timed_path_of(path) && h->o.l2_by_touch ? refs[i].l2_touch : 0;
         if (timed_on(h, path)) {
             h->ref = &h->view[i];
-            *h->ref = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
-                                   .victim_warp = UINT32_MAX};
+            h->view[i] = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
+                                      .victim_warp = UINT32_MAX};
         }
         if (route == L1_WRITE_EVICT)
             rc = global_write(h, path, is, &requests[i], err);
@@ -1296,17 +1318,24 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
             return -1;
         misses += (uint32_t)(rc == 1);
         if (timed_on(h, path)) {
-            h->ref->latency = (uint32_t)(h->back - is->step);
+            h->view[i].latency = (uint32_t)(h->back - is->step);
             h->ref = NULL;
-            ldst_release(h, is);
+            ldst_release(&unit, h->now);
+            /* the request's answer (a load's data, a store's acknowledgement
+             * from L2, or from L1 for a local store it keeps) makes the
+             * instruction's */
+            if (h->back > h->data_back)
+                h->data_back = h->back;
             for (uint32_t s = 0; s < stages_on(h, path); s++)
                 if (h->o.stages[s].served)
                     h->o.stages[s].served(h->o.stages[s].ctx, is,
                                           requests[i].line_addr >> h->line_shift, h->back);
         }
     }
-    if (timed_on(h, path))
-        h->ldst_free = ldst_free_at(h, is);
+    if (timed_on(h, path)) {
+        h->ldst_next[is->sm] = unit.next;
+        h->ldst_free = ldst_free_at(&unit);
+    }
     if (load && is->space == WST_GLOBAL) { /* MPLI counts global warp-loads (docs/metrics.md §8) */
         /* The PC's alone: the kernel's are their sum, made at its end
          * (sum_pcs_mpli). */
@@ -1448,7 +1477,7 @@ int hierarchy_kernel_end(hierarchy *h, ws_error *err)
         if (h->l1[s]) /* an SM that never issued has none (sm_begin) */
             cache_flush(h->l1[s]);
     if (h->mshr)
-        memset(h->mshr, 0, (size_t)h->sms * h->mshr_entries * sizeof *h->mshr);
+        memset(h->mshr, 0, mshr_bytes(h));
     if (h->o.l2_cold)
         flush_l2(h, 0);
     h->in_kernel = 0;

@@ -18,6 +18,7 @@
 
 #include "analyzer/config.h"
 #include "util/error.h"
+#include "util/fastdiv.h"
 
 /* Where a load request's data came from. */
 typedef enum served_by {
@@ -46,18 +47,54 @@ typedef struct queue_counts {
     uint64_t requests, wait_cycles, max_wait;
 } queue_counts;
 
-typedef struct mem_timing mem_timing;
+/* The queues, in the header so that their booking is inline: the timed
+ * hierarchy books every L2 request and DRAM transfer (a call was a third
+ * of a booking's instructions). */
+typedef struct mem_timing {
+    uint32_t slices, l2_rate, dram_rate;
+    fastdiv by_l2_rate, by_dram_rate; /* a slot's cycle without a 64-bit division */
+    /* Each queue's next free slot, in its own units: 1 ÷ l2_rate cycles
+     * for a slice, 1 ÷ dram_rate cycles (one byte) for a channel. */
+    uint64_t *l2_next, *dram_next;
+    queue_counts *l2, *dram;
+} mem_timing;
 
 mem_timing *mem_timing_new(const gpu_config *c, ws_error *err);
 void mem_timing_free(mem_timing *t);
 
+/* Takes `units` of a queue from `arrive` (in cycles); returns the cycle
+ * its slot starts. */
+static inline uint64_t mem_timing_book(uint64_t *next, queue_counts *q, uint32_t rate,
+                                       fastdiv by_rate, uint64_t arrive, uint64_t units)
+{
+    uint64_t from = arrive * rate > *next ? arrive * rate : *next;
+    *next = from + units;
+    uint64_t start = fastdiv_quotient(by_rate, from), wait = start - arrive;
+    q->requests++;
+    q->wait_cycles += wait;
+    if (wait > q->max_wait)
+        q->max_wait = wait;
+    return start;
+}
+
 /* Books a request of `units` slots (its sectors on a sectored L2, else 1:
  * docs/metrics.md §12) arriving at `slice`'s L2 queue at `arrive`; returns
  * the cycle its lookup starts. */
-uint64_t mem_timing_l2(mem_timing *t, uint32_t slice, uint64_t arrive, uint32_t units);
+static inline uint64_t mem_timing_l2(mem_timing *t, uint32_t slice, uint64_t arrive,
+                                     uint32_t units)
+{
+    return mem_timing_book(&t->l2_next[slice], &t->l2[slice], t->l2_rate, t->by_l2_rate, arrive,
+                           units);
+}
+
 /* Books `bytes` on `slice`'s DRAM channel from `arrive`; returns the cycle
  * the transfer starts. */
-uint64_t mem_timing_dram(mem_timing *t, uint32_t slice, uint64_t arrive, uint64_t bytes);
+static inline uint64_t mem_timing_dram(mem_timing *t, uint32_t slice, uint64_t arrive,
+                                       uint64_t bytes)
+{
+    return mem_timing_book(&t->dram_next[slice], &t->dram[slice], t->dram_rate, t->by_dram_rate,
+                           arrive, bytes);
+}
 
 /* The bucket of a latency. */
 static inline uint32_t latency_bucket(uint64_t cycles)
