@@ -343,8 +343,9 @@ int cta_grouping_finish(cta_grouping *g, packed_cta *spare, ws_error *err)
 {
     for (uint32_t w = 0; w < g->warps; w++)
         g->starts[w + 1] += g->starts[w];
-    /* A collector writes a CTA warp by warp (Accel-Sim's traces, NVBit's
-     * per-warp buffers): records that never stepped back to a lower warp
+    /* Most traces hold a CTA warp by warp (Accel-Sim's list a CTA's warps
+     * one after another; 18 of the 23 small traces of bench/RESULTS.md,
+     * "Branch dec44"): records that never stepped back to a lower warp
      * are where the sort would put them, so its copy and the spare's pages
      * (each first touch a page fault) are skipped.  Past MAX_WARPS the
      * sort refuses the CTA, in order or not. */
