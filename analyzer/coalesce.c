@@ -260,61 +260,104 @@ static int coalesce_looks_like_ranges(const uint64_t *addr, uint64_t size, int a
     return rest && addr[__builtin_ctz(rest)] - addr[__builtin_ctz(active)] <= size;
 }
 
-/* Every active lane's element in ascending order of first line: lane
- * order (from the highest lane when `descending`) if that ascends, else
- * sorted by address.  Elements aligned to their size (most) lie inside
- * one 64-bit word and one sector of one line, and take the shortest loop,
- * which also counts the requests' bytes and sectors as it goes while no
- * two elements share a byte.  Returns whether they are counted. */
+/* The element of `size` bytes at `addr`, aligned to its size (so inside
+ * one 64-bit word and one sector of one line), marked and counted in the
+ * request of its line: `req` when that is the last line's, else the one
+ * coalesce_request gives.  Returns the element's request. */
+static inline __attribute__((always_inline)) ws_request *
+coalesce_aligned(group_out *g, ws_request *req, uint64_t addr, unsigned size)
+{
+    unsigned offset = (unsigned)addr & ((1u << g->shift) - 1);
+    if (addr >> g->shift != g->at)
+        req = coalesce_request(g, addr >> g->shift);
+    req->byte_mask[offset / 64] |= ((UINT64_C(1) << size) - 1) << offset % 64;
+    req->bytes_used = (uint16_t)(req->bytes_used + size);
+    req->sector_mask |= (uint8_t)(1u << offset / REQUEST_SECTOR_BYTES);
+    return req;
+}
+
+/* Puts `addr` into starts[0..n), which ascend, keeping them ascending:
+ * one comparison when it is the highest so far (most lanes: lane order
+ * ascends), an insertion otherwise (a group is short). */
+static inline __attribute__((always_inline)) void coalesce_insert(uint64_t *starts, unsigned n,
+                                                                  uint64_t addr)
+{
+    for (; n > 0 && starts[n - 1] > addr; n--)
+        starts[n] = starts[n - 1];
+    starts[n] = addr;
+}
+
+/* Every active lane's element in ascending order of address, sorted as
+ * they are gathered (from the highest lane when `descending`: a negative
+ * stride's lanes then come in order).  Elements aligned to their size
+ * (most) lie inside one 64-bit word and one sector of one line, and take
+ * the shortest loop, which also counts the requests' bytes and sectors as
+ * it goes while no two elements share a byte (in address order, the test
+ * of that holds for more of them).  Returns whether they are counted.
+ * (Testing that the lanes' lines ascend, then sorting when they did not,
+ * cost bfs's gathers more: bench/RESULTS.md, "Branch dec44".) */
 static inline __attribute__((always_inline)) int
 coalesce_lanes(group_out *g, const uint64_t *lane_addr, unsigned size, uint32_t active,
                int descending)
 {
     uint64_t starts[WST_WARP_SIZE];
-    unsigned n = 0, shift = g->shift;
-    uint64_t misaligned = 0, line_before = 0; /* the first lane's line is never below 0 */
-    int ascending = 1;
-    while (active) {
-        unsigned lane = descending ? 31u - (unsigned)__builtin_clz(active)
-                                   : (unsigned)__builtin_ctz(active);
-        active &= ~(UINT32_C(1) << lane);
-        uint64_t addr = lane_addr[lane];
-        ascending &= addr >> shift >= line_before;
-        line_before = addr >> shift;
-        misaligned |= addr;
-        starts[n++] = addr;
-    }
-    for (unsigned i = 1; !ascending && i < n; i++) { /* insertion: a group is short */
-        uint64_t addr = starts[i];
-        unsigned at = i;
-        for (; at > 0 && starts[at - 1] > addr; at--)
-            starts[at] = starts[at - 1];
-        starts[at] = addr;
+    unsigned n = 0;
+    uint64_t misaligned = 0;
+    if (descending) {
+        for (; active; n++) {
+            unsigned lane = 31u - (unsigned)__builtin_clz(active);
+            active &= ~(UINT32_C(1) << lane);
+            misaligned |= lane_addr[lane];
+            coalesce_insert(starts, n, lane_addr[lane]);
+        }
+    } else {
+        for (; active; active &= active - 1, n++) {
+            uint64_t addr = lane_addr[__builtin_ctz(active)];
+            misaligned |= addr;
+            coalesce_insert(starts, n, addr);
+        }
     }
     if (misaligned & (size - 1)) {
         for (unsigned i = 0; i < n; i++)
             coalesce_element(g, starts[i], size);
         return 0;
     }
-    uint64_t ones = (UINT64_C(1) << size) - 1, in_line = (UINT64_C(1) << shift) - 1;
     /* Below the first start, so that it passes the test below; at address 0
      * it fails it, and the bytes are counted from the masks: right too. */
     uint64_t before = starts[0] - 1;
     ws_request *req = NULL;
     int disjoint = 1;
     for (unsigned i = 0; i < n; i++) {
-        uint64_t addr = starts[i], offset = addr & in_line;
-        if (addr >> shift != g->at)
-            req = coalesce_request(g, addr >> shift);
-        req->byte_mask[offset / 64] |= ones << offset % 64;
-        req->bytes_used = (uint16_t)(req->bytes_used + size);
-        req->sector_mask |= (uint8_t)(1u << offset / REQUEST_SECTOR_BYTES);
+        uint64_t addr = starts[i];
+        req = coalesce_aligned(g, req, addr, size);
         /* Elements aligned to one size, each starting above the one
          * before, share no byte. */
         disjoint &= addr > before;
         before = addr;
     }
     return disjoint;
+}
+
+/* An affine group's lanes when they ascend apart (a positive stride past
+ * the element size, not wrapping: bfs's and kmeans's strided loads), in
+ * lane order, which is address order: no lanes written out, none sorted.
+ * Elements never share a byte, so an aligned group (its lowest lane and
+ * its stride multiples of the size) is counted as it is marked.  Returns
+ * whether it is counted. */
+static inline __attribute__((always_inline)) int
+coalesce_affine_apart(group_out *g, const wst_record *record, uint64_t stride, uint32_t active)
+{
+    unsigned size = record->size;
+    if ((affine_lane(record, stride, (unsigned)__builtin_ctz(active)) | stride) & (size - 1)) {
+        for (; active; active &= active - 1)
+            coalesce_element(g, affine_lane(record, stride, (unsigned)__builtin_ctz(active)), size);
+        return 0;
+    }
+    ws_request *req = NULL;
+    for (; active; active &= active - 1)
+        req = coalesce_aligned(g, req, affine_lane(record, stride, (unsigned)__builtin_ctz(active)),
+                               size);
+    return 1;
 }
 
 /* A request's distinct bytes and sectors, from its byte mask. */
@@ -387,6 +430,8 @@ coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t g
                          record->size);
     else if (affine && stride <= record->size && coalesce_no_wrap(record, active, stride))
         coalesce_runs(&g, record, stride, active);
+    else if (affine && (int64_t)stride > 0 && coalesce_no_wrap(record, active, stride))
+        counted = coalesce_affine_apart(&g, record, stride, active);
     else {
         /* An affine record's lanes, written out here: the scheduler left
          * them to whoever reads them. */

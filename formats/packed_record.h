@@ -226,6 +226,10 @@ typedef struct cta_grouping {
     packed_cta *records; /* cleared by the caller */
     uint32_t *starts;    /* [warps + 1] */
     uint32_t warps, kernel, cta;
+    /* Whether a record came after one of a higher warp (the caller zeroes
+     * both): if none did, the records are already grouped by warp. */
+    uint32_t last_warp;
+    int unordered;
 } cta_grouping;
 
 /* Takes a batch (sched_take_fn's shape): a warp outside the CTA, or records
@@ -237,7 +241,8 @@ int cta_grouping_take(void *grouping, const wst_record *records, size_t n, ws_er
 int cta_grouping_read(cta_grouping *g, wst_cursor *c, ws_error *err);
 /* After the last batch: starts become prefix sums and the records are
  * grouped by warp (a counting sort: each warp's in trace order, so a warp
- * that keeps issuing reads memory sequentially).  spare is scratch. */
+ * that keeps issuing reads memory sequentially).  spare is scratch,
+ * untouched when the records came in warp order already. */
 int cta_grouping_finish(cta_grouping *g, packed_cta *spare, ws_error *err);
 
 /* One CTA of a .wst trace at a time, packed and grouped by warp as the

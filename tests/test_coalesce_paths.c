@@ -290,3 +290,34 @@ Test(coalesce_paths, random_scattered_records_match_the_bytes)
         coalesce_expect_bytes(&rec, &config, got, n, iter);
     }
 }
+
+/* Lanes apart in ascending order (a positive stride past the element
+ * size, not a whole line), taken in lane order from lane 0's address and
+ * the stride alone, worked by hand.  Stride 32, 4 B from 0x1000, 32 lanes,
+ * 128 B lines: 8 lines from 0x1000, each with bytes 0-3, 32-35, 64-67 and
+ * 96-99 (16 bytes, sectors 0-3).  From 0x1002 (misaligned), lanes 0 and 1:
+ * bytes 2-5 and 34-37 of line 0x1000 (8 bytes, sectors 0-1).  Stride 8
+ * from 0x107e, lanes 0 and 1: lane 0 runs on into the next line (bytes
+ * 126-127 of 0x1000, 0-1 of 0x1080), lane 1 is bytes 6-9 of 0x1080. */
+Test(coalesce_paths, lanes_apart_ascend_in_lane_order)
+{
+    ws_request out[COALESCE_MAX_REQUESTS];
+    wst_record rec = coalesce_test_record(UINT32_MAX, 0x1000, 32, 4);
+    memset(rec.addr + 1, 0xff, sizeof rec.addr - sizeof rec.addr[0]); /* lane 0 alone is read */
+    cr_assert_eq(affine(&rec, 32, 128, 0, out), 8);
+    uint64_t word = UINT64_C(0xf) | UINT64_C(0xf) << 32;
+    for (unsigned i = 0; i < 8; i++) {
+        expect_request(&out[i], 0x1000 + 128 * i, 16, 0xf, word, word);
+        cr_assert_eq(out[i].index, i);
+        cr_assert_eq(out[i].req_count, 8);
+    }
+
+    rec = coalesce_test_record(0x3, 0x1002, 32, 4);
+    cr_assert_eq(affine(&rec, 32, 128, 0, out), 1);
+    expect_request(&out[0], 0x1000, 8, 0x3, UINT64_C(0x3c) | UINT64_C(0x3c) << 32, 0);
+
+    rec = coalesce_test_record(0x3, 0x107e, 8, 4);
+    cr_assert_eq(affine(&rec, 8, 128, 0, out), 2);
+    expect_request(&out[0], 0x1000, 2, 0x8, 0, UINT64_C(3) << 62);
+    expect_request(&out[1], 0x1080, 6, 0x1, 0x3c3, 0);
+}

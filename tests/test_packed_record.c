@@ -474,3 +474,46 @@ Test(packed_record, records_are_sized_by_what_a_cta_needs)
     packed_cta_free(&p);
     packed_cta_free(&spare);
 }
+
+/* Grouping records that came in warp order (how collectors write a CTA)
+ * is the identity: cta_grouping_finish leaves them where they are and
+ * never touches the spare.  Worked by hand: warps 0, 0, 1, 2 of three
+ * warps give starts 0, 2, 3, 4 and the records in place; warps 0, 1 then,
+ * in a second batch, 0 are out of order across the batches, and are
+ * sorted through the spare to 0, 0, 1 (the third record second). */
+Test(packed_record, records_in_warp_order_are_grouped_in_place)
+{
+    wst_record recs[4];
+    memset(recs, 0, sizeof recs);
+    for (unsigned i = 0; i < 4; i++) {
+        recs[i].kind = WST_LOAD;
+        recs[i].size = 4;
+        recs[i].mask = 1;
+        recs[i].pc = i;
+        recs[i].addr[0] = 0x100 * (i + 1);
+    }
+    recs[1].warp = 0, recs[2].warp = 1, recs[3].warp = 2;
+    packed_cta p = {0}, spare = {0};
+    uint32_t starts[4] = {0};
+    ws_error err;
+    cta_grouping g = {.records = &p, .starts = starts, .warps = 3};
+    cr_assert_eq(cta_grouping_take(&g, recs, 4, &err), 0, "%s", err.msg);
+    cr_assert_eq(cta_grouping_finish(&g, &spare, &err), 0, "%s", err.msg);
+    cr_assert(starts[0] == 0 && starts[1] == 2 && starts[2] == 3 && starts[3] == 4);
+    cr_assert_null(spare.records);
+    for (unsigned i = 0; i < 4; i++)
+        cr_assert_eq(p.records[i].pc, i);
+
+    packed_cta_clear(&p);
+    memset(starts, 0, sizeof starts);
+    recs[1].warp = 1, recs[2].warp = 0;
+    g = (cta_grouping){.records = &p, .starts = starts, .warps = 2};
+    cr_assert_eq(cta_grouping_take(&g, recs, 2, &err), 0, "%s", err.msg);
+    cr_assert_eq(cta_grouping_take(&g, recs + 2, 1, &err), 0, "%s", err.msg);
+    cr_assert_eq(cta_grouping_finish(&g, &spare, &err), 0, "%s", err.msg);
+    cr_assert(starts[0] == 0 && starts[1] == 2 && starts[2] == 3);
+    cr_assert_not_null(spare.records);
+    cr_assert(p.records[0].pc == 0 && p.records[1].pc == 2 && p.records[2].pc == 1);
+    packed_cta_free(&p);
+    packed_cta_free(&spare);
+}

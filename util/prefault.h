@@ -13,8 +13,11 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
-/* Below 16 pages the call saves a few faults at most. */
-#define WS_PREFAULT_MIN ((size_t)64 << 10)
+/* Below 8 pages the call saves little: a page written after a trap took
+ * 1.8 us here and a populated one 1.5 us at 8 pages (1.4 at 14, 1.3 at 32),
+ * while at 2 to 4 pages the call costs what it saves (bench/RESULTS.md,
+ * "Branch dec44").  2dconv's one frame, 56 KB, is over it. */
+#define WS_PREFAULT_MIN ((size_t)32 << 10)
 
 /* 0 when the pages lying whole inside [p, p + len) are mapped now (or len
  * is under WS_PREFAULT_MIN: nothing to do), -1 when the kernel refused;
