@@ -73,10 +73,12 @@ struct hierarchy {
     ws_request staged[COALESCE_MAX_REQUESTS];
     /* Timed: L1 as the instruction found it (hierarchy_l1_view): its
      * requests as L1 received them, L1's answer on each, and the answer
-     * of the request being served (NULL in the functional replay). */
+     * of the request being served (NULL in the functional replay, and
+     * when no one reads the view: view_kept 0, hierarchy_keep_l1_view). */
     const ws_request *view_requests;
     replay_ref view[COALESCE_MAX_REQUESTS];
     int view_n;
+    int view_kept;
     replay_ref *ref;
     /* l2_by_touch: the stream's L2_TOUCH_* flags of the request being
      * served, and the lines written so far (dirty at the end). */
@@ -136,17 +138,18 @@ static int timed_path(const hierarchy *h)
 HOT int timed_path_of(int path) { return path == PATH_TIMED || path == PATH_TIMED_COLLECTED; }
 
 /* What a path may meet, constant on the direct and timed ones: the
- * timed model (and its measured answers, h->ref), the built-in
- * collectors, and the rest (stages, subscribers, sharing, OPT). */
+ * timed model, the built-in collectors, and the rest (stages,
+ * subscribers, sharing, OPT). */
 HOT int timed_on(const hierarchy *h, int path)
 {
     return timed_path_of(path) || (path == PATH_GENERAL && h->timing);
 }
 
-HOT int measured_on(const hierarchy *h, int path)
-{
-    return timed_path_of(path) || (path == PATH_GENERAL && h->ref);
-}
+/* Whether L1's answers are written into the view (h->ref): timed, and
+ * only when someone reads it (hierarchy_keep_l1_view).  A compare of
+ * orders that watch no L1 skips the writes: 2.5% of 2dconv's and bfs's
+ * instructions on Fermi (bench/RESULTS.md, "The L1 view only when read"). */
+HOT int measured_on(const hierarchy *h, int path) { return path != PATH_DIRECT && h->ref; }
 
 HOT int collectors_on(const hierarchy *h, int path)
 {
@@ -343,6 +346,7 @@ hierarchy *hierarchy_new(const hierarchy_options *o, uint32_t kernel_count, ws_e
         h->res.timing = c->timing;
     }
     if (o->timed) {
+        h->view_kept = 1; /* until told no one reads it (hierarchy_keep_l1_view) */
         if (!(h->timing = mem_timing_new(c, err)))
             goto fail;
         h->res.timed = 1;
@@ -991,7 +995,7 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         }
         if (!r.bypassed && on_lookup(h, path, is, line, err) != 0)
             return -1;
-        if (measured_on(h, path)) {
+        if (ref) {
             ref->outcome = r.bypassed ? L1_BYPASS : L1_LOOKUP;
             ref->hit = r.hit;
             ref->present = r.present;
@@ -1020,8 +1024,10 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
             uint64_t ready = h->now + h->o.config.timing.l1_latency;
             uint64_t fill = r.pending ? cache_slot_ready(l1, r.slot) : 0;
             h->back = fill > ready ? fill : ready;
-            ref->served = r.pending ? SERVED_L1_MERGE : SERVED_L1;
-            latency_add(&k->latency, ref->served, h->back - is->step);
+            uint8_t served = r.pending ? SERVED_L1_MERGE : SERVED_L1;
+            if (ref)
+                ref->served = served;
+            latency_add(&k->latency, served, h->back - is->step);
         }
         int same = r.owner_warp == is->warp;
         *(same ? &k->intra_warp_hits : &k->inter_warp_hits) += 1;
@@ -1071,8 +1077,10 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
         return -1;
     if (timed_on(h, path)) {
         h->back = back;
-        ref->served = routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM;
-        latency_add(&k->latency, ref->served, back - is->step);
+        uint8_t served = routed == 1 ? SERVED_REMOTE_L1 : l2_hit ? SERVED_L2 : SERVED_DRAM;
+        if (ref)
+            ref->served = served;
+        latency_add(&k->latency, served, back - is->step);
     }
     if (routed != 1) { /* it left for the memory side */
         count_l1_to_l2(h, path, is, bytes, 0, 0);
@@ -1090,7 +1098,7 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
             return 1; /* the stage kept the line out: the victim stays */
         cache_fill(l1, q, way, 0, &r);
     }
-    if (measured_on(h, path))
+    if (ref)
         ref->filled = 1;
     if (l1_evicted(h, path, is, &r, err) != 0 || on_fill(h, path, is, line, err) != 0)
         return -1;
@@ -1225,6 +1233,8 @@ void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *
     *ldst_free = h->ldst_free;
 }
 
+void hierarchy_keep_l1_view(hierarchy *h, int kept) { h->view_kept = kept; }
+
 int hierarchy_l1_view(const hierarchy *h, const ws_request **requests, const replay_ref **refs)
 {
     *requests = h->view_requests;
@@ -1281,7 +1291,8 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
         h->on[EV_REQUESTS][o]->requests(h->on[EV_REQUESTS][o]->ctx, is, requests, n);
     h->data_back = is->step;
     h->view_requests = requests;
-    h->view_n = timed_on(h, path) ? n : 0;
+    int view = timed_on(h, path) && h->view_kept;
+    h->view_n = view ? n : 0;
     if (timed_on(h, path)) /* requests a front end merged away wait for their tags' data */
         for (uint32_t i = 0; i < stages_on(h, path); i++) {
             const hierarchy_stage *st = &h->o.stages[i];
@@ -1301,7 +1312,7 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
         h->back = h->now;
         /* no stage rewrote the requests; never on the timed path */
         h->touch = !timed_path_of(path) && h->o.l2_by_touch ? refs[i].l2_touch : 0;
-        if (timed_on(h, path)) {
+        if (view) {
             h->ref = &h->view[i];
             h->view[i] = (replay_ref){.outcome = (uint8_t)route, .measured = 1,
                                       .victim_warp = UINT32_MAX};
@@ -1318,8 +1329,10 @@ HOT int instruction(hierarchy *h, int path, const replay_issue *is, const ws_req
             return -1;
         misses += (uint32_t)(rc == 1);
         if (timed_on(h, path)) {
-            h->view[i].latency = (uint32_t)(h->back - is->step);
-            h->ref = NULL;
+            if (view) {
+                h->view[i].latency = (uint32_t)(h->back - is->step);
+                h->ref = NULL;
+            }
             ldst_release(&unit, h->now);
             /* the request's answer (a load's data, a store's acknowledgement
              * from L2, or from L1 for a local store it keeps) makes the

@@ -421,6 +421,11 @@ void hierarchy_timed_outcome(const hierarchy *h, uint64_t *data_back, uint64_t *
  * for a functional hierarchy).  What CCWS and LWS watch in the timed
  * replay (docs/metrics.md §12), valid until the next instruction. */
 int hierarchy_l1_view(const hierarchy *h, const ws_request **requests, const replay_ref **refs);
+/* Timed: whether hierarchy_l1_view is read (1, as a hierarchy starts) or
+ * not (0: its answers are not written, and it returns 0).  The timed
+ * replay keeps it only for the hierarchy whose L1 drives an order that
+ * watches L1. */
+void hierarchy_keep_l1_view(hierarchy *h, int kept);
 /* Timed: the clock's figures for the kernel just ended (before
  * hierarchy_kernel_end) and the schedulers' stalls of the whole run (at
  * the end, before hierarchy_finish). */

@@ -164,6 +164,10 @@ int timed_replay_run(const sched_source *source, const gpu_config *config,
         l->schedule.timed = 1;
         if (hierarchy_is_timed_by_lru(l->h) && !(l->driver = lru_driver(l->h, config, err)))
             goto out;
+        /* Only the orders that watch L1 read its view (issue, below). */
+        hierarchy_keep_l1_view(l->h, !l->driver && l->schedule.warp->observed != NULL);
+        if (l->driver)
+            hierarchy_keep_l1_view(l->driver, l->schedule.warp->observed != NULL);
         if (!(l->sched = sched_new(config, &l->schedule, &shared, NULL, NULL, err)))
             goto out;
         if (i == 0)
