@@ -147,8 +147,8 @@ HOT int timed_on(const hierarchy *h, int path)
 
 /* Whether L1's answers are written into the view (h->ref): timed, and
  * only when someone reads it (hierarchy_keep_l1_view).  A compare of
- * orders that watch no L1 skips the writes: 2.5% of 2dconv's and bfs's
- * instructions on Fermi (bench/RESULTS.md, "The L1 view only when read"). */
+ * orders that watch no L1 skips the writes (bench/RESULTS.md, "The L1
+ * view only when read"). */
 HOT int measured_on(const hierarchy *h, int path) { return path != PATH_DIRECT && h->ref; }
 
 HOT int collectors_on(const hierarchy *h, int path)
