@@ -33,7 +33,13 @@
 
 static const char *warpscope = "build/rel/warpscope";
 
-typedef enum shape { ONE_CTA, SHARED_LINES, EMPTY_KERNELS, MANY_PCS, RESIDENT_CTAS, LAUNCHES } shape;
+typedef enum shape {
+    ONE_CTA, SHARED_LINES, EMPTY_KERNELS, MANY_PCS, RESIDENT_CTAS, LAUNCHES, SMALL_FRAMES
+} shape;
+
+/* SMALL_FRAMES: records a CTA, in CTAs the writer is never told have ended,
+ * so that each CTA's chunk is a frame of its own (formats/wst_write.c). */
+#define SMALL_FRAME_RECORDS 16u
 
 /* Fermi holds 8 CTAs on each of its 15 SMs. */
 #define RESIDENT 120u
@@ -45,7 +51,7 @@ static void fail(const char *what, const ws_error *err)
 }
 
 /* n records (kernels, for EMPTY_KERNELS; PCs, for MANY_PCS; records per
- * CTA, for RESIDENT_CTAS) of the shape into path. */
+ * CTA, for RESIDENT_CTAS; CTAs, for SMALL_FRAMES) of the shape into path. */
 static void write_shape(const char *path, shape s, uint64_t n)
 {
     ws_error err;
@@ -60,15 +66,21 @@ static void write_shape(const char *path, shape s, uint64_t n)
     wst_kernel k = {.name = "k", .grid = {1u << 20, 1, 1}, .block = {256, 1, 1}, .pcs = table,
                     .pc_count = pcs};
     uint64_t kernels = s == EMPTY_KERNELS ? n : 1;
-    uint64_t records = s == EMPTY_KERNELS ? 1 : s == RESIDENT_CTAS ? n * RESIDENT : n;
-    uint64_t per_cta = s == SHARED_LINES ? 4096 : s == RESIDENT_CTAS ? n : records;
+    uint64_t records = s == EMPTY_KERNELS   ? 1
+                       : s == RESIDENT_CTAS ? n * RESIDENT
+                       : s == SMALL_FRAMES  ? n * SMALL_FRAME_RECORDS
+                                            : n;
+    uint64_t per_cta = s == SHARED_LINES    ? 4096
+                       : s == RESIDENT_CTAS ? n
+                       : s == SMALL_FRAMES  ? SMALL_FRAME_RECORDS
+                                            : records;
     for (uint64_t i = 0; i < kernels; i++)
         if (wst_writer_add_kernel(w, &k, &err) < 0)
             fail(path, &err);
     free(table);
     wst_record r = {.size = 4, .mask = 0xffffffffu};
     for (uint64_t i = 0; i < records; i++) {
-        uint64_t line = s == SHARED_LINES ? i % 4096 : s == MANY_PCS ? i : 0;
+        uint64_t line = s == SHARED_LINES ? i % 4096 : s == MANY_PCS ? i : s == SMALL_FRAMES ? i % 512 : 0;
         r.cta = (uint32_t)(i / per_cta);
         r.pc = s == MANY_PCS ? (uint32_t)i : 0;
         r.warp = (uint32_t)(i % 8);
@@ -76,7 +88,7 @@ static void write_shape(const char *path, shape s, uint64_t n)
             r.addr[l] = 0x100000 + 128 * line + 4 * (uint64_t)l;
         if (wst_writer_add_record(w, 0, &r, &err) != 0)
             fail(path, &err);
-        if (per_cta < records && i % per_cta == per_cta - 1 &&
+        if (s != SMALL_FRAMES && per_cta < records && i % per_cta == per_cta - 1 &&
             wst_writer_end_cta(w, 0, r.cta, &err) != 0)
             fail(path, &err);
     }
@@ -166,6 +178,7 @@ int main(int argc, char **argv)
         {MANY_PCS, "PCs, each run once", "PCs", {1000, 10000, 30000}},
         {RESIDENT_CTAS, "120 resident CTAs", "records a CTA", {32768, 131072, 524288}},
         {LAUNCHES, "Accel-Sim launches (import)", "launches", {2000, 32000, 200000}},
+        {SMALL_FRAMES, "CTAs never ended (a frame each)", "CTAs", {25000, 100000, 400000}},
     };
     char path[256], out[256], json[256], html[256];
     snprintf(path, sizeof path, "/tmp/bench-shapes-%d.wst", (int)getpid());

@@ -126,6 +126,11 @@ const wst_frame_info *wst_reader_frame(const wst_reader *r, size_t index);
 /* Frames decompressed so far (a frame its cursors need again may be
  * decompressed again once the reader's 64 MiB of kept frames is full). */
 uint64_t wst_reader_frames_decompressed(const wst_reader *r);
+/* The decompressed frames' cache (formats/wst_read.c): its budget in bytes
+ * (64 MiB as a reader opens; a test sets it small to watch replacement),
+ * and the bytes its entries hold now, each counted whole. */
+void wst_reader_set_cache_budget(wst_reader *r, size_t bytes);
+size_t wst_reader_cache_bytes(const wst_reader *r);
 
 /* Keeps only the kernels k with keep[k] (keep has the trace's kernel
  * count entries): afterwards the trace, its CTA lists and every cursor show

@@ -19,9 +19,11 @@
 #include "formats/packed_record.h"
 #include "formats/wst_chunk_table.h"
 #include "formats/wst_codec.h"
+#include "formats/wst_columns.h"
 #include "formats/wst_history.h"
 #include "formats/wst_layout.h"
 #include "formats/wst_meta.h"
+#include "util/grow.h"
 #include "util/hash64.h"
 #include "util/inputs.h"
 #include "util/prefault.h"
@@ -40,15 +42,24 @@ typedef struct kernel_ctas {
  * keeping up to 64 MiB of them makes each frame decompress about once
  * (keeping 4 made bench_wst's interleaved read 100 times slower).  A cursor
  * pins the frame it decodes from; the least recently used unpinned one is
- * replaced once the budget is reached. */
+ * replaced once the budget is reached.  The budget counts all an entry
+ * holds (cached_bytes), and finding a frame's entry and the victim costs
+ * the same whatever the number of entries: a trace whose CTAs never
+ * ended in the writer has a frame per CTA, a few hundred bytes each, and
+ * 64 MiB of those are 100,000 entries (bench/RESULTS.md, "A trace of
+ * small frames"). */
 #define CACHE_BYTES ((size_t)64 << 20)
+#define NO_ENTRY SIZE_MAX
 
 typedef struct cached_frame {
     size_t frame; /* SIZE_MAX: empty */
     wst_bytes raw;
     wst_frame_layout layout; /* versions 2 to 4 */
     unsigned pins;
-    uint64_t used;
+    size_t counted; /* its share of cache_bytes: cached_bytes when last filled */
+    /* The entries in the order of their last use, least recent first
+     * (lru_first, lru_last): the victim is the first unpinned one. */
+    size_t older, newer;
 } cached_frame;
 
 struct wst_reader {
@@ -65,9 +76,11 @@ struct wst_reader {
     size_t *order;           /* chunk indices by (kernel, CTA, file order) */
     size_t order_count;      /* its length: every chunk, or those of the kernels kept */
     cached_frame *cache;
-    size_t cache_count;
-    size_t cache_bytes; /* raw buffers held by the cache */
-    uint64_t cache_clock;
+    size_t cache_count, cache_capacity;
+    size_t cache_bytes;  /* held by the cache's entries (cached_bytes) */
+    size_t cache_budget; /* CACHE_BYTES unless a test set it (wst_reader_set_cache_budget) */
+    size_t *frame_entry; /* [frame_count]: the entry holding the frame + 1, or 0 */
+    size_t lru_first, lru_last;
     uint64_t frames_decompressed;
     wst_decompressor *dctx;
     wst_bytes compressed;   /* a frame as read, before decompression */
@@ -124,6 +137,7 @@ void wst_reader_close(wst_reader *r)
         wst_frame_layout_free(&r->cache[i].layout);
     }
     free(r->cache);
+    free(r->frame_entry);
     free(r->frame_records);
     wst_decompressor_free(r->dctx);
     wst_bytes_free(&r->compressed);
@@ -501,6 +515,8 @@ wst_reader *wst_reader_open(const char *path, ws_error *err)
         ws_fail(err, "out of memory");
         return NULL;
     }
+    r->lru_first = r->lru_last = NO_ENTRY;
+    r->cache_budget = CACHE_BYTES;
     r->fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (r->fd < 0) {
@@ -538,6 +554,10 @@ size_t wst_reader_chunk_count(const wst_reader *r) { return r->chunk_count; }
 size_t wst_reader_frame_count(const wst_reader *r) { return r->frame_count; }
 unsigned wst_reader_version(const wst_reader *r) { return r->version; }
 uint64_t wst_reader_frames_decompressed(const wst_reader *r) { return r->frames_decompressed; }
+
+void wst_reader_set_cache_budget(wst_reader *r, size_t bytes) { r->cache_budget = bytes; }
+
+size_t wst_reader_cache_bytes(const wst_reader *r) { return r->cache_bytes; }
 
 const wst_frame_info *wst_reader_frame(const wst_reader *r, size_t index)
 {
@@ -696,36 +716,88 @@ static int fill_cache_entry(wst_reader *r, cached_frame *e, size_t f, ws_error *
     return 0;
 }
 
+/* The bytes an entry holds: its frame, its layout, itself. */
+static size_t cached_bytes(const cached_frame *e)
+{
+    return sizeof *e + e->raw.cap + (size_t)e->layout.chunks * WST_COLUMNS * 2 * sizeof(uint32_t);
+}
+
+/* Takes entry i out of the order of use. */
+static void lru_unlink(wst_reader *r, size_t i)
+{
+    cached_frame *e = &r->cache[i];
+    *(e->older == NO_ENTRY ? &r->lru_first : &r->cache[e->older].newer) = e->newer;
+    *(e->newer == NO_ENTRY ? &r->lru_last : &r->cache[e->newer].older) = e->older;
+}
+
+/* Puts entry i last (just used) or, `first`, first (to be replaced next). */
+static void lru_insert(wst_reader *r, size_t i, int first)
+{
+    cached_frame *e = &r->cache[i];
+    if (first) {
+        e->older = NO_ENTRY;
+        e->newer = r->lru_first;
+        *(r->lru_first == NO_ENTRY ? &r->lru_last : &r->cache[r->lru_first].older) = i;
+        r->lru_first = i;
+    } else {
+        e->newer = NO_ENTRY;
+        e->older = r->lru_last;
+        *(r->lru_last == NO_ENTRY ? &r->lru_first : &r->cache[r->lru_last].newer) = i;
+        r->lru_last = i;
+    }
+}
+
+/* A new empty entry, or NO_ENTRY when out of memory. */
+static size_t new_entry(wst_reader *r)
+{
+    if (ws_grow((void **)&r->cache, &r->cache_capacity, r->cache_count + 1, sizeof *r->cache))
+        return NO_ENTRY;
+    size_t i = r->cache_count++;
+    r->cache[i] = (cached_frame){.frame = SIZE_MAX};
+    lru_insert(r, i, 1);
+    return i;
+}
+
+/* The least recently used unpinned entry, or NO_ENTRY.  Pinned entries
+ * are passed over: at most one per open cursor. */
+static size_t lru_victim(const wst_reader *r)
+{
+    size_t i = r->lru_first;
+    while (i != NO_ENTRY && r->cache[i].pins)
+        i = r->cache[i].newer;
+    return i;
+}
+
 /* The cache entry holding frame f, decompressed now if it is not there. */
 static int frame_in_cache(wst_reader *r, size_t f, size_t *entry, ws_error *err)
 {
-    size_t victim = SIZE_MAX;
-    for (size_t i = 0; i < r->cache_count; i++) {
-        cached_frame *e = &r->cache[i];
-        if (e->frame == f) {
-            e->used = ++r->cache_clock;
-            *entry = i;
-            return 0;
-        }
-        if (!e->pins && (victim == SIZE_MAX || e->frame == SIZE_MAX ||
-                         (r->cache[victim].frame != SIZE_MAX && e->used < r->cache[victim].used)))
-            victim = i;
+    if (!r->frame_entry && !(r->frame_entry = calloc(r->frame_count ? r->frame_count : 1, sizeof *r->frame_entry)))
+        return ws_fail(err, "out of memory");
+    size_t at = r->frame_entry[f];
+    if (at) {
+        *entry = at - 1;
+        lru_unlink(r, at - 1);
+        lru_insert(r, at - 1, 0);
+        return 0;
     }
-    int room = r->cache_bytes + r->frames[f].raw_bytes <= CACHE_BYTES;
-    if (victim == SIZE_MAX || (r->cache[victim].frame != SIZE_MAX && room)) {
-        cached_frame *grown = realloc(r->cache, (r->cache_count + 1) * sizeof *grown);
-        if (!grown)
+    /* An empty entry (a failed fill) is first in the order, so it is
+     * taken before a new one; a full entry only once the budget is spent. */
+    size_t victim = lru_victim(r);
+    int room = r->cache_bytes + r->frames[f].raw_bytes <= r->cache_budget;
+    if (victim == NO_ENTRY || (r->cache[victim].frame != SIZE_MAX && room))
+        if ((victim = new_entry(r)) == NO_ENTRY)
             return ws_fail(err, "out of memory");
-        r->cache = grown;
-        victim = r->cache_count++;
-        r->cache[victim] = (cached_frame){.frame = SIZE_MAX};
-    }
     cached_frame *e = &r->cache[victim];
-    e->used = ++r->cache_clock;
+    if (e->frame != SIZE_MAX)
+        r->frame_entry[e->frame] = 0;
     *entry = victim;
-    size_t held = e->raw.cap;
     int rc = fill_cache_entry(r, e, f, err);
-    r->cache_bytes += e->raw.cap - held;
+    r->cache_bytes = r->cache_bytes - e->counted + cached_bytes(e);
+    e->counted = cached_bytes(e);
+    lru_unlink(r, victim);
+    lru_insert(r, victim, rc != 0);
+    if (rc == 0)
+        r->frame_entry[f] = victim + 1;
     r->frames_decompressed += rc == 0;
     return rc;
 }

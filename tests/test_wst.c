@@ -367,6 +367,133 @@ Test(wst, interleaved_ctas_decompress_each_frame_once)
     test_tmpdir_cleanup(dir);
 }
 
+/* Every record of CTA `cta` of kernel k, read through its own cursor. */
+static wst_record *cta_records(wst_reader *r, uint32_t k, uint32_t cta, size_t *count)
+{
+    ws_error err;
+    wst_cursor *cur = wst_cursor_cta(r, k, cta, &err);
+    cr_assert_not_null(cur, "%s", err.msg);
+    wst_record *all = NULL;
+    size_t n = 0;
+    const wst_record *batch;
+    int64_t got;
+    while ((got = wst_cursor_next_batch(cur, &batch, NULL, &err)) > 0) {
+        all = realloc(all, (n + (size_t)got) * sizeof *all);
+        memcpy(all + n, batch, (size_t)got * sizeof *all);
+        n += (size_t)got;
+    }
+    cr_assert_eq(got, 0, "%s", err.msg);
+    wst_cursor_free(cur);
+    *count = n;
+    return all;
+}
+
+/* A trace of many small frames, its CTAs interleaved across them. */
+static wst_reader *small_frames_reader(const char *path)
+{
+    wst_memtrace *m = test_random_trace(7, 3, 4000);
+    wst_writer_options o = {.chunk_records = 20, .frame_bytes = 2048};
+    cr_assert_eq(test_write_memtrace(m, path, &o), 0);
+    wst_memtrace_free(m);
+    ws_error err;
+    wst_reader *r = wst_reader_open(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    return r;
+}
+
+/* With no budget the cache keeps only the frame last used: reading CTA
+ * after CTA decompresses a frame each time the next chunk lies in another
+ * frame than the chunk before (the first included), and the records are
+ * those a reader with the whole budget gives.  A stale entry (a replaced
+ * frame still found under its old number) would give wrong records. */
+Test(wst, frame_cache_without_budget_replaces_the_frame_last_used)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.wst");
+    wst_reader *whole = small_frames_reader(path), *tight = small_frames_reader(path);
+    wst_reader_set_cache_budget(tight, 0);
+    uint64_t expected = 0, previous = UINT64_MAX, largest = 0;
+    for (size_t f = 0; f < wst_reader_frame_count(tight); f++)
+        if (wst_reader_frame(tight, f)->raw_bytes > largest)
+            largest = wst_reader_frame(tight, f)->raw_bytes;
+    for (uint32_t k = 0; k < wst_reader_trace(tight)->kernel_count; k++) {
+        uint32_t count;
+        const uint32_t *ctas = wst_reader_ctas(tight, k, &count);
+        for (uint32_t c = 0; c < count; c++) {
+            for (size_t i = 0; i < wst_reader_chunk_count(tight); i++) {
+                const wst_chunk_info *chunk = wst_reader_chunk(tight, i);
+                if (chunk->kernel == k && chunk->cta == ctas[c]) {
+                    expected += chunk->frame != previous;
+                    previous = chunk->frame;
+                }
+            }
+            size_t n_whole, n_tight;
+            wst_record *a = cta_records(whole, k, ctas[c], &n_whole);
+            wst_record *b = cta_records(tight, k, ctas[c], &n_tight);
+            cr_assert_eq(n_tight, n_whole);
+            for (size_t i = 0; i < n_whole; i++)
+                cr_assert(test_records_equal(&a[i], &b[i]), "kernel %u CTA %u record %zu", k,
+                          ctas[c], i);
+            free(a);
+            free(b);
+            cr_assert_lt(wst_reader_cache_bytes(tight), 2 * largest + 4096,
+                         "one frame kept: %zu bytes", wst_reader_cache_bytes(tight));
+        }
+    }
+    cr_assert_gt(expected, wst_reader_frame_count(tight), "frames are needed again");
+    cr_expect_eq(wst_reader_frames_decompressed(tight), expected);
+    cr_expect_eq(wst_reader_frames_decompressed(whole), wst_reader_frame_count(whole));
+    wst_reader_close(whole);
+    wst_reader_close(tight);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
+/* A frame a cursor decodes from stays while another cursor, interleaved
+ * with it, needs other frames: with no budget the cache grows past it
+ * rather than replace it, and both cursors read their own records. */
+Test(wst, frame_cache_keeps_the_frames_cursors_pin)
+{
+    char *dir = test_tmpdir();
+    char *path = test_path(dir, "t.wst");
+    wst_reader *whole = small_frames_reader(path), *tight = small_frames_reader(path);
+    wst_reader_set_cache_budget(tight, 0);
+    uint32_t count;
+    const uint32_t *ctas = wst_reader_ctas(tight, 0, &count);
+    cr_assert_geq(count, 2);
+    size_t n[2];
+    wst_record *want[2] = {cta_records(whole, 0, ctas[0], &n[0]),
+                           cta_records(whole, 0, ctas[1], &n[1])};
+    ws_error err;
+    wst_cursor *cur[2] = {wst_cursor_cta(tight, 0, ctas[0], &err),
+                          wst_cursor_cta(tight, 0, ctas[1], &err)};
+    size_t at[2] = {0, 0};
+    for (int live = 2; live;) {
+        live = 0;
+        for (int i = 0; i < 2; i++) {
+            wst_record rec;
+            int64_t got = wst_cursor_next_into(cur[i], &rec, 1, NULL, &err);
+            cr_assert_geq(got, 0, "%s", err.msg);
+            if (got == 0)
+                continue;
+            live++;
+            cr_assert_lt(at[i], n[i]);
+            cr_assert(test_records_equal(&rec, &want[i][at[i]]), "cursor %d record %zu", i, at[i]);
+            at[i]++;
+        }
+    }
+    cr_expect_eq(at[0], n[0]);
+    cr_expect_eq(at[1], n[1]);
+    for (int i = 0; i < 2; i++) {
+        wst_cursor_free(cur[i]);
+        free(want[i]);
+    }
+    wst_reader_close(whole);
+    wst_reader_close(tight);
+    free(path);
+    test_tmpdir_cleanup(dir);
+}
+
 /* A CTA still running flushes its full chunks into frames of their own;
  * the chunks of CTAs that have ended share a frame. */
 Test(wst, running_ctas_chunks_stand_alone_ended_ones_share)
