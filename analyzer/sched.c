@@ -7,6 +7,7 @@
 
 #include "formats/packed_record.h"
 #include "util/grow.h"
+#include "util/spare.h"
 #include "analyzer/sched_internal.h"
 
 /* ---- options ---- */
@@ -276,20 +277,28 @@ int sched_push(sched *s, sched_event e, ws_error *err)
 
 /* ---- dispatch ---- */
 
+/* The bytes of an SM's arrays (sm_grow, sm_arrays), as given back. */
+static size_t ctas_bytes(uint32_t ctas) { return (size_t)ctas * sizeof(cta_state); }
+static size_t warps_bytes(uint32_t ctas, uint32_t wpc)
+{
+    return ctas ? ((size_t)ctas * wpc + 1) * sizeof(warp_state) : 0;
+}
+
 static void free_sms(sched *s)
 {
     for (uint32_t i = 0; s->sms && i < s->config.sms; i++) {
         sm_state *sm = &s->sms[i];
         for (uint32_t c = 0; c < sm->cta_capacity; c++)
             packed_cta_free(&sm->ctas[c].records);
-        free(sm->ctas);
-        free(sm->warps);
+        ws_spare_release(sm->ctas, ctas_bytes(sm->cta_capacity));
+        ws_spare_release(sm->warps, warps_bytes(sm->cta_capacity, s->warps_per_cta));
         if (sm->by_age != s->no_by_age)
-            free(sm->by_age);
+            ws_spare_release(sm->by_age, ((size_t)s->age_stride * s->config.schedulers_per_sm + 1) *
+                                             sizeof *sm->by_age);
         if (sm->live != s->no_live)
-            free(sm->live);
-        free(sm->rank);
-        sched_timed_free(sm);
+            ws_spare_release(sm->live, s->warp_slots + 1);
+        ws_spare_release(sm->rank, (s->warp_slots + 1) * sizeof *sm->rank);
+        sched_timed_free(sm, sm->cta_capacity * s->warps_per_cta);
     }
     free(s->sms);
     s->sms = NULL;
@@ -301,20 +310,25 @@ static void free_sms(sched *s)
 
 /* The SM's arrays per CTA slot for `ctas` slots, the first cta_capacity
  * kept (new ones cleared).  A CTA's own records live in its cta_state,
- * so its view is pointed at them again where they moved. */
+ * so its view is pointed at them again where they moved.  The arrays of
+ * the SMs come from the caches' huge page where it has room
+ * (util/spare.h): their first touches were a third of a small replay's
+ * page faults on the heap (bench/RESULTS.md, "Branch heap45"). */
 static int sm_grow(sched *s, sm_state *sm, uint32_t ctas, ws_error *err)
 {
     uint32_t old = sm->cta_capacity, wpc = s->warps_per_cta;
     for (uint32_t c = 0; c < old; c++) /* NULL: its own records, wherever they go */
         if (sm->ctas[c].view == &sm->ctas[c].records)
             sm->ctas[c].view = NULL;
-    cta_state *grown = realloc(sm->ctas, ctas * sizeof *grown);
+    size_t bytes = ctas_bytes(ctas);
+    cta_state *grown = ws_spare_resize(sm->ctas, ctas_bytes(old), &bytes);
     if (grown)
         sm->ctas = grown;
     for (uint32_t c = 0; c < old; c++)
         if (!sm->ctas[c].view)
             sm->ctas[c].view = &sm->ctas[c].records;
-    warp_state *warps = grown ? realloc(sm->warps, ((size_t)ctas * wpc + 1) * sizeof *warps) : NULL;
+    bytes = warps_bytes(ctas, wpc);
+    warp_state *warps = grown ? ws_spare_resize(sm->warps, warps_bytes(old, wpc), &bytes) : NULL;
     if (warps)
         sm->warps = warps;
     if (!grown || !warps)
@@ -322,7 +336,7 @@ static int sm_grow(sched *s, sm_state *sm, uint32_t ctas, ws_error *err)
     memset(sm->ctas + old, 0, (ctas - old) * sizeof *sm->ctas);
     memset(sm->warps + (size_t)old * wpc, 0, (size_t)(ctas - old) * wpc * sizeof *sm->warps);
     sm->cta_capacity = ctas;
-    return s->timed ? sched_timed_grow_sm(sm, ctas * wpc, err) : 0;
+    return s->timed ? sched_timed_grow_sm(sm, old * wpc, ctas * wpc, err) : 0;
 }
 
 /* The SM's arrays for the kernel, allocated when it takes its first CTA:
@@ -337,10 +351,10 @@ static int sm_grow(sched *s, sm_state *sm, uint32_t ctas, ws_error *err)
  * room (malloc's headers touch each page of them). */
 static int sm_arrays(sched *s, sm_state *sm, ws_error *err)
 {
-    sm->by_age = calloc((size_t)s->age_stride * s->config.schedulers_per_sm + 1,
-                        sizeof *sm->by_age);
-    sm->live = calloc(s->warp_slots + 1, 1);
-    sm->rank = calloc(s->warp_slots + 1, sizeof *sm->rank);
+    sm->by_age = ws_spare_cleared(((size_t)s->age_stride * s->config.schedulers_per_sm + 1) *
+                                  sizeof *sm->by_age);
+    sm->live = ws_spare_cleared(s->warp_slots + 1);
+    sm->rank = ws_spare_cleared((s->warp_slots + 1) * sizeof *sm->rank);
     if (!sm->by_age || !sm->live || !sm->rank)
         return ws_fail(err, "out of memory");
     return sm_grow(s, sm, 1, err);

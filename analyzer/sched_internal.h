@@ -275,13 +275,14 @@ static inline uint32_t sched_sm_slots(const sched *s, const sm_state *sm)
 {
     return sm->cta_capacity * s->warps_per_cta;
 }
-/* An SM's timing arrays for `slots` warp slots, the first ones kept, as
- * its other arrays grow (sched.c, sm_grow). */
-int sched_timed_grow_sm(sm_state *sm, uint32_t slots, ws_error *err);
+/* An SM's timing arrays for `slots` warp slots, the first ones kept (it
+ * had old_slots), as its other arrays grow (sched.c, sm_grow). */
+int sched_timed_grow_sm(sm_state *sm, uint32_t old_slots, uint32_t slots, ws_error *err);
 int sched_timed_begin_kernel(sched *s, ws_error *err);
 int sched_timed_dispatched(sched *s, uint32_t sm, uint32_t first_slot, uint32_t warps,
                            ws_error *err);
 int sched_timed_next(sched *s, sched_event *e, ws_error *err);
-void sched_timed_free(sm_state *sm);
+/* Frees an SM's timing arrays of `slots` warp slots. */
+void sched_timed_free(sm_state *sm, uint32_t slots);
 
 #endif

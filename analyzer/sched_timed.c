@@ -18,16 +18,17 @@
 
 #include "analyzer/sched_internal.h"
 #include "analyzer/warp_orders/gto.h"
+#include "util/spare.h"
 
 const char *const stall_cause_names[STALL_CAUSES] = {"memory", "pipeline", "throttled",
                                                      "no_warp"};
 
 static int returns_data(unsigned kind) { return kind == WST_LOAD || kind == WST_ATOMIC; }
 
-void sched_timed_free(sm_state *sm)
+void sched_timed_free(sm_state *sm, uint32_t slots)
 {
-    free(sm->head);
-    free(sm->timed);
+    ws_spare_release(sm->head, (slots + 1) * sizeof *sm->head);
+    ws_spare_release(sm->timed, (slots + 1) * sizeof *sm->timed);
     free(sm->load_back);
     sm->head = NULL;
     sm->timed = NULL;
@@ -58,13 +59,18 @@ static uint64_t drain_at_of(const sched *s, const sm_state *sm)
     return at;
 }
 
-int sched_timed_grow_sm(sm_state *sm, uint32_t slots, ws_error *err)
+int sched_timed_grow_sm(sm_state *sm, uint32_t old_slots, uint32_t slots, ws_error *err)
 {
-    /* Not cleared: a slot's timing is set when a warp takes it. */
-    warp_timing *head = realloc(sm->head, (slots + 1) * sizeof *head);
+    /* Not cleared: a slot's timing is set when a warp takes it.  From the
+     * caches' huge page where it has room, as the SM's other arrays
+     * (sched.c, sm_grow). */
+    size_t bytes = (slots + 1) * sizeof *sm->head;
+    warp_timing *head = ws_spare_resize(sm->head, (old_slots + 1) * sizeof *head, &bytes);
     if (head)
         sm->head = head;
-    timed_warp *timed = head ? realloc(sm->timed, (slots + 1) * sizeof *timed) : NULL;
+    bytes = (slots + 1) * sizeof *sm->timed;
+    timed_warp *timed =
+        head ? ws_spare_resize(sm->timed, (old_slots + 1) * sizeof *timed, &bytes) : NULL;
     if (timed)
         sm->timed = timed;
     return head && timed ? 0 : ws_fail(err, "out of memory");

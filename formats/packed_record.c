@@ -6,6 +6,7 @@
 
 #include "util/env_limit.h"
 #include "util/grow.h"
+#include "util/spare.h"
 
 /* Affine iff every active lane l sits at first + (l - f) × stride, with the
  * stride taken from the first two active lanes f and g. */
@@ -50,20 +51,43 @@ static size_t grown_capacity(size_t capacity, size_t needed)
  * what is asked (a CTA's records arrive in one batch when they fit one
  * chunk), later rooms at least double: rounding a CTA of 81 records up to
  * 128 touched a third more pages than it used, one page fault each
- * (bench/RESULTS.md, "Branch coal43"). */
+ * (bench/RESULTS.md, "Branch coal43").  Where the caches' huge page has
+ * room the records come from it instead (util/spare.h), rounded up to a
+ * power of two that costs no page more, and the memory of a CTA that
+ * retired is the next one's. */
 static int reserve_records(packed_cta *p, size_t n, size_t keep)
 {
     if (n <= p->capacity)
         return 0;
-    size_t capacity = grown_capacity(p->capacity, n);
-    void *records = NULL;
-    if (posix_memalign(&records, 64, capacity * sizeof *p->records) != 0)
+    size_t capacity = grown_capacity(p->capacity, n), bytes = capacity * sizeof *p->records;
+    void *records = ws_spare_take(&bytes);
+    if (records)
+        capacity = bytes / sizeof *p->records;
+    else if (posix_memalign(&records, 64, bytes) != 0)
         return -1;
     if (keep)
         memcpy(records, p->records, keep * sizeof *p->records);
-    free(p->records);
+    ws_spare_release(p->records, p->capacity * sizeof *p->records);
     p->records = records;
     p->capacity = capacity;
+    return 0;
+}
+
+/* Room for `needed` lanes in the pool, doubling as ws_grow does; from the
+ * caches' huge page where it has room, as the records (reserve_records). */
+static int reserve_lanes(packed_cta *p, size_t needed)
+{
+    if (needed <= p->lane_capacity)
+        return 0;
+    size_t capacity = p->lane_capacity ? p->lane_capacity : 16;
+    while (capacity < needed)
+        capacity *= 2;
+    size_t bytes = capacity * sizeof *p->lanes;
+    uint64_t *lanes = ws_spare_resize(p->lanes, p->lane_capacity * sizeof *p->lanes, &bytes);
+    if (!lanes)
+        return -1;
+    p->lanes = lanes;
+    p->lane_capacity = bytes / sizeof *p->lanes;
     return 0;
 }
 
@@ -110,7 +134,7 @@ int packed_cta_push(packed_cta *p, const wst_head *h, const uint64_t *addr, ws_e
     if (tiled(h->mask, addr, &tile, &base, &stride))
         return packed_cta_push_tiled(p, h, &tile, base, stride, err);
     size_t lanes = (size_t)__builtin_popcount(h->mask);
-    if (ws_grow((void **)&p->lanes, &p->lane_capacity, p->lane_count + lanes, sizeof *p->lanes))
+    if (reserve_lanes(p, p->lane_count + lanes) != 0)
         return ws_fail(err, "out of memory");
     if (packed_cta_push_head(p, h, p->lane_count, 0, 0, 0, err) != 0)
         return -1;
@@ -369,8 +393,8 @@ uint64_t packed_cta_limit(void)
 void packed_cta_free(packed_cta *p)
 {
     release(p);
-    free(p->records);
-    free(p->lanes);
+    ws_spare_release(p->records, p->capacity * sizeof *p->records);
+    ws_spare_release(p->lanes, p->lane_capacity * sizeof *p->lanes);
     free(p->timestamps);
     free(p->timing);
     *p = (packed_cta){0};

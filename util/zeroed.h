@@ -17,6 +17,13 @@
 void *ws_zeroed_new(size_t bytes);
 void ws_zeroed_free(void *block, size_t bytes);
 
+/* `bytes` (rounded up to a cache line) from the end of the huge page the slab's
+ * blocks reach into, between them and the page's end: memory whose page
+ * was already paid for.  NULL when no slab is being carved or the rest of
+ * its page is too small.  Never freed: its slab stays mapped (util/spare.h
+ * reuses what it takes). */
+void *ws_zeroed_spare(size_t bytes);
+
 /* Carving arrays out of one block: *at is the next free offset; returns
  * the offset of `bytes` more, aligned to a cache line, and advances *at. */
 static inline size_t ws_zeroed_carve(size_t *at, size_t bytes)
