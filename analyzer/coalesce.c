@@ -15,7 +15,8 @@
  * broadcast's one element, or one run of adjacent elements) in whole-warp
  * mode is cut into its lines in closed form; elements that touch or
  * overlap (0 < stride <= size) are one range per run of active lanes,
- * found from the mask; lanes
+ * found from the mask, or, adjacent ones of at most 4 bytes inside one
+ * line, one request whose bytes are the mask spread; lanes
  * whole lines apart make one request each from one template.  Other
  * groups are taken in lane order, as ranges when their first two lanes'
  * elements touch (tiles, rows of a stencil), and fall back to their
@@ -61,6 +62,8 @@ static inline uint64_t affine_lane(const wst_record *record, uint64_t stride, un
 {
     return record->addr[0] + lane * stride;
 }
+
+static void coalesce_count_bytes(ws_request *req, unsigned line_bytes);
 
 /* One lane group's requests as they are made. */
 typedef struct group_out {
@@ -179,6 +182,69 @@ coalesce_runs(group_out *g, const wst_record *record, uint64_t stride, uint32_t 
         uint64_t last = first + (lanes - 1) * stride + (size - 1);
         coalesce_range_in_order(g, first, last < first ? UINT64_MAX : last);
     }
+}
+
+/* `bits` (at most 32) with each bit repeated 2^log2_size times, for
+ * log2_size 0 to 2: a run of adjacent elements' mask as their bytes' one,
+ * bit j for byte j from the lowest lane's first.  Spread by halving steps
+ * (no BMI2 at -mpopcnt), then each lone bit filled out by a multiply: its
+ * copies land in the zeros the steps left. */
+static inline void coalesce_spread_bytes(uint64_t bits, unsigned log2_size, uint64_t bytes[2])
+{
+    if (log2_size == 0) {
+        bytes[0] = bits, bytes[1] = 0;
+    } else if (log2_size == 1) { /* 32 bits to 64 */
+        uint64_t x = bits;
+        x = (x | x << 16) & UINT64_C(0x0000ffff0000ffff);
+        x = (x | x << 8) & UINT64_C(0x00ff00ff00ff00ff);
+        x = (x | x << 4) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+        x = (x | x << 2) & UINT64_C(0x3333333333333333);
+        x = (x | x << 1) & UINT64_C(0x5555555555555555);
+        bytes[0] = x * 3, bytes[1] = 0;
+    } else { /* 16 bits to 64, twice */
+        for (unsigned half = 0; half < 2; half++) {
+            uint64_t x = bits >> 16 * half & 0xffff;
+            x = (x | x << 24) & UINT64_C(0x000000ff000000ff);
+            x = (x | x << 12) & UINT64_C(0x000f000f000f000f);
+            x = (x | x << 6) & UINT64_C(0x0303030303030303);
+            x = (x | x << 3) & UINT64_C(0x1111111111111111);
+            bytes[half] = x * 15;
+        }
+    }
+}
+
+/* Adjacent elements (stride = size, at most 4 bytes) whose active lanes,
+ * holes and all, lie inside one line: one request, its byte mask the
+ * lanes' mask spread to bytes and moved to the lowest lane's offset in
+ * the line, at once, where each run of lanes was a range marked on its
+ * own (bfs's byte flags and word arrays, lanes with holes: 4.5 runs a
+ * warp).  Returns 1, the request made, or 0 when the group takes more
+ * than one line or its addresses wrap. */
+static int coalesce_adjacent_in_line(const wst_record *record, uint32_t active, unsigned shift,
+                                     const ws_request *blank, unsigned first_index,
+                                     ws_request *out)
+{
+    unsigned lo = (unsigned)__builtin_ctz(active), hi = 31u - (unsigned)__builtin_clz(active);
+    unsigned size = record->size;
+    uint64_t first = affine_lane(record, size, lo), last = affine_lane(record, size, hi) + (size - 1);
+    if (last < first || first >> shift != last >> shift)
+        return 0;
+    uint64_t bytes[2], words[REQUEST_MASK_WORDS + 2] = {0};
+    coalesce_spread_bytes(active >> lo, (unsigned)__builtin_ctz(size), bytes);
+    unsigned offset = (unsigned)first & ((1u << shift) - 1), word = offset / 64, bit = offset % 64;
+    words[word] = bytes[0] << bit;
+    if (bit) {
+        words[word + 1] = bytes[0] >> (64 - bit) | bytes[1] << bit;
+        words[word + 2] = bytes[1] >> (64 - bit);
+    } else {
+        words[word + 1] = bytes[1];
+    }
+    memcpy(out, blank, sizeof *out);
+    out->line_addr = first >> shift << shift;
+    memcpy(out->byte_mask, words, sizeof out->byte_mask);
+    out->index = (uint8_t)first_index;
+    coalesce_count_bytes(out, 1u << shift);
+    return 1;
 }
 
 /* Whether the lanes of `active` (not empty), lane l at addr[lowest] +
@@ -422,6 +488,9 @@ coalesce_group(const wst_record *record, int affine, uint64_t stride, uint32_t g
         return 0;
     if (affine && coalesce_lines_apart(record, stride, active, shift))
         return coalesce_one_per_lane(record, stride, active, shift, blank, first_index, out);
+    if (affine && stride == record->size && stride <= 4 &&
+        coalesce_adjacent_in_line(record, active, shift, blank, first_index, out))
+        return 1;
     group_out g = {.out = out, .first_index = first_index, .shift = shift, .at = UINT64_MAX,
                    .blank = blank};
     int counted = 0;

@@ -1189,11 +1189,14 @@ static int local_write(hierarchy *h, const replay_issue *is, const ws_request *r
 
 /* ---- the LD/ST unit (timed, docs/metrics.md §12) ---- */
 
-/* The cycle of an LD/ST slot, `rate` slots a cycle: the default rate of
- * 1 skips the division, a 64-bit one on every request. */
+/* The cycle of an LD/ST slot, `rate` (>= 1) slots a cycle: the default
+ * rate of 1 skips the division, a 64-bit one on every request.  Written
+ * `rate > 1`: GCC folds `rate == 1 ? slot : slot / rate` into the
+ * division alone (slot / 1 = slot), which every request then waited on
+ * (bench/RESULTS.md, "Branch fuse45"). */
 static uint64_t ldst_cycle(uint64_t slot, uint64_t rate)
 {
-    return rate == 1 ? slot : slot / rate;
+    return rate > 1 ? slot / rate : slot;
 }
 
 /* An SM's LD/ST unit while it serves one instruction: its next free slot

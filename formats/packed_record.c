@@ -245,8 +245,13 @@ static void packed_tile_lanes(const packed_record *q, uint64_t *addr)
 
 void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out)
 {
+    /* A gathered record's inactive lanes read 0 here, as they always
+     * have: packed_cta_expand_head leaves them as they were. */
+    const packed_record *q = &p->records[i];
+    if (!packed_affine(q) && !packed_tiled(q))
+        memset(out->addr, 0, sizeof out->addr);
     if (packed_cta_expand_head(p, i, cta, out))
-        packed_affine_lanes(out, p->records[i].stride);
+        packed_affine_lanes(out, q->stride);
 }
 
 int packed_cta_expand_head(const packed_cta *p, size_t i, uint32_t cta, wst_record *out)
@@ -276,15 +281,17 @@ int packed_cta_expand_head(const packed_cta *p, size_t i, uint32_t cta, wst_reco
         packed_tile_lanes(q, out->addr);
         return 0;
     }
-    /* The pool holds the active lanes in lane order; the others read 0.
-     * A lane at a time through the mask's set bits, not through all 32:
-     * an irregular record (bfs) is often a few lanes. */
+    /* The pool holds the active lanes in lane order; the others are left
+     * as they were (every reader of an issue's lanes goes by the mask):
+     * clearing them was a 256-byte store an issue, 0.6% of bfs fermi's
+     * timed compare (bench/RESULTS.md, "Branch fuse45").  A lane at a
+     * time through the mask's set bits, not through all 32: an irregular
+     * record (bfs) is often a few lanes. */
     const uint64_t *lane = p->lanes + q->base;
     if (q->mask == 0xffffffffu) {
         memcpy(out->addr, lane, WST_WARP_SIZE * sizeof *lane);
         return 0;
     }
-    memset(out->addr, 0, sizeof out->addr);
     for (uint32_t m = q->mask; m; m &= m - 1)
         out->addr[__builtin_ctz(m)] = *lane++;
     return 0;

@@ -184,7 +184,8 @@ int packed_cta_group_by_warp(packed_cta *p, packed_cta *spare, const uint32_t *s
  * everywhere: consumers read lanes by the mask). */
 void packed_cta_expand(const packed_cta *p, size_t i, uint32_t cta, wst_record *out);
 /* packed_cta_expand(), except that an affine record gets lane 0's address
- * alone (the others follow from its stride): returns whether it is one.
+ * alone (the others follow from its stride): returns whether it is one;
+ * and a gathered record's inactive lanes are left as they were.
  * The timed replay's coalescer reads an affine record's lanes from addr[0]
  * and the stride, so writing the 32 lanes out is work for nobody
  * (bench/RESULTS.md, "Branch dec41"). */

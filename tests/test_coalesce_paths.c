@@ -153,6 +153,51 @@ Test(coalesce_paths, overlapping_elements_are_one_range_per_run)
     }
 }
 
+/* Adjacent elements (stride = size) with holes, all in one line: one
+ * request whose bytes are the active lanes' spread from the lowest one's
+ * offset, worked by hand.  4 B from 0x1004, lanes 0, 1, 3 and 17: bytes
+ * 4-11, 16-19 and 72-75 of line 0x1000 (16 bytes, sectors 0 and 2).  With
+ * 256 B lines, lanes 0 and 31: bytes 4-7 and 128-131 (sectors 0 and 4),
+ * the top lane's in word 2.  1 B from 0x2010, lanes 0-3 and 20-23: bytes
+ * 16-19 and 36-39 (sectors 0 and 1).  2 B from 0x303c, lanes 0 and 2:
+ * bytes 60-61 of word 0 and 64-65 of word 1 (sectors 1 and 2).
+ * Half-warps: lanes 0 and 1, then 17, each group one request of its own.
+ * From 0x103c lanes 0 and 17 take two lines: bytes 60-63 of 0x1000 and
+ * 0-3 of 0x1080. */
+Test(coalesce_paths, adjacent_elements_with_holes_in_one_line)
+{
+    ws_request out[COALESCE_MAX_REQUESTS];
+    wst_record rec = coalesce_test_record(0x2000b, 0x1004, 4, 4);
+    cr_assert_eq(affine(&rec, 4, 128, 0, out), 1);
+    expect_request(&out[0], 0x1000, 16, 0x5, 0xf0ff0, 0xf00);
+    cr_assert_eq(out[0].index, 0);
+    cr_assert_eq(out[0].req_count, 1);
+    cr_assert_eq(out[0].pc, 5);
+    rec = coalesce_test_record(0x80000001u, 0x1004, 4, 4);
+    cr_assert_eq(affine(&rec, 4, 256, 0, out), 1);
+    static const uint64_t top_lane_in_word_2[REQUEST_MASK_WORDS] = {0xf0, 0, 0xf, 0};
+    cr_assert(out[0].line_addr == 0x1000 && out[0].bytes_used == 8 && out[0].sector_mask == 0x11);
+    cr_assert_eq(memcmp(out[0].byte_mask, top_lane_in_word_2, sizeof top_lane_in_word_2), 0);
+    rec = coalesce_test_record(0x00f0000f, 0x2010, 1, 1);
+    cr_assert_eq(affine(&rec, 1, 128, 0, out), 1);
+    expect_request(&out[0], 0x2000, 8, 0x3, UINT64_C(0xf) << 16 | UINT64_C(0xf) << 36, 0);
+    rec = coalesce_test_record(0x5, 0x303c, 2, 2);
+    cr_assert_eq(affine(&rec, 2, 128, 0, out), 1);
+    expect_request(&out[0], 0x3000, 4, 0x6, UINT64_C(0x3) << 60, 0x3);
+    rec = coalesce_test_record(0x20003, 0x1004, 4, 4);
+    cr_assert_eq(affine(&rec, 4, 128, 1, out), 2);
+    expect_request(&out[0], 0x1000, 8, 0x1, 0xff0, 0);
+    expect_request(&out[1], 0x1000, 4, 0x4, 0, 0xf00);
+    cr_assert_eq(out[0].group, 0);
+    cr_assert_eq(out[1].group, 1);
+    cr_assert_eq(out[1].index, 1);
+    cr_assert_eq(out[1].req_count, 2);
+    rec = coalesce_test_record(0x20001, 0x103c, 4, 4);
+    cr_assert_eq(affine(&rec, 4, 128, 0, out), 2);
+    expect_request(&out[0], 0x1000, 4, 0x2, UINT64_C(0xf) << 60, 0);
+    expect_request(&out[1], 0x1080, 4, 0x1, 0xf, 0);
+}
+
 /* Lanes adjacent modulo 2^64: 4 B at 2^64 - 8, 2^64 - 4, then 0 and 4.
  * Taken in lane order they would make one range wrapping past the top;
  * sorted, line 0 has bytes 0-7 (sector 0) and comes first, the last line

@@ -143,11 +143,20 @@ Test(packed_record, an_affine_head_has_lane_0_and_the_stride)
     packed_cta_free(&p);
 }
 
+/* Lane l of the scattered record below: lanes 0, 5, 6 and 31 at at[],
+ * the others `inactive`. */
+static uint64_t scattered_lane(const uint64_t at[4], unsigned l, uint64_t inactive)
+{
+    return l == 0 ? at[0] : l == 5 ? at[1] : l == 6 ? at[2] : l == 31 ? at[3] : inactive;
+}
+
 /* A record neither affine nor tiled keeps its active lanes in the pool;
  * expanded, they come back in their lanes and every inactive lane reads 0,
- * whatever the output held before (the scheduler expands each issue into
- * the same record).  Lanes 0, 5, 6 and 31 of scattered addresses; then all
- * 32, which are copied whole. */
+ * whatever the output held before.  The head the scheduler issues from
+ * (each issue into the same record) writes the active lanes alone and
+ * leaves the others as they were: every reader of an issue's lanes goes by
+ * the mask.  Lanes 0, 5, 6 and 31 of scattered addresses; then all 32,
+ * which are copied whole. */
 Test(packed_record, a_scattered_record_expands_its_lanes_and_zeros_the_rest)
 {
     wst_record r[2];
@@ -166,10 +175,15 @@ Test(packed_record, a_scattered_record_expands_its_lanes_and_zeros_the_rest)
     wst_record got;
     memset(&got, 0xab, sizeof got);
     packed_cta_expand(&p, 0, 0, &got);
-    for (unsigned l = 0; l < 32; l++) {
-        uint64_t want = l == 0 ? at[0] : l == 5 ? at[1] : l == 6 ? at[2] : l == 31 ? at[3] : 0;
-        cr_assert_eq(got.addr[l], want, "lane %u", l);
-    }
+    for (unsigned l = 0; l < 32; l++)
+        cr_assert_eq(got.addr[l], scattered_lane(at, l, 0), "lane %u", l);
+    memset(&got, 0xab, sizeof got);
+    cr_assert_eq(packed_cta_expand_head(&p, 0, 2, &got), 0);
+    for (unsigned l = 0; l < 32; l++)
+        cr_assert_eq(got.addr[l], scattered_lane(at, l, UINT64_C(0xabababababababab)),
+                     "head, lane %u", l);
+    cr_assert_eq(got.cta, 2);
+    cr_assert_eq(got.mask, r[0].mask);
     memset(&got, 0xab, sizeof got);
     packed_cta_expand(&p, 1, 0, &got);
     cr_assert_eq(memcmp(got.addr, r[1].addr, sizeof got.addr), 0);
