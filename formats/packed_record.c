@@ -21,10 +21,14 @@ static int affine(uint32_t mask, const uint64_t *addr, uint64_t *base, uint64_t 
     if (rest) {
         uint32_t g = (uint32_t)__builtin_ctz(rest);
         uint64_t diff = addr[g] - addr[f];
-        if (diff % (g - f) != 0 && (0 - diff) % (g - f) != 0)
-            return 0;
-        /* The exact per-lane step, as a signed quotient, modulo 2^64. */
-        step = (int64_t)diff < 0 ? 0 - ((0 - diff) / (g - f)) : diff / (g - f);
+        if (g - f == 1) { /* adjacent lanes, the common case: no 64-bit division */
+            step = diff;
+        } else {
+            if (diff % (g - f) != 0 && (0 - diff) % (g - f) != 0)
+                return 0;
+            /* The exact per-lane step, as a signed quotient, modulo 2^64. */
+            step = (int64_t)diff < 0 ? 0 - ((0 - diff) / (g - f)) : diff / (g - f);
+        }
     }
     uint64_t b = addr[f] - (uint64_t)f * step;
     for (uint32_t m = mask; m; m &= m - 1) {
