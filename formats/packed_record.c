@@ -83,10 +83,7 @@ static int reserve_lanes(packed_cta *p, size_t needed)
 {
     if (needed <= p->lane_capacity)
         return 0;
-    size_t capacity = p->lane_capacity ? p->lane_capacity : 16;
-    while (capacity < needed)
-        capacity *= 2;
-    size_t bytes = capacity * sizeof *p->lanes;
+    size_t bytes = ws_grown_capacity(p->lane_capacity, needed) * sizeof *p->lanes;
     uint64_t *lanes = ws_spare_resize(p->lanes, p->lane_capacity * sizeof *p->lanes, &bytes);
     if (!lanes)
         return -1;

@@ -25,14 +25,23 @@ static inline int ws_grow_exact(void **array, size_t *capacity, size_t needed, s
     return 0;
 }
 
+/* The capacity ws_grow gives an array of `capacity` items that must hold
+ * `needed` (more than it does): 16 at first, doubled until it does.  For
+ * an allocator of its own that grows as ws_grow (formats/packed_record.c's
+ * lane pool). */
+static inline size_t ws_grown_capacity(size_t capacity, size_t needed)
+{
+    size_t cap = capacity ? capacity : 16;
+    while (cap < needed)
+        cap *= 2;
+    return cap;
+}
+
 static inline int ws_grow(void **array, size_t *capacity, size_t needed, size_t elem_size)
 {
     if (needed <= *capacity)
         return 0;
-    size_t cap = *capacity ? *capacity : 16;
-    while (cap < needed)
-        cap *= 2;
-    return ws_grow_exact(array, capacity, cap, elem_size);
+    return ws_grow_exact(array, capacity, ws_grown_capacity(*capacity, needed), elem_size);
 }
 
 #endif
