@@ -13,7 +13,11 @@
 # Each side's figure is its least over the rounds; the ratio is twice
 # Accel-Sim's (its FIFO run costs what its LRU run does) over warpscope's.
 # Prints one Markdown table row per pair: every round's figure, then each
-# BIN's least and ratio, and the load average at the end of the pair.
+# BIN's least and ratio, and the load average at the end of the pair; where
+# `make bench` built bench_memory_latency, a last column has each round's
+# load latency over 1.5 MB (ns, measured before warpscope's batches), the
+# machine's state beside the round's figures (bench/RESULTS.md, "The two
+# speeds of bfs fermi").
 set -euo pipefail
 usage="usage: $0 RUNS ACCELSIM_DIR ROUNDS BIN [BIN...] -- \"W P\" ..."
 [ $# -ge 6 ] || { echo "$usage" >&2; exit 2; }
@@ -25,16 +29,19 @@ shift
 command -v perf >/dev/null || { echo "timed-vs-accelsim-rounds: perf not found" >&2; exit 2; }
 repo=$(cd "$(dirname "$0")/.." && pwd); mirror=$repo/scripts/accelsim-mirror
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+probe=$repo/build/rel/bench/bench_memory_latency
+[ -x "$probe" ] || probe=
 least() { tr ' ' '\n' <<<"$*" | grep . | sort -g | head -1; }
 for pair in "$@"; do
     read -r w p <<<"$pair"
     [ -f "$runs/$w/$w.wst" ] || { echo "timed-vs-accelsim-rounds: $runs/$w/$w.wst not found" >&2; exit 2; }
-    as=""; declare -A ws=()
+    as=""; lat=""; declare -A ws=()
     for ((k = 0; k < rounds; k++)); do
         "$repo/scripts/accelsim-run.sh" "$asdir" "$runs/$w/export/kernelslist.g" "$runs/$w/$p-gto" \
             "$p" "$tmp/as" 900 >/dev/null 2>&1 ||
             { echo "timed-vs-accelsim-rounds: Accel-Sim failed on $w $p" >&2; exit 1; }
         as="$as $(cat "$tmp/as/accelsim.cpu")"
+        [ -z "$probe" ] || lat="$lat $("$probe" 1536 | awk '{print $2}')"
         for b in "${bins[@]}"; do
             perf stat -x, -r 20 -e task-clock -o "$tmp/stat" "$b" compare "$runs/$w/$w.wst" \
                 --gpu "$mirror/$p.json" --cache-op ignore --policies lru,fifo --timed --threads 1 \
@@ -48,6 +55,8 @@ for pair in "$@"; do
         l=$(least "${ws[$b]}")
         row="$row $(awk -v l="$l" 'BEGIN{printf "%.2f", l}') (${ws[$b]# }) | $(awk -v a="$a" -v l="$l" 'BEGIN{printf "%.0f", 2 * a * 1000 / l}')x |"
     done
-    echo "$row $(cut -d' ' -f1 /proc/loadavg) |"
+    row="$row $(cut -d' ' -f1 /proc/loadavg) |"
+    [ -z "$probe" ] || row="$row${lat} |"
+    echo "$row"
     unset ws
 done
