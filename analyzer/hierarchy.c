@@ -960,7 +960,7 @@ HOT int l1_load(hierarchy *h, int path, const replay_issue *is, const ws_request
     cache *l1 = h->l1[is->sm];
     /* Timed: L1's answer on the request, held here rather than read
      * through h after every count the compiler must assume aliases it. */
-    replay_ref *ref = h->ref;
+    replay_ref *ref = measured_on(h, path) ? h->ref : NULL; /* none on the direct path */
     cache_req local, *q = NULL; /* the request L1 sees (request_for) */
     /* Set by the L1's answer (cache.h: its flags always, the rest under
      * them), or cleared for a load that never looks L1 up. */

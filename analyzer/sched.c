@@ -277,11 +277,25 @@ int sched_push(sched *s, sched_event e, ws_error *err)
 
 /* ---- dispatch ---- */
 
-/* The bytes of an SM's arrays (sm_grow, sm_arrays), as given back. */
+/* The bytes of an SM's arrays (sm_grow, sm_arrays), as given back: a
+ * spare block goes back to the class of the size it was taken for
+ * (util/spare.h), so each size has one definition. */
 static size_t ctas_bytes(uint32_t ctas) { return (size_t)ctas * sizeof(cta_state); }
 static size_t warps_bytes(uint32_t ctas, uint32_t wpc)
 {
     return ctas ? ((size_t)ctas * wpc + 1) * sizeof(warp_state) : 0;
+}
+static size_t by_age_bytes(const sched *s, const sm_state *sm)
+{
+    return ((size_t)s->age_stride * s->config.schedulers_per_sm + 1) * sizeof *sm->by_age;
+}
+static size_t live_bytes(const sched *s, const sm_state *sm)
+{
+    return (s->warp_slots + 1) * sizeof *sm->live;
+}
+static size_t rank_bytes(const sched *s, const sm_state *sm)
+{
+    return (s->warp_slots + 1) * sizeof *sm->rank;
 }
 
 static void free_sms(sched *s)
@@ -293,12 +307,11 @@ static void free_sms(sched *s)
         ws_spare_release(sm->ctas, ctas_bytes(sm->cta_capacity));
         ws_spare_release(sm->warps, warps_bytes(sm->cta_capacity, s->warps_per_cta));
         if (sm->by_age != s->no_by_age)
-            ws_spare_release(sm->by_age, ((size_t)s->age_stride * s->config.schedulers_per_sm + 1) *
-                                             sizeof *sm->by_age);
+            ws_spare_release(sm->by_age, by_age_bytes(s, sm));
         if (sm->live != s->no_live)
-            ws_spare_release(sm->live, s->warp_slots + 1);
-        ws_spare_release(sm->rank, (s->warp_slots + 1) * sizeof *sm->rank);
-        sched_timed_free(sm, sm->cta_capacity * s->warps_per_cta);
+            ws_spare_release(sm->live, live_bytes(s, sm));
+        ws_spare_release(sm->rank, rank_bytes(s, sm));
+        sched_timed_free(sm, sched_sm_slots(s, sm));
     }
     free(s->sms);
     s->sms = NULL;
@@ -351,10 +364,9 @@ static int sm_grow(sched *s, sm_state *sm, uint32_t ctas, ws_error *err)
  * room (malloc's headers touch each page of them). */
 static int sm_arrays(sched *s, sm_state *sm, ws_error *err)
 {
-    sm->by_age = ws_spare_cleared(((size_t)s->age_stride * s->config.schedulers_per_sm + 1) *
-                                  sizeof *sm->by_age);
-    sm->live = ws_spare_cleared(s->warp_slots + 1);
-    sm->rank = ws_spare_cleared((s->warp_slots + 1) * sizeof *sm->rank);
+    sm->by_age = ws_spare_cleared(by_age_bytes(s, sm));
+    sm->live = ws_spare_cleared(live_bytes(s, sm));
+    sm->rank = ws_spare_cleared(rank_bytes(s, sm));
     if (!sm->by_age || !sm->live || !sm->rank)
         return ws_fail(err, "out of memory");
     return sm_grow(s, sm, 1, err);

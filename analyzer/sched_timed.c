@@ -25,10 +25,15 @@ const char *const stall_cause_names[STALL_CAUSES] = {"memory", "pipeline", "thro
 
 static int returns_data(unsigned kind) { return kind == WST_LOAD || kind == WST_ATOMIC; }
 
+/* The bytes of an SM's timing arrays for `slots` warp slots, as taken
+ * and given back (util/spare.h: a block goes back to its size's class). */
+static size_t head_bytes(uint32_t slots) { return (slots + 1) * sizeof(warp_timing); }
+static size_t timed_bytes(uint32_t slots) { return (slots + 1) * sizeof(timed_warp); }
+
 void sched_timed_free(sm_state *sm, uint32_t slots)
 {
-    ws_spare_release(sm->head, (slots + 1) * sizeof *sm->head);
-    ws_spare_release(sm->timed, (slots + 1) * sizeof *sm->timed);
+    ws_spare_release(sm->head, head_bytes(slots));
+    ws_spare_release(sm->timed, timed_bytes(slots));
     free(sm->load_back);
     sm->head = NULL;
     sm->timed = NULL;
@@ -64,13 +69,12 @@ int sched_timed_grow_sm(sm_state *sm, uint32_t old_slots, uint32_t slots, ws_err
     /* Not cleared: a slot's timing is set when a warp takes it.  From the
      * caches' huge page where it has room, as the SM's other arrays
      * (sched.c, sm_grow). */
-    size_t bytes = (slots + 1) * sizeof *sm->head;
-    warp_timing *head = ws_spare_resize(sm->head, (old_slots + 1) * sizeof *head, &bytes);
+    size_t bytes = head_bytes(slots);
+    warp_timing *head = ws_spare_resize(sm->head, head_bytes(old_slots), &bytes);
     if (head)
         sm->head = head;
-    bytes = (slots + 1) * sizeof *sm->timed;
-    timed_warp *timed =
-        head ? ws_spare_resize(sm->timed, (old_slots + 1) * sizeof *timed, &bytes) : NULL;
+    bytes = timed_bytes(slots);
+    timed_warp *timed = head ? ws_spare_resize(sm->timed, timed_bytes(old_slots), &bytes) : NULL;
     if (timed)
         sm->timed = timed;
     return head && timed ? 0 : ws_fail(err, "out of memory");

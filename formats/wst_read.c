@@ -771,7 +771,10 @@ static size_t lru_victim(const wst_reader *r)
 /* The cache entry holding frame f, decompressed now if it is not there. */
 static int frame_in_cache(wst_reader *r, size_t f, size_t *entry, ws_error *err)
 {
-    if (!r->frame_entry && !(r->frame_entry = calloc(r->frame_count ? r->frame_count : 1, sizeof *r->frame_entry)))
+    /* Made at the first frame read: a reader opened for its metadata
+     * alone (info) never needs it. */
+    if (!r->frame_entry &&
+        !(r->frame_entry = calloc(r->frame_count ? r->frame_count : 1, sizeof *r->frame_entry)))
         return ws_fail(err, "out of memory");
     size_t at = r->frame_entry[f];
     if (at) {
