@@ -22,7 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "bench/bench_clock.h"
 
 #define WIDE_STEPS 25000000L
 #define CHAIN_STEPS 20000000L
@@ -30,19 +31,12 @@
 
 static volatile uint64_t sink;
 
-static double cpu_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
 /* Eight chains the core can run side by side (the empty asm keeps them
  * eight: the compiler may neither merge nor vectorise them). */
 static double wide(void)
 {
     uint64_t a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8;
-    double start = cpu_ms();
+    double start = bench_cpu_ms();
     for (long i = 0; i < WIDE_STEPS; i++) {
         a += b ^ (uint64_t)i;
         b += c;
@@ -55,7 +49,7 @@ static double wide(void)
         __asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f), "+r"(g),
                          "+r"(h));
     }
-    double ms = cpu_ms() - start;
+    double ms = bench_cpu_ms() - start;
     sink = a + b + c + d + e + f + g + h;
     return ms;
 }
@@ -64,12 +58,12 @@ static double wide(void)
 static double chain(void)
 {
     uint64_t x = 1;
-    double start = cpu_ms();
+    double start = bench_cpu_ms();
     for (long i = 0; i < CHAIN_STEPS; i++) {
         x = x * 6364136223846793005u + 1442695040888963407u;
         __asm__ volatile("" : "+r"(x));
     }
-    double ms = cpu_ms() - start;
+    double ms = bench_cpu_ms() - start;
     sink = x;
     return ms;
 }

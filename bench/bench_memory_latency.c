@@ -16,19 +16,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "bench/bench_clock.h"
 
 #define LINE 64
 #define STEPS 3000000u
 
 static volatile uint64_t sink;
-
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* ns per load of a chase through `kb` KB; -1 when out of memory. */
 static double chase(size_t kb)
@@ -59,10 +53,10 @@ static double chase(size_t kb)
     uint64_t at = 0;
     for (size_t pass = 0; pass < 3 * n; pass++)
         at = lines[at];
-    double start = seconds();
+    double start = bench_seconds();
     for (unsigned i = 0; i < STEPS; i++)
         at = lines[at];
-    double ns = (seconds() - start) * 1e9 / STEPS;
+    double ns = (bench_seconds() - start) * 1e9 / STEPS;
     sink = at; /* read, so the chase is not optimised away */
     free(lines);
     free(order);

@@ -18,6 +18,7 @@
 #include "analyzer/config.h"
 #include "analyzer/replay.h"
 #include "analyzer/reuse.h"
+#include "bench/bench_clock.h"
 #include "bench/bench_traces.h"
 #include "formats/wst.h"
 
@@ -88,13 +89,6 @@ static inline line_stream line_stream_of(const char *name, workload_size size, s
     line_stream st = {.max = max};
     bench_observe(name, size, line_stream_collect, &st);
     return st;
-}
-
-static inline double bench_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* keys through one reuse state into hist, REUSE_FEED_BATCH at a time as analyze

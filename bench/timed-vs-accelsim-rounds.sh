@@ -41,9 +41,12 @@ probe=$repo/build/rel/bench/bench_memory_latency
 [ -x "$probe" ] || probe=
 speed=$repo/build/rel/bench/bench_core_speed
 [ -x "$speed" ] || speed=
-least() { tr ' ' '\n' <<<"$*" | grep . | sort -g | head -1; }
+sorted() { tr ' ' '\n' <<<"$*" | grep . | sort -g; }
+least() { sorted "$@" | head -1; }
 # The median of the figures (the lower middle one of an even count).
-median() { tr ' ' '\n' <<<"$*" | grep . | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+median() { sorted "$@" | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# Twice Accel-Sim's seconds $1 over warpscope's milliseconds $2, as "NNNx".
+ratio() { awk -v a="$1" -v w="$2" 'BEGIN{printf "%.0fx", 2 * a * 1000 / w}'; }
 for pair in "$@"; do
     read -r w p <<<"$pair"
     [ -f "$runs/$w/$w.wst" ] || { echo "timed-vs-accelsim-rounds: $runs/$w/$w.wst not found" >&2; exit 2; }
@@ -53,11 +56,12 @@ for pair in "$@"; do
         "$repo/scripts/accelsim-run.sh" "$asdir" "$runs/$w/export/kernelslist.g" "$runs/$w/$p-gto" \
             "$p" "$tmp/as" 900 >/dev/null 2>&1 ||
             { echo "timed-vs-accelsim-rounds: Accel-Sim failed on $w $p" >&2; exit 1; }
-        as="$as $(cat "$tmp/as/accelsim.cpu")"
+        cpu=$(cat "$tmp/as/accelsim.cpu")
+        as="$as $cpu"
         [ -z "$probe" ] || lat="$lat $("$probe" 1536 | awk '{print $2}')"
         [ -z "$speed" ] || core="$core/$("$speed" wide)"
         for b in "${bins[@]}"; do
-            sum=0 batches=0 target=$(awk -v a="$(cat "$tmp/as/accelsim.cpu")" 'BEGIN{print a * 1000}')
+            sum=0 batches=0 target=$(awk -v a="$cpu" 'BEGIN{print a * 1000}')
             while :; do
                 perf stat -x, -r 20 -e task-clock -o "$tmp/stat" "$b" compare "$runs/$w/$w.wst" \
                     --gpu "$mirror/$p.json" --cache-op ignore --policies lru,fifo --timed --threads 1 \
@@ -74,8 +78,7 @@ for pair in "$@"; do
     for b in "${bins[@]}"; do
         l=$(least "${ws[$b]}")
         m=$(median "${ws[$b]}")
-        row="$row $(awk -v l="$l" 'BEGIN{printf "%.2f", l}') (${ws[$b]# }) | $(awk -v a="$a" -v l="$l" 'BEGIN{printf "%.0f", 2 * a * 1000 / l}')x |"
-        row="$row $(awk -v a="$am" -v m="$m" 'BEGIN{printf "%.0f", 2 * a * 1000 / m}')x |"
+        row="$row $(awk -v l="$l" 'BEGIN{printf "%.2f", l}') (${ws[$b]# }) | $(ratio "$a" "$l") | $(ratio "$am" "$m") |"
     done
     row="$row $(cut -d' ' -f1 /proc/loadavg) |"
     [ -z "$speed" ] || row="$row${core} |"
