@@ -89,7 +89,7 @@ static int run_command(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
-    interrupt_install(); /* before any thread, MPI's too: they inherit the blocked signals */
+    interrupt_install(); /* first: a stop signal from here on takes back what the run wrote */
     ranks_begin(&argc, &argv); /* mpirun -n R: joins the job (docs/analysis.md "Ranks") */
     int status = run_command(argc, argv);
     ranks_end();

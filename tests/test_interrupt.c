@@ -183,6 +183,25 @@ Test(interrupt, import_and_dump_leave_no_temporary)
     test_tmpdir_cleanup(dir);
 }
 
+/* The stop signals reach whichever thread the kernel picks: a compare on
+ * two worker threads, hung up, still takes back its output and says so in
+ * one line (util/interrupt.h: a handler, no watcher thread). */
+Test(interrupt, a_threaded_compare_hung_up_leaves_nothing)
+{
+    char *dir = test_tmpdir(), *trace = test_path(dir, "t.wst");
+    cli_result r = cli_run("record", "--workload", "gemm", "--size", "medium", "-o", trace, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_result_free(&r);
+    char *json = test_path(dir, "c.json");
+    const char *compare[] = {WARPSCOPE_BIN, "compare", trace, "--gpu", "fermi", "--timed",
+                             "--policies", "lru,fifo,srrip,brrip", "--threads", "2", "--quiet",
+                             "-o", json, NULL};
+    interrupt_run(dir, compare, NULL, 500, SIGHUP, "t.wst ");
+    free(json);
+    free(trace);
+    test_tmpdir_cleanup(dir);
+}
+
 /* After SIGKILL nothing could clean up: the next run writing into that
  * directory removes the temporaries of processes that are gone, and leaves
  * a live process's alone. */

@@ -21,18 +21,35 @@ typedef struct entry {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static entry *entries;
 static size_t count, cap;
+static sigset_t watched; /* the stop signals, once interrupt_install has run */
+
+/* The registry's lock, taken with the stop signals blocked in this thread:
+ * a thread that takes one (on_stop_signal) never holds the lock, so the
+ * handler's wait for it ends. */
+static void hold(sigset_t *before)
+{
+    pthread_sigmask(SIG_BLOCK, &watched, before);
+    pthread_mutex_lock(&lock);
+}
+
+static void release(const sigset_t *before)
+{
+    pthread_mutex_unlock(&lock);
+    pthread_sigmask(SIG_SETMASK, before, NULL);
+}
 
 static void add(entry_kind kind, const char *path)
 {
     char *copy = strdup(path);
     if (!copy)
         return; /* out of memory: this path is merely not cleaned on a signal */
-    pthread_mutex_lock(&lock);
+    sigset_t before;
+    hold(&before);
     if (count == cap) {
         size_t grown = cap ? 2 * cap : 16;
         entry *e = realloc(entries, grown * sizeof *e);
         if (!e) {
-            pthread_mutex_unlock(&lock);
+            release(&before);
             free(copy);
             return;
         }
@@ -40,7 +57,7 @@ static void add(entry_kind kind, const char *path)
         cap = grown;
     }
     entries[count++] = (entry){kind, copy};
-    pthread_mutex_unlock(&lock);
+    release(&before);
 }
 
 void interrupt_add_temp(const char *path) { add(ENTRY_TEMP, path); }
@@ -48,7 +65,8 @@ void interrupt_add_dir(const char *dir) { add(ENTRY_DIR, dir); }
 
 void interrupt_forget_temp(const char *path)
 {
-    pthread_mutex_lock(&lock);
+    sigset_t before;
+    hold(&before);
     for (size_t i = count; i-- > 0;) {
         if (entries[i].kind == ENTRY_TEMP && strcmp(entries[i].path, path) == 0) {
             free(entries[i].path);
@@ -56,16 +74,17 @@ void interrupt_forget_temp(const char *path)
             break;
         }
     }
-    pthread_mutex_unlock(&lock);
+    release(&before);
 }
 
 void interrupt_add_committed(const char *path)
 {
     int ours = 0;
-    pthread_mutex_lock(&lock);
+    sigset_t before;
+    hold(&before);
     for (size_t i = 0; i < count && !ours; i++)
         ours = entries[i].kind == ENTRY_DIR && ws_path_name_in(path, entries[i].path);
-    pthread_mutex_unlock(&lock);
+    release(&before);
     if (ours)
         add(ENTRY_COMMITTED, path);
 }
@@ -86,54 +105,74 @@ static int cleanup_locked(void)
 
 int interrupt_cleanup_now(void)
 {
-    pthread_mutex_lock(&lock);
+    sigset_t before;
+    hold(&before);
     int removed = cleanup_locked();
     for (size_t i = 0; i < count; i++)
         free(entries[i].path);
     count = 0;
-    pthread_mutex_unlock(&lock);
+    release(&before);
     return removed;
 }
 
-static sigset_t watched;
+/* SIGINT, SIGTERM and SIGHUP: the signals that end a run asking it to stop.
+ * SIGPIPE, a reader gone (`profile ... | head -1`), is ignored instead: a
+ * write to the closed pipe fails with EPIPE rather than killing the run
+ * before it can take its outputs back, and the CLI then stops by
+ * interrupt_stop(). */
+static const int stops[] = {SIGINT, SIGTERM, SIGHUP};
+static pid_t owner; /* the process that installed the handler */
+static char wipe[103]; /* "\r", 100 blanks, "\r": over a progress bar */
 
-/* SIGINT, SIGTERM and SIGHUP: the signals that end a run asking it to stop;
- * and SIGPIPE, a reader gone (`profile ... | head -1`): blocked, a write to
- * the closed pipe fails with EPIPE instead of killing the run before it
- * can take its outputs back, and the CLI then stops by interrupt_stop(). */
-static void stop_signals(sigset_t *set)
+/* strsignal's words for the signals handled, said without it: it is not
+ * async-signal-safe. */
+static const char *signal_words(int sig)
 {
-    sigemptyset(set);
-    sigaddset(set, SIGINT);
-    sigaddset(set, SIGTERM);
-    sigaddset(set, SIGHUP);
-    sigaddset(set, SIGPIPE);
+    switch (sig) {
+    case SIGINT: return "Interrupt";
+    case SIGTERM: return "Terminated";
+    case SIGHUP: return "Hangup";
+    case SIGPIPE: return "Broken pipe";
+    default: return "signal";
+    }
 }
 
-static void *watch(void *unused)
+static void say(const char *text) { (void)!write(STDERR_FILENO, text, strlen(text)); }
+
+/* Runs in whichever thread took the signal.  A child forked by `record`
+ * before its exec is not the run: it ends by the signal as it would
+ * without the handler. */
+static void on_stop_signal(int sig)
 {
-    (void)unused;
-    int sig = 0;
-    if (sigwait(&watched, &sig) != 0)
-        return NULL;
+    if (getpid() != owner) {
+        signal(sig, SIG_DFL);
+        raise(sig); /* delivered once the handler returns */
+        return;
+    }
     interrupt_stop(sig);
-    return NULL;
 }
 
+/* Async-signal-safe (on_stop_signal calls it): the registry's lock is
+ * never held by a thread that can take a stop signal (each holder blocks
+ * them: hold()), the files go by unlink and rmdir, and the line by
+ * write(2). */
 void interrupt_stop(int sig)
 {
-    /* The lock stays held: no output may be registered or committed now. */
+    /* The lock stays held: no output may be registered or committed now.
+     * The stop signals are blocked first, so that none taken now (a
+     * second Ctrl-C) enters this again in this thread. */
+    pthread_sigmask(SIG_BLOCK, &watched, NULL);
     pthread_mutex_lock(&lock);
     int removed = cleanup_locked();
     /* Rank 0 speaks for the job (util/ranks.h): the other ranks write no
      * output, and mpirun stops them when rank 0 has ended a failed job. */
     if (ranks_rank() == 0) {
         if (isatty(STDERR_FILENO))
-            fprintf(stderr, "\r%100s\r", ""); /* over a progress bar */
-        fprintf(stderr, "warpscope: interrupted (%s); %s\n", strsignal(sig),
-                removed ? "its partial outputs are removed" : "nothing was written");
+            say(wipe); /* over a progress bar */
+        say("warpscope: interrupted (");
+        say(signal_words(sig));
+        say(removed ? "); its partial outputs are removed\n" : "); nothing was written\n");
     }
-    fflush(stderr);
     signal(sig, SIG_DFL);
     sigset_t just_sig;
     sigemptyset(&just_sig);
@@ -143,23 +182,28 @@ void interrupt_stop(int sig)
     _exit(128 + sig);
 }
 
+/* A handler, not a thread that waits for the signals: starting and ending
+ * that thread cost a short run (a timed compare of 2dconv) several percent
+ * of its CPU time (bench/RESULTS.md, "No watcher thread"). */
 void interrupt_install(void)
 {
-    stop_signals(&watched);
-    if (pthread_sigmask(SIG_BLOCK, &watched, NULL) != 0)
-        return;
-    pthread_t thread;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&thread, &attr, watch, NULL) != 0)
-        pthread_sigmask(SIG_UNBLOCK, &watched, NULL); /* no watcher: plain default signals */
-    pthread_attr_destroy(&attr);
+    owner = getpid();
+    memset(wipe, ' ', sizeof wipe - 1);
+    wipe[0] = wipe[sizeof wipe - 2] = '\r';
+    wipe[sizeof wipe - 1] = '\0';
+    sigemptyset(&watched);
+    struct sigaction stop = {.sa_handler = on_stop_signal, .sa_flags = SA_RESTART};
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+        sigaddset(&watched, stops[i]);
+    stop.sa_mask = watched; /* one stop at a time */
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+        sigaction(stops[i], &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
 }
 
 void interrupt_child_reset(void)
 {
-    sigset_t stops;
-    stop_signals(&stops);
-    pthread_sigmask(SIG_UNBLOCK, &stops, NULL);
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+        signal(stops[i], SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
 }

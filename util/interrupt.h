@@ -1,13 +1,15 @@
 /* util/interrupt.h: what an interrupted run takes back.
  *
  * SIGINT, SIGTERM, SIGHUP and SIGPIPE must leave no temporary or partial file and no
- * directory the run made.  main() calls interrupt_install() before any
- * thread starts: the signals are then blocked in every thread and one
- * watcher thread waits for them, so the cleanup runs as ordinary code (with
- * the registry's lock) rather than in a signal handler.  On a signal the
- * watcher removes every registered temporary, every file committed into a
+ * directory the run made.  main() calls interrupt_install() first: a
+ * handler then takes SIGINT, SIGTERM and SIGHUP in whichever thread they
+ * reach, removes every registered temporary, every file committed into a
  * directory the run made, and those directories, says so in one line, and
- * ends the process by the same signal.
+ * ends the process by the same signal.  It does only what a handler may
+ * (unlink, rmdir, write): the registry's lock is held only with those
+ * signals blocked, so the thread that runs the handler never holds it.
+ * SIGPIPE is ignored: a write to a reader gone fails with EPIPE, and the
+ * CLI stops by interrupt_stop(SIGPIPE) once it sees that.
  *
  * util/outfile.c registers its temporaries, commits and directories; the
  * registry holds one entry per output file, so its size follows the run's
@@ -15,7 +17,7 @@
 #ifndef WS_INTERRUPT_H
 #define WS_INTERRUPT_H
 
-/* Blocks the signals and starts the watcher.  Without it (the unit tests),
+/* Installs the handler and ignores SIGPIPE.  Without it (the unit tests),
  * the functions below only keep the registry. */
 void interrupt_install(void);
 
@@ -29,12 +31,12 @@ void interrupt_add_dir(const char *dir);
  * this run created. */
 void interrupt_add_committed(const char *path);
 
-/* What the watcher does on a signal, from the calling thread: removes what
- * the run wrote, says so in one line, and ends the process by sig. */
+/* What the handler does on a signal, also called as ordinary code: removes
+ * what the run wrote, says so in one line, and ends the process by sig. */
 void interrupt_stop(int sig) __attribute__((noreturn));
 
-/* In a child after fork(), before exec: the signals unblocked again, so the
- * program it runs can be interrupted. */
+/* In a child after fork(), before exec: the signals back to their default
+ * actions (SIGPIPE too), so the program it runs ends by them as usual. */
 void interrupt_child_reset(void);
 
 /* For tests: what a signal would remove, removed now; returns how many
