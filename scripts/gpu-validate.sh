@@ -76,8 +76,9 @@ while [ $# -gt 0 ]; do
     --keep) need_value "$@"; keep=$2; shift 2 ;;
     --timeout)
         need_value "$@"
-        [[ $2 =~ ^([a-z]+)=([0-9]+)$ ]] && [ -n "${step_limit[${BASH_REMATCH[1]}]:-}" ] ||
-            die "--timeout: expected STEP=SECONDS with STEP one of ${!step_limit[*]}, got '$2'"
+        if ! [[ $2 =~ ^([a-z]+)=([0-9]+)$ ]] || [ -z "${step_limit[${BASH_REMATCH[1]}]:-}" ]; then
+            die "--timeout: expected STEP=SECONDS with STEP one of native, nvbit, ncu, emu, diff, replay; got '$2'"
+        fi
         step_limit[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
         shift 2 ;;
     --deadline) need_value "$@"; deadline=$2; shift 2 ;;
