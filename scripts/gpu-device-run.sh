@@ -41,22 +41,22 @@
 # or without the kit.
 set -u
 t0=$(date +%s)
-budget=360 only="" sizes=small mpi=1 mpi_ranks=1,16,2,8,4 work=/tmp/warpscope-gpu force=0
 die() { echo "gpu-device-run: $*" >&2; exit 2; }
-need_value() { [ $# -ge 2 ] || die "$1 needs a value"; }
+declare -A opt=([budget]=360 [only]="" [sizes]=small [mpi-ranks]="1,16,2,8,4" [work]=/tmp/warpscope-gpu)
+mpi=1 force=0
 while [ $# -gt 0 ]; do
     case "$1" in
-    --budget) need_value "$@"; budget=$2; shift 2 ;;
-    --only) need_value "$@"; only=$2; shift 2 ;;
-    --sizes) need_value "$@"; sizes=$2; shift 2 ;;
+    --budget | --only | --sizes | --mpi-ranks | --work)
+        [ $# -ge 2 ] || die "$1 needs a value"
+        opt[${1#--}]=$2
+        shift 2 ;;
     --no-mpi) mpi=0; shift ;;
-    --mpi-ranks) need_value "$@"; mpi_ranks=$2; shift 2 ;;
-    --work) need_value "$@"; work=$2; shift 2 ;;
     --force) force=1; shift ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
     esac
 done
+budget=${opt[budget]} only=${opt[only]} sizes=${opt[sizes]} mpi_ranks=${opt[mpi-ranks]} work=${opt[work]}
 if ! [[ $budget =~ ^[0-9]+$ ]] || [ "$budget" -lt 60 ]; then
     die "--budget: expected 60 seconds or more, got '$budget'"
 fi
