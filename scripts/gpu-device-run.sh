@@ -236,7 +236,10 @@ validate() {
     [ "$ncu_ok" -eq 1 ] || flags+=(--no-ncu)
     [ -z "$only" ] || flags+=(--only "$only")
     say "gpu-validate ${flags[*]}"
-    timeout -k 10 $((end_validate - $(date +%s) + 30)) bash scripts/gpu-validate.sh "${flags[@]}"
+    # Its own deadline ends it; this, should that fail (never under 30 s:
+    # timeout 0 would be none).
+    local limit=$((end_validate - $(date +%s) + 30))
+    timeout -k 10 $((limit > 30 ? limit : 30)) bash scripts/gpu-validate.sh "${flags[@]}"
     val_status=$?
     P "gpu-validate: status $val_status after $(el) s$([ $val_status -lt 124 ] || echo ' (stopped by its time limit)')"
     [ ! -s "$work/val/summary.txt" ] || P "summary: $(cat "$work/val/summary.txt")"
