@@ -12,6 +12,9 @@
 #                   build the NVBit tool build/rel/warpscope-nvbit.so (NVBit 1.7+,
 #                   nvcc; scripts/nvbit-check.sh NVBIT_PATH checks it against the release)
 #   make cuda-workloads  the embedded workloads as CUDA programs (needs nvcc, no GPU)
+#   make gpu-kit NVBIT_PATH=...  .gpu/, what a GPU machine without a network needs
+#                   beside a copy of the checkout to run scripts/gpu-device-run.sh
+#                   (scripts/gpu-kit.sh; docs/nvbit.md, "On a lent GPU machine")
 #   make install PREFIX=/usr/local
 #   make clean
 
@@ -134,7 +137,7 @@ TSAN_BIN := $(BUILD)/tsan/warpscope
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRC))
 
 .PHONY: all deps deps-install test demo bench fuzz install clean check-asan check-tsan check-mpi nvbit \
-        cuda-workloads FORCE
+        cuda-workloads check-gpu-kit gpu-kit FORCE
 .DEFAULT_GOAL := all
 
 all: deps
@@ -291,13 +294,27 @@ TEST_RESULTS := $(BUILD)/test-results
 STEP = scripts/test-step.sh $(TEST_RESULTS)
 test: deps-install
 	@mkdir -p $(BUILD) && rm -f $(TEST_RESULTS)
-	@$(MAKE) -k --no-print-directory check-asan check-tsan check-python check-mpi; status=$$?; \
+	@$(MAKE) -k --no-print-directory check-asan check-tsan check-python check-mpi check-gpu-kit; status=$$?; \
 		scripts/test-summary.sh $(TEST_RESULTS) || status=1; exit $$status
 
 # The same bytes from mpirun -n R as from one process (scripts/mpi-check.sh;
 # docs/analysis.md "Ranks"); skipped, saying so, without MPI.
 check-mpi: $(REL_BINS)
 	@$(STEP) mpi scripts/mpi-check.sh $(REL_BIN) $(MPI)
+
+# The GPU run's scripts without a GPU (scripts/gpu-kit-check.sh): gpu-validate
+# end to end and the device run, with stand-ins for nvidia-smi, ncu, the
+# NVBit tool and the CUDA programs (tests/fake-gpu/).  gpu-trace turns an
+# emulator trace into one as if a GPU recorded it.
+FAKE_GPU := $(BUILD)/fake-gpu
+$(FAKE_GPU)/gpu-trace: tests/fake-gpu/gpu_trace.c $(REL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) $(LTO_FLAGS) -o $@ $< $(REL_LIB) $(LIBS)
+$(FAKE_GPU)/nvbit-tool.so: tests/fake-gpu/nvbit_tool.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -o $@ $<
+check-gpu-kit: $(REL_BINS) $(FAKE_GPU)/gpu-trace $(FAKE_GPU)/nvbit-tool.so
+	@$(STEP) gpu-kit scripts/gpu-kit-check.sh $(REL_BIN) $(FAKE_GPU)
 
 # ThreadSanitizer over every threaded path of the CLI (Criterion's runner
 # cannot start under TSan, so scripts/tsan-check.sh drives the binary).
@@ -378,6 +395,10 @@ $(NVBIT_TOOL): $(NVBIT_OBJ)/tool.o $(NVBIT_OBJ)/inject_funcs.o $(call objs,pic,$
 	@mkdir -p $(dir $@)
 	$(NVCC) -arch=$(NVBIT_ARCH) -O3 -shared -o $@ $(NVBIT_OBJ)/tool.o $(NVBIT_OBJ)/inject_funcs.o \
 		$(call objs,pic,$(LIB_SRC)) -L$(NVBIT_CORE) -lnvbit -lcuda -lcudart_static $(LIBS) -ldl -lrt
+
+# .gpu/ for a GPU machine reached with a copy of the checkout (scripts/gpu-kit.sh).
+gpu-kit:
+	@scripts/gpu-kit.sh $(NVBIT_PATH)
 
 # ---- the embedded workloads as CUDA programs (docs/cuda-workloads.md) ------
 # build/cuda/NAME from collectors/workloads/cuda/NAME.cu, for sm_90 with the

@@ -25,19 +25,11 @@ only=${3:-}
 command -v mpirun >/dev/null || { echo "ranks-scaling: mpirun not installed"; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_mpi_yield_when_idle=1
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-"$bin" record --workload hotspot --size medium -o h.wst >/dev/null
-"$bin" record --workload gaussian --size medium -o g.wst >/dev/null
-"$bin" record --workload srad --size small -o s.wst >/dev/null
-cat >grid.json <<'GRID'
-{
-  "traces": ["h.wst", "s.wst"],
-  "gpus": ["fermi", "volta"],
-  "policies": ["lru", "fifo", "random", "lip", "bip", "dip", "srrip", "brrip", "drrip", "opt"]
-}
-GRID
+bash "$here/ranks-inputs.sh" "$bin"
 
 # timed R ARGS...: "wall cpu critical" of warpscope ARGS on R ranks (1: no
 # mpirun): the wall seconds, the CPU seconds (user + system) of all ranks

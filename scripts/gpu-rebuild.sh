@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# scripts/gpu-rebuild.sh cuda DIR | tool DEST.so: scripts/gpu-device-run.sh's
+# fallbacks, on the GPU machine, when what the kit (.gpu/, scripts/gpu-kit.sh)
+# carries built does not run there: rebuilds it with that machine's nvcc,
+# without make (`make nvbit` first checks the -dev packages of warpscope's
+# build, scripts/deps.sh, which that machine need not have).
+#   cuda DIR   every workload's CUDA program into DIR, with the Makefile's
+#              CUDA_FLAGS (make cuda-workloads), one nvcc a core;
+#   tool DEST  the NVBit tool, by the Makefile's nvbit rules (keep the two in
+#              step): its two .cu files compiled here for NVBIT_ARCH
+#              (default sm_90), linked with the kit's -fPIC objects of
+#              warpscope's library and NVBit release (.gpu/fallback/) and its
+#              shared libraries (.gpu/lib, .gpu/lib-sys).
+# Run from the repository root.
+set -euo pipefail
+[ $# -eq 2 ] || { echo "usage: scripts/gpu-rebuild.sh cuda DIR | tool DEST.so" >&2; exit 2; }
+cd "$(dirname "$0")/.."
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+kit=$PWD/.gpu
+case $1 in
+cuda)
+    dir=$2
+    mkdir -p "$dir"
+    eval "flags=($(sed -n 's/^CUDA_FLAGS *:= *//p' Makefile))"
+    # shellcheck disable=SC2154,SC2016 # flags: set by the eval; $1, $0: sh's
+    printf '%s\n' collectors/workloads/cuda/*.cu |
+        xargs -P "$(nproc)" -I{} sh -c 'src=$1; shift; "$@" -o "$0/$(basename "$src" .cu)" "$src"' \
+            "$dir" {} "$nvcc" "${flags[@]}"
+    echo "gpu-rebuild: $(find "$dir" -maxdepth 1 -type f | wc -l) programs in $dir"
+    ;;
+tool)
+    dest=$(realpath -m "$2")
+    arch=${NVBIT_ARCH:-sm_90}
+    cuda=$(cd "$(dirname "$(readlink -f "$nvcc")")/.." && pwd)
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu-rebuild.XXXXXX")
+    trap 'rm -rf "$tmp"' EXIT
+    tar -xJf "$kit/fallback/nvbit-core.tar.xz" -C "$tmp"
+    tar -xJf "$kit/fallback/pic.tar.xz" -C "$tmp"
+    core=$tmp/core
+    "$nvcc" -std=c++17 -O3 -Xcompiler -fPIC -dc -arch="$arch" -Xptxas -cloning=no -I. -I"$core" \
+        collectors/nvbit/tool/tool.cu -o "$tmp/tool.o" &
+    "$nvcc" -std=c++17 -O3 -Xcompiler -fPIC -c -arch="$arch" -Xptxas -astoolspatch --keep-device-functions \
+        -I. -I"$core" collectors/nvbit/tool/inject_funcs.cu -o "$tmp/inject_funcs.o"
+    wait $!
+    # The kit's libraries under the names the linker looks for.
+    mkdir -p "$tmp/link"
+    for l in "$kit"/lib/*.so.* "$kit"/lib-sys/*.so.*; do
+        [ -e "$l" ] || continue
+        b=$(basename "$l")
+        ln -sf "$l" "$tmp/link/${b%%.so.*}.so"
+    done
+    stubs=""
+    for d in "$cuda/lib64/stubs" "$cuda"/targets/*/lib/stubs; do
+        if [ -e "$d/libcuda.so" ]; then stubs=$d; break; fi
+    done
+    find "$tmp/pic" -name '*.o' | sort >"$tmp/objects"
+    # shellcheck disable=SC2046 # object paths without spaces
+    "$nvcc" -arch="$arch" -O3 -shared -o "$dest" "$tmp/tool.o" "$tmp/inject_funcs.o" $(cat "$tmp/objects") \
+        -L"$core" -lnvbit ${stubs:+-L"$stubs"} -lcuda -lcudart_static \
+        -L"$tmp/link" -lzstd -ljansson -lcsv -llzma -lm -lpthread -ldl -lrt
+    echo "gpu-rebuild: built $dest"
+    ;;
+*) echo "gpu-rebuild: cuda or tool, not '$1'" >&2; exit 2 ;;
+esac
