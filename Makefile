@@ -354,6 +354,9 @@ NVBIT_ARCH ?= all
 # NVBit's Makefiles do.
 NVBIT_MAXRREG = $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' | \
                   awk '$$1 < 12 || ($$1 == 12 && $$2 < 3) { print "-maxrregcount=24" }')
+# The two compiles' flags, read as they stand by scripts/gpu-rebuild.sh too.
+NVBIT_HOST_FLAGS := -std=c++17 -O3 -Xcompiler -fPIC -dc -Xptxas -cloning=no
+NVBIT_INJECT_FLAGS := -std=c++17 -O3 -Xcompiler -fPIC -c -Xptxas -astoolspatch --keep-device-functions
 NVBIT_TOOL := $(BUILD)/rel/warpscope-nvbit.so
 NVBIT_OBJ  := $(BUILD)/nvbit
 NVBIT_CORE  = $(NVBIT_PATH)/core
@@ -381,14 +384,13 @@ FORCE:
 $(NVBIT_OBJ)/tool.o: collectors/nvbit/tool/tool.cu collectors/nvbit/ws_packet.h collectors/nvbit/host/nvbit_deps.h \
                      collectors/nvbit/host/nvbit_host.h $(NVBIT_OBJ)/release Makefile
 	@mkdir -p $(dir $@)
-	$(NVCC) -std=c++17 -O3 -Xcompiler -fPIC -dc -arch=$(NVBIT_ARCH) -Xptxas -cloning=no -I. \
-		-I$(NVBIT_CORE) $< -o $@
+	$(NVCC) $(NVBIT_HOST_FLAGS) -arch=$(NVBIT_ARCH) -I. -I$(NVBIT_CORE) $< -o $@
 
 $(NVBIT_OBJ)/inject_funcs.o: collectors/nvbit/tool/inject_funcs.cu collectors/nvbit/ws_packet.h \
                              $(NVBIT_OBJ)/release Makefile
 	@mkdir -p $(dir $@)
-	$(NVCC) -std=c++17 -O3 -Xcompiler -fPIC -c -arch=$(NVBIT_ARCH) $(NVBIT_MAXRREG) \
-		-Xptxas -astoolspatch --keep-device-functions -I. -I$(NVBIT_CORE) $< -o $@
+	$(NVCC) $(NVBIT_INJECT_FLAGS) -arch=$(NVBIT_ARCH) $(NVBIT_MAXRREG) -I. -I$(NVBIT_CORE) \
+		$< -o $@
 
 $(NVBIT_TOOL): $(NVBIT_OBJ)/tool.o $(NVBIT_OBJ)/inject_funcs.o $(call objs,pic,$(LIB_SRC)) \
                $(NVBIT_CORE)/libnvbit.a $(NVBIT_OBJ)/release

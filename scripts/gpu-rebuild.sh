@@ -6,9 +6,10 @@
 # build, scripts/deps.sh, which that machine need not have).
 #   cuda DIR   every workload's CUDA program into DIR, with the Makefile's
 #              CUDA_FLAGS (make cuda-workloads), one nvcc a core;
-#   tool DEST  the NVBit tool, by the Makefile's nvbit rules (keep the two in
-#              step): its two .cu files compiled here for NVBIT_ARCH
-#              (default sm_90), linked with the kit's -fPIC objects of
+#   tool DEST  the NVBit tool, by the Makefile's nvbit rules: its two .cu
+#              files compiled here with NVBIT_HOST_FLAGS and NVBIT_INJECT_FLAGS
+#              for NVBIT_ARCH (default sm_90; nvcc 12.3 or later, which needs
+#              no register cap, NVBIT_MAXRREG), linked with the kit's -fPIC objects of
 #              warpscope's library and NVBit release (.gpu/fallback/) and its
 #              shared libraries (.gpu/lib, .gpu/lib-sys).
 # Run from the repository root.
@@ -17,11 +18,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 kit=$PWD/.gpu
+# A flag set the Makefile defines with :=, as its rules use it.
+make_flags() { sed -n "s/^$1 *:= *//p" Makefile; }
 case $1 in
 cuda)
     dir=$2
     mkdir -p "$dir"
-    eval "flags=($(sed -n 's/^CUDA_FLAGS *:= *//p' Makefile))"
+    eval "flags=($(make_flags CUDA_FLAGS))"
     # shellcheck disable=SC2154,SC2016 # flags: set by the eval; $1, $0: sh's
     printf '%s\n' collectors/workloads/cuda/*.cu |
         xargs -P "$(nproc)" -I{} sh -c 'src=$1; shift; "$@" -o "$0/$(basename "$src" .cu)" "$src"' \
@@ -37,10 +40,17 @@ tool)
     tar -xJf "$kit/fallback/nvbit-core.tar.xz" -C "$tmp"
     tar -xJf "$kit/fallback/pic.tar.xz" -C "$tmp"
     core=$tmp/core
-    "$nvcc" -std=c++17 -O3 -Xcompiler -fPIC -dc -arch="$arch" -Xptxas -cloning=no -I. -I"$core" \
-        collectors/nvbit/tool/tool.cu -o "$tmp/tool.o" &
-    "$nvcc" -std=c++17 -O3 -Xcompiler -fPIC -c -arch="$arch" -Xptxas -astoolspatch --keep-device-functions \
-        -I. -I"$core" collectors/nvbit/tool/inject_funcs.cu -o "$tmp/inject_funcs.o"
+    read -r major minor < <("$nvcc" --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+    if [ "${major:-0}" -lt 12 ] || { [ "$major" -eq 12 ] && [ "${minor:-0}" -lt 3 ]; }; then
+        echo "gpu-rebuild: nvcc $major.$minor: the tool needs 12.3 or later here" >&2
+        exit 1
+    fi
+    eval "host=($(make_flags NVBIT_HOST_FLAGS)) inject=($(make_flags NVBIT_INJECT_FLAGS))"
+    # shellcheck disable=SC2154 # host, inject: set by the eval
+    "$nvcc" "${host[@]}" -arch="$arch" -I. -I"$core" collectors/nvbit/tool/tool.cu -o "$tmp/tool.o" &
+    # shellcheck disable=SC2154
+    "$nvcc" "${inject[@]}" -arch="$arch" -I. -I"$core" collectors/nvbit/tool/inject_funcs.cu \
+        -o "$tmp/inject_funcs.o"
     wait $!
     # The kit's libraries under the names the linker looks for.
     mkdir -p "$tmp/link"

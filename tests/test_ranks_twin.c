@@ -4,6 +4,7 @@
  * is scripts/mpi-check.sh's: it replaces the process. */
 #include <criterion/criterion.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

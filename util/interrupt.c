@@ -121,8 +121,8 @@ int interrupt_cleanup_now(void)
  * before it can take its outputs back, and the CLI then stops by
  * interrupt_stop(). */
 static const int stops[] = {SIGINT, SIGTERM, SIGHUP};
+enum { STOPS = sizeof stops / sizeof stops[0] };
 static pid_t owner; /* the process that installed the handler */
-static char wipe[103]; /* "\r", 100 blanks, "\r": over a progress bar */
 
 /* strsignal's words for the signals handled, said without it: it is not
  * async-signal-safe. */
@@ -167,8 +167,12 @@ void interrupt_stop(int sig)
     /* Rank 0 speaks for the job (util/ranks.h): the other ranks write no
      * output, and mpirun stops them when rank 0 has ended a failed job. */
     if (ranks_rank() == 0) {
-        if (isatty(STDERR_FILENO))
-            say(wipe); /* over a progress bar */
+        if (isatty(STDERR_FILENO)) { /* over a progress bar: 100 blanks */
+            say("\r");
+            for (int i = 0; i < 10; i++)
+                say("          ");
+            say("\r");
+        }
         say("warpscope: interrupted (");
         say(signal_words(sig));
         say(removed ? "); its partial outputs are removed\n" : "); nothing was written\n");
@@ -188,22 +192,20 @@ void interrupt_stop(int sig)
 void interrupt_install(void)
 {
     owner = getpid();
-    memset(wipe, ' ', sizeof wipe - 1);
-    wipe[0] = wipe[sizeof wipe - 2] = '\r';
-    wipe[sizeof wipe - 1] = '\0';
     sigemptyset(&watched);
-    struct sigaction stop = {.sa_handler = on_stop_signal, .sa_flags = SA_RESTART};
-    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+    for (int i = 0; i < STOPS; i++)
         sigaddset(&watched, stops[i]);
-    stop.sa_mask = watched; /* one stop at a time */
-    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+    /* one stop at a time: each blocks the others while it runs */
+    struct sigaction stop = {.sa_handler = on_stop_signal, .sa_flags = SA_RESTART,
+                             .sa_mask = watched};
+    for (int i = 0; i < STOPS; i++)
         sigaction(stops[i], &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 }
 
 void interrupt_child_reset(void)
 {
-    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+    for (int i = 0; i < STOPS; i++)
         signal(stops[i], SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
 }
